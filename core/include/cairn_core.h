@@ -1,0 +1,429 @@
+/*
+ * cairn_core.h - grids, costs, A*, Dijkstra, islands, graph A*, smoothing and
+ * the Moving AI file formats.
+ *
+ * Coordinates: (0,0) is the top-left cell, x is the column, y the row.
+ *
+ * Costs: every cost is a cairn_cost, an unsigned 64-bit fixed-point number
+ * with CAIRN_COST_ONE (2^16) units per straight step on terrain cost 1. A
+ * diagonal step is CAIRN_COST_DIAG = round(sqrt(2) * 2^16) = 92682, which is
+ * sqrt(2) to within 1.1e-6 relative, so a path of n diagonals is off by at most
+ * n * 1e-6: far inside the 1e-5 relative tolerance of the Moving AI optimal
+ * lengths. The cost of a step is its base (straight or diagonal) times the
+ * terrain cost (1..255) of the cell it enters. The worst path on the largest
+ * grid (16384^2 cells, each entered diagonally at cost 255) is below 2^53, so
+ * sums never overflow and every value also converts exactly to a double.
+ * Integers make ties exact and results identical on every machine.
+ *
+ * Ownership: every object is created by cairn_<thing>_create and released by
+ * cairn_<thing>_destroy. Result paths point into the search context that
+ * produced them and stay valid until the next call on that context.
+ *
+ * Threads: a cairn_grid or cairn_graph is read-only during searches, so any
+ * number of threads may search one grid at once, each with its own
+ * cairn_search. Editing a grid while a search on it runs (or while a sliced
+ * search on it is between steps) is the caller's error. No function keeps
+ * hidden global state.
+ *
+ * Memory: a search context grows its arrays to the largest grid and path it
+ * has seen; after that no query allocates. cairn_search_reserve does the
+ * growing up front.
+ */
+#ifndef CAIRN_CORE_H
+#define CAIRN_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status --------------------------------------------------------- */
+
+/* X(name, value, text). Outcomes are >= 0, errors < 0. */
+#define CAIRN_STATUS_LIST(X)                                             \
+  X(CAIRN_OK, 0, "ok")                                                   \
+  X(CAIRN_NO_PATH, 1, "no path")                                         \
+  X(CAIRN_IN_PROGRESS, 2, "search in progress")                          \
+  X(CAIRN_PARTIAL, 3, "node limit reached before the search ended")      \
+  X(CAIRN_ERR_NOMEM, -1, "out of memory")                                \
+  X(CAIRN_ERR_ARG, -2, "invalid argument")                               \
+  X(CAIRN_ERR_RANGE, -3, "coordinates outside the map")                  \
+  X(CAIRN_ERR_BLOCKED, -4, "start or goal is on a blocked cell")         \
+  X(CAIRN_ERR_TOO_LARGE, -5, "size above the documented limit")          \
+  X(CAIRN_ERR_PARSE, -6, "malformed input")                              \
+  X(CAIRN_ERR_IO, -7, "cannot read or write the file")                   \
+  X(CAIRN_ERR_MISMATCH, -8, "scenario does not match the map")           \
+  X(CAIRN_ERR_STATE, -9, "call out of sequence")
+
+typedef enum cairn_status {
+#define CAIRN_STATUS_ENUM(name, value, text) name = value,
+  CAIRN_STATUS_LIST(CAIRN_STATUS_ENUM)
+#undef CAIRN_STATUS_ENUM
+} cairn_status;
+
+/* A static string for any status (unknown values give "unknown status"). */
+const char *cairn_status_str(cairn_status s);
+
+/* ---- allocator ------------------------------------------------------ */
+
+/* Lua-style allocator: new_size == 0 frees ptr and returns NULL; otherwise it
+ * returns a block of new_size bytes holding the first min(old, new) bytes of
+ * ptr (ptr may be NULL), or NULL on failure, leaving ptr untouched. */
+typedef void *(*cairn_alloc_fn)(void *user, void *ptr, size_t old_size,
+                                size_t new_size);
+typedef struct cairn_allocator {
+  cairn_alloc_fn fn;
+  void *user;
+} cairn_allocator;
+/* Every create function takes a const cairn_allocator *; NULL means malloc. */
+
+/* ---- costs and points ----------------------------------------------- */
+
+typedef uint64_t cairn_cost;
+#define CAIRN_COST_ONE ((cairn_cost)65536)
+#define CAIRN_COST_DIAG ((cairn_cost)92682)
+#define CAIRN_COST_INF UINT64_MAX
+
+static inline double cairn_cost_to_double(cairn_cost c) {
+  return (double)c / (double)CAIRN_COST_ONE;
+}
+
+typedef struct cairn_point {
+  int32_t x, y;
+} cairn_point;
+
+/* ---- grid ----------------------------------------------------------- */
+
+/* Largest width and height accepted anywhere (maps, scenarios, create). */
+#define CAIRN_GRID_MAX_SIDE 16384
+
+/* A rectangular grid of cells, each with a terrain cost: 0 is blocked,
+ * 1..255 multiplies the length of every step that enters the cell. It also
+ * holds island labels (connected components) used to answer unreachable
+ * queries without searching, and optionally the map character of each cell
+ * so a map written back keeps its original glyphs. */
+typedef struct cairn_grid cairn_grid;
+
+/* Creates a w x h grid with every cell set to fill. Islands are computed.
+ * CAIRN_ERR_TOO_LARGE if a side exceeds CAIRN_GRID_MAX_SIDE, CAIRN_ERR_ARG if
+ * a side is below 1. */
+cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
+                               const cairn_allocator *alloc, cairn_grid **out);
+void cairn_grid_destroy(cairn_grid *grid);
+
+int32_t cairn_grid_width(const cairn_grid *grid);
+int32_t cairn_grid_height(const cairn_grid *grid);
+int cairn_grid_contains(const cairn_grid *grid, int32_t x, int32_t y);
+/* Terrain cost of a cell; 0 (blocked) outside the grid. */
+uint8_t cairn_grid_cost(const cairn_grid *grid, int32_t x, int32_t y);
+/* Sets a cell's cost. Island labels become stale (searches then skip the
+ * unreachable shortcut) until cairn_grid_update_islands. The cell's map
+ * glyph is dropped unless it still fits the new cost. */
+cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
+                                 uint8_t cost);
+/* Number of passable cells. */
+size_t cairn_grid_passable(const cairn_grid *grid);
+
+/* Islands. With no corner cutting, two cells joined by a diagonal step are
+ * also joined through an orthogonal neighbour, so one 4-connected labelling
+ * serves both 4-way and 8-way moves. Labels are 1..count; 0 is blocked. */
+cairn_status cairn_grid_update_islands(cairn_grid *grid);
+int cairn_grid_islands_fresh(const cairn_grid *grid);
+uint32_t cairn_grid_island(const cairn_grid *grid, int32_t x, int32_t y);
+uint32_t cairn_grid_island_count(const cairn_grid *grid);
+
+/* ---- search options and results ------------------------------------- */
+
+typedef enum cairn_heuristic {
+  CAIRN_H_OCTILE = 0,
+  CAIRN_H_MANHATTAN,
+  CAIRN_H_EUCLIDEAN,
+  CAIRN_H_ZERO /* Dijkstra */
+} cairn_heuristic;
+
+typedef struct cairn_search_opts {
+  cairn_heuristic heuristic; /* default octile */
+  int moves;                 /* 8 (default) or 4 */
+  /* Weighted A*: h is multiplied by weight (1..1000); the cost found is at
+   * most weight x optimal. 1 (default) is exact. */
+  double weight;
+  /* Added (in cost units, 0..1000) to every step whose direction differs
+   * from the previous step. It smooths the look of paths, and makes the search
+   * a heuristic one: the state is the cell, not (cell, heading), so the result
+   * is not guaranteed to minimise cost plus turns. 0 (default) is off and
+   * runs the plain loop. */
+  double turn_penalty;
+  /* Stop with CAIRN_PARTIAL after this many expansions; 0 = no limit. */
+  uint64_t max_expanded;
+} cairn_search_opts;
+
+/* The defaults: octile, 8 moves, weight 1, no turn penalty, no limit. */
+cairn_search_opts cairn_search_defaults(void);
+/* Names for the CLI and logs: "octile", "manhattan", "euclidean", "zero". */
+const char *cairn_heuristic_name(cairn_heuristic h);
+/* Parses a name into *out; CAIRN_ERR_ARG if unknown. */
+cairn_status cairn_heuristic_parse(const char *name, cairn_heuristic *out);
+
+typedef struct cairn_result {
+  cairn_status status; /* CAIRN_OK (found), CAIRN_NO_PATH, CAIRN_PARTIAL, or
+                          the error the query was refused with */
+  cairn_cost cost;     /* fixed-point path cost; CAIRN_COST_INF if none */
+  uint32_t steps;      /* moves in the path (path_len - 1) */
+  uint64_t expanded;   /* nodes removed from the open set */
+  uint64_t generated;  /* nodes pushed onto the open set, start included */
+  /* Grid searches: the cells from start to goal. Graph searches: NULL. */
+  const cairn_point *path;
+  /* Graph searches: the node ids from start to goal. Grid searches: NULL. */
+  const uint32_t *nodes;
+  size_t path_len;
+  /* Nearest-goal Dijkstra: index of the goal reached; otherwise 0. */
+  uint32_t goal_index;
+} cairn_result;
+
+/* ---- search context ------------------------------------------------- */
+
+/* All mutable search state: node records stamped with a search number (so
+ * nothing is cleared between queries), the indexed binary heap, the path
+ * buffer. One per thread; it may serve any grid or graph in turn. */
+typedef struct cairn_search cairn_search;
+
+cairn_status cairn_search_create(const cairn_allocator *alloc,
+                                 cairn_search **out);
+void cairn_search_destroy(cairn_search *s);
+/* Grows the arrays for graphs of `nodes` nodes or grids of that many cells,
+ * so later queries on them allocate nothing. */
+cairn_status cairn_search_reserve(cairn_search *s, size_t nodes);
+/* Bytes the context holds. */
+size_t cairn_search_memory(const cairn_search *s);
+
+/* A* on a grid, blocking. Returns out->status. Refusals: CAIRN_ERR_RANGE
+ * (start or goal off the grid), CAIRN_ERR_BLOCKED (on a blocked cell),
+ * CAIRN_ERR_ARG (bad options or NULL), CAIRN_ERR_NOMEM. A goal in another
+ * island answers CAIRN_NO_PATH with 0 expansions when islands are fresh. */
+cairn_status cairn_astar(cairn_search *s, const cairn_grid *grid,
+                         cairn_point start, cairn_point goal,
+                         const cairn_search_opts *opts, cairn_result *out);
+
+/* Sliced search: begin, then step with a budget of expansions until it stops
+ * returning CAIRN_IN_PROGRESS, then read the result. The blocking calls are
+ * exactly this loop. A begin that already knows the answer (start == goal,
+ * other island) makes the first step return it. */
+cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
+                               cairn_point start, cairn_point goal,
+                               const cairn_search_opts *opts);
+/* Expands at most `budget` nodes (>= 1). Returns CAIRN_IN_PROGRESS, or the
+ * final status; CAIRN_ERR_STATE if no search was begun. */
+cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
+/* Fills *out for the last search that ended (or the one in progress, with
+ * status CAIRN_IN_PROGRESS and no path). */
+cairn_status cairn_search_result(cairn_search *s, cairn_result *out);
+
+/* What the last (or current) grid search knows of one cell, for tests,
+ * debugging and pictures of the expanded nodes. f = g + h. */
+typedef enum cairn_node_state {
+  CAIRN_NODE_FRESH = 0, /* not reached by this search */
+  CAIRN_NODE_OPEN,
+  CAIRN_NODE_CLOSED
+} cairn_node_state;
+typedef struct cairn_node_info {
+  cairn_node_state state;
+  cairn_cost g, h, f; /* CAIRN_COST_INF when fresh */
+} cairn_node_info;
+/* CAIRN_ERR_STATE if the context's last search was not on a grid,
+ * CAIRN_ERR_RANGE for a cell off that grid. */
+cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
+                               cairn_node_info *out);
+
+/* Dijkstra from start to the nearest of n goals (the gathering case);
+ * out->goal_index tells which. opts: only moves, turn_penalty and
+ * max_expanded are used (the heuristic is zero). Goals off the grid or
+ * blocked are refused with CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED. */
+cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *grid,
+                                    cairn_point start, const cairn_point *goals,
+                                    size_t n_goals,
+                                    const cairn_search_opts *opts,
+                                    cairn_result *out);
+cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
+                                          const cairn_grid *grid,
+                                          cairn_point start,
+                                          const cairn_point *goals,
+                                          size_t n_goals,
+                                          const cairn_search_opts *opts);
+
+/* Full distance map: dist[y * width + x] = cost from the nearest source, or
+ * CAIRN_COST_INF if unreachable. dist_len must be at least width * height.
+ * The heuristic and max_expanded are ignored. */
+cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *grid,
+                                const cairn_point *sources, size_t n_sources,
+                                const cairn_search_opts *opts,
+                                cairn_cost *dist, size_t dist_len);
+
+/* ---- graphs --------------------------------------------------------- */
+
+/* A directed graph in compressed sparse rows: waypoint networks, region
+ * tables, hex maps. Node positions feed the heuristic. */
+typedef struct cairn_graph cairn_graph;
+
+typedef struct cairn_graph_edge {
+  uint32_t from, to;
+  double cost; /* > 0 and finite, in cost units (converted to fixed point) */
+} cairn_graph_edge;
+
+typedef enum cairn_graph_heuristic {
+  CAIRN_GH_ZERO = 0,  /* Dijkstra; always admissible */
+  CAIRN_GH_EUCLIDEAN, /* h_scale x straight-line distance of the positions */
+  CAIRN_GH_HEX        /* h_scale x hex distance; positions are axial (q, r) */
+} cairn_graph_heuristic;
+
+/* Limits: at most 2^28 nodes and 2^30 edges. */
+#define CAIRN_GRAPH_MAX_NODES (1u << 28)
+#define CAIRN_GRAPH_MAX_EDGES (1u << 30)
+
+typedef struct cairn_graph_desc {
+  uint32_t n_nodes;
+  const double *xy; /* 2 * n_nodes positions, or NULL (then use GH_ZERO) */
+  size_t n_edges;
+  const cairn_graph_edge *edges;
+  int undirected; /* nonzero: every edge also runs to -> from */
+  cairn_graph_heuristic heuristic;
+  /* Multiplies the heuristic. Admissible only if no path is cheaper than
+   * h_scale per unit of distance; the builder does not check. */
+  double h_scale;
+} cairn_graph_desc;
+
+cairn_status cairn_graph_create(const cairn_graph_desc *desc,
+                                const cairn_allocator *alloc,
+                                cairn_graph **out);
+void cairn_graph_destroy(cairn_graph *g);
+uint32_t cairn_graph_nodes(const cairn_graph *g);
+size_t cairn_graph_edges(const cairn_graph *g);
+/* Out-edges of a node: *targets and *costs point into the graph. Returns the
+ * count (0 for an id out of range). */
+uint32_t cairn_graph_neighbours(const cairn_graph *g, uint32_t node,
+                                const uint32_t **targets,
+                                const cairn_cost **costs);
+
+/* A hex map of width x height cells in "odd-r" offset layout (odd rows shifted
+ * half a cell right). cost[r * width + q] is 0 for blocked or 1..255, the
+ * cost of entering the cell (one step = cost units). Node id = r * width + q;
+ * positions are axial coordinates, heuristic CAIRN_GH_HEX with scale 1. */
+cairn_status cairn_hex_graph_create(int32_t width, int32_t height,
+                                    const uint8_t *cost,
+                                    const cairn_allocator *alloc,
+                                    cairn_graph **out);
+
+/* A* on a graph; the result's nodes/path_len hold the node ids. opts may be
+ * NULL; only max_expanded is used (the heuristic is the graph's own). */
+cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
+                               uint32_t start, uint32_t goal,
+                               const cairn_search_opts *opts,
+                               cairn_result *out);
+cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
+                                     uint32_t start, uint32_t goal,
+                                     const cairn_search_opts *opts);
+
+/* ---- paths ---------------------------------------------------------- */
+
+/* Line of sight between two cell centres: true if the segment touches only
+ * passable cells, and where it passes exactly through a cell corner, both
+ * cells beside the corner are passable (no corner cutting). */
+int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
+                             cairn_point b);
+
+/* String pulling: keeps a waypoint only where the line of sight from the
+ * previous one breaks. A shortcut is taken only over cells no costlier than
+ * the dearest cell of the stretch it replaces, so smoothing never drags a
+ * path through a swamp it went around. out may alias path. Writes at most
+ * cap points; CAIRN_ERR_ARG if cap < number needed (n is always enough).
+ * *length gets the Euclidean length of the waypoint polyline. */
+cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
+                               size_t n, cairn_point *out, size_t cap,
+                               size_t *out_n, double *length);
+
+/* Independent path check (it shares no code with the searches): endpoints,
+ * each step to one of the `moves` neighbours, no blocked cell, no corner cut.
+ * The cost is recomputed in double (1 or sqrt(2) times the entered cell's
+ * terrain cost). */
+typedef struct cairn_path_check {
+  int valid;           /* 1 if every rule holds */
+  double cost;         /* recomputed cost (valid paths) */
+  size_t bad_index;    /* first offending point when !valid */
+  const char *problem; /* static text when !valid */
+} cairn_path_check;
+
+void cairn_grid_check_path(const cairn_grid *grid, const cairn_point *path,
+                           size_t n, cairn_point start, cairn_point goal,
+                           int moves, cairn_path_check *report);
+
+/* ---- Moving AI formats ---------------------------------------------- */
+
+/* Error detail for parsers and loaders: "FILE:LINE: problem". */
+typedef struct cairn_error {
+  char message[320];
+  int32_t line; /* 1-based, 0 when the problem has no line */
+} cairn_error;
+
+/* Character <-> cost table for maps. */
+typedef struct cairn_terrain {
+  int16_t cost_of[256]; /* cost (0..255) of a map character, -1: rejected */
+  char char_of[256];    /* character the writer emits for a cost, 0: none */
+} cairn_terrain;
+
+/* The Moving AI rule that reproduces every published optimal length:
+ * '.', 'G', 'S' cost 1; '@', 'O', 'T', 'W' blocked. Writes '.' and '@'. */
+void cairn_terrain_movingai(cairn_terrain *t);
+/* Maps character c to cost (0..255) and makes c the writer's character for
+ * that cost. CAIRN_ERR_ARG for a non-printable c or cost > 255. */
+cairn_status cairn_terrain_set(cairn_terrain *t, char c, int cost);
+
+/* Parses a .map held in memory (name is used in messages only). terrain
+ * NULL means cairn_terrain_movingai. Accepts LF and CRLF. */
+cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
+                             const cairn_terrain *terrain,
+                             const cairn_allocator *alloc, cairn_grid **out,
+                             cairn_error *err);
+cairn_status cairn_map_load(const char *path, const cairn_terrain *terrain,
+                            const cairn_allocator *alloc, cairn_grid **out,
+                            cairn_error *err);
+/* Writes the grid as a .map. A cell keeps its original glyph if it still has
+ * the cost that glyph maps to; otherwise it gets terrain->char_of[cost], and a
+ * cost without a character fails with CAIRN_ERR_ARG. */
+cairn_status cairn_map_save(const cairn_grid *grid, const char *path,
+                            const cairn_terrain *terrain, cairn_error *err);
+
+/* One scenario row. */
+typedef struct cairn_scen_entry {
+  uint32_t bucket;
+  int32_t map_width, map_height;
+  cairn_point start, goal;
+  double optimal;
+  uint32_t line; /* line number in the file */
+} cairn_scen_entry;
+
+typedef struct cairn_scen cairn_scen;
+
+/* Parses a .scen ("version 1" or "version 1.0", nine fields per row split on
+ * tabs or spaces). Every row must name the same map file (matched by file
+ * name, directories ignored). At most CAIRN_SCEN_MAX_ROWS rows. */
+#define CAIRN_SCEN_MAX_ROWS 10000000u
+cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
+                              const cairn_allocator *alloc, cairn_scen **out,
+                              cairn_error *err);
+cairn_status cairn_scen_load(const char *path, const cairn_allocator *alloc,
+                             cairn_scen **out, cairn_error *err);
+void cairn_scen_destroy(cairn_scen *scen);
+size_t cairn_scen_count(const cairn_scen *scen);
+const cairn_scen_entry *cairn_scen_get(const cairn_scen *scen, size_t i);
+/* File name of the map the rows name, without directories. */
+const char *cairn_scen_map_name(const cairn_scen *scen);
+/* Checks every row against a grid: map size equal (CAIRN_ERR_MISMATCH) and
+ * start and goal inside it (CAIRN_ERR_RANGE); err names the first bad row. */
+cairn_status cairn_scen_check(const cairn_scen *scen, const cairn_grid *grid,
+                              cairn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

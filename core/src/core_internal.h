@@ -1,0 +1,63 @@
+/* Private to the core module (and its tests): object layouts and helpers. */
+#ifndef CAIRN_CORE_INTERNAL_H
+#define CAIRN_CORE_INTERNAL_H
+
+#include "cairn_core.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* ---- allocation ----------------------------------------------------- */
+
+/* Copies *alloc, or the malloc-backed default when alloc is NULL or has no fn. */
+cairn_allocator cairn__allocator(const cairn_allocator *alloc);
+void *cairn__alloc(const cairn_allocator *a, size_t size);
+void *cairn__realloc(const cairn_allocator *a, void *p, size_t old_size,
+                     size_t new_size);
+void cairn__free(const cairn_allocator *a, void *p, size_t size);
+/* n * size, or 0 (and *ok = false) if it overflows. */
+size_t cairn__mul(size_t n, size_t size, bool *ok);
+
+/* ---- errors --------------------------------------------------------- */
+
+/* Fills err (if not NULL) with "name:line: fmt..." (or "name: ..." when line
+ * is 0) and returns status. */
+cairn_status cairn__fail(cairn_error *err, cairn_status status,
+                         const char *name, int32_t line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* ---- grid ----------------------------------------------------------- */
+
+/* Cells are stored with a one-cell blocked border, so the 8 neighbours of
+ * any inner cell are valid indices and expansion needs no bounds checks. */
+struct cairn_grid {
+  cairn_allocator alloc;
+  int32_t width, height;
+  int32_t stride;   /* width + 2 */
+  size_t padded;    /* (width + 2) * (height + 2) */
+  uint8_t *cost;    /* padded; border cells are 0 */
+  uint8_t *glyph;   /* padded map characters, or NULL */
+  uint32_t *island; /* padded labels, 0 for blocked */
+  uint32_t island_count;
+  bool islands_fresh;
+  size_t passable;
+};
+
+static inline uint32_t cairn__grid_index(const cairn_grid *g, int32_t x,
+                                         int32_t y) {
+  return (uint32_t)(y + 1) * (uint32_t)g->stride + (uint32_t)(x + 1);
+}
+static inline cairn_point cairn__grid_point(const cairn_grid *g,
+                                            uint32_t index) {
+  cairn_point p = {(int32_t)(index % (uint32_t)g->stride) - 1,
+                   (int32_t)(index / (uint32_t)g->stride) - 1};
+  return p;
+}
+
+/* Allocates the glyph layer (filled with 0 = no glyph). */
+cairn_status cairn__grid_alloc_glyphs(cairn_grid *g);
+
+#endif

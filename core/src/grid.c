@@ -1,0 +1,130 @@
+/* Grid storage and island labels. */
+#include "core_internal.h"
+
+#include <string.h>
+
+cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
+                               const cairn_allocator *alloc,
+                               cairn_grid **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (width < 1 || height < 1) return CAIRN_ERR_ARG;
+  if (width > CAIRN_GRID_MAX_SIDE || height > CAIRN_GRID_MAX_SIDE)
+    return CAIRN_ERR_TOO_LARGE;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_grid *g = cairn__alloc(&a, sizeof *g);
+  if (!g) return CAIRN_ERR_NOMEM;
+  memset(g, 0, sizeof *g);
+  g->alloc = a;
+  g->width = width;
+  g->height = height;
+  g->stride = width + 2;
+  g->padded = (size_t)(width + 2) * (size_t)(height + 2);
+  g->cost = cairn__alloc(&a, g->padded);
+  g->island = cairn__alloc(&a, g->padded * sizeof *g->island);
+  if (!g->cost || !g->island) {
+    cairn_grid_destroy(g);
+    return CAIRN_ERR_NOMEM;
+  }
+  memset(g->cost, 0, g->padded);
+  for (int32_t y = 0; y < height; y++)
+    memset(g->cost + cairn__grid_index(g, 0, y), fill, (size_t)width);
+  g->passable = fill ? (size_t)width * (size_t)height : 0;
+  cairn_grid_update_islands(g);
+  *out = g;
+  return CAIRN_OK;
+}
+
+void cairn_grid_destroy(cairn_grid *g) {
+  if (!g) return;
+  cairn_allocator a = g->alloc;
+  cairn__free(&a, g->cost, g->padded);
+  cairn__free(&a, g->glyph, g->padded);
+  cairn__free(&a, g->island, g->padded * sizeof *g->island);
+  cairn__free(&a, g, sizeof *g);
+}
+
+cairn_status cairn__grid_alloc_glyphs(cairn_grid *g) {
+  if (g->glyph) return CAIRN_OK;
+  g->glyph = cairn__alloc(&g->alloc, g->padded);
+  if (!g->glyph) return CAIRN_ERR_NOMEM;
+  memset(g->glyph, 0, g->padded);
+  return CAIRN_OK;
+}
+
+int32_t cairn_grid_width(const cairn_grid *g) { return g ? g->width : 0; }
+int32_t cairn_grid_height(const cairn_grid *g) { return g ? g->height : 0; }
+
+int cairn_grid_contains(const cairn_grid *g, int32_t x, int32_t y) {
+  return g && x >= 0 && y >= 0 && x < g->width && y < g->height;
+}
+
+uint8_t cairn_grid_cost(const cairn_grid *g, int32_t x, int32_t y) {
+  if (!cairn_grid_contains(g, x, y)) return 0;
+  return g->cost[cairn__grid_index(g, x, y)];
+}
+
+cairn_status cairn_grid_set_cost(cairn_grid *g, int32_t x, int32_t y,
+                                 uint8_t cost) {
+  if (!g) return CAIRN_ERR_ARG;
+  if (!cairn_grid_contains(g, x, y)) return CAIRN_ERR_RANGE;
+  uint32_t i = cairn__grid_index(g, x, y);
+  uint8_t old = g->cost[i];
+  if (old == cost) return CAIRN_OK;
+  if ((old != 0) != (cost != 0)) {
+    g->passable += cost ? 1 : (size_t)-1;
+    g->islands_fresh = false;
+  }
+  g->cost[i] = cost;
+  if (g->glyph) g->glyph[i] = 0; /* the glyph described the old terrain */
+  return CAIRN_OK;
+}
+
+size_t cairn_grid_passable(const cairn_grid *g) { return g ? g->passable : 0; }
+
+/* Flood fill with an explicit stack (each cell is pushed once, when it is
+ * labelled, so passable cells bound it): no recursion on a 16384^2 maze. */
+cairn_status cairn_grid_update_islands(cairn_grid *g) {
+  if (!g) return CAIRN_ERR_ARG;
+  size_t cap = g->passable ? g->passable : 1;
+  uint32_t *stack = cairn__alloc(&g->alloc, cap * sizeof *stack);
+  if (!stack) return CAIRN_ERR_NOMEM;
+  memset(g->island, 0, g->padded * sizeof *g->island);
+  const int32_t s = g->stride;
+  const int32_t off[4] = {1, -1, s, -s};
+  uint32_t label = 0;
+  for (uint32_t i = 0; i < (uint32_t)g->padded; i++) {
+    if (!g->cost[i] || g->island[i]) continue;
+    label++;
+    size_t top = 0;
+    g->island[i] = label;
+    stack[top++] = i;
+    while (top) {
+      uint32_t c = stack[--top];
+      for (int d = 0; d < 4; d++) {
+        uint32_t n = (uint32_t)((int32_t)c + off[d]);
+        if (g->cost[n] && !g->island[n]) {
+          g->island[n] = label;
+          stack[top++] = n;
+        }
+      }
+    }
+  }
+  cairn__free(&g->alloc, stack, cap * sizeof *stack);
+  g->island_count = label;
+  g->islands_fresh = true;
+  return CAIRN_OK;
+}
+
+int cairn_grid_islands_fresh(const cairn_grid *g) {
+  return g && g->islands_fresh;
+}
+
+uint32_t cairn_grid_island(const cairn_grid *g, int32_t x, int32_t y) {
+  if (!cairn_grid_contains(g, x, y)) return 0;
+  return g->island[cairn__grid_index(g, x, y)];
+}
+
+uint32_t cairn_grid_island_count(const cairn_grid *g) {
+  return g ? g->island_count : 0;
+}

@@ -1,0 +1,553 @@
+/* The search context and A* / Dijkstra on grids.
+ *
+ * One loop, grid_step_impl, serves A* with every heuristic, nearest-goal
+ * Dijkstra and full distance maps; it is specialised at compile time on the
+ * heuristic, the move set, the turn penalty and the goal test (always_inline
+ * with constant arguments), so the plain case carries no test for features it
+ * does not use. Blocking calls are begin + step(unbounded). */
+#include "search_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define CAIRN_INLINE static inline __attribute__((always_inline))
+#else
+#define CAIRN_INLINE static inline
+#endif
+
+/* ---- context -------------------------------------------------------- */
+
+cairn_status cairn_search_create(const cairn_allocator *alloc,
+                                 cairn_search **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_search *s = cairn__alloc(&a, sizeof *s);
+  *out = s;
+  if (!s) return CAIRN_ERR_NOMEM;
+  memset(s, 0, sizeof *s);
+  s->alloc = a;
+  s->gen = 2;
+  s->state = CAIRN_ERR_STATE;
+  return CAIRN_OK;
+}
+
+void cairn_search_destroy(cairn_search *s) {
+  if (!s) return;
+  cairn_allocator a = s->alloc;
+  cairn__free(&a, s->nodes, s->cap * sizeof *s->nodes);
+  cairn__free(&a, s->parent, s->cap * sizeof *s->parent);
+  cairn__free(&a, s->heap, s->cap * sizeof *s->heap);
+  cairn__free(&a, s->goal_mark, s->cap * sizeof *s->goal_mark);
+  cairn__free(&a, s->goal_id, s->cap * sizeof *s->goal_id);
+  cairn__free(&a, s->path, s->path_cap * sizeof *s->path);
+  cairn__free(&a, s->path_nodes, s->path_cap * sizeof *s->path_nodes);
+  cairn__free(&a, s, sizeof *s);
+}
+
+/* Growing replaces every array at once: new blocks are taken first and the
+ * old ones freed only when all succeeded, so a failure leaves the context as
+ * it was. Contents need not survive (stamps restart), but a search in
+ * progress does not: reserving mid-search ends it. */
+cairn_status cairn_search_reserve(cairn_search *s, size_t n) {
+  if (!s) return CAIRN_ERR_ARG;
+  if (n <= s->cap) return CAIRN_OK;
+  if (n > (size_t)UINT32_MAX) return CAIRN_ERR_TOO_LARGE;
+  const cairn_allocator *a = &s->alloc;
+  bool marks = s->goal_mark != NULL;
+  cairn__node *nodes = cairn__alloc(a, n * sizeof *nodes);
+  uint32_t *parent = cairn__alloc(a, n * sizeof *parent);
+  cairn__entry *heap = cairn__alloc(a, n * sizeof *heap);
+  uint32_t *mark = marks ? cairn__alloc(a, n * sizeof *mark) : NULL;
+  uint32_t *id = marks ? cairn__alloc(a, n * sizeof *id) : NULL;
+  if (!nodes || !parent || !heap || (marks && (!mark || !id))) {
+    cairn__free(a, nodes, n * sizeof *nodes);
+    cairn__free(a, parent, n * sizeof *parent);
+    cairn__free(a, heap, n * sizeof *heap);
+    cairn__free(a, mark, n * sizeof *mark);
+    cairn__free(a, id, n * sizeof *id);
+    return CAIRN_ERR_NOMEM;
+  }
+  memset(nodes, 0, n * sizeof *nodes);
+  if (mark) memset(mark, 0, n * sizeof *mark);
+  cairn__free(a, s->nodes, s->cap * sizeof *s->nodes);
+  cairn__free(a, s->parent, s->cap * sizeof *s->parent);
+  cairn__free(a, s->heap, s->cap * sizeof *s->heap);
+  cairn__free(a, s->goal_mark, s->cap * sizeof *s->goal_mark);
+  cairn__free(a, s->goal_id, s->cap * sizeof *s->goal_id);
+  s->nodes = nodes;
+  s->parent = parent;
+  s->heap = heap;
+  s->goal_mark = mark;
+  s->goal_id = id;
+  s->cap = n;
+  s->gen = 2;
+  s->heap_len = 0;
+  if (s->kind != CAIRN__NONE && s->state == CAIRN_IN_PROGRESS)
+    s->state = CAIRN_ERR_STATE;
+  s->kind = CAIRN__NONE;
+  return CAIRN_OK;
+}
+
+size_t cairn_search_memory(const cairn_search *s) {
+  if (!s) return 0;
+  size_t per_node = sizeof *s->nodes + sizeof *s->parent + sizeof *s->heap;
+  if (s->goal_mark) per_node += sizeof *s->goal_mark + sizeof *s->goal_id;
+  return sizeof *s + s->cap * per_node +
+         s->path_cap * (sizeof *s->path + sizeof *s->path_nodes);
+}
+
+cairn_status cairn__search_prepare(cairn_search *s, size_t n) {
+  cairn_status st = cairn_search_reserve(s, n);
+  if (st != CAIRN_OK) return st;
+  s->gen += 2;
+  if (s->gen >= UINT32_MAX - 2) { /* wrapped: the one time stamps are reset */
+    for (size_t i = 0; i < s->cap; i++) s->nodes[i].stamp = 0;
+    if (s->goal_mark) memset(s->goal_mark, 0, s->cap * sizeof *s->goal_mark);
+    s->gen = 2;
+  }
+  s->heap_len = 0;
+  return CAIRN_OK;
+}
+
+cairn_status cairn__search_goal_marks(cairn_search *s) {
+  if (s->goal_mark) return CAIRN_OK;
+  s->goal_mark = cairn__alloc(&s->alloc, s->cap * sizeof *s->goal_mark);
+  s->goal_id = cairn__alloc(&s->alloc, s->cap * sizeof *s->goal_id);
+  if (!s->goal_mark || !s->goal_id) {
+    cairn__free(&s->alloc, s->goal_mark, s->cap * sizeof *s->goal_mark);
+    cairn__free(&s->alloc, s->goal_id, s->cap * sizeof *s->goal_id);
+    s->goal_mark = s->goal_id = NULL;
+    return CAIRN_ERR_NOMEM;
+  }
+  memset(s->goal_mark, 0, s->cap * sizeof *s->goal_mark);
+  return CAIRN_OK;
+}
+
+void cairn__search_reset(cairn_search *s, cairn__kind kind,
+                         cairn__step_fn step) {
+  s->kind = kind;
+  s->step = step;
+  s->state = CAIRN_IN_PROGRESS;
+  s->grid = NULL;
+  s->graph = NULL;
+  s->found = UINT32_MAX;
+  s->goal_set = false;
+  s->full_map = false;
+  s->expanded = s->generated = 0;
+  s->path_len = 0;
+}
+
+static cairn_status ensure_path(cairn_search *s, size_t n) {
+  if (n <= s->path_cap) return CAIRN_OK;
+  size_t cap = s->path_cap ? s->path_cap : 64;
+  while (cap < n) cap *= 2;
+  cairn_point *p = cairn__realloc(&s->alloc, s->path,
+                                  s->path_cap * sizeof *p, cap * sizeof *p);
+  if (!p) return CAIRN_ERR_NOMEM;
+  s->path = p;
+  uint32_t *q = cairn__realloc(&s->alloc, s->path_nodes,
+                               s->path_cap * sizeof *q, cap * sizeof *q);
+  if (!q) { /* keep both buffers at the old capacity */
+    s->path = cairn__realloc(&s->alloc, s->path, cap * sizeof *p,
+                             s->path_cap * sizeof *p);
+    return CAIRN_ERR_NOMEM;
+  }
+  s->path_nodes = q;
+  s->path_cap = cap;
+  return CAIRN_OK;
+}
+
+cairn_status cairn__search_reconstruct(cairn_search *s) {
+  size_t n = 1;
+  for (uint32_t i = s->found; s->parent[i] != i; i = s->parent[i]) n++;
+  cairn_status st = ensure_path(s, n);
+  if (st != CAIRN_OK) return st;
+  uint32_t i = s->found;
+  for (size_t k = n; k-- > 0; i = s->parent[i]) s->path_nodes[k] = i;
+  if (s->kind == CAIRN__GRID)
+    for (size_t k = 0; k < n; k++)
+      s->path[k] = cairn__grid_point(s->grid, s->path_nodes[k]);
+  s->path_len = n;
+  return CAIRN_OK;
+}
+
+/* ---- options -------------------------------------------------------- */
+
+cairn_search_opts cairn_search_defaults(void) {
+  cairn_search_opts o;
+  memset(&o, 0, sizeof o);
+  o.heuristic = CAIRN_H_OCTILE;
+  o.moves = 8;
+  o.weight = 1.0;
+  o.turn_penalty = 0.0;
+  o.max_expanded = 0;
+  return o;
+}
+
+static const char *const heuristic_names[] = {"octile", "manhattan",
+                                              "euclidean", "zero"};
+
+const char *cairn_heuristic_name(cairn_heuristic h) {
+  if ((unsigned)h > CAIRN_H_ZERO) return "unknown";
+  return heuristic_names[h];
+}
+
+cairn_status cairn_heuristic_parse(const char *name, cairn_heuristic *out) {
+  if (!name || !out) return CAIRN_ERR_ARG;
+  for (int i = 0; i <= CAIRN_H_ZERO; i++)
+    if (strcmp(name, heuristic_names[i]) == 0) {
+      *out = (cairn_heuristic)i;
+      return CAIRN_OK;
+    }
+  return CAIRN_ERR_ARG;
+}
+
+/* Checks opts and loads the cost factors into s. */
+static cairn_status load_opts(cairn_search *s, const cairn_search_opts *o) {
+  cairn_search_opts d = cairn_search_defaults();
+  if (!o) o = &d;
+  if ((unsigned)o->heuristic > CAIRN_H_ZERO) return CAIRN_ERR_ARG;
+  if (o->moves != 4 && o->moves != 8) return CAIRN_ERR_ARG;
+  if (!(o->weight >= 1.0 && o->weight <= 1000.0)) return CAIRN_ERR_ARG;
+  if (!(o->turn_penalty >= 0.0 && o->turn_penalty <= 1000.0))
+    return CAIRN_ERR_ARG;
+  s->heuristic = o->heuristic;
+  s->moves = o->moves;
+  /* floor keeps weight x h <= w x (exact h), the bound weighted A* needs */
+  s->h_straight = (cairn_cost)floor((double)CAIRN_COST_ONE * o->weight);
+  s->h_diag_extra = (cairn_cost)floor((double)CAIRN_COST_DIAG * o->weight);
+  s->h_euclid = (double)CAIRN_COST_ONE * o->weight;
+  s->turn = (cairn_cost)llround(o->turn_penalty * (double)CAIRN_COST_ONE);
+  s->max_expanded = o->max_expanded;
+  return CAIRN_OK;
+}
+
+/* ---- the grid loop -------------------------------------------------- */
+
+enum { GOAL_ONE, GOAL_SET, GOAL_NONE };
+
+/* Neighbour order: the four straight moves, then the four diagonals; a
+ * diagonal's two straight components are dirs (dx_dir, dy_dir) below. */
+static const int8_t dir_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+static const int8_t dir_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+
+CAIRN_INLINE cairn_cost grid_h(const cairn_search *s, int H, int32_t x,
+                               int32_t y) {
+  uint32_t dx = (uint32_t)abs(x - s->gx), dy = (uint32_t)abs(y - s->gy);
+  switch (H) {
+  case CAIRN_H_OCTILE: {
+    uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+  }
+  case CAIRN_H_MANHATTAN:
+    return s->h_straight * (dx + dy);
+  case CAIRN_H_EUCLIDEAN:
+    /* floor keeps it below the integer octile cost, so it stays consistent */
+    return (cairn_cost)(sqrt((double)dx * dx + (double)dy * dy) * s->h_euclid);
+  default:
+    return 0;
+  }
+}
+
+cairn_status cairn__finish(cairn_search *s, cairn_status st) {
+  if (st == CAIRN_OK && s->found != UINT32_MAX) {
+    cairn_status r = cairn__search_reconstruct(s);
+    if (r != CAIRN_OK) st = r;
+  }
+  s->state = st;
+  return st;
+}
+
+uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
+                            bool *limited) {
+  *limited = false;
+  if (!s->max_expanded) return budget;
+  uint64_t left = s->max_expanded > s->expanded ? s->max_expanded - s->expanded : 0;
+  if (left <= budget) {
+    *limited = true;
+    return left;
+  }
+  return budget;
+}
+
+CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
+                                         const int H, const int MOVES,
+                                         const bool TURN, const int GOAL) {
+  const cairn_grid *g = s->grid;
+  const uint8_t *cost = g->cost;
+  const int32_t stride = g->stride;
+  const uint32_t goal = s->goal;
+  int32_t off[8];
+  cairn_cost base[8];
+  for (int d = 0; d < 8; d++) {
+    off[d] = dir_dx[d] + dir_dy[d] * stride;
+    base[d] = d < 4 ? CAIRN_COST_ONE : CAIRN_COST_DIAG;
+  }
+  bool limited;
+  uint64_t n = cairn__step_budget(s, budget, &limited);
+  while (n--) {
+    if (!s->heap_len)
+      return cairn__finish(s, GOAL == GOAL_NONE ? CAIRN_OK : CAIRN_NO_PATH);
+    const uint32_t c = cairn__pop(s);
+    if (GOAL == GOAL_ONE && c == goal) {
+      s->found = c;
+      return cairn__finish(s, CAIRN_OK);
+    }
+    if (GOAL == GOAL_SET && s->goal_mark[c] == s->gen) {
+      s->found = c;
+      return cairn__finish(s, CAIRN_OK);
+    }
+    const cairn_cost gc = s->nodes[c].g;
+    const int32_t cx = (int32_t)(c % (uint32_t)stride);
+    const int32_t cy = (int32_t)(c / (uint32_t)stride);
+    const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
+    for (int d = 0; d < MOVES; d++) {
+      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+      const uint8_t nc = cost[nb];
+      if (!nc) continue;
+      /* no corner cutting: both straight components must be open */
+      if (d >= 4 && (!cost[c + (uint32_t)dir_dx[d]] ||
+                     !cost[(uint32_t)((int32_t)c + dir_dy[d] * stride)]))
+        continue;
+      cairn_cost ng = gc + base[d] * nc;
+      if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
+      if (cairn__is_fresh(s, nb)) {
+        cairn_cost h = grid_h(s, H, cx + dir_dx[d], cy + dir_dy[d]);
+        cairn__open(s, nb, ng, h, c);
+      } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
+        cairn__lower(s, nb, ng, c);
+      }
+    }
+  }
+  if (!s->heap_len)
+    return cairn__finish(s, GOAL == GOAL_NONE ? CAIRN_OK : CAIRN_NO_PATH);
+  if (limited) return cairn__finish(s, CAIRN_PARTIAL);
+  return CAIRN_IN_PROGRESS;
+}
+
+#define GRID_STEP(name, H, M, T, G)                                   \
+  static cairn_status name(cairn_search *s, uint64_t budget) {        \
+    return grid_step_impl(s, budget, H, M, T, G);                     \
+  }
+#define GRID_STEPS_H(H, tag)                                          \
+  GRID_STEP(step_##tag##_8, H, 8, false, GOAL_ONE)                    \
+  GRID_STEP(step_##tag##_4, H, 4, false, GOAL_ONE)                    \
+  GRID_STEP(step_##tag##_8t, H, 8, true, GOAL_ONE)                    \
+  GRID_STEP(step_##tag##_4t, H, 4, true, GOAL_ONE)
+GRID_STEPS_H(CAIRN_H_OCTILE, oct)
+GRID_STEPS_H(CAIRN_H_MANHATTAN, man)
+GRID_STEPS_H(CAIRN_H_EUCLIDEAN, euc)
+GRID_STEPS_H(CAIRN_H_ZERO, zero)
+GRID_STEP(step_set_8, CAIRN_H_ZERO, 8, false, GOAL_SET)
+GRID_STEP(step_set_4, CAIRN_H_ZERO, 4, false, GOAL_SET)
+GRID_STEP(step_set_8t, CAIRN_H_ZERO, 8, true, GOAL_SET)
+GRID_STEP(step_set_4t, CAIRN_H_ZERO, 4, true, GOAL_SET)
+GRID_STEP(step_all_8, CAIRN_H_ZERO, 8, false, GOAL_NONE)
+GRID_STEP(step_all_4, CAIRN_H_ZERO, 4, false, GOAL_NONE)
+
+/* [heuristic][turn][moves == 4] */
+static const cairn__step_fn one_goal_steps[4][2][2] = {
+    {{step_oct_8, step_oct_4}, {step_oct_8t, step_oct_4t}},
+    {{step_man_8, step_man_4}, {step_man_8t, step_man_4t}},
+    {{step_euc_8, step_euc_4}, {step_euc_8t, step_euc_4t}},
+    {{step_zero_8, step_zero_4}, {step_zero_8t, step_zero_4t}},
+};
+static const cairn__step_fn goal_set_steps[2][2] = {
+    {step_set_8, step_set_4}, {step_set_8t, step_set_4t}};
+
+/* ---- grid entry points ---------------------------------------------- */
+
+static cairn_status check_cell(const cairn_grid *g, cairn_point p) {
+  if (!cairn_grid_contains(g, p.x, p.y)) return CAIRN_ERR_RANGE;
+  if (!g->cost[cairn__grid_index(g, p.x, p.y)]) return CAIRN_ERR_BLOCKED;
+  return CAIRN_OK;
+}
+
+/* Common start of every grid search: validates, prepares, opens `start`. */
+static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
+                               cairn_point start, const cairn_search_opts *o) {
+  if (!s) return CAIRN_ERR_ARG;
+  s->state = CAIRN_ERR_ARG;
+  s->kind = CAIRN__NONE;
+  if (!g) return CAIRN_ERR_ARG;
+  cairn_status st = check_cell(g, start);
+  if (st == CAIRN_OK) st = load_opts(s, o);
+  if (st == CAIRN_OK) st = cairn__search_prepare(s, g->padded);
+  if (st != CAIRN_OK) return s->state = st;
+  cairn__search_reset(s, CAIRN__GRID, NULL);
+  s->grid = g;
+  s->start = cairn__grid_index(g, start.x, start.y);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
+                               cairn_point start, cairn_point goal,
+                               const cairn_search_opts *o) {
+  cairn_status st = grid_begin(s, g, start, o);
+  if (st != CAIRN_OK) return st;
+  st = check_cell(g, goal);
+  if (st != CAIRN_OK) {
+    s->kind = CAIRN__NONE;
+    return s->state = st;
+  }
+  s->goal = cairn__grid_index(g, goal.x, goal.y);
+  s->gx = goal.x + 1;
+  s->gy = goal.y + 1;
+  s->step = one_goal_steps[s->heuristic][s->turn != 0][s->moves == 4];
+  if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
+    s->state = CAIRN_NO_PATH; /* other island: answered without searching */
+    return CAIRN_OK;
+  }
+  cairn__open(s, s->start, 0,
+              grid_h(s, s->heuristic, start.x + 1, start.y + 1), s->start);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_search_step(cairn_search *s, uint64_t budget) {
+  if (!s) return CAIRN_ERR_ARG;
+  if (s->kind == CAIRN__NONE) return CAIRN_ERR_STATE;
+  if (s->state != CAIRN_IN_PROGRESS) return s->state;
+  if (budget == 0) return CAIRN_ERR_ARG;
+  return s->step(s, budget);
+}
+
+cairn_status cairn_search_result(cairn_search *s, cairn_result *out) {
+  if (!s || !out) return CAIRN_ERR_ARG;
+  memset(out, 0, sizeof *out);
+  out->status = s->state;
+  out->cost = CAIRN_COST_INF;
+  out->expanded = s->expanded;
+  out->generated = s->generated;
+  if (s->kind == CAIRN__NONE || s->state != CAIRN_OK || s->full_map)
+    return out->status;
+  out->cost = s->nodes[s->found].g;
+  out->path_len = s->path_len;
+  out->steps = (uint32_t)(s->path_len - 1);
+  if (s->kind == CAIRN__GRID)
+    out->path = s->path;
+  else
+    out->nodes = s->path_nodes;
+  if (s->goal_set) out->goal_index = s->goal_id[s->found];
+  return out->status;
+}
+
+cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
+                               cairn_node_info *out) {
+  if (!s || !out) return CAIRN_ERR_ARG;
+  out->state = CAIRN_NODE_FRESH;
+  out->g = out->h = out->f = CAIRN_COST_INF;
+  if (s->kind != CAIRN__GRID || !s->grid) return CAIRN_ERR_STATE;
+  if (!cairn_grid_contains(s->grid, p.x, p.y)) return CAIRN_ERR_RANGE;
+  uint32_t i = cairn__grid_index(s->grid, p.x, p.y);
+  if (cairn__is_fresh(s, i)) return CAIRN_OK;
+  out->state = cairn__is_open(s, i) ? CAIRN_NODE_OPEN : CAIRN_NODE_CLOSED;
+  out->g = s->nodes[i].g;
+  out->h = s->goal_set || s->full_map
+               ? 0
+               : grid_h(s, (int)s->heuristic, p.x + 1, p.y + 1);
+  out->f = out->g + out->h;
+  return CAIRN_OK;
+}
+
+/* begin's outcome, then step until done, then the result. */
+static cairn_status run_to_end(cairn_search *s, cairn_status begun,
+                               cairn_result *out) {
+  if (begun == CAIRN_OK)
+    while (cairn_search_step(s, UINT64_MAX) == CAIRN_IN_PROGRESS) {
+    }
+  if (!out) return s ? s->state : CAIRN_ERR_ARG;
+  if (!s) {
+    memset(out, 0, sizeof *out);
+    out->cost = CAIRN_COST_INF;
+    return out->status = CAIRN_ERR_ARG;
+  }
+  cairn_search_result(s, out);
+  if (begun != CAIRN_OK) out->status = begun;
+  return out->status;
+}
+
+cairn_status cairn_astar(cairn_search *s, const cairn_grid *g,
+                         cairn_point start, cairn_point goal,
+                         const cairn_search_opts *o, cairn_result *out) {
+  return run_to_end(s, cairn_astar_begin(s, g, start, goal, o), out);
+}
+
+cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
+                                          const cairn_grid *g,
+                                          cairn_point start,
+                                          const cairn_point *goals,
+                                          size_t n_goals,
+                                          const cairn_search_opts *o) {
+  cairn_status st = grid_begin(s, g, start, o);
+  if (st != CAIRN_OK) return st;
+  if (!goals || n_goals == 0 || n_goals > UINT32_MAX) st = CAIRN_ERR_ARG;
+  for (size_t k = 0; st == CAIRN_OK && k < n_goals; k++)
+    st = check_cell(g, goals[k]);
+  if (st == CAIRN_OK) st = cairn__search_goal_marks(s);
+  if (st != CAIRN_OK) {
+    s->kind = CAIRN__NONE;
+    return s->state = st;
+  }
+  bool reachable = !g->islands_fresh;
+  for (size_t k = n_goals; k-- > 0;) { /* backwards: the first index wins */
+    uint32_t i = cairn__grid_index(g, goals[k].x, goals[k].y);
+    s->goal_mark[i] = s->gen;
+    s->goal_id[i] = (uint32_t)k;
+    reachable = reachable || g->island[i] == g->island[s->start];
+  }
+  s->goal_set = true;
+  s->heuristic = CAIRN_H_ZERO;
+  s->step = goal_set_steps[s->turn != 0][s->moves == 4];
+  if (!reachable) {
+    s->state = CAIRN_NO_PATH;
+    return CAIRN_OK;
+  }
+  cairn__open(s, s->start, 0, 0, s->start);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *g,
+                                    cairn_point start, const cairn_point *goals,
+                                    size_t n_goals,
+                                    const cairn_search_opts *o,
+                                    cairn_result *out) {
+  return run_to_end(
+      s, cairn_dijkstra_nearest_begin(s, g, start, goals, n_goals, o), out);
+}
+
+cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *g,
+                                const cairn_point *sources, size_t n_sources,
+                                const cairn_search_opts *o, cairn_cost *dist,
+                                size_t dist_len) {
+  if (!s || !g || !sources || !n_sources || !dist) return CAIRN_ERR_ARG;
+  if (dist_len < (size_t)g->width * (size_t)g->height) return CAIRN_ERR_ARG;
+  cairn_search_opts plain = o ? *o : cairn_search_defaults();
+  plain.heuristic = CAIRN_H_ZERO;
+  plain.turn_penalty = 0;
+  plain.max_expanded = 0;
+  cairn_status st = grid_begin(s, g, sources[0], &plain);
+  for (size_t k = 1; st == CAIRN_OK && k < n_sources; k++)
+    st = check_cell(g, sources[k]);
+  if (st != CAIRN_OK) {
+    if (s->kind != CAIRN__NONE) s->state = st;
+    s->kind = CAIRN__NONE;
+    return st;
+  }
+  s->full_map = true;
+  s->step = s->moves == 4 ? step_all_4 : step_all_8;
+  for (size_t k = 0; k < n_sources; k++) {
+    uint32_t i = cairn__grid_index(g, sources[k].x, sources[k].y);
+    if (cairn__is_fresh(s, i)) cairn__open(s, i, 0, 0, i);
+  }
+  while ((st = cairn_search_step(s, UINT64_MAX)) == CAIRN_IN_PROGRESS) {
+  }
+  for (int32_t y = 0; y < g->height; y++) {
+    cairn_cost *row = dist + (size_t)y * (size_t)g->width;
+    uint32_t i = cairn__grid_index(g, 0, y);
+    for (int32_t x = 0; x < g->width; x++, i++)
+      row[x] = cairn__is_closed(s, i) ? s->nodes[i].g : CAIRN_COST_INF;
+  }
+  return st;
+}

@@ -1,0 +1,179 @@
+/* Private to the core module (and its tests): the search context, its node
+ * records and its indexed binary heap, shared by the grid and graph loops. */
+#ifndef CAIRN_SEARCH_INTERNAL_H
+#define CAIRN_SEARCH_INTERNAL_H
+
+#include "core_internal.h"
+
+/* One record per node. `stamp` says what the record means in the current
+ * search: == gen open, == gen + 1 closed, anything else fresh (never seen),
+ * so nothing is cleared between searches (Lester's whichList). */
+typedef struct cairn__node {
+  cairn_cost g;
+  uint32_t stamp;
+  uint32_t heap; /* position in the heap while open */
+} cairn__node;
+
+/* The key travels with the entry so sifting never touches node records for
+ * comparisons. Order: lower f, then lower h (= larger g, the node nearer the
+ * goal). h is saturated to 32 bits, which only coarsens ties on weighted
+ * searches of the very largest maps. */
+typedef struct cairn__entry {
+  cairn_cost f;
+  uint32_t h;
+  uint32_t node;
+} cairn__entry;
+
+typedef enum cairn__kind {
+  CAIRN__NONE = 0,
+  CAIRN__GRID,
+  CAIRN__GRAPH
+} cairn__kind;
+
+typedef cairn_status (*cairn__step_fn)(cairn_search *s, uint64_t budget);
+
+struct cairn_search {
+  cairn_allocator alloc;
+  /* node records and parents, `cap` of each */
+  cairn__node *nodes;
+  uint32_t *parent;
+  size_t cap;
+  /* heap: at most one entry per node, so `cap` entries */
+  cairn__entry *heap;
+  size_t heap_len;
+  uint32_t gen; /* even; advances by 2 per search */
+  /* goal sets: node i is a goal of this search if goal_mark[i] == gen, and
+   * then goal_id[i] is its index; allocated on first use, `cap` of each */
+  uint32_t *goal_mark;
+  uint32_t *goal_id;
+  /* path buffers, grown to the longest path seen */
+  cairn_point *path;
+  uint32_t *path_nodes;
+  size_t path_cap;
+  size_t path_len;
+
+  /* the search in progress */
+  cairn__kind kind;
+  cairn__step_fn step;
+  cairn_status state; /* CAIRN_IN_PROGRESS or the final status */
+  const cairn_grid *grid;
+  const cairn_graph *graph;
+  uint32_t start, goal; /* node ids (padded indices on grids) */
+  uint32_t found;       /* node the search ended on */
+  int32_t gx, gy;       /* goal in padded grid coordinates */
+  bool goal_set;        /* goal_mark decides what a goal is */
+  bool full_map;        /* no goal: run until the open set empties */
+  int moves;
+  cairn_heuristic heuristic;
+  cairn_cost h_straight, h_diag_extra; /* weighted octile/manhattan factors */
+  double h_euclid;                    /* weighted Euclidean factor */
+  cairn_cost turn;                    /* turn penalty in fixed point */
+  uint64_t max_expanded;
+  uint64_t expanded, generated;
+};
+
+/* Grows node, parent and heap arrays to `n` nodes and starts a new search
+ * number (clearing stamps only when the counter wraps). */
+cairn_status cairn__search_prepare(cairn_search *s, size_t n);
+/* Allocates the goal marks for `cap` nodes. */
+cairn_status cairn__search_goal_marks(cairn_search *s);
+/* Resets the per-search counters and the in-progress fields (options such
+ * as turn and max_expanded are left to the caller to load). */
+void cairn__search_reset(cairn_search *s, cairn__kind kind, cairn__step_fn step);
+/* Ends the search with `st` (building the path when found) and returns it. */
+cairn_status cairn__finish(cairn_search *s, cairn_status st);
+/* A step's budget clamped to the node limit; *limited says it was clamped,
+ * so running it out means CAIRN_PARTIAL. */
+uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
+                            bool *limited);
+/* Builds s->path_nodes (and, for grids, s->path) from `found` back to the
+ * start through the parent links. */
+cairn_status cairn__search_reconstruct(cairn_search *s);
+
+static inline bool cairn__is_open(const cairn_search *s, uint32_t i) {
+  return s->nodes[i].stamp == s->gen;
+}
+static inline bool cairn__is_closed(const cairn_search *s, uint32_t i) {
+  return s->nodes[i].stamp == s->gen + 1;
+}
+static inline bool cairn__is_fresh(const cairn_search *s, uint32_t i) {
+  return s->nodes[i].stamp - s->gen > 1u;
+}
+
+static inline bool cairn__entry_less(const cairn__entry *a,
+                                     const cairn__entry *b) {
+  return a->f < b->f || (a->f == b->f && a->h < b->h);
+}
+
+static inline uint32_t cairn__sat32(cairn_cost v) {
+  return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static inline void cairn__heap_up(cairn_search *s, size_t pos) {
+  cairn__entry e = s->heap[pos];
+  while (pos > 0) {
+    size_t up = (pos - 1) >> 1;
+    if (!cairn__entry_less(&e, &s->heap[up])) break;
+    s->heap[pos] = s->heap[up];
+    s->nodes[s->heap[pos].node].heap = (uint32_t)pos;
+    pos = up;
+  }
+  s->heap[pos] = e;
+  s->nodes[e.node].heap = (uint32_t)pos;
+}
+
+static inline void cairn__heap_down(cairn_search *s, size_t pos) {
+  const size_t len = s->heap_len;
+  cairn__entry e = s->heap[pos];
+  for (;;) {
+    size_t child = 2 * pos + 1;
+    if (child >= len) break;
+    if (child + 1 < len && cairn__entry_less(&s->heap[child + 1], &s->heap[child]))
+      child++;
+    if (!cairn__entry_less(&s->heap[child], &e)) break;
+    s->heap[pos] = s->heap[child];
+    s->nodes[s->heap[pos].node].heap = (uint32_t)pos;
+    pos = child;
+  }
+  s->heap[pos] = e;
+  s->nodes[e.node].heap = (uint32_t)pos;
+}
+
+/* Opens a fresh node with cost g and heuristic h. */
+static inline void cairn__open(cairn_search *s, uint32_t i, cairn_cost g,
+                               cairn_cost h, uint32_t parent) {
+  s->nodes[i].g = g;
+  s->nodes[i].stamp = s->gen;
+  s->parent[i] = parent;
+  size_t pos = s->heap_len++;
+  s->heap[pos].f = g + h;
+  s->heap[pos].h = cairn__sat32(h);
+  s->heap[pos].node = i;
+  cairn__heap_up(s, pos);
+  s->generated++;
+}
+
+/* Lowers the cost of an open node (f drops by the same amount). */
+static inline void cairn__lower(cairn_search *s, uint32_t i, cairn_cost g,
+                                uint32_t parent) {
+  cairn__node *n = &s->nodes[i];
+  size_t pos = n->heap;
+  s->heap[pos].f -= n->g - g;
+  n->g = g;
+  s->parent[i] = parent;
+  cairn__heap_up(s, pos);
+}
+
+/* Removes the best open node and closes it. The heap must not be empty. */
+static inline uint32_t cairn__pop(cairn_search *s) {
+  uint32_t top = s->heap[0].node;
+  s->nodes[top].stamp = s->gen + 1;
+  if (--s->heap_len) {
+    s->heap[0] = s->heap[s->heap_len];
+    cairn__heap_down(s, 0);
+  }
+  s->expanded++;
+  return top;
+}
+
+#endif
