@@ -1,0 +1,1074 @@
+/* Graphs: CSR building, validation, hex maps and graph A* (blocking, sliced,
+ * limited), checked against Floyd-Warshall and Bellman-Ford references. */
+#include "test_util.h"
+
+#include "search_internal.h" /* to read h off the heap after begin */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ONE CAIRN_COST_ONE
+#define INF CAIRN_COST_INF
+
+/* ---- helpers -------------------------------------------------------- */
+
+static cairn_search *new_search(void) {
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  return s;
+}
+
+/* The library's documented conversion of an edge cost to fixed point. */
+static cairn_cost fixed(double cost) {
+  long long c = llround(cost * (double)ONE);
+  return c < 1 ? 1 : (cairn_cost)c;
+}
+
+/* Counts live bytes and allocations; fails every request once `budget`
+ * successful ones have been made (budget < 0: never fails). */
+typedef struct counter {
+  size_t live, allocs;
+  long budget;
+} counter;
+
+static void *count_fn(void *user, void *ptr, size_t old_size,
+                      size_t new_size) {
+  counter *c = user;
+  if (new_size == 0) {
+    if (ptr) c->live -= old_size;
+    free(ptr);
+    return NULL;
+  }
+  if (c->budget == 0) return NULL;
+  if (c->budget > 0) c->budget--;
+  void *p = realloc(ptr, new_size);
+  if (!p) return NULL;
+  c->live = c->live - (ptr ? old_size : 0) + new_size;
+  c->allocs++;
+  return p;
+}
+
+/* The cheapest a -> b edge, INF if there is none. */
+static cairn_cost min_edge(const cairn_graph *g, uint32_t a, uint32_t b) {
+  const uint32_t *t;
+  const cairn_cost *c;
+  uint32_t k = cairn_graph_neighbours(g, a, &t, &c);
+  cairn_cost best = INF;
+  for (uint32_t i = 0; i < k; i++)
+    if (t[i] == b && c[i] < best) best = c[i];
+  return best;
+}
+
+/* The path runs start..goal along existing edges whose costs sum to r->cost. */
+static void check_graph_path(const cairn_graph *g, const cairn_result *r,
+                             uint32_t start, uint32_t goal) {
+  assert_non_null(r->nodes);
+  assert_null(r->path);
+  assert_true(r->path_len >= 1);
+  assert_int_equal(r->steps, r->path_len - 1);
+  assert_int_equal(r->nodes[0], start);
+  assert_int_equal(r->nodes[r->path_len - 1], goal);
+  cairn_cost sum = 0;
+  for (size_t i = 0; i + 1 < r->path_len; i++) {
+    cairn_cost c = min_edge(g, r->nodes[i], r->nodes[i + 1]);
+    assert_true(c != INF);
+    sum += c;
+  }
+  assert_true(sum == r->cost);
+}
+
+static void check_no_path(const cairn_result *r) {
+  assert_int_equal(r->status, CAIRN_NO_PATH);
+  assert_true(r->cost == INF);
+  assert_null(r->nodes);
+  assert_int_equal(r->path_len, 0);
+}
+
+/* ---- random graphs and Floyd-Warshall -------------------------------- */
+
+#define RG_MAX_N 60
+#define RG_MAX_M (4 * RG_MAX_N)
+
+typedef struct rgraph {
+  cairn_graph_edge edges[RG_MAX_M];
+  double xy[2 * RG_MAX_N];
+  cairn_graph_desc desc;
+} rgraph;
+
+static double unit(uint64_t *st) {
+  return (double)(tu_rand(st) >> 11) * 0x1p-53;
+}
+
+/* The largest admissible (and consistent) scale: the cheapest fixed-point
+ * cost per unit of distance over all edges. The tiny margin absorbs the
+ * rounding of sqrt and of the products in the library's heuristic. */
+static double admissible_scale(const rgraph *rg) {
+  double scale = INFINITY;
+  for (size_t i = 0; i < rg->desc.n_edges; i++) {
+    const cairn_graph_edge *e = &rg->edges[i];
+    double dx = rg->xy[2 * e->from] - rg->xy[2 * e->to];
+    double dy = rg->xy[2 * e->from + 1] - rg->xy[2 * e->to + 1];
+    double len = sqrt(dx * dx + dy * dy);
+    double per = (double)fixed(e->cost) / (double)ONE / len;
+    if (len > 0 && per < scale) scale = per;
+  }
+  return isfinite(scale) ? scale * (1 - 1e-9) : 1.0;
+}
+
+/* 2..60 nodes, up to 4n random directed edges (self-loops and parallel
+ * edges included) with 2-decimal costs, random positions; a quarter are
+ * undirected and a quarter use the zero heuristic. */
+static void random_graph(rgraph *rg, uint64_t *st) {
+  memset(rg, 0, sizeof *rg);
+  uint32_t n = 2 + tu_below(st, RG_MAX_N - 1);
+  size_t m = tu_below(st, n * (1 + tu_below(st, 4)));
+  for (size_t i = 0; i < m; i++) {
+    rg->edges[i].from = tu_below(st, n);
+    rg->edges[i].to = tu_below(st, n);
+    rg->edges[i].cost = (double)(1 + tu_below(st, 1000)) / 100.0;
+  }
+  for (uint32_t i = 0; i < 2 * n; i++) rg->xy[i] = 100.0 * unit(st);
+  rg->desc.n_nodes = n;
+  rg->desc.n_edges = m;
+  rg->desc.edges = rg->edges;
+  rg->desc.xy = rg->xy;
+  rg->desc.undirected = tu_below(st, 4) == 0;
+  rg->desc.heuristic = tu_below(st, 4) ? CAIRN_GH_EUCLIDEAN : CAIRN_GH_ZERO;
+  rg->desc.h_scale = admissible_scale(rg);
+}
+
+/* All-pairs shortest fixed-point costs, INF where unreachable. */
+static void floyd_warshall(const cairn_graph_desc *d, cairn_cost *dist) {
+  const uint32_t n = d->n_nodes;
+  for (uint32_t i = 0; i < n * n; i++) dist[i] = INF;
+  for (uint32_t i = 0; i < n; i++) dist[i * n + i] = 0;
+  for (size_t k = 0; k < d->n_edges; k++) {
+    const cairn_graph_edge *e = &d->edges[k];
+    cairn_cost c = fixed(e->cost);
+    if (c < dist[e->from * n + e->to]) dist[e->from * n + e->to] = c;
+    if (d->undirected && c < dist[e->to * n + e->from])
+      dist[e->to * n + e->from] = c;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    for (uint32_t i = 0; i < n; i++) {
+      if (dist[i * n + k] == INF) continue;
+      for (uint32_t j = 0; j < n; j++)
+        if (dist[k * n + j] != INF &&
+            dist[i * n + k] + dist[k * n + j] < dist[i * n + j])
+          dist[i * n + j] = dist[i * n + k] + dist[k * n + j];
+    }
+}
+
+/* Every pair of a graph against the reference costs. */
+static void check_all_pairs(cairn_search *s, const cairn_graph *g,
+                            const cairn_cost *dist) {
+  const uint32_t n = cairn_graph_nodes(g);
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = 0; b < n; b++) {
+      cairn_result r;
+      cairn_status st = cairn_graph_astar(s, g, a, b, NULL, &r);
+      assert_int_equal(st, r.status);
+      assert_true(r.expanded <= n && r.generated <= n);
+      if (dist[a * n + b] == INF) {
+        check_no_path(&r);
+        continue;
+      }
+      assert_int_equal(r.status, CAIRN_OK);
+      assert_true(r.cost == dist[a * n + b]);
+      check_graph_path(g, &r, a, b);
+    }
+}
+
+static cairn_graph *make_graph(const cairn_graph_desc *d) {
+  cairn_graph *g = NULL;
+  assert_int_equal(cairn_graph_create(d, NULL, &g), CAIRN_OK);
+  assert_non_null(g);
+  return g;
+}
+
+static void random_graphs(void **state) {
+  (void)state;
+  static rgraph rg;
+  static cairn_cost dist[RG_MAX_N * RG_MAX_N];
+  uint64_t seed = 0x5eed0001;
+  cairn_search *s = new_search();
+  for (int iter = 0; iter < 300; iter++) {
+    random_graph(&rg, &seed);
+    cairn_graph *g = make_graph(&rg.desc);
+    assert_int_equal(cairn_graph_nodes(g), rg.desc.n_nodes);
+    assert_int_equal(cairn_graph_edges(g),
+                     rg.desc.n_edges * (rg.desc.undirected ? 2 : 1));
+    floyd_warshall(&rg.desc, dist);
+    check_all_pairs(s, g, dist);
+    cairn_graph_destroy(g);
+  }
+  cairn_search_destroy(s);
+}
+
+/* ---- a region table ------------------------------------------------- */
+
+enum {
+  ALASKA,
+  NW_TERRITORY,
+  GREENLAND,
+  ALBERTA,
+  ONTARIO,
+  QUEBEC,
+  WESTERN_US,
+  EASTERN_US,
+  CENTRAL_AMERICA,
+  VENEZUELA,
+  ATLANTIS, /* no borders: unreachable */
+  N_REGIONS
+};
+
+/* Risk's North America plus Venezuela; costs are days of marching. */
+static const cairn_graph_edge borders[] = {
+    {ALASKA, NW_TERRITORY, 3},         {ALASKA, ALBERTA, 4},
+    {NW_TERRITORY, ALBERTA, 2},        {NW_TERRITORY, ONTARIO, 4},
+    {NW_TERRITORY, GREENLAND, 6},      {GREENLAND, ONTARIO, 5},
+    {GREENLAND, QUEBEC, 3},            {ALBERTA, ONTARIO, 3},
+    {ALBERTA, WESTERN_US, 2.5},        {ONTARIO, WESTERN_US, 3},
+    {ONTARIO, EASTERN_US, 2},          {ONTARIO, QUEBEC, 1.5},
+    {QUEBEC, EASTERN_US, 2},           {WESTERN_US, EASTERN_US, 3.5},
+    {WESTERN_US, CENTRAL_AMERICA, 3},  {EASTERN_US, CENTRAL_AMERICA, 4},
+    {CENTRAL_AMERICA, VENEZUELA, 2},
+};
+
+static cairn_graph_desc region_desc(void) {
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = N_REGIONS;
+  d.n_edges = sizeof borders / sizeof borders[0];
+  d.edges = borders;
+  d.undirected = 1;
+  d.heuristic = CAIRN_GH_ZERO;
+  return d;
+}
+
+static void region_table(void **state) {
+  (void)state;
+  cairn_graph_desc d = region_desc();
+  cairn_graph *g = make_graph(&d);
+  cairn_cost dist[N_REGIONS * N_REGIONS];
+  floyd_warshall(&d, dist);
+  cairn_search *s = new_search();
+  check_all_pairs(s, g, dist);
+
+  /* the march from Alaska south: 4 + 2.5 + 3 + 2 days, the only best way */
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, g, ALASKA, VENEZUELA, NULL, &r),
+                   CAIRN_OK);
+  static const uint32_t want[] = {ALASKA, ALBERTA, WESTERN_US,
+                                  CENTRAL_AMERICA, VENEZUELA};
+  assert_int_equal(r.path_len, 5);
+  assert_memory_equal(r.nodes, want, sizeof want);
+  assert_true(r.cost == 23 * ONE / 2);
+  /* and from Greenland: 3 + 2 + 4 + 2 through Quebec and the Eastern US */
+  assert_int_equal(cairn_graph_astar(s, g, GREENLAND, VENEZUELA, NULL, &r),
+                   CAIRN_OK);
+  assert_true(r.cost == 11 * ONE);
+  assert_int_equal(r.nodes[1], QUEBEC);
+  assert_int_equal(r.nodes[2], EASTERN_US);
+  /* a region to itself is a path of one node, cost 0 */
+  assert_int_equal(cairn_graph_astar(s, g, ONTARIO, ONTARIO, NULL, &r),
+                   CAIRN_OK);
+  assert_true(r.cost == 0);
+  assert_int_equal(r.path_len, 1);
+  assert_int_equal(r.expanded, 1);
+  assert_int_equal(cairn_graph_astar(s, g, ALASKA, ATLANTIS, NULL, &r),
+                   CAIRN_NO_PATH);
+  check_no_path(&r);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+}
+
+/* ---- CSR layout ----------------------------------------------------- */
+
+static void csr_order(void **state) {
+  (void)state;
+  const cairn_graph_edge e[] = {
+      {0, 2, 1}, {1, 0, 2}, {0, 1, 3}, {0, 2, 4}, {2, 2, 5}};
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = 4;
+  d.n_edges = 5;
+  d.edges = e;
+  cairn_graph *g = make_graph(&d);
+  const uint32_t *t;
+  const cairn_cost *c;
+  assert_int_equal(cairn_graph_neighbours(g, 0, &t, &c), 3);
+  assert_int_equal(t[0], 2);
+  assert_int_equal(t[1], 1);
+  assert_int_equal(t[2], 2);
+  assert_true(c[0] == 1 * ONE && c[1] == 3 * ONE && c[2] == 4 * ONE);
+  assert_int_equal(cairn_graph_neighbours(g, 1, &t, &c), 1);
+  assert_int_equal(cairn_graph_neighbours(g, 2, &t, &c), 1);
+  assert_int_equal(t[0], 2); /* the self-loop */
+  assert_int_equal(cairn_graph_neighbours(g, 3, &t, &c), 0);
+  assert_int_equal(cairn_graph_neighbours(g, 4, &t, &c), 0);
+  assert_null(t);
+  assert_null(c);
+  assert_int_equal(cairn_graph_neighbours(NULL, 0, &t, &c), 0);
+  assert_int_equal(cairn_graph_neighbours(g, 0, NULL, NULL), 3);
+  /* parallel edges: the cheaper one wins; self-loops change nothing */
+  cairn_search *s = new_search();
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 2, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == ONE);
+  assert_int_equal(cairn_graph_astar(s, g, 2, 0, NULL, &r), CAIRN_NO_PATH);
+  cairn_graph_destroy(g);
+
+  /* undirected: each reverse edge sits right after its forward one */
+  d.undirected = 1;
+  d.n_edges = 4;
+  g = make_graph(&d);
+  assert_int_equal(cairn_graph_edges(g), 8);
+  assert_int_equal(cairn_graph_neighbours(g, 0, &t, &c), 4);
+  assert_int_equal(t[0], 2);
+  assert_int_equal(t[1], 1); /* reverse of 1 -> 0 */
+  assert_int_equal(t[2], 1);
+  assert_int_equal(t[3], 2);
+  assert_int_equal(cairn_graph_neighbours(g, 2, &t, &c), 2);
+  assert_true(c[0] == ONE && c[1] == 4 * ONE);
+  assert_int_equal(cairn_graph_astar(s, g, 2, 1, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 3 * ONE); /* 2 -> 0 at 1, 0 -> 1 at 2 */
+  cairn_graph_destroy(g);
+  cairn_search_destroy(s);
+}
+
+static void cost_conversion(void **state) {
+  (void)state;
+  cairn_graph_edge e[] = {{0, 1, 1.5}, {0, 1, 1e-9}, {0, 1, 1e9},
+                          {0, 1, 0.01}};
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = 2;
+  d.n_edges = 4;
+  d.edges = e;
+  cairn_graph *g = make_graph(&d);
+  const cairn_cost *c;
+  assert_int_equal(cairn_graph_neighbours(g, 0, NULL, &c), 4);
+  assert_true(c[0] == 98304);
+  assert_true(c[1] == 1); /* at least one fixed-point unit */
+  assert_true(c[2] == 1000000000ull * ONE);
+  assert_true(c[3] == 655); /* llround(655.36) */
+  cairn_graph_destroy(g);
+}
+
+/* ---- validation ----------------------------------------------------- */
+
+static cairn_status try_create(const cairn_graph_desc *d) {
+  cairn_graph *g = (cairn_graph *)&g; /* must be reset to NULL on failure */
+  cairn_status st = cairn_graph_create(d, NULL, &g);
+  if (st != CAIRN_OK) assert_null(g);
+  cairn_graph_destroy(g);
+  return st;
+}
+
+static void create_errors(void **state) {
+  (void)state;
+  cairn_graph_edge e[2] = {{0, 1, 1}, {1, 2, 1}};
+  double xy[6] = {0, 0, 1, 0, 2, 0};
+  cairn_graph_desc ok;
+  memset(&ok, 0, sizeof ok);
+  ok.n_nodes = 3;
+  ok.n_edges = 2;
+  ok.edges = e;
+  ok.xy = xy;
+  ok.heuristic = CAIRN_GH_EUCLIDEAN;
+  ok.h_scale = 1;
+  assert_int_equal(try_create(&ok), CAIRN_OK);
+  cairn_graph *g = NULL;
+  assert_int_equal(cairn_graph_create(NULL, NULL, &g), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_create(&ok, NULL, NULL), CAIRN_ERR_ARG);
+
+  cairn_graph_desc d = ok;
+  d.n_nodes = 0;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  /* sizes are checked before anything is read from the arrays */
+  d = ok;
+  d.n_nodes = CAIRN_GRAPH_MAX_NODES + 1;
+  assert_int_equal(try_create(&d), CAIRN_ERR_TOO_LARGE);
+  d = ok;
+  d.n_edges = (size_t)CAIRN_GRAPH_MAX_EDGES + 1;
+  assert_int_equal(try_create(&d), CAIRN_ERR_TOO_LARGE);
+  d.undirected = 1;
+  d.n_edges = CAIRN_GRAPH_MAX_EDGES / 2 + 1; /* doubled, it is too many */
+  assert_int_equal(try_create(&d), CAIRN_ERR_TOO_LARGE);
+  d = ok;
+  d.edges = NULL;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  d.n_edges = 0; /* no edges need no array */
+  assert_int_equal(try_create(&d), CAIRN_OK);
+
+  const double bad_costs[] = {0, -1, NAN, INFINITY, 1e9 * 1.000001};
+  for (size_t i = 0; i < sizeof bad_costs / sizeof bad_costs[0]; i++) {
+    e[1].cost = bad_costs[i];
+    assert_int_equal(try_create(&ok), CAIRN_ERR_ARG);
+  }
+  e[1].cost = 1;
+  e[1].to = 3;
+  assert_int_equal(try_create(&ok), CAIRN_ERR_ARG);
+  e[1].to = 2;
+  e[1].from = 3;
+  assert_int_equal(try_create(&ok), CAIRN_ERR_ARG);
+  e[1].from = 1;
+
+  d = ok;
+  d.heuristic = (cairn_graph_heuristic)7;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  d = ok;
+  d.xy = NULL;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  d.heuristic = CAIRN_GH_HEX;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  d.heuristic = CAIRN_GH_ZERO; /* the zero heuristic needs no positions */
+  assert_int_equal(try_create(&d), CAIRN_OK);
+  const double bad_scales[] = {-1, NAN, INFINITY};
+  for (size_t i = 0; i < sizeof bad_scales / sizeof bad_scales[0]; i++) {
+    d = ok;
+    d.h_scale = bad_scales[i];
+    assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  }
+  d = ok;
+  d.h_scale = 0;
+  assert_int_equal(try_create(&d), CAIRN_OK);
+  xy[3] = NAN;
+  assert_int_equal(try_create(&ok), CAIRN_ERR_ARG);
+  xy[3] = -INFINITY;
+  assert_int_equal(try_create(&ok), CAIRN_ERR_ARG);
+}
+
+/* Simple paths must fit 62 bits: a chain of 70000 edges of cost 1e9 does
+ * (4.6e18), a graph that could hold a simple path of 80000 such edges not. */
+static void cost_bound(void **state) {
+  (void)state;
+  const uint32_t n = 100000;
+  cairn_graph_edge *e = malloc(80000 * sizeof *e);
+  assert_non_null(e);
+  for (uint32_t i = 0; i < 80000; i++) {
+    e[i].from = i;
+    e[i].to = i + 1;
+    e[i].cost = 1e9;
+  }
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = n;
+  d.n_edges = 80000;
+  d.edges = e;
+  assert_int_equal(try_create(&d), CAIRN_ERR_TOO_LARGE);
+  d.n_edges = 70000;
+  cairn_graph *g = make_graph(&d);
+  cairn_search *s = new_search();
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 70000, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 70000ull * 1000000000ull * ONE);
+  assert_int_equal(r.path_len, 70001);
+  assert_int_equal(cairn_graph_astar(s, g, 70000, 0, NULL, &r),
+                   CAIRN_NO_PATH);
+  /* few nodes bound the path however many edges there are */
+  d.n_nodes = 2;
+  for (uint32_t i = 0; i < 80000; i++) e[i].to = e[i].from = 0;
+  assert_int_equal(try_create(&d), CAIRN_OK);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+  free(e);
+}
+
+static void begin_errors(void **state) {
+  (void)state;
+  cairn_graph_desc d = region_desc();
+  cairn_graph *g = make_graph(&d);
+  cairn_search *s = new_search();
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar_begin(NULL, g, 0, 1, NULL),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_astar_begin(s, NULL, 0, 1, NULL),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_graph_astar_begin(s, g, N_REGIONS, 1, NULL),
+                   CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_search_result(s, &r), CAIRN_ERR_RANGE);
+  assert_true(r.cost == INF);
+  assert_int_equal(cairn_graph_astar_begin(s, g, 0, UINT32_MAX, NULL),
+                   CAIRN_ERR_RANGE);
+
+  /* a refused query hides the answer of the one before */
+  assert_int_equal(cairn_graph_astar(s, g, ALASKA, QUEBEC, NULL, &r),
+                   CAIRN_OK);
+  assert_int_equal(cairn_graph_astar(s, g, ALASKA, N_REGIONS, NULL, &r),
+                   CAIRN_ERR_RANGE);
+  assert_true(r.cost == INF);
+  assert_null(r.nodes);
+  assert_int_equal(cairn_graph_astar(s, NULL, 0, 1, NULL, &r), CAIRN_ERR_ARG);
+  assert_true(r.cost == INF);
+  assert_int_equal(cairn_graph_astar(NULL, g, 0, 1, NULL, &r), CAIRN_ERR_ARG);
+  assert_true(r.cost == INF);
+  assert_int_equal(cairn_graph_astar(s, g, ALASKA, QUEBEC, NULL, NULL),
+                   CAIRN_OK);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_OK); /* ended: its status */
+
+  /* only max_expanded is read: grid options that would be refused pass */
+  cairn_search_opts o = cairn_search_defaults();
+  o.moves = 3;
+  o.weight = 0;
+  o.turn_penalty = -5;
+  o.heuristic = (cairn_heuristic)99;
+  assert_int_equal(cairn_graph_astar(s, g, ALASKA, VENEZUELA, &o, &r),
+                   CAIRN_OK);
+  assert_true(r.cost == 23 * ONE / 2);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+}
+
+/* ---- node limit and sliced search ----------------------------------- */
+
+static cairn_graph *chain(uint32_t n) {
+  cairn_graph_edge e[64];
+  assert_true(n <= 65);
+  for (uint32_t i = 0; i + 1 < n; i++) {
+    e[i].from = i;
+    e[i].to = i + 1;
+    e[i].cost = 1;
+  }
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = n;
+  d.n_edges = n - 1;
+  d.edges = e;
+  return make_graph(&d);
+}
+
+static void max_expanded(void **state) {
+  (void)state;
+  cairn_graph *g = chain(20);
+  cairn_search *s = new_search();
+  cairn_search_opts o = cairn_search_defaults();
+  cairn_result r;
+  o.max_expanded = 5;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 19, &o, &r), CAIRN_PARTIAL);
+  assert_int_equal(r.expanded, 5);
+  assert_true(r.cost == INF);
+  assert_null(r.nodes);
+  /* sliced, the limit holds across steps */
+  assert_int_equal(cairn_graph_astar_begin(s, g, 0, 19, &o), CAIRN_OK);
+  cairn_status st;
+  while ((st = cairn_search_step(s, 2)) == CAIRN_IN_PROGRESS) {
+  }
+  assert_int_equal(st, CAIRN_PARTIAL);
+  assert_int_equal(cairn_search_result(s, &r), CAIRN_PARTIAL);
+  assert_int_equal(r.expanded, 5);
+  /* the goal is the 20th node removed: a limit of 19 stops just short */
+  o.max_expanded = 19;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 19, &o, &r), CAIRN_PARTIAL);
+  o.max_expanded = 20;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 19, &o, &r), CAIRN_OK);
+  assert_true(r.cost == 19 * ONE);
+  assert_int_equal(r.expanded, 20);
+  /* running dry inside the limit is no path, not partial */
+  o.max_expanded = 5;
+  assert_int_equal(cairn_graph_astar(s, g, 19, 0, &o, &r), CAIRN_NO_PATH);
+  o.max_expanded = 0; /* no limit */
+  assert_int_equal(cairn_graph_astar(s, g, 0, 19, &o, &r), CAIRN_OK);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+}
+
+typedef struct snapshot {
+  cairn_result r;
+  uint32_t nodes[256];
+} snapshot;
+
+static void snap(const cairn_result *r, snapshot *out) {
+  out->r = *r;
+  assert_true(r->path_len <= 256);
+  if (r->nodes) memcpy(out->nodes, r->nodes, r->path_len * sizeof *r->nodes);
+}
+
+static void same_result(const snapshot *a, const cairn_result *b) {
+  assert_int_equal(a->r.status, b->status);
+  assert_true(a->r.cost == b->cost);
+  assert_int_equal(a->r.path_len, b->path_len);
+  assert_int_equal(a->r.expanded, b->expanded);
+  assert_int_equal(a->r.generated, b->generated);
+  if (b->path_len)
+    assert_memory_equal(a->nodes, b->nodes, b->path_len * sizeof *b->nodes);
+}
+
+/* One query blocking, then sliced with budgets 1, 7 and 1000. */
+static void check_sliced(cairn_search *s, const cairn_graph *g, uint32_t a,
+                         uint32_t b, uint64_t limit) {
+  static const uint64_t budgets[] = {1, 7, 1000};
+  cairn_search_opts o = cairn_search_defaults();
+  o.max_expanded = limit;
+  cairn_result r;
+  snapshot blocking;
+  cairn_graph_astar(s, g, a, b, &o, &r);
+  snap(&r, &blocking);
+  for (size_t k = 0; k < 3; k++) {
+    assert_int_equal(cairn_graph_astar_begin(s, g, a, b, &o), CAIRN_OK);
+    cairn_status st;
+    uint64_t before = 0;
+    while ((st = cairn_search_step(s, budgets[k])) == CAIRN_IN_PROGRESS) {
+      assert_int_equal(cairn_search_result(s, &r), CAIRN_IN_PROGRESS);
+      assert_true(r.expanded - before <= budgets[k]);
+      assert_true(r.cost == INF && !r.nodes);
+      before = r.expanded;
+    }
+    assert_int_equal(st, blocking.r.status);
+    assert_int_equal(cairn_search_step(s, 1), st); /* ended: stays ended */
+    cairn_search_result(s, &r);
+    same_result(&blocking, &r);
+  }
+}
+
+static void sliced(void **state) {
+  (void)state;
+  static rgraph rg;
+  uint64_t seed = 0x511ced;
+  cairn_search *s = new_search();
+  for (int iter = 0; iter < 40; iter++) {
+    random_graph(&rg, &seed);
+    cairn_graph *g = make_graph(&rg.desc);
+    for (int q = 0; q < 20; q++) {
+      uint32_t a = tu_below(&seed, rg.desc.n_nodes);
+      uint32_t b = tu_below(&seed, rg.desc.n_nodes);
+      check_sliced(s, g, a, b, q % 4 ? 0 : 1 + tu_below(&seed, 30));
+    }
+    cairn_graph_destroy(g);
+  }
+  cairn_search_destroy(s);
+}
+
+/* ---- hex maps ------------------------------------------------------- */
+
+#define HW 12
+#define HH 9
+#define HN (HW * HH)
+
+/* The test's own neighbour rule, through axial coordinates: the six axial
+ * directions, converted back to odd-r offsets. */
+static int axial_q(int col, int row) { return col - (row - (row & 1)) / 2; }
+
+static int hex_nbrs(int id, int w, int h, int out[6]) {
+  static const int dq[6] = {1, -1, 0, 0, 1, -1};
+  static const int dr[6] = {0, 0, 1, -1, -1, 1};
+  int col = id % w, row = id / w, k = 0;
+  for (int d = 0; d < 6; d++) {
+    int q = axial_q(col, row) + dq[d], r = row + dr[d];
+    if (r < 0 || r >= h) continue;
+    int c = q + (r - (r & 1)) / 2;
+    if (c >= 0 && c < w) out[k++] = r * w + c;
+  }
+  return k;
+}
+
+static int is_hex_nbr(int a, int b, int w, int h) {
+  int nb[6], k = hex_nbrs(a, w, h, nb);
+  for (int i = 0; i < k; i++)
+    if (nb[i] == b) return 1;
+  return 0;
+}
+
+static cairn_cost hex_dist(int a, int b, int w) {
+  int dq = axial_q(a % w, a / w) - axial_q(b % w, b / w);
+  int dr = a / w - b / w;
+  return (cairn_cost)((abs(dq) + abs(dr) + abs(dq + dr)) / 2);
+}
+
+static void random_hex(uint8_t *cost, uint64_t *st) {
+  for (int i = 0; i < HN; i++)
+    cost[i] = tu_below(st, 4) == 0 ? 0 : (uint8_t)(1 + tu_below(st, 4));
+}
+
+/* Bellman-Ford from `src`: relax every edge until nothing changes. */
+static void hex_bellman_ford(const uint8_t *cost, int src, cairn_cost *dist) {
+  for (int i = 0; i < HN; i++) dist[i] = INF;
+  dist[src] = 0;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int a = 0; a < HN; a++) {
+      int nb[6], k = hex_nbrs(a, HW, HH, nb);
+      if (!cost[a] || dist[a] == INF) continue;
+      for (int i = 0; i < k; i++) {
+        int b = nb[i];
+        if (cost[b] && dist[a] + cost[b] * ONE < dist[b]) {
+          dist[b] = dist[a] + cost[b] * ONE;
+          changed = 1;
+        }
+      }
+    }
+  }
+}
+
+static cairn_graph *make_hex(const uint8_t *cost) {
+  cairn_graph *g = NULL;
+  assert_int_equal(cairn_hex_graph_create(HW, HH, cost, NULL, &g), CAIRN_OK);
+  return g;
+}
+
+static void check_hex_path(const uint8_t *cost, const cairn_result *r) {
+  cairn_cost sum = 0;
+  for (size_t i = 0; i + 1 < r->path_len; i++) {
+    int a = (int)r->nodes[i], b = (int)r->nodes[i + 1];
+    assert_true(is_hex_nbr(a, b, HW, HH));
+    assert_true(cost[a] && cost[b]);
+    sum += cost[b] * ONE;
+  }
+  assert_true(sum == r->cost);
+}
+
+static void hex_maps(void **state) {
+  (void)state;
+  uint64_t seed = 0x4e7;
+  uint8_t cost[HN];
+  cairn_cost dist[HN];
+  cairn_search *s = new_search();
+  for (int map = 0; map < 12; map++) {
+    random_hex(cost, &seed);
+    cairn_graph *g = make_hex(cost);
+    assert_int_equal(cairn_graph_nodes(g), HN);
+    for (int a = 0; a < HN; a++) {
+      hex_bellman_ford(cost, a, dist);
+      for (int b = 0; b < HN; b++) {
+        cairn_result r;
+        cairn_graph_astar(s, g, (uint32_t)a, (uint32_t)b, NULL, &r);
+        if (dist[b] == INF) {
+          check_no_path(&r);
+          continue;
+        }
+        assert_int_equal(r.status, CAIRN_OK);
+        assert_true(r.cost == dist[b]);
+        check_graph_path(g, &r, (uint32_t)a, (uint32_t)b);
+        check_hex_path(cost, &r);
+      }
+    }
+    cairn_graph_destroy(g);
+  }
+  cairn_search_destroy(s);
+}
+
+/* The edges are exactly the test's neighbour rule between passable cells,
+ * costed by the cell entered, and the hex distance is consistent on them. */
+static void hex_edges_consistent(void **state) {
+  (void)state;
+  uint64_t seed = 0xc0451;
+  uint8_t cost[HN];
+  for (int map = 0; map < 20; map++) {
+    random_hex(cost, &seed);
+    cairn_graph *g = make_hex(cost);
+    size_t total = 0;
+    for (int a = 0; a < HN; a++) {
+      const uint32_t *t;
+      const cairn_cost *c;
+      uint32_t k = cairn_graph_neighbours(g, (uint32_t)a, &t, &c);
+      int nb[6], want = 0, kn = hex_nbrs(a, HW, HH, nb);
+      for (int i = 0; i < kn; i++) want += cost[a] && cost[nb[i]];
+      assert_int_equal(k, want);
+      total += k;
+      for (uint32_t i = 0; i < k; i++) {
+        assert_true(is_hex_nbr(a, (int)t[i], HW, HH));
+        assert_true(c[i] == cost[t[i]] * ONE);
+        for (int goal = 0; goal < HN; goal++)
+          assert_true(hex_dist(a, goal, HW) * ONE <=
+                      c[i] + hex_dist((int)t[i], goal, HW) * ONE);
+      }
+    }
+    assert_int_equal(cairn_graph_edges(g), total);
+    cairn_graph_destroy(g);
+  }
+}
+
+/* A general graph with the hex map's edges (in its order), the test's axial
+ * positions and the hex heuristic searches exactly like the hex map: so the
+ * map's positions and heuristic are the ones the test computes. */
+static void hex_matches_general(void **state) {
+  (void)state;
+  uint64_t seed = 0x9e9;
+  uint8_t cost[HN];
+  static cairn_graph_edge e[6 * HN];
+  double xy[2 * HN];
+  cairn_search *s = new_search();
+  for (int map = 0; map < 6; map++) {
+    random_hex(cost, &seed);
+    cairn_graph *hex = make_hex(cost);
+    size_t m = 0;
+    for (uint32_t a = 0; a < HN; a++) {
+      const uint32_t *t;
+      const cairn_cost *c;
+      uint32_t k = cairn_graph_neighbours(hex, a, &t, &c);
+      for (uint32_t i = 0; i < k; i++, m++) {
+        e[m].from = a;
+        e[m].to = t[i];
+        e[m].cost = cost[t[i]];
+      }
+      xy[2 * a] = axial_q((int)a % HW, (int)a / HW);
+      xy[2 * a + 1] = (int)a / HW;
+    }
+    cairn_graph_desc d = {HN, xy, m, e, 0, CAIRN_GH_HEX, 1.0};
+    cairn_graph *gen = make_graph(&d);
+    for (int q = 0; q < 300; q++) {
+      uint32_t a = tu_below(&seed, HN), b = tu_below(&seed, HN);
+      cairn_result r;
+      snapshot first;
+      cairn_graph_astar(s, hex, a, b, NULL, &r);
+      snap(&r, &first);
+      cairn_graph_astar(s, gen, a, b, NULL, &r);
+      same_result(&first, &r);
+      if (q % 10 == 0) check_sliced(s, hex, a, b, q % 20 ? 0 : 25);
+    }
+    cairn_graph_destroy(gen);
+    cairn_graph_destroy(hex);
+  }
+  cairn_search_destroy(s);
+}
+
+static void hex_layout(void **state) {
+  (void)state;
+  uint8_t cost[9];
+  memset(cost, 1, sizeof cost);
+  cairn_graph *g = NULL;
+  assert_int_equal(cairn_hex_graph_create(3, 3, cost, NULL, &g), CAIRN_OK);
+  const uint32_t *t;
+  /* odd row (1, 1): E, W, NE, NW, SE, SW */
+  assert_int_equal(cairn_graph_neighbours(g, 4, &t, NULL), 6);
+  static const uint32_t odd[6] = {5, 3, 2, 1, 8, 7};
+  assert_memory_equal(t, odd, sizeof odd);
+  /* even row (1, 0): E, W, then the row below: (1, 1) and (0, 1) */
+  assert_int_equal(cairn_graph_neighbours(g, 1, &t, NULL), 4);
+  static const uint32_t even[4] = {2, 0, 4, 3};
+  assert_memory_equal(t, even, sizeof even);
+  cairn_graph_destroy(g);
+
+  /* a blocked cell is a node without edges, and no edge enters it */
+  cost[4] = 0;
+  cost[0] = 3;
+  assert_int_equal(cairn_hex_graph_create(3, 3, cost, NULL, &g), CAIRN_OK);
+  assert_int_equal(cairn_graph_nodes(g), 9);
+  assert_int_equal(cairn_graph_neighbours(g, 4, &t, NULL), 0);
+  for (uint32_t v = 0; v < 9; v++) assert_true(min_edge(g, v, 4) == INF);
+  assert_true(min_edge(g, 1, 0) == 3 * ONE);
+  assert_true(min_edge(g, 0, 1) == ONE);
+  cairn_search *s = new_search();
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, g, 4, 4, NULL, &r), CAIRN_OK);
+  assert_int_equal(cairn_graph_astar(s, g, 4, 5, NULL, &r), CAIRN_NO_PATH);
+  /* around the hole: 3 -> 1 -> 2 -> 5 or 3 -> 7 -> 8 -> 5 */
+  assert_int_equal(cairn_graph_astar(s, g, 3, 5, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 3 * ONE);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+
+  /* one cell */
+  assert_int_equal(cairn_hex_graph_create(1, 1, cost, NULL, &g), CAIRN_OK);
+  assert_int_equal(cairn_graph_edges(g), 0);
+  cairn_graph_destroy(g);
+}
+
+/* Right after begin the heap holds only the start, keyed f = 0 + h(start):
+ * so the heuristic's values can be read off it. */
+static cairn_cost h_after_begin(cairn_search *s, const cairn_graph *g,
+                                uint32_t a, uint32_t b) {
+  assert_int_equal(cairn_graph_astar_begin(s, g, a, b, NULL), CAIRN_OK);
+  assert_int_equal(s->heap_len, 1);
+  assert_int_equal(s->heap[0].node, a);
+  return s->heap[0].f;
+}
+
+static void heuristic_values(void **state) {
+  (void)state;
+  cairn_search *s = new_search();
+  uint8_t cost[HN];
+  memset(cost, 1, sizeof cost);
+  cost[5] = 0; /* blocked cells have positions too */
+  cairn_graph *hex = make_hex(cost);
+  for (int a = 0; a < HN; a++)
+    for (int b = 0; b < HN; b++)
+      assert_true(h_after_begin(s, hex, (uint32_t)a, (uint32_t)b) ==
+                  hex_dist(a, b, HW) * ONE);
+  cairn_graph_destroy(hex);
+
+  /* Euclidean, floored: sqrt(2) x 2^16 = 92681.9 gives 92681; 0.5 x 5 */
+  const double xy[8] = {0, 0, 1, 1, 3, 4, -0.25, 0};
+  cairn_graph_desc d = {4, xy, 0, NULL, 0, CAIRN_GH_EUCLIDEAN, 1.0};
+  cairn_graph *g = make_graph(&d);
+  assert_true(h_after_begin(s, g, 0, 1) == 92681);
+  assert_true(h_after_begin(s, g, 2, 0) == 5 * ONE);
+  assert_true(h_after_begin(s, g, 3, 0) == ONE / 4);
+  assert_true(h_after_begin(s, g, 1, 1) == 0);
+  cairn_graph_destroy(g);
+  d.h_scale = 0.5;
+  g = make_graph(&d);
+  assert_true(h_after_begin(s, g, 0, 2) == 5 * ONE / 2);
+  cairn_graph_destroy(g);
+  /* hex distance on general positions, scaled */
+  const double axial[6] = {0, 0, 2, -1, -3, 3};
+  cairn_graph_desc hd = {3, axial, 0, NULL, 0, CAIRN_GH_HEX, 1.5};
+  g = make_graph(&hd);
+  assert_true(h_after_begin(s, g, 0, 1) == 3 * ONE);  /* 1.5 x 2 */
+  assert_true(h_after_begin(s, g, 1, 2) == 15 * ONE / 2); /* 1.5 x 5 */
+  cairn_graph_destroy(g);
+  /* a zero scale or the zero heuristic ignores the positions */
+  hd.h_scale = 0;
+  g = make_graph(&hd);
+  assert_true(h_after_begin(s, g, 1, 2) == 0);
+  cairn_graph_destroy(g);
+  hd.h_scale = 1;
+  hd.heuristic = CAIRN_GH_ZERO;
+  g = make_graph(&hd);
+  assert_true(h_after_begin(s, g, 1, 2) == 0);
+  cairn_graph_destroy(g);
+  cairn_search_destroy(s);
+}
+
+static void hex_errors(void **state) {
+  (void)state;
+  uint8_t cost[4] = {1, 1, 1, 1};
+  cairn_graph *g = (cairn_graph *)&g;
+  assert_int_equal(cairn_hex_graph_create(0, 2, cost, NULL, &g),
+                   CAIRN_ERR_ARG);
+  assert_null(g);
+  assert_int_equal(cairn_hex_graph_create(2, -1, cost, NULL, &g),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_hex_graph_create(CAIRN_GRID_MAX_SIDE + 1, 1, cost,
+                                          NULL, &g),
+                   CAIRN_ERR_TOO_LARGE);
+  assert_int_equal(cairn_hex_graph_create(1, CAIRN_GRID_MAX_SIDE + 1, cost,
+                                          NULL, &g),
+                   CAIRN_ERR_TOO_LARGE);
+  assert_int_equal(cairn_hex_graph_create(2, 2, NULL, NULL, &g),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_hex_graph_create(2, 2, cost, NULL, NULL),
+                   CAIRN_ERR_ARG);
+}
+
+/* ---- memory --------------------------------------------------------- */
+
+/* Every allocation failure in the builders is reported and leaks nothing. */
+static void create_nomem(void **state) {
+  (void)state;
+  cairn_graph_desc d = region_desc();
+  uint8_t cost[HN];
+  uint64_t seed = 77;
+  random_hex(cost, &seed);
+  for (int which = 0; which < 2; which++) {
+    int succeeded = 0;
+    for (long budget = 0; !succeeded; budget++) {
+      counter c = {0, 0, budget};
+      cairn_allocator a = {count_fn, &c};
+      cairn_graph *g = NULL;
+      cairn_status st = which ? cairn_hex_graph_create(HW, HH, cost, &a, &g)
+                              : cairn_graph_create(&d, &a, &g);
+      succeeded = st == CAIRN_OK;
+      if (!succeeded) {
+        assert_int_equal(st, CAIRN_ERR_NOMEM);
+        assert_null(g);
+        assert_int_equal(c.live, 0);
+      }
+      cairn_graph_destroy(g);
+      assert_int_equal(c.live, 0);
+      assert_true(budget < 10);
+    }
+  }
+}
+
+/* Queries allocate only to grow the context; growth failures are refusals. */
+static void query_memory(void **state) {
+  (void)state;
+  counter c = {0, 0, -1};
+  cairn_allocator a = {count_fn, &c};
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(&a, &s), CAIRN_OK);
+  cairn_graph *g = chain(65);
+  cairn_result r;
+  c.budget = 0;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 64, NULL, &r), CAIRN_ERR_NOMEM);
+  assert_true(r.cost == INF);
+  c.budget = -1;
+  assert_int_equal(cairn_search_reserve(s, 65), CAIRN_OK);
+  c.budget = 0; /* the nodes fit, the 65-node path does not yet */
+  assert_int_equal(cairn_graph_astar(s, g, 0, 64, NULL, &r), CAIRN_ERR_NOMEM);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_NOMEM);
+  c.budget = -1;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 64, NULL, &r), CAIRN_OK);
+  size_t allocs = c.allocs;
+  for (uint32_t a0 = 0; a0 < 65; a0++)
+    for (uint32_t b = 0; b < 65; b += 3) {
+      cairn_graph_astar(s, g, a0, b, NULL, &r);
+      assert_int_equal(r.status, a0 <= b ? CAIRN_OK : CAIRN_NO_PATH);
+    }
+  assert_int_equal(c.allocs, allocs);
+  cairn_graph_destroy(g);
+  cairn_search_destroy(s);
+  assert_int_equal(c.live, 0);
+}
+
+/* One context serves graphs of growing and shrinking size and grids in
+ * between; each answer is still the reference one. */
+static void context_reuse(void **state) {
+  (void)state;
+  static rgraph rg[3];
+  static cairn_cost dist[3][RG_MAX_N * RG_MAX_N];
+  uint64_t seed = 0xbeef;
+  cairn_graph *g[3];
+  for (int i = 0; i < 3; i++) {
+    do random_graph(&rg[i], &seed);
+    while (rg[i].desc.n_nodes < 10 * (uint32_t)(i + 1));
+    g[i] = make_graph(&rg[i].desc);
+    floyd_warshall(&rg[i].desc, dist[i]);
+  }
+  cairn_grid *grid = NULL;
+  assert_int_equal(cairn_grid_create(5, 5, 1, NULL, &grid), CAIRN_OK);
+  static const char *const rows[] = {"..........", ".########.",
+                                     ".........."};
+  cairn_grid *walled = tu_grid(rows, 3);
+  cairn_search *s = new_search();
+  const cairn_point p00 = {0, 0}, p44 = {4, 4}, p01 = {0, 1}, p91 = {9, 1};
+  static const int order[] = {1, 0, 2, 0, 1, 2, 2, 0};
+  for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+    cairn_result r;
+    int i = order[k];
+    check_all_pairs(s, g[i], dist[i]);
+    assert_int_equal(cairn_astar(s, grid, p00, p44, NULL, &r), CAIRN_OK);
+    assert_true(r.cost == 4 * CAIRN_COST_DIAG);
+    assert_non_null(r.path);
+    assert_null(r.nodes);
+    assert_int_equal(r.path[4].x, 4);
+    uint32_t a = tu_below(&seed, rg[i].desc.n_nodes);
+    check_sliced(s, g[i], a, (a + 1) % rg[i].desc.n_nodes, 0);
+    /* round the wall: down, 9 across, up; the corners may not be cut */
+    assert_int_equal(cairn_astar(s, walled, p01, p91, NULL, &r), CAIRN_OK);
+    assert_true(r.cost == 11 * ONE);
+  }
+  cairn_grid_destroy(walled);
+  cairn_grid_destroy(grid);
+  for (int i = 0; i < 3; i++) cairn_graph_destroy(g[i]);
+  cairn_search_destroy(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(region_table),
+      cmocka_unit_test(random_graphs),
+      cmocka_unit_test(csr_order),
+      cmocka_unit_test(cost_conversion),
+      cmocka_unit_test(create_errors),
+      cmocka_unit_test(cost_bound),
+      cmocka_unit_test(begin_errors),
+      cmocka_unit_test(max_expanded),
+      cmocka_unit_test(sliced),
+      cmocka_unit_test(hex_maps),
+      cmocka_unit_test(hex_edges_consistent),
+      cmocka_unit_test(hex_matches_general),
+      cmocka_unit_test(hex_layout),
+      cmocka_unit_test(heuristic_values),
+      cmocka_unit_test(hex_errors),
+      cmocka_unit_test(create_nomem),
+      cmocka_unit_test(query_memory),
+      cmocka_unit_test(context_reuse),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,36 @@
+/* cairn: the command-line tool. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: cairn COMMAND [OPTIONS]\n"
+    "\n"
+    "commands:\n"
+    "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra]\n"
+    "         [--heuristic octile|manhattan|euclidean|zero] [--weight W]\n"
+    "         [--moves 8|4] [--turn-penalty P] [--smooth] [--draw] [--json]\n"
+    "         [--terrain C=COST ...]\n"
+    "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra] [--weight W]\n"
+    "         [--json] [--csv FILE]\n"
+    "  info   --map FILE [--terrain C=COST ...] [--json]\n"
+    "  gen    --out FILE.map [--size N] [--seed S]   (the demo map generator)\n"
+    "\n"
+    "exit codes: 0 done (\"no path\" is an answer), 1 runtime failure,\n"
+    "            2 usage error, 3 bad input file or coordinates\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? EXIT_USAGE : EXIT_DONE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "path") == 0) return cmd_path(argc - 2, argv + 2);
+  if (strcmp(cmd, "scen") == 0) return cmd_scen(argc - 2, argv + 2);
+  if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
+  if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+  cli_error("unknown command '%s' (try cairn --help)", cmd);
+  return EXIT_USAGE;
+}

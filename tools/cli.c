@@ -1,0 +1,138 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void cli_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("cairn: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+void cli_args_init(cli_args *a, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  a->argc = argc;
+  a->argv = argv;
+}
+
+bool cli_next(cli_args *a) {
+  if (a->i >= a->argc) return false;
+  const char *arg = a->argv[a->i++];
+  a->val = NULL;
+  if (strncmp(arg, "--", 2) != 0) {
+    a->opt = NULL;
+    a->val = arg;
+    return true;
+  }
+  const char *eq = strchr(arg, '=');
+  if (eq && (size_t)(eq - arg) < sizeof a->buf) {
+    memcpy(a->buf, arg, (size_t)(eq - arg));
+    a->buf[eq - arg] = '\0';
+    a->opt = a->buf;
+    a->val = eq + 1;
+  } else {
+    a->opt = arg;
+  }
+  return true;
+}
+
+bool cli_is(const cli_args *a, const char *name) {
+  return a->opt && strcmp(a->opt, name) == 0;
+}
+
+bool cli_is_any(const cli_args *a, const char *const *names) {
+  for (; *names; names++)
+    if (cli_is(a, *names)) return true;
+  return false;
+}
+
+const char *cli_value(cli_args *a) {
+  if (a->val) return a->val;
+  if (a->i >= a->argc) {
+    cli_error("%s needs a value", a->opt);
+    return NULL;
+  }
+  return a->val = a->argv[a->i++];
+}
+
+bool cli_parse_int(const char *opt, const char *text, long lo, long hi,
+                   long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (end == text || *end || errno || v < lo || v > hi) {
+    cli_error("%s: '%s' is not an integer in %ld..%ld", opt, text, lo, hi);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool cli_parse_double(const char *opt, const char *text, double lo, double hi,
+                      double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (end == text || *end || errno || !isfinite(v) || v < lo || v > hi) {
+    cli_error("%s: '%s' is not a number in %g..%g", opt, text, lo, hi);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool cli_parse_point(const char *opt, const char *text, cairn_point *out) {
+  char *end;
+  errno = 0;
+  long x = strtol(text, &end, 10);
+  bool ok = end != text && *end == ',' && !errno;
+  const char *rest = end + 1;
+  long y = ok ? strtol(rest, &end, 10) : 0;
+  ok = ok && end != rest && *end == '\0' && !errno;
+  if (!ok || x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) {
+    cli_error("%s: '%s' is not X,Y", opt, text);
+    return false;
+  }
+  out->x = (int32_t)x;
+  out->y = (int32_t)y;
+  return true;
+}
+
+bool cli_parse_terrain(const char *text, cairn_terrain *t) {
+  long cost;
+  if (strlen(text) < 3 || text[1] != '=' ||
+      !cli_parse_int("--terrain", text + 2, 0, 255, &cost))
+    goto bad;
+  if (cairn_terrain_set(t, text[0], (int)cost) != CAIRN_OK) goto bad;
+  return true;
+bad:
+  cli_error("--terrain: '%s' is not CHAR=COST with a printable CHAR and COST "
+            "0..255",
+            text);
+  return false;
+}
+
+cairn_grid *cli_load_map(const char *path, const cairn_terrain *t) {
+  cairn_grid *g = NULL;
+  cairn_error err;
+  cairn_status st = cairn_map_load(path, t, NULL, &g, &err);
+  if (st != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return NULL;
+  }
+  return g;
+}
+
+double cli_now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}

@@ -1,0 +1,63 @@
+/* Shared pieces of the cairn command-line tool. Only public headers. */
+#ifndef CAIRN_CLI_H
+#define CAIRN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cairn_core.h"
+
+/* Exit codes (documented in the README). */
+enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3 };
+
+/* Prints "cairn: ..." on stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A tiny option parser: --name value or --name=value; flags take none. */
+typedef struct cli_args {
+  int argc;
+  char **argv;
+  int i;           /* next argument */
+  const char *opt; /* the option just read, without its value */
+  const char *val; /* its value, or NULL */
+  char buf[64];
+} cli_args;
+
+void cli_args_init(cli_args *a, int argc, char **argv);
+/* Reads the next option; returns false at the end. A bare word gives
+ * opt == NULL and val == the word. */
+bool cli_next(cli_args *a);
+/* Is the current option `name`? */
+bool cli_is(const cli_args *a, const char *name);
+/* Is the current option one of the NULL-terminated names? */
+bool cli_is_any(const cli_args *a, const char *const *names);
+/* The current option's value (the next argument if not given with '=').
+ * NULL, with a usage error printed, if missing. */
+const char *cli_value(cli_args *a);
+
+/* Parsers that print a usage error and return false on bad text. */
+bool cli_parse_point(const char *opt, const char *text, cairn_point *out);
+bool cli_parse_double(const char *opt, const char *text, double lo, double hi,
+                      double *out);
+bool cli_parse_int(const char *opt, const char *text, long lo, long hi,
+                   long *out);
+/* "C=N": map character C to cost N (0..255) in t. */
+bool cli_parse_terrain(const char *text, cairn_terrain *t);
+
+/* Loads a map, printing the loader's message on failure. */
+cairn_grid *cli_load_map(const char *path, const cairn_terrain *t);
+
+/* Microseconds from a monotonic clock. */
+double cli_now_us(void);
+
+/* Commands. Each returns an exit code. */
+int cmd_path(int argc, char **argv);
+int cmd_scen(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+#endif

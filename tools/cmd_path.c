@@ -1,0 +1,228 @@
+/* cairn path: one query, its stats, its path. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const value_opts[] = {"--map", "--from", "--to", "--algo", "--heuristic", "--weight", "--turn-penalty", "--moves", "--terrain", NULL};
+
+typedef struct path_args {
+  const char *map;
+  cairn_point from, to;
+  bool have_from, have_to, smooth, draw, json;
+  cairn_search_opts opts;
+  cairn_terrain terrain;
+} path_args;
+
+static int parse_path_args(int argc, char **argv, path_args *p) {
+  memset(p, 0, sizeof *p);
+  p->opts = cairn_search_defaults();
+  cairn_terrain_movingai(&p->terrain);
+  bool heuristic_set = false, dijkstra = false;
+  cli_args a;
+  cli_args_init(&a, argc, argv);
+  while (cli_next(&a)) {
+    const char *v;
+    long n;
+    if (cli_is(&a, "--smooth")) {
+      p->smooth = true;
+    } else if (cli_is(&a, "--draw")) {
+      p->draw = true;
+    } else if (cli_is(&a, "--json")) {
+      p->json = true;
+    } else if (!cli_is_any(&a, value_opts)) {
+      cli_error("path: unknown option '%s'", a.opt ? a.opt : a.val);
+      return EXIT_USAGE;
+    } else if (!(v = cli_value(&a))) {
+      return EXIT_USAGE;
+    } else if (cli_is(&a, "--map")) {
+      p->map = v;
+    } else if (cli_is(&a, "--from")) {
+      if (!cli_parse_point("--from", v, &p->from)) return EXIT_USAGE;
+      p->have_from = true;
+    } else if (cli_is(&a, "--to")) {
+      if (!cli_parse_point("--to", v, &p->to)) return EXIT_USAGE;
+      p->have_to = true;
+    } else if (cli_is(&a, "--algo")) {
+      if (strcmp(v, "dijkstra") == 0) dijkstra = true;
+      else if (strcmp(v, "astar") != 0) {
+        cli_error("--algo: '%s' is not astar or dijkstra", v);
+        return EXIT_USAGE;
+      }
+    } else if (cli_is(&a, "--heuristic")) {
+      if (cairn_heuristic_parse(v, &p->opts.heuristic) != CAIRN_OK) {
+        cli_error("--heuristic: '%s' is not octile, manhattan, euclidean or zero", v);
+        return EXIT_USAGE;
+      }
+      heuristic_set = true;
+    } else if (cli_is(&a, "--weight")) {
+      if (!cli_parse_double("--weight", v, 1, 1000, &p->opts.weight)) return EXIT_USAGE;
+    } else if (cli_is(&a, "--turn-penalty")) {
+      if (!cli_parse_double("--turn-penalty", v, 0, 1000, &p->opts.turn_penalty))
+        return EXIT_USAGE;
+    } else if (cli_is(&a, "--moves")) {
+      if (!cli_parse_int("--moves", v, 4, 8, &n) || (n != 4 && n != 8)) {
+        cli_error("--moves must be 4 or 8");
+        return EXIT_USAGE;
+      }
+      p->opts.moves = (int)n;
+    } else if (cli_is(&a, "--terrain")) {
+      if (!cli_parse_terrain(v, &p->terrain)) return EXIT_USAGE;
+    }
+  }
+  if (!p->map || !p->have_from || !p->have_to) {
+    cli_error("path needs --map FILE --from X,Y --to X,Y");
+    return EXIT_USAGE;
+  }
+  /* 4-way moves default to Manhattan, the exact heuristic for them */
+  if (!heuristic_set && p->opts.moves == 4) p->opts.heuristic = CAIRN_H_MANHATTAN;
+  if (dijkstra) p->opts.heuristic = CAIRN_H_ZERO;
+  return EXIT_DONE;
+}
+
+/* Explains a refused endpoint; returns false if the endpoint is bad. */
+static bool check_endpoint(const cairn_grid *g, const char *opt, cairn_point p) {
+  if (!cairn_grid_contains(g, p.x, p.y)) {
+    cli_error("%s %d,%d is outside the map (%d x %d)", opt, p.x, p.y,
+              cairn_grid_width(g), cairn_grid_height(g));
+    return false;
+  }
+  if (!cairn_grid_cost(g, p.x, p.y)) {
+    cli_error("%s %d,%d is a blocked cell", opt, p.x, p.y);
+    return false;
+  }
+  return true;
+}
+
+static void print_points(const cairn_point *pts, size_t n) {
+  putchar('[');
+  for (size_t i = 0; i < n; i++)
+    printf("%s[%d,%d]", i ? "," : "", pts[i].x, pts[i].y);
+  putchar(']');
+}
+
+static void print_json(const cairn_result *r, double us,
+                       const cairn_point *smooth, size_t n_smooth,
+                       double smooth_len) {
+  bool found = r->status == CAIRN_OK;
+  printf("{\"found\":%s,\"cost\":", found ? "true" : "false");
+  if (found) printf("%.6f", cairn_cost_to_double(r->cost));
+  else printf("null");
+  printf(",\"steps\":%u,\"expanded\":%llu,\"generated\":%llu,\"us\":%.1f,"
+         "\"path\":",
+         r->steps, (unsigned long long)r->expanded,
+         (unsigned long long)r->generated, us);
+  print_points(r->path, found ? r->path_len : 0);
+  if (smooth) {
+    printf(",\"smoothed\":");
+    print_points(smooth, n_smooth);
+    printf(",\"smoothed_length\":%.6f", smooth_len);
+  }
+  printf("}\n");
+}
+
+/* ASCII picture of the path's bounding box (plus a margin), capped so a
+ * long path does not flood the terminal. */
+static void draw(const cairn_grid *g, const cairn_result *r) {
+  int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1;
+  for (size_t i = 0; i < r->path_len; i++) {
+    cairn_point p = r->path[i];
+    if (p.x < x0) x0 = p.x;
+    if (p.y < y0) y0 = p.y;
+    if (p.x > x1) x1 = p.x;
+    if (p.y > y1) y1 = p.y;
+  }
+  x0 = x0 > 2 ? x0 - 2 : 0;
+  y0 = y0 > 2 ? y0 - 2 : 0;
+  x1 = x1 + 2 < cairn_grid_width(g) ? x1 + 2 : cairn_grid_width(g) - 1;
+  y1 = y1 + 2 < cairn_grid_height(g) ? y1 + 2 : cairn_grid_height(g) - 1;
+  if (x1 - x0 >= 160 || y1 - y0 >= 100) {
+    printf("(path area %d x %d is too large to draw)\n", x1 - x0 + 1, y1 - y0 + 1);
+    return;
+  }
+  int32_t w = x1 - x0 + 1, h = y1 - y0 + 1;
+  char *canvas = malloc((size_t)w * (size_t)h);
+  if (!canvas) return;
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      uint8_t c = cairn_grid_cost(g, x0 + x, y0 + y);
+      canvas[y * w + x] = c == 0 ? '#' : c == 1 ? '.' : c < 10 ? (char)('0' + c) : '+';
+    }
+  for (size_t i = 0; i < r->path_len; i++)
+    canvas[(r->path[i].y - y0) * w + (r->path[i].x - x0)] = '*';
+  canvas[(r->path[0].y - y0) * w + (r->path[0].x - x0)] = 'S';
+  canvas[(r->path[r->path_len - 1].y - y0) * w + (r->path[r->path_len - 1].x - x0)] = 'G';
+  printf("area x %d..%d, y %d..%d ('#' blocked, '.' cost 1, digits cost, '*' path)\n",
+         x0, x1, y0, y1);
+  for (int32_t y = 0; y < h; y++) printf("  %.*s\n", (int)w, canvas + y * w);
+  free(canvas);
+}
+
+static void print_text(const path_args *p, const cairn_grid *g,
+                       const cairn_result *r, double us,
+                       const cairn_point *smooth, size_t n_smooth,
+                       double smooth_len) {
+  printf("map        %s (%d x %d)\n", p->map, cairn_grid_width(g), cairn_grid_height(g));
+  printf("query      %d,%d -> %d,%d\n", p->from.x, p->from.y, p->to.x, p->to.y);
+  printf("search     %s, heuristic %s, weight %g, %d moves\n",
+         p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra" : "astar",
+         cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves);
+  printf("result     %s\n", r->status == CAIRN_OK ? "found" : cairn_status_str(r->status));
+  printf("expanded   %llu nodes (%llu generated) in %.1f us\n",
+         (unsigned long long)r->expanded, (unsigned long long)r->generated, us);
+  if (r->status != CAIRN_OK) return;
+  printf("cost       %.6f\n", cairn_cost_to_double(r->cost));
+  printf("steps      %u\n", r->steps);
+  if (smooth)
+    printf("smoothed   %zu waypoints, length %.6f\n", n_smooth, smooth_len);
+  if (p->draw) draw(g, r);
+  printf("path      ");
+  for (size_t i = 0; i < r->path_len; i++)
+    printf("%s%d,%d", i % 12 == 0 && i ? "\n           " : " ", r->path[i].x,
+           r->path[i].y);
+  printf("\n");
+}
+
+int cmd_path(int argc, char **argv) {
+  path_args p;
+  int rc = parse_path_args(argc, argv, &p);
+  if (rc != EXIT_DONE) return rc;
+  cairn_grid *g = cli_load_map(p.map, &p.terrain);
+  if (!g) return EXIT_BADINPUT;
+  cairn_search *s = NULL;
+  cairn_point *smooth = NULL;
+  rc = EXIT_RUNTIME;
+  if (!check_endpoint(g, "--from", p.from) || !check_endpoint(g, "--to", p.to)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  if (cairn_search_create(NULL, &s) != CAIRN_OK) goto done;
+  cairn_search_reserve(s, (size_t)(cairn_grid_width(g) + 2) * (size_t)(cairn_grid_height(g) + 2));
+  cairn_result r;
+  double t0 = cli_now_us();
+  cairn_status st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);
+  double us = cli_now_us() - t0;
+  if (st < 0) {
+    cli_error("search failed: %s", cairn_status_str(st));
+    goto done;
+  }
+  size_t n_smooth = 0;
+  double smooth_len = 0;
+  if (p.smooth && st == CAIRN_OK) {
+    smooth = malloc(r.path_len * sizeof *smooth);
+    if (!smooth || cairn_smooth_path(g, r.path, r.path_len, smooth, r.path_len,
+                                     &n_smooth, &smooth_len) != CAIRN_OK) {
+      cli_error("smoothing failed");
+      goto done;
+    }
+  }
+  if (p.json) print_json(&r, us, smooth, n_smooth, smooth_len);
+  else print_text(&p, g, &r, us, smooth, n_smooth, smooth_len);
+  rc = EXIT_DONE;
+done:
+  free(smooth);
+  cairn_search_destroy(s);
+  cairn_grid_destroy(g);
+  return rc;
+}
