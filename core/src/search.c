@@ -272,6 +272,37 @@ uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
   return budget;
 }
 
+/* The legal moves out of cell c as a bit set over the dir_* order, built
+ * without branches: on maps with scattered walls, a branch per neighbour is
+ * a branch mispredicted. A diagonal needs its cell and both straight
+ * components open (no corner cutting). */
+CAIRN_INLINE unsigned moves_from(const uint8_t *cost, uint32_t c,
+                                 int32_t stride, int MOVES) {
+  const uint32_t s = (uint32_t)stride;
+  unsigned e = cost[c + 1] != 0, w = cost[c - 1] != 0;
+  unsigned so = cost[c + s] != 0, n = cost[c - s] != 0;
+  unsigned m = e | w << 1 | so << 2 | n << 3;
+  if (MOVES == 4) return m;
+  m |= (e & so & (cost[c + s + 1] != 0)) << 4;
+  m |= (w & so & (cost[c + s - 1] != 0)) << 5;
+  m |= (e & n & (cost[c - s + 1] != 0)) << 6;
+  m |= (w & n & (cost[c - s - 1] != 0)) << 7;
+  return m;
+}
+
+CAIRN_INLINE int lowest_bit(unsigned m) {
+#if defined(__GNUC__)
+  return __builtin_ctz(m);
+#else
+  int d = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    d++;
+  }
+  return d;
+#endif
+}
+
 CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const int H, const int MOVES,
                                          const bool TURN, const int GOAL) {
@@ -303,15 +334,12 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     const int32_t cx = (int32_t)(c % (uint32_t)stride);
     const int32_t cy = (int32_t)(c / (uint32_t)stride);
     const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
-    for (int d = 0; d < MOVES; d++) {
+    unsigned open = moves_from(cost, c, stride, MOVES);
+    while (open) {
+      const int d = lowest_bit(open);
+      open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const uint8_t nc = cost[nb];
-      if (!nc) continue;
-      /* no corner cutting: both straight components must be open */
-      if (d >= 4 && (!cost[c + (uint32_t)dir_dx[d]] ||
-                     !cost[(uint32_t)((int32_t)c + dir_dy[d] * stride)]))
-        continue;
-      cairn_cost ng = gc + base[d] * nc;
+      cairn_cost ng = gc + base[d] * cost[nb];
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
         cairn_cost h = grid_h(s, H, cx + dir_dx[d], cy + dir_dy[d]);
