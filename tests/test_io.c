@@ -1,7 +1,9 @@
 /* Moving AI .map / .scen reading and writing. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "test_util.h"
 
 #include "core_internal.h"
+#include "text_io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -892,6 +894,33 @@ static void test_movingai_arena_first_row(void **state) {
   cairn_scen_destroy(s);
 }
 
+/* The file size limit holds exactly: max bytes are read, max + 1 refused,
+ * and the buffer never grows past max + 1 bytes. */
+static void test_read_file_limit(void **state) {
+  (void)state;
+  char path[] = "/tmp/cairn_read_limitXXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "wb");
+  assert_non_null(f);
+  for (int i = 0; i < 100000; i++) fputc('a' + i % 26, f);
+  assert_int_equal(fclose(f), 0);
+  cairn_allocator a = cairn__allocator(NULL);
+  char *buf;
+  size_t len, cap;
+  cairn_error err;
+  assert_int_equal(cairn__read_file(path, &a, 100000, &buf, &len, &cap, &err), CAIRN_OK);
+  assert_int_equal(len, 100000);
+  assert_true(cap <= 100001);
+  assert_int_equal(buf[99999], 'a' + 99999 % 26);
+  cairn__free(&a, buf, cap);
+  assert_int_equal(cairn__read_file(path, &a, 99999, &buf, &len, &cap, &err),
+                   CAIRN_ERR_TOO_LARGE);
+  assert_null(buf);
+  assert_non_null(strstr(err.message, "larger than 99999 bytes"));
+  remove(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_terrain_movingai),
@@ -917,6 +946,7 @@ int main(void) {
       cmocka_unit_test(test_scen_load_errors),
       cmocka_unit_test(test_movingai_scens),
       cmocka_unit_test(test_movingai_arena_first_row),
+      cmocka_unit_test(test_read_file_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

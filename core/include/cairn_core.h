@@ -152,8 +152,9 @@ typedef struct cairn_search_opts {
   /* Added (in cost units, 0..1000) to every step whose direction differs
    * from the previous step. It smooths the look of paths, and makes the search
    * a heuristic one: the state is the cell, not (cell, heading), so the result
-   * is not guaranteed to minimise cost plus turns. 0 (default) is off and
-   * runs the plain loop. */
+   * is not guaranteed to minimise cost plus turns. The result's cost
+   * includes the penalties paid. 0 (default) is off and runs the plain
+   * loop. */
   double turn_penalty;
   /* Stop with CAIRN_PARTIAL after this many expansions; 0 = no limit. */
   uint64_t max_expanded;
@@ -268,7 +269,8 @@ typedef struct cairn_graph cairn_graph;
 
 typedef struct cairn_graph_edge {
   uint32_t from, to;
-  double cost; /* > 0 and finite, in cost units (converted to fixed point) */
+  double cost; /* in cost units, > 0 and <= 1e9 (else CAIRN_ERR_ARG);
+                  rounded to the nearest 1/65536 (at least 1/65536) */
 } cairn_graph_edge;
 
 typedef enum cairn_graph_heuristic {
@@ -288,11 +290,26 @@ typedef struct cairn_graph_desc {
   const cairn_graph_edge *edges;
   int undirected; /* nonzero: every edge also runs to -> from */
   cairn_graph_heuristic heuristic;
-  /* Multiplies the heuristic. Admissible only if no path is cheaper than
-   * h_scale per unit of distance; the builder does not check. */
+  /* Multiplies the heuristic. Ignored with CAIRN_GH_ZERO; otherwise it must
+   * be finite and >= 0 (else CAIRN_ERR_ARG), and 0 means the zero heuristic.
+   * Admissible only if no path is cheaper than h_scale per unit of
+   * distance; the builder does not check. The search uses the rounded edge
+   * costs (see cairn_graph_edge.cost), which can be up to 1/131072 below the
+   * given ones, so compute h_scale from the rounded costs (or leave a
+   * margin) to stay admissible. */
   double h_scale;
 } cairn_graph_desc;
 
+/* Builds the CSR graph. CAIRN_ERR_ARG for NULL desc or out, no nodes, NULL
+ * edges with n_edges > 0, an edge with an endpoint >= n_nodes or a cost
+ * outside (0, 1e9], an unknown heuristic, or (heuristic other than
+ * CAIRN_GH_ZERO) NULL xy, a non-finite position or a bad h_scale. With
+ * CAIRN_GH_ZERO, xy and h_scale are ignored; with h_scale == 0 the graph
+ * gets the zero heuristic (xy is still checked). CAIRN_ERR_TOO_LARGE above
+ * CAIRN_GRAPH_MAX_NODES nodes or CAIRN_GRAPH_MAX_EDGES stored edges
+ * (n_edges x 2 when undirected), or if a simple path could cost more than
+ * 2^62 fixed-point units: the bound is min((n_nodes - 1) x dearest edge,
+ * sum of all given edges), both taken over the rounded costs. */
 cairn_status cairn_graph_create(const cairn_graph_desc *desc,
                                 const cairn_allocator *alloc,
                                 cairn_graph **out);
@@ -300,7 +317,8 @@ void cairn_graph_destroy(cairn_graph *g);
 uint32_t cairn_graph_nodes(const cairn_graph *g);
 size_t cairn_graph_edges(const cairn_graph *g);
 /* Out-edges of a node: *targets and *costs point into the graph. Returns the
- * count (0 for an id out of range). */
+ * count. For an id out of range (or a NULL g) it returns 0 and sets *targets
+ * and *costs to NULL. Either pointer argument may be NULL (not written). */
 uint32_t cairn_graph_neighbours(const cairn_graph *g, uint32_t node,
                                 const uint32_t **targets,
                                 const cairn_cost **costs);
@@ -308,7 +326,11 @@ uint32_t cairn_graph_neighbours(const cairn_graph *g, uint32_t node,
 /* A hex map of width x height cells in "odd-r" offset layout (odd rows shifted
  * half a cell right). cost[r * width + q] is 0 for blocked or 1..255, the
  * cost of entering the cell (one step = cost units). Node id = r * width + q;
- * positions are axial coordinates, heuristic CAIRN_GH_HEX with scale 1. */
+ * positions are axial coordinates, heuristic CAIRN_GH_HEX with scale 1.
+ * CAIRN_ERR_TOO_LARGE if a side exceeds CAIRN_GRID_MAX_SIDE, or if the
+ * directed edges between passable neighbours would exceed
+ * CAIRN_GRAPH_MAX_EDGES (at six a cell: maps of more than about 179M,
+ * 2^30 / 6, passable cells). */
 cairn_status cairn_hex_graph_create(int32_t width, int32_t height,
                                     const uint8_t *cost,
                                     const cairn_allocator *alloc,
@@ -335,9 +357,21 @@ int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
 /* String pulling: keeps a waypoint only where the line of sight from the
  * previous one breaks. A shortcut is taken only over cells no costlier than
  * the dearest cell of the stretch it replaces, so smoothing never drags a
- * path through a swamp it went around. out may alias path. Writes at most
- * cap points; CAIRN_ERR_ARG if cap < number needed (n is always enough).
- * *length gets the Euclidean length of the waypoint polyline. */
+ * path through a swamp it went around. The scan is greedy: from each
+ * waypoint it extends the shortcut one input point at a time and stops at
+ * the first point it cannot reach, so the result is not the fewest
+ * waypoints possible.
+ *
+ * out may be path itself; an out that overlaps path but starts later is
+ * unsafe. grid, path, out, out_n and length must not be NULL and n must be
+ * at least 1 (CAIRN_ERR_ARG, nothing written). After those checks *out_n
+ * and *length are 0 on every error. Every input point must be inside the
+ * grid (CAIRN_ERR_RANGE otherwise); blocked input points are allowed and
+ * kept as waypoints, as are the input points just before and after them.
+ * Writes at most cap
+ * points; CAIRN_ERR_ARG if cap < number needed (n is always enough), with
+ * out left untouched. *length gets the Euclidean length of the waypoint
+ * polyline. */
 cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
                                size_t n, cairn_point *out, size_t cap,
                                size_t *out_n, double *length);
@@ -345,12 +379,17 @@ cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
 /* Independent path check (it shares no code with the searches): endpoints,
  * each step to one of the `moves` neighbours, no blocked cell, no corner cut.
  * The cost is recomputed in double (1 or sqrt(2) times the entered cell's
- * terrain cost). */
+ * terrain cost). The first broken rule is reported, checked in this order,
+ * which decides bad_index: moves not 4 or 8 ("bad moves", index 0), NULL
+ * path or n == 0 ("empty path", 0), path[0] != start (0), then for each
+ * point k in turn: off the map, blocked cell, and the step from k - 1 (not
+ * a neighbour, cuts a corner) (index k), and last path[n - 1] != goal
+ * (index n - 1). A NULL report is ignored. */
 typedef struct cairn_path_check {
-  int valid;           /* 1 if every rule holds */
-  double cost;         /* recomputed cost (valid paths) */
-  size_t bad_index;    /* first offending point when !valid */
-  const char *problem; /* static text when !valid */
+  int valid;           /* 1 if every rule holds, else 0 */
+  double cost;         /* recomputed cost; 0 when !valid */
+  size_t bad_index;    /* first offending point when !valid; 0 when valid */
+  const char *problem; /* static text when !valid; NULL when valid */
 } cairn_path_check;
 
 void cairn_grid_check_path(const cairn_grid *grid, const cairn_point *path,
@@ -375,7 +414,9 @@ typedef struct cairn_terrain {
  * '.', 'G', 'S' cost 1; '@', 'O', 'T', 'W' blocked. Writes '.' and '@'. */
 void cairn_terrain_movingai(cairn_terrain *t);
 /* Maps character c to cost (0..255) and makes c the writer's character for
- * that cost. CAIRN_ERR_ARG for a non-printable c or cost > 255. */
+ * that cost. CAIRN_ERR_ARG for a NULL t, a cost outside 0..255, or a c
+ * outside '!'..'~' (0x21..0x7e): control characters, DEL, bytes above 0x7e
+ * and the space character are all rejected. */
 cairn_status cairn_terrain_set(cairn_terrain *t, char c, int cost);
 
 /* Parses a .map held in memory (name is used in messages only). terrain
@@ -384,6 +425,10 @@ cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
                              const cairn_terrain *terrain,
                              const cairn_allocator *alloc, cairn_grid **out,
                              cairn_error *err);
+/* Reads the file at path and parses it as cairn_map_parse does. Files over
+ * 16384 x 16386 + 2^20 = 269516800 bytes (the largest map with CRLF endings
+ * plus 1 MiB of slack) are refused with CAIRN_ERR_TOO_LARGE after reading at
+ * most one byte past that limit. */
 cairn_status cairn_map_load(const char *path, const cairn_terrain *terrain,
                             const cairn_allocator *alloc, cairn_grid **out,
                             cairn_error *err);
@@ -406,7 +451,14 @@ typedef struct cairn_scen cairn_scen;
 
 /* Parses a .scen ("version 1" or "version 1.0", nine fields per row split on
  * tabs or spaces). Every row must name the same map file (matched by file
- * name, directories ignored). At most CAIRN_SCEN_MAX_ROWS rows. */
+ * name, directories ignored): a row naming another file than row 1 is
+ * CAIRN_ERR_PARSE. A negative number in any numeric field is
+ * CAIRN_ERR_PARSE, as is an integer field that is not a decimal integer
+ * fitting in 64 bits (at most 31 characters). A map_width or map_height
+ * above CAIRN_GRID_MAX_SIDE is CAIRN_ERR_TOO_LARGE (0 is CAIRN_ERR_PARSE);
+ * a start or goal outside the row's own map_width x map_height is
+ * CAIRN_ERR_RANGE. At most CAIRN_SCEN_MAX_ROWS rows (CAIRN_ERR_TOO_LARGE).
+ * Zero rows is valid. */
 #define CAIRN_SCEN_MAX_ROWS 10000000u
 cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
                               const cairn_allocator *alloc, cairn_scen **out,
@@ -416,7 +468,8 @@ cairn_status cairn_scen_load(const char *path, const cairn_allocator *alloc,
 void cairn_scen_destroy(cairn_scen *scen);
 size_t cairn_scen_count(const cairn_scen *scen);
 const cairn_scen_entry *cairn_scen_get(const cairn_scen *scen, size_t i);
-/* File name of the map the rows name, without directories. */
+/* File name of the map the rows name, without directories; "" when the
+ * scenario has no rows, NULL for a NULL scen. */
 const char *cairn_scen_map_name(const cairn_scen *scen);
 /* Checks every row against a grid: map size equal (CAIRN_ERR_MISMATCH) and
  * start and goal inside it (CAIRN_ERR_RANGE); err names the first bad row. */

@@ -5,6 +5,7 @@
  * truncated file is rejected before the grid (up to ~1.3 GB for the largest
  * side) is created; the second fills the grid. Both are plain table loops. */
 #include "core_internal.h"
+#include "text_io.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,49 +49,11 @@ cairn_status cairn_terrain_set(cairn_terrain *t, char c, int cost) {
   return CAIRN_OK;
 }
 
-/* ---- line reader ---------------------------------------------------- */
-
-typedef struct line_reader {
-  const char *buf;
-  size_t len, pos;
-  size_t line; /* number of the last line returned */
-} line_reader;
-
-typedef struct text_line {
-  const char *s;
-  size_t n; /* without the '\n' and one '\r' before it */
-} text_line;
-
-/* Next line, or false at the end of the buffer. Never reads past len. */
-static bool next_line(line_reader *r, text_line *out) {
-  if (r->pos >= r->len) return false;
-  const char *start = r->buf + r->pos;
-  size_t rest = r->len - r->pos;
-  const char *nl = memchr(start, '\n', rest);
-  size_t n = nl ? (size_t)(nl - start) : rest;
-  r->pos += nl ? n + 1 : n;
-  r->line++;
-  if (n && start[n - 1] == '\r') n--;
-  out->s = start;
-  out->n = n;
-  return true;
-}
-
-/* Line numbers for messages (a buffer of >2^31 blank lines saturates). */
-static int32_t line_no(size_t line) {
-  return line > INT32_MAX ? INT32_MAX : (int32_t)line;
-}
-
-static bool is_blank_char(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-static bool is_blank(text_line l) {
+static bool is_blank(cairn__text_line l) {
   for (size_t i = 0; i < l.n; i++)
-    if (!is_blank_char(l.s[i])) return false;
+    if (!cairn__is_blank(l.s[i])) return false;
   return true;
 }
-
-/* Shown text is clipped so a huge junk line cannot swamp the message. */
-static int clip(size_t n) { return n > 40 ? 40 : (int)n; }
 
 /* ---- header --------------------------------------------------------- */
 
@@ -101,22 +64,18 @@ typedef struct header_field {
 
 /* Splits "key value" (outer blanks trimmed; val is everything after the
  * first run of blanks, so "height 3 4" gives val "3 4", which then fails). */
-static header_field split_header(text_line l) {
+static header_field split_header(cairn__text_line l) {
   size_t a = 0, b = l.n;
-  while (a < b && is_blank_char(l.s[a])) a++;
-  while (b > a && is_blank_char(l.s[b - 1])) b--;
+  while (a < b && cairn__is_blank(l.s[a])) a++;
+  while (b > a && cairn__is_blank(l.s[b - 1])) b--;
   header_field f = {l.s + a, l.s + b, 0, 0};
   size_t k = a;
-  while (k < b && !is_blank_char(l.s[k])) k++;
+  while (k < b && !cairn__is_blank(l.s[k])) k++;
   f.key_n = k - a;
-  while (k < b && is_blank_char(l.s[k])) k++;
+  while (k < b && cairn__is_blank(l.s[k])) k++;
   f.val = l.s + k;
   f.val_n = b - k;
   return f;
-}
-
-static bool word_is(const char *s, size_t n, const char *word) {
-  return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
 /* A side: decimal digits only, 1..CAIRN_GRID_MAX_SIDE. */
@@ -129,56 +88,59 @@ static cairn_status parse_side(const header_field *f, const char *name,
   if (f->val_n == 0 || i != f->val_n || v == 0)
     return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
                        "%.*s must be a positive integer, got '%.*s'",
-                       (int)f->key_n, f->key, clip(f->val_n), f->val);
+                       (int)f->key_n, f->key, cairn__clip(f->val_n), f->val);
   if (v > CAIRN_GRID_MAX_SIDE)
     return cairn__fail(err, CAIRN_ERR_TOO_LARGE, name, line,
                        "%.*s %.*s is above the limit of %d", (int)f->key_n,
-                       f->key, clip(f->val_n), f->val, CAIRN_GRID_MAX_SIDE);
+                       f->key, cairn__clip(f->val_n), f->val,
+                       CAIRN_GRID_MAX_SIDE);
   *out = (int32_t)v;
   return CAIRN_OK;
 }
 
-static cairn_status parse_type_line(line_reader *r, const char *name,
+static cairn_status parse_type_line(cairn__line_reader *r, const char *name,
                                     cairn_error *err) {
-  text_line l;
-  if (!next_line(r, &l))
+  cairn__text_line l;
+  if (!cairn__next_line(r, &l))
     return cairn__fail(err, CAIRN_ERR_PARSE, name, 1,
                        "empty file: expected 'type octile'");
   header_field f = split_header(l);
-  int32_t line = line_no(r->line);
-  if (!word_is(f.key, f.key_n, "type"))
+  int32_t line = cairn__line_no(r->line);
+  if (!cairn__word_is(f.key, f.key_n, "type"))
     return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
-                       "expected 'type octile', got '%.*s'", clip(l.n), l.s);
-  if (!word_is(f.val, f.val_n, "octile"))
+                       "expected 'type octile', got '%.*s'", cairn__clip(l.n),
+                       l.s);
+  if (!cairn__word_is(f.val, f.val_n, "octile"))
     return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
                        "unknown map type '%.*s' (only 'octile' is supported)",
-                       clip(f.val_n), f.val);
+                       cairn__clip(f.val_n), f.val);
   return CAIRN_OK;
 }
 
 /* Reads "height H" and "width W" in either order, up to the "map" line. */
-static cairn_status parse_header(line_reader *r, const char *name,
+static cairn_status parse_header(cairn__line_reader *r, const char *name,
                                  int32_t *w, int32_t *h, cairn_error *err) {
   cairn_status st = parse_type_line(r, name, err);
   if (st != CAIRN_OK) return st;
   *w = *h = 0;
   for (;;) {
-    text_line l;
-    if (!next_line(r, &l))
-      return cairn__fail(err, CAIRN_ERR_PARSE, name, line_no(r->line + 1),
+    cairn__text_line l;
+    if (!cairn__next_line(r, &l))
+      return cairn__fail(err, CAIRN_ERR_PARSE, name,
+                         cairn__line_no(r->line + 1),
                          "unexpected end of file in the header: expected %s",
                          !*h ? "'height'" : !*w ? "'width'" : "'map'");
     header_field f = split_header(l);
-    int32_t line = line_no(r->line);
-    bool is_h = word_is(f.key, f.key_n, "height");
-    if (is_h || word_is(f.key, f.key_n, "width")) {
+    int32_t line = cairn__line_no(r->line);
+    bool is_h = cairn__word_is(f.key, f.key_n, "height");
+    if (is_h || cairn__word_is(f.key, f.key_n, "width")) {
       int32_t *side = is_h ? h : w;
       if (*side)
         return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
                            "duplicate '%s' line", is_h ? "height" : "width");
       st = parse_side(&f, name, line, side, err);
       if (st != CAIRN_OK) return st;
-    } else if (word_is(f.key, f.key_n, "map") && f.val_n == 0) {
+    } else if (cairn__word_is(f.key, f.key_n, "map") && f.val_n == 0) {
       if (!*h || !*w)
         return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
                            "missing '%s' line before 'map'",
@@ -187,7 +149,7 @@ static cairn_status parse_header(line_reader *r, const char *name,
     } else {
       return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
                          "unknown header line '%.*s' (expected height, "
-                         "width or map)", clip(l.n), l.s);
+                         "width or map)", cairn__clip(l.n), l.s);
     }
   }
 }
@@ -220,16 +182,17 @@ static cairn_status bad_char(const char *name, int32_t line, unsigned char c,
 }
 
 /* Pass 1: exactly h rows of w known characters, then only blank lines. */
-static cairn_status check_body(line_reader r, const char *name, int32_t w,
-                               int32_t h, const char_table *tab,
+static cairn_status check_body(cairn__line_reader r, const char *name,
+                               int32_t w, int32_t h, const char_table *tab,
                                cairn_error *err) {
-  text_line l;
+  cairn__text_line l;
   for (int32_t y = 0; y < h; y++) {
-    if (!next_line(&r, &l))
-      return cairn__fail(err, CAIRN_ERR_PARSE, name, line_no(r.line + 1),
+    if (!cairn__next_line(&r, &l))
+      return cairn__fail(err, CAIRN_ERR_PARSE, name,
+                         cairn__line_no(r.line + 1),
                          "unexpected end of file: expected map row %ld of %ld",
                          (long)y + 1, (long)h);
-    int32_t line = line_no(r.line);
+    int32_t line = cairn__line_no(r.line);
     if (l.n != (size_t)w)
       return cairn__fail(err, CAIRN_ERR_PARSE, name, line,
                          "map row %ld is %zu characters long, expected width "
@@ -243,21 +206,22 @@ static cairn_status check_body(line_reader r, const char *name, int32_t w,
       return bad_char(name, line, s[x], x + 1, err);
     }
   }
-  while (next_line(&r, &l))
+  while (cairn__next_line(&r, &l))
     if (!is_blank(l))
-      return cairn__fail(err, CAIRN_ERR_PARSE, name, line_no(r.line),
+      return cairn__fail(err, CAIRN_ERR_PARSE, name, cairn__line_no(r.line),
                          "extra data after the last map row: '%.*s'",
-                         clip(l.n), l.s);
+                         cairn__clip(l.n), l.s);
   return CAIRN_OK;
 }
 
 /* Pass 2: the body is known to be well formed. */
-static void fill_grid(line_reader r, cairn_grid *g, const char_table *tab) {
+static void fill_grid(cairn__line_reader r, cairn_grid *g,
+                      const char_table *tab) {
   size_t passable = 0;
   const size_t w = (size_t)g->width;
   for (int32_t y = 0; y < g->height; y++) {
-    text_line l = {NULL, 0};
-    next_line(&r, &l); /* cannot fail: check_body saw these rows */
+    cairn__text_line l = {NULL, 0};
+    cairn__next_line(&r, &l); /* cannot fail: check_body saw these rows */
     const unsigned char *s = (const unsigned char *)l.s;
     uint32_t i = cairn__grid_index(g, 0, y);
     uint8_t *cost = g->cost + i;
@@ -270,17 +234,11 @@ static void fill_grid(line_reader r, cairn_grid *g, const char_table *tab) {
   g->passable = passable;
 }
 
-static void clear_error(cairn_error *err) {
-  if (!err) return;
-  err->message[0] = '\0';
-  err->line = 0;
-}
-
 cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
                              const cairn_terrain *terrain,
                              const cairn_allocator *alloc, cairn_grid **out,
                              cairn_error *err) {
-  clear_error(err);
+  cairn__clear_error(err);
   if (out) *out = NULL;
   if (!out || (!buf && len))
     return cairn__fail(err, CAIRN_ERR_ARG, name, 0, "invalid argument");
@@ -291,7 +249,7 @@ cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
   }
   char_table tab;
   make_table(terrain, &tab);
-  line_reader r = {buf, len, 0, 0};
+  cairn__line_reader r = {buf, len, 0, 0};
   int32_t w, h;
   cairn_status st = parse_header(&r, name, &w, &h, err);
   if (st == CAIRN_OK) st = check_body(r, name, w, h, &tab, err);
@@ -319,60 +277,18 @@ cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
   ((size_t)CAIRN_GRID_MAX_SIDE * ((size_t)CAIRN_GRID_MAX_SIDE + 2u) + \
    ((size_t)1 << 20))
 
-/* Reads a whole file into *buf (allocated with a, size *cap). */
-static cairn_status read_file(const char *path, const cairn_allocator *a,
-                              size_t max, char **buf, size_t *len,
-                              size_t *cap, cairn_error *err) {
-  *buf = NULL;
-  *len = *cap = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cairn__fail(err, CAIRN_ERR_IO, path, 0, "cannot open: %s",
-                       strerror(errno));
-  cairn_status st = CAIRN_OK;
-  for (;;) {
-    if (*len == *cap) {
-      size_t ncap = *cap ? *cap * 2 : 65536;
-      char *p = *cap >= max ? NULL : cairn__realloc(a, *buf, *cap, ncap);
-      if (!p) {
-        st = *cap >= max ? cairn__fail(err, CAIRN_ERR_TOO_LARGE, path, 0,
-                                       "file larger than %zu bytes", max)
-                         : cairn__fail(err, CAIRN_ERR_NOMEM, path, 0,
-                                       "out of memory reading the file");
-        break;
-      }
-      *buf = p;
-      *cap = ncap;
-    }
-    size_t got = fread(*buf + *len, 1, *cap - *len, f);
-    *len += got;
-    if (got == 0) {
-      if (ferror(f))
-        st = cairn__fail(err, CAIRN_ERR_IO, path, 0, "read error: %s",
-                         strerror(errno));
-      break;
-    }
-  }
-  fclose(f);
-  if (st != CAIRN_OK) {
-    cairn__free(a, *buf, *cap);
-    *buf = NULL;
-    *len = *cap = 0;
-  }
-  return st;
-}
-
 cairn_status cairn_map_load(const char *path, const cairn_terrain *terrain,
                             const cairn_allocator *alloc, cairn_grid **out,
                             cairn_error *err) {
-  clear_error(err);
+  cairn__clear_error(err);
   if (out) *out = NULL;
   if (!path || !out)
     return cairn__fail(err, CAIRN_ERR_ARG, path, 0, "invalid argument");
   cairn_allocator a = cairn__allocator(alloc);
   char *buf;
   size_t len, cap;
-  cairn_status st = read_file(path, &a, MAP_FILE_MAX, &buf, &len, &cap, err);
+  cairn_status st =
+      cairn__read_file(path, &a, MAP_FILE_MAX, &buf, &len, &cap, err);
   if (st != CAIRN_OK) return st;
   st = cairn_map_parse(buf, len, path, terrain, alloc, out, err);
   cairn__free(&a, buf, cap);
@@ -461,7 +377,7 @@ static cairn_status finish_temp(FILE *f, const char *tmp, const char *path,
 
 cairn_status cairn_map_save(const cairn_grid *grid, const char *path,
                             const cairn_terrain *terrain, cairn_error *err) {
-  clear_error(err);
+  cairn__clear_error(err);
   if (!grid || !path)
     return cairn__fail(err, CAIRN_ERR_ARG, path, 0, "invalid argument");
   cairn_terrain mai;

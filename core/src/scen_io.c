@@ -1,10 +1,10 @@
 /* Moving AI .map.scen files: parser, loader and the check against a map. */
 #include "core_internal.h"
+#include "text_io.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,53 +20,19 @@ struct cairn_scen {
 
 /* ---- text helpers --------------------------------------------------- */
 
-typedef struct line_reader {
-  const char *buf;
-  size_t len, pos;
-  size_t line; /* number of the last line returned */
-} line_reader;
-
-typedef struct text_line {
-  const char *s;
-  size_t n; /* without the '\n' and one '\r' before it */
-} text_line;
-
-/* Next line, or false at the end of the buffer. Never reads past len. */
-static bool next_line(line_reader *r, text_line *out) {
-  if (r->pos >= r->len) return false;
-  const char *start = r->buf + r->pos;
-  size_t rest = r->len - r->pos;
-  const char *nl = memchr(start, '\n', rest);
-  size_t n = nl ? (size_t)(nl - start) : rest;
-  r->pos += nl ? n + 1 : n;
-  r->line++;
-  if (n && start[n - 1] == '\r') n--;
-  out->s = start;
-  out->n = n;
-  return true;
-}
-
-static int32_t line_no(size_t line) {
-  return line > INT32_MAX ? INT32_MAX : (int32_t)line;
-}
-
-static int clip(size_t n) { return n > 40 ? 40 : (int)n; }
-
-static bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
 typedef struct field {
   const char *s;
   size_t n;
 } field;
 
 /* Splits on runs of blanks into f[0..max-1]; returns the total count. */
-static size_t split_fields(text_line l, field *f, size_t max) {
+static size_t split_fields(cairn__text_line l, field *f, size_t max) {
   size_t count = 0, i = 0;
   for (;;) {
-    while (i < l.n && is_sep(l.s[i])) i++;
+    while (i < l.n && cairn__is_blank(l.s[i])) i++;
     if (i == l.n) return count;
     size_t start = i;
-    while (i < l.n && !is_sep(l.s[i])) i++;
+    while (i < l.n && !cairn__is_blank(l.s[i])) i++;
     if (count < max) {
       f[count].s = l.s + start;
       f[count].n = i - start;
@@ -76,7 +42,7 @@ static size_t split_fields(text_line l, field *f, size_t max) {
 }
 
 static bool field_is(field f, const char *word) {
-  return strlen(word) == f.n && memcmp(f.s, word, f.n) == 0;
+  return cairn__word_is(f.s, f.n, word);
 }
 
 /* The file-name part of a path: after the last '/' or '\\'. */
@@ -133,7 +99,7 @@ static cairn_status int_field(const row_ctx *c, const field *f, int i,
   if (!parse_integer(f[i], out))
     return cairn__fail(c->err, CAIRN_ERR_PARSE, c->name, c->line,
                        "field %s is not an integer: '%.*s'", field_names[i],
-                       clip(f[i].n), f[i].s);
+                       cairn__clip(f[i].n), f[i].s);
   if (*out < 0 && lo >= 0)
     return cairn__fail(c->err, CAIRN_ERR_PARSE, c->name, c->line,
                        "negative %s %lld", field_names[i], *out);
@@ -183,7 +149,7 @@ static cairn_status parse_row(const row_ctx *c, const field *f,
   if (!parse_real(f[F_OPT], &e->optimal))
     return cairn__fail(c->err, CAIRN_ERR_PARSE, c->name, c->line,
                        "field optimal is not a finite non-negative number: "
-                       "'%.*s'", clip(f[F_OPT].n), f[F_OPT].s);
+                       "'%.*s'", cairn__clip(f[F_OPT].n), f[F_OPT].s);
   return CAIRN_OK;
 }
 
@@ -205,7 +171,7 @@ static cairn_status check_map_name(cairn_scen *s, const row_ctx *c,
   if (field_is(b, s->map_name)) return CAIRN_OK;
   return cairn__fail(c->err, CAIRN_ERR_PARSE, c->name, c->line,
                      "row names map '%.*s' but line %lu named '%.40s'",
-                     clip(b.n), b.s, (unsigned long)s->rows[0].line,
+                     cairn__clip(b.n), b.s, (unsigned long)s->rows[0].line,
                      s->map_name);
 }
 
@@ -230,8 +196,8 @@ static cairn_status grow(cairn_scen *s, const row_ctx *c) {
   return CAIRN_OK;
 }
 
-static cairn_status add_row(cairn_scen *s, const row_ctx *c, text_line l,
-                            size_t line) {
+static cairn_status add_row(cairn_scen *s, const row_ctx *c,
+                            cairn__text_line l, size_t line) {
   field f[N_FIELDS];
   size_t n = split_fields(l, f, N_FIELDS);
   if (n != N_FIELDS)
@@ -248,46 +214,42 @@ static cairn_status add_row(cairn_scen *s, const row_ctx *c, text_line l,
   return CAIRN_OK;
 }
 
-static cairn_status parse_version(line_reader *r, const char *name,
+static cairn_status parse_version(cairn__line_reader *r, const char *name,
                                   cairn_error *err) {
-  text_line l;
+  cairn__text_line l;
   field f[3];
-  if (!next_line(r, &l))
+  if (!cairn__next_line(r, &l))
     return cairn__fail(err, CAIRN_ERR_PARSE, name, 1,
                        "empty file: expected 'version 1'");
   size_t n = split_fields(l, f, 3);
   if (n == 0 || !field_is(f[0], "version"))
     return cairn__fail(err, CAIRN_ERR_PARSE, name, 1,
-                       "expected 'version 1', got '%.*s'", clip(l.n), l.s);
+                       "expected 'version 1', got '%.*s'", cairn__clip(l.n),
+                       l.s);
   if (n != 2 || !(field_is(f[1], "1") || field_is(f[1], "1.0")))
     return cairn__fail(err, CAIRN_ERR_PARSE, name, 1,
                        "unsupported scenario version '%.*s' (expected 1 or "
-                       "1.0)", n > 1 ? clip((size_t)(l.s + l.n - f[1].s)) : 0,
+                       "1.0)",
+                       n > 1 ? cairn__clip((size_t)(l.s + l.n - f[1].s)) : 0,
                        n > 1 ? f[1].s : "");
   return CAIRN_OK;
 }
 
 static cairn_status parse_rows(cairn_scen *s, const char *buf, size_t len,
                                const char *name, cairn_error *err) {
-  line_reader r = {buf, len, 0, 0};
+  cairn__line_reader r = {buf, len, 0, 0};
   cairn_status st = parse_version(&r, name, err);
-  text_line l;
+  cairn__text_line l;
   field unused;
-  while (st == CAIRN_OK && next_line(&r, &l)) {
+  while (st == CAIRN_OK && cairn__next_line(&r, &l)) {
     if (split_fields(l, &unused, 0) == 0) continue; /* blank line */
-    row_ctx c = {name, line_no(r.line), err};
+    row_ctx c = {name, cairn__line_no(r.line), err};
     st = add_row(s, &c, l, r.line);
   }
   return st;
 }
 
 /* ---- public --------------------------------------------------------- */
-
-static void clear_error(cairn_error *err) {
-  if (!err) return;
-  err->message[0] = '\0';
-  err->line = 0;
-}
 
 void cairn_scen_destroy(cairn_scen *s) {
   if (!s) return;
@@ -323,7 +285,7 @@ static cairn_scen *scen_new(const cairn_allocator *alloc, const char *name) {
 cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
                               const cairn_allocator *alloc, cairn_scen **out,
                               cairn_error *err) {
-  clear_error(err);
+  cairn__clear_error(err);
   if (out) *out = NULL;
   if (!name) name = "<input>";
   if (!out || (!buf && len))
@@ -344,59 +306,17 @@ cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
 #define SCEN_FILE_MAX \
   (SIZE_MAX / 4 < ((size_t)1 << 31) ? SIZE_MAX / 4 : ((size_t)1 << 31))
 
-/* Reads a whole file into *buf (allocated with a, size *cap). */
-static cairn_status read_file(const char *path, const cairn_allocator *a,
-                              size_t max, char **buf, size_t *len,
-                              size_t *cap, cairn_error *err) {
-  *buf = NULL;
-  *len = *cap = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cairn__fail(err, CAIRN_ERR_IO, path, 0, "cannot open: %s",
-                       strerror(errno));
-  cairn_status st = CAIRN_OK;
-  for (;;) {
-    if (*len == *cap) {
-      size_t ncap = *cap ? *cap * 2 : 65536;
-      char *p = *cap >= max ? NULL : cairn__realloc(a, *buf, *cap, ncap);
-      if (!p) {
-        st = *cap >= max ? cairn__fail(err, CAIRN_ERR_TOO_LARGE, path, 0,
-                                       "file larger than %zu bytes", max)
-                         : cairn__fail(err, CAIRN_ERR_NOMEM, path, 0,
-                                       "out of memory reading the file");
-        break;
-      }
-      *buf = p;
-      *cap = ncap;
-    }
-    size_t got = fread(*buf + *len, 1, *cap - *len, f);
-    *len += got;
-    if (got == 0) {
-      if (ferror(f))
-        st = cairn__fail(err, CAIRN_ERR_IO, path, 0, "read error: %s",
-                         strerror(errno));
-      break;
-    }
-  }
-  fclose(f);
-  if (st != CAIRN_OK) {
-    cairn__free(a, *buf, *cap);
-    *buf = NULL;
-    *len = *cap = 0;
-  }
-  return st;
-}
-
 cairn_status cairn_scen_load(const char *path, const cairn_allocator *alloc,
                              cairn_scen **out, cairn_error *err) {
-  clear_error(err);
+  cairn__clear_error(err);
   if (out) *out = NULL;
   if (!path || !out)
     return cairn__fail(err, CAIRN_ERR_ARG, path, 0, "invalid argument");
   cairn_allocator a = cairn__allocator(alloc);
   char *buf;
   size_t len, cap;
-  cairn_status st = read_file(path, &a, SCEN_FILE_MAX, &buf, &len, &cap, err);
+  cairn_status st =
+      cairn__read_file(path, &a, SCEN_FILE_MAX, &buf, &len, &cap, err);
   if (st != CAIRN_OK) return st;
   st = cairn_scen_parse(buf, len, path, alloc, out, err);
   cairn__free(&a, buf, cap);
@@ -419,14 +339,14 @@ static bool inside(const cairn_grid *g, cairn_point p) {
 
 cairn_status cairn_scen_check(const cairn_scen *s, const cairn_grid *grid,
                               cairn_error *err) {
-  clear_error(err);
+  cairn__clear_error(err);
   if (!s || !grid)
     return cairn__fail(err, CAIRN_ERR_ARG, s ? s->name : NULL, 0,
                        "invalid argument");
   int32_t w = cairn_grid_width(grid), h = cairn_grid_height(grid);
   for (size_t i = 0; i < s->count; i++) {
     const cairn_scen_entry *e = &s->rows[i];
-    int32_t line = line_no(e->line);
+    int32_t line = cairn__line_no(e->line);
     if (e->map_width != w || e->map_height != h)
       return cairn__fail(err, CAIRN_ERR_MISMATCH, s->name, line,
                          "scenario map is %ldx%ld but the map is %ldx%ld",
