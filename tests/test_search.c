@@ -506,6 +506,53 @@ static void context_reuse(void **state) {
   cairn_grid_destroy(big);
 }
 
+/* A counting allocator: after reserving nodes and path, queries make no
+ * allocation at all. */
+static void *counting_alloc(void *user, void *ptr, size_t old_size,
+                            size_t new_size) {
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  (*(int *)user)++;
+  return realloc(ptr, new_size);
+}
+
+static void reserved_queries_allocate_nothing(void **state) {
+  (void)state;
+  uint64_t rng = 3;
+  cairn_grid *g = tu_random_grid(&rng, 120, 90, 25, 3);
+  int allocs = 0;
+  cairn_allocator a = {counting_alloc, &allocs};
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(&a, &s), CAIRN_OK);
+  assert_int_equal(cairn_search_reserve_grid(s, g), CAIRN_OK);
+  assert_int_equal(cairn_search_reserve_path(s, cairn_grid_passable(g)), CAIRN_OK);
+  assert_int_equal(cairn_search_reserve_grid(s, NULL), CAIRN_ERR_ARG);
+  int before = allocs;
+  cairn_point goals[3];
+  for (int q = 0; q < 200; q++) {
+    cairn_point from = tu_random_open(&rng, g), to = tu_random_open(&rng, g);
+    cairn_result r;
+    cairn_astar(s, g, from, to, NULL, &r);
+    for (int k = 0; k < 3; k++) goals[k] = tu_random_open(&rng, g);
+    cairn_dijkstra_nearest(s, g, from, goals, 3, NULL, &r);
+  }
+  /* the goal marks are allocated once, on the first goal-set search */
+  assert_true(allocs - before <= 2);
+  int after_marks = allocs;
+  for (int q = 0; q < 200; q++) {
+    cairn_point from = tu_random_open(&rng, g), to = tu_random_open(&rng, g);
+    cairn_result r;
+    cairn_astar(s, g, from, to, NULL, &r);
+    cairn_dijkstra_nearest(s, g, from, goals, 3, NULL, &r);
+  }
+  assert_int_equal(allocs, after_marks);
+  cairn_search_destroy(s);
+  cairn_grid_destroy(g);
+}
+
 static void grid_limits(void **state) {
   (void)state;
   cairn_grid *g = NULL;
@@ -546,6 +593,7 @@ int main(void) {
       cmocka_unit_test(differential_random),
       cmocka_unit_test(distance_map_multi_source),
       cmocka_unit_test(context_reuse),
+      cmocka_unit_test(reserved_queries_allocate_nothing),
       cmocka_unit_test(grid_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

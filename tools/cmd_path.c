@@ -198,7 +198,7 @@ int cmd_path(int argc, char **argv) {
     goto done;
   }
   if (cairn_search_create(NULL, &s) != CAIRN_OK) goto done;
-  cairn_search_reserve(s, (size_t)(cairn_grid_width(g) + 2) * (size_t)(cairn_grid_height(g) + 2));
+  cairn_search_reserve_grid(s, g);
   cairn_result r;
   double t0 = cli_now_us();
   cairn_status st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);

@@ -107,8 +107,7 @@ static int run_rows(const scen_args *p, const cairn_grid *g,
                     const cairn_scen *sc, row *rows) {
   cairn_search *s = NULL;
   if (cairn_search_create(NULL, &s) != CAIRN_OK ||
-      cairn_search_reserve(s, (size_t)(cairn_grid_width(g) + 2) *
-                                  (size_t)(cairn_grid_height(g) + 2)) != CAIRN_OK) {
+      cairn_search_reserve_grid(s, g) != CAIRN_OK) {
     cli_error("out of memory");
     cairn_search_destroy(s);
     return EXIT_RUNTIME;

@@ -193,9 +193,17 @@ typedef struct cairn_search cairn_search;
 cairn_status cairn_search_create(const cairn_allocator *alloc,
                                  cairn_search **out);
 void cairn_search_destroy(cairn_search *s);
-/* Grows the arrays for graphs of `nodes` nodes or grids of that many cells,
- * so later queries on them allocate nothing. */
+/* Grows the node arrays to `nodes` records: a graph needs one per node, a
+ * grid (width + 2) x (height + 2) (its blocked border has records too);
+ * cairn_search_reserve_grid computes that. Growing ends a search in
+ * progress. */
 cairn_status cairn_search_reserve(cairn_search *s, size_t nodes);
+cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
+/* Grows the path buffer to `points` points. Paths longer than any before
+ * grow it otherwise (amortised doubling), so a caller that must never
+ * allocate in a query reserves its longest path here (at most the number of
+ * passable cells, or of graph nodes). */
+cairn_status cairn_search_reserve_path(cairn_search *s, size_t points);
 /* Bytes the context holds. */
 size_t cairn_search_memory(const cairn_search *s);
 

@@ -90,6 +90,19 @@ cairn_status cairn_search_reserve(cairn_search *s, size_t n) {
   return CAIRN_OK;
 }
 
+cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *g) {
+  if (!s || !g) return CAIRN_ERR_ARG;
+  return cairn_search_reserve(s, g->padded);
+}
+
+static cairn_status ensure_path(cairn_search *s, size_t n);
+
+cairn_status cairn_search_reserve_path(cairn_search *s, size_t points) {
+  if (!s) return CAIRN_ERR_ARG;
+  if (points > (size_t)UINT32_MAX) return CAIRN_ERR_TOO_LARGE;
+  return ensure_path(s, points);
+}
+
 size_t cairn_search_memory(const cairn_search *s) {
   if (!s) return 0;
   size_t per_node = sizeof *s->nodes + sizeof *s->parent + sizeof *s->heap;

@@ -1,0 +1,456 @@
+/*
+ * bench_astar.c - per-query A* and Dijkstra on Moving AI maps, and full
+ * distance maps. Registered through bench_shim.h.
+ *
+ * For each map the scenario rows are split into four groups by bucket (the
+ * quartiles of the bucket range 0..max: short, medium, long, longest), and
+ * each group is one benchmark, "astar/MAP/buckets_LO-HI" (Google Benchmark
+ * appends "/iterations:N"). One iteration is one query; the queries cycle
+ * through the group's sample in file order. The sample is every row of the
+ * group, or, where the group has more than MAX_SAMPLE rows, every k-th row
+ * (k = ceil(rows / MAX_SAMPLE)), so the longest groups of the big maps stay
+ * affordable. The iteration count is fixed to whole passes over the sample,
+ * enough passes that their optimal lengths add up to WORK_MIN cells, so
+ * every repetition times exactly the same queries and its mean is the
+ * sample's true mean; short groups get more passes, to time long enough.
+ *
+ * Each map has one search context, created with a counting allocator and
+ * reserved and warmed up before any timed loop; on its first run each group
+ * also answers every query of its sample once, untimed, checking the cost
+ * against the scenario's optimal length (and growing the path buffer to the
+ * group's longest path). A run fails if a query misses its optimal length or
+ * if the context allocated anything inside the timed loop. Maps are loaded on
+ * first use; the scenario files are read at registration (they are small,
+ * and the group names and sample sizes come from them).
+ *
+ * The data directory is CAIRN_MOVINGAI_DIR from the environment, else the
+ * one compiled in (the CMake cache variable of the same name).
+ */
+#include "bench_shim.h"
+
+#include "cairn_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CAIRN_MOVINGAI_DIR
+#define CAIRN_MOVINGAI_DIR ""
+#endif
+
+/* Rows timed per group at most (a strided sample of larger groups). */
+#define MAX_SAMPLE 200u
+/* Passes over the sample until their optimal lengths add up to this. */
+#define WORK_MIN 100000.0
+#define N_GROUPS 4
+
+/* ---- data ------------------------------------------------------------ */
+
+typedef struct query {
+  cairn_point start, goal;
+  double optimal;
+  uint32_t line;
+} query;
+
+typedef struct map_data {
+  const char *name;
+  int state; /* 0: not loaded yet, 1: loaded, -1: failed (see error) */
+  char error[2048];
+  cairn_scen *scen; /* read at registration */
+  cairn_grid *grid;
+  cairn_search *search;
+  uint64_t allocs; /* allocations made through the context's allocator */
+  cairn_cost *dist; /* distance-map output, width * height */
+} map_data;
+
+typedef struct group {
+  map_data *map;
+  uint32_t lo, hi; /* bucket range, inclusive */
+  cairn_heuristic heuristic;
+  size_t rows;     /* scenario rows in the range */
+  size_t stride;   /* the sample is every stride-th of them */
+  size_t sample;   /* rows in the sample */
+  size_t passes;   /* passes over the sample per run */
+  int state;       /* 0: not prepared yet, 1: ready, -1: failed (error) */
+  char error[160];
+  query *q;        /* sampled rows whose start and goal are passable */
+  size_t n;
+  size_t skipped;  /* sampled rows with a blocked start or goal */
+  char label[96];
+} group;
+
+/* Maps used, in registration order. */
+static map_data maps[] = {
+    {.name = "brc202d"},        /* Dragon Age: Origins, 530 x 481 */
+    {.name = "AR0011SR"},       /* Baldur's Gate II, 512 x 512 */
+    {.name = "Aftershock"},     /* StarCraft, 512 x 512 */
+    {.name = "TheFrozenSea"},   /* StarCraft, 1024 x 1024 */
+    {.name = "maze512-32-0"},   /* maze, corridors 32 wide */
+    {.name = "NewYork_0_1024"}, /* street map, 1024 x 1024 */
+};
+#define N_MAPS (sizeof maps / sizeof maps[0])
+/* The Dijkstra comparison runs on this map; the distance map on that one. */
+#define DIJKSTRA_MAP "brc202d"
+#define DISTANCE_MAP "TheFrozenSea"
+
+static group groups[(N_MAPS + 1) * N_GROUPS];
+static size_t n_groups;
+static char data_dir[1024];
+static char missing_msg[3400];
+
+static const char *data_root(void) {
+  if (!data_dir[0]) {
+    const char *env = getenv("CAIRN_MOVINGAI_DIR");
+    const char *d = env && env[0] ? env : CAIRN_MOVINGAI_DIR;
+    snprintf(data_dir, sizeof data_dir, "%s", d);
+  }
+  return data_dir;
+}
+
+static void *counting_alloc(void *user, void *ptr, size_t old_size,
+                            size_t new_size) {
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  ++*(uint64_t *)user;
+  return realloc(ptr, new_size);
+}
+
+static map_data *find_map(const char *name) {
+  for (size_t i = 0; i < N_MAPS; i++)
+    if (strcmp(maps[i].name, name) == 0) return &maps[i];
+  return NULL;
+}
+
+static void free_all(void) {
+  for (size_t i = 0; i < n_groups; i++) free(groups[i].q);
+  for (size_t i = 0; i < N_MAPS; i++) {
+    map_data *m = &maps[i];
+    free(m->dist);
+    cairn_search_destroy(m->search);
+    cairn_grid_destroy(m->grid);
+    cairn_scen_destroy(m->scen);
+    m->dist = NULL;
+    m->search = NULL;
+    m->grid = NULL;
+    m->scen = NULL;
+  }
+}
+
+static int cost_ok(cairn_cost cost, double optimal) {
+  double c = cairn_cost_to_double(cost);
+  return fabs(c - optimal) <= 1e-5 * optimal + 0.006;
+}
+
+/* "what: status (detail)", the detail being the loader's message (which
+ * names the file) or else the path. */
+static void set_error(char *buf, size_t size, const char *what,
+                      cairn_status st, const cairn_error *err,
+                      const char *path) {
+  snprintf(buf, size, "%s: %s (%s)", what, cairn_status_str(st),
+           err->message[0] ? err->message : path);
+}
+
+/* Loads the grid and makes the map's search context, once. Returns 1 when
+ * ready, else 0 with m->error set. */
+static int map_ready(map_data *m) {
+  if (m->state) return m->state > 0;
+  m->state = -1;
+  char path[1400];
+  cairn_error err;
+  memset(&err, 0, sizeof err);
+  snprintf(path, sizeof path, "%s/maps/%s.map", data_root(), m->name);
+  cairn_status st = cairn_map_load(path, NULL, NULL, &m->grid, &err);
+  if (st != CAIRN_OK) {
+    set_error(m->error, sizeof m->error, "cannot load the map", st, &err,
+              path);
+    return 0;
+  }
+  st = cairn_scen_check(m->scen, m->grid, &err);
+  if (st != CAIRN_OK) {
+    set_error(m->error, sizeof m->error, "the scenarios do not fit the map",
+              st, &err, path);
+    return 0;
+  }
+  const cairn_allocator a = {counting_alloc, &m->allocs};
+  st = cairn_search_create(&a, &m->search);
+  /* The context sizes its arrays by the grid's padded size (a blocked
+   * border of one cell all round), so reserve that many nodes, not
+   * width * height, or the first query would grow them again. */
+  int32_t w = cairn_grid_width(m->grid), h = cairn_grid_height(m->grid);
+  if (st == CAIRN_OK)
+    st = cairn_search_reserve(m->search, (size_t)(w + 2) * (size_t)(h + 2));
+  if (st != CAIRN_OK) {
+    snprintf(m->error, sizeof m->error, "search context: %s",
+             cairn_status_str(st));
+    return 0;
+  }
+  /* Warm-up: one Dijkstra over the longest scenario touches most of the
+   * context's pages, so page faults stay out of the timed loops. */
+  size_t n = cairn_scen_count(m->scen), best = 0;
+  for (size_t i = 1; i < n; i++)
+    if (cairn_scen_get(m->scen, i)->optimal >
+        cairn_scen_get(m->scen, best)->optimal)
+      best = i;
+  if (n) {
+    const cairn_scen_entry *e = cairn_scen_get(m->scen, best);
+    cairn_search_opts o = cairn_search_defaults();
+    o.heuristic = CAIRN_H_ZERO;
+    cairn_result r;
+    cairn_astar(m->search, m->grid, e->start, e->goal, &o, &r);
+  }
+  m->state = 1;
+  return 1;
+}
+
+/* Builds a group's sample and answers each query once, untimed. */
+static int group_ready(group *g) {
+  map_data *m = g->map;
+  if (!map_ready(m)) return 0;
+  if (g->state) return g->state > 0;
+  g->state = -1;
+  g->q = malloc(g->sample * sizeof *g->q);
+  if (!g->q) {
+    snprintf(g->error, sizeof g->error, "out of memory");
+    return 0;
+  }
+  size_t n = cairn_scen_count(m->scen), j = 0;
+  for (size_t i = 0; i < n; i++) {
+    const cairn_scen_entry *e = cairn_scen_get(m->scen, i);
+    if (e->bucket < g->lo || e->bucket > g->hi) continue;
+    if (j++ % g->stride) continue;
+    if (!cairn_grid_cost(m->grid, e->start.x, e->start.y) ||
+        !cairn_grid_cost(m->grid, e->goal.x, e->goal.y)) {
+      g->skipped++;
+      continue;
+    }
+    query *q = &g->q[g->n++];
+    q->start = e->start;
+    q->goal = e->goal;
+    q->optimal = e->optimal;
+    q->line = e->line;
+  }
+  if (!g->n) {
+    snprintf(g->error, sizeof g->error, "no usable scenario row");
+    return 0;
+  }
+  cairn_search_opts opts = cairn_search_defaults();
+  opts.heuristic = g->heuristic;
+  for (size_t k = 0; k < g->n; k++) {
+    const query *q = &g->q[k];
+    cairn_result r;
+    cairn_status st =
+        cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
+    if (st != CAIRN_OK || !cost_ok(r.cost, q->optimal)) {
+      snprintf(g->error, sizeof g->error,
+               "scenario line %u: %s, cost %.6f, optimal %.6f",
+               (unsigned)q->line, cairn_status_str(st),
+               st == CAIRN_OK ? cairn_cost_to_double(r.cost) : -1.0,
+               q->optimal);
+      return 0;
+    }
+  }
+  snprintf(g->label, sizeof g->label, "%zu of %zu rows (stride %zu), %zu skipped",
+           g->n, g->rows, g->stride, g->skipped);
+  g->state = 1;
+  return 1;
+}
+
+/* ---- benchmarks -------------------------------------------------------- */
+
+static void bm_query(cairn_bench_state *st, void *user) {
+  group *g = user;
+  if (!group_ready(g)) {
+    cairn_bench_skip(st, g->map->state < 0 ? g->map->error : g->error);
+    return;
+  }
+  map_data *m = g->map;
+  cairn_search_opts opts = cairn_search_defaults();
+  opts.heuristic = g->heuristic;
+  cairn_result r;
+
+  const uint64_t allocs = m->allocs;
+  uint64_t expanded = 0, generated = 0;
+  size_t bad = 0, k = 0;
+  while (cairn_bench_next(st)) {
+    const query *q = &g->q[k];
+    if (++k == g->n) k = 0;
+    cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
+    expanded += r.expanded;
+    generated += r.generated;
+    bad += r.status != CAIRN_OK || !cost_ok(r.cost, q->optimal);
+  }
+  if (bad) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "%zu queries missed the optimal length", bad);
+    cairn_bench_skip(st, msg);
+    return;
+  }
+  if (m->allocs != allocs) {
+    cairn_bench_skip(st, "the search context allocated in the timed loop");
+    return;
+  }
+  const double e = (double)expanded;
+  cairn_bench_counter(st, "expanded", e, CAIRN_BENCH_AVG_ITER);
+  cairn_bench_counter(st, "generated", (double)generated,
+                      CAIRN_BENCH_AVG_ITER);
+  cairn_bench_counter(st, "expanded_per_s", e, CAIRN_BENCH_RATE);
+  /* seconds per (expansions / 1e9) = nanoseconds per expansion */
+  cairn_bench_counter(st, "ns_per_expansion", e / 1e9,
+                      CAIRN_BENCH_RATE | CAIRN_BENCH_INVERT);
+  cairn_bench_label(st, g->label);
+}
+
+/* Dijkstra from one source over the whole map; the argument is the move
+ * set (8 or 4). The source is the start of the first scenario row. */
+static void bm_distance_map(cairn_bench_state *st, void *user) {
+  map_data *m = user;
+  if (!map_ready(m)) {
+    cairn_bench_skip(st, m->error);
+    return;
+  }
+  size_t cells = (size_t)cairn_grid_width(m->grid) *
+                 (size_t)cairn_grid_height(m->grid);
+  if (!m->dist && !(m->dist = malloc(cells * sizeof *m->dist))) {
+    cairn_bench_skip(st, "out of memory");
+    return;
+  }
+  if (!cairn_scen_count(m->scen)) {
+    cairn_bench_skip(st, "no scenario row to take a source from");
+    return;
+  }
+  cairn_point src = cairn_scen_get(m->scen, 0)->start;
+  cairn_search_opts opts = cairn_search_defaults();
+  opts.moves = (int)cairn_bench_arg(st, 0);
+  cairn_status s =
+      cairn_distance_map(m->search, m->grid, &src, 1, &opts, m->dist, cells);
+  if (s != CAIRN_OK) {
+    cairn_bench_skip(st, cairn_status_str(s));
+    return;
+  }
+  size_t reached = 0;
+  for (size_t i = 0; i < cells; i++) reached += m->dist[i] != CAIRN_COST_INF;
+
+  const uint64_t allocs = m->allocs;
+  while (cairn_bench_next(st))
+    cairn_distance_map(m->search, m->grid, &src, 1, &opts, m->dist, cells);
+  if (m->allocs != allocs) {
+    cairn_bench_skip(st, "the search context allocated in the timed loop");
+    return;
+  }
+  const double total = (double)reached * (double)cairn_bench_iterations(st);
+  cairn_bench_counter(st, "cells", (double)reached, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "cells_per_s", total, CAIRN_BENCH_RATE);
+  cairn_bench_counter(st, "ns_per_cell", total / 1e9,
+                      CAIRN_BENCH_RATE | CAIRN_BENCH_INVERT);
+  char label[96];
+  snprintf(label, sizeof label, "source (%d,%d), %zu of %zu cells reached",
+           (int)src.x, (int)src.y, reached, cells);
+  cairn_bench_label(st, label);
+}
+
+static void bm_missing(cairn_bench_state *st, void *user) {
+  cairn_bench_skip(st, user);
+}
+
+/* ---- registration ------------------------------------------------------ */
+
+static void register_groups(map_data *m, const char *kind,
+                            cairn_heuristic h) {
+  size_t n = cairn_scen_count(m->scen);
+  uint32_t max_bucket = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t b = cairn_scen_get(m->scen, i)->bucket;
+    if (b > max_bucket) max_bucket = b;
+  }
+  const uint32_t nb = max_bucket + 1;
+  for (uint32_t k = 0; k < N_GROUPS; k++) {
+    uint32_t lo = k * nb / N_GROUPS, hi = (k + 1) * nb / N_GROUPS;
+    if (hi == lo) continue; /* fewer buckets than groups */
+    if (n_groups == sizeof groups / sizeof groups[0]) {
+      fprintf(stderr, "bench_astar.c: groups[] is full; enlarge it\n");
+      return;
+    }
+    group *g = &groups[n_groups];
+    memset(g, 0, sizeof *g);
+    g->map = m;
+    g->lo = lo;
+    g->hi = hi - 1;
+    g->heuristic = h;
+    for (size_t i = 0; i < n; i++) {
+      uint32_t b = cairn_scen_get(m->scen, i)->bucket;
+      g->rows += b >= g->lo && b <= g->hi;
+    }
+    if (!g->rows) continue;
+    g->stride = (g->rows + MAX_SAMPLE - 1) / MAX_SAMPLE;
+    double work = 0; /* optimal lengths of one pass over the sample */
+    for (size_t i = 0, j = 0; i < n; i++) {
+      const cairn_scen_entry *e = cairn_scen_get(m->scen, i);
+      if (e->bucket < g->lo || e->bucket > g->hi || j++ % g->stride) continue;
+      g->sample++;
+      work += e->optimal;
+    }
+    g->passes = work >= WORK_MIN ? 1 : (size_t)ceil(WORK_MIN / (work > 1 ? work : 1));
+    n_groups++;
+    char name[160];
+    snprintf(name, sizeof name, "%s/%s/buckets_%u-%u", kind, m->name,
+             (unsigned)g->lo, (unsigned)g->hi);
+    cairn_bench_def *def = cairn_bench_register(name, bm_query, g);
+    cairn_bench_def_iterations(def, (int64_t)(g->passes * g->sample));
+  }
+}
+
+void cairn_bench_register_all(void) {
+  atexit(free_all);
+  size_t found = 0;
+  char first_error[2048] = "";
+  for (size_t i = 0; i < N_MAPS; i++) {
+    map_data *m = &maps[i];
+    char path[1400];
+    cairn_error err;
+    memset(&err, 0, sizeof err);
+    snprintf(path, sizeof path, "%s/scen/%s.map.scen", data_root(), m->name);
+    cairn_status st = cairn_scen_load(path, NULL, &m->scen, &err);
+    if (st != CAIRN_OK) {
+      m->state = -1;
+      set_error(m->error, sizeof m->error, "cannot load the scenarios", st,
+                &err, path);
+      if (!first_error[0]) snprintf(first_error, sizeof first_error, "%s", m->error);
+      continue;
+    }
+    found++;
+  }
+  if (!found) {
+    snprintf(missing_msg, sizeof missing_msg,
+             "Moving AI data not found under '%s' (set CAIRN_MOVINGAI_DIR, "
+             "in the environment or at configure time, to the folder "
+             "holding maps/ and scen/): %s",
+             data_root(), first_error);
+    cairn_bench_register("movingai_data_missing", bm_missing, missing_msg);
+    return;
+  }
+  for (size_t i = 0; i < N_MAPS; i++) {
+    map_data *m = &maps[i];
+    if (!m->scen) {
+      char name[160];
+      snprintf(name, sizeof name, "astar/%s/missing", m->name);
+      cairn_bench_register(name, bm_missing, m->error);
+      continue;
+    }
+    register_groups(m, "astar", CAIRN_H_OCTILE);
+  }
+  map_data *m = find_map(DIJKSTRA_MAP);
+  if (m && m->scen)
+    register_groups(m, "dijkstra", CAIRN_H_ZERO);
+  m = find_map(DISTANCE_MAP);
+  if (m && m->scen) {
+    cairn_bench_def *def = cairn_bench_register(
+        "full_distance_map/" DISTANCE_MAP, bm_distance_map, m);
+    cairn_bench_def_unit(def, CAIRN_BENCH_MS);
+    cairn_bench_def_arg(def, 8);
+    cairn_bench_def_arg(def, 4);
+  }
+}
