@@ -4,8 +4,11 @@ set -eu
 . "$(dirname "$0")/setup.sh"
 cairn_install_missing
 cairn_build "$cairn_root/build" -DCAIRN_TESTS=OFF -DCAIRN_BENCH=OFF
+cairn="$cairn_root/build/tools/cairn"
 map="$cairn_root/maps/outskirts.map"
-echo "== a peasant walks from the western woods to the hamlet's square =="
-echo "   (swamp 'S' costs 4 here, so the path goes around it)"
-"$cairn_root/build/tools/cairn" path --map "$map" --from 5,30 --to 102,30 \
-  --terrain S=4 --smooth --draw
+echo "== a peasant walks from the western woods, over a ford, into the hamlet =="
+"$cairn" path --map "$map" --from 5,30 --to 102,30 --smooth --draw
+echo
+echo "== the same walker near the northern swamp: with swamp ('S') costing 4,"
+echo "   the cheapest way is longer in steps and goes around it =="
+"$cairn" path --map "$map" --from 30,7 --to 54,7 --terrain S=4 --draw
