@@ -15,7 +15,8 @@ static const char usage[] =
     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra] [--weight W]\n"
     "         [--json] [--csv FILE]\n"
     "  info   --map FILE [--terrain C=COST ...] [--json]\n"
-    "  gen    --out FILE.map [--size N] [--seed S]   (the demo map generator)\n"
+    "  gen    --out FILE.map [--width W] [--height H] [--seed S]\n"
+    "         (the demo map generator)\n"
     "\n"
     "exit codes: 0 done (\"no path\" is an answer), 1 runtime failure,\n"
     "            2 usage error, 3 bad input file or coordinates\n";
