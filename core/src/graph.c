@@ -360,17 +360,6 @@ cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
                                uint32_t start, uint32_t goal,
                                const cairn_search_opts *opts,
                                cairn_result *out) {
-  cairn_status begun = cairn_graph_astar_begin(s, g, start, goal, opts);
-  if (begun == CAIRN_OK)
-    while (cairn_search_step(s, UINT64_MAX) == CAIRN_IN_PROGRESS) {
-    }
-  if (!out) return s ? s->state : CAIRN_ERR_ARG;
-  if (!s) {
-    memset(out, 0, sizeof *out);
-    out->cost = CAIRN_COST_INF;
-    return out->status = CAIRN_ERR_ARG;
-  }
-  cairn_search_result(s, out);
-  if (begun != CAIRN_OK) out->status = begun;
-  return out->status;
+  return cairn__run_to_end(
+      s, cairn_graph_astar_begin(s, g, start, goal, opts), out);
 }

@@ -492,8 +492,7 @@ cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
   return CAIRN_OK;
 }
 
-/* begin's outcome, then step until done, then the result. */
-static cairn_status run_to_end(cairn_search *s, cairn_status begun,
+cairn_status cairn__run_to_end(cairn_search *s, cairn_status begun,
                                cairn_result *out) {
   if (begun == CAIRN_OK)
     while (cairn_search_step(s, UINT64_MAX) == CAIRN_IN_PROGRESS) {
@@ -512,7 +511,7 @@ static cairn_status run_to_end(cairn_search *s, cairn_status begun,
 cairn_status cairn_astar(cairn_search *s, const cairn_grid *g,
                          cairn_point start, cairn_point goal,
                          const cairn_search_opts *o, cairn_result *out) {
-  return run_to_end(s, cairn_astar_begin(s, g, start, goal, o), out);
+  return cairn__run_to_end(s, cairn_astar_begin(s, g, start, goal, o), out);
 }
 
 cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
@@ -554,7 +553,7 @@ cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *g,
                                     size_t n_goals,
                                     const cairn_search_opts *o,
                                     cairn_result *out) {
-  return run_to_end(
+  return cairn__run_to_end(
       s, cairn_dijkstra_nearest_begin(s, g, start, goals, n_goals, o), out);
 }
 

@@ -82,6 +82,10 @@ cairn_status cairn__search_goal_marks(cairn_search *s);
 void cairn__search_reset(cairn_search *s, cairn__kind kind, cairn__step_fn step);
 /* Ends the search with `st` (building the path when found) and returns it. */
 cairn_status cairn__finish(cairn_search *s, cairn_status st);
+/* The blocking form of every search: given begin's outcome, steps until the
+ * search ends and fills *out (with begin's error if it refused). */
+cairn_status cairn__run_to_end(cairn_search *s, cairn_status begun,
+                               cairn_result *out);
 /* A step's budget clamped to the node limit; *limited says it was clamped,
  * so running it out means CAIRN_PARTIAL. */
 uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
