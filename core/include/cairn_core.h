@@ -55,7 +55,8 @@ extern "C" {
   X(CAIRN_ERR_PARSE, -6, "malformed input")                              \
   X(CAIRN_ERR_IO, -7, "cannot read or write the file")                   \
   X(CAIRN_ERR_MISMATCH, -8, "scenario does not match the map")           \
-  X(CAIRN_ERR_STATE, -9, "call out of sequence")
+  X(CAIRN_ERR_STATE, -9, "call out of sequence")                         \
+  X(CAIRN_ERR_BUFFER, -10, "buffer too small")
 
 typedef enum cairn_status {
 #define CAIRN_STATUS_ENUM(name, value, text) name = value,
@@ -93,6 +94,11 @@ static inline double cairn_cost_to_double(cairn_cost c) {
 typedef struct cairn_point {
   int32_t x, y;
 } cairn_point;
+
+/* A rectangle of cells: columns x .. x + w - 1, rows y .. y + h - 1. */
+typedef struct cairn_rect {
+  int32_t x, y, w, h;
+} cairn_rect;
 
 /* ---- grid ----------------------------------------------------------- */
 
@@ -158,9 +164,17 @@ typedef struct cairn_search_opts {
   double turn_penalty;
   /* Stop with CAIRN_PARTIAL after this many expansions; 0 = no limit. */
   uint64_t max_expanded;
+  /* Search only inside this rectangle: cells outside count as blocked (a
+   * hierarchy's cluster, a local repair window). w == 0 or h == 0 (the
+   * default) is the whole grid. It must lie inside the grid (else
+   * CAIRN_ERR_ARG), and the start, goals and sources inside it (else
+   * CAIRN_ERR_RANGE). A rectangle is convex, so the corner rule inside it is
+   * the grid's own. */
+  cairn_rect bounds;
 } cairn_search_opts;
 
-/* The defaults: octile, 8 moves, weight 1, no turn penalty, no limit. */
+/* The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,
+ * whole grid. */
 cairn_search_opts cairn_search_defaults(void);
 /* Names for the CLI and logs: "octile", "manhattan", "euclidean", "zero". */
 const char *cairn_heuristic_name(cairn_heuristic h);
@@ -261,6 +275,37 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
                                           size_t n_goals,
                                           const cairn_search_opts *opts);
 
+/* Dijkstra fill: settles every cell reachable from the sources (inside
+ * opts->bounds, when set), or stops as soon as every target is settled when
+ * n_targets > 0 (targets may be NULL when n_targets is 0; targets outside the
+ * bounds, blocked or unreachable make it run to the end). Afterwards
+ * cairn_search_cell gives each cell's g (state CAIRN_NODE_CLOSED = final)
+ * and cairn_search_trace the path behind it.
+ *   to_sources == 0: g = cost from the nearest source.
+ *   to_sources != 0: g = cost of reaching the nearest source (a step costs
+ *   the terrain of the cell it enters, so this is not the same map on
+ *   uneven terrain): the integration field of a flow field, or the cost from
+ *   every entrance of a cluster to a goal inside it.
+ * opts: moves, bounds; the heuristic, turn penalty and max_expanded are
+ * ignored. Returns CAIRN_OK, or the refusal (sources off the grid or bounds:
+ * CAIRN_ERR_RANGE, blocked: CAIRN_ERR_BLOCKED, none: CAIRN_ERR_ARG). */
+cairn_status cairn_dijkstra_fill(cairn_search *s, const cairn_grid *grid,
+                                 const cairn_point *sources, size_t n_sources,
+                                 const cairn_point *targets, size_t n_targets,
+                                 int to_sources, const cairn_search_opts *opts);
+
+/* The path the last grid search holds behind a reached cell: from `cell`
+ * along parent links back to where the search began, `cell` first. After an
+ * A* or a forward fill that is the path reversed; after a to_sources fill it
+ * is the path from `cell` to its nearest source, in walking order. Writes at
+ * most cap points and sets *n to the number the whole path has; if that is
+ * more than cap it returns CAIRN_ERR_BUFFER (nothing written), so a caller
+ * can grow its buffer and retry. CAIRN_NO_PATH if the search did not reach
+ * the cell, CAIRN_ERR_RANGE if it is off the grid, CAIRN_ERR_STATE if the
+ * context's last search was not on a grid. */
+cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
+                                cairn_point *out, size_t cap, size_t *n);
+
 /* Full distance map: dist[y * width + x] = cost from the nearest source, or
  * CAIRN_COST_INF if unreachable. dist_len must be at least width * height.
  * The heuristic and max_expanded are ignored. */
@@ -284,7 +329,10 @@ typedef struct cairn_graph_edge {
 typedef enum cairn_graph_heuristic {
   CAIRN_GH_ZERO = 0,  /* Dijkstra; always admissible */
   CAIRN_GH_EUCLIDEAN, /* h_scale x straight-line distance of the positions */
-  CAIRN_GH_HEX        /* h_scale x hex distance; positions are axial (q, r) */
+  CAIRN_GH_HEX,       /* h_scale x hex distance; positions are axial (q, r) */
+  CAIRN_GH_OCTILE     /* h_scale x octile distance (straight 1, diagonal
+                         CAIRN_COST_DIAG / CAIRN_COST_ONE): waypoints on an
+                         8-way grid, such as a hierarchy's entrances */
 } cairn_graph_heuristic;
 
 /* Limits: at most 2^28 nodes and 2^30 edges. */
@@ -353,6 +401,41 @@ cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
 cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
                                      uint32_t start, uint32_t goal,
                                      const cairn_search_opts *opts);
+
+/* A* between two points that are not nodes of the graph: the query links a
+ * virtual start to some nodes and some nodes to a virtual goal, inside the
+ * search context, so the shared graph is never edited and any number of
+ * threads can query it at once (a hierarchy joins a unit's start and goal to
+ * its cluster entrances this way). In the result, nodes[0] is the virtual
+ * start, numbered cairn_graph_nodes(g), and nodes[path_len - 1] the virtual
+ * goal, numbered cairn_graph_nodes(g) + 1; the nodes between are graph
+ * nodes. The link arrays must stay valid until the search ends (the sliced
+ * form reads them at every step). */
+typedef struct cairn_graph_link {
+  uint32_t node;   /* a graph node */
+  cairn_cost cost; /* fixed point, < 2^62 */
+} cairn_graph_link;
+
+typedef struct cairn_graph_query {
+  double start_xy[2], goal_xy[2]; /* positions, for the graph's heuristic */
+  const cairn_graph_link *from_start; /* start -> node */
+  size_t n_from_start;
+  const cairn_graph_link *to_goal; /* node -> goal; one link per node */
+  size_t n_to_goal;
+  cairn_cost direct; /* start -> goal without the graph, or CAIRN_COST_INF */
+} cairn_graph_query;
+
+/* CAIRN_ERR_ARG for a NULL argument, a link naming a node out of range, a
+ * cost of 2^62 or more, two goal links on one node, non-finite positions
+ * (when the heuristic uses them). opts: only max_expanded is used. */
+cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
+                                      const cairn_graph_query *q,
+                                      const cairn_search_opts *opts,
+                                      cairn_result *out);
+cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
+                                            const cairn_graph *g,
+                                            const cairn_graph_query *q,
+                                            const cairn_search_opts *opts);
 
 /* ---- paths ---------------------------------------------------------- */
 

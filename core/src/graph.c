@@ -119,7 +119,7 @@ static bool uses_positions(const cairn_graph_desc *d) {
 }
 
 static cairn_status check_heuristic(const cairn_graph_desc *d) {
-  if ((unsigned)d->heuristic > CAIRN_GH_HEX) return CAIRN_ERR_ARG;
+  if ((unsigned)d->heuristic > CAIRN_GH_OCTILE) return CAIRN_ERR_ARG;
   if (d->heuristic == CAIRN_GH_ZERO) return CAIRN_OK;
   if (!d->xy || !isfinite(d->h_scale) || d->h_scale < 0.0)
     return CAIRN_ERR_ARG;
@@ -274,26 +274,63 @@ cairn_status cairn_hex_graph_create(int32_t w, int32_t h,
 
 /* ---- A* ------------------------------------------------------------- */
 
+/* The heuristic's distance between two positions, in steps. */
+CAIRN_INLINE double graph_dist(const int H, double dx, double dy) {
+  switch (H) {
+  case CAIRN_GH_EUCLIDEAN:
+    return sqrt(dx * dx + dy * dy);
+  case CAIRN_GH_HEX:
+    return (fabs(dx) + fabs(dy) + fabs(dx + dy)) / 2;
+  default: { /* octile, with the grid's own fixed-point diagonal */
+    double ax = fabs(dx), ay = fabs(dy);
+    double lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+    return (hi - lo) + lo * ((double)CAIRN_COST_DIAG / (double)CAIRN_COST_ONE);
+  }
+  }
+}
+
 /* Floored (the cast truncates a non-negative value), so with an admissible
  * scale it never exceeds the fixed-point cost; clamped so that positions far
  * apart (or inf - inf = NaN) cannot overflow the conversion. */
-CAIRN_INLINE cairn_cost graph_h(const cairn_graph *g, const int H, uint32_t v,
-                                double gx, double gy) {
+CAIRN_INLINE cairn_cost graph_h_xy(const cairn_graph *g, const int H,
+                                   double x, double y, double gx, double gy) {
   if (H == CAIRN_GH_ZERO) return 0;
-  double dx = g->xy[2 * (size_t)v] - gx, dy = g->xy[2 * (size_t)v + 1] - gy;
-  double dist = H == CAIRN_GH_EUCLIDEAN
-                    ? sqrt(dx * dx + dy * dy)
-                    : (fabs(dx) + fabs(dy) + fabs(dx + dy)) / 2;
-  double h = dist * g->h_factor;
+  double h = graph_dist(H, x - gx, y - gy) * g->h_factor;
   return h < (double)GRAPH_COST_MAX ? (cairn_cost)h : GRAPH_COST_MAX;
 }
 
+CAIRN_INLINE cairn_cost graph_h(const cairn_graph *g, const int H, uint32_t v,
+                                double gx, double gy) {
+  if (H == CAIRN_GH_ZERO) return 0;
+  return graph_h_xy(g, H, g->xy[2 * (size_t)v], g->xy[2 * (size_t)v + 1], gx,
+                    gy);
+}
+
+/* Relaxes the edge c -> nb of cost ec. */
+CAIRN_INLINE void relax(cairn_search *s, const cairn_graph *g, const int H,
+                        uint32_t c, uint32_t nb, cairn_cost ec, double gx,
+                        double gy) {
+  const cairn_cost ng = s->nodes[c].g + ec;
+  if (cairn__is_fresh(s, nb)) {
+    cairn_cost h = nb < g->n ? graph_h(g, H, nb, gx, gy) : 0; /* goal: 0 */
+    cairn__open(s, nb, ng, h, c);
+  } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
+    cairn__lower(s, nb, ng, c);
+  }
+}
+
+/* LINKED: the search runs from the virtual start (node n) to the virtual
+ * goal (n + 1); node c has a link to the goal when goal_mark[c] is set. */
 CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
-                                          const int H) {
+                                          const int H, const bool LINKED) {
   const cairn_graph *g = s->graph;
   const uint32_t goal = s->goal;
-  const double gx = H == CAIRN_GH_ZERO ? 0 : g->xy[2 * (size_t)goal];
-  const double gy = H == CAIRN_GH_ZERO ? 0 : g->xy[2 * (size_t)goal + 1];
+  const double gx = H == CAIRN_GH_ZERO ? 0
+                    : LINKED           ? s->goal_xy[0]
+                                       : g->xy[2 * (size_t)goal];
+  const double gy = H == CAIRN_GH_ZERO ? 0
+                    : LINKED           ? s->goal_xy[1]
+                                       : g->xy[2 * (size_t)goal + 1];
   bool limited;
   uint64_t n = cairn__step_budget(s, budget, &limited);
   while (n--) {
@@ -303,43 +340,63 @@ CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
       s->found = c;
       return cairn__finish(s, CAIRN_OK);
     }
-    const cairn_cost gc = s->nodes[c].g;
-    for (uint32_t e = g->offset[c]; e < g->offset[c + 1]; e++) {
-      const uint32_t nb = g->target[e];
-      const cairn_cost ng = gc + g->cost[e];
-      if (cairn__is_fresh(s, nb))
-        cairn__open(s, nb, ng, graph_h(g, H, nb, gx, gy), c);
-      else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g)
-        cairn__lower(s, nb, ng, c);
+    if (LINKED && c == g->n) { /* the virtual start */
+      for (size_t k = 0; k < s->n_from_start; k++)
+        relax(s, g, H, c, s->from_start[k].node, s->from_start[k].cost, gx, gy);
+      if (s->direct != CAIRN_COST_INF) relax(s, g, H, c, goal, s->direct, gx, gy);
+      continue;
     }
+    for (uint32_t e = g->offset[c]; e < g->offset[c + 1]; e++)
+      relax(s, g, H, c, g->target[e], g->cost[e], gx, gy);
+    if (LINKED && s->goal_mark[c] == s->gen)
+      relax(s, g, H, c, goal, s->to_goal[s->goal_id[c]].cost, gx, gy);
   }
   if (!s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
   if (limited) return cairn__finish(s, CAIRN_PARTIAL);
   return CAIRN_IN_PROGRESS;
 }
 
-static cairn_status step_zero(cairn_search *s, uint64_t budget) {
-  return graph_step_impl(s, budget, CAIRN_GH_ZERO);
-}
-static cairn_status step_euclid(cairn_search *s, uint64_t budget) {
-  return graph_step_impl(s, budget, CAIRN_GH_EUCLIDEAN);
-}
-static cairn_status step_hex(cairn_search *s, uint64_t budget) {
-  return graph_step_impl(s, budget, CAIRN_GH_HEX);
+#define GRAPH_STEP(name, H, L)                                  \
+  static cairn_status name(cairn_search *s, uint64_t budget) {  \
+    return graph_step_impl(s, budget, H, L);                    \
+  }
+GRAPH_STEP(step_zero, CAIRN_GH_ZERO, false)
+GRAPH_STEP(step_euclid, CAIRN_GH_EUCLIDEAN, false)
+GRAPH_STEP(step_hex, CAIRN_GH_HEX, false)
+GRAPH_STEP(step_octile, CAIRN_GH_OCTILE, false)
+GRAPH_STEP(step_zero_l, CAIRN_GH_ZERO, true)
+GRAPH_STEP(step_euclid_l, CAIRN_GH_EUCLIDEAN, true)
+GRAPH_STEP(step_hex_l, CAIRN_GH_HEX, true)
+GRAPH_STEP(step_octile_l, CAIRN_GH_OCTILE, true)
+/* [linked][heuristic] */
+static const cairn__step_fn graph_steps[2][4] = {
+    {step_zero, step_euclid, step_hex, step_octile},
+    {step_zero_l, step_euclid_l, step_hex_l, step_octile_l}};
+
+/* The heuristic from a position, dispatched at run time (start nodes). */
+static cairn_cost h_from(const cairn_graph *g, double x, double y, double gx,
+                         double gy) {
+  switch (g->heuristic) {
+  case CAIRN_GH_EUCLIDEAN:
+    return graph_h_xy(g, CAIRN_GH_EUCLIDEAN, x, y, gx, gy);
+  case CAIRN_GH_HEX:
+    return graph_h_xy(g, CAIRN_GH_HEX, x, y, gx, gy);
+  case CAIRN_GH_OCTILE:
+    return graph_h_xy(g, CAIRN_GH_OCTILE, x, y, gx, gy);
+  default:
+    return 0;
+  }
 }
 
 static cairn_cost start_h(const cairn_graph *g, uint32_t start, uint32_t goal) {
   if (g->heuristic == CAIRN_GH_ZERO) return 0;
-  double gx = g->xy[2 * (size_t)goal], gy = g->xy[2 * (size_t)goal + 1];
-  return g->heuristic == CAIRN_GH_EUCLIDEAN
-             ? graph_h(g, CAIRN_GH_EUCLIDEAN, start, gx, gy)
-             : graph_h(g, CAIRN_GH_HEX, start, gx, gy);
+  return h_from(g, g->xy[2 * (size_t)start], g->xy[2 * (size_t)start + 1],
+                g->xy[2 * (size_t)goal], g->xy[2 * (size_t)goal + 1]);
 }
 
 cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
                                      uint32_t start, uint32_t goal,
                                      const cairn_search_opts *opts) {
-  static const cairn__step_fn steps[3] = {step_zero, step_euclid, step_hex};
   if (!s) return CAIRN_ERR_ARG;
   s->state = CAIRN_ERR_ARG;
   s->kind = CAIRN__NONE;
@@ -347,7 +404,7 @@ cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
   if (start >= g->n || goal >= g->n) return s->state = CAIRN_ERR_RANGE;
   cairn_status st = cairn__search_prepare(s, g->n);
   if (st != CAIRN_OK) return s->state = st;
-  cairn__search_reset(s, CAIRN__GRAPH, steps[g->heuristic]);
+  cairn__search_reset(s, CAIRN__GRAPH, graph_steps[0][g->heuristic]);
   s->graph = g;
   s->start = start;
   s->goal = goal;
@@ -362,4 +419,79 @@ cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
                                cairn_result *out) {
   return cairn__run_to_end(
       s, cairn_graph_astar_begin(s, g, start, goal, opts), out);
+}
+
+/* ---- linked queries ------------------------------------------------- */
+
+#define LINK_COST_MAX ((cairn_cost)1 << 62)
+
+static cairn_status check_query(const cairn_graph *g,
+                                const cairn_graph_query *q) {
+  if ((q->n_from_start && !q->from_start) || (q->n_to_goal && !q->to_goal))
+    return CAIRN_ERR_ARG;
+  for (size_t k = 0; k < q->n_from_start; k++)
+    if (q->from_start[k].node >= g->n || q->from_start[k].cost >= LINK_COST_MAX)
+      return CAIRN_ERR_ARG;
+  for (size_t k = 0; k < q->n_to_goal; k++)
+    if (q->to_goal[k].node >= g->n || q->to_goal[k].cost >= LINK_COST_MAX)
+      return CAIRN_ERR_ARG;
+  if (q->direct != CAIRN_COST_INF && q->direct >= LINK_COST_MAX)
+    return CAIRN_ERR_ARG;
+  if (g->heuristic != CAIRN_GH_ZERO)
+    for (int i = 0; i < 2; i++)
+      if (!isfinite(q->start_xy[i]) || !isfinite(q->goal_xy[i]))
+        return CAIRN_ERR_ARG;
+  return CAIRN_OK;
+}
+
+/* Marks the nodes linked to the goal; CAIRN_ERR_ARG on a node linked twice. */
+static cairn_status mark_goal_links(cairn_search *s,
+                                    const cairn_graph_query *q) {
+  for (size_t k = 0; k < q->n_to_goal; k++) {
+    uint32_t v = q->to_goal[k].node;
+    if (s->goal_mark[v] == s->gen) return CAIRN_ERR_ARG;
+    s->goal_mark[v] = s->gen;
+    s->goal_id[v] = (uint32_t)k;
+  }
+  return CAIRN_OK;
+}
+
+cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
+                                            const cairn_graph *g,
+                                            const cairn_graph_query *q,
+                                            const cairn_search_opts *opts) {
+  if (!s) return CAIRN_ERR_ARG;
+  s->state = CAIRN_ERR_ARG;
+  s->kind = CAIRN__NONE;
+  if (!g || !q || q->n_to_goal > UINT32_MAX) return CAIRN_ERR_ARG;
+  cairn_status st = check_query(g, q);
+  if (st == CAIRN_OK) st = cairn__search_prepare(s, (size_t)g->n + 2);
+  if (st == CAIRN_OK) st = cairn__search_goal_marks(s);
+  if (st == CAIRN_OK) st = mark_goal_links(s, q);
+  if (st != CAIRN_OK) return s->state = st;
+  cairn__search_reset(s, CAIRN__GRAPH, graph_steps[1][g->heuristic]);
+  s->graph = g;
+  s->start = g->n;
+  s->goal = g->n + 1;
+  s->from_start = q->from_start;
+  s->n_from_start = q->n_from_start;
+  s->to_goal = q->to_goal;
+  s->direct = q->direct;
+  s->goal_xy[0] = q->goal_xy[0];
+  s->goal_xy[1] = q->goal_xy[1];
+  s->max_expanded = opts ? opts->max_expanded : 0;
+  cairn_cost h = g->heuristic == CAIRN_GH_ZERO
+                     ? 0
+                     : h_from(g, q->start_xy[0], q->start_xy[1], q->goal_xy[0],
+                              q->goal_xy[1]);
+  cairn__open(s, s->start, 0, h, s->start);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
+                                      const cairn_graph_query *q,
+                                      const cairn_search_opts *opts,
+                                      cairn_result *out) {
+  return cairn__run_to_end(s, cairn_graph_astar_linked_begin(s, g, q, opts),
+                           out);
 }

@@ -239,7 +239,9 @@ static cairn_status load_opts(cairn_search *s, const cairn_search_opts *o) {
 
 /* ---- the grid loop -------------------------------------------------- */
 
-enum { GOAL_ONE, GOAL_SET, GOAL_NONE };
+/* GOAL_FILL runs until the open set empties, or until every target is
+ * settled when the fill has targets. */
+enum { GOAL_ONE, GOAL_SET, GOAL_FILL };
 
 /* Neighbour order: the four straight moves, then the four diagonals; a
  * diagonal's two straight components are dirs (dx_dir, dy_dir) below. */
@@ -303,6 +305,17 @@ CAIRN_INLINE unsigned moves_from(const uint8_t *cost, uint32_t c,
   return m;
 }
 
+/* Moves that stay inside the bounds, as a bit set over the dir_* order. A
+ * diagonal between two cells of a rectangle has both straight components
+ * inside it too, so masking is all the corner rule needs. */
+CAIRN_INLINE unsigned bound_mask(const cairn_search *s, int32_t cx,
+                                 int32_t cy) {
+  unsigned e = cx < s->bx1, w = cx > s->bx0;
+  unsigned so = cy < s->by1, n = cy > s->by0;
+  return e | w << 1 | so << 2 | n << 3 | (e & so) << 4 | (w & so) << 5 |
+         (e & n) << 6 | (w & n) << 7;
+}
+
 CAIRN_INLINE int lowest_bit(unsigned m) {
 #if defined(__GNUC__)
   return __builtin_ctz(m);
@@ -316,9 +329,13 @@ CAIRN_INLINE int lowest_bit(unsigned m) {
 #endif
 }
 
+/* REVERSE (fills only): g is the cost of reaching the sources, so a step
+ * from neighbour nb into c costs c's terrain, not nb's. */
 CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const int H, const int MOVES,
-                                         const bool TURN, const int GOAL) {
+                                         const bool TURN, const int GOAL,
+                                         const bool BOUNDED,
+                                         const bool REVERSE) {
   const cairn_grid *g = s->grid;
   const uint8_t *cost = g->cost;
   const int32_t stride = g->stride;
@@ -333,8 +350,11 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
   uint64_t n = cairn__step_budget(s, budget, &limited);
   while (n--) {
     if (!s->heap_len)
-      return cairn__finish(s, GOAL == GOAL_NONE ? CAIRN_OK : CAIRN_NO_PATH);
+      return cairn__finish(s, GOAL == GOAL_FILL ? CAIRN_OK : CAIRN_NO_PATH);
     const uint32_t c = cairn__pop(s);
+    if (GOAL == GOAL_FILL && s->goal_set && s->goal_mark[c] == s->gen &&
+        --s->targets_left == 0)
+      return cairn__finish(s, CAIRN_OK);
     if (GOAL == GOAL_ONE && c == goal) {
       s->found = c;
       return cairn__finish(s, CAIRN_OK);
@@ -348,11 +368,12 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     const int32_t cy = (int32_t)(c / (uint32_t)stride);
     const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
     unsigned open = moves_from(cost, c, stride, MOVES);
+    if (BOUNDED) open &= bound_mask(s, cx, cy);
     while (open) {
       const int d = lowest_bit(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      cairn_cost ng = gc + base[d] * cost[nb];
+      cairn_cost ng = gc + base[d] * cost[REVERSE ? c : nb];
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
         cairn_cost h = grid_h(s, H, cx + dir_dx[d], cy + dir_dy[d]);
@@ -363,46 +384,87 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     }
   }
   if (!s->heap_len)
-    return cairn__finish(s, GOAL == GOAL_NONE ? CAIRN_OK : CAIRN_NO_PATH);
+    return cairn__finish(s, GOAL == GOAL_FILL ? CAIRN_OK : CAIRN_NO_PATH);
   if (limited) return cairn__finish(s, CAIRN_PARTIAL);
   return CAIRN_IN_PROGRESS;
 }
 
-#define GRID_STEP(name, H, M, T, G)                                   \
+#define GRID_STEP(name, H, M, T, G, B, R)                             \
   static cairn_status name(cairn_search *s, uint64_t budget) {        \
-    return grid_step_impl(s, budget, H, M, T, G);                     \
+    return grid_step_impl(s, budget, H, M, T, G, B, R);               \
   }
-#define GRID_STEPS_H(H, tag)                                          \
-  GRID_STEP(step_##tag##_8, H, 8, false, GOAL_ONE)                    \
-  GRID_STEP(step_##tag##_4, H, 4, false, GOAL_ONE)                    \
-  GRID_STEP(step_##tag##_8t, H, 8, true, GOAL_ONE)                    \
-  GRID_STEP(step_##tag##_4t, H, 4, true, GOAL_ONE)
-GRID_STEPS_H(CAIRN_H_OCTILE, oct)
-GRID_STEPS_H(CAIRN_H_MANHATTAN, man)
-GRID_STEPS_H(CAIRN_H_EUCLIDEAN, euc)
-GRID_STEPS_H(CAIRN_H_ZERO, zero)
-GRID_STEP(step_set_8, CAIRN_H_ZERO, 8, false, GOAL_SET)
-GRID_STEP(step_set_4, CAIRN_H_ZERO, 4, false, GOAL_SET)
-GRID_STEP(step_set_8t, CAIRN_H_ZERO, 8, true, GOAL_SET)
-GRID_STEP(step_set_4t, CAIRN_H_ZERO, 4, true, GOAL_SET)
-GRID_STEP(step_all_8, CAIRN_H_ZERO, 8, false, GOAL_NONE)
-GRID_STEP(step_all_4, CAIRN_H_ZERO, 4, false, GOAL_NONE)
+/* Each search kind in all four (turn, moves) forms; bounded ones get _b. */
+#define GRID_STEPS_TM(tag, H, G, B)                                   \
+  GRID_STEP(step_##tag##_8, H, 8, false, G, B, false)                 \
+  GRID_STEP(step_##tag##_4, H, 4, false, G, B, false)                 \
+  GRID_STEP(step_##tag##_8t, H, 8, true, G, B, false)                 \
+  GRID_STEP(step_##tag##_4t, H, 4, true, G, B, false)
+#define GRID_STEPS_TMB(tag, H, G)                                     \
+  GRID_STEPS_TM(tag, H, G, false) GRID_STEPS_TM(tag##_b, H, G, true)
+GRID_STEPS_TMB(oct, CAIRN_H_OCTILE, GOAL_ONE)
+GRID_STEPS_TMB(man, CAIRN_H_MANHATTAN, GOAL_ONE)
+GRID_STEPS_TMB(euc, CAIRN_H_EUCLIDEAN, GOAL_ONE)
+GRID_STEPS_TMB(zero, CAIRN_H_ZERO, GOAL_ONE)
+GRID_STEPS_TMB(set, CAIRN_H_ZERO, GOAL_SET)
+/* fills: [moves == 4][bounded][reverse]; no turn penalty */
+#define FILL_STEP(tag, M, B, R) GRID_STEP(step_fill_##tag, CAIRN_H_ZERO, M, false, GOAL_FILL, B, R)
+FILL_STEP(8, 8, false, false)
+FILL_STEP(8r, 8, false, true)
+FILL_STEP(8b, 8, true, false)
+FILL_STEP(8br, 8, true, true)
+FILL_STEP(4, 4, false, false)
+FILL_STEP(4r, 4, false, true)
+FILL_STEP(4b, 4, true, false)
+FILL_STEP(4br, 4, true, true)
+static const cairn__step_fn fill_steps[2][2][2] = {
+    {{step_fill_8, step_fill_8r}, {step_fill_8b, step_fill_8br}},
+    {{step_fill_4, step_fill_4r}, {step_fill_4b, step_fill_4br}}};
 
-/* [heuristic][turn][moves == 4] */
-static const cairn__step_fn one_goal_steps[4][2][2] = {
-    {{step_oct_8, step_oct_4}, {step_oct_8t, step_oct_4t}},
-    {{step_man_8, step_man_4}, {step_man_8t, step_man_4t}},
-    {{step_euc_8, step_euc_4}, {step_euc_8t, step_euc_4t}},
-    {{step_zero_8, step_zero_4}, {step_zero_8t, step_zero_4t}},
-};
-static const cairn__step_fn goal_set_steps[2][2] = {
-    {step_set_8, step_set_4}, {step_set_8t, step_set_4t}};
+#define TM_TABLE(tag)                                                 \
+  {{{step_##tag##_8, step_##tag##_4}, {step_##tag##_8t, step_##tag##_4t}}, \
+   {{step_##tag##_b_8, step_##tag##_b_4},                             \
+    {step_##tag##_b_8t, step_##tag##_b_4t}}}
+/* [heuristic][bounded][turn][moves == 4] */
+static const cairn__step_fn one_goal_steps[4][2][2][2] = {
+    TM_TABLE(oct), TM_TABLE(man), TM_TABLE(euc), TM_TABLE(zero)};
+/* [bounded][turn][moves == 4] */
+static const cairn__step_fn goal_set_steps[2][2][2] = TM_TABLE(set);
 
 /* ---- grid entry points ---------------------------------------------- */
 
 static cairn_status check_cell(const cairn_grid *g, cairn_point p) {
   if (!cairn_grid_contains(g, p.x, p.y)) return CAIRN_ERR_RANGE;
   if (!g->cost[cairn__grid_index(g, p.x, p.y)]) return CAIRN_ERR_BLOCKED;
+  return CAIRN_OK;
+}
+
+/* check_cell, and inside the search's bounds when it has them. */
+static cairn_status check_in(const cairn_search *s, const cairn_grid *g,
+                             cairn_point p) {
+  cairn_status st = check_cell(g, p);
+  if (st != CAIRN_OK || !s->bounded) return st;
+  int32_t x = p.x + 1, y = p.y + 1;
+  if (x < s->bx0 || x > s->bx1 || y < s->by0 || y > s->by1)
+    return CAIRN_ERR_RANGE;
+  return CAIRN_OK;
+}
+
+/* Loads opts->bounds (already checked to be non-NULL or defaulted) into the
+ * padded, inclusive form the bounded loops read. */
+static cairn_status load_bounds(cairn_search *s, const cairn_grid *g,
+                                const cairn_search_opts *o) {
+  s->bounded = false;
+  if (!o) return CAIRN_OK;
+  cairn_rect r = o->bounds;
+  if (r.w == 0 || r.h == 0) return CAIRN_OK;
+  if (r.w < 0 || r.h < 0 || r.x < 0 || r.y < 0 || r.x > g->width - r.w ||
+      r.y > g->height - r.h)
+    return CAIRN_ERR_ARG;
+  s->bounded = true;
+  s->bx0 = r.x + 1;
+  s->by0 = r.y + 1;
+  s->bx1 = r.x + r.w;
+  s->by1 = r.y + r.h;
   return CAIRN_OK;
 }
 
@@ -415,6 +477,8 @@ static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
   if (!g) return CAIRN_ERR_ARG;
   cairn_status st = check_cell(g, start);
   if (st == CAIRN_OK) st = load_opts(s, o);
+  if (st == CAIRN_OK) st = load_bounds(s, g, o);
+  if (st == CAIRN_OK) st = check_in(s, g, start);
   if (st == CAIRN_OK) st = cairn__search_prepare(s, g->padded);
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRID, NULL);
@@ -428,7 +492,7 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
                                const cairn_search_opts *o) {
   cairn_status st = grid_begin(s, g, start, o);
   if (st != CAIRN_OK) return st;
-  st = check_cell(g, goal);
+  st = check_in(s, g, goal);
   if (st != CAIRN_OK) {
     s->kind = CAIRN__NONE;
     return s->state = st;
@@ -436,7 +500,8 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->goal = cairn__grid_index(g, goal.x, goal.y);
   s->gx = goal.x + 1;
   s->gy = goal.y + 1;
-  s->step = one_goal_steps[s->heuristic][s->turn != 0][s->moves == 4];
+  s->step = one_goal_steps[s->heuristic][s->bounded][s->turn != 0]
+                          [s->moves == 4];
   if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
     s->state = CAIRN_NO_PATH; /* other island: answered without searching */
     return CAIRN_OK;
@@ -524,7 +589,7 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
   if (st != CAIRN_OK) return st;
   if (!goals || n_goals == 0 || n_goals > UINT32_MAX) st = CAIRN_ERR_ARG;
   for (size_t k = 0; st == CAIRN_OK && k < n_goals; k++)
-    st = check_cell(g, goals[k]);
+    st = check_in(s, g, goals[k]);
   if (st == CAIRN_OK) st = cairn__search_goal_marks(s);
   if (st != CAIRN_OK) {
     s->kind = CAIRN__NONE;
@@ -539,7 +604,7 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
   }
   s->goal_set = true;
   s->heuristic = CAIRN_H_ZERO;
-  s->step = goal_set_steps[s->turn != 0][s->moves == 4];
+  s->step = goal_set_steps[s->bounded][s->turn != 0][s->moves == 4];
   if (!reachable) {
     s->state = CAIRN_NO_PATH;
     return CAIRN_OK;
@@ -557,32 +622,98 @@ cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *g,
       s, cairn_dijkstra_nearest_begin(s, g, start, goals, n_goals, o), out);
 }
 
-cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *g,
-                                const cairn_point *sources, size_t n_sources,
-                                const cairn_search_opts *o, cairn_cost *dist,
-                                size_t dist_len) {
-  if (!s || !g || !sources || !n_sources || !dist) return CAIRN_ERR_ARG;
-  if (dist_len < (size_t)g->width * (size_t)g->height) return CAIRN_ERR_ARG;
+/* Validates and opens every source (and marks the targets) of a fill; the
+ * search is left ready to step. */
+static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
+                               const cairn_point *sources, size_t n_sources,
+                               const cairn_point *targets, size_t n_targets,
+                               bool reverse, const cairn_search_opts *o) {
+  if (!s) return CAIRN_ERR_ARG;
+  if (!g || !sources || !n_sources || (n_targets && !targets) ||
+      n_targets > UINT32_MAX) {
+    s->state = CAIRN_ERR_ARG;
+    s->kind = CAIRN__NONE;
+    return CAIRN_ERR_ARG;
+  }
   cairn_search_opts plain = o ? *o : cairn_search_defaults();
   plain.heuristic = CAIRN_H_ZERO;
   plain.turn_penalty = 0;
   plain.max_expanded = 0;
+  plain.weight = 1.0;
   cairn_status st = grid_begin(s, g, sources[0], &plain);
   for (size_t k = 1; st == CAIRN_OK && k < n_sources; k++)
-    st = check_cell(g, sources[k]);
+    st = check_in(s, g, sources[k]);
+  if (st == CAIRN_OK && n_targets) st = cairn__search_goal_marks(s);
   if (st != CAIRN_OK) {
     if (s->kind != CAIRN__NONE) s->state = st;
     s->kind = CAIRN__NONE;
     return st;
   }
   s->full_map = true;
-  s->step = s->moves == 4 ? step_all_4 : step_all_8;
+  s->step = fill_steps[s->moves == 4][s->bounded][reverse];
+  /* targets off the grid or bounds are never settled: they just make the
+   * fill run to the end */
+  s->targets_left = 0;
+  for (size_t k = 0; k < n_targets; k++) {
+    if (!cairn_grid_contains(g, targets[k].x, targets[k].y)) continue;
+    uint32_t i = cairn__grid_index(g, targets[k].x, targets[k].y);
+    if (s->goal_mark[i] == s->gen) continue; /* listed twice */
+    s->goal_mark[i] = s->gen;
+    s->goal_id[i] = (uint32_t)k;
+    s->targets_left++;
+  }
+  s->goal_set = s->targets_left > 0;
   for (size_t k = 0; k < n_sources; k++) {
     uint32_t i = cairn__grid_index(g, sources[k].x, sources[k].y);
     if (cairn__is_fresh(s, i)) cairn__open(s, i, 0, 0, i);
   }
+  return CAIRN_OK;
+}
+
+cairn_status cairn_dijkstra_fill(cairn_search *s, const cairn_grid *g,
+                                 const cairn_point *sources, size_t n_sources,
+                                 const cairn_point *targets, size_t n_targets,
+                                 int to_sources, const cairn_search_opts *o) {
+  cairn_status st = fill_begin(s, g, sources, n_sources, targets, n_targets,
+                               to_sources != 0, o);
+  if (st != CAIRN_OK) return st;
   while ((st = cairn_search_step(s, UINT64_MAX)) == CAIRN_IN_PROGRESS) {
   }
+  return st;
+}
+
+cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
+                                cairn_point *out, size_t cap, size_t *n) {
+  if (!s || !n || (cap && !out)) return CAIRN_ERR_ARG;
+  *n = 0;
+  if (s->kind != CAIRN__GRID || !s->grid) return CAIRN_ERR_STATE;
+  const cairn_grid *g = s->grid;
+  if (!cairn_grid_contains(g, cell.x, cell.y)) return CAIRN_ERR_RANGE;
+  uint32_t c = cairn__grid_index(g, cell.x, cell.y);
+  if (cairn__is_fresh(s, c)) return CAIRN_NO_PATH;
+  size_t len = 1;
+  for (uint32_t i = c; s->parent[i] != i; i = s->parent[i]) len++;
+  *n = len;
+  if (len > cap) return CAIRN_ERR_BUFFER;
+  size_t k = 0;
+  for (uint32_t i = c;; i = s->parent[i]) {
+    out[k++] = cairn__grid_point(g, i);
+    if (s->parent[i] == i) break;
+  }
+  return CAIRN_OK;
+}
+
+cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *g,
+                                const cairn_point *sources, size_t n_sources,
+                                const cairn_search_opts *o, cairn_cost *dist,
+                                size_t dist_len) {
+  if (!s || !g || !sources || !n_sources || !dist) return CAIRN_ERR_ARG;
+  if (dist_len < (size_t)g->width * (size_t)g->height) return CAIRN_ERR_ARG;
+  cairn_search_opts whole = o ? *o : cairn_search_defaults();
+  whole.bounds.w = whole.bounds.h = 0;
+  cairn_status st = cairn_dijkstra_fill(s, g, sources, n_sources, NULL, 0, 0,
+                                        &whole);
+  if (st != CAIRN_OK) return st;
   for (int32_t y = 0; y < g->height; y++) {
     cairn_cost *row = dist + (size_t)y * (size_t)g->width;
     uint32_t i = cairn__grid_index(g, 0, y);

@@ -70,6 +70,17 @@ struct cairn_search {
   cairn_cost turn;                    /* turn penalty in fixed point */
   uint64_t max_expanded;
   uint64_t expanded, generated;
+  /* bounds in padded coordinates, inclusive (bounded loops only) */
+  bool bounded;
+  int32_t bx0, by0, bx1, by1;
+  /* fills with targets: how many are still unsettled */
+  size_t targets_left;
+  /* linked graph queries: the virtual nodes' links and positions */
+  const cairn_graph_link *from_start;
+  size_t n_from_start;
+  const cairn_graph_link *to_goal;
+  cairn_cost direct;
+  double goal_xy[2];
 };
 
 /* Grows node, parent and heap arrays to `n` nodes and starts a new search
