@@ -4,14 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cairn_hierarchy.h"
 #include "cli.h"
 
-static const char *const value_opts[] = {"--map", "--csv", "--weight", "--algo", NULL};
+static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
+                                         "--algo",    "--cluster", "--nearby",
+                                         NULL};
+
+typedef enum scen_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } scen_algo;
+static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
 
 typedef struct scen_args {
   const char *scen, *map, *csv;
-  bool json, dijkstra;
+  bool json, no_smooth;
+  scen_algo algo;
   double weight;
+  long cluster, nearby;
 } scen_args;
 
 /* One row's outcome. */
@@ -25,6 +33,8 @@ typedef struct row {
 static int parse_scen_args(int argc, char **argv, scen_args *p) {
   memset(p, 0, sizeof *p);
   p->weight = 1.0;
+  p->cluster = 0;
+  p->nearby = -1;
   cli_args a;
   cli_args_init(&a, argc, argv);
   while (cli_next(&a)) {
@@ -37,6 +47,8 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
       p->scen = a.val;
     } else if (cli_is(&a, "--json")) {
       p->json = true;
+    } else if (cli_is(&a, "--no-smooth")) {
+      p->no_smooth = true;
     } else if (!cli_is_any(&a, value_opts)) {
       cli_error("scen: unknown option '%s'", a.opt);
       return EXIT_USAGE;
@@ -49,11 +61,19 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     } else if (cli_is(&a, "--weight")) {
       if (!cli_parse_double("--weight", v, 1, 1000, &p->weight)) return EXIT_USAGE;
     } else if (cli_is(&a, "--algo")) {
-      if (strcmp(v, "dijkstra") == 0) p->dijkstra = true;
-      else if (strcmp(v, "astar") != 0) {
-        cli_error("--algo: '%s' is not astar or dijkstra", v);
+      int k = 0;
+      while (k < 3 && strcmp(v, algo_names[k]) != 0) k++;
+      if (k == 3) {
+        cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
         return EXIT_USAGE;
       }
+      p->algo = (scen_algo)k;
+    } else if (cli_is(&a, "--cluster")) {
+      if (!cli_parse_int("--cluster", v, CAIRN_HPA_MIN_CLUSTER,
+                         CAIRN_HPA_MAX_CLUSTER, &p->cluster))
+        return EXIT_USAGE;
+    } else if (cli_is(&a, "--nearby")) {
+      if (!cli_parse_int("--nearby", v, 0, 1000000, &p->nearby)) return EXIT_USAGE;
     }
   }
   if (!p->scen) {
@@ -103,18 +123,51 @@ static double percentile(const double *sorted, size_t n, double pct) {
   return sorted[k ? k - 1 : 0];
 }
 
+/* One query with the chosen algorithm, in the common result form. */
+typedef struct solver {
+  cairn_search *s;
+  cairn_search_opts o;
+  const cairn_hpa *hpa;
+  cairn_hpa_query *q;
+  cairn_hpa_path_opts po;
+} solver;
+
+static cairn_status solve(solver *v, const cairn_grid *g, cairn_point a,
+                          cairn_point b, cairn_result *res) {
+  if (!v->hpa) return cairn_astar(v->s, g, a, b, &v->o, res);
+  cairn_hpa_result hr;
+  cairn_status st = cairn_hpa_find(v->q, v->hpa, a, b, &v->po, &hr);
+  memset(res, 0, sizeof *res);
+  res->status = st;
+  res->cost = hr.cost;
+  res->path = hr.path;
+  res->path_len = hr.path_len;
+  res->expanded = hr.expanded;
+  return st;
+}
+
 static int run_rows(const scen_args *p, const cairn_grid *g,
-                    const cairn_scen *sc, row *rows) {
+                    const cairn_scen *sc, const cairn_hpa *hpa, row *rows) {
+  solver v;
+  memset(&v, 0, sizeof v);
+  v.hpa = hpa;
+  v.po = cairn_hpa_path_defaults();
+  v.po.nearby = (int32_t)p->nearby;
+  v.po.smooth = !p->no_smooth;
   cairn_search *s = NULL;
   if (cairn_search_create(NULL, &s) != CAIRN_OK ||
-      cairn_search_reserve_grid(s, g) != CAIRN_OK) {
+      cairn_search_reserve_grid(s, g) != CAIRN_OK ||
+      cairn_hpa_query_create(NULL, &v.q) != CAIRN_OK) {
     cli_error("out of memory");
     cairn_search_destroy(s);
+    cairn_hpa_query_destroy(v.q);
     return EXIT_RUNTIME;
   }
+  v.s = s;
   cairn_search_opts o = cairn_search_defaults();
   o.weight = p->weight;
-  if (p->dijkstra) o.heuristic = CAIRN_H_ZERO;
+  if (p->algo == ALGO_DIJKSTRA) o.heuristic = CAIRN_H_ZERO;
+  v.o = o;
   for (size_t i = 0; i < cairn_scen_count(sc); i++) {
     const cairn_scen_entry *e = cairn_scen_get(sc, i);
     row *r = &rows[i];
@@ -126,12 +179,13 @@ static int run_rows(const scen_args *p, const cairn_grid *g,
     }
     cairn_result res;
     double t0 = cli_now_us();
-    cairn_status st = cairn_astar(s, g, e->start, e->goal, &o, &res);
+    cairn_status st = solve(&v, g, e->start, e->goal, &res);
     r->us = cli_now_us() - t0;
     r->expanded = res.expanded;
     if (st < 0) {
       cli_error("%s:%u: search failed: %s", p->scen, e->line, cairn_status_str(st));
       cairn_search_destroy(s);
+      cairn_hpa_query_destroy(v.q);
       return EXIT_RUNTIME;
     }
     if (st != CAIRN_OK) {
@@ -153,6 +207,7 @@ static int run_rows(const scen_args *p, const cairn_grid *g,
     if (r->subopt_pct < 0) r->subopt_pct = 0; /* printed-precision noise */
   }
   cairn_search_destroy(s);
+  cairn_hpa_query_destroy(v.q);
   return EXIT_DONE;
 }
 
@@ -206,7 +261,7 @@ static void print_table(const scen_args *p, const cairn_scen *sc,
     if (cairn_scen_get(sc, i)->bucket > max_bucket)
       max_bucket = cairn_scen_get(sc, i)->bucket;
   uint32_t span = max_bucket / 16 + 1; /* at most 16 rows of buckets */
-  printf("%s on %s (%s%s)\n", p->scen, map_path, p->dijkstra ? "dijkstra" : "astar",
+  printf("%s on %s (%s%s)\n", p->scen, map_path, algo_names[p->algo],
          p->weight != 1.0 ? ", weighted" : "");
   printf("%-11s %6s %6s %5s %5s %5s %9s %9s %10s %10s\n", "buckets", "rows",
          "solved", "skip", "inval", "mism", "subopt%", "max%", "median_us",
@@ -237,17 +292,25 @@ static void print_table(const scen_args *p, const cairn_scen *sc,
 }
 
 static void print_json(const scen_args *p, const cairn_scen *sc,
-                       const totals *t) {
+                       const totals *t, const cairn_hpa *hpa) {
   printf("{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"scenarios\":%zu,"
          "\"solved\":%zu,\"skipped\":%zu,\"unreachable\":%zu,\"invalid\":%zu,"
          "\"mismatch\":%zu,\"mean_subopt_pct\":%.6f,\"max_subopt_pct\":%.6f,"
          "\"median_us\":%.3f,\"p99_us\":%.3f,\"mean_expanded\":%.1f,"
-         "\"total_ms\":%.3f}\n",
-         cairn_scen_map_name(sc), p->dijkstra ? "dijkstra" : "astar", p->weight,
+         "\"total_ms\":%.3f",
+         cairn_scen_map_name(sc), algo_names[p->algo], p->weight,
          t->scenarios, t->solved, t->skipped, t->unreachable, t->invalid,
          t->mismatch, t->solved ? t->sum_subopt / (double)t->solved : 0,
          t->max_subopt, t->median_us, t->p99_us,
          t->searched ? t->sum_expanded / (double)t->searched : 0, t->total_us / 1000);
+  if (hpa) {
+    cairn_hpa_stats hs;
+    cairn_hpa_get_stats(hpa, &hs);
+    printf(",\"cluster\":%d,\"preprocess_ms\":%.3f,\"abstract_nodes\":%u,"
+           "\"abstract_edges\":%zu,\"memory_bytes\":%zu",
+           hs.cluster, hs.build_ms, hs.nodes, hs.edges, hs.memory_bytes);
+  }
+  printf("}\n");
 }
 
 static bool write_csv(const char *path, const cairn_scen *sc, const row *rows) {
@@ -275,6 +338,7 @@ int cmd_scen(int argc, char **argv) {
   char *map_path = NULL;
   row *rows = NULL;
   double *scratch = NULL;
+  cairn_hpa *hpa = NULL;
   cairn_error err;
   rc = EXIT_BADINPUT;
   if (cairn_scen_load(p.scen, NULL, &sc, &err) != CAIRN_OK) {
@@ -300,23 +364,40 @@ int cmd_scen(int argc, char **argv) {
     cli_error("out of memory");
     goto done;
   }
-  if ((rc = run_rows(&p, g, sc, rows)) != EXIT_DONE) goto done;
+  if (p.algo == ALGO_HPA) {
+    cairn_hpa_opts ho = cairn_hpa_defaults();
+    ho.cluster = (int32_t)p.cluster;
+    cairn_status st = cairn_hpa_create(g, &ho, NULL, &hpa);
+    if (st != CAIRN_OK) {
+      cli_error("%s: building the hierarchy failed: %s", map_path, cairn_status_str(st));
+      goto done;
+    }
+  }
+  if ((rc = run_rows(&p, g, sc, hpa, rows)) != EXIT_DONE) goto done;
   totals all = sum_rows(sc, rows, 0, UINT32_MAX, scratch);
-  if (p.json) print_json(&p, sc, &all);
+  if (p.json) print_json(&p, sc, &all, hpa);
   else print_table(&p, sc, rows, scratch, &all, map_path);
+  if (hpa && !p.json) {
+    cairn_hpa_stats hs;
+    cairn_hpa_get_stats(hpa, &hs);
+    printf("hierarchy: cluster %d, %u clusters, %u nodes, %zu edges, %.1f MB, "
+           "built in %.1f ms\n", hs.cluster, hs.clusters, hs.nodes, hs.edges,
+           (double)hs.memory_bytes / 1e6, hs.build_ms);
+  }
   if (p.csv && !write_csv(p.csv, sc, rows)) {
     cli_error("%s: cannot write the CSV file", p.csv);
     rc = EXIT_RUNTIME;
     goto done;
   }
   /* an exact search must meet every optimum; any search must be valid */
-  bool exact = p.weight == 1.0;
-  rc = all.invalid || (exact && (all.mismatch || all.unreachable)) ? EXIT_RUNTIME
-                                                                   : EXIT_DONE;
+  bool exact = p.weight == 1.0 && p.algo != ALGO_HPA;
+  rc = all.invalid || all.unreachable || (exact && all.mismatch) ? EXIT_RUNTIME
+                                                                 : EXIT_DONE;
 done:
   free(rows);
   free(scratch);
   free(map_path);
+  cairn_hpa_destroy(hpa);
   cairn_grid_destroy(g);
   cairn_scen_destroy(sc);
   return rc;

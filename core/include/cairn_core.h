@@ -131,6 +131,12 @@ cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
                                  uint8_t cost);
 /* Number of passable cells. */
 size_t cairn_grid_passable(const cairn_grid *grid);
+/* Read-only view of the terrain costs for loops that walk many cells (the
+ * hierarchy, flow fields, renderers): (width + 2) x (height + 2) bytes, row
+ * by row, with a blocked border one cell wide, so cell (x, y) is at
+ * (y + 1) * stride + (x + 1) and every inner cell's 8 neighbours are valid.
+ * *stride gets width + 2. Valid until the grid is destroyed. */
+const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *stride);
 
 /* Islands. With no corner cutting, two cells joined by a diagonal step are
  * also joined through an orthogonal neighbour, so one 4-connected labelling

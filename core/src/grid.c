@@ -82,6 +82,11 @@ cairn_status cairn_grid_set_cost(cairn_grid *g, int32_t x, int32_t y,
 
 size_t cairn_grid_passable(const cairn_grid *g) { return g ? g->passable : 0; }
 
+const uint8_t *cairn_grid_cells(const cairn_grid *g, int32_t *stride) {
+  if (stride) *stride = g ? g->stride : 0;
+  return g ? g->cost : NULL;
+}
+
 /* Flood fill with an explicit stack (each cell is pushed once, when it is
  * labelled, so passable cells bound it): no recursion on a 16384^2 maze. */
 cairn_status cairn_grid_update_islands(cairn_grid *g) {

@@ -1,0 +1,168 @@
+/*
+ * cairn_hierarchy.h - HPA*: two-tier search over clusters of a grid.
+ *
+ * The grid is cut into square clusters. Entrances are cells on the borders
+ * between neighbouring clusters (placed per maximal open border segment as
+ * Botea, Mueller and Schaeffer's HPA* places them, plus diagonal crossings
+ * at cluster corners, which no corner cutting leaves as the only way across
+ * there). Every cluster stores the exact cost between each pair of its
+ * entrances, computed with a Dijkstra confined to the cluster, and the grid
+ * path behind each cost. A query joins its start and goal to the entrances
+ * of their clusters, searches the abstract graph with the core's A*, then
+ * replaces every abstract edge with its grid steps and smooths the result.
+ *
+ * Costs are the core's (cairn_cost, cairn_core.h). The abstract cost of a
+ * route equals the cost of its refined grid path; smoothing only lowers it.
+ * The answer is not guaranteed optimal: docs/PERFORMANCE.md gives the
+ * suboptimality measured on the Moving AI maps.
+ *
+ * Ownership: cairn_hpa_create keeps a pointer to the grid; the grid must
+ * outlive the hierarchy, and cells change only through cairn_hpa_edit (or
+ * cairn_grid_set_cost followed by cairn_hpa_update over the changed cells).
+ *
+ * Threads: a cairn_hpa is read-only during queries, so any number of threads
+ * can query one hierarchy at once, each with its own cairn_hpa_query; start
+ * and goal join the abstract graph inside the query context, never by
+ * editing the shared graph. Edits and updates need exclusive access: no
+ * query may run (or be between incremental steps) meanwhile. Building runs
+ * the per-cluster work in parallel with OpenMP; the result is the same at
+ * any thread count.
+ *
+ * Memory: a query context grows to the largest grid and path it has seen;
+ * after that, queries allocate nothing.
+ */
+#ifndef CAIRN_HIERARCHY_H
+#define CAIRN_HIERARCHY_H
+
+#include "cairn_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Cluster sides accepted, in cells. */
+#define CAIRN_HPA_MIN_CLUSTER 4
+#define CAIRN_HPA_MAX_CLUSTER 128
+/* The default, chosen by measurement (docs/PERFORMANCE.md). */
+#define CAIRN_HPA_DEFAULT_CLUSTER 16
+
+typedef struct cairn_hpa cairn_hpa;
+
+typedef struct cairn_hpa_opts {
+  int32_t cluster; /* cluster side in cells; 0 = the default */
+  int threads;     /* build threads; 0 = OpenMP's default */
+} cairn_hpa_opts;
+
+cairn_hpa_opts cairn_hpa_defaults(void);
+
+/* Builds the hierarchy over an 8-way grid. CAIRN_ERR_ARG for NULL grid or
+ * out, or a cluster side outside [CAIRN_HPA_MIN_CLUSTER,
+ * CAIRN_HPA_MAX_CLUSTER]; CAIRN_ERR_NOMEM. Refreshes nothing in the grid:
+ * if its islands are stale, unreachable queries are found by searching. */
+cairn_status cairn_hpa_create(const cairn_grid *grid,
+                              const cairn_hpa_opts *opts,
+                              const cairn_allocator *alloc, cairn_hpa **out);
+void cairn_hpa_destroy(cairn_hpa *h);
+
+typedef struct cairn_hpa_stats {
+  int32_t cluster;          /* side in cells */
+  uint32_t clusters;        /* clusters across x clusters down */
+  uint32_t nodes;           /* abstract nodes (entrance cells) */
+  size_t edges;             /* directed abstract edges */
+  size_t memory_bytes;      /* everything the hierarchy holds */
+  double build_ms;          /* wall time of the last create */
+  double update_ms;         /* wall time of the last edit or update */
+  uint32_t rebuilt_clusters; /* clusters the last edit or update redid */
+} cairn_hpa_stats;
+
+void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
+
+/* Sets n cells of the hierarchy's grid (costs 0 = blocked, 1..255), then
+ * rebuilds only the clusters those cells can affect: the cluster of each
+ * cell, and the neighbour across each cluster border the cell lies on, since
+ * the entrances of that border move. Island labels are refreshed. grid must
+ * be the one the hierarchy was built on (CAIRN_ERR_ARG otherwise). On
+ * CAIRN_ERR_NOMEM the grid holds the new costs and the hierarchy is marked
+ * stale: queries answer CAIRN_ERR_STATE until an update succeeds. */
+cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
+                            const cairn_point *cells, const uint8_t *costs,
+                            size_t n);
+/* For callers that changed the grid themselves: rebuilds the clusters the
+ * cells inside `changed` can affect and refreshes the island labels. */
+cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
+                              cairn_rect changed);
+
+/* ---- queries -------------------------------------------------------- */
+
+/* All mutable state of a query: one per thread. */
+typedef struct cairn_hpa_query cairn_hpa_query;
+
+cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
+                                    cairn_hpa_query **out);
+void cairn_hpa_query_destroy(cairn_hpa_query *q);
+size_t cairn_hpa_query_memory(const cairn_hpa_query *q);
+
+typedef struct cairn_hpa_path_opts {
+  /* Queries whose octile distance is at most this many cells run plain A*
+   * instead (exact, and cheaper over short distances). -1 = the default,
+   * twice the cluster side; 0 = always hierarchical. */
+  int32_t nearby;
+  int smooth; /* nonzero (default): shortcut detours, keeping 8-way moves */
+} cairn_hpa_path_opts;
+
+cairn_hpa_path_opts cairn_hpa_path_defaults(void);
+
+typedef struct cairn_hpa_result {
+  cairn_status status;   /* CAIRN_OK, CAIRN_NO_PATH, CAIRN_IN_PROGRESS
+                            (route planned, not all refined) or an error */
+  cairn_cost cost;       /* cost of `path`; CAIRN_COST_INF if none */
+  cairn_cost route_cost; /* the abstract route's cost (before smoothing) */
+  const cairn_point *path; /* grid cells from start, valid until the next
+                              call on the query context */
+  size_t path_len;
+  uint32_t route_len;    /* abstract nodes on the route, start and goal
+                            included; 0 when plain A* answered */
+  uint32_t route_refined; /* abstract edges refined so far */
+  uint64_t expanded;     /* nodes expanded: grid fills, abstract A* and any
+                            plain A* */
+  int plain;             /* 1 if plain A* answered (nearby or same cell) */
+} cairn_hpa_result;
+
+/* Plans, refines the whole route and smooths it. Refusals: CAIRN_ERR_RANGE
+ * (off the grid), CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_STATE (the
+ * hierarchy is stale after a failed edit), CAIRN_ERR_NOMEM. A goal in
+ * another island answers CAIRN_NO_PATH without searching when the grid's
+ * islands are fresh. */
+cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
+                            cairn_point start, cairn_point goal,
+                            const cairn_hpa_path_opts *opts,
+                            cairn_hpa_result *out);
+
+/* Incremental form: plan the abstract route (the result has status
+ * CAIRN_IN_PROGRESS and no path yet, or the final answer when plain A*
+ * answered or there is no path), then refine it a few clusters at a time so
+ * a unit can start walking after the first. Each call of cairn_hpa_refine
+ * turns up to `edges` more abstract edges into grid steps (at least 1) and
+ * returns CAIRN_IN_PROGRESS until the goal is reached, then CAIRN_OK; the
+ * result's path holds every step refined so far (smoothed piecewise when
+ * smoothing is on). Abandoning a route costs nothing: plan another. */
+cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
+                            cairn_point start, cairn_point goal,
+                            const cairn_hpa_path_opts *opts,
+                            cairn_hpa_result *out);
+cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
+                              cairn_hpa_result *out);
+
+/* ---- inspection (tests, pictures) ----------------------------------- */
+
+/* Position of abstract node `node` (< stats.nodes); CAIRN_ERR_RANGE past
+ * the end. Node ids change after edits. */
+cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
+                            cairn_point *out);
+/* The abstract graph itself (node positions are entrance cells). */
+const cairn_graph *cairn_hpa_graph(const cairn_hpa *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

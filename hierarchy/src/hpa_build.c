@@ -1,0 +1,712 @@
+/* Building and updating the hierarchy: clusters, entrances, intra-cluster
+ * costs and paths, and the abstract graph assembled from them.
+ *
+ * Everything a cluster stores depends only on the cells of the cluster and
+ * the border cells of its neighbours, so clusters are built independently
+ * (in parallel) and an edit redoes only the clusters within one cell of it.
+ * The abstract graph (a core CSR graph) is reassembled from the clusters
+ * after every build or update: a linear pass, far cheaper than the
+ * Dijkstras. */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+const int8_t cairn__hpa_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+const int8_t cairn__hpa_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+
+/* Open border segments shorter than this get one entrance in the middle;
+ * longer ones one at each end (Botea et al.'s rule), and from
+ * HPA_WIDE_SEGMENT on one in the middle too, so routes through wide open
+ * borders need not bend to a corner of the opening. */
+#define HPA_LONG_SEGMENT 6
+#define HPA_WIDE_SEGMENT 10
+
+/* ---- small helpers -------------------------------------------------- */
+
+static void *default_alloc(void *user, void *ptr, size_t old_size,
+                           size_t new_size) {
+  (void)user;
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  return realloc(ptr, new_size);
+}
+
+cairn_allocator cairn__hpa_allocator(const cairn_allocator *alloc) {
+  if (alloc && alloc->fn) return *alloc;
+  cairn_allocator a = {default_alloc, NULL};
+  return a;
+}
+
+bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap, size_t n,
+                     size_t size) {
+  if (n <= *cap) return true;
+  size_t c = *cap ? *cap : 16;
+  while (c < n) c *= 2;
+  void *q = a->fn(a->user, *p, *cap ? *cap * size : 0, c * size);
+  if (!q) return false;
+  *p = q;
+  *cap = c;
+  return true;
+}
+
+double cairn__hpa_now_ms(void) {
+  struct timespec t;
+  timespec_get(&t, TIME_UTC);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ---- transitions ---------------------------------------------------- */
+
+static bool open_at(const cairn_hpa *h, uint32_t i) { return h->cost[i] != 0; }
+
+/* Crossings of the border between cluster (cx, cy) and its east neighbour
+ * (vertical == true) or its south neighbour. For each maximal run of rows
+ * (columns) where both sides are open: one transition in the middle of a
+ * short run, one at each end of a long one, and the middle too on a wide
+ * one. Writes at most cs + 2 (runs of one or two cells get one transition
+ * each and are separated by a closed cell). */
+static size_t border_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                 bool vertical, hpa_transition *out) {
+  const int32_t cs = h->cs;
+  int32_t x0 = cx * cs, y0 = cy * cs;
+  int32_t len = vertical ? (y0 + cs > h->height ? h->height - y0 : cs)
+                         : (x0 + cs > h->width ? h->width - x0 : cs);
+  /* side a: last column (row) of this cluster; side b: the next one */
+  int32_t ax = vertical ? x0 + cs - 1 : x0, ay = vertical ? y0 : y0 + cs - 1;
+  uint32_t step_b = vertical ? 1u : (uint32_t)h->stride;
+  uint32_t along = vertical ? (uint32_t)h->stride : 1u;
+  uint32_t first = hpa_index(h, ax, ay);
+  size_t n = 0;
+  int32_t k = 0;
+  while (k < len) {
+    while (k < len && !(open_at(h, first + (uint32_t)k * along) &&
+                        open_at(h, first + (uint32_t)k * along + step_b)))
+      k++;
+    if (k == len) break;
+    int32_t run0 = k;
+    while (k < len && open_at(h, first + (uint32_t)k * along) &&
+           open_at(h, first + (uint32_t)k * along + step_b))
+      k++;
+    int32_t run1 = k - 1;
+    int32_t at[3] = {(run0 + run1) / 2, -1, -1};
+    if (run1 - run0 + 1 >= HPA_LONG_SEGMENT) {
+      at[0] = run0;
+      at[1] = run1;
+    }
+    if (run1 - run0 + 1 >= HPA_WIDE_SEGMENT) at[2] = (run0 + run1) / 2;
+    for (int t = 0; t < 3; t++) {
+      if (at[t] < 0) continue;
+      uint32_t a = first + (uint32_t)at[t] * along;
+      out[n].a = a;
+      out[n].b = a + step_b;
+      out[n].diag = false;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* Diagonal crossings at the corner where clusters (cx, cy), (cx + 1, cy),
+ * (cx, cy + 1) and (cx + 1, cy + 1) meet. A diagonal step needs all four
+ * corner cells open (no corner cutting), and then both diagonals exist. */
+static size_t corner_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                 hpa_transition *out) {
+  int32_t x = (cx + 1) * h->cs - 1, y = (cy + 1) * h->cs - 1;
+  uint32_t tl = hpa_index(h, x, y), s = (uint32_t)h->stride;
+  if (!open_at(h, tl) || !open_at(h, tl + 1) || !open_at(h, tl + s) ||
+      !open_at(h, tl + s + 1))
+    return 0;
+  out[0].a = tl;
+  out[0].b = tl + s + 1;
+  out[0].diag = true;
+  out[1].a = tl + 1;
+  out[1].b = tl + s;
+  out[1].diag = true;
+  return 2;
+}
+
+/* Every transition touching cluster (cx, cy), from all eight neighbours.
+ * out holds at least 4 * (cs + 2) + 8. */
+static size_t cluster_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                  hpa_transition *out) {
+  size_t n = 0;
+  if (cx + 1 < h->cw) n += border_transitions(h, cx, cy, true, out + n);
+  if (cx > 0) n += border_transitions(h, cx - 1, cy, true, out + n);
+  if (cy + 1 < h->ch) n += border_transitions(h, cx, cy, false, out + n);
+  if (cy > 0) n += border_transitions(h, cx, cy - 1, false, out + n);
+  for (int32_t dy = -1; dy <= 0; dy++)
+    for (int32_t dx = -1; dx <= 0; dx++) {
+      int32_t bx = cx + dx, by = cy + dy;
+      if (bx >= 0 && by >= 0 && bx + 1 < h->cw && by + 1 < h->ch)
+        n += corner_transitions(h, bx, by, out + n);
+    }
+  return n;
+}
+
+static size_t transitions_cap(int32_t cs) { return 4 * ((size_t)cs + 2) + 8; }
+
+/* ---- one cluster ---------------------------------------------------- */
+
+/* Per-thread scratch for building clusters. */
+typedef struct hpa_scratch {
+  cairn_search *search;
+  hpa_transition *trans; /* transitions_cap */
+  cairn_point *cells;    /* nodes as points, then trace buffer */
+  cairn_point *trace;    /* cs * cs */
+  uint8_t *steps;        /* growing */
+  size_t steps_cap;
+} hpa_scratch;
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static bool in_cluster(const cairn_hpa *h, const hpa_cluster *c, uint32_t i) {
+  cairn_point p = hpa_point(h, i);
+  return p.x >= c->x0 && p.x < c->x0 + c->w && p.y >= c->y0 &&
+         p.y < c->y0 + c->h;
+}
+
+static void cluster_free(const cairn_allocator *a, hpa_cluster *c) {
+  size_t nn = (size_t)c->n * c->n;
+  hpa_free(a, c->cell, c->n * sizeof *c->cell);
+  hpa_free(a, c->dist, nn * sizeof *c->dist);
+  hpa_free(a, c->off, (nn + 1) * sizeof *c->off);
+  hpa_free(a, c->steps, c->n_steps);
+  c->cell = NULL;
+  c->dist = NULL;
+  c->off = NULL;
+  c->steps = NULL;
+  c->n = 0;
+  c->n_steps = 0;
+}
+
+/* Direction code of the step a -> b (adjacent cells). */
+static uint8_t step_code(const cairn_hpa *h, cairn_point a, cairn_point b) {
+  (void)h;
+  int dx = b.x - a.x, dy = b.y - a.y;
+  for (uint8_t d = 0; d < 8; d++)
+    if (cairn__hpa_dx[d] == dx && cairn__hpa_dy[d] == dy) return d;
+  return 0; /* not reached: traces are chains of neighbours */
+}
+
+/* The entrance cells of a cluster, sorted and without repeats. */
+static uint32_t cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
+                              int32_t cx, int32_t cy, hpa_scratch *sc,
+                              uint32_t *cells) {
+  size_t nt = cluster_transitions(h, cx, cy, sc->trans);
+  uint32_t n = 0;
+  for (size_t t = 0; t < nt; t++) {
+    if (in_cluster(h, c, sc->trans[t].a)) cells[n++] = sc->trans[t].a;
+    if (in_cluster(h, c, sc->trans[t].b)) cells[n++] = sc->trans[t].b;
+  }
+  qsort(cells, n, sizeof *cells, cmp_u32);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (m == 0 || cells[m - 1] != cells[i]) cells[m++] = cells[i];
+  return m;
+}
+
+/* Dijkstra from every entrance, confined to the cluster and stopped once the
+ * other entrances are settled: costs into dist, paths (as direction codes)
+ * into sc->steps, offsets into off. */
+static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
+                                  const uint32_t *cells, uint32_t n,
+                                  hpa_scratch *sc, cairn_cost *dist,
+                                  uint32_t *off, size_t *n_steps) {
+  cairn_search_opts o = cairn_search_defaults();
+  o.bounds.x = c->x0;
+  o.bounds.y = c->y0;
+  o.bounds.w = c->w;
+  o.bounds.h = c->h;
+  for (uint32_t i = 0; i < n; i++) sc->cells[i] = hpa_point(h, cells[i]);
+  size_t total = 0, trace_cap = (size_t)c->w * (size_t)c->h;
+  for (uint32_t i = 0; i < n; i++) {
+    cairn_status st = cairn_dijkstra_fill(sc->search, h->grid, &sc->cells[i],
+                                          1, sc->cells, n, 0, &o);
+    if (st != CAIRN_OK) return st;
+    for (uint32_t j = 0; j < n; j++) {
+      off[i * n + j] = (uint32_t)total;
+      cairn_node_info info;
+      cairn_search_cell(sc->search, sc->cells[j], &info);
+      bool reached = info.state == CAIRN_NODE_CLOSED && i != j;
+      dist[i * n + j] = i == j ? 0 : reached ? info.g : CAIRN_COST_INF;
+      if (!reached) continue;
+      size_t len;
+      st = cairn_search_trace(sc->search, sc->cells[j], sc->trace, trace_cap,
+                              &len);
+      if (st != CAIRN_OK) return st;
+      if (!cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
+                           total + len, 1))
+        return CAIRN_ERR_NOMEM;
+      /* the trace runs j .. i: walk it backwards for i -> j */
+      for (size_t k = len - 1; k > 0; k--)
+        sc->steps[total++] = step_code(h, sc->trace[k], sc->trace[k - 1]);
+    }
+  }
+  off[(size_t)n * n] = (uint32_t)total;
+  *n_steps = total;
+  return CAIRN_OK;
+}
+
+/* Rebuilds cluster k from the grid. On failure the cluster is left empty. */
+static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
+                                  uint32_t *cells) {
+  hpa_cluster *c = &h->clusters[k];
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
+  const cairn_allocator *a = &h->alloc;
+  uint32_t n = cluster_nodes(h, c, cx, cy, sc, cells);
+  size_t nn = (size_t)n * n;
+  cairn_cost *dist;
+  uint32_t *off, *cell;
+#ifdef _OPENMP
+#pragma omp critical(cairn_hpa_alloc)
+#endif
+  {
+    cluster_free(a, c);
+    dist = hpa_alloc(a, nn * sizeof *dist);
+    off = hpa_alloc(a, (nn + 1) * sizeof *off);
+    cell = hpa_alloc(a, n * sizeof *cell);
+  }
+  cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  size_t n_steps = 0;
+  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist, off, &n_steps);
+  uint8_t *steps = NULL;
+  if (st == CAIRN_OK) {
+#ifdef _OPENMP
+#pragma omp critical(cairn_hpa_alloc)
+#endif
+    steps = hpa_alloc(a, n_steps);
+    if (!steps) st = CAIRN_ERR_NOMEM;
+  }
+  if (st != CAIRN_OK) {
+#ifdef _OPENMP
+#pragma omp critical(cairn_hpa_alloc)
+#endif
+    {
+      hpa_free(a, dist, nn * sizeof *dist);
+      hpa_free(a, off, (nn + 1) * sizeof *off);
+      hpa_free(a, cell, n * sizeof *cell);
+    }
+    return st;
+  }
+  memcpy(cell, cells, n * sizeof *cell);
+  if (n_steps) memcpy(steps, sc->steps, n_steps);
+  c->n = n;
+  c->cell = cell;
+  c->dist = dist;
+  c->off = off;
+  c->steps = steps;
+  c->n_steps = n_steps;
+  return CAIRN_OK;
+}
+
+/* ---- building many clusters in parallel ----------------------------- */
+
+static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
+  size_t cs = (size_t)h->cs;
+  cairn_search_destroy(sc->search);
+  hpa_free(&h->alloc, sc->trans, transitions_cap(h->cs) * sizeof *sc->trans);
+  hpa_free(&h->alloc, sc->cells, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
+  hpa_free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
+  hpa_free(&h->alloc, sc->steps, sc->steps_cap);
+  memset(sc, 0, sizeof *sc);
+}
+
+static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
+  size_t cs = (size_t)h->cs;
+  memset(sc, 0, sizeof *sc);
+  cairn_status st = cairn_search_create(&h->alloc, &sc->search);
+  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, h->grid);
+  sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
+  sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
+  sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
+  if (st == CAIRN_OK && (!sc->trans || !sc->cells || !sc->trace))
+    st = CAIRN_ERR_NOMEM;
+  if (st != CAIRN_OK) scratch_free(h, sc);
+  return st;
+}
+
+static int build_threads(const cairn_hpa *h) {
+#ifdef _OPENMP
+  return h->threads > 0 ? h->threads : omp_get_max_threads();
+#else
+  (void)h;
+  return 1;
+#endif
+}
+
+/* Builds the listed clusters, `threads` at a time; each thread has its own
+ * search context and scratch, and claims clusters dynamically (a fixed split
+ * stalls when one core is busy). */
+static cairn_status build_clusters(cairn_hpa *h, const uint32_t *list,
+                                   size_t n) {
+  int threads = build_threads(h);
+  if ((size_t)threads > n) threads = n ? (int)n : 1;
+  hpa_scratch *sc = hpa_alloc(&h->alloc, (size_t)threads * sizeof *sc);
+  if (!sc) return CAIRN_ERR_NOMEM;
+  cairn_status st = CAIRN_OK;
+  int ready = 0;
+  for (; ready < threads && st == CAIRN_OK; ready++)
+    st = scratch_init(h, &sc[ready]);
+  if (st != CAIRN_OK) ready--;
+  /* node cells: one cluster's worth per thread */
+  size_t cells_per = 2 * transitions_cap(h->cs);
+  uint32_t *cells = st == CAIRN_OK
+                        ? hpa_alloc(&h->alloc, (size_t)threads * cells_per *
+                                                   sizeof *cells)
+                        : NULL;
+  if (st == CAIRN_OK && !cells) st = CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK) {
+    int failed = 0; /* the lowest failing status, made deterministic */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4) reduction(min : failed)
+#endif
+    for (long i = 0; i < (long)n; i++) {
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+#endif
+      cairn_status r = cluster_build(h, list[i], &sc[t], cells + (size_t)t * cells_per);
+      if ((int)r < failed) failed = (int)r;
+    }
+    st = (cairn_status)failed;
+  }
+  hpa_free(&h->alloc, cells, (size_t)threads * cells_per * sizeof *cells);
+  for (int t = 0; t < ready; t++) scratch_free(h, &sc[t]);
+  hpa_free(&h->alloc, sc, (size_t)threads * sizeof *sc);
+  return st;
+}
+
+/* ---- assembling the abstract graph ---------------------------------- */
+
+uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell) {
+  const hpa_cluster *c = &h->clusters[hpa_cluster_of(h, hpa_point(h, cell))];
+  uint32_t lo = 0, hi = c->n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (c->cell[mid] < cell)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < c->n && c->cell[lo] == cell ? c->first + lo : UINT32_MAX;
+}
+
+/* Appends the two directed edges of a transition. */
+static size_t put_transition(const cairn_hpa *h, const hpa_transition *t,
+                             cairn_graph_edge *e) {
+  double base = t->diag ? (double)CAIRN_COST_DIAG : (double)CAIRN_COST_ONE;
+  double one = (double)CAIRN_COST_ONE;
+  uint32_t a = cairn__hpa_node_at(h, t->a), b = cairn__hpa_node_at(h, t->b);
+  e[0].from = a;
+  e[0].to = b;
+  e[0].cost = base * h->cost[t->b] / one;
+  e[1].from = b;
+  e[1].to = a;
+  e[1].cost = base * h->cost[t->a] / one;
+  return 2;
+}
+
+/* Transitions on the east and south borders and the south-east corner of
+ * cluster (cx, cy): each crossing is listed by exactly one cluster. */
+static size_t owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                hpa_transition *out) {
+  size_t n = 0;
+  if (cx + 1 < h->cw) n += border_transitions(h, cx, cy, true, out + n);
+  if (cy + 1 < h->ch) n += border_transitions(h, cx, cy, false, out + n);
+  if (cx + 1 < h->cw && cy + 1 < h->ch) n += corner_transitions(h, cx, cy, out + n);
+  return n;
+}
+
+static size_t count_edges(const cairn_hpa *h, hpa_transition *trans) {
+  size_t m = 0;
+  uint32_t k = 0;
+  for (int32_t cy = 0; cy < h->ch; cy++)
+    for (int32_t cx = 0; cx < h->cw; cx++, k++) {
+      const hpa_cluster *c = &h->clusters[k];
+      for (size_t i = 0; i < (size_t)c->n * c->n; i++)
+        m += c->dist[i] != CAIRN_COST_INF && c->dist[i] != 0;
+      m += 2 * owned_transitions(h, cx, cy, trans);
+    }
+  return m;
+}
+
+static void fill_edges(const cairn_hpa *h, hpa_transition *trans,
+                       cairn_graph_edge *e) {
+  size_t m = 0;
+  uint32_t k = 0;
+  double one = (double)CAIRN_COST_ONE;
+  for (int32_t cy = 0; cy < h->ch; cy++)
+    for (int32_t cx = 0; cx < h->cw; cx++, k++) {
+      const hpa_cluster *c = &h->clusters[k];
+      for (uint32_t i = 0; i < c->n; i++)
+        for (uint32_t j = 0; j < c->n; j++) {
+          cairn_cost d = c->dist[i * c->n + j];
+          if (d == CAIRN_COST_INF || d == 0) continue;
+          e[m].from = c->first + i;
+          e[m].to = c->first + j;
+          e[m].cost = (double)d / one; /* exact: d < 2^53 */
+          m++;
+        }
+      size_t nt = owned_transitions(h, cx, cy, trans);
+      for (size_t t = 0; t < nt; t++) m += put_transition(h, &trans[t], e + m);
+    }
+}
+
+/* Numbers the nodes cluster by cluster and builds the CSR graph. */
+static cairn_status assemble(cairn_hpa *h) {
+  const cairn_allocator *a = &h->alloc;
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    h->clusters[k].first = n;
+    n += h->clusters[k].n;
+  }
+  uint32_t *node_cluster = hpa_alloc(a, (size_t)n * sizeof *node_cluster);
+  double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
+  hpa_transition *trans = hpa_alloc(a, transitions_cap(h->cs) * sizeof *trans);
+  cairn_status st = node_cluster && xy && trans ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  cairn_graph_edge *edges = NULL;
+  size_t m = 0;
+  if (st == CAIRN_OK) {
+    for (uint32_t k = 0; k < n_clusters; k++)
+      for (uint32_t i = 0; i < h->clusters[k].n; i++) {
+        uint32_t v = h->clusters[k].first + i;
+        cairn_point p = hpa_point(h, h->clusters[k].cell[i]);
+        node_cluster[v] = k;
+        xy[2 * (size_t)v] = p.x;
+        xy[2 * (size_t)v + 1] = p.y;
+      }
+    m = count_edges(h, trans);
+    edges = hpa_alloc(a, m * sizeof *edges);
+    if (!edges) st = CAIRN_ERR_NOMEM;
+  }
+  cairn_graph *g = NULL;
+  if (st == CAIRN_OK) {
+    fill_edges(h, trans, edges);
+    cairn_graph_desc d = {n ? n : 1, xy, m, edges, 0, CAIRN_GH_OCTILE, 1.0};
+    if (!n) { /* a map without entrances still gets a (one-node) graph */
+      d.xy = NULL;
+      d.heuristic = CAIRN_GH_ZERO;
+    }
+    st = cairn_graph_create(&d, a, &g);
+  }
+  hpa_free(a, edges, m * sizeof *edges);
+  hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
+  hpa_free(a, trans, transitions_cap(h->cs) * sizeof *trans);
+  if (st != CAIRN_OK) {
+    hpa_free(a, node_cluster, (size_t)n * sizeof *node_cluster);
+    return st;
+  }
+  cairn_graph_destroy(h->graph);
+  hpa_free(a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
+  h->graph = g;
+  h->node_cluster = node_cluster;
+  h->n_nodes = n;
+  return CAIRN_OK;
+}
+
+/* ---- public --------------------------------------------------------- */
+
+cairn_hpa_opts cairn_hpa_defaults(void) {
+  cairn_hpa_opts o = {CAIRN_HPA_DEFAULT_CLUSTER, 0};
+  return o;
+}
+
+void cairn_hpa_destroy(cairn_hpa *h) {
+  if (!h) return;
+  cairn_allocator a = h->alloc;
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  if (h->clusters) {
+    for (uint32_t k = 0; k < n_clusters; k++) cluster_free(&a, &h->clusters[k]);
+    hpa_free(&a, h->clusters, n_clusters * sizeof *h->clusters);
+  }
+  cairn_graph_destroy(h->graph);
+  hpa_free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
+  hpa_free(&a, h, sizeof *h);
+}
+
+static cairn_status hpa_init(cairn_hpa *h, const cairn_grid *grid,
+                             int32_t cs) {
+  h->grid = grid;
+  h->cost = cairn_grid_cells(grid, &h->stride);
+  h->width = cairn_grid_width(grid);
+  h->height = cairn_grid_height(grid);
+  h->cs = cs;
+  h->cw = (h->width + cs - 1) / cs;
+  h->ch = (h->height + cs - 1) / cs;
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  h->clusters = hpa_alloc(&h->alloc, n_clusters * sizeof *h->clusters);
+  if (!h->clusters) return CAIRN_ERR_NOMEM;
+  memset(h->clusters, 0, n_clusters * sizeof *h->clusters);
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    hpa_cluster *c = &h->clusters[k];
+    c->x0 = (int32_t)(k % (uint32_t)h->cw) * cs;
+    c->y0 = (int32_t)(k / (uint32_t)h->cw) * cs;
+    c->w = c->x0 + cs > h->width ? h->width - c->x0 : cs;
+    c->h = c->y0 + cs > h->height ? h->height - c->y0 : cs;
+  }
+  return CAIRN_OK;
+}
+
+cairn_status cairn_hpa_create(const cairn_grid *grid,
+                              const cairn_hpa_opts *opts,
+                              const cairn_allocator *alloc, cairn_hpa **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  cairn_hpa_opts o = opts ? *opts : cairn_hpa_defaults();
+  if (o.cluster == 0) o.cluster = CAIRN_HPA_DEFAULT_CLUSTER;
+  if (!grid || o.cluster < CAIRN_HPA_MIN_CLUSTER ||
+      o.cluster > CAIRN_HPA_MAX_CLUSTER || o.threads < 0)
+    return CAIRN_ERR_ARG;
+  double t0 = cairn__hpa_now_ms();
+  cairn_allocator a = cairn__hpa_allocator(alloc);
+  cairn_hpa *h = hpa_alloc(&a, sizeof *h);
+  if (!h) return CAIRN_ERR_NOMEM;
+  memset(h, 0, sizeof *h);
+  h->alloc = a;
+  h->threads = o.threads;
+  cairn_status st = hpa_init(h, grid, o.cluster);
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  uint32_t *all = NULL;
+  if (st == CAIRN_OK) {
+    all = hpa_alloc(&a, n_clusters * sizeof *all);
+    if (!all) st = CAIRN_ERR_NOMEM;
+  }
+  if (st == CAIRN_OK) {
+    for (uint32_t k = 0; k < n_clusters; k++) all[k] = k;
+    st = build_clusters(h, all, n_clusters);
+  }
+  hpa_free(&a, all, n_clusters * sizeof *all);
+  if (st == CAIRN_OK) st = assemble(h);
+  if (st != CAIRN_OK) {
+    cairn_hpa_destroy(h);
+    return st;
+  }
+  h->build_ms = cairn__hpa_now_ms() - t0;
+  h->rebuilt = n_clusters;
+  *out = h;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
+                              cairn_rect r) {
+  if (!h || grid != h->grid) return CAIRN_ERR_ARG;
+  if (r.w <= 0 || r.h <= 0) return CAIRN_ERR_ARG;
+  double t0 = cairn__hpa_now_ms();
+  /* a cell on a cluster border moves that border's entrances, so the
+   * clusters within one cell of the change are the ones to redo */
+  int32_t x0 = r.x - 1, y0 = r.y - 1;
+  int32_t x1 = r.x + r.w, y1 = r.y + r.h; /* inclusive, one cell out */
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 > h->width - 1) x1 = h->width - 1;
+  if (y1 > h->height - 1) y1 = h->height - 1;
+  if (x0 > x1 || y0 > y1) return CAIRN_ERR_RANGE;
+  int32_t cx0 = x0 / h->cs, cx1 = x1 / h->cs, cy0 = y0 / h->cs, cy1 = y1 / h->cs;
+  size_t n = (size_t)(cx1 - cx0 + 1) * (size_t)(cy1 - cy0 + 1);
+  uint32_t *list = hpa_alloc(&h->alloc, n * sizeof *list);
+  if (!list) {
+    h->stale = true;
+    return CAIRN_ERR_NOMEM;
+  }
+  size_t k = 0;
+  for (int32_t cy = cy0; cy <= cy1; cy++)
+    for (int32_t cx = cx0; cx <= cx1; cx++)
+      list[k++] = (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx;
+  cairn_status st = build_clusters(h, list, n);
+  hpa_free(&h->alloc, list, n * sizeof *list);
+  if (st == CAIRN_OK) st = assemble(h);
+  if (st == CAIRN_OK && !cairn_grid_islands_fresh(grid))
+    st = cairn_grid_update_islands(grid);
+  h->stale = st != CAIRN_OK;
+  h->update_ms = cairn__hpa_now_ms() - t0;
+  h->rebuilt = (uint32_t)n;
+  return st;
+}
+
+cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
+                            const cairn_point *cells, const uint8_t *costs,
+                            size_t n) {
+  if (!h || grid != h->grid || (n && (!cells || !costs))) return CAIRN_ERR_ARG;
+  if (n == 0) return CAIRN_OK;
+  for (size_t i = 0; i < n; i++)
+    if (!cairn_grid_contains(grid, cells[i].x, cells[i].y)) return CAIRN_ERR_RANGE;
+  /* one update over the bounding box of the edits when they are close
+   * together; one per cell otherwise */
+  int32_t x0 = cells[0].x, x1 = x0, y0 = cells[0].y, y1 = y0;
+  for (size_t i = 0; i < n; i++) {
+    cairn_grid_set_cost(grid, cells[i].x, cells[i].y, costs[i]);
+    if (cells[i].x < x0) x0 = cells[i].x;
+    if (cells[i].x > x1) x1 = cells[i].x;
+    if (cells[i].y < y0) y0 = cells[i].y;
+    if (cells[i].y > y1) y1 = cells[i].y;
+  }
+  int64_t box = (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1);
+  if (box <= (int64_t)n * 4 * h->cs * h->cs) {
+    cairn_rect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+    return cairn_hpa_update(h, grid, r);
+  }
+  cairn_status st = CAIRN_OK;
+  double total = 0;
+  uint32_t rebuilt = 0;
+  for (size_t i = 0; i < n && st == CAIRN_OK; i++) {
+    cairn_rect r = {cells[i].x, cells[i].y, 1, 1};
+    st = cairn_hpa_update(h, grid, r);
+    total += h->update_ms;
+    rebuilt += h->rebuilt;
+  }
+  h->update_ms = total;
+  h->rebuilt = rebuilt;
+  return st;
+}
+
+void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  if (!h) return;
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  size_t mem = sizeof *h + n_clusters * sizeof *h->clusters;
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    const hpa_cluster *c = &h->clusters[k];
+    size_t nn = (size_t)c->n * c->n;
+    mem += c->n * sizeof *c->cell + nn * sizeof *c->dist +
+           (nn + 1) * sizeof *c->off + c->n_steps;
+  }
+  size_t m = cairn_graph_edges(h->graph);
+  /* the CSR graph: offsets, targets, costs, positions */
+  mem += ((size_t)h->n_nodes + 1) * sizeof(uint32_t) +
+         m * (sizeof(uint32_t) + sizeof(cairn_cost)) +
+         2 * (size_t)h->n_nodes * sizeof(double);
+  mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
+  out->cluster = h->cs;
+  out->clusters = n_clusters;
+  out->nodes = h->n_nodes;
+  out->edges = m;
+  out->memory_bytes = mem;
+  out->build_ms = h->build_ms;
+  out->update_ms = h->update_ms;
+  out->rebuilt_clusters = h->rebuilt;
+}
+
+cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
+                            cairn_point *out) {
+  if (!h || !out) return CAIRN_ERR_ARG;
+  if (node >= h->n_nodes) return CAIRN_ERR_RANGE;
+  *out = hpa_point(h, hpa_node_cell(h, node));
+  return CAIRN_OK;
+}
+
+const cairn_graph *cairn_hpa_graph(const cairn_hpa *h) {
+  return h ? h->graph : NULL;
+}

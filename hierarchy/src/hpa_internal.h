@@ -1,0 +1,94 @@
+/* Private to the hierarchy module (and its tests). */
+#ifndef CAIRN_HPA_INTERNAL_H
+#define CAIRN_HPA_INTERNAL_H
+
+#include "cairn_hierarchy.h"
+
+#include <stdbool.h>
+
+/* Step directions of cached paths: the four straight moves, then the four
+ * diagonals. */
+extern const int8_t cairn__hpa_dx[8], cairn__hpa_dy[8];
+
+/* One cluster: its entrance cells (abstract nodes) and, for every ordered
+ * pair of them, the cost and the grid path inside the cluster. Local node i
+ * is global node first + i. */
+typedef struct hpa_cluster {
+  int32_t x0, y0, w, h;
+  uint32_t n;        /* entrance cells */
+  uint32_t first;    /* global id of local node 0 */
+  uint32_t *cell;    /* n padded grid indices, ascending */
+  cairn_cost *dist;  /* n * n: dist[i * n + j], CAIRN_COST_INF if none */
+  uint32_t *off;     /* n * n + 1 offsets into steps */
+  uint8_t *steps;    /* direction codes of each i -> j path, back to back */
+  size_t n_steps;
+} hpa_cluster;
+
+/* A crossing between two clusters: cell a on one side, b on the other,
+ * one straight or diagonal step apart. */
+typedef struct hpa_transition {
+  uint32_t a, b; /* padded indices */
+  bool diag;
+} hpa_transition;
+
+struct cairn_hpa {
+  cairn_allocator alloc;
+  const cairn_grid *grid;
+  const uint8_t *cost; /* the grid's padded costs */
+  int32_t width, height, stride;
+  int32_t cs;          /* cluster side */
+  int32_t cw, ch;      /* clusters across and down */
+  hpa_cluster *clusters;
+  int threads;
+  /* the assembled abstract graph */
+  cairn_graph *graph;
+  uint32_t n_nodes;
+  uint32_t *node_cluster; /* cluster of each node */
+  bool stale;
+  double build_ms, update_ms;
+  uint32_t rebuilt;
+};
+
+static inline uint32_t hpa_index(const cairn_hpa *h, int32_t x, int32_t y) {
+  return (uint32_t)(y + 1) * (uint32_t)h->stride + (uint32_t)(x + 1);
+}
+static inline cairn_point hpa_point(const cairn_hpa *h, uint32_t i) {
+  cairn_point p = {(int32_t)(i % (uint32_t)h->stride) - 1,
+                   (int32_t)(i / (uint32_t)h->stride) - 1};
+  return p;
+}
+static inline uint32_t hpa_cluster_of(const cairn_hpa *h, cairn_point p) {
+  return (uint32_t)(p.y / h->cs) * (uint32_t)h->cw + (uint32_t)(p.x / h->cs);
+}
+
+/* Global id of the abstract node at padded cell index `cell`, or UINT32_MAX
+ * if that cell is no entrance. */
+uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell);
+/* Cell of a global node. */
+static inline uint32_t hpa_node_cell(const cairn_hpa *h, uint32_t node) {
+  const hpa_cluster *c = &h->clusters[h->node_cluster[node]];
+  return c->cell[node - c->first];
+}
+
+/* Allocation through the caller's allocator (malloc when it is NULL). */
+cairn_allocator cairn__hpa_allocator(const cairn_allocator *alloc);
+static inline void *hpa_alloc(const cairn_allocator *a, size_t size) {
+  return a->fn(a->user, NULL, 0, size ? size : 1);
+}
+static inline void hpa_free(const cairn_allocator *a, void *p, size_t size) {
+  if (p) a->fn(a->user, p, size ? size : 1, 0);
+}
+/* Grows *p (of *cap elements of `size` bytes) to hold at least n, doubling;
+ * the contents are kept. */
+bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
+                     size_t n, size_t size);
+
+/* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
+ * the cost; returns the new length (at most n). prefix is scratch of n. */
+size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
+                         cairn_point *out, cairn_cost *prefix);
+
+/* Monotonic wall clock in milliseconds. */
+double cairn__hpa_now_ms(void);
+
+#endif

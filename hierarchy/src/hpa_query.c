@@ -1,0 +1,468 @@
+/* Queries on a hierarchy: join start and goal to their clusters' entrances
+ * (a bounded Dijkstra each, inside the query context), A* over the abstract
+ * graph with those joins as virtual links, then refinement of the route into
+ * grid steps and smoothing. The shared hierarchy is only read. */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+typedef struct hpa_leg {
+  uint32_t off, len;
+} hpa_leg;
+
+struct cairn_hpa_query {
+  cairn_allocator alloc;
+  cairn_search *search;
+  /* links of the virtual start and goal, one per entrance of their
+   * cluster (index = local node), and the grid legs behind them */
+  cairn_graph_link *from_start, *to_goal;
+  size_t links_cap;
+  size_t n_from, n_to;
+  hpa_leg *leg_from, *leg_to; /* per entrance; len 0 when not reached */
+  cairn_point *legs;          /* start -> entrance, entrance -> goal, direct */
+  size_t legs_cap, legs_len;
+  hpa_leg direct;
+  cairn_cost direct_cost;
+  cairn_point *trace;
+  size_t trace_cap;
+  /* the route and the path */
+  uint32_t *route;
+  size_t route_cap, route_len;
+  cairn_point *raw; /* refined, before smoothing */
+  size_t raw_cap, raw_len, raw_done; /* raw_done: smoothed up to here */
+  cairn_point *path;
+  size_t path_cap, path_len;
+  cairn_cost *prefix;
+  size_t prefix_cap;
+  /* the query in progress */
+  const cairn_hpa *h;
+  cairn_point start, goal;
+  cairn_hpa_path_opts opts;
+  cairn_status state;
+  cairn_cost route_cost;
+  uint32_t refined; /* route edges refined */
+  uint64_t expanded;
+  int plain;
+};
+
+/* ---- context -------------------------------------------------------- */
+
+cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
+                                    cairn_hpa_query **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__hpa_allocator(alloc);
+  cairn_hpa_query *q = hpa_alloc(&a, sizeof *q);
+  *out = q;
+  if (!q) return CAIRN_ERR_NOMEM;
+  memset(q, 0, sizeof *q);
+  q->alloc = a;
+  q->state = CAIRN_ERR_STATE;
+  cairn_status st = cairn_search_create(&a, &q->search);
+  if (st != CAIRN_OK) {
+    hpa_free(&a, q, sizeof *q);
+    *out = NULL;
+  }
+  return st;
+}
+
+void cairn_hpa_query_destroy(cairn_hpa_query *q) {
+  if (!q) return;
+  cairn_allocator a = q->alloc;
+  cairn_search_destroy(q->search);
+  hpa_free(&a, q->from_start, q->links_cap * sizeof *q->from_start);
+  hpa_free(&a, q->to_goal, q->links_cap * sizeof *q->to_goal);
+  hpa_free(&a, q->leg_from, q->links_cap * sizeof *q->leg_from);
+  hpa_free(&a, q->leg_to, q->links_cap * sizeof *q->leg_to);
+  hpa_free(&a, q->legs, q->legs_cap * sizeof *q->legs);
+  hpa_free(&a, q->trace, q->trace_cap * sizeof *q->trace);
+  hpa_free(&a, q->route, q->route_cap * sizeof *q->route);
+  hpa_free(&a, q->raw, q->raw_cap * sizeof *q->raw);
+  hpa_free(&a, q->path, q->path_cap * sizeof *q->path);
+  hpa_free(&a, q->prefix, q->prefix_cap * sizeof *q->prefix);
+  hpa_free(&a, q, sizeof *q);
+}
+
+size_t cairn_hpa_query_memory(const cairn_hpa_query *q) {
+  if (!q) return 0;
+  return sizeof *q + cairn_search_memory(q->search) +
+         q->links_cap * (2 * sizeof(cairn_graph_link) + 2 * sizeof(hpa_leg)) +
+         q->legs_cap * sizeof *q->legs + q->trace_cap * sizeof *q->trace +
+         q->route_cap * sizeof *q->route + q->raw_cap * sizeof *q->raw +
+         q->path_cap * sizeof *q->path + q->prefix_cap * sizeof *q->prefix;
+}
+
+cairn_hpa_path_opts cairn_hpa_path_defaults(void) {
+  cairn_hpa_path_opts o = {-1, 1};
+  return o;
+}
+
+/* Grows an array of the context; false on allocation failure. */
+#define GROW(q, field, cap, n) \
+  cairn__hpa_grow(&(q)->alloc, (void **)&(q)->field, &(q)->cap, (n), sizeof *(q)->field)
+
+/* The link arrays (and their leg offsets) hold one entry per entrance. */
+static bool grow_links(cairn_hpa_query *q, size_t n) {
+  if (n <= q->links_cap) return true;
+  size_t cap = q->links_cap ? q->links_cap : 16;
+  while (cap < n) cap *= 2;
+  const cairn_allocator *a = &q->alloc;
+  cairn_graph_link *f = hpa_alloc(a, cap * sizeof *f);
+  cairn_graph_link *t = hpa_alloc(a, cap * sizeof *t);
+  hpa_leg *lf = hpa_alloc(a, cap * sizeof *lf);
+  hpa_leg *lt = hpa_alloc(a, cap * sizeof *lt);
+  if (!f || !t || !lf || !lt) {
+    hpa_free(a, f, cap * sizeof *f);
+    hpa_free(a, t, cap * sizeof *t);
+    hpa_free(a, lf, cap * sizeof *lf);
+    hpa_free(a, lt, cap * sizeof *lt);
+    return false;
+  }
+  if (q->links_cap) { /* the start's links survive the goal's growth */
+    memcpy(f, q->from_start, q->links_cap * sizeof *f);
+    memcpy(t, q->to_goal, q->links_cap * sizeof *t);
+    memcpy(lf, q->leg_from, q->links_cap * sizeof *lf);
+    memcpy(lt, q->leg_to, q->links_cap * sizeof *lt);
+  }
+  hpa_free(a, q->from_start, q->links_cap * sizeof *q->from_start);
+  hpa_free(a, q->to_goal, q->links_cap * sizeof *q->to_goal);
+  hpa_free(a, q->leg_from, q->links_cap * sizeof *q->leg_from);
+  hpa_free(a, q->leg_to, q->links_cap * sizeof *q->leg_to);
+  q->from_start = f;
+  q->to_goal = t;
+  q->leg_from = lf;
+  q->leg_to = lt;
+  q->links_cap = cap;
+  return true;
+}
+
+/* ---- joining start and goal ----------------------------------------- */
+
+static cairn_rect cluster_rect(const hpa_cluster *c) {
+  cairn_rect r = {c->x0, c->y0, c->w, c->h};
+  return r;
+}
+
+/* Appends the search's path behind `cell` to the legs, in walking order:
+ * traces run back to the fill's source, so a forward fill's trace is
+ * reversed. Returns false on allocation failure. */
+static bool put_leg(cairn_hpa_query *q, cairn_point cell, bool reverse,
+                    hpa_leg *leg) {
+  size_t n;
+  cairn_status st = cairn_search_trace(q->search, cell, q->trace, q->trace_cap, &n);
+  if (st == CAIRN_ERR_BUFFER) {
+    if (!GROW(q, trace, trace_cap, n)) return false;
+    st = cairn_search_trace(q->search, cell, q->trace, q->trace_cap, &n);
+  }
+  if (st != CAIRN_OK) return false;
+  if (!GROW(q, legs, legs_cap, q->legs_len + n)) return false;
+  leg->off = (uint32_t)q->legs_len;
+  leg->len = (uint32_t)n;
+  for (size_t k = 0; k < n; k++)
+    q->legs[q->legs_len++] = q->trace[reverse ? n - 1 - k : k];
+  return true;
+}
+
+/* Bounded fill from the start (forward) or the goal (to_sources) over its
+ * cluster, with the cluster's entrances as targets: one link per entrance
+ * reached, and its leg. */
+static cairn_status join(cairn_hpa_query *q, bool from_start) {
+  const cairn_hpa *h = q->h;
+  cairn_point p = from_start ? q->start : q->goal;
+  const hpa_cluster *c = &h->clusters[hpa_cluster_of(h, p)];
+  if (!grow_links(q, (size_t)c->n + 1)) return CAIRN_ERR_NOMEM;
+  if (!GROW(q, trace, trace_cap, (size_t)c->n + 1)) return CAIRN_ERR_NOMEM;
+  cairn_point *targets = q->trace; /* free until the first trace */
+  for (uint32_t i = 0; i < c->n; i++) targets[i] = hpa_point(h, c->cell[i]);
+  size_t nt = c->n;
+  bool direct = from_start && hpa_cluster_of(h, q->goal) == hpa_cluster_of(h, p);
+  if (direct) targets[nt++] = q->goal;
+  cairn_search_opts o = cairn_search_defaults();
+  o.bounds = cluster_rect(c);
+  cairn_status st = cairn_dijkstra_fill(q->search, h->grid, &p, 1, targets, nt,
+                                        !from_start, &o);
+  if (st != CAIRN_OK) return st;
+  cairn_result r;
+  cairn_search_result(q->search, &r);
+  q->expanded += r.expanded;
+  cairn_graph_link *links = from_start ? q->from_start : q->to_goal;
+  hpa_leg *legs = from_start ? q->leg_from : q->leg_to;
+  size_t n = 0;
+  for (uint32_t i = 0; i < c->n; i++) {
+    cairn_point e = hpa_point(h, c->cell[i]);
+    cairn_node_info info;
+    cairn_search_cell(q->search, e, &info);
+    legs[i].len = 0;
+    if (info.state != CAIRN_NODE_CLOSED) continue;
+    links[n].node = c->first + i;
+    links[n].cost = info.g;
+    n++;
+    if (!put_leg(q, e, from_start, &legs[i])) return CAIRN_ERR_NOMEM;
+  }
+  if (from_start)
+    q->n_from = n;
+  else
+    q->n_to = n;
+  if (direct) {
+    cairn_node_info info;
+    cairn_search_cell(q->search, q->goal, &info);
+    if (info.state == CAIRN_NODE_CLOSED) {
+      q->direct_cost = info.g;
+      if (!put_leg(q, q->goal, true, &q->direct)) return CAIRN_ERR_NOMEM;
+    }
+  }
+  return CAIRN_OK;
+}
+
+/* ---- planning ------------------------------------------------------- */
+
+static int32_t octile_cells(cairn_point a, cairn_point b) {
+  int32_t dx = abs(a.x - b.x), dy = abs(a.y - b.y);
+  int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return hi + (lo * 41) / 100; /* hi - lo + 1.41 lo, rounded down */
+}
+
+static cairn_status copy_path(cairn_hpa_query *q, const cairn_point *p,
+                              size_t n) {
+  if (!GROW(q, path, path_cap, n)) return CAIRN_ERR_NOMEM;
+  memcpy(q->path, p, n * sizeof *p);
+  q->path_len = n;
+  return CAIRN_OK;
+}
+
+/* The nearby case: plain A* on the whole grid, exact, but given only as
+ * many expansions as a hierarchical query costs (about the cells of two
+ * clusters): CAIRN_PARTIAL says the path winds too far and the hierarchy
+ * should answer after all. */
+static cairn_status plan_plain(cairn_hpa_query *q) {
+  cairn_result r;
+  cairn_search_opts o = cairn_search_defaults();
+  o.max_expanded = 2 * (uint64_t)q->h->cs * (uint64_t)q->h->cs;
+  cairn_status st = cairn_astar(q->search, q->h->grid, q->start, q->goal, &o, &r);
+  q->expanded += r.expanded;
+  if (st == CAIRN_OK) {
+    q->plain = 1;
+    st = copy_path(q, r.path, r.path_len);
+    q->route_cost = r.cost;
+  }
+  return st;
+}
+
+static cairn_status plan_route(cairn_hpa_query *q) {
+  const cairn_hpa *h = q->h;
+  q->legs_len = 0;
+  q->direct.len = 0;
+  q->direct_cost = CAIRN_COST_INF;
+  cairn_status st = join(q, true);
+  if (st == CAIRN_OK) st = join(q, false);
+  if (st != CAIRN_OK) return st;
+  cairn_graph_query gq;
+  memset(&gq, 0, sizeof gq);
+  gq.start_xy[0] = q->start.x;
+  gq.start_xy[1] = q->start.y;
+  gq.goal_xy[0] = q->goal.x;
+  gq.goal_xy[1] = q->goal.y;
+  gq.from_start = q->from_start;
+  gq.n_from_start = q->n_from;
+  gq.to_goal = q->to_goal;
+  gq.n_to_goal = q->n_to;
+  gq.direct = q->direct_cost;
+  cairn_result r;
+  st = cairn_graph_astar_linked(q->search, h->graph, &gq, NULL, &r);
+  q->expanded += r.expanded;
+  if (st != CAIRN_OK) return st;
+  if (!GROW(q, route, route_cap, r.path_len)) return CAIRN_ERR_NOMEM;
+  memcpy(q->route, r.nodes, r.path_len * sizeof *r.nodes);
+  q->route_len = r.path_len;
+  q->route_cost = r.cost;
+  return CAIRN_OK;
+}
+
+static cairn_status check_point(const cairn_grid *g, cairn_point p) {
+  if (!cairn_grid_contains(g, p.x, p.y)) return CAIRN_ERR_RANGE;
+  if (!cairn_grid_cost(g, p.x, p.y)) return CAIRN_ERR_BLOCKED;
+  return CAIRN_OK;
+}
+
+static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  out->status = q->state;
+  out->cost = CAIRN_COST_INF;
+  out->route_cost = q->route_cost;
+  out->expanded = q->expanded;
+  out->plain = q->plain;
+  out->route_len = q->plain ? 0 : (uint32_t)q->route_len;
+  out->route_refined = q->refined;
+  if (q->state != CAIRN_OK && q->state != CAIRN_IN_PROGRESS) return;
+  out->path = q->path_len ? q->path : NULL;
+  out->path_len = q->path_len;
+  if (q->path_len) {
+    cairn_cost c = 0;
+    for (size_t k = 1; k < q->path_len; k++) {
+      bool diag = q->path[k].x != q->path[k - 1].x &&
+                  q->path[k].y != q->path[k - 1].y;
+      c += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) *
+           cairn_grid_cost(q->h->grid, q->path[k].x, q->path[k].y);
+    }
+    if (q->state == CAIRN_OK) out->cost = c;
+  }
+}
+
+cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
+                            cairn_point start, cairn_point goal,
+                            const cairn_hpa_path_opts *opts,
+                            cairn_hpa_result *out) {
+  if (!q) return CAIRN_ERR_ARG;
+  q->h = h;
+  q->state = CAIRN_ERR_ARG;
+  q->route_len = q->raw_len = q->raw_done = q->path_len = 0;
+  q->refined = 0;
+  q->expanded = 0;
+  q->plain = 0;
+  q->route_cost = CAIRN_COST_INF;
+  cairn_status st = CAIRN_OK;
+  if (!h) st = CAIRN_ERR_ARG;
+  else if (h->stale) st = CAIRN_ERR_STATE;
+  if (st == CAIRN_OK) st = check_point(h->grid, start);
+  if (st == CAIRN_OK) st = check_point(h->grid, goal);
+  q->opts = opts ? *opts : cairn_hpa_path_defaults();
+  if (q->opts.nearby < -1) st = CAIRN_ERR_ARG;
+  if (st != CAIRN_OK) {
+    q->state = st;
+    fill_result(q, out);
+    return st;
+  }
+  if (q->opts.nearby == -1) q->opts.nearby = 2 * h->cs;
+  q->start = start;
+  q->goal = goal;
+  if (cairn_grid_islands_fresh(h->grid) &&
+      cairn_grid_island(h->grid, start.x, start.y) !=
+          cairn_grid_island(h->grid, goal.x, goal.y)) {
+    st = CAIRN_NO_PATH; /* answered from the island labels */
+  } else {
+    st = CAIRN_PARTIAL;
+    if (octile_cells(start, goal) <= q->opts.nearby ||
+        (start.x == goal.x && start.y == goal.y))
+      st = plan_plain(q);
+    if (st == CAIRN_PARTIAL) {
+      st = plan_route(q);
+      if (st == CAIRN_OK) st = CAIRN_IN_PROGRESS;
+    }
+  }
+  q->state = st;
+  fill_result(q, out);
+  return st;
+}
+
+/* ---- refinement ----------------------------------------------------- */
+
+/* Appends a leg (or a cached path) to the raw path; its first point is the
+ * raw path's last one, unless the raw path is empty. */
+static bool append(cairn_hpa_query *q, const cairn_point *p, size_t n) {
+  size_t skip = q->raw_len ? 1 : 0;
+  if (!GROW(q, raw, raw_cap, q->raw_len + n)) return false;
+  for (size_t k = skip; k < n; k++) q->raw[q->raw_len++] = p[k];
+  return true;
+}
+
+static bool append_leg(cairn_hpa_query *q, hpa_leg leg) {
+  return append(q, q->legs + leg.off, leg.len);
+}
+
+/* Grid steps of route edge u -> v: a leg of the start or the goal, a cached
+ * path inside a cluster, or one step across a border. */
+static bool refine_edge(cairn_hpa_query *q, uint32_t u, uint32_t v) {
+  const cairn_hpa *h = q->h;
+  const uint32_t n = h->n_nodes;
+  if (u == n && v == n + 1) return append_leg(q, q->direct);
+  if (u == n) {
+    const hpa_cluster *c = &h->clusters[h->node_cluster[v]];
+    return append_leg(q, q->leg_from[v - c->first]);
+  }
+  if (v == n + 1) {
+    const hpa_cluster *c = &h->clusters[h->node_cluster[u]];
+    return append_leg(q, q->leg_to[u - c->first]);
+  }
+  uint32_t cu = h->node_cluster[u], cv = h->node_cluster[v];
+  cairn_point pu = hpa_point(h, hpa_node_cell(h, u));
+  if (!q->raw_len && !append(q, &pu, 1)) return false;
+  if (cu != cv) {
+    cairn_point pv = hpa_point(h, hpa_node_cell(h, v));
+    cairn_point two[2] = {pu, pv};
+    return append(q, two, 2);
+  }
+  const hpa_cluster *c = &h->clusters[cu];
+  uint32_t i = u - c->first, j = v - c->first;
+  uint32_t from = c->off[i * c->n + j], to = c->off[i * c->n + j + 1];
+  if (!GROW(q, raw, raw_cap, q->raw_len + (to - from))) return false;
+  cairn_point p = pu;
+  for (uint32_t k = from; k < to; k++) {
+    p.x += cairn__hpa_dx[c->steps[k]];
+    p.y += cairn__hpa_dy[c->steps[k]];
+    q->raw[q->raw_len++] = p;
+  }
+  return true;
+}
+
+/* Smooths the raw steps refined since the last call onto the path. */
+static cairn_status flush(cairn_hpa_query *q) {
+  size_t from = q->raw_done ? q->raw_done - 1 : 0; /* share the joint */
+  size_t n = q->raw_len - from;
+  if (n == 0) return CAIRN_OK;
+  if (!GROW(q, path, path_cap, q->path_len + n) ||
+      !GROW(q, prefix, prefix_cap, n))
+    return CAIRN_ERR_NOMEM;
+  size_t skip = q->path_len ? 1 : 0;
+  cairn_point *dst = q->path + q->path_len - skip;
+  size_t m;
+  if (q->opts.smooth) {
+    m = cairn__hpa_smooth(q->h, q->raw + from, n, dst, q->prefix);
+  } else {
+    memcpy(dst, q->raw + from, n * sizeof *dst);
+    m = n;
+  }
+  q->path_len += m - skip;
+  q->raw_done = q->raw_len;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
+                              cairn_hpa_result *out) {
+  if (!q) return CAIRN_ERR_ARG;
+  if (q->state != CAIRN_IN_PROGRESS) {
+    if (out) fill_result(q, out);
+    return q->state == CAIRN_ERR_ARG ? CAIRN_ERR_STATE : q->state;
+  }
+  if (edges == 0) edges = 1;
+  cairn_status st = CAIRN_OK;
+  while (edges-- && q->refined + 1 < q->route_len) {
+    if (!refine_edge(q, q->route[q->refined], q->route[q->refined + 1])) {
+      st = CAIRN_ERR_NOMEM;
+      break;
+    }
+    q->refined++;
+  }
+  if (st == CAIRN_OK) st = flush(q);
+  if (st == CAIRN_OK && q->refined + 1 >= q->route_len) st = CAIRN_OK;
+  else if (st == CAIRN_OK) st = CAIRN_IN_PROGRESS;
+  q->state = st;
+  fill_result(q, out);
+  return st;
+}
+
+cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
+                            cairn_point start, cairn_point goal,
+                            const cairn_hpa_path_opts *opts,
+                            cairn_hpa_result *out) {
+  cairn_status st = cairn_hpa_plan(q, h, start, goal, opts, NULL);
+  if (st == CAIRN_IN_PROGRESS) st = cairn_hpa_refine(q, UINT32_MAX, NULL);
+  if (q) fill_result(q, out);
+  else if (out) {
+    memset(out, 0, sizeof *out);
+    out->status = st;
+    out->cost = CAIRN_COST_INF;
+  }
+  return st;
+}

@@ -1,0 +1,118 @@
+/* Smoothing of refined paths, keeping 8-way moves.
+ *
+ * A refined path bends at every entrance it passes through. From each bend
+ * (a "turn point", where the step direction changes) the smoother looks at
+ * the next few turn points within a window and replaces the stretch up to
+ * the farthest one it can with a straight-as-possible 8-way run: all
+ * diagonals then all straight steps, or the other way round. A run is taken
+ * only if every cell is open, no corner is cut, and its cost (terrain
+ * included) is below that of the stretch it replaces, so smoothing never
+ * raises the cost and never drags a path through a swamp it went around.
+ * The work per bend is bounded by the window, so smoothing is linear in the
+ * path length. */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+
+/* Turn points looked at from each anchor, and how far (in octile cells,
+ * as a multiple of the cluster side) a shortcut may reach. */
+#define SMOOTH_CANDIDATES 12
+#define SMOOTH_REACH 16
+
+static int sgn(int32_t v) { return (v > 0) - (v < 0); }
+
+static cairn_cost step_cost(const cairn_hpa *h, cairn_point a, cairn_point b) {
+  bool diag = a.x != b.x && a.y != b.y;
+  return (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[hpa_index(h, b.x, b.y)];
+}
+
+static bool is_turn(const cairn_point *p, size_t n, size_t k) {
+  if (k + 1 >= n) return true;
+  return p[k].x - p[k - 1].x != p[k + 1].x - p[k].x ||
+         p[k].y - p[k - 1].y != p[k + 1].y - p[k].y;
+}
+
+/* A run from a to b: `diag_first` selects the shape. Walks it and returns
+ * its cost, or CAIRN_COST_INF as soon as a cell is blocked, a corner is cut
+ * or the cost reaches `limit`. With out != NULL it also writes the cells
+ * after a. */
+static cairn_cost run(const cairn_hpa *h, cairn_point a, cairn_point b,
+                      bool diag_first, cairn_cost limit, cairn_point *out) {
+  const uint8_t *cost = h->cost;
+  int32_t dx = b.x - a.x, dy = b.y - a.y;
+  int sx = sgn(dx), sy = sgn(dy);
+  int32_t ax = abs(dx), ay = abs(dy);
+  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+  int32_t ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* straight step */
+  const int32_t stride = h->stride;
+  uint32_t c = hpa_index(h, a.x, a.y);
+  cairn_point p = a;
+  cairn_cost total = 0;
+  for (int part = 0; part < 2; part++) {
+    bool diag = (part == 0) == diag_first;
+    int32_t count = diag ? nd : ns;
+    int32_t mx = diag ? sx : ox, my = diag ? sy : oy;
+    int32_t off = mx + my * stride;
+    for (int32_t k = 0; k < count; k++) {
+      uint32_t next = (uint32_t)((int32_t)c + off);
+      if (!cost[next]) return CAIRN_COST_INF;
+      if (diag && (!cost[c + (uint32_t)(int32_t)mx] ||
+                   !cost[(uint32_t)((int32_t)c + my * stride)]))
+        return CAIRN_COST_INF;
+      total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[next];
+      if (total >= limit) return CAIRN_COST_INF;
+      c = next;
+      p.x += mx;
+      p.y += my;
+      if (out) *out++ = p;
+    }
+  }
+  return total;
+}
+
+static int32_t octile_reach(cairn_point a, cairn_point b) {
+  int32_t dx = abs(a.x - b.x), dy = abs(a.y - b.y);
+  return dx > dy ? dx : dy;
+}
+
+size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
+                         cairn_point *out, cairn_cost *prefix) {
+  if (n == 0) return 0;
+  prefix[0] = 0;
+  for (size_t k = 1; k < n; k++) prefix[k] = prefix[k - 1] + step_cost(h, in[k - 1], in[k]);
+  const int32_t reach = SMOOTH_REACH * h->cs;
+  size_t m = 0, a = 0;
+  out[m++] = in[0];
+  while (a + 1 < n) {
+    size_t best = 0, next_turn = 0;
+    bool best_diag = true;
+    cairn_cost best_saving = 0;
+    int seen = 0;
+    for (size_t k = a + 1; k < n && seen < SMOOTH_CANDIDATES; k++) {
+      if (!is_turn(in, n, k)) continue;
+      if (!next_turn) next_turn = k;
+      seen++;
+      if (octile_reach(in[a], in[k]) > reach) break;
+      if (k < a + 2) continue;
+      cairn_cost limit = prefix[k] - prefix[a];
+      for (int shape = 0; shape < 2; shape++) {
+        cairn_cost c = run(h, in[a], in[k], shape == 0, limit, NULL);
+        if (c != CAIRN_COST_INF && limit - c > best_saving) {
+          best = k;
+          best_diag = shape == 0;
+          best_saving = limit - c;
+        }
+      }
+    }
+    if (!best) { /* no shortcut: keep the path up to the next bend */
+      for (size_t k = a + 1; k <= next_turn; k++) out[m++] = in[k];
+      a = next_turn;
+      continue;
+    }
+    run(h, in[a], in[best], best_diag, CAIRN_COST_INF, out + m);
+    int32_t dx = abs(in[best].x - in[a].x), dy = abs(in[best].y - in[a].y);
+    m += (size_t)(dx > dy ? dx : dy);
+    a = best;
+  }
+  return m;
+}
