@@ -25,6 +25,62 @@ expect() {
   fi
 }
 
+# path_ok MAP FROM TO ARGS...: runs cairn path --json with ARGS, then checks
+# the path on its own (Moving AI rules: . G S passable at cost 1, steps to
+# one of the 8 neighbours, no corner cut, right endpoints), recomputes its
+# cost and wants it to be the printed cost and no less than the optimum
+# (plain cairn path's).
+# Prints "valid COST" or the problem; exits non-zero on any problem.
+path_ok() {
+  pm=$1 pf=$2 pt=$3
+  shift 3
+  "$cairn" path --map "$pm" --from "$pf" --to "$pt" --json "$@" >"$tmp/json" || return
+  "$cairn" path --map "$pm" --from "$pf" --to "$pt" --json >"$tmp/opt.json" || return
+  cat "$tmp/json"
+  awk -v from="$pf" -v to="$pt" -v jf="$tmp/json" -v of="$tmp/opt.json" '
+    function cost_of(line) {
+      return match(line, /"cost":[0-9.]+/) ? substr(line, RSTART + 7, RLENGTH - 7) + 0 : -1
+    }
+    function open_cell(x, y) {
+      return x >= 0 && y >= 0 && x < w && y < h && index(".GS", substr(row[y], x + 1, 1)) > 0
+    }
+    function bad(why) { print "invalid: " why; exit 1 }
+    NR > 4 { row[NR - 5] = $0 }
+    $1 == "height" { h = $2 }
+    $1 == "width" { w = $2 }
+    END {
+      getline line < jf
+      getline opt < of
+      if (!match(line, /"path":\[[][0-9,-]*\]/)) bad("no path in the output")
+      pts = substr(line, RSTART + 9, RLENGTH - 10)
+      gsub(/[][]/, "", pts)
+      n = split(pts, c, ",") / 2
+      if (n < 1) bad("empty path")
+      if (c[1] "," c[2] != from) bad("starts at " c[1] "," c[2])
+      if (c[2 * n - 1] "," c[2 * n] != to) bad("ends at " c[2 * n - 1] "," c[2 * n])
+      len = 0
+      for (i = 1; i <= n; i++) {
+        x = c[2 * i - 1] + 0; y = c[2 * i] + 0
+        if (!open_cell(x, y)) bad("point " i - 1 " (" x "," y ") is not passable")
+        if (i > 1) {
+          dx = x - px; dy = y - py
+          if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+            bad("point " i - 1 " is no step from the one before")
+          if (dx && dy && (!open_cell(px + dx, py) || !open_cell(px, py + dy)))
+            bad("point " i - 1 " cuts a corner")
+          len += dx && dy ? sqrt(2) : 1
+        }
+        px = x; py = y
+      }
+      cost = cost_of(line); best = cost_of(opt)
+      # the core diagonal is sqrt 2 to 1.1e-6, the printed cost rounded to 1e-6
+      tol = 2e-6 * len + 1e-5
+      if (cost - len > tol || len - cost > tol) bad("cost " cost ", recomputed " len)
+      if (cost < best - 1e-5) bad("cost " cost " below the optimum " best)
+      printf "valid %.6f\n", cost
+    }' "$pm"
+}
+
 map="$src/maps/outskirts.map"
 printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' >"$tmp/split.map"
 printf 'type octile\nheight 3\nwidth 5\nmap\n.....\n.....\n' >"$tmp/short.map"
@@ -41,6 +97,29 @@ expect 2 "weight" "$cairn" path --map "$map" --from 1,1 --to 2,2 --weight 0.5
 expect 2 "unknown option" "$cairn" path --map "$map" --from 1,1 --to 2,2 --fast
 expect 2 "CHAR=COST" "$cairn" path --map "$map" --from 1,1 --to 2,2 --terrain S=300
 expect 2 "needs a FILE.scen" "$cairn" scen
+expect 2 "--algo: 'bogus' is not astar, dijkstra or hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo bogus
+expect 2 "--cluster: '3' is not an integer in 4..128" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --cluster 3
+expect 2 "--cluster: '200' is not an integer in 4..128" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --cluster 200
+expect 2 "--cluster needs a value" "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --cluster
+expect 2 "--nearby: '-1' is not an integer" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --nearby -1
+expect 2 "--weight does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --weight 2
+expect 2 "--weight does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --weight 2 --algo hpa
+expect 2 "--heuristic does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --heuristic octile
+expect 2 "--turn-penalty does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --turn-penalty 1
+expect 2 "--moves 4 does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --moves 4
+expect 2 "--cluster needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --cluster 8
+expect 2 "--nearby needs --algo hpa" \
+  "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo dijkstra --nearby 0
+expect 2 "--no-smooth needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --no-smooth
 expect 0 "usage: cairn" "$cairn" --help
 
 # bad input files and coordinates: exit 3, with FILE:LINE: problem
@@ -51,6 +130,9 @@ expect 3 "huge.map:[0-9]+:" "$cairn" info --map "$tmp/huge.map"
 expect 3 "outside the map" "$cairn" path --map "$tmp/split.map" --from 7,0 --to 0,0
 expect 3 "outside the map" "$cairn" path --map "$tmp/split.map" --from -1,0 --to 0,0
 expect 3 "blocked cell" "$cairn" path --map "$tmp/split.map" --from 2,1 --to 0,0
+expect 3 "outside the map" "$cairn" path --map "$tmp/split.map" --from 0,0 --to 0,3 --algo hpa
+expect 3 "--to 2,1 is a blocked cell" "$cairn" path --map "$tmp/split.map" --from 0,0 --to 2,1 --algo hpa
+expect 3 "nothere.map.*cannot open" "$cairn" path --map "$tmp/nothere.map" --from 0,0 --to 1,1 --algo hpa
 
 # answers: "no path" is a result, exit 0
 expect 0 '"found":false' "$cairn" path --map "$tmp/split.map" --from 0,0 --to 4,2 --json
@@ -62,6 +144,30 @@ expect 0 "result +found" "$cairn" path --map "$map" --from 5,30 --to 102,30 --dr
 expect 0 '"smoothed":\[\[' "$cairn" path --map "$map" --from 5,30 --to 102,30 --smooth --json
 expect 0 "components +2" "$cairn" info --map "$tmp/split.map"
 expect 0 '"passable":12,"components":2' "$cairn" info --map "$tmp/split.map" --json
+
+# hierarchical paths: the stats, and paths checked on their own
+hpa_keys='"preprocess_ms":[0-9.]+,"abstract_nodes":[0-9]+,"abstract_edges":[0-9]+,"memory_bytes":[0-9]+,"route_len":[0-9]+,"plain":(true|false)'
+expect 0 "$hpa_keys" "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --json
+expect 0 '"route_len":[1-9][0-9]*,"plain":false' \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --json
+expect 0 '"route_len":0,"plain":true' "$cairn" path --map "$map" --from 5,30 --to 9,33 --algo hpa --json
+expect 0 "^valid" path_ok "$map" 5,30 102,30 --algo hpa
+expect 0 "^valid" path_ok "$map" 0,0 119,59 --algo hpa --cluster 8 --nearby 0
+expect 0 "^valid" path_ok "$map" 119,0 5,58 --algo hpa --cluster 128 --no-smooth
+expect 0 "^valid" path_ok "$map" 5,30 9,33 --algo hpa
+expect 0 '"cluster":32,.*"smoothed":\[\[5,30\],.*\[102,30\]\],"smoothed_length":[0-9.]+}' \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --cluster 32 --smooth --json
+expect 0 "hierarchy +[0-9]+ clusters, [0-9]+ nodes, [0-9]+ edges, .* MB, built in" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa
+expect 0 "route +[0-9]+ abstract nodes" "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa
+expect 0 "route +plain A\* answered" "$cairn" path --map "$map" --from 5,30 --to 9,33 --algo hpa
+expect 0 "smoothed +[0-9]+ waypoints" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --smooth --draw --moves 8
+expect 0 "S\**" "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --draw
+expect 0 '"found":false,.*"route_len":0,"plain":false' \
+  "$cairn" path --map "$tmp/split.map" --from 0,0 --to 4,2 --algo hpa --json
+expect 0 '"found":true,"cost":4.000000,"steps":2,' \
+  "$cairn" path --map "$tmp/split.map" --from 0,0 --to 0,2 --algo hpa --json --terrain .=2
 
 # scenario files
 printf 'version 1\n0\tsplit.map\t5\t3\t0\t0\t1\t2\t2.41421356\n' >"$tmp/split.map.scen"
@@ -92,6 +198,14 @@ if [ -f "$mai/scen/arena.map.scen" ]; then
   expect 0 '"skipped":3' "$cairn" scen "$mai/scen/icecrown.map.scen" --json
   expect 0 '"algo":"dijkstra".*"mismatch":0' "$cairn" scen "$mai/scen/arena.map.scen" --json --algo dijkstra
   expect 0 '"algo":"astar","weight":2' "$cairn" scen "$mai/scen/arena.map.scen" --json --weight 2
+  expect 0 '"invalid":0,.*"preprocess_ms":[0-9.]+,"abstract_nodes":[1-9][0-9]*,"abstract_edges":[1-9][0-9]*,"memory_bytes":[1-9][0-9]*' \
+    "$cairn" scen "$mai/scen/arena.map.scen" --json --algo hpa
+  expect 0 '"scenarios":160,"solved":160,"skipped":0,"unreachable":0,"invalid":0,' \
+    "$cairn" scen "$mai/scen/arena.map.scen" --json --algo hpa --cluster 8 --nearby 0 --no-smooth
+  # the longest row of brc202d (optimum 1005.74), through the hierarchy
+  expect 0 "^valid" path_ok "$mai/maps/brc202d.map" 93,250 255,395 --algo hpa
+  expect 0 "^valid" path_ok "$mai/maps/brc202d.map" 93,250 255,395 --algo hpa --cluster 64 --nearby 0
+  expect 0 "$hpa_keys" "$cairn" path --map "$mai/maps/brc202d.map" --from 93,250 --to 255,395 --algo hpa --json --smooth
 else
   echo "skipped the Moving AI checks: $mai is absent"
 fi

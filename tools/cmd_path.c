@@ -3,14 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cairn_hierarchy.h"
 #include "cli.h"
 
-static const char *const value_opts[] = {"--map", "--from", "--to", "--algo", "--heuristic", "--weight", "--turn-penalty", "--moves", "--terrain", NULL};
+static const char *const value_opts[] = {
+    "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
+    "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",    NULL};
+
+typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
+static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
 
 typedef struct path_args {
   const char *map;
   cairn_point from, to;
-  bool have_from, have_to, smooth, draw, json;
+  bool have_from, have_to, smooth, draw, json, no_smooth;
+  path_algo algo;
+  long cluster, nearby; /* hpa; 0 and -1 say the defaults */
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
@@ -18,8 +26,11 @@ typedef struct path_args {
 static int parse_path_args(int argc, char **argv, path_args *p) {
   memset(p, 0, sizeof *p);
   p->opts = cairn_search_defaults();
+  p->nearby = -1;
   cairn_terrain_movingai(&p->terrain);
-  bool heuristic_set = false, dijkstra = false;
+  bool heuristic_set = false;
+  /* the first option given that only a grid search (resp. hpa) takes */
+  const char *grid_only = NULL, *hpa_only = NULL;
   cli_args a;
   cli_args_init(&a, argc, argv);
   while (cli_next(&a)) {
@@ -31,6 +42,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       p->draw = true;
     } else if (cli_is(&a, "--json")) {
       p->json = true;
+    } else if (cli_is(&a, "--no-smooth")) {
+      p->no_smooth = true;
+      if (!hpa_only) hpa_only = "--no-smooth";
     } else if (!cli_is_any(&a, value_opts)) {
       cli_error("path: unknown option '%s'", a.opt ? a.opt : a.val);
       return EXIT_USAGE;
@@ -45,39 +59,61 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (!cli_parse_point("--to", v, &p->to)) return EXIT_USAGE;
       p->have_to = true;
     } else if (cli_is(&a, "--algo")) {
-      if (strcmp(v, "dijkstra") == 0) dijkstra = true;
-      else if (strcmp(v, "astar") != 0) {
-        cli_error("--algo: '%s' is not astar or dijkstra", v);
+      int k = 0;
+      while (k < 3 && strcmp(v, algo_names[k]) != 0) k++;
+      if (k == 3) {
+        cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
         return EXIT_USAGE;
       }
+      p->algo = (path_algo)k;
     } else if (cli_is(&a, "--heuristic")) {
       if (cairn_heuristic_parse(v, &p->opts.heuristic) != CAIRN_OK) {
         cli_error("--heuristic: '%s' is not octile, manhattan, euclidean or zero", v);
         return EXIT_USAGE;
       }
       heuristic_set = true;
+      if (!grid_only) grid_only = "--heuristic";
     } else if (cli_is(&a, "--weight")) {
       if (!cli_parse_double("--weight", v, 1, 1000, &p->opts.weight)) return EXIT_USAGE;
+      if (!grid_only) grid_only = "--weight";
     } else if (cli_is(&a, "--turn-penalty")) {
       if (!cli_parse_double("--turn-penalty", v, 0, 1000, &p->opts.turn_penalty))
         return EXIT_USAGE;
+      if (!grid_only) grid_only = "--turn-penalty";
     } else if (cli_is(&a, "--moves")) {
       if (!cli_parse_int("--moves", v, 4, 8, &n) || (n != 4 && n != 8)) {
         cli_error("--moves must be 4 or 8");
         return EXIT_USAGE;
       }
       p->opts.moves = (int)n;
+      if (n == 4 && !grid_only) grid_only = "--moves 4";
     } else if (cli_is(&a, "--terrain")) {
       if (!cli_parse_terrain(v, &p->terrain)) return EXIT_USAGE;
+    } else if (cli_is(&a, "--cluster")) {
+      if (!cli_parse_int("--cluster", v, CAIRN_HPA_MIN_CLUSTER,
+                         CAIRN_HPA_MAX_CLUSTER, &p->cluster))
+        return EXIT_USAGE;
+      if (!hpa_only) hpa_only = "--cluster";
+    } else if (cli_is(&a, "--nearby")) {
+      if (!cli_parse_int("--nearby", v, 0, 1000000, &p->nearby)) return EXIT_USAGE;
+      if (!hpa_only) hpa_only = "--nearby";
     }
   }
   if (!p->map || !p->have_from || !p->have_to) {
     cli_error("path needs --map FILE --from X,Y --to X,Y");
     return EXIT_USAGE;
   }
+  if (p->algo == ALGO_HPA && grid_only) {
+    cli_error("path: %s does not apply to --algo hpa", grid_only);
+    return EXIT_USAGE;
+  }
+  if (p->algo != ALGO_HPA && hpa_only) {
+    cli_error("path: %s needs --algo hpa", hpa_only);
+    return EXIT_USAGE;
+  }
   /* 4-way moves default to Manhattan, the exact heuristic for them */
   if (!heuristic_set && p->opts.moves == 4) p->opts.heuristic = CAIRN_H_MANHATTAN;
-  if (dijkstra) p->opts.heuristic = CAIRN_H_ZERO;
+  if (p->algo == ALGO_DIJKSTRA) p->opts.heuristic = CAIRN_H_ZERO;
   return EXIT_DONE;
 }
 
@@ -102,17 +138,34 @@ static void print_points(const cairn_point *pts, size_t n) {
   putchar(']');
 }
 
-static void print_json(const cairn_result *r, double us,
+/* What an hpa query adds to the output; NULL for a grid search. */
+typedef struct hpa_info {
+  cairn_hpa_stats stats;
+  cairn_hpa_result res;
+  int32_t nearby; /* resolved: the default is twice the cluster side */
+} hpa_info;
+
+static void print_json(const cairn_result *r, double us, const hpa_info *h,
                        const cairn_point *smooth, size_t n_smooth,
                        double smooth_len) {
   bool found = r->status == CAIRN_OK;
   printf("{\"found\":%s,\"cost\":", found ? "true" : "false");
   if (found) printf("%.6f", cairn_cost_to_double(r->cost));
   else printf("null");
-  printf(",\"steps\":%u,\"expanded\":%llu,\"generated\":%llu,\"us\":%.1f,"
-         "\"path\":",
-         r->steps, (unsigned long long)r->expanded,
-         (unsigned long long)r->generated, us);
+  printf(",\"steps\":%u,\"expanded\":%llu,\"generated\":", r->steps,
+         (unsigned long long)r->expanded);
+  /* the hierarchy does not count generated nodes */
+  if (h) printf("null");
+  else printf("%llu", (unsigned long long)r->generated);
+  printf(",\"us\":%.1f", us);
+  if (h)
+    printf(",\"cluster\":%d,\"nearby\":%d,\"preprocess_ms\":%.3f,"
+           "\"abstract_nodes\":%u,\"abstract_edges\":%zu,\"memory_bytes\":%zu,"
+           "\"route_len\":%u,\"plain\":%s",
+           h->stats.cluster, h->nearby, h->stats.build_ms, h->stats.nodes,
+           h->stats.edges, h->stats.memory_bytes, h->res.route_len,
+           h->res.plain ? "true" : "false");
+  printf(",\"path\":");
   print_points(r->path, found ? r->path_len : 0);
   if (smooth) {
     printf(",\"smoothed\":");
@@ -160,17 +213,35 @@ static void draw(const cairn_grid *g, const cairn_result *r) {
 }
 
 static void print_text(const path_args *p, const cairn_grid *g,
-                       const cairn_result *r, double us,
+                       const cairn_result *r, double us, const hpa_info *h,
                        const cairn_point *smooth, size_t n_smooth,
                        double smooth_len) {
   printf("map        %s (%d x %d)\n", p->map, cairn_grid_width(g), cairn_grid_height(g));
   printf("query      %d,%d -> %d,%d\n", p->from.x, p->from.y, p->to.x, p->to.y);
-  printf("search     %s, heuristic %s, weight %g, %d moves\n",
-         p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra" : "astar",
-         cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves);
+  if (h) {
+    printf("search     hpa, cluster %d, nearby %d, 8 moves, detour smoothing %s\n",
+           h->stats.cluster, h->nearby, p->no_smooth ? "off" : "on");
+    printf("hierarchy  %u clusters, %u nodes, %zu edges, %.1f MB, built in %.1f ms\n",
+           h->stats.clusters, h->stats.nodes, h->stats.edges,
+           (double)h->stats.memory_bytes / 1e6, h->stats.build_ms);
+    if (h->res.plain)
+      printf("route      plain A* answered (start and goal within %d cells)\n", h->nearby);
+    else if (h->res.route_len)
+      printf("route      %u abstract nodes, start and goal included\n",
+             h->res.route_len);
+    else
+      printf("route      none\n");
+  } else {
+    printf("search     %s, heuristic %s, weight %g, %d moves\n",
+           p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra" : "astar",
+           cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves);
+  }
   printf("result     %s\n", r->status == CAIRN_OK ? "found" : cairn_status_str(r->status));
-  printf("expanded   %llu nodes (%llu generated) in %.1f us\n",
-         (unsigned long long)r->expanded, (unsigned long long)r->generated, us);
+  if (h)
+    printf("expanded   %llu nodes in %.1f us\n", (unsigned long long)r->expanded, us);
+  else
+    printf("expanded   %llu nodes (%llu generated) in %.1f us\n",
+           (unsigned long long)r->expanded, (unsigned long long)r->generated, us);
   if (r->status != CAIRN_OK) return;
   printf("cost       %.6f\n", cairn_cost_to_double(r->cost));
   printf("steps      %u\n", r->steps);
@@ -184,6 +255,41 @@ static void print_text(const path_args *p, const cairn_grid *g,
   printf("\n");
 }
 
+/* Builds the hierarchy over g and answers the query with it, in the grid
+ * searches' result form (r's path lives in *q); *us times the query alone. */
+static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
+                             cairn_hpa **hpa, cairn_hpa_query **q, hpa_info *h,
+                             cairn_result *r, double *us) {
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = (int32_t)p->cluster;
+  cairn_status st = cairn_hpa_create(g, &ho, NULL, hpa);
+  if (st != CAIRN_OK) {
+    cli_error("%s: building the hierarchy failed: %s", p->map, cairn_status_str(st));
+    return st;
+  }
+  if ((st = cairn_hpa_query_create(NULL, q)) != CAIRN_OK) {
+    cli_error("out of memory");
+    return st;
+  }
+  cairn_hpa_get_stats(*hpa, &h->stats);
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  po.nearby = (int32_t)p->nearby;
+  po.smooth = !p->no_smooth;
+  h->nearby = po.nearby < 0 ? 2 * h->stats.cluster : po.nearby;
+  double t0 = cli_now_us();
+  st = cairn_hpa_find(*q, *hpa, p->from, p->to, &po, &h->res);
+  *us = cli_now_us() - t0;
+  memset(r, 0, sizeof *r);
+  r->status = st;
+  r->cost = h->res.cost;
+  r->path = h->res.path;
+  r->path_len = h->res.path_len;
+  r->steps = h->res.path_len ? (uint32_t)(h->res.path_len - 1) : 0;
+  r->expanded = h->res.expanded;
+  if (st < 0) cli_error("search failed: %s", cairn_status_str(st));
+  return st;
+}
+
 int cmd_path(int argc, char **argv) {
   path_args p;
   int rc = parse_path_args(argc, argv, &p);
@@ -191,21 +297,32 @@ int cmd_path(int argc, char **argv) {
   cairn_grid *g = cli_load_map(p.map, &p.terrain);
   if (!g) return EXIT_BADINPUT;
   cairn_search *s = NULL;
+  cairn_hpa *hpa = NULL;
+  cairn_hpa_query *q = NULL;
+  hpa_info h;
   cairn_point *smooth = NULL;
   rc = EXIT_RUNTIME;
   if (!check_endpoint(g, "--from", p.from) || !check_endpoint(g, "--to", p.to)) {
     rc = EXIT_BADINPUT;
     goto done;
   }
-  if (cairn_search_create(NULL, &s) != CAIRN_OK) goto done;
-  cairn_search_reserve_grid(s, g);
   cairn_result r;
-  double t0 = cli_now_us();
-  cairn_status st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);
-  double us = cli_now_us() - t0;
-  if (st < 0) {
-    cli_error("search failed: %s", cairn_status_str(st));
-    goto done;
+  cairn_status st;
+  double us = 0;
+  if (p.algo == ALGO_HPA) {
+    memset(&h, 0, sizeof h);
+    st = find_hpa(&p, g, &hpa, &q, &h, &r, &us);
+    if (st < 0) goto done;
+  } else {
+    if (cairn_search_create(NULL, &s) != CAIRN_OK) goto done;
+    cairn_search_reserve_grid(s, g);
+    double t0 = cli_now_us();
+    st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);
+    us = cli_now_us() - t0;
+    if (st < 0) {
+      cli_error("search failed: %s", cairn_status_str(st));
+      goto done;
+    }
   }
   size_t n_smooth = 0;
   double smooth_len = 0;
@@ -217,11 +334,14 @@ int cmd_path(int argc, char **argv) {
       goto done;
     }
   }
-  if (p.json) print_json(&r, us, smooth, n_smooth, smooth_len);
-  else print_text(&p, g, &r, us, smooth, n_smooth, smooth_len);
+  const hpa_info *hi = p.algo == ALGO_HPA ? &h : NULL;
+  if (p.json) print_json(&r, us, hi, smooth, n_smooth, smooth_len);
+  else print_text(&p, g, &r, us, hi, smooth, n_smooth, smooth_len);
   rc = EXIT_DONE;
 done:
   free(smooth);
+  cairn_hpa_query_destroy(q);
+  cairn_hpa_destroy(hpa);
   cairn_search_destroy(s);
   cairn_grid_destroy(g);
   return rc;
