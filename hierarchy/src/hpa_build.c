@@ -159,10 +159,13 @@ static size_t transitions_cap(int32_t cs) { return 4 * ((size_t)cs + 2) + 8; }
 typedef struct hpa_scratch {
   cairn_search *search;
   hpa_transition *trans; /* transitions_cap */
-  cairn_point *cells;    /* nodes as points, then trace buffer */
+  cairn_point *cells;    /* a cluster's nodes as points: 2 x transitions_cap */
   cairn_point *trace;    /* cs * cs */
-  uint8_t *steps;        /* growing */
-  size_t steps_cap;
+  uint8_t *run;          /* one path's codes: cs * cs */
+  uint32_t *poff, *plen; /* per node pair: where its steps are in `steps` */
+  size_t pairs_cap;
+  uint8_t *steps;        /* growing; in the order the paths were found */
+  size_t steps_cap, n_steps;
 } hpa_scratch;
 
 static int cmp_u32(const void *a, const void *b) {
@@ -190,15 +193,6 @@ static void cluster_free(const cairn_allocator *a, hpa_cluster *c) {
   c->n_steps = 0;
 }
 
-/* Direction code of the step a -> b (adjacent cells). */
-static uint8_t step_code(const cairn_hpa *h, cairn_point a, cairn_point b) {
-  (void)h;
-  int dx = b.x - a.x, dy = b.y - a.y;
-  for (uint8_t d = 0; d < 8; d++)
-    if (cairn__hpa_dx[d] == dx && cairn__hpa_dy[d] == dy) return d;
-  return 0; /* not reached: traces are chains of neighbours */
-}
-
 /* The entrance cells of a cluster, sorted and without repeats. */
 static uint32_t cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
                               int32_t cx, int32_t cy, hpa_scratch *sc,
@@ -216,46 +210,185 @@ static uint32_t cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
   return m;
 }
 
-/* Dijkstra from every entrance, confined to the cluster and stopped once the
- * other entrances are settled: costs into dist, paths (as direction codes)
- * into sc->steps, offsets into off. */
+/* Whether every open cell of a cluster has the same terrain cost: then
+ * costs are symmetric and clear runs are shortest paths. */
+typedef struct cluster_kind {
+  bool uniform;
+} cluster_kind;
+
+static cluster_kind classify(const cairn_hpa *h, const hpa_cluster *c) {
+  cluster_kind k = {true};
+  uint8_t first = 0;
+  for (int32_t y = c->y0; y < c->y0 + c->h; y++) {
+    const uint8_t *row = h->cost + hpa_index(h, c->x0, y);
+    for (int32_t x = 0; x < c->w; x++) {
+      if (!row[x]) continue;
+      if (!first) first = row[x];
+      if (row[x] != first) k.uniform = false;
+    }
+  }
+  return k;
+}
+
+/* opposite[d] is the step back over step d. */
+static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+
+/* Records the path i -> j: its steps go to sc->steps, their place to
+ * sc->poff / sc->plen; `reversed` takes the steps of the path j -> i. */
+static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
+                      const uint8_t *steps, size_t len, bool reversed) {
+  if (!cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
+                       sc->n_steps + len, 1))
+    return false;
+  sc->poff[pair] = (uint32_t)sc->n_steps;
+  sc->plen[pair] = (uint32_t)len;
+  uint8_t *out = sc->steps + sc->n_steps;
+  for (size_t k = 0; k < len; k++)
+    out[k] = reversed ? opposite[steps[len - 1 - k]] : steps[k];
+  sc->n_steps += len;
+  return true;
+}
+
+/* Direction code of the step a -> b between neighbours. */
+static uint8_t step_code(cairn_point a, cairn_point b) {
+  int dx = b.x - a.x, dy = b.y - a.y;
+  for (uint8_t d = 0; d < 8; d++)
+    if (cairn__hpa_dx[d] == dx && cairn__hpa_dy[d] == dy) return d;
+  return 0; /* not reached: traces are chains of neighbours */
+}
+
+/* A straight-as-possible run from a to b, diagonals first or last, as
+ * direction codes into buf; false if it meets a wall or cuts a corner. On
+ * uniform terrain a clear run costs the octile distance, a lower bound on
+ * any path, so it is a shortest path and needs no search. */
+static bool clear_run(const cairn_hpa *h, cairn_point a, cairn_point b,
+                      bool diag_first, uint8_t *buf, size_t *len) {
+  int32_t dx = b.x - a.x, dy = b.y - a.y;
+  int32_t ax = abs(dx), ay = abs(dy);
+  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+  int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+  cairn_point p = a;
+  size_t n = 0;
+  for (int part = 0; part < 2; part++) {
+    bool diag = (part == 0) == diag_first;
+    int32_t count = diag ? nd : ns;
+    for (int32_t k = 0; k < count; k++) {
+      cairn_point q = p;
+      if (diag || ax > ay) q.x += sx;
+      if (diag || ax <= ay) q.y += sy;
+      if (!h->cost[hpa_index(h, q.x, q.y)]) return false;
+      if (diag && (!h->cost[hpa_index(h, q.x, p.y)] ||
+                   !h->cost[hpa_index(h, p.x, q.y)]))
+        return false;
+      buf[n++] = step_code(p, q);
+      p = q;
+    }
+  }
+  *len = n;
+  return true;
+}
+
+/* Tries to settle the pair i -> j (and j -> i) with a clear run. */
+static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
+                     uint32_t i, uint32_t j, uint8_t cell_cost,
+                     cairn_cost *dist, bool *nomem) {
+  cairn_point a = sc->cells[i], b = sc->cells[j];
+  size_t len;
+  if (!clear_run(h, a, b, true, sc->run, &len) &&
+      !clear_run(h, a, b, false, sc->run, &len))
+    return false;
+  int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
+  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+  cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) *
+                 cell_cost;
+  dist[i * n + j] = dist[j * n + i] = d;
+  *nomem = !put_steps(h, sc, (size_t)i * n + j, sc->run, len, false) ||
+           !put_steps(h, sc, (size_t)j * n + i, sc->run, len, true);
+  return true;
+}
+
+/* Costs and paths between every ordered pair of a cluster's entrances:
+ * dist[i * n + j], and the steps of each path in scratch (poff, plen). One
+ * Dijkstra per entrance, confined to the cluster and stopped once its
+ * targets are settled. On uniform terrain costs are symmetric, so only the
+ * later entrances are targets and each path also serves the way back; and
+ * a pair joined by a clear straight-as-possible run needs no search. */
 static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
                                   const uint32_t *cells, uint32_t n,
-                                  hpa_scratch *sc, cairn_cost *dist,
-                                  uint32_t *off, size_t *n_steps) {
+                                  hpa_scratch *sc, cairn_cost *dist) {
+  cluster_kind kind = classify(h, c);
   cairn_search_opts o = cairn_search_defaults();
   o.bounds.x = c->x0;
   o.bounds.y = c->y0;
   o.bounds.w = c->w;
   o.bounds.h = c->h;
+  sc->n_steps = 0;
   for (uint32_t i = 0; i < n; i++) sc->cells[i] = hpa_point(h, cells[i]);
-  size_t total = 0, trace_cap = (size_t)c->w * (size_t)c->h;
+  for (size_t k = 0; k < (size_t)n * n; k++) {
+    dist[k] = CAIRN_COST_INF;
+    sc->plen[k] = 0;
+    sc->poff[k] = 0;
+  }
+  size_t trace_cap = (size_t)c->w * (size_t)c->h;
+  cairn_point *todo = sc->cells + n; /* targets left for the search */
   for (uint32_t i = 0; i < n; i++) {
-    cairn_status st = cairn_dijkstra_fill(sc->search, h->grid, &sc->cells[i],
-                                          1, sc->cells, n, 0, &o);
+    dist[i * n + i] = 0;
+    size_t n_todo = 0;
+    for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
+      if (j == i) continue;
+      bool nomem = false;
+      if (kind.uniform &&
+          run_pair(h, sc, n, i, j, h->cost[cells[i]], dist, &nomem)) {
+        if (nomem) return CAIRN_ERR_NOMEM;
+        continue;
+      }
+      todo[n_todo++] = sc->cells[j];
+    }
+    if (!n_todo) continue;
+    cairn_status st = cairn_dijkstra_fill(sc->search, h->grid, &sc->cells[i], 1,
+                                          todo, n_todo, 0, &o);
     if (st != CAIRN_OK) return st;
-    for (uint32_t j = 0; j < n; j++) {
-      off[i * n + j] = (uint32_t)total;
+    for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
+      if (j == i || dist[i * n + j] != CAIRN_COST_INF) continue;
       cairn_node_info info;
       cairn_search_cell(sc->search, sc->cells[j], &info);
-      bool reached = info.state == CAIRN_NODE_CLOSED && i != j;
-      dist[i * n + j] = i == j ? 0 : reached ? info.g : CAIRN_COST_INF;
-      if (!reached) continue;
+      if (info.state != CAIRN_NODE_CLOSED) continue;
       size_t len;
-      st = cairn_search_trace(sc->search, sc->cells[j], sc->trace, trace_cap,
-                              &len);
+      st = cairn_search_trace(sc->search, sc->cells[j], sc->trace, trace_cap, &len);
       if (st != CAIRN_OK) return st;
-      if (!cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
-                           total + len, 1))
+      /* the trace runs j .. i: as codes, the path j -> i */
+      for (size_t k = 0; k + 1 < len; k++)
+        sc->run[k] = step_code(sc->trace[k], sc->trace[k + 1]);
+      dist[i * n + j] = info.g;
+      if (!put_steps(h, sc, (size_t)i * n + j, sc->run, len - 1, true))
         return CAIRN_ERR_NOMEM;
-      /* the trace runs j .. i: walk it backwards for i -> j */
-      for (size_t k = len - 1; k > 0; k--)
-        sc->steps[total++] = step_code(h, sc->trace[k], sc->trace[k - 1]);
+      if (kind.uniform) {
+        dist[j * n + i] = info.g;
+        if (!put_steps(h, sc, (size_t)j * n + i, sc->run, len - 1, false))
+          return CAIRN_ERR_NOMEM;
+      }
     }
   }
-  off[(size_t)n * n] = (uint32_t)total;
-  *n_steps = total;
   return CAIRN_OK;
+}
+
+/* Room for nn node pairs in the scratch's pair arrays (contents dropped). */
+static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
+  if (nn <= sc->pairs_cap) return true;
+  size_t cap = nn < 256 ? 256 : nn;
+  uint32_t *poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
+  uint32_t *plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
+  if (!poff || !plen) {
+    hpa_free(&h->alloc, poff, cap * sizeof *poff);
+    hpa_free(&h->alloc, plen, cap * sizeof *plen);
+    return false;
+  }
+  hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+  hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+  sc->poff = poff;
+  sc->plen = plen;
+  sc->pairs_cap = cap;
+  return true;
 }
 
 /* Rebuilds cluster k from the grid. On failure the cluster is left empty. */
@@ -278,8 +411,9 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
     cell = hpa_alloc(a, n * sizeof *cell);
   }
   cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  size_t n_steps = 0;
-  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist, off, &n_steps);
+  if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist);
+  size_t n_steps = sc->n_steps;
   uint8_t *steps = NULL;
   if (st == CAIRN_OK) {
 #ifdef _OPENMP
@@ -300,7 +434,13 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
     return st;
   }
   memcpy(cell, cells, n * sizeof *cell);
-  if (n_steps) memcpy(steps, sc->steps, n_steps);
+  size_t at = 0; /* lay the paths out in pair order */
+  for (size_t pair = 0; pair < nn; pair++) {
+    off[pair] = (uint32_t)at;
+    memcpy(steps + at, sc->steps + sc->poff[pair], sc->plen[pair]);
+    at += sc->plen[pair];
+  }
+  off[nn] = (uint32_t)at;
   c->n = n;
   c->cell = cell;
   c->dist = dist;
@@ -318,6 +458,9 @@ static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   hpa_free(&h->alloc, sc->trans, transitions_cap(h->cs) * sizeof *sc->trans);
   hpa_free(&h->alloc, sc->cells, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   hpa_free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
+  hpa_free(&h->alloc, sc->run, cs * cs);
+  hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+  hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
   hpa_free(&h->alloc, sc->steps, sc->steps_cap);
   memset(sc, 0, sizeof *sc);
 }
@@ -330,7 +473,8 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
   sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
-  if (st == CAIRN_OK && (!sc->trans || !sc->cells || !sc->trace))
+  sc->run = hpa_alloc(&h->alloc, cs * cs);
+  if (st == CAIRN_OK && (!sc->trans || !sc->cells || !sc->trace || !sc->run))
     st = CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) scratch_free(h, sc);
   return st;
@@ -428,16 +572,47 @@ static size_t owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
   return n;
 }
 
+/* Whether the intra-cluster edge i -> j is redundant: some third entrance
+ * k of the cluster lies on a shortest path between them, so the edges
+ * i -> k and k -> j carry the same cost (each is shorter than i -> j, so by
+ * induction every distance survives the pruning). Dropping such edges cuts
+ * the abstract graph's edges by about half on open maps. */
+static bool redundant(const hpa_cluster *c, uint32_t i, uint32_t j) {
+  const uint32_t n = c->n;
+  cairn_cost d = c->dist[i * n + j];
+  for (uint32_t k = 0; k < n; k++) {
+    if (k == i || k == j) continue;
+    cairn_cost a = c->dist[i * n + k], b = c->dist[k * n + j];
+    if (a != CAIRN_COST_INF && b != CAIRN_COST_INF && a + b == d) return true;
+  }
+  return false;
+}
+
+/* Writes every kept intra-cluster edge of c to e (when not NULL), in order,
+ * and returns how many there are. */
+static size_t intra_edges(const hpa_cluster *c, cairn_graph_edge *e) {
+  size_t m = 0;
+  for (uint32_t i = 0; i < c->n; i++)
+    for (uint32_t j = 0; j < c->n; j++) {
+      cairn_cost d = c->dist[i * c->n + j];
+      if (i == j || d == CAIRN_COST_INF || redundant(c, i, j)) continue;
+      if (e) {
+        e[m].from = c->first + i;
+        e[m].to = c->first + j;
+        e[m].cost = (double)d / (double)CAIRN_COST_ONE; /* exact: d < 2^53 */
+      }
+      m++;
+    }
+  return m;
+}
+
 static size_t count_edges(const cairn_hpa *h, hpa_transition *trans) {
   size_t m = 0;
   uint32_t k = 0;
   for (int32_t cy = 0; cy < h->ch; cy++)
-    for (int32_t cx = 0; cx < h->cw; cx++, k++) {
-      const hpa_cluster *c = &h->clusters[k];
-      for (size_t i = 0; i < (size_t)c->n * c->n; i++)
-        m += c->dist[i] != CAIRN_COST_INF && c->dist[i] != 0;
-      m += 2 * owned_transitions(h, cx, cy, trans);
-    }
+    for (int32_t cx = 0; cx < h->cw; cx++, k++)
+      m += intra_edges(&h->clusters[k], NULL) +
+           2 * owned_transitions(h, cx, cy, trans);
   return m;
 }
 
@@ -445,19 +620,9 @@ static void fill_edges(const cairn_hpa *h, hpa_transition *trans,
                        cairn_graph_edge *e) {
   size_t m = 0;
   uint32_t k = 0;
-  double one = (double)CAIRN_COST_ONE;
   for (int32_t cy = 0; cy < h->ch; cy++)
     for (int32_t cx = 0; cx < h->cw; cx++, k++) {
-      const hpa_cluster *c = &h->clusters[k];
-      for (uint32_t i = 0; i < c->n; i++)
-        for (uint32_t j = 0; j < c->n; j++) {
-          cairn_cost d = c->dist[i * c->n + j];
-          if (d == CAIRN_COST_INF || d == 0) continue;
-          e[m].from = c->first + i;
-          e[m].to = c->first + j;
-          e[m].cost = (double)d / one; /* exact: d < 2^53 */
-          m++;
-        }
+      m += intra_edges(&h->clusters[k], e + m);
       size_t nt = owned_transitions(h, cx, cy, trans);
       for (size_t t = 0; t < nt; t++) m += put_transition(h, &trans[t], e + m);
     }

@@ -375,7 +375,9 @@ static bool append_leg(cairn_hpa_query *q, hpa_leg leg) {
  * path inside a cluster, or one step across a border. */
 static bool refine_edge(cairn_hpa_query *q, uint32_t u, uint32_t v) {
   const cairn_hpa *h = q->h;
-  const uint32_t n = h->n_nodes;
+  /* the virtual nodes are numbered after the graph's own, and a map
+   * without entrances still has a graph of one node */
+  const uint32_t n = cairn_graph_nodes(h->graph);
   if (u == n && v == n + 1) return append_leg(q, q->direct);
   if (u == n) {
     const hpa_cluster *c = &h->clusters[h->node_cluster[v]];
