@@ -1049,6 +1049,651 @@ static void context_reuse(void **state) {
   cairn_search_destroy(s);
 }
 
+/* ---- the octile heuristic ------------------------------------------- */
+
+static void octile_values(void **state) {
+  (void)state;
+  cairn_search *s = new_search();
+  const double xy[10] = {0, 0, 3, 1, 2, 2, -1.5, 0, 4, -7};
+  cairn_graph_desc d = {5, xy, 0, NULL, 0, CAIRN_GH_OCTILE, 1.0};
+  cairn_graph *g = make_graph(&d);
+  /* the grid's own fixed point: 2 straight + 1 diagonal, 2 diagonals */
+  assert_true(h_after_begin(s, g, 0, 1) == 2 * ONE + CAIRN_COST_DIAG);
+  assert_true(h_after_begin(s, g, 1, 0) == 2 * ONE + CAIRN_COST_DIAG);
+  assert_true(h_after_begin(s, g, 0, 2) == 2 * CAIRN_COST_DIAG);
+  assert_true(h_after_begin(s, g, 3, 0) == 3 * ONE / 2);
+  assert_true(h_after_begin(s, g, 0, 4) == 3 * ONE + 4 * CAIRN_COST_DIAG);
+  assert_true(h_after_begin(s, g, 2, 2) == 0);
+  cairn_graph_destroy(g);
+  d.h_scale = 0.5; /* floored */
+  g = make_graph(&d);
+  assert_true(h_after_begin(s, g, 0, 1) == (2 * ONE + CAIRN_COST_DIAG) / 2);
+  assert_true(h_after_begin(s, g, 0, 4) ==
+              (3 * ONE + 4 * CAIRN_COST_DIAG) / 2);
+  cairn_graph_destroy(g);
+  d.h_scale = 0;
+  g = make_graph(&d);
+  assert_true(h_after_begin(s, g, 0, 4) == 0);
+  cairn_graph_destroy(g);
+  /* it needs finite positions; one past it is unknown */
+  d.h_scale = 1;
+  d.xy = NULL;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  double bad[10];
+  memcpy(bad, xy, sizeof bad);
+  bad[7] = NAN;
+  d.xy = bad;
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  d.xy = xy;
+  d.heuristic = (cairn_graph_heuristic)(CAIRN_GH_OCTILE + 1);
+  assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
+  cairn_search_destroy(s);
+}
+
+/* The graph of a grid: node y * w + x per cell, an edge for each legal
+ * move (8-way, no corner cutting) costing the grid's fixed-point step, the
+ * cell's position. e must hold 8 w h edges and xy 2 w h doubles. */
+static cairn_graph *grid_graph(const cairn_grid *grid,
+                               cairn_graph_heuristic h, cairn_graph_edge *e,
+                               double *xy) {
+  const int w = cairn_grid_width(grid), hh = cairn_grid_height(grid);
+  size_t m = 0;
+  for (int y = 0; y < hh; y++)
+    for (int x = 0; x < w; x++) {
+      uint32_t v = (uint32_t)(y * w + x);
+      xy[2 * v] = x;
+      xy[2 * v + 1] = y;
+      if (!cairn_grid_cost(grid, x, y)) continue;
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          if (dx == 0 && dy == 0) continue;
+          uint8_t c = cairn_grid_cost(grid, x + dx, y + dy);
+          if (!c) continue;
+          if (dx && dy && (!cairn_grid_cost(grid, x + dx, y) ||
+                           !cairn_grid_cost(grid, x, y + dy)))
+            continue;
+          cairn_cost base = dx && dy ? CAIRN_COST_DIAG : ONE;
+          e[m].from = v;
+          e[m].to = (uint32_t)((y + dy) * w + x + dx);
+          e[m].cost = (double)(base * c) / (double)ONE; /* exact */
+          m++;
+        }
+    }
+  cairn_graph_desc d = {(uint32_t)(w * hh), xy, m, e, 0, h, 1.0};
+  cairn_graph *g = make_graph(&d);
+  assert_int_equal(cairn_graph_edges(g), m);
+  return g;
+}
+
+/* On the graph of a grid, A* with the octile heuristic finds the grid's
+ * A* cost, along a path that is a valid grid path, expanding no more than
+ * Dijkstra on the same graph (and much less in all). */
+static void octile_grid_graphs(void **state) {
+  (void)state;
+  uint64_t rng = 0x0c71;
+  cairn_search *s = new_search();
+  uint64_t oct_total = 0, zero_total = 0;
+  int found = 0;
+  for (int map = 0; map < 8; map++) {
+    int w = 10 + (int)tu_below(&rng, 30), h = 10 + (int)tu_below(&rng, 30);
+    cairn_grid *grid = tu_random_grid(&rng, w, h, (int)tu_below(&rng, 35),
+                                      1 + (int)tu_below(&rng, 6));
+    cairn_graph_edge *e = malloc(8 * (size_t)w * (size_t)h * sizeof *e);
+    double *xy = malloc(2 * (size_t)w * (size_t)h * sizeof *xy);
+    cairn_point *path = malloc((size_t)w * (size_t)h * sizeof *path);
+    assert_true(e && xy && path);
+    cairn_graph *oct = grid_graph(grid, CAIRN_GH_OCTILE, e, xy);
+    cairn_graph *zero = grid_graph(grid, CAIRN_GH_ZERO, e, xy);
+    for (int q = 0; q < 40; q++) {
+      cairn_point a = tu_random_open(&rng, grid), b = tu_random_open(&rng, grid);
+      uint32_t va = (uint32_t)(a.y * w + a.x), vb = (uint32_t)(b.y * w + b.x);
+      cairn_result rg, ro, rz;
+      cairn_astar(s, grid, a, b, NULL, &rg);
+      cairn_cost want = rg.cost;
+      cairn_graph_astar(s, zero, va, vb, NULL, &rz);
+      assert_true(rz.cost == want);
+      cairn_graph_astar(s, oct, va, vb, NULL, &ro);
+      assert_true(ro.cost == want);
+      if (want == INF) {
+        check_no_path(&ro);
+        continue;
+      }
+      found++;
+      assert_int_equal(ro.status, CAIRN_OK);
+      check_graph_path(oct, &ro, va, vb);
+      for (size_t i = 0; i < ro.path_len; i++) {
+        path[i].x = (int32_t)(ro.nodes[i] % (uint32_t)w);
+        path[i].y = (int32_t)(ro.nodes[i] / (uint32_t)w);
+      }
+      assert_true(tu_path_cost(grid, path, ro.path_len, a, b, 8) == want);
+      assert_true(ro.expanded <= rz.expanded);
+      oct_total += ro.expanded;
+      zero_total += rz.expanded;
+    }
+    cairn_graph_destroy(oct);
+    cairn_graph_destroy(zero);
+    free(e);
+    free(xy);
+    free(path);
+    cairn_grid_destroy(grid);
+  }
+  print_message("octile graph: %llu expansions, Dijkstra %llu\n",
+                (unsigned long long)oct_total, (unsigned long long)zero_total);
+  assert_true(found > 100);
+  assert_true(2 * oct_total < zero_total);
+  cairn_search_destroy(s);
+}
+
+/* ---- linked queries ------------------------------------------------- */
+
+#define LG_MAX_N 40
+#define LG_MAX_L 6
+
+/* A random graph with a linked query, and the same as a plain graph of
+ * n + 2 nodes: start = n, goal = n + 1, the links as real edges. */
+typedef struct lgraph {
+  cairn_graph_edge edges[4 * LG_MAX_N];
+  double xy[2 * LG_MAX_N];
+  cairn_graph_desc desc;
+  cairn_graph_link from[LG_MAX_L], to[LG_MAX_L];
+  cairn_graph_query q;
+  /* the extended graph */
+  cairn_graph_edge xedges[8 * LG_MAX_N + 2 * LG_MAX_L + 1];
+  double xxy[2 * (LG_MAX_N + 2)];
+  cairn_graph_desc xdesc;
+} lgraph;
+
+/* Distance in the heuristic's own measure (Euclidean for zero). */
+static double lg_dist(cairn_graph_heuristic h, double dx, double dy) {
+  if (h != CAIRN_GH_OCTILE) return sqrt(dx * dx + dy * dy);
+  double ax = fabs(dx), ay = fabs(dy);
+  double lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+  return hi - lo + lo * ((double)CAIRN_COST_DIAG / (double)ONE);
+}
+
+/* A cost (in cost units) for a hop of distance len: mostly len x 1..2 so
+ * the heuristic prunes, now and then anything. */
+static double lg_cost(uint64_t *st, double len) {
+  if (tu_below(st, 5) == 0) return (double)(1 + tu_below(st, 2000)) / 100.0;
+  return len * (1.0 + unit(st)) + 0.01;
+}
+
+static cairn_cost lg_link_cost(uint64_t *st, double len) {
+  return fixed(lg_cost(st, len));
+}
+
+/* Per-unit cost of a hop, when it has a length. */
+static void lg_scale(double *scale, cairn_graph_heuristic h, cairn_cost c,
+                     double dx, double dy) {
+  double len = lg_dist(h, dx, dy);
+  if (len > 0 && (double)c / (double)ONE / len < *scale)
+    *scale = (double)c / (double)ONE / len;
+}
+
+static void random_linked(lgraph *L, uint64_t *st) {
+  memset(L, 0, sizeof *L);
+  static const cairn_graph_heuristic hs[3] = {CAIRN_GH_ZERO,
+                                              CAIRN_GH_EUCLIDEAN,
+                                              CAIRN_GH_OCTILE};
+  cairn_graph_heuristic h = hs[tu_below(st, 3)];
+  uint32_t n = 1 + tu_below(st, LG_MAX_N);
+  for (uint32_t i = 0; i < 2 * n; i++) L->xy[i] = 30.0 * unit(st);
+  size_t m = tu_below(st, n * (1 + tu_below(st, 4)));
+  for (size_t i = 0; i < m; i++) {
+    cairn_graph_edge *e = &L->edges[i];
+    e->from = tu_below(st, n);
+    e->to = tu_below(st, n);
+    e->cost = lg_cost(st, lg_dist(h, L->xy[2 * e->from] - L->xy[2 * e->to],
+                                  L->xy[2 * e->from + 1] - L->xy[2 * e->to + 1]));
+  }
+  cairn_graph_query *q = &L->q;
+  for (int i = 0; i < 2; i++) {
+    q->start_xy[i] = 30.0 * unit(st);
+    q->goal_xy[i] = 30.0 * unit(st);
+  }
+  /* start links: any nodes, repeats allowed */
+  q->n_from_start = tu_below(st, LG_MAX_L + 1);
+  for (size_t k = 0; k < q->n_from_start; k++) {
+    uint32_t v = tu_below(st, n);
+    L->from[k].node = v;
+    L->from[k].cost = lg_link_cost(
+        st, lg_dist(h, q->start_xy[0] - L->xy[2 * v],
+                    q->start_xy[1] - L->xy[2 * v + 1]));
+  }
+  /* goal links: distinct nodes */
+  for (size_t k = 0, tries = tu_below(st, LG_MAX_L + 1); k < tries; k++) {
+    uint32_t v = tu_below(st, n);
+    int seen = 0;
+    for (size_t j = 0; j < q->n_to_goal; j++) seen |= L->to[j].node == v;
+    if (seen) continue;
+    L->to[q->n_to_goal].node = v;
+    L->to[q->n_to_goal++].cost = lg_link_cost(
+        st, lg_dist(h, q->goal_xy[0] - L->xy[2 * v],
+                    q->goal_xy[1] - L->xy[2 * v + 1]));
+  }
+  q->from_start = q->n_from_start ? L->from : NULL;
+  q->to_goal = q->n_to_goal ? L->to : NULL;
+  q->direct = tu_below(st, 3) == 0
+                  ? lg_link_cost(st, lg_dist(h, q->start_xy[0] - q->goal_xy[0],
+                                             q->start_xy[1] - q->goal_xy[1]))
+                  : INF;
+  /* the largest scale admissible on every edge and link */
+  double scale = INFINITY;
+  int undirected = tu_below(st, 4) == 0;
+  for (size_t i = 0; i < m; i++) {
+    const cairn_graph_edge *e = &L->edges[i];
+    lg_scale(&scale, h, fixed(e->cost), L->xy[2 * e->from] - L->xy[2 * e->to],
+             L->xy[2 * e->from + 1] - L->xy[2 * e->to + 1]);
+  }
+  for (size_t k = 0; k < q->n_from_start; k++)
+    lg_scale(&scale, h, L->from[k].cost,
+             q->start_xy[0] - L->xy[2 * L->from[k].node],
+             q->start_xy[1] - L->xy[2 * L->from[k].node + 1]);
+  for (size_t k = 0; k < q->n_to_goal; k++)
+    lg_scale(&scale, h, L->to[k].cost,
+             q->goal_xy[0] - L->xy[2 * L->to[k].node],
+             q->goal_xy[1] - L->xy[2 * L->to[k].node + 1]);
+  if (q->direct != INF)
+    lg_scale(&scale, h, q->direct, q->start_xy[0] - q->goal_xy[0],
+             q->start_xy[1] - q->goal_xy[1]);
+  scale = isfinite(scale) ? scale * (1 - 1e-9) : 1.0;
+  cairn_graph_desc d = {n, L->xy, m, L->edges, undirected, h, scale};
+  L->desc = d;
+  /* the extended graph, every edge spelled out in the graph's CSR order */
+  size_t xm = 0;
+  for (size_t i = 0; i < m; i++) {
+    L->xedges[xm++] = L->edges[i];
+    if (undirected) {
+      cairn_graph_edge r = {L->edges[i].to, L->edges[i].from, L->edges[i].cost};
+      L->xedges[xm++] = r;
+    }
+  }
+  for (size_t k = 0; k < q->n_from_start; k++) {
+    cairn_graph_edge e = {n, L->from[k].node,
+                          (double)L->from[k].cost / (double)ONE};
+    L->xedges[xm++] = e;
+  }
+  if (q->direct != INF) {
+    cairn_graph_edge e = {n, n + 1, (double)q->direct / (double)ONE};
+    L->xedges[xm++] = e;
+  }
+  for (size_t k = 0; k < q->n_to_goal; k++) {
+    cairn_graph_edge e = {L->to[k].node, n + 1,
+                          (double)L->to[k].cost / (double)ONE};
+    L->xedges[xm++] = e;
+  }
+  memcpy(L->xxy, L->xy, 2 * n * sizeof *L->xy);
+  L->xxy[2 * n] = q->start_xy[0];
+  L->xxy[2 * n + 1] = q->start_xy[1];
+  L->xxy[2 * n + 2] = q->goal_xy[0];
+  L->xxy[2 * n + 3] = q->goal_xy[1];
+  cairn_graph_desc xd = {n + 2, L->xxy, xm, L->xedges, 0, h, scale};
+  L->xdesc = xd;
+}
+
+/* The cost of one hop of a linked result. */
+static cairn_cost linked_hop(const cairn_graph *g, const cairn_graph_query *q,
+                             uint32_t a, uint32_t b) {
+  const uint32_t n = cairn_graph_nodes(g);
+  cairn_cost best = INF;
+  if (a == n && b == n + 1) return q->direct;
+  if (a == n) {
+    for (size_t k = 0; k < q->n_from_start; k++)
+      if (q->from_start[k].node == b && q->from_start[k].cost < best)
+        best = q->from_start[k].cost;
+    return best;
+  }
+  if (b == n + 1) {
+    for (size_t k = 0; k < q->n_to_goal; k++)
+      if (q->to_goal[k].node == a) return q->to_goal[k].cost;
+    return INF;
+  }
+  assert_true(a < n && b < n);
+  return min_edge(g, a, b);
+}
+
+/* A found linked result: virtual start first, virtual goal last, graph
+ * nodes between, hops that exist, costs summing to the result's. */
+static void check_linked_path(const cairn_graph *g, const cairn_graph_query *q,
+                              const cairn_result *r) {
+  const uint32_t n = cairn_graph_nodes(g);
+  assert_int_equal(r->status, CAIRN_OK);
+  assert_non_null(r->nodes);
+  assert_null(r->path);
+  assert_true(r->path_len >= 2);
+  assert_int_equal(r->steps, r->path_len - 1);
+  assert_int_equal(r->nodes[0], n);
+  assert_int_equal(r->nodes[r->path_len - 1], n + 1);
+  cairn_cost sum = 0;
+  for (size_t i = 0; i + 1 < r->path_len; i++) {
+    if (i > 0) assert_true(r->nodes[i] < n);
+    cairn_cost c = linked_hop(g, q, r->nodes[i], r->nodes[i + 1]);
+    assert_true(c != INF);
+    sum += c;
+  }
+  assert_true(sum == r->cost);
+}
+
+/* Linked A* answers as plain A* on the graph with the start and goal made
+ * real nodes, and as Floyd-Warshall on that graph; sliced in single
+ * expansions it ends the same, and a node limit below its expansions stops
+ * it with CAIRN_PARTIAL. */
+static void linked_random(void **state) {
+  (void)state;
+  static lgraph L;
+  static cairn_cost dist[(LG_MAX_N + 2) * (LG_MAX_N + 2)];
+  uint64_t seed = 0x11c4ed;
+  cairn_search *s = new_search(), *t = new_search();
+  int found = 0, none = 0, direct = 0, partial = 0;
+  for (int iter = 0; iter < 600; iter++) {
+    random_linked(&L, &seed);
+    cairn_graph *g = make_graph(&L.desc);
+    cairn_graph *x = make_graph(&L.xdesc);
+    const uint32_t n = L.desc.n_nodes;
+    floyd_warshall(&L.xdesc, dist);
+    cairn_cost want = dist[n * (n + 2) + n + 1];
+    cairn_result r, rx;
+    cairn_status st = cairn_graph_astar_linked(s, g, &L.q, NULL, &r);
+    assert_int_equal(st, r.status);
+    cairn_graph_astar(t, x, n, n + 1, NULL, &rx);
+    assert_true(rx.cost == want);
+    assert_true(r.cost == want);
+    /* the extended graph lists every node's edges in the order the linked
+     * search relaxes them (graph edges, then the goal link; the start's
+     * links, then the direct hop), so the two are the same search step for
+     * step: a virtual goal keyed with h = 0, a start keyed with h(start) */
+    assert_int_equal(r.status, rx.status);
+    assert_true(r.expanded == rx.expanded);
+    assert_true(r.generated == rx.generated);
+    assert_int_equal(r.path_len, rx.path_len);
+    if (r.path_len)
+      assert_memory_equal(r.nodes, rx.nodes, r.path_len * sizeof *r.nodes);
+    if (want == INF) {
+      check_no_path(&r);
+      none++;
+    } else {
+      found++;
+      direct += r.path_len == 2;
+      check_linked_path(g, &L.q, &r);
+      /* the virtual nodes count like real ones */
+      assert_true(r.expanded <= (uint64_t)n + 2);
+    }
+    snapshot blocking;
+    snap(&r, &blocking);
+    /* sliced: single expansions, then 7 at a time */
+    const uint64_t budgets[2] = {1, 7};
+    for (int k = 0; k < 2; k++) {
+      assert_int_equal(cairn_graph_astar_linked_begin(s, g, &L.q, NULL),
+                       CAIRN_OK);
+      uint64_t before = 0;
+      while ((st = cairn_search_step(s, budgets[k])) == CAIRN_IN_PROGRESS) {
+        assert_int_equal(cairn_search_result(s, &r), CAIRN_IN_PROGRESS);
+        assert_true(r.expanded - before <= budgets[k]);
+        before = r.expanded;
+      }
+      assert_int_equal(st, blocking.r.status);
+      assert_int_equal(cairn_search_step(s, 1), st);
+      cairn_search_result(s, &r);
+      same_result(&blocking, &r);
+    }
+    /* a node limit below what it needs */
+    if (blocking.r.expanded > 1) {
+      cairn_search_opts o = cairn_search_defaults();
+      o.max_expanded = 1 + tu_below(&seed, (uint32_t)blocking.r.expanded - 1);
+      assert_int_equal(cairn_graph_astar_linked(s, g, &L.q, &o, &r),
+                       CAIRN_PARTIAL);
+      assert_true(r.expanded == o.max_expanded);
+      assert_true(r.cost == INF);
+      assert_null(r.nodes);
+      partial++;
+      o.max_expanded = blocking.r.expanded; /* just enough */
+      cairn_graph_astar_linked(s, g, &L.q, &o, &r);
+      same_result(&blocking, &r);
+    }
+    cairn_graph_destroy(x);
+    cairn_graph_destroy(g);
+  }
+  print_message("linked: %d found (%d direct), %d none, %d partial\n", found,
+                direct, none, partial);
+  assert_true(found > 200 && none > 20 && direct > 10 && partial > 100);
+  cairn_search_destroy(s);
+  cairn_search_destroy(t);
+}
+
+/* A chain 0 -> 1 -> 2 -> 3 of cost 1 each, with hand-made queries. */
+static void linked_basics(void **state) {
+  (void)state;
+  cairn_graph *g = chain(4);
+  cairn_search *s = new_search();
+  cairn_result r;
+  cairn_graph_query q;
+  memset(&q, 0, sizeof q);
+  q.direct = INF;
+  /* no links at all: no path, after expanding the start alone */
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r),
+                   CAIRN_NO_PATH);
+  check_no_path(&r);
+  assert_true(r.expanded == 1);
+  /* the direct hop only */
+  q.direct = 5 * ONE;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_int_equal(r.path_len, 2);
+  assert_int_equal(r.nodes[0], 4);
+  assert_int_equal(r.nodes[1], 5);
+  assert_true(r.cost == 5 * ONE);
+  /* through the chain: start -> 0 (2), 0..3 (3), 3 -> goal (1) */
+  cairn_graph_link from[3] = {{0, 2 * ONE}, {2, 10 * ONE}, {2, 3 * ONE}};
+  cairn_graph_link to[2] = {{3, ONE}, {1, 9 * ONE}};
+  q.from_start = from;
+  q.n_from_start = 1;
+  q.to_goal = to;
+  q.n_to_goal = 1;
+  q.direct = INF;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  static const uint32_t via_chain[6] = {4, 0, 1, 2, 3, 5};
+  assert_int_equal(r.path_len, 6);
+  assert_memory_equal(r.nodes, via_chain, sizeof via_chain);
+  assert_true(r.cost == 6 * ONE);
+  check_linked_path(g, &q, &r);
+  /* a cheaper direct hop wins; a dearer one does not */
+  q.direct = 6 * ONE - 1;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_int_equal(r.path_len, 2);
+  q.direct = 6 * ONE + 1;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_int_equal(r.path_len, 6);
+  q.direct = INF;
+  /* two start links on node 2: the cheaper one counts (3 + 1 + 1) */
+  q.n_from_start = 3;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 5 * ONE);
+  static const uint32_t via_2[4] = {4, 2, 3, 5};
+  assert_memory_equal(r.nodes, via_2, sizeof via_2);
+  /* a node linked both ways: a path of three */
+  cairn_graph_link both[1] = {{1, 3 * ONE}};
+  q.from_start = both;
+  q.n_from_start = 1;
+  q.n_to_goal = 2;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 6 * ONE); /* 3 + 2 + 1 via node 3 beats 3 + 9 */
+  to[1].cost = ONE;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  static const uint32_t via_1[3] = {4, 1, 5};
+  assert_int_equal(r.path_len, 3);
+  assert_memory_equal(r.nodes, via_1, sizeof via_1);
+  assert_true(r.cost == 4 * ONE);
+  /* links the wrong way up the chain: the goal is linked from node 0 only,
+   * the start only to node 3; edges run 0 -> 3 */
+  cairn_graph_link s3[1] = {{3, ONE}}, g0[1] = {{0, ONE}};
+  q.from_start = s3;
+  q.to_goal = g0;
+  q.n_to_goal = 1;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r),
+                   CAIRN_NO_PATH);
+  check_no_path(&r);
+  /* free links, and the largest link costs allowed */
+  s3[0].node = 0;
+  s3[0].cost = 0;
+  to[0].cost = 0;
+  q.to_goal = to;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 3 * ONE);
+  s3[0].cost = ((cairn_cost)1 << 62) - 1;
+  to[0].cost = ((cairn_cost)1 << 62) - 1;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == ((cairn_cost)1 << 63) - 2 + 3 * ONE);
+  /* a start and goal on the same spot, with a heuristic: still through */
+  const double xy[8] = {0, 0, 1, 0, 2, 0, 3, 0};
+  const cairn_graph_edge e[3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}};
+  cairn_graph_desc d = {4, xy, 3, e, 0, CAIRN_GH_OCTILE, 1.0};
+  cairn_graph *h = make_graph(&d);
+  cairn_graph_link a0[1] = {{0, ONE}}, z3[1] = {{3, ONE}};
+  cairn_graph_query hq;
+  memset(&hq, 0, sizeof hq);
+  hq.start_xy[0] = -1;
+  hq.goal_xy[0] = 4;
+  hq.from_start = a0;
+  hq.n_from_start = 1;
+  hq.to_goal = z3;
+  hq.n_to_goal = 1;
+  hq.direct = INF;
+  assert_int_equal(cairn_graph_astar_linked(s, h, &hq, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 5 * ONE);
+  assert_true(r.expanded == 6); /* a perfect heuristic: the path only */
+  /* the start's key is its heuristic: octile (-1, 0) to (4, 0) */
+  assert_int_equal(cairn_graph_astar_linked_begin(s, h, &hq, NULL), CAIRN_OK);
+  assert_int_equal(s->heap_len, 1);
+  assert_int_equal(s->heap[0].node, 4);
+  assert_true(s->heap[0].f == 5 * ONE);
+  hq.goal_xy[1] = 2; /* now (-1, 0) to (4, 2): 3 straight, 2 diagonal */
+  assert_int_equal(cairn_graph_astar_linked_begin(s, h, &hq, NULL), CAIRN_OK);
+  assert_true(s->heap[0].f == 3 * ONE + 2 * CAIRN_COST_DIAG);
+  cairn_graph_destroy(h);
+  /* linked and plain queries share the context */
+  assert_int_equal(cairn_graph_astar(s, g, 0, 3, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 3 * ONE);
+  assert_int_equal(r.path_len, 4);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+}
+
+static void linked_errors(void **state) {
+  (void)state;
+  const double xy[6] = {0, 0, 1, 0, 2, 0};
+  const cairn_graph_edge e[2] = {{0, 1, 1}, {1, 2, 1}};
+  cairn_graph_desc d = {3, xy, 2, e, 0, CAIRN_GH_EUCLIDEAN, 1.0};
+  cairn_graph *g = make_graph(&d);
+  d.heuristic = CAIRN_GH_ZERO;
+  cairn_graph *z = make_graph(&d);
+  cairn_search *s = new_search();
+  /* every way from (-1, 0) to (3, 0) costs 4, the heuristic admissible */
+  cairn_graph_link from[2] = {{0, ONE}, {1, 2 * ONE}};
+  cairn_graph_link to[2] = {{2, ONE}, {1, 2 * ONE}};
+  cairn_graph_query ok;
+  memset(&ok, 0, sizeof ok);
+  ok.start_xy[0] = -1;
+  ok.goal_xy[0] = 3;
+  ok.from_start = from;
+  ok.n_from_start = 2;
+  ok.to_goal = to;
+  ok.n_to_goal = 2;
+  ok.direct = INF;
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &ok, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 4 * ONE);
+
+  /* every refusal: the status in the result, nothing to step */
+  cairn_graph_query bad[12];
+  for (int i = 0; i < 12; i++) bad[i] = ok;
+  cairn_graph_link far_node[1] = {{3, ONE}};
+  cairn_graph_link huge[1] = {{0, (cairn_cost)1 << 62}};
+  cairn_graph_link twice[2] = {{1, ONE}, {1, 2 * ONE}};
+  bad[0].from_start = far_node;
+  bad[0].n_from_start = 1;
+  bad[1].to_goal = far_node;
+  bad[1].n_to_goal = 1;
+  bad[2].from_start = huge;
+  bad[2].n_from_start = 1;
+  bad[3].to_goal = huge;
+  bad[3].n_to_goal = 1;
+  bad[4].direct = (cairn_cost)1 << 62;
+  bad[5].to_goal = twice;
+  bad[5].n_to_goal = 2;
+  bad[6].start_xy[1] = NAN;
+  bad[7].goal_xy[0] = INFINITY;
+  bad[8].start_xy[0] = -INFINITY;
+  bad[9].from_start = NULL;
+  bad[10].to_goal = NULL;
+  bad[11].goal_xy[1] = NAN;
+  for (int i = 0; i < 12; i++) {
+    assert_int_equal(cairn_graph_astar_linked(s, g, &bad[i], NULL, &r),
+                     CAIRN_ERR_ARG);
+    assert_int_equal(r.status, CAIRN_ERR_ARG);
+    assert_true(r.cost == INF);
+    assert_null(r.nodes);
+    assert_int_equal(cairn_graph_astar_linked_begin(s, g, &bad[i], NULL),
+                     CAIRN_ERR_ARG);
+    assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_STATE);
+    assert_int_equal(cairn_search_result(s, &r), CAIRN_ERR_ARG);
+    /* the context is fine afterwards */
+    assert_int_equal(cairn_graph_astar_linked(s, g, &ok, NULL, &r), CAIRN_OK);
+    assert_true(r.cost == 4 * ONE);
+  }
+  /* positions are not read by the zero heuristic */
+  for (int i = 6; i <= 8; i++) {
+    assert_int_equal(cairn_graph_astar_linked(s, z, &bad[i], NULL, &r),
+                     CAIRN_OK);
+    assert_true(r.cost == 4 * ONE);
+  }
+  assert_int_equal(cairn_graph_astar_linked(s, z, &bad[11], NULL, &r),
+                   CAIRN_OK);
+  /* but bad links are refused there too */
+  for (int i = 0; i <= 5; i++)
+    assert_int_equal(cairn_graph_astar_linked(s, z, &bad[i], NULL, &r),
+                     CAIRN_ERR_ARG);
+  /* NULL arrays with no links are fine; the largest costs allowed pass */
+  cairn_graph_query empty = ok;
+  empty.from_start = NULL;
+  empty.n_from_start = 0;
+  empty.to_goal = NULL;
+  empty.n_to_goal = 0;
+  empty.direct = ((cairn_cost)1 << 62) - 1;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &empty, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == ((cairn_cost)1 << 62) - 1);
+  /* NULL arguments */
+  assert_int_equal(cairn_graph_astar_linked(NULL, g, &ok, NULL, &r),
+                   CAIRN_ERR_ARG);
+  assert_true(r.cost == INF);
+  assert_int_equal(cairn_graph_astar_linked(s, NULL, &ok, NULL, &r),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_astar_linked(s, g, NULL, NULL, &r),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_graph_astar_linked_begin(NULL, g, &ok, NULL),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_astar_linked_begin(s, NULL, &ok, NULL),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_astar_linked_begin(s, g, NULL, NULL),
+                   CAIRN_ERR_ARG);
+  /* a refusal hides the previous answer */
+  assert_int_equal(cairn_graph_astar_linked(s, g, &ok, NULL, &r), CAIRN_OK);
+  assert_int_equal(cairn_graph_astar_linked(s, g, &bad[5], NULL, &r),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_search_result(s, &r), CAIRN_ERR_ARG);
+  assert_true(r.cost == INF);
+  /* only max_expanded is read from the options */
+  cairn_search_opts o = cairn_search_defaults();
+  o.moves = 3;
+  o.weight = 0;
+  o.heuristic = (cairn_heuristic)99;
+  o.bounds.w = -5;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &ok, &o, &r), CAIRN_OK);
+  assert_true(r.cost == 4 * ONE);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(z);
+  cairn_graph_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(region_table),
@@ -1069,6 +1714,11 @@ int main(void) {
       cmocka_unit_test(create_nomem),
       cmocka_unit_test(query_memory),
       cmocka_unit_test(context_reuse),
+      cmocka_unit_test(octile_values),
+      cmocka_unit_test(octile_grid_graphs),
+      cmocka_unit_test(linked_random),
+      cmocka_unit_test(linked_basics),
+      cmocka_unit_test(linked_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
