@@ -1279,12 +1279,7 @@ static void fill_targets(void **state) {
 
 /* Targets that can never be settled make a fill run to the end, whatever
  * other targets it has: one outside the bounds does, and so must one off the
- * grid.
- *
- * KNOWN BUG: fill_begin (core/src/search.c) skips a target off the grid
- * instead of counting it as never settled, so beside other targets it lets
- * the fill stop as soon as those are settled. The test skips (and says so)
- * while that holds; once fixed, make the skip an assert_false(stops_early). */
+ * grid. */
 static void fill_target_off_grid(void **state) {
   (void)state;
   cairn_grid *g = NULL;
@@ -1322,11 +1317,7 @@ static void fill_target_off_grid(void **state) {
   }
   cairn_search_destroy(s);
   cairn_grid_destroy(g);
-  if (stops_early) {
-    print_message("KNOWN BUG: a fill with an off-grid target beside others "
-                  "stops early (core/src/search.c, fill_begin)\n");
-    skip();
-  }
+  assert_false(stops_early);
 }
 
 static void fill_errors(void **state) {

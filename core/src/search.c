@@ -655,7 +655,10 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
    * fill run to the end */
   s->targets_left = 0;
   for (size_t k = 0; k < n_targets; k++) {
-    if (!cairn_grid_contains(g, targets[k].x, targets[k].y)) continue;
+    if (!cairn_grid_contains(g, targets[k].x, targets[k].y)) {
+      s->targets_left++; /* never settled */
+      continue;
+    }
     uint32_t i = cairn__grid_index(g, targets[k].x, targets[k].y);
     if (s->goal_mark[i] == s->gen) continue; /* listed twice */
     s->goal_mark[i] = s->gen;
