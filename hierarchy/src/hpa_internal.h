@@ -84,9 +84,11 @@ bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
                      size_t n, size_t size);
 
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
- * the cost; returns the new length (at most n). prefix is scratch of n. */
+ * the cost; returns the new length (at most n). prefix and turns are
+ * scratch of n each. */
 size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
-                         cairn_point *out, cairn_cost *prefix);
+                         cairn_point *out, cairn_cost *prefix,
+                         uint32_t *turns);
 
 /* Monotonic wall clock in milliseconds. */
 double cairn__hpa_now_ms(void);

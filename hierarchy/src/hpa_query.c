@@ -36,6 +36,8 @@ struct cairn_hpa_query {
   size_t path_cap, path_len;
   cairn_cost *prefix;
   size_t prefix_cap;
+  uint32_t *turns;
+  size_t turns_cap;
   /* the query in progress */
   const cairn_hpa *h;
   cairn_point start, goal;
@@ -81,6 +83,7 @@ void cairn_hpa_query_destroy(cairn_hpa_query *q) {
   hpa_free(&a, q->raw, q->raw_cap * sizeof *q->raw);
   hpa_free(&a, q->path, q->path_cap * sizeof *q->path);
   hpa_free(&a, q->prefix, q->prefix_cap * sizeof *q->prefix);
+  hpa_free(&a, q->turns, q->turns_cap * sizeof *q->turns);
   hpa_free(&a, q, sizeof *q);
 }
 
@@ -90,7 +93,8 @@ size_t cairn_hpa_query_memory(const cairn_hpa_query *q) {
          q->links_cap * (2 * sizeof(cairn_graph_link) + 2 * sizeof(hpa_leg)) +
          q->legs_cap * sizeof *q->legs + q->trace_cap * sizeof *q->trace +
          q->route_cap * sizeof *q->route + q->raw_cap * sizeof *q->raw +
-         q->path_cap * sizeof *q->path + q->prefix_cap * sizeof *q->prefix;
+         q->path_cap * sizeof *q->path + q->prefix_cap * sizeof *q->prefix +
+         q->turns_cap * sizeof *q->turns;
 }
 
 cairn_hpa_path_opts cairn_hpa_path_defaults(void) {
@@ -414,13 +418,13 @@ static cairn_status flush(cairn_hpa_query *q) {
   size_t n = q->raw_len - from;
   if (n == 0) return CAIRN_OK;
   if (!GROW(q, path, path_cap, q->path_len + n) ||
-      !GROW(q, prefix, prefix_cap, n))
+      !GROW(q, prefix, prefix_cap, n) || !GROW(q, turns, turns_cap, n))
     return CAIRN_ERR_NOMEM;
   size_t skip = q->path_len ? 1 : 0;
   cairn_point *dst = q->path + q->path_len - skip;
   size_t m;
   if (q->opts.smooth) {
-    m = cairn__hpa_smooth(q->h, q->raw + from, n, dst, q->prefix);
+    m = cairn__hpa_smooth(q->h, q->raw + from, n, dst, q->prefix, q->turns);
   } else {
     memcpy(dst, q->raw + from, n * sizeof *dst);
     m = n;

@@ -70,31 +70,43 @@ static cairn_cost run(const cairn_hpa *h, cairn_point a, cairn_point b,
   return total;
 }
 
+static cairn_cost octile_cost(cairn_point a, cairn_point b) {
+  cairn_cost dx = (cairn_cost)abs(a.x - b.x), dy = (cairn_cost)abs(a.y - b.y);
+  cairn_cost lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return (hi - lo) * CAIRN_COST_ONE + lo * CAIRN_COST_DIAG;
+}
+
 static int32_t octile_reach(cairn_point a, cairn_point b) {
   int32_t dx = abs(a.x - b.x), dy = abs(a.y - b.y);
   return dx > dy ? dx : dy;
 }
 
 size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
-                         cairn_point *out, cairn_cost *prefix) {
+                         cairn_point *out, cairn_cost *prefix,
+                         uint32_t *turns) {
   if (n == 0) return 0;
   prefix[0] = 0;
-  for (size_t k = 1; k < n; k++) prefix[k] = prefix[k - 1] + step_cost(h, in[k - 1], in[k]);
+  size_t n_turns = 0;
+  for (size_t k = 1; k < n; k++) {
+    prefix[k] = prefix[k - 1] + step_cost(h, in[k - 1], in[k]);
+    if (is_turn(in, n, k)) turns[n_turns++] = (uint32_t)k;
+  }
   const int32_t reach = SMOOTH_REACH * h->cs;
-  size_t m = 0, a = 0;
+  size_t m = 0, a = 0, t0 = 0; /* turns[t0] is the first turn after a */
   out[m++] = in[0];
   while (a + 1 < n) {
-    size_t best = 0, next_turn = 0;
+    while (turns[t0] <= a) t0++;
+    size_t best = 0;
     bool best_diag = true;
     cairn_cost best_saving = 0;
-    int seen = 0;
-    for (size_t k = a + 1; k < n && seen < SMOOTH_CANDIDATES; k++) {
-      if (!is_turn(in, n, k)) continue;
-      if (!next_turn) next_turn = k;
-      seen++;
+    for (size_t t = t0; t < n_turns && t < t0 + SMOOTH_CANDIDATES; t++) {
+      size_t k = turns[t];
       if (octile_reach(in[a], in[k]) > reach) break;
       if (k < a + 2) continue;
       cairn_cost limit = prefix[k] - prefix[a];
+      /* a run costs at least the octile distance at terrain 1: a stretch
+       * that already costs no more cannot be shortened */
+      if (limit <= octile_cost(in[a], in[k])) continue;
       for (int shape = 0; shape < 2; shape++) {
         cairn_cost c = run(h, in[a], in[k], shape == 0, limit, NULL);
         if (c != CAIRN_COST_INF && limit - c > best_saving) {
@@ -105,8 +117,8 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       }
     }
     if (!best) { /* no shortcut: keep the path up to the next bend */
-      for (size_t k = a + 1; k <= next_turn; k++) out[m++] = in[k];
-      a = next_turn;
+      for (size_t k = a + 1; k <= turns[t0]; k++) out[m++] = in[k];
+      a = turns[t0];
       continue;
     }
     run(h, in[a], in[best], best_diag, CAIRN_COST_INF, out + m);
