@@ -7,12 +7,13 @@
  * each group is one benchmark, "astar/MAP/buckets_LO-HI" (Google Benchmark
  * appends "/iterations:N"). One iteration is one query; the queries cycle
  * through the group's sample in file order. The sample is every row of the
- * group, or, where the group has more than MAX_SAMPLE rows, every k-th row
- * (k = ceil(rows / MAX_SAMPLE)), so the longest groups of the big maps stay
- * affordable. The iteration count is fixed to whole passes over the sample,
- * enough passes that their optimal lengths add up to WORK_MIN cells, so
- * every repetition times exactly the same queries and its mean is the
- * sample's true mean; short groups get more passes, to time long enough.
+ * group, or, where the group has more than CAIRN_BENCH_MAX_SAMPLE rows,
+ * every k-th row (k = ceil(rows / CAIRN_BENCH_MAX_SAMPLE)), so the longest
+ * groups of the big maps stay affordable. The iteration count is fixed to
+ * whole passes over the sample, enough passes that their optimal lengths add
+ * up to CAIRN_BENCH_WORK_MIN cells, so every repetition times exactly the
+ * same queries and its mean is the sample's true mean; short groups get more
+ * passes, to time long enough.
  *
  * Each map has one search context, created with a counting allocator and
  * reserved and warmed up before any timed loop; on its first run each group
@@ -25,9 +26,14 @@
  *
  * The data directory is CAIRN_MOVINGAI_DIR from the environment, else the
  * one compiled in (the CMake cache variable of the same name).
+ *
+ * The grouping and sampling are shared through bench_common.h, so the HPA*
+ * benchmarks (bench_hpa.c, registered at the end of
+ * cairn_bench_register_all) time the same queries.
  */
 #include "bench_shim.h"
 
+#include "bench_common.h"
 #include "cairn_core.h"
 
 #include <math.h>
@@ -39,19 +45,11 @@
 #define CAIRN_MOVINGAI_DIR ""
 #endif
 
-/* Rows timed per group at most (a strided sample of larger groups). */
-#define MAX_SAMPLE 200u
-/* Passes over the sample until their optimal lengths add up to this. */
-#define WORK_MIN 100000.0
-#define N_GROUPS 4
+#define N_GROUPS CAIRN_BENCH_GROUPS
 
 /* ---- data ------------------------------------------------------------ */
 
-typedef struct query {
-  cairn_point start, goal;
-  double optimal;
-  uint32_t line;
-} query;
+typedef cairn_bench_query query;
 
 typedef struct map_data {
   const char *name;
@@ -66,12 +64,8 @@ typedef struct map_data {
 
 typedef struct group {
   map_data *map;
-  uint32_t lo, hi; /* bucket range, inclusive */
+  cairn_bench_split s; /* bucket range, rows, sample, passes per run */
   cairn_heuristic heuristic;
-  size_t rows;     /* scenario rows in the range */
-  size_t stride;   /* the sample is every stride-th of them */
-  size_t sample;   /* rows in the sample */
-  size_t passes;   /* passes over the sample per run */
   int state;       /* 0: not prepared yet, 1: ready, -1: failed (error) */
   char error[160];
   query *q;        /* sampled rows whose start and goal are passable */
@@ -88,6 +82,10 @@ static map_data maps[] = {
     {.name = "TheFrozenSea"},   /* StarCraft, 1024 x 1024 */
     {.name = "maze512-32-0"},   /* maze, corridors 32 wide */
     {.name = "NewYork_0_1024"}, /* street map, 1024 x 1024 */
+    /* added for the HPA* comparison (bench_hpa.c) */
+    {.name = "random512-10-0"}, /* random, 10 % blocked, 512 x 512 */
+    {.name = "8room_000"},      /* rooms, 512 x 512 */
+    {.name = "w_woundedcoast"}, /* Warcraft III, 512 x 512 */
 };
 #define N_MAPS (sizeof maps / sizeof maps[0])
 /* The Dijkstra comparison runs on this map; the distance map on that one. */
@@ -99,7 +97,7 @@ static size_t n_groups;
 static char data_dir[1024];
 static char missing_msg[3400];
 
-static const char *data_root(void) {
+const char *cairn_bench_data_root(void) {
   if (!data_dir[0]) {
     const char *env = getenv("CAIRN_MOVINGAI_DIR");
     const char *d = env && env[0] ? env : CAIRN_MOVINGAI_DIR;
@@ -108,8 +106,8 @@ static const char *data_root(void) {
   return data_dir;
 }
 
-static void *counting_alloc(void *user, void *ptr, size_t old_size,
-                            size_t new_size) {
+void *cairn_bench_counting_alloc(void *user, void *ptr, size_t old_size,
+                                 size_t new_size) {
   (void)old_size;
   if (new_size == 0) {
     free(ptr);
@@ -140,7 +138,7 @@ static void free_all(void) {
   }
 }
 
-static int cost_ok(cairn_cost cost, double optimal) {
+int cairn_bench_cost_ok(cairn_cost cost, double optimal) {
   double c = cairn_cost_to_double(cost);
   return fabs(c - optimal) <= 1e-5 * optimal + 0.006;
 }
@@ -162,7 +160,8 @@ static int map_ready(map_data *m) {
   char path[1400];
   cairn_error err;
   memset(&err, 0, sizeof err);
-  snprintf(path, sizeof path, "%s/maps/%s.map", data_root(), m->name);
+  snprintf(path, sizeof path, "%s/maps/%s.map", cairn_bench_data_root(),
+           m->name);
   cairn_status st = cairn_map_load(path, NULL, NULL, &m->grid, &err);
   if (st != CAIRN_OK) {
     set_error(m->error, sizeof m->error, "cannot load the map", st, &err,
@@ -175,7 +174,7 @@ static int map_ready(map_data *m) {
               st, &err, path);
     return 0;
   }
-  const cairn_allocator a = {counting_alloc, &m->allocs};
+  const cairn_allocator a = {cairn_bench_counting_alloc, &m->allocs};
   st = cairn_search_create(&a, &m->search);
   /* The context sizes its arrays by the grid's padded size (a blocked
    * border of one cell all round), so reserve that many nodes, not
@@ -212,27 +211,12 @@ static int group_ready(group *g) {
   if (!map_ready(m)) return 0;
   if (g->state) return g->state > 0;
   g->state = -1;
-  g->q = malloc(g->sample * sizeof *g->q);
+  g->q = malloc(g->s.sample * sizeof *g->q);
   if (!g->q) {
     snprintf(g->error, sizeof g->error, "out of memory");
     return 0;
   }
-  size_t n = cairn_scen_count(m->scen), j = 0;
-  for (size_t i = 0; i < n; i++) {
-    const cairn_scen_entry *e = cairn_scen_get(m->scen, i);
-    if (e->bucket < g->lo || e->bucket > g->hi) continue;
-    if (j++ % g->stride) continue;
-    if (!cairn_grid_cost(m->grid, e->start.x, e->start.y) ||
-        !cairn_grid_cost(m->grid, e->goal.x, e->goal.y)) {
-      g->skipped++;
-      continue;
-    }
-    query *q = &g->q[g->n++];
-    q->start = e->start;
-    q->goal = e->goal;
-    q->optimal = e->optimal;
-    q->line = e->line;
-  }
+  g->n = cairn_bench_sample(m->scen, m->grid, &g->s, g->q, &g->skipped);
   if (!g->n) {
     snprintf(g->error, sizeof g->error, "no usable scenario row");
     return 0;
@@ -244,7 +228,7 @@ static int group_ready(group *g) {
     cairn_result r;
     cairn_status st =
         cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
-    if (st != CAIRN_OK || !cost_ok(r.cost, q->optimal)) {
+    if (st != CAIRN_OK || !cairn_bench_cost_ok(r.cost, q->optimal)) {
       snprintf(g->error, sizeof g->error,
                "scenario line %u: %s, cost %.6f, optimal %.6f",
                (unsigned)q->line, cairn_status_str(st),
@@ -254,7 +238,7 @@ static int group_ready(group *g) {
     }
   }
   snprintf(g->label, sizeof g->label, "%zu of %zu rows (stride %zu), %zu skipped",
-           g->n, g->rows, g->stride, g->skipped);
+           g->n, g->s.rows, g->s.stride, g->skipped);
   g->state = 1;
   return 1;
 }
@@ -281,7 +265,7 @@ static void bm_query(cairn_bench_state *st, void *user) {
     cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
     expanded += r.expanded;
     generated += r.generated;
-    bad += r.status != CAIRN_OK || !cost_ok(r.cost, q->optimal);
+    bad += r.status != CAIRN_OK || !cairn_bench_cost_ok(r.cost, q->optimal);
   }
   if (bad) {
     char msg[96];
@@ -358,48 +342,87 @@ static void bm_missing(cairn_bench_state *st, void *user) {
 
 /* ---- registration ------------------------------------------------------ */
 
-static void register_groups(map_data *m, const char *kind,
-                            cairn_heuristic h) {
-  size_t n = cairn_scen_count(m->scen);
+size_t cairn_bench_split_groups(const cairn_scen *scen,
+                                cairn_bench_split out[CAIRN_BENCH_GROUPS]) {
+  size_t n = cairn_scen_count(scen), count = 0;
   uint32_t max_bucket = 0;
   for (size_t i = 0; i < n; i++) {
-    uint32_t b = cairn_scen_get(m->scen, i)->bucket;
+    uint32_t b = cairn_scen_get(scen, i)->bucket;
     if (b > max_bucket) max_bucket = b;
   }
   const uint32_t nb = max_bucket + 1;
   for (uint32_t k = 0; k < N_GROUPS; k++) {
     uint32_t lo = k * nb / N_GROUPS, hi = (k + 1) * nb / N_GROUPS;
     if (hi == lo) continue; /* fewer buckets than groups */
-    if (n_groups == sizeof groups / sizeof groups[0]) {
-      fprintf(stderr, "bench_astar.c: groups[] is full; enlarge it\n");
-      return;
-    }
-    group *g = &groups[n_groups];
+    cairn_bench_split *g = &out[count];
     memset(g, 0, sizeof *g);
-    g->map = m;
     g->lo = lo;
     g->hi = hi - 1;
-    g->heuristic = h;
     for (size_t i = 0; i < n; i++) {
-      uint32_t b = cairn_scen_get(m->scen, i)->bucket;
+      uint32_t b = cairn_scen_get(scen, i)->bucket;
       g->rows += b >= g->lo && b <= g->hi;
     }
     if (!g->rows) continue;
-    g->stride = (g->rows + MAX_SAMPLE - 1) / MAX_SAMPLE;
+    g->stride = (g->rows + CAIRN_BENCH_MAX_SAMPLE - 1) / CAIRN_BENCH_MAX_SAMPLE;
     double work = 0; /* optimal lengths of one pass over the sample */
     for (size_t i = 0, j = 0; i < n; i++) {
-      const cairn_scen_entry *e = cairn_scen_get(m->scen, i);
+      const cairn_scen_entry *e = cairn_scen_get(scen, i);
       if (e->bucket < g->lo || e->bucket > g->hi || j++ % g->stride) continue;
       g->sample++;
       work += e->optimal;
     }
-    g->passes = work >= WORK_MIN ? 1 : (size_t)ceil(WORK_MIN / (work > 1 ? work : 1));
-    n_groups++;
+    g->work = work;
+    g->passes = work >= CAIRN_BENCH_WORK_MIN
+                    ? 1
+                    : (size_t)ceil(CAIRN_BENCH_WORK_MIN / (work > 1 ? work
+                                                                   : 1));
+    count++;
+  }
+  return count;
+}
+
+size_t cairn_bench_sample(const cairn_scen *scen, const cairn_grid *grid,
+                          const cairn_bench_split *s, cairn_bench_query *q,
+                          size_t *skipped) {
+  size_t n = cairn_scen_count(scen), j = 0, k = 0;
+  *skipped = 0;
+  for (size_t i = 0; i < n; i++) {
+    const cairn_scen_entry *e = cairn_scen_get(scen, i);
+    if (e->bucket < s->lo || e->bucket > s->hi) continue;
+    if (j++ % s->stride) continue;
+    if (!cairn_grid_cost(grid, e->start.x, e->start.y) ||
+        !cairn_grid_cost(grid, e->goal.x, e->goal.y)) {
+      ++*skipped;
+      continue;
+    }
+    q[k].start = e->start;
+    q[k].goal = e->goal;
+    q[k].optimal = e->optimal;
+    q[k].line = e->line;
+    k++;
+  }
+  return k;
+}
+
+static void register_groups(map_data *m, const char *kind,
+                            cairn_heuristic h) {
+  cairn_bench_split split[N_GROUPS];
+  size_t count = cairn_bench_split_groups(m->scen, split);
+  for (size_t k = 0; k < count; k++) {
+    if (n_groups == sizeof groups / sizeof groups[0]) {
+      fprintf(stderr, "bench_astar.c: groups[] is full; enlarge it\n");
+      return;
+    }
+    group *g = &groups[n_groups++];
+    memset(g, 0, sizeof *g);
+    g->map = m;
+    g->s = split[k];
+    g->heuristic = h;
     char name[160];
     snprintf(name, sizeof name, "%s/%s/buckets_%u-%u", kind, m->name,
-             (unsigned)g->lo, (unsigned)g->hi);
+             (unsigned)g->s.lo, (unsigned)g->s.hi);
     cairn_bench_def *def = cairn_bench_register(name, bm_query, g);
-    cairn_bench_def_iterations(def, (int64_t)(g->passes * g->sample));
+    cairn_bench_def_iterations(def, (int64_t)(g->s.passes * g->s.sample));
   }
 }
 
@@ -412,7 +435,8 @@ void cairn_bench_register_all(void) {
     char path[1400];
     cairn_error err;
     memset(&err, 0, sizeof err);
-    snprintf(path, sizeof path, "%s/scen/%s.map.scen", data_root(), m->name);
+    snprintf(path, sizeof path, "%s/scen/%s.map.scen", cairn_bench_data_root(),
+             m->name);
     cairn_status st = cairn_scen_load(path, NULL, &m->scen, &err);
     if (st != CAIRN_OK) {
       m->state = -1;
@@ -428,7 +452,7 @@ void cairn_bench_register_all(void) {
              "Moving AI data not found under '%s' (set CAIRN_MOVINGAI_DIR, "
              "in the environment or at configure time, to the folder "
              "holding maps/ and scen/): %s",
-             data_root(), first_error);
+             cairn_bench_data_root(), first_error);
     cairn_bench_register("movingai_data_missing", bm_missing, missing_msg);
     return;
   }
@@ -453,4 +477,5 @@ void cairn_bench_register_all(void) {
     cairn_bench_def_arg(def, 8);
     cairn_bench_def_arg(def, 4);
   }
+  cairn_bench_register_hpa();
 }

@@ -86,6 +86,10 @@ void cairn_bench_def_min_time(cairn_bench_def *def, double seconds) {
   if (def && seconds > 0) def->b->MinTime(seconds);
 }
 
+void cairn_bench_def_real_time(cairn_bench_def *def) {
+  if (def) def->b->UseRealTime();
+}
+
 int cairn_bench_next(cairn_bench_state *st) {
   return st->st->KeepRunning() ? 1 : 0;
 }

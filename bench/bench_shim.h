@@ -71,6 +71,9 @@ void cairn_bench_def_arg(cairn_bench_def *def, int64_t a);
 void cairn_bench_def_iterations(cairn_bench_def *def, int64_t n);
 /* Minimum seconds per run when the library picks the iteration count. */
 void cairn_bench_def_min_time(cairn_bench_def *def, double seconds);
+/* Times wall-clock (real) time instead of the calling thread's CPU time
+ * (Benchmark::UseRealTime): for bodies that run work on other threads. */
+void cairn_bench_def_real_time(cairn_bench_def *def);
 
 /* Defined by the C side: registers every benchmark of the program. */
 void cairn_bench_register_all(void);
