@@ -80,6 +80,14 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     cli_error("scen needs a FILE.scen");
     return EXIT_USAGE;
   }
+  if (p->algo != ALGO_HPA && (p->cluster || p->nearby != -1 || p->no_smooth)) {
+    cli_error("scen: --cluster, --nearby and --no-smooth need --algo hpa");
+    return EXIT_USAGE;
+  }
+  if (p->algo == ALGO_HPA && p->weight != 1.0) {
+    cli_error("scen: --weight does not apply to --algo hpa");
+    return EXIT_USAGE;
+  }
   return EXIT_DONE;
 }
 
