@@ -1,7 +1,9 @@
-/* The smallest useful cairn program: a path around a wall. */
+/* The smallest useful cairn program: a path around a wall, with A* and with
+ * the HPA* hierarchy. */
 #include <stdio.h>
 
 #include <cairn_core.h>
+#include <cairn_hierarchy.h>
 
 int main(void) {
   cairn_grid *grid = NULL;
@@ -15,7 +17,23 @@ int main(void) {
   cairn_status st = cairn_astar(search, grid, from, to, NULL, &r);
   printf("%s: cost %.4f in %u steps\n", cairn_status_str(st),
          cairn_cost_to_double(r.cost), r.steps);
+  /* clusters of 4, and always hierarchical: the route goes round the wall */
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = 4;
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  po.nearby = 0;
+  cairn_hpa *hpa = NULL;
+  cairn_hpa_query *q = NULL;
+  cairn_hpa_result hr;
+  cairn_status hst = cairn_hpa_create(grid, &ho, NULL, &hpa);
+  if (hst == CAIRN_OK) hst = cairn_hpa_query_create(NULL, &q);
+  if (hst == CAIRN_OK) hst = cairn_hpa_find(q, hpa, from, to, &po, &hr);
+  if (hst == CAIRN_OK)
+    printf("hpa: cost %.4f in %zu steps\n", cairn_cost_to_double(hr.cost),
+           hr.path_len - 1);
+  cairn_hpa_query_destroy(q);
+  cairn_hpa_destroy(hpa);
   cairn_search_destroy(search);
   cairn_grid_destroy(grid);
-  return st == CAIRN_OK ? 0 : 1;
+  return st == CAIRN_OK && hst == CAIRN_OK ? 0 : 1;
 }
