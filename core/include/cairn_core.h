@@ -443,6 +443,34 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
                                             const cairn_graph_query *q,
                                             const cairn_search_opts *opts);
 
+/* Dijkstra over a graph from several sources, each with a starting cost
+ * (the links of a virtual source: a start joined to waypoints), until the
+ * open set empties or, with n_targets > 0, every target is settled (a
+ * target out of range or unreachable makes it run to the end). The graph's
+ * heuristic is not used. Afterwards cairn_search_node gives each node's
+ * cost and cairn_search_trace_nodes the path behind it. A source listed
+ * twice keeps its cheaper cost. CAIRN_ERR_ARG for NULL arguments, no
+ * sources, a source out of range or a cost of 2^62 or more. */
+cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
+                              const cairn_graph_link *sources,
+                              size_t n_sources, const uint32_t *targets,
+                              size_t n_targets);
+
+/* What the last graph search knows of a node (the graph search form of
+ * cairn_search_cell). CAIRN_ERR_STATE if the last search was not on a
+ * graph, CAIRN_ERR_RANGE for a node past the graph's (or a linked search's
+ * virtual) nodes. */
+cairn_status cairn_search_node(const cairn_search *s, uint32_t node,
+                               cairn_node_info *out);
+
+/* The nodes behind a reached node of the last graph search, from `node`
+ * back to the source its path starts at (so reversed). Writes at most cap
+ * ids and sets *n to the full count; CAIRN_ERR_BUFFER (nothing written) if
+ * that is more than cap, CAIRN_NO_PATH if the node was not reached,
+ * CAIRN_ERR_RANGE / CAIRN_ERR_STATE as cairn_search_node. */
+cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
+                                      uint32_t *out, size_t cap, size_t *n);
+
 /* ---- paths ---------------------------------------------------------- */
 
 /* Line of sight between two cell centres: true if the segment touches only

@@ -320,9 +320,12 @@ CAIRN_INLINE void relax(cairn_search *s, const cairn_graph *g, const int H,
 }
 
 /* LINKED: the search runs from the virtual start (node n) to the virtual
- * goal (n + 1); node c has a link to the goal when goal_mark[c] is set. */
+ * goal (n + 1); node c has a link to the goal when goal_mark[c] is set.
+ * FILL: no goal; the search ends when the open set empties or the last
+ * marked target is settled. */
 CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
-                                          const int H, const bool LINKED) {
+                                          const int H, const bool LINKED,
+                                          const bool FILL) {
   const cairn_graph *g = s->graph;
   const uint32_t goal = s->goal;
   const double gx = H == CAIRN_GH_ZERO ? 0
@@ -334,9 +337,12 @@ CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
   bool limited;
   uint64_t n = cairn__step_budget(s, budget, &limited);
   while (n--) {
-    if (!s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
+    if (!s->heap_len) return cairn__finish(s, FILL ? CAIRN_OK : CAIRN_NO_PATH);
     const uint32_t c = cairn__pop(s);
-    if (c == goal) {
+    if (FILL) {
+      if (s->goal_set && s->goal_mark[c] == s->gen && --s->targets_left == 0)
+        return cairn__finish(s, CAIRN_OK);
+    } else if (c == goal) {
       s->found = c;
       return cairn__finish(s, CAIRN_OK);
     }
@@ -351,15 +357,18 @@ CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
     if (LINKED && s->goal_mark[c] == s->gen)
       relax(s, g, H, c, goal, s->to_goal[s->goal_id[c]].cost, gx, gy);
   }
-  if (!s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
+  if (!s->heap_len) return cairn__finish(s, FILL ? CAIRN_OK : CAIRN_NO_PATH);
   if (limited) return cairn__finish(s, CAIRN_PARTIAL);
   return CAIRN_IN_PROGRESS;
 }
 
 #define GRAPH_STEP(name, H, L)                                  \
   static cairn_status name(cairn_search *s, uint64_t budget) {  \
-    return graph_step_impl(s, budget, H, L);                    \
+    return graph_step_impl(s, budget, H, L, false);             \
   }
+static cairn_status step_fill(cairn_search *s, uint64_t budget) {
+  return graph_step_impl(s, budget, CAIRN_GH_ZERO, false, true);
+}
 GRAPH_STEP(step_zero, CAIRN_GH_ZERO, false)
 GRAPH_STEP(step_euclid, CAIRN_GH_EUCLIDEAN, false)
 GRAPH_STEP(step_hex, CAIRN_GH_HEX, false)
@@ -494,4 +503,91 @@ cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
                                       cairn_result *out) {
   return cairn__run_to_end(s, cairn_graph_astar_linked_begin(s, g, q, opts),
                            out);
+}
+
+/* ---- fills and node queries ----------------------------------------- */
+
+cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
+                              const cairn_graph_link *sources,
+                              size_t n_sources, const uint32_t *targets,
+                              size_t n_targets) {
+  if (!s) return CAIRN_ERR_ARG;
+  s->state = CAIRN_ERR_ARG;
+  s->kind = CAIRN__NONE;
+  if (!g || !sources || !n_sources || (n_targets && !targets) ||
+      n_targets > UINT32_MAX)
+    return CAIRN_ERR_ARG;
+  for (size_t k = 0; k < n_sources; k++)
+    if (sources[k].node >= g->n || sources[k].cost >= LINK_COST_MAX)
+      return CAIRN_ERR_ARG;
+  cairn_status st = cairn__search_prepare(s, g->n);
+  if (st == CAIRN_OK && n_targets) st = cairn__search_goal_marks(s);
+  if (st != CAIRN_OK) return s->state = st;
+  cairn__search_reset(s, CAIRN__GRAPH, step_fill);
+  s->graph = g;
+  s->full_map = true;
+  s->max_expanded = 0;
+  s->targets_left = 0;
+  for (size_t k = 0; k < n_targets; k++) {
+    uint32_t v = targets[k];
+    if (v >= g->n) {
+      s->targets_left++; /* never settled */
+      continue;
+    }
+    if (s->goal_mark[v] == s->gen) continue;
+    s->goal_mark[v] = s->gen;
+    s->goal_id[v] = (uint32_t)k;
+    s->targets_left++;
+  }
+  s->goal_set = s->targets_left > 0;
+  for (size_t k = 0; k < n_sources; k++) {
+    uint32_t v = sources[k].node;
+    if (cairn__is_fresh(s, v))
+      cairn__open(s, v, sources[k].cost, 0, v);
+    else if (sources[k].cost < s->nodes[v].g)
+      cairn__lower(s, v, sources[k].cost, v);
+  }
+  while ((st = cairn_search_step(s, UINT64_MAX)) == CAIRN_IN_PROGRESS) {
+  }
+  return st;
+}
+
+/* Nodes a graph search has records for: the graph's, plus the two virtual
+ * ones of a linked search. */
+static uint32_t searched_nodes(const cairn_search *s) {
+  return s->graph->n + (s->step == graph_steps[1][s->graph->heuristic] ? 2 : 0);
+}
+
+cairn_status cairn_search_node(const cairn_search *s, uint32_t node,
+                               cairn_node_info *out) {
+  if (!s || !out) return CAIRN_ERR_ARG;
+  out->state = CAIRN_NODE_FRESH;
+  out->g = out->h = out->f = CAIRN_COST_INF;
+  if (s->kind != CAIRN__GRAPH || !s->graph) return CAIRN_ERR_STATE;
+  if (node >= searched_nodes(s)) return CAIRN_ERR_RANGE;
+  if (cairn__is_fresh(s, node)) return CAIRN_OK;
+  out->state = cairn__is_open(s, node) ? CAIRN_NODE_OPEN : CAIRN_NODE_CLOSED;
+  out->g = s->nodes[node].g;
+  out->h = 0;
+  out->f = out->g;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
+                                      uint32_t *out, size_t cap, size_t *n) {
+  if (!s || !n || (cap && !out)) return CAIRN_ERR_ARG;
+  *n = 0;
+  if (s->kind != CAIRN__GRAPH || !s->graph) return CAIRN_ERR_STATE;
+  if (node >= searched_nodes(s)) return CAIRN_ERR_RANGE;
+  if (cairn__is_fresh(s, node)) return CAIRN_NO_PATH;
+  size_t len = 1;
+  for (uint32_t i = node; s->parent[i] != i; i = s->parent[i]) len++;
+  *n = len;
+  if (len > cap) return CAIRN_ERR_BUFFER;
+  size_t k = 0;
+  for (uint32_t i = node;; i = s->parent[i]) {
+    out[k++] = i;
+    if (s->parent[i] == i) break;
+  }
+  return CAIRN_OK;
 }

@@ -48,16 +48,27 @@ extern "C" {
 
 typedef struct cairn_hpa cairn_hpa;
 
+/* A third level groups CAIRN_HPA_DEFAULT_BLOCK x CAIRN_HPA_DEFAULT_BLOCK
+ * clusters into blocks; by default it is built on maps with at least
+ * CAIRN_HPA_AUTO_LEVEL3 clusters (docs/PERFORMANCE.md: where it pays). */
+#define CAIRN_HPA_DEFAULT_BLOCK 4
+#define CAIRN_HPA_AUTO_LEVEL3 4096
+
 typedef struct cairn_hpa_opts {
   int32_t cluster; /* cluster side in cells; 0 = the default */
   int threads;     /* build threads; 0 = OpenMP's default */
+  /* 2: clusters only; 3: clusters and blocks of clusters; 0 (default):
+   * 3 on maps of at least CAIRN_HPA_AUTO_LEVEL3 clusters, else 2 */
+  int levels;
+  int32_t block;   /* block side in clusters (2..64); 0 = the default */
 } cairn_hpa_opts;
 
 cairn_hpa_opts cairn_hpa_defaults(void);
 
 /* Builds the hierarchy over an 8-way grid. CAIRN_ERR_ARG for NULL grid or
  * out, or a cluster side outside [CAIRN_HPA_MIN_CLUSTER,
- * CAIRN_HPA_MAX_CLUSTER]; CAIRN_ERR_NOMEM. Refreshes nothing in the grid:
+ * CAIRN_HPA_MAX_CLUSTER], levels other than 0, 2 or 3, a block side
+ * outside [2, 64]; CAIRN_ERR_NOMEM. Refreshes nothing in the grid:
  * if its islands are stale, unreachable queries are found by searching. */
 cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,
@@ -69,6 +80,11 @@ typedef struct cairn_hpa_stats {
   uint32_t clusters;        /* clusters across x clusters down */
   uint32_t nodes;           /* abstract nodes (entrance cells) */
   size_t edges;             /* directed abstract edges */
+  int levels;               /* 2 or 3 */
+  int32_t block;            /* block side in clusters (levels == 3) */
+  uint32_t blocks;          /* blocks (levels == 3) */
+  uint32_t nodes2;          /* level-2 nodes (levels == 3) */
+  size_t edges2;            /* directed level-2 edges (levels == 3) */
   size_t memory_bytes;      /* everything the hierarchy holds */
   double build_ms;          /* wall time of the last create */
   double update_ms;         /* wall time of the last edit or update */
@@ -120,8 +136,10 @@ typedef struct cairn_hpa_result {
   const cairn_point *path; /* grid cells from start, valid until the next
                               call on the query context */
   size_t path_len;
-  uint32_t route_len;    /* abstract nodes on the route, start and goal
-                            included; 0 when plain A* answered */
+  uint32_t route_len;    /* level-1 abstract nodes on the route, start and
+                            goal included; 0 when plain A* answered */
+  uint32_t route2_len;   /* level-2 nodes on the route when the third level
+                            planned it, start and goal included; else 0 */
   uint32_t route_refined; /* abstract edges refined so far */
   uint64_t expanded;     /* nodes expanded: grid fills, abstract A* and any
                             plain A* */

@@ -372,6 +372,22 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
   return CAIRN_OK;
 }
 
+/* Whether the edge i -> j of an n x n cost table is redundant: some third
+ * node k lies on a shortest path between them, so the edges i -> k and
+ * k -> j carry the same cost (each shorter than i -> j, so by induction
+ * every distance survives when all such edges go). Dropping them halves the
+ * abstract edges on open maps, and their cached paths are never needed. */
+bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
+                          uint32_t j) {
+  cairn_cost d = dist[i * n + j];
+  for (uint32_t k = 0; k < n; k++) {
+    if (k == i || k == j) continue;
+    cairn_cost a = dist[i * n + k], b = dist[k * n + j];
+    if (a != CAIRN_COST_INF && b != CAIRN_COST_INF && a + b == d) return true;
+  }
+  return false;
+}
+
 /* Room for nn node pairs in the scratch's pair arrays (contents dropped). */
 static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
   if (nn <= sc->pairs_cap) return true;
@@ -413,7 +429,14 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist);
-  size_t n_steps = sc->n_steps;
+  size_t n_steps = 0; /* only the kept edges' paths are stored */
+  for (uint32_t i = 0; st == CAIRN_OK && i < n; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      size_t pair = (size_t)i * n + j;
+      if (i == j || dist[pair] == CAIRN_COST_INF || cairn__hpa_redundant(dist, n, i, j))
+        sc->plen[pair] = 0;
+      n_steps += sc->plen[pair];
+    }
   uint8_t *steps = NULL;
   if (st == CAIRN_OK) {
 #ifdef _OPENMP
@@ -572,30 +595,15 @@ static size_t owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
   return n;
 }
 
-/* Whether the intra-cluster edge i -> j is redundant: some third entrance
- * k of the cluster lies on a shortest path between them, so the edges
- * i -> k and k -> j carry the same cost (each is shorter than i -> j, so by
- * induction every distance survives the pruning). Dropping such edges cuts
- * the abstract graph's edges by about half on open maps. */
-static bool redundant(const hpa_cluster *c, uint32_t i, uint32_t j) {
-  const uint32_t n = c->n;
-  cairn_cost d = c->dist[i * n + j];
-  for (uint32_t k = 0; k < n; k++) {
-    if (k == i || k == j) continue;
-    cairn_cost a = c->dist[i * n + k], b = c->dist[k * n + j];
-    if (a != CAIRN_COST_INF && b != CAIRN_COST_INF && a + b == d) return true;
-  }
-  return false;
-}
-
 /* Writes every kept intra-cluster edge of c to e (when not NULL), in order,
  * and returns how many there are. */
 static size_t intra_edges(const hpa_cluster *c, cairn_graph_edge *e) {
   size_t m = 0;
   for (uint32_t i = 0; i < c->n; i++)
     for (uint32_t j = 0; j < c->n; j++) {
-      cairn_cost d = c->dist[i * c->n + j];
-      if (i == j || d == CAIRN_COST_INF || redundant(c, i, j)) continue;
+      size_t pair = (size_t)i * c->n + j;
+      if (c->off[pair + 1] == c->off[pair]) continue; /* not kept */
+      cairn_cost d = c->dist[pair];
       if (e) {
         e[m].from = c->first + i;
         e[m].to = c->first + j;
@@ -684,7 +692,7 @@ static cairn_status assemble(cairn_hpa *h) {
 /* ---- public --------------------------------------------------------- */
 
 cairn_hpa_opts cairn_hpa_defaults(void) {
-  cairn_hpa_opts o = {CAIRN_HPA_DEFAULT_CLUSTER, 0};
+  cairn_hpa_opts o = {CAIRN_HPA_DEFAULT_CLUSTER, 0, 0, CAIRN_HPA_DEFAULT_BLOCK};
   return o;
 }
 
@@ -696,9 +704,45 @@ void cairn_hpa_destroy(cairn_hpa *h) {
     for (uint32_t k = 0; k < n_clusters; k++) cluster_free(&a, &h->clusters[k]);
     hpa_free(&a, h->clusters, n_clusters * sizeof *h->clusters);
   }
+  cairn__hpa_free_blocks(h);
   cairn_graph_destroy(h->graph);
   hpa_free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
   hpa_free(&a, h, sizeof *h);
+}
+
+/* Block geometry, when the third level is on. */
+static cairn_status blocks_init(cairn_hpa *h, int32_t bs) {
+  h->bs = bs;
+  h->bw = (h->cw + bs - 1) / bs;
+  h->bh = (h->ch + bs - 1) / bs;
+  uint32_t n = (uint32_t)h->bw * (uint32_t)h->bh;
+  h->blocks = hpa_alloc(&h->alloc, n * sizeof *h->blocks);
+  if (!h->blocks) return CAIRN_ERR_NOMEM;
+  memset(h->blocks, 0, n * sizeof *h->blocks);
+  for (uint32_t k = 0; k < n; k++) {
+    hpa_block *b = &h->blocks[k];
+    b->cx0 = (int32_t)(k % (uint32_t)h->bw) * bs;
+    b->cy0 = (int32_t)(k / (uint32_t)h->bw) * bs;
+    b->cw = b->cx0 + bs > h->cw ? h->cw - b->cx0 : bs;
+    b->ch = b->cy0 + bs > h->ch ? h->ch - b->cy0 : bs;
+  }
+  return CAIRN_OK;
+}
+
+/* The blocks holding any of the listed clusters, each once (ascending). */
+static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
+                                   size_t n) {
+  uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  uint32_t *list = hpa_alloc(&h->alloc, n_blocks * sizeof *list);
+  if (!list) return CAIRN_ERR_NOMEM;
+  for (uint32_t b = 0; b < n_blocks; b++) list[b] = 0;
+  for (size_t i = 0; i < n; i++) list[hpa_block_of_cluster(h, clusters[i])] = 1;
+  size_t m = 0;
+  for (uint32_t b = 0; b < n_blocks; b++)
+    if (list[b]) list[m++] = b;
+  cairn_status st = cairn__hpa_build_blocks(h, list, m);
+  hpa_free(&h->alloc, list, n_blocks * sizeof *list);
+  return st;
 }
 
 static cairn_status hpa_init(cairn_hpa *h, const cairn_grid *grid,
@@ -731,8 +775,11 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   *out = NULL;
   cairn_hpa_opts o = opts ? *opts : cairn_hpa_defaults();
   if (o.cluster == 0) o.cluster = CAIRN_HPA_DEFAULT_CLUSTER;
+  if (o.block == 0) o.block = CAIRN_HPA_DEFAULT_BLOCK;
   if (!grid || o.cluster < CAIRN_HPA_MIN_CLUSTER ||
-      o.cluster > CAIRN_HPA_MAX_CLUSTER || o.threads < 0)
+      o.cluster > CAIRN_HPA_MAX_CLUSTER || o.threads < 0 ||
+      (o.levels != 0 && o.levels != 2 && o.levels != 3) || o.block < 2 ||
+      o.block > 64)
     return CAIRN_ERR_ARG;
   double t0 = cairn__hpa_now_ms();
   cairn_allocator a = cairn__hpa_allocator(alloc);
@@ -752,8 +799,13 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
     for (uint32_t k = 0; k < n_clusters; k++) all[k] = k;
     st = build_clusters(h, all, n_clusters);
   }
-  hpa_free(&a, all, n_clusters * sizeof *all);
   if (st == CAIRN_OK) st = assemble(h);
+  if (st == CAIRN_OK) {
+    h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
+    if (h->levels == 3) st = blocks_init(h, o.block);
+    if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
+  }
+  hpa_free(&a, all, n_clusters * sizeof *all);
   if (st != CAIRN_OK) {
     cairn_hpa_destroy(h);
     return st;
@@ -764,39 +816,70 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   return CAIRN_OK;
 }
 
-cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
-                              cairn_rect r) {
-  if (!h || grid != h->grid) return CAIRN_ERR_ARG;
-  if (r.w <= 0 || r.h <= 0) return CAIRN_ERR_ARG;
-  double t0 = cairn__hpa_now_ms();
-  /* a cell on a cluster border moves that border's entrances, so the
-   * clusters within one cell of the change are the ones to redo */
+/* Marks in `mark` (one byte per cluster) the clusters a change of the
+ * cells in r can affect: a cell on a cluster border moves that border's
+ * entrances, so the clusters within one cell of the change. */
+static void mark_clusters(const cairn_hpa *h, cairn_rect r, uint8_t *mark) {
   int32_t x0 = r.x - 1, y0 = r.y - 1;
   int32_t x1 = r.x + r.w, y1 = r.y + r.h; /* inclusive, one cell out */
   if (x0 < 0) x0 = 0;
   if (y0 < 0) y0 = 0;
   if (x1 > h->width - 1) x1 = h->width - 1;
   if (y1 > h->height - 1) y1 = h->height - 1;
-  if (x0 > x1 || y0 > y1) return CAIRN_ERR_RANGE;
-  int32_t cx0 = x0 / h->cs, cx1 = x1 / h->cs, cy0 = y0 / h->cs, cy1 = y1 / h->cs;
-  size_t n = (size_t)(cx1 - cx0 + 1) * (size_t)(cy1 - cy0 + 1);
-  uint32_t *list = hpa_alloc(&h->alloc, n * sizeof *list);
-  if (!list) {
-    h->stale = true;
-    return CAIRN_ERR_NOMEM;
+  for (int32_t cy = y0 / h->cs; cy <= y1 / h->cs; cy++)
+    for (int32_t cx = x0 / h->cs; cx <= x1 / h->cs; cx++)
+      mark[cy * h->cw + cx] = 1;
+}
+
+/* Rebuilds the marked clusters, all at once (the abstract graph is
+ * reassembled from every cluster, so no changed cell may be left behind),
+ * then the blocks holding them and the islands. */
+static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
+                                   uint8_t *mark, double t0) {
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  size_t n = 0;
+  for (uint32_t k = 0; k < n_clusters; k++) n += mark[k];
+  uint32_t *ids = hpa_alloc(&h->alloc, (n ? n : 1) * sizeof *ids);
+  cairn_status st = ids ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK) {
+    size_t k = 0;
+    for (uint32_t c = 0; c < n_clusters; c++)
+      if (mark[c]) ids[k++] = c;
+    st = build_clusters(h, ids, n);
   }
-  size_t k = 0;
-  for (int32_t cy = cy0; cy <= cy1; cy++)
-    for (int32_t cx = cx0; cx <= cx1; cx++)
-      list[k++] = (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx;
-  cairn_status st = build_clusters(h, list, n);
-  hpa_free(&h->alloc, list, n * sizeof *list);
   if (st == CAIRN_OK) st = assemble(h);
+  if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
+  hpa_free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
   if (st == CAIRN_OK && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
   h->stale = st != CAIRN_OK;
   h->update_ms = cairn__hpa_now_ms() - t0;
   h->rebuilt = (uint32_t)n;
+  return st;
+}
+
+static uint8_t *new_marks(cairn_hpa *h) {
+  size_t n = (size_t)h->cw * (size_t)h->ch;
+  uint8_t *mark = hpa_alloc(&h->alloc, n);
+  if (mark) memset(mark, 0, n);
+  return mark;
+}
+
+cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
+                              cairn_rect r) {
+  if (!h || grid != h->grid) return CAIRN_ERR_ARG;
+  if (r.w <= 0 || r.h <= 0) return CAIRN_ERR_ARG;
+  if (r.x >= h->width || r.y >= h->height || r.x + r.w <= 0 || r.y + r.h <= 0)
+    return CAIRN_ERR_RANGE;
+  double t0 = cairn__hpa_now_ms();
+  uint8_t *mark = new_marks(h);
+  if (!mark) {
+    h->stale = true;
+    return CAIRN_ERR_NOMEM;
+  }
+  mark_clusters(h, r, mark);
+  cairn_status st = rebuild_marked(h, grid, mark, t0);
+  hpa_free(&h->alloc, mark, (size_t)h->cw * (size_t)h->ch);
   return st;
 }
 
@@ -807,32 +890,19 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
   if (n == 0) return CAIRN_OK;
   for (size_t i = 0; i < n; i++)
     if (!cairn_grid_contains(grid, cells[i].x, cells[i].y)) return CAIRN_ERR_RANGE;
-  /* one update over the bounding box of the edits when they are close
-   * together; one per cell otherwise */
-  int32_t x0 = cells[0].x, x1 = x0, y0 = cells[0].y, y1 = y0;
+  double t0 = cairn__hpa_now_ms();
+  uint8_t *mark = new_marks(h);
   for (size_t i = 0; i < n; i++) {
     cairn_grid_set_cost(grid, cells[i].x, cells[i].y, costs[i]);
-    if (cells[i].x < x0) x0 = cells[i].x;
-    if (cells[i].x > x1) x1 = cells[i].x;
-    if (cells[i].y < y0) y0 = cells[i].y;
-    if (cells[i].y > y1) y1 = cells[i].y;
-  }
-  int64_t box = (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1);
-  if (box <= (int64_t)n * 4 * h->cs * h->cs) {
-    cairn_rect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
-    return cairn_hpa_update(h, grid, r);
-  }
-  cairn_status st = CAIRN_OK;
-  double total = 0;
-  uint32_t rebuilt = 0;
-  for (size_t i = 0; i < n && st == CAIRN_OK; i++) {
     cairn_rect r = {cells[i].x, cells[i].y, 1, 1};
-    st = cairn_hpa_update(h, grid, r);
-    total += h->update_ms;
-    rebuilt += h->rebuilt;
+    if (mark) mark_clusters(h, r, mark);
   }
-  h->update_ms = total;
-  h->rebuilt = rebuilt;
+  if (!mark) {
+    h->stale = true;
+    return CAIRN_ERR_NOMEM;
+  }
+  cairn_status st = rebuild_marked(h, grid, mark, t0);
+  hpa_free(&h->alloc, mark, (size_t)h->cw * (size_t)h->ch);
   return st;
 }
 
@@ -854,6 +924,14 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
          m * (sizeof(uint32_t) + sizeof(cairn_cost)) +
          2 * (size_t)h->n_nodes * sizeof(double);
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
+  mem += cairn__hpa_blocks_memory(h);
+  out->levels = h->levels;
+  if (h->levels == 3) {
+    out->block = h->bs;
+    out->blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+    out->nodes2 = h->n2;
+    out->edges2 = cairn_graph_edges(h->graph2);
+  }
   out->cluster = h->cs;
   out->clusters = n_clusters;
   out->nodes = h->n_nodes;

@@ -20,7 +20,8 @@ typedef struct hpa_cluster {
   uint32_t *cell;    /* n padded grid indices, ascending */
   cairn_cost *dist;  /* n * n: dist[i * n + j], CAIRN_COST_INF if none */
   uint32_t *off;     /* n * n + 1 offsets into steps */
-  uint8_t *steps;    /* direction codes of each i -> j path, back to back */
+  uint8_t *steps;    /* direction codes of each kept i -> j path (an edge
+                        of the abstract graph), back to back */
   size_t n_steps;
 } hpa_cluster;
 
@@ -30,6 +31,26 @@ typedef struct hpa_transition {
   uint32_t a, b; /* padded indices */
   bool diag;
 } hpa_transition;
+
+/* A level-2 cluster ("block"): bs x bs level-1 clusters. Its level-1
+ * nodes get local ids (cluster by cluster, in node order); fwd and rev are
+ * the level-1 graph restricted to them and its transpose. Level-2 nodes are
+ * the level-1 nodes with an edge leaving the block; every ordered pair of
+ * them has its cost and its level-1 path (local ids, first node left out). */
+typedef struct hpa_block {
+  int32_t cx0, cy0, cw, ch; /* the level-1 clusters it spans */
+  uint32_t m;               /* level-1 nodes inside */
+  uint32_t *base;           /* cw * ch: local id of each cluster's node 0 */
+  uint32_t *l1_cluster;     /* m: level-1 cluster of each local id */
+  cairn_graph *fwd, *rev;
+  uint32_t n;               /* level-2 nodes */
+  uint32_t *node;           /* n local ids */
+  uint32_t first;           /* global level-2 id of node 0 */
+  cairn_cost *dist;         /* n * n */
+  uint32_t *off;            /* n * n + 1 offsets into seq */
+  uint32_t *seq;
+  size_t n_seq;
+} hpa_block;
 
 struct cairn_hpa {
   cairn_allocator alloc;
@@ -44,6 +65,15 @@ struct cairn_hpa {
   cairn_graph *graph;
   uint32_t n_nodes;
   uint32_t *node_cluster; /* cluster of each node */
+  /* level 2 (levels == 3): blocks of bs x bs clusters and their graph */
+  int levels;
+  int32_t bs, bw, bh;
+  hpa_block *blocks;
+  cairn_graph *graph2;
+  uint32_t n2;
+  uint32_t *l2_block; /* block of each level-2 node */
+  uint32_t *l2_of;    /* level-2 id of each level-1 node, or UINT32_MAX */
+  uint32_t l2_of_cap; /* entries in l2_of (n_nodes when it was built) */
   bool stale;
   double build_ms, update_ms;
   uint32_t rebuilt;
@@ -89,6 +119,40 @@ bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
 size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
                          cairn_point *out, cairn_cost *prefix,
                          uint32_t *turns);
+
+/* Whether the edge i -> j of an n x n cost table is implied by two others
+ * through a third node at the same cost (hpa_build.c). Such edges are left
+ * out of the abstract graphs, and their paths are not stored: a pair's path
+ * is kept exactly when its offsets differ. */
+bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
+                          uint32_t j);
+
+/* Level 2 (hpa_level2.c). Builds the listed blocks (after the level-1
+ * graph is assembled), then reassembles the level-2 graph. */
+cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
+                                     size_t n);
+void cairn__hpa_free_blocks(cairn_hpa *h);
+size_t cairn__hpa_blocks_memory(const cairn_hpa *h);
+static inline uint32_t hpa_block_of_cluster(const cairn_hpa *h, uint32_t k) {
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
+  return (uint32_t)(cy / h->bs) * (uint32_t)h->bw + (uint32_t)(cx / h->bs);
+}
+/* Local id in block b of level-1 node v (which must lie in b). */
+static inline uint32_t hpa_local_of(const cairn_hpa *h, const hpa_block *b,
+                                    uint32_t v) {
+  uint32_t k = h->node_cluster[v];
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw) - b->cx0;
+  int32_t cy = (int32_t)(k / (uint32_t)h->cw) - b->cy0;
+  return b->base[cy * b->cw + cx] + (v - h->clusters[k].first);
+}
+/* Global level-1 id of local id u of block b. */
+static inline uint32_t hpa_global_of(const cairn_hpa *h, const hpa_block *b,
+                                     uint32_t u) {
+  uint32_t k = b->l1_cluster[u];
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw) - b->cx0;
+  int32_t cy = (int32_t)(k / (uint32_t)h->cw) - b->cy0;
+  return h->clusters[k].first + (u - b->base[cy * b->cw + cx]);
+}
 
 /* Monotonic wall clock in milliseconds. */
 double cairn__hpa_now_ms(void);

@@ -38,6 +38,14 @@ struct cairn_hpa_query {
   size_t prefix_cap;
   uint32_t *turns;
   size_t turns_cap;
+  /* the third level: the start's and goal's links to their blocks' level-2
+   * nodes and the level-1 node chains behind them (global ids) */
+  cairn_graph_link *src, *from2, *to2;
+  size_t src_cap, from2_cap, to2_cap;
+  hpa_leg *leg2_from, *leg2_to;
+  size_t leg2_from_cap, leg2_to_cap;
+  uint32_t *chains, *ids, *route2;
+  size_t chains_cap, chains_len, ids_cap, route2_cap, route2_len;
   /* the query in progress */
   const cairn_hpa *h;
   cairn_point start, goal;
@@ -84,6 +92,14 @@ void cairn_hpa_query_destroy(cairn_hpa_query *q) {
   hpa_free(&a, q->path, q->path_cap * sizeof *q->path);
   hpa_free(&a, q->prefix, q->prefix_cap * sizeof *q->prefix);
   hpa_free(&a, q->turns, q->turns_cap * sizeof *q->turns);
+  hpa_free(&a, q->src, q->src_cap * sizeof *q->src);
+  hpa_free(&a, q->from2, q->from2_cap * sizeof *q->from2);
+  hpa_free(&a, q->to2, q->to2_cap * sizeof *q->to2);
+  hpa_free(&a, q->leg2_from, q->leg2_from_cap * sizeof *q->leg2_from);
+  hpa_free(&a, q->leg2_to, q->leg2_to_cap * sizeof *q->leg2_to);
+  hpa_free(&a, q->chains, q->chains_cap * sizeof *q->chains);
+  hpa_free(&a, q->ids, q->ids_cap * sizeof *q->ids);
+  hpa_free(&a, q->route2, q->route2_cap * sizeof *q->route2);
   hpa_free(&a, q, sizeof *q);
 }
 
@@ -94,7 +110,10 @@ size_t cairn_hpa_query_memory(const cairn_hpa_query *q) {
          q->legs_cap * sizeof *q->legs + q->trace_cap * sizeof *q->trace +
          q->route_cap * sizeof *q->route + q->raw_cap * sizeof *q->raw +
          q->path_cap * sizeof *q->path + q->prefix_cap * sizeof *q->prefix +
-         q->turns_cap * sizeof *q->turns;
+         q->turns_cap * sizeof *q->turns +
+         (q->src_cap + q->from2_cap + q->to2_cap) * sizeof(cairn_graph_link) +
+         (q->leg2_from_cap + q->leg2_to_cap) * sizeof(hpa_leg) +
+         (q->chains_cap + q->ids_cap + q->route2_cap) * sizeof(uint32_t);
 }
 
 cairn_hpa_path_opts cairn_hpa_path_defaults(void) {
@@ -253,6 +272,139 @@ static cairn_status plan_plain(cairn_hpa_query *q) {
   return st;
 }
 
+/* ---- the third level ----------------------------------------------- */
+
+/* Dijkstra over block b's level-1 graph (forward from the start's links, or
+ * over the transpose from the goal's, which gives costs to the goal), with
+ * the block's level-2 nodes as targets: one level-2 link per node reached,
+ * and the level-1 chain behind it in walking order (global ids). */
+static cairn_status join2(cairn_hpa_query *q, const hpa_block *b,
+                          bool from_start) {
+  const cairn_hpa *h = q->h;
+  const cairn_graph_link *l1 = from_start ? q->from_start : q->to_goal;
+  size_t n1 = from_start ? q->n_from : q->n_to;
+  if (!GROW(q, src, src_cap, n1 + 1)) return CAIRN_ERR_NOMEM;
+  for (size_t k = 0; k < n1; k++) {
+    q->src[k].node = hpa_local_of(h, b, l1[k].node);
+    q->src[k].cost = l1[k].cost;
+  }
+  size_t *n2 = from_start ? &q->n_from : &q->n_to;
+  bool ok = from_start ? GROW(q, from2, from2_cap, b->n + 1) &&
+                             GROW(q, leg2_from, leg2_from_cap, b->n + 1)
+                       : GROW(q, to2, to2_cap, b->n + 1) &&
+                             GROW(q, leg2_to, leg2_to_cap, b->n + 1);
+  if (!ok || !GROW(q, ids, ids_cap, (size_t)b->m + 1)) return CAIRN_ERR_NOMEM;
+  cairn_graph_link *links = from_start ? q->from2 : q->to2;
+  hpa_leg *legs = from_start ? q->leg2_from : q->leg2_to;
+  size_t n = 0;
+  if (n1) {
+    cairn_status st = cairn_graph_fill(q->search, from_start ? b->fwd : b->rev,
+                                       q->src, n1, b->node, b->n);
+    if (st != CAIRN_OK) return st;
+    cairn_result r;
+    cairn_search_result(q->search, &r);
+    q->expanded += r.expanded;
+  }
+  for (uint32_t j = 0; j < b->n && n1; j++) {
+    cairn_node_info info;
+    cairn_search_node(q->search, b->node[j], &info);
+    legs[j].len = 0;
+    if (info.state != CAIRN_NODE_CLOSED) continue;
+    links[n].node = b->first + j;
+    links[n].cost = info.g;
+    n++;
+    size_t len;
+    cairn_search_trace_nodes(q->search, b->node[j], q->ids, q->ids_cap, &len);
+    if (!GROW(q, chains, chains_cap, q->chains_len + len)) return CAIRN_ERR_NOMEM;
+    legs[j].off = (uint32_t)q->chains_len;
+    legs[j].len = (uint32_t)len;
+    /* a forward trace runs back to the start's entrance: reverse it */
+    for (size_t k = 0; k < len; k++)
+      q->chains[q->chains_len++] =
+          hpa_global_of(h, b, q->ids[from_start ? len - 1 - k : k]);
+  }
+  /* the level-1 link counts are spent; keep the level-2 ones */
+  *n2 = n;
+  return CAIRN_OK;
+}
+
+/* Appends level-1 ids to the route, skipping the first if it repeats the
+ * route's last. */
+static bool route_put(cairn_hpa_query *q, const uint32_t *ids, size_t n) {
+  if (!GROW(q, route, route_cap, q->route_len + n)) return false;
+  for (size_t k = 0; k < n; k++)
+    if (!q->route_len || q->route[q->route_len - 1] != ids[k] || k)
+      q->route[q->route_len++] = ids[k];
+  return true;
+}
+
+/* Turns the level-2 route into the level-1 route refinement walks. */
+static cairn_status expand_route2(cairn_hpa_query *q) {
+  const cairn_hpa *h = q->h;
+  const uint32_t n1 = cairn_graph_nodes(h->graph), n2 = cairn_graph_nodes(h->graph2);
+  const uint32_t *r2 = q->route2;
+  q->route_len = 0;
+  uint32_t virt[2] = {n1, n1 + 1};
+  if (!route_put(q, &virt[0], 1)) return CAIRN_ERR_NOMEM;
+  for (size_t k = 1; k + 1 < q->route2_len; k++) {
+    uint32_t u = r2[k - 1], v = r2[k];
+    const hpa_block *bv = &h->blocks[h->l2_block[v]];
+    if (u == n2) { /* start -> first level-2 node */
+      hpa_leg leg = q->leg2_from[v - bv->first];
+      if (!route_put(q, q->chains + leg.off, leg.len)) return CAIRN_ERR_NOMEM;
+      continue;
+    }
+    const hpa_block *bu = &h->blocks[h->l2_block[u]];
+    if (bu != bv) { /* a level-1 edge between blocks */
+      uint32_t id = hpa_global_of(h, bv, bv->node[v - bv->first]);
+      if (!route_put(q, &id, 1)) return CAIRN_ERR_NOMEM;
+      continue;
+    }
+    uint32_t i = u - bu->first, j = v - bu->first;
+    uint32_t from = bu->off[i * bu->n + j], to = bu->off[i * bu->n + j + 1];
+    if (!GROW(q, route, route_cap, q->route_len + (to - from))) return CAIRN_ERR_NOMEM;
+    for (uint32_t t = from; t < to; t++)
+      q->route[q->route_len++] = hpa_global_of(h, bu, bu->seq[t]);
+  }
+  uint32_t last = r2[q->route2_len - 2];
+  const hpa_block *bl = &h->blocks[h->l2_block[last]];
+  hpa_leg leg = q->leg2_to[last - bl->first];
+  if (!route_put(q, q->chains + leg.off, leg.len) || !route_put(q, &virt[1], 1))
+    return CAIRN_ERR_NOMEM;
+  return CAIRN_OK;
+}
+
+/* Start and goal in different blocks: search the level-2 graph, then
+ * expand its route to level 1. */
+static cairn_status plan_route3(cairn_hpa_query *q, const hpa_block *bs,
+                                const hpa_block *bg) {
+  const cairn_hpa *h = q->h;
+  q->chains_len = 0;
+  cairn_status st = join2(q, bs, true);
+  if (st == CAIRN_OK) st = join2(q, bg, false);
+  if (st != CAIRN_OK) return st;
+  cairn_graph_query gq;
+  memset(&gq, 0, sizeof gq);
+  gq.start_xy[0] = q->start.x;
+  gq.start_xy[1] = q->start.y;
+  gq.goal_xy[0] = q->goal.x;
+  gq.goal_xy[1] = q->goal.y;
+  gq.from_start = q->from2;
+  gq.n_from_start = q->n_from;
+  gq.to_goal = q->to2;
+  gq.n_to_goal = q->n_to;
+  gq.direct = CAIRN_COST_INF;
+  cairn_result r;
+  st = cairn_graph_astar_linked(q->search, h->graph2, &gq, NULL, &r);
+  q->expanded += r.expanded;
+  if (st != CAIRN_OK) return st;
+  if (!GROW(q, route2, route2_cap, r.path_len)) return CAIRN_ERR_NOMEM;
+  memcpy(q->route2, r.nodes, r.path_len * sizeof *r.nodes);
+  q->route2_len = r.path_len;
+  q->route_cost = r.cost;
+  return expand_route2(q);
+}
+
 static cairn_status plan_route(cairn_hpa_query *q) {
   const cairn_hpa *h = q->h;
   q->legs_len = 0;
@@ -261,6 +413,11 @@ static cairn_status plan_route(cairn_hpa_query *q) {
   cairn_status st = join(q, true);
   if (st == CAIRN_OK) st = join(q, false);
   if (st != CAIRN_OK) return st;
+  if (h->levels == 3) {
+    const hpa_block *bs = &h->blocks[hpa_block_of_cluster(h, hpa_cluster_of(h, q->start))];
+    const hpa_block *bg = &h->blocks[hpa_block_of_cluster(h, hpa_cluster_of(h, q->goal))];
+    if (bs != bg) return plan_route3(q, bs, bg);
+  }
   cairn_graph_query gq;
   memset(&gq, 0, sizeof gq);
   gq.start_xy[0] = q->start.x;
@@ -298,6 +455,7 @@ static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
   out->expanded = q->expanded;
   out->plain = q->plain;
   out->route_len = q->plain ? 0 : (uint32_t)q->route_len;
+  out->route2_len = q->plain ? 0 : (uint32_t)q->route2_len;
   out->route_refined = q->refined;
   if (q->state != CAIRN_OK && q->state != CAIRN_IN_PROGRESS) return;
   out->path = q->path_len ? q->path : NULL;
@@ -322,6 +480,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
   q->h = h;
   q->state = CAIRN_ERR_ARG;
   q->route_len = q->raw_len = q->raw_done = q->path_len = 0;
+  q->route2_len = 0;
   q->refined = 0;
   q->expanded = 0;
   q->plain = 0;

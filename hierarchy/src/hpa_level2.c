@@ -1,0 +1,410 @@
+/* The third level: blocks of bs x bs clusters over the level-1 abstract
+ * graph, built the way clusters are built over the grid. A block's
+ * level-2 nodes are its level-1 nodes with an edge leaving the block; the
+ * cost between each pair comes from a Dijkstra over the level-1 graph
+ * restricted to the block (the core's graph fill), and the level-1 path
+ * behind it is kept for refinement. Long queries then search the much
+ * smaller level-2 graph and refine down through level 1 to the grid.
+ *
+ * Blocks refer to level-1 nodes by (cluster, index in cluster), which an
+ * edit elsewhere does not change, so an edit rebuilds only the blocks
+ * holding rebuilt clusters; the level-2 graph is reassembled after every
+ * change, a linear pass. */
+#include "hpa_internal.h"
+
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- one block ------------------------------------------------------ */
+
+typedef struct block_scratch {
+  cairn_search *search;
+  cairn_graph_edge *edges;
+  size_t edges_cap;
+  uint32_t *trace;
+  size_t trace_cap;
+  uint32_t *seq; /* every pair's chain, in the order found */
+  size_t seq_cap, n_seq;
+  uint32_t *poff, *plen; /* per pair: where its chain is in seq */
+  size_t poff_cap, plen_cap;
+} block_scratch;
+
+static void block_free(const cairn_allocator *a, hpa_block *b) {
+  size_t nn = (size_t)b->n * b->n;
+  hpa_free(a, b->base, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
+  hpa_free(a, b->l1_cluster, b->m * sizeof *b->l1_cluster);
+  cairn_graph_destroy(b->fwd);
+  cairn_graph_destroy(b->rev);
+  hpa_free(a, b->node, b->n * sizeof *b->node);
+  hpa_free(a, b->dist, nn * sizeof *b->dist);
+  hpa_free(a, b->off, (nn + 1) * sizeof *b->off);
+  hpa_free(a, b->seq, b->n_seq * sizeof *b->seq);
+  b->base = b->l1_cluster = b->node = b->off = b->seq = NULL;
+  b->fwd = b->rev = NULL;
+  b->dist = NULL;
+  b->m = b->n = 0;
+  b->n_seq = 0;
+}
+
+static bool cluster_in_block(const cairn_hpa *h, const hpa_block *b,
+                             uint32_t k) {
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
+  return cx >= b->cx0 && cx < b->cx0 + b->cw && cy >= b->cy0 &&
+         cy < b->cy0 + b->ch;
+}
+
+/* The level-1 edges between nodes of the block, as local ids; with
+ * `reverse` each edge is turned round (the transpose). */
+static size_t block_edges(const cairn_hpa *h, const hpa_block *b,
+                          cairn_graph_edge *e, bool reverse) {
+  size_t m = 0;
+  for (uint32_t u = 0; u < b->m; u++) {
+    const uint32_t *to;
+    const cairn_cost *cost;
+    uint32_t deg = cairn_graph_neighbours(h->graph, hpa_global_of(h, b, u), &to, &cost);
+    for (uint32_t k = 0; k < deg; k++) {
+      if (!cluster_in_block(h, b, h->node_cluster[to[k]])) continue;
+      if (e) {
+        uint32_t w = hpa_local_of(h, b, to[k]);
+        e[m].from = reverse ? w : u;
+        e[m].to = reverse ? u : w;
+        e[m].cost = (double)cost[k] / (double)CAIRN_COST_ONE; /* exact */
+      }
+      m++;
+    }
+  }
+  return m;
+}
+
+/* Whether level-1 node v has an edge leaving block b. */
+static bool leaves_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
+  const uint32_t *to;
+  uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, NULL);
+  for (uint32_t k = 0; k < deg; k++)
+    if (!cluster_in_block(h, b, h->node_cluster[to[k]])) return true;
+  return false;
+}
+
+#ifdef _OPENMP
+#define CRITICAL _Pragma("omp critical(cairn_hpa_alloc)")
+#else
+#define CRITICAL
+#endif
+
+/* Local ids and the two block graphs. */
+static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
+  const cairn_allocator *a = &h->alloc;
+  cairn_status st = CAIRN_OK;
+  CRITICAL {
+    b->base = hpa_alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
+  }
+  if (!b->base) return CAIRN_ERR_NOMEM;
+  uint32_t m = 0;
+  for (int32_t y = 0; y < b->ch; y++)
+    for (int32_t x = 0; x < b->cw; x++) {
+      uint32_t k = (uint32_t)(b->cy0 + y) * (uint32_t)h->cw + (uint32_t)(b->cx0 + x);
+      b->base[y * b->cw + x] = m;
+      m += h->clusters[k].n;
+    }
+  CRITICAL { b->l1_cluster = hpa_alloc(a, m * sizeof *b->l1_cluster); }
+  if (!b->l1_cluster) return CAIRN_ERR_NOMEM;
+  b->m = m;
+  for (int32_t y = 0; y < b->ch; y++)
+    for (int32_t x = 0; x < b->cw; x++) {
+      uint32_t k = (uint32_t)(b->cy0 + y) * (uint32_t)h->cw + (uint32_t)(b->cx0 + x);
+      for (uint32_t i = 0; i < h->clusters[k].n; i++)
+        b->l1_cluster[b->base[y * b->cw + x] + i] = k;
+    }
+  if (!m) return CAIRN_OK;
+  size_t ne = block_edges(h, b, NULL, false);
+  bool ok;
+  CRITICAL {
+    ok = cairn__hpa_grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
+                         sizeof *sc->edges);
+  }
+  if (!ok) return CAIRN_ERR_NOMEM;
+  for (int dir = 0; dir < 2 && st == CAIRN_OK; dir++) {
+    block_edges(h, b, sc->edges, dir == 1);
+    cairn_graph_desc d = {m, NULL, ne, sc->edges, 0, CAIRN_GH_ZERO, 0};
+    CRITICAL { st = cairn_graph_create(&d, a, dir ? &b->rev : &b->fwd); }
+  }
+  return st;
+}
+
+/* Level-2 nodes, and the cost and level-1 path of every pair. */
+static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
+  const cairn_allocator *a = &h->alloc;
+  uint32_t n = 0;
+  for (uint32_t u = 0; u < b->m; u++) n += leaves_block(h, b, hpa_global_of(h, b, u));
+  size_t nn = (size_t)n * n;
+  bool ok;
+  CRITICAL {
+    b->node = hpa_alloc(a, n * sizeof *b->node);
+    b->dist = hpa_alloc(a, nn * sizeof *b->dist);
+    b->off = hpa_alloc(a, (nn + 1) * sizeof *b->off);
+    ok = cairn__hpa_grow(a, (void **)&sc->trace, &sc->trace_cap, b->m + 1,
+                         sizeof *sc->trace) &&
+         cairn__hpa_grow(a, (void **)&sc->poff, &sc->poff_cap, nn + 1,
+                         sizeof *sc->poff) &&
+         cairn__hpa_grow(a, (void **)&sc->plen, &sc->plen_cap, nn + 1,
+                         sizeof *sc->plen);
+  }
+  if (!b->node || !b->dist || !b->off || !ok) {
+    CRITICAL {
+      hpa_free(a, b->node, n * sizeof *b->node);
+      hpa_free(a, b->dist, nn * sizeof *b->dist);
+      hpa_free(a, b->off, (nn + 1) * sizeof *b->off);
+    }
+    b->node = b->off = NULL;
+    b->dist = NULL;
+    return CAIRN_ERR_NOMEM;
+  }
+  b->n = n;
+  n = 0;
+  for (uint32_t u = 0; u < b->m; u++)
+    if (leaves_block(h, b, hpa_global_of(h, b, u))) b->node[n++] = u;
+  sc->n_seq = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    cairn_graph_link src = {b->node[i], 0};
+    cairn_status st = cairn_graph_fill(sc->search, b->fwd, &src, 1, b->node, n);
+    if (st != CAIRN_OK) return st;
+    for (uint32_t j = 0; j < n; j++) {
+      size_t pair = (size_t)i * n + j;
+      sc->poff[pair] = (uint32_t)sc->n_seq;
+      sc->plen[pair] = 0;
+      cairn_node_info info;
+      cairn_search_node(sc->search, b->node[j], &info);
+      b->dist[pair] = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+      if (i == j || info.state != CAIRN_NODE_CLOSED) continue;
+      size_t len;
+      cairn_search_trace_nodes(sc->search, b->node[j], sc->trace, sc->trace_cap, &len);
+      CRITICAL {
+        ok = cairn__hpa_grow(a, (void **)&sc->seq, &sc->seq_cap, sc->n_seq + len,
+                             sizeof *sc->seq);
+      }
+      if (!ok) return CAIRN_ERR_NOMEM;
+      for (size_t k = len - 1; k-- > 0;) sc->seq[sc->n_seq++] = sc->trace[k];
+      sc->plen[pair] = (uint32_t)(len - 1);
+    }
+  }
+  /* keep the chains of the edges the level-2 graph will have */
+  size_t total = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      size_t pair = (size_t)i * n + j;
+      if (i != j && b->dist[pair] != CAIRN_COST_INF &&
+          cairn__hpa_redundant(b->dist, n, i, j))
+        sc->plen[pair] = 0;
+      total += sc->plen[pair];
+    }
+  CRITICAL { b->seq = hpa_alloc(a, total * sizeof *b->seq); }
+  if (!b->seq) return CAIRN_ERR_NOMEM;
+  size_t at = 0;
+  for (size_t pair = 0; pair < nn; pair++) {
+    b->off[pair] = (uint32_t)at;
+    memcpy(b->seq + at, sc->seq + sc->poff[pair], sc->plen[pair] * sizeof *b->seq);
+    at += sc->plen[pair];
+  }
+  b->off[nn] = (uint32_t)at;
+  b->n_seq = total;
+  return CAIRN_OK;
+}
+
+static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
+  hpa_block *b = &h->blocks[bi];
+  CRITICAL { block_free(&h->alloc, b); }
+  cairn_status st = block_graphs(h, b, sc);
+  if (st == CAIRN_OK && b->m) st = block_paths(h, b, sc);
+  if (st != CAIRN_OK) {
+    CRITICAL { block_free(&h->alloc, b); }
+  }
+  return st;
+}
+
+/* ---- the level-2 graph ---------------------------------------------- */
+
+/* Every level-2 edge: kept intra-block pairs, then the level-1 edges that
+ * leave the block. Writes them when e is not NULL; returns the count. */
+static size_t level2_edges(const cairn_hpa *h, cairn_graph_edge *e) {
+  size_t m = 0;
+  uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  for (uint32_t bi = 0; bi < n_blocks; bi++) {
+    const hpa_block *b = &h->blocks[bi];
+    for (uint32_t i = 0; i < b->n; i++) {
+      for (uint32_t j = 0; j < b->n; j++) {
+        size_t pair = (size_t)i * b->n + j;
+        if (b->off[pair + 1] == b->off[pair]) continue; /* not kept */
+        cairn_cost d = b->dist[pair];
+        if (e) {
+          e[m].from = b->first + i;
+          e[m].to = b->first + j;
+          e[m].cost = (double)d / (double)CAIRN_COST_ONE;
+        }
+        m++;
+      }
+      uint32_t v = hpa_global_of(h, b, b->node[i]);
+      const uint32_t *to;
+      const cairn_cost *cost;
+      uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
+      for (uint32_t k = 0; k < deg; k++) {
+        if (cluster_in_block(h, b, h->node_cluster[to[k]])) continue;
+        if (e) {
+          e[m].from = b->first + i;
+          e[m].to = h->l2_of[to[k]];
+          e[m].cost = (double)cost[k] / (double)CAIRN_COST_ONE;
+        }
+        m++;
+      }
+    }
+  }
+  return m;
+}
+
+static cairn_status assemble2(cairn_hpa *h) {
+  const cairn_allocator *a = &h->alloc;
+  uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  uint32_t n = 0;
+  for (uint32_t bi = 0; bi < n_blocks; bi++) {
+    h->blocks[bi].first = n;
+    n += h->blocks[bi].n;
+  }
+  uint32_t *l2_block = hpa_alloc(a, (size_t)n * sizeof *l2_block);
+  uint32_t *l2_of = hpa_alloc(a, (size_t)h->n_nodes * sizeof *l2_of);
+  double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
+  cairn_status st = l2_block && l2_of && xy ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  cairn_graph_edge *edges = NULL;
+  size_t m = 0;
+  cairn_graph *g = NULL;
+  uint32_t *old_of = h->l2_of;
+  if (st == CAIRN_OK) {
+    for (uint32_t v = 0; v < h->n_nodes; v++) l2_of[v] = UINT32_MAX;
+    for (uint32_t bi = 0; bi < n_blocks; bi++) {
+      const hpa_block *b = &h->blocks[bi];
+      for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t v = hpa_global_of(h, b, b->node[i]);
+        cairn_point p = hpa_point(h, hpa_node_cell(h, v));
+        l2_of[v] = b->first + i;
+        l2_block[b->first + i] = bi;
+        xy[2 * (size_t)(b->first + i)] = p.x;
+        xy[2 * (size_t)(b->first + i) + 1] = p.y;
+      }
+    }
+    h->l2_of = l2_of; /* level2_edges reads it */
+    m = level2_edges(h, NULL);
+    edges = hpa_alloc(a, m * sizeof *edges);
+    if (!edges) st = CAIRN_ERR_NOMEM;
+  }
+  if (st == CAIRN_OK) {
+    level2_edges(h, edges);
+    cairn_graph_desc d = {n ? n : 1, xy, m, edges, 0, CAIRN_GH_OCTILE, 1.0};
+    if (!n) {
+      d.xy = NULL;
+      d.heuristic = CAIRN_GH_ZERO;
+    }
+    st = cairn_graph_create(&d, a, &g);
+  }
+  hpa_free(a, edges, m * sizeof *edges);
+  hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
+  if (st != CAIRN_OK) {
+    h->l2_of = old_of;
+    hpa_free(a, l2_block, (size_t)n * sizeof *l2_block);
+    hpa_free(a, l2_of, (size_t)h->n_nodes * sizeof *l2_of);
+    return st;
+  }
+  /* the old level-1 count sized the old table */
+  hpa_free(a, old_of, (size_t)h->l2_of_cap * sizeof *old_of);
+  hpa_free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
+  cairn_graph_destroy(h->graph2);
+  h->graph2 = g;
+  h->l2_block = l2_block;
+  h->l2_of_cap = h->n_nodes;
+  h->n2 = n;
+  return CAIRN_OK;
+}
+
+/* ---- public to the module ------------------------------------------- */
+
+static void scratch_free(const cairn_allocator *a, block_scratch *sc) {
+  cairn_search_destroy(sc->search);
+  hpa_free(a, sc->edges, sc->edges_cap * sizeof *sc->edges);
+  hpa_free(a, sc->trace, sc->trace_cap * sizeof *sc->trace);
+  hpa_free(a, sc->seq, sc->seq_cap * sizeof *sc->seq);
+  hpa_free(a, sc->poff, sc->poff_cap * sizeof *sc->poff);
+  hpa_free(a, sc->plen, sc->plen_cap * sizeof *sc->plen);
+  memset(sc, 0, sizeof *sc);
+}
+
+cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
+                                     size_t n) {
+  const cairn_allocator *a = &h->alloc;
+  int threads = 1;
+#ifdef _OPENMP
+  threads = h->threads > 0 ? h->threads : omp_get_max_threads();
+#endif
+  if ((size_t)threads > n) threads = n ? (int)n : 1;
+  block_scratch *sc = hpa_alloc(a, (size_t)threads * sizeof *sc);
+  if (!sc) return CAIRN_ERR_NOMEM;
+  memset(sc, 0, (size_t)threads * sizeof *sc);
+  cairn_status st = CAIRN_OK;
+  for (int t = 0; t < threads && st == CAIRN_OK; t++)
+    st = cairn_search_create(a, &sc[t].search);
+  if (st == CAIRN_OK) {
+    int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(min : failed)
+#endif
+    for (long i = 0; i < (long)n; i++) {
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+#endif
+      cairn_status r = block_build(h, list[i], &sc[t]);
+      if ((int)r < failed) failed = (int)r;
+    }
+    st = (cairn_status)failed;
+  }
+  for (int t = 0; t < threads; t++) scratch_free(a, &sc[t]);
+  hpa_free(a, sc, (size_t)threads * sizeof *sc);
+  if (st == CAIRN_OK) st = assemble2(h);
+  return st;
+}
+
+void cairn__hpa_free_blocks(cairn_hpa *h) {
+  const cairn_allocator *a = &h->alloc;
+  if (h->blocks) {
+    uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+    for (uint32_t bi = 0; bi < n_blocks; bi++) block_free(a, &h->blocks[bi]);
+    hpa_free(a, h->blocks, n_blocks * sizeof *h->blocks);
+  }
+  hpa_free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
+  hpa_free(a, h->l2_of, (size_t)h->l2_of_cap * sizeof *h->l2_of);
+  cairn_graph_destroy(h->graph2);
+  h->blocks = NULL;
+  h->l2_block = h->l2_of = NULL;
+  h->graph2 = NULL;
+}
+
+size_t cairn__hpa_blocks_memory(const cairn_hpa *h) {
+  if (!h->blocks) return 0;
+  uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  size_t mem = n_blocks * sizeof *h->blocks;
+  for (uint32_t bi = 0; bi < n_blocks; bi++) {
+    const hpa_block *b = &h->blocks[bi];
+    size_t nn = (size_t)b->n * b->n;
+    size_t e = cairn_graph_edges(b->fwd);
+    mem += (size_t)b->cw * (size_t)b->ch * sizeof *b->base +
+           b->m * sizeof *b->l1_cluster +
+           2 * (((size_t)b->m + 1) * sizeof(uint32_t) +
+                e * (sizeof(uint32_t) + sizeof(cairn_cost))) +
+           b->n * sizeof *b->node + nn * sizeof *b->dist +
+           (nn + 1) * sizeof *b->off + b->n_seq * sizeof *b->seq;
+  }
+  size_t m2 = cairn_graph_edges(h->graph2);
+  mem += ((size_t)h->n2 + 1) * sizeof(uint32_t) +
+         m2 * (sizeof(uint32_t) + sizeof(cairn_cost)) +
+         2 * (size_t)h->n2 * sizeof(double) + (size_t)h->n2 * sizeof *h->l2_block +
+         (size_t)h->l2_of_cap * sizeof *h->l2_of;
+  return mem;
+}
