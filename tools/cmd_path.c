@@ -8,7 +8,8 @@
 
 static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
-    "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",    NULL};
+    "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
+    "--levels",       NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -18,7 +19,7 @@ typedef struct path_args {
   cairn_point from, to;
   bool have_from, have_to, smooth, draw, json, no_smooth;
   path_algo algo;
-  long cluster, nearby; /* hpa; 0 and -1 say the defaults */
+  long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
@@ -97,6 +98,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
     } else if (cli_is(&a, "--nearby")) {
       if (!cli_parse_int("--nearby", v, 0, 1000000, &p->nearby)) return EXIT_USAGE;
       if (!hpa_only) hpa_only = "--nearby";
+    } else if (cli_is(&a, "--levels")) {
+      if (!cli_parse_int("--levels", v, 2, 3, &p->levels)) return EXIT_USAGE;
+      if (!hpa_only) hpa_only = "--levels";
     }
   }
   if (!p->map || !p->have_from || !p->have_to) {
@@ -161,10 +165,12 @@ static void print_json(const cairn_result *r, double us, const hpa_info *h,
   if (h)
     printf(",\"cluster\":%d,\"nearby\":%d,\"preprocess_ms\":%.3f,"
            "\"abstract_nodes\":%u,\"abstract_edges\":%zu,\"memory_bytes\":%zu,"
-           "\"route_len\":%u,\"plain\":%s",
+           "\"route_len\":%u,\"plain\":%s,\"levels\":%d,\"level2_nodes\":%u,"
+           "\"level2_edges\":%zu,\"route2_len\":%u",
            h->stats.cluster, h->nearby, h->stats.build_ms, h->stats.nodes,
            h->stats.edges, h->stats.memory_bytes, h->res.route_len,
-           h->res.plain ? "true" : "false");
+           h->res.plain ? "true" : "false", h->stats.levels, h->stats.nodes2,
+           h->stats.edges2, h->res.route2_len);
   printf(",\"path\":");
   print_points(r->path, found ? r->path_len : 0);
   if (smooth) {
@@ -224,8 +230,15 @@ static void print_text(const path_args *p, const cairn_grid *g,
     printf("hierarchy  %u clusters, %u nodes, %zu edges, %.1f MB, built in %.1f ms\n",
            h->stats.clusters, h->stats.nodes, h->stats.edges,
            (double)h->stats.memory_bytes / 1e6, h->stats.build_ms);
+    if (h->stats.levels == 3)
+      printf("level 3    %u blocks of %d x %d clusters, %u nodes, %zu edges\n",
+             h->stats.blocks, h->stats.block, h->stats.block, h->stats.nodes2,
+             h->stats.edges2);
     if (h->res.plain)
       printf("route      plain A* answered (start and goal within %d cells)\n", h->nearby);
+    else if (h->res.route_len && h->res.route2_len)
+      printf("route      %u level-2 nodes, %u abstract nodes, start and goal included\n",
+             h->res.route2_len, h->res.route_len);
     else if (h->res.route_len)
       printf("route      %u abstract nodes, start and goal included\n",
              h->res.route_len);
@@ -262,12 +275,14 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
                              cairn_result *r, double *us) {
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.cluster = (int32_t)p->cluster;
+  ho.levels = (int)p->levels;
   cairn_status st = cairn_hpa_create(g, &ho, NULL, hpa);
   if (st != CAIRN_OK) {
     cli_error("%s: building the hierarchy failed: %s", p->map, cairn_status_str(st));
     return st;
   }
-  if ((st = cairn_hpa_query_create(NULL, q)) != CAIRN_OK) {
+  if ((st = cairn_hpa_query_create(NULL, q)) != CAIRN_OK ||
+      (st = cairn_hpa_query_reserve(*q, *hpa)) != CAIRN_OK) {
     cli_error("out of memory");
     return st;
   }

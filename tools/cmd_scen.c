@@ -9,7 +9,7 @@
 
 static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
                                          "--algo",    "--cluster", "--nearby",
-                                         NULL};
+                                         "--levels",  NULL};
 
 typedef enum scen_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } scen_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -19,7 +19,7 @@ typedef struct scen_args {
   bool json, no_smooth;
   scen_algo algo;
   double weight;
-  long cluster, nearby;
+  long cluster, nearby, levels;
 } scen_args;
 
 /* One row's outcome. */
@@ -74,14 +74,17 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
         return EXIT_USAGE;
     } else if (cli_is(&a, "--nearby")) {
       if (!cli_parse_int("--nearby", v, 0, 1000000, &p->nearby)) return EXIT_USAGE;
+    } else if (cli_is(&a, "--levels")) {
+      if (!cli_parse_int("--levels", v, 2, 3, &p->levels)) return EXIT_USAGE;
     }
   }
   if (!p->scen) {
     cli_error("scen needs a FILE.scen");
     return EXIT_USAGE;
   }
-  if (p->algo != ALGO_HPA && (p->cluster || p->nearby != -1 || p->no_smooth)) {
-    cli_error("scen: --cluster, --nearby and --no-smooth need --algo hpa");
+  if (p->algo != ALGO_HPA &&
+      (p->cluster || p->nearby != -1 || p->no_smooth || p->levels)) {
+    cli_error("scen: --cluster, --nearby, --levels and --no-smooth need --algo hpa");
     return EXIT_USAGE;
   }
   if (p->algo == ALGO_HPA && p->weight != 1.0) {
@@ -165,7 +168,8 @@ static int run_rows(const scen_args *p, const cairn_grid *g,
   cairn_search *s = NULL;
   if (cairn_search_create(NULL, &s) != CAIRN_OK ||
       cairn_search_reserve_grid(s, g) != CAIRN_OK ||
-      cairn_hpa_query_create(NULL, &v.q) != CAIRN_OK) {
+      cairn_hpa_query_create(NULL, &v.q) != CAIRN_OK ||
+      (hpa && cairn_hpa_query_reserve(v.q, hpa) != CAIRN_OK)) {
     cli_error("out of memory");
     cairn_search_destroy(s);
     cairn_hpa_query_destroy(v.q);
@@ -315,8 +319,10 @@ static void print_json(const scen_args *p, const cairn_scen *sc,
     cairn_hpa_stats hs;
     cairn_hpa_get_stats(hpa, &hs);
     printf(",\"cluster\":%d,\"preprocess_ms\":%.3f,\"abstract_nodes\":%u,"
-           "\"abstract_edges\":%zu,\"memory_bytes\":%zu",
-           hs.cluster, hs.build_ms, hs.nodes, hs.edges, hs.memory_bytes);
+           "\"abstract_edges\":%zu,\"memory_bytes\":%zu,\"levels\":%d,"
+           "\"level2_nodes\":%u,\"level2_edges\":%zu",
+           hs.cluster, hs.build_ms, hs.nodes, hs.edges, hs.memory_bytes, hs.levels,
+           hs.nodes2, hs.edges2);
   }
   printf("}\n");
 }
@@ -375,6 +381,7 @@ int cmd_scen(int argc, char **argv) {
   if (p.algo == ALGO_HPA) {
     cairn_hpa_opts ho = cairn_hpa_defaults();
     ho.cluster = (int32_t)p.cluster;
+    ho.levels = (int)p.levels;
     cairn_status st = cairn_hpa_create(g, &ho, NULL, &hpa);
     if (st != CAIRN_OK) {
       cli_error("%s: building the hierarchy failed: %s", map_path, cairn_status_str(st));
@@ -391,6 +398,9 @@ int cmd_scen(int argc, char **argv) {
     printf("hierarchy: cluster %d, %u clusters, %u nodes, %zu edges, %.1f MB, "
            "built in %.1f ms\n", hs.cluster, hs.clusters, hs.nodes, hs.edges,
            (double)hs.memory_bytes / 1e6, hs.build_ms);
+    if (hs.levels == 3)
+      printf("level 3: %u blocks of %d x %d clusters, %u nodes, %zu edges\n",
+             hs.blocks, hs.block, hs.block, hs.nodes2, hs.edges2);
   }
   if (p.csv && !write_csv(p.csv, sc, rows)) {
     cli_error("%s: cannot write the CSV file", p.csv);

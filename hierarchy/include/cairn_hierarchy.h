@@ -117,6 +117,10 @@ cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
                                     cairn_hpa_query **out);
 void cairn_hpa_query_destroy(cairn_hpa_query *q);
 size_t cairn_hpa_query_memory(const cairn_hpa_query *q);
+/* Grows the context up front for queries on h (the search records for the
+ * whole grid, the link tables for the largest cluster and block), so the
+ * first queries do not pay for it; paths still grow to the longest seen. */
+cairn_status cairn_hpa_query_reserve(cairn_hpa_query *q, const cairn_hpa *h);
 
 typedef struct cairn_hpa_path_opts {
   /* Queries whose octile distance is at most this many cells run plain A*

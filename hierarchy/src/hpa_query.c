@@ -160,6 +160,30 @@ static bool grow_links(cairn_hpa_query *q, size_t n) {
   return true;
 }
 
+cairn_status cairn_hpa_query_reserve(cairn_hpa_query *q, const cairn_hpa *h) {
+  if (!q || !h) return CAIRN_ERR_ARG;
+  cairn_status st = cairn_search_reserve_grid(q->search, h->grid);
+  if (st != CAIRN_OK) return st;
+  uint32_t most = 0, most2 = 0, m = 0;
+  for (uint32_t k = 0; k < (uint32_t)h->cw * (uint32_t)h->ch; k++)
+    if (h->clusters[k].n > most) most = h->clusters[k].n;
+  for (uint32_t b = 0; h->blocks && b < (uint32_t)h->bw * (uint32_t)h->bh; b++) {
+    if (h->blocks[b].n > most2) most2 = h->blocks[b].n;
+    if (h->blocks[b].m > m) m = h->blocks[b].m;
+  }
+  size_t cs2 = (size_t)h->cs * (size_t)h->cs;
+  bool ok = grow_links(q, (size_t)most + 1) && GROW(q, trace, trace_cap, cs2 + 1) &&
+            /* legs are usually a cluster side or two long; longer ones grow */
+            GROW(q, legs, legs_cap, 4 * ((size_t)most + 1) * (size_t)h->cs) &&
+            GROW(q, src, src_cap, (size_t)most + 1) &&
+            GROW(q, from2, from2_cap, (size_t)most2 + 1) &&
+            GROW(q, to2, to2_cap, (size_t)most2 + 1) &&
+            GROW(q, leg2_from, leg2_from_cap, (size_t)most2 + 1) &&
+            GROW(q, leg2_to, leg2_to_cap, (size_t)most2 + 1) &&
+            GROW(q, ids, ids_cap, (size_t)m + 1);
+  return ok ? CAIRN_OK : CAIRN_ERR_NOMEM;
+}
+
 /* ---- joining start and goal ----------------------------------------- */
 
 static cairn_rect cluster_rect(const hpa_cluster *c) {
