@@ -41,7 +41,7 @@ struct cairn_hpa_query {
   /* the third level: the start's and goal's links to their blocks' level-2
    * nodes and the level-1 node chains behind them (global ids) */
   cairn_graph_link *src, *from2, *to2;
-  size_t src_cap, from2_cap, to2_cap;
+  size_t src_cap, from2_cap, to2_cap, n_from2, n_to2;
   hpa_leg *leg2_from, *leg2_to;
   size_t leg2_from_cap, leg2_to_cap;
   uint32_t *chains, *ids, *route2;
@@ -312,7 +312,7 @@ static cairn_status join2(cairn_hpa_query *q, const hpa_block *b,
     q->src[k].node = hpa_local_of(h, b, l1[k].node);
     q->src[k].cost = l1[k].cost;
   }
-  size_t *n2 = from_start ? &q->n_from : &q->n_to;
+  size_t *n2 = from_start ? &q->n_from2 : &q->n_to2;
   bool ok = from_start ? GROW(q, from2, from2_cap, b->n + 1) &&
                              GROW(q, leg2_from, leg2_from_cap, b->n + 1)
                        : GROW(q, to2, to2_cap, b->n + 1) &&
@@ -347,7 +347,6 @@ static cairn_status join2(cairn_hpa_query *q, const hpa_block *b,
       q->chains[q->chains_len++] =
           hpa_global_of(h, b, q->ids[from_start ? len - 1 - k : k]);
   }
-  /* the level-1 link counts are spent; keep the level-2 ones */
   *n2 = n;
   return CAIRN_OK;
 }
@@ -414,9 +413,9 @@ static cairn_status plan_route3(cairn_hpa_query *q, const hpa_block *bs,
   gq.goal_xy[0] = q->goal.x;
   gq.goal_xy[1] = q->goal.y;
   gq.from_start = q->from2;
-  gq.n_from_start = q->n_from;
+  gq.n_from_start = q->n_from2;
   gq.to_goal = q->to2;
-  gq.n_to_goal = q->n_to;
+  gq.n_to_goal = q->n_to2;
   gq.direct = CAIRN_COST_INF;
   cairn_result r;
   st = cairn_graph_astar_linked(q->search, h->graph2, &gq, NULL, &r);
