@@ -157,6 +157,10 @@ static size_t transitions_cap(int32_t cs) { return 4 * ((size_t)cs + 2) + 8; }
 
 /* Per-thread scratch for building clusters. */
 typedef struct hpa_scratch {
+  /* a cs x cs copy of the cluster being built, and a search sized for it:
+   * small enough to stay in cache, and an edit never allocates a search
+   * over the whole map */
+  cairn_grid *local;
   cairn_search *search;
   hpa_transition *trans; /* transitions_cap */
   cairn_point *cells;    /* a cluster's nodes as points: 2 x transitions_cap */
@@ -261,8 +265,11 @@ static uint8_t step_code(cairn_point a, cairn_point b) {
  * direction codes into buf; false if it meets a wall or cuts a corner. On
  * uniform terrain a clear run costs the octile distance, a lower bound on
  * any path, so it is a shortest path and needs no search. */
-static bool clear_run(const cairn_hpa *h, cairn_point a, cairn_point b,
+static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
                       bool diag_first, uint8_t *buf, size_t *len) {
+  int32_t stride;
+  const uint8_t *cost = cairn_grid_cells(local, &stride);
+#define LOCAL(x, y) cost[((y) + 1) * stride + (x) + 1]
   int32_t dx = b.x - a.x, dy = b.y - a.y;
   int32_t ax = abs(dx), ay = abs(dy);
   int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
@@ -276,16 +283,15 @@ static bool clear_run(const cairn_hpa *h, cairn_point a, cairn_point b,
       cairn_point q = p;
       if (diag || ax > ay) q.x += sx;
       if (diag || ax <= ay) q.y += sy;
-      if (!h->cost[hpa_index(h, q.x, q.y)]) return false;
-      if (diag && (!h->cost[hpa_index(h, q.x, p.y)] ||
-                   !h->cost[hpa_index(h, p.x, q.y)]))
-        return false;
+      if (!LOCAL(q.x, q.y)) return false;
+      if (diag && (!LOCAL(q.x, p.y) || !LOCAL(p.x, q.y))) return false;
       buf[n++] = step_code(p, q);
       p = q;
     }
   }
   *len = n;
   return true;
+#undef LOCAL
 }
 
 /* Tries to settle the pair i -> j (and j -> i) with a clear run. */
@@ -294,8 +300,8 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
                      cairn_cost *dist, bool *nomem) {
   cairn_point a = sc->cells[i], b = sc->cells[j];
   size_t len;
-  if (!clear_run(h, a, b, true, sc->run, &len) &&
-      !clear_run(h, a, b, false, sc->run, &len))
+  if (!clear_run(sc->local, a, b, true, sc->run, &len) &&
+      !clear_run(sc->local, a, b, false, sc->run, &len))
     return false;
   int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
   int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
@@ -317,13 +323,20 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
                                   const uint32_t *cells, uint32_t n,
                                   hpa_scratch *sc, cairn_cost *dist) {
   cluster_kind kind = classify(h, c);
-  cairn_search_opts o = cairn_search_defaults();
-  o.bounds.x = c->x0;
-  o.bounds.y = c->y0;
-  o.bounds.w = c->w;
-  o.bounds.h = c->h;
+  /* the cluster's cells, at the local grid's origin; the rest blocked */
+  for (int32_t y = 0; y < h->cs; y++)
+    for (int32_t x = 0; x < h->cs; x++)
+      cairn_grid_set_cost(sc->local, x, y,
+                          x < c->w && y < c->h
+                              ? h->cost[hpa_index(h, c->x0 + x, c->y0 + y)]
+                              : 0);
   sc->n_steps = 0;
-  for (uint32_t i = 0; i < n; i++) sc->cells[i] = hpa_point(h, cells[i]);
+  /* node positions in local coordinates: steps do not depend on the origin */
+  for (uint32_t i = 0; i < n; i++) {
+    sc->cells[i] = hpa_point(h, cells[i]);
+    sc->cells[i].x -= c->x0;
+    sc->cells[i].y -= c->y0;
+  }
   for (size_t k = 0; k < (size_t)n * n; k++) {
     dist[k] = CAIRN_COST_INF;
     sc->plen[k] = 0;
@@ -345,8 +358,8 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
       todo[n_todo++] = sc->cells[j];
     }
     if (!n_todo) continue;
-    cairn_status st = cairn_dijkstra_fill(sc->search, h->grid, &sc->cells[i], 1,
-                                          todo, n_todo, 0, &o);
+    cairn_status st = cairn_dijkstra_fill(sc->search, sc->local, &sc->cells[i],
+                                          1, todo, n_todo, 0, NULL);
     if (st != CAIRN_OK) return st;
     for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
       if (j == i || dist[i * n + j] != CAIRN_COST_INF) continue;
@@ -478,6 +491,7 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
 static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs;
   cairn_search_destroy(sc->search);
+  cairn_grid_destroy(sc->local);
   hpa_free(&h->alloc, sc->trans, transitions_cap(h->cs) * sizeof *sc->trans);
   hpa_free(&h->alloc, sc->cells, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   hpa_free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
@@ -492,7 +506,8 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs;
   memset(sc, 0, sizeof *sc);
   cairn_status st = cairn_search_create(&h->alloc, &sc->search);
-  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, h->grid);
+  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
   sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
   sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
