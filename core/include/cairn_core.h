@@ -219,6 +219,12 @@ void cairn_search_destroy(cairn_search *s);
  * progress. */
 cairn_status cairn_search_reserve(cairn_search *s, size_t nodes);
 cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
+/* Allocates the goal-set records (one pair per node record, kept through
+ * later growth) that nearest-goal Dijkstra, fills with targets and linked
+ * graph searches use; without this they are taken on first use. A context
+ * that must never allocate in a query (or whose allocator must only be
+ * called from one thread at a time) reserves them up front. */
+cairn_status cairn_search_reserve_goals(cairn_search *s);
 /* Grows the path buffer to `points` points. Paths longer than any before
  * grow it otherwise (amortised doubling), so a caller that must never
  * allocate in a query reserves its longest path here (at most the number of

@@ -90,6 +90,11 @@ cairn_status cairn_search_reserve(cairn_search *s, size_t n) {
   return CAIRN_OK;
 }
 
+cairn_status cairn_search_reserve_goals(cairn_search *s) {
+  if (!s) return CAIRN_ERR_ARG;
+  return cairn__search_goal_marks(s);
+}
+
 cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *g) {
   if (!s || !g) return CAIRN_ERR_ARG;
   return cairn_search_reserve(s, g->padded);
@@ -152,23 +157,26 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->path_len = 0;
 }
 
+/* Both path buffers are replaced together, and only when both new blocks
+ * were obtained, so a failure leaves the context exactly as it was. The
+ * contents need not survive: a path is rebuilt by every search. */
 static cairn_status ensure_path(cairn_search *s, size_t n) {
   if (n <= s->path_cap) return CAIRN_OK;
   size_t cap = s->path_cap ? s->path_cap : 64;
   while (cap < n) cap *= 2;
-  cairn_point *p = cairn__realloc(&s->alloc, s->path,
-                                  s->path_cap * sizeof *p, cap * sizeof *p);
-  if (!p) return CAIRN_ERR_NOMEM;
-  s->path = p;
-  uint32_t *q = cairn__realloc(&s->alloc, s->path_nodes,
-                               s->path_cap * sizeof *q, cap * sizeof *q);
-  if (!q) { /* keep both buffers at the old capacity */
-    s->path = cairn__realloc(&s->alloc, s->path, cap * sizeof *p,
-                             s->path_cap * sizeof *p);
+  cairn_point *p = cairn__alloc(&s->alloc, cap * sizeof *p);
+  uint32_t *q = cairn__alloc(&s->alloc, cap * sizeof *q);
+  if (!p || !q) {
+    cairn__free(&s->alloc, p, cap * sizeof *p);
+    cairn__free(&s->alloc, q, cap * sizeof *q);
     return CAIRN_ERR_NOMEM;
   }
+  cairn__free(&s->alloc, s->path, s->path_cap * sizeof *s->path);
+  cairn__free(&s->alloc, s->path_nodes, s->path_cap * sizeof *s->path_nodes);
+  s->path = p;
   s->path_nodes = q;
   s->path_cap = cap;
+  s->path_len = 0;
   return CAIRN_OK;
 }
 

@@ -241,9 +241,13 @@ static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
  * sc->poff / sc->plen; `reversed` takes the steps of the path j -> i. */
 static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
                       const uint8_t *steps, size_t len, bool reversed) {
-  if (!cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
-                       sc->n_steps + len, 1))
-    return false;
+  bool ok;
+#ifdef _OPENMP
+#pragma omp critical(cairn_hpa_alloc)
+#endif
+  ok = cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
+                       sc->n_steps + len, 1);
+  if (!ok) return false;
   sc->poff[pair] = (uint32_t)sc->n_steps;
   sc->plen[pair] = (uint32_t)len;
   uint8_t *out = sc->steps + sc->n_steps;
@@ -405,15 +409,22 @@ bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
 static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
   if (nn <= sc->pairs_cap) return true;
   size_t cap = nn < 256 ? 256 : nn;
-  uint32_t *poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
-  uint32_t *plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
-  if (!poff || !plen) {
-    hpa_free(&h->alloc, poff, cap * sizeof *poff);
-    hpa_free(&h->alloc, plen, cap * sizeof *plen);
-    return false;
+  uint32_t *poff, *plen;
+#ifdef _OPENMP
+#pragma omp critical(cairn_hpa_alloc)
+#endif
+  {
+    poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
+    plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
+    if (!poff || !plen) {
+      hpa_free(&h->alloc, poff, cap * sizeof *poff);
+      hpa_free(&h->alloc, plen, cap * sizeof *plen);
+    } else {
+      hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+      hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+    }
   }
-  hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
-  hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+  if (!poff || !plen) return false;
   sc->poff = poff;
   sc->plen = plen;
   sc->pairs_cap = cap;
@@ -473,7 +484,7 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   size_t at = 0; /* lay the paths out in pair order */
   for (size_t pair = 0; pair < nn; pair++) {
     off[pair] = (uint32_t)at;
-    memcpy(steps + at, sc->steps + sc->poff[pair], sc->plen[pair]);
+    if (sc->plen[pair]) memcpy(steps + at, sc->steps + sc->poff[pair], sc->plen[pair]);
     at += sc->plen[pair];
   }
   off[nn] = (uint32_t)at;
@@ -507,7 +518,10 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   memset(sc, 0, sizeof *sc);
   cairn_status st = cairn_search_create(&h->alloc, &sc->search);
   if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
+  /* everything the search will need, taken now: the caller's allocator is
+   * only ever called from one thread at a time */
   if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
   sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
   sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
@@ -852,6 +866,8 @@ static void mark_clusters(const cairn_hpa *h, cairn_rect r, uint8_t *mark) {
 static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
                                    uint8_t *mark, double t0) {
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  /* after a failed rebuild some clusters are empty: redo everything */
+  if (h->stale) memset(mark, 1, n_clusters);
   size_t n = 0;
   for (uint32_t k = 0; k < n_clusters; k++) n += mark[k];
   uint32_t *ids = hpa_alloc(&h->alloc, (n ? n : 1) * sizeof *ids);
@@ -960,6 +976,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
 cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
                             cairn_point *out) {
   if (!h || !out) return CAIRN_ERR_ARG;
+  if (h->stale) return CAIRN_ERR_STATE;
   if (node >= h->n_nodes) return CAIRN_ERR_RANGE;
   *out = hpa_point(h, hpa_node_cell(h, node));
   return CAIRN_OK;

@@ -204,7 +204,8 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   size_t at = 0;
   for (size_t pair = 0; pair < nn; pair++) {
     b->off[pair] = (uint32_t)at;
-    memcpy(b->seq + at, sc->seq + sc->poff[pair], sc->plen[pair] * sizeof *b->seq);
+    if (sc->plen[pair])
+      memcpy(b->seq + at, sc->seq + sc->poff[pair], sc->plen[pair] * sizeof *b->seq);
     at += sc->plen[pair];
   }
   b->off[nn] = (uint32_t)at;
@@ -347,9 +348,23 @@ cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
   block_scratch *sc = hpa_alloc(a, (size_t)threads * sizeof *sc);
   if (!sc) return CAIRN_ERR_NOMEM;
   memset(sc, 0, (size_t)threads * sizeof *sc);
+  /* searches sized for the largest block, goal records included, so the
+   * threads never call the allocator for them */
+  uint32_t most = 1;
+  for (size_t i = 0; i < n; i++) {
+    const hpa_block *b = &h->blocks[list[i]];
+    uint32_t m = 0;
+    for (int32_t y = 0; y < b->ch; y++)
+      for (int32_t x = 0; x < b->cw; x++)
+        m += h->clusters[(uint32_t)(b->cy0 + y) * (uint32_t)h->cw + (uint32_t)(b->cx0 + x)].n;
+    if (m > most) most = m;
+  }
   cairn_status st = CAIRN_OK;
-  for (int t = 0; t < threads && st == CAIRN_OK; t++)
+  for (int t = 0; t < threads && st == CAIRN_OK; t++) {
     st = cairn_search_create(a, &sc[t].search);
+    if (st == CAIRN_OK) st = cairn_search_reserve(sc[t].search, most);
+    if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc[t].search);
+  }
   if (st == CAIRN_OK) {
     int failed = 0;
 #ifdef _OPENMP
