@@ -621,7 +621,7 @@ cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
   if (!q) return CAIRN_ERR_ARG;
   if (q->state != CAIRN_IN_PROGRESS) {
     if (out) fill_result(q, out);
-    return q->state == CAIRN_ERR_ARG ? CAIRN_ERR_STATE : q->state;
+    return q->state; /* CAIRN_ERR_STATE until something was planned */
   }
   if (edges == 0) edges = 1;
   cairn_status st = CAIRN_OK;
