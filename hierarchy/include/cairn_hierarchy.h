@@ -167,9 +167,10 @@ cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
  * turns up to `edges` more abstract edges into grid steps (at least 1) and
  * returns CAIRN_IN_PROGRESS until the goal is reached, then CAIRN_OK; the
  * result's path holds every step refined so far (smoothed piecewise when
- * smoothing is on). After a plan that already gave its final answer (plain
- * A*, no path, a refusal) refine returns that answer again; before any plan,
- * CAIRN_ERR_STATE. Abandoning a route costs nothing: plan another. */
+ * smoothing is on). Once a query has its final answer (found, no path,
+ * or an error, a plan's refusal included) refine returns that answer again;
+ * before any plan, CAIRN_ERR_STATE. Abandoning a route costs nothing: plan
+ * another. */
 cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,
                             const cairn_hpa_path_opts *opts,
