@@ -109,11 +109,11 @@ static hmap maps[] = {
     {.name = "AR0011SR", .build_clusters = {16, 12, 20, 32}},
     {.name = "Aftershock", .build_clusters = {16}},
     {.name = "TheFrozenSea", .build_clusters = {16}, .refine = 1, .edit = 1},
-    {.name = "maze512-32-0"},
+    {.name = "maze512-32-0", .build_clusters = {16}},
     {.name = "NewYork_0_1024", .build_clusters = {16}},
-    {.name = "random512-10-0"},
-    {.name = "8room_000"},
-    {.name = "w_woundedcoast"},
+    {.name = "random512-10-0", .build_clusters = {16}},
+    {.name = "8room_000", .build_clusters = {16}},
+    {.name = "w_woundedcoast", .build_clusters = {16}},
 };
 #define N_MAPS (sizeof maps / sizeof maps[0])
 
