@@ -43,6 +43,8 @@ void cairn_search_destroy(cairn_search *s) {
   cairn__free(&a, s->goal_id, s->cap * sizeof *s->goal_id);
   cairn__free(&a, s->path, s->path_cap * sizeof *s->path);
   cairn__free(&a, s->path_nodes, s->path_cap * sizeof *s->path_nodes);
+  for (int q = 0; q < 2; q++)
+    cairn__free(&a, s->ring[q], s->ring_cap[q] * sizeof *s->ring[q]);
   cairn__free(&a, s, sizeof *s);
 }
 
@@ -113,7 +115,8 @@ size_t cairn_search_memory(const cairn_search *s) {
   size_t per_node = sizeof *s->nodes + sizeof *s->parent + sizeof *s->heap;
   if (s->goal_mark) per_node += sizeof *s->goal_mark + sizeof *s->goal_id;
   return sizeof *s + s->cap * per_node +
-         s->path_cap * (sizeof *s->path + sizeof *s->path_nodes);
+         s->path_cap * (sizeof *s->path + sizeof *s->path_nodes) +
+         (s->ring_cap[0] + s->ring_cap[1]) * sizeof(cairn__fifo_entry);
 }
 
 cairn_status cairn__search_prepare(cairn_search *s, size_t n) {
@@ -630,6 +633,127 @@ cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *g,
       s, cairn_dijkstra_nearest_begin(s, g, start, goals, n_goals, o), out);
 }
 
+/* ---- fills on uniform terrain -------------------------------------- */
+
+/* When every open cell of the region costs the same, a step costs one of
+ * two values (straight or diagonal), and Dijkstra needs no heap: the nodes
+ * reached by straight steps are reached in order of their g (each is the g
+ * of a node popped in order, plus the same constant), and so are those
+ * reached diagonally. Two FIFO queues and a merge of their heads give the
+ * exact Dijkstra order at O(1) per step; an entry whose node was reached
+ * more cheaply since it was queued is skipped when it comes up. The costs
+ * are those of the heap fill; only the order among equal costs, and so
+ * which of several shortest paths a trace gives, can differ. */
+
+static bool fifo_push(cairn_search *s, int q, uint32_t node, cairn_cost g) {
+  if (s->ring_len[q] == s->ring_cap[q]) { /* grow, unrolling the ring */
+    size_t cap = s->ring_cap[q] ? 2 * s->ring_cap[q] : 1024;
+    cairn__fifo_entry *r = cairn__alloc(&s->alloc, cap * sizeof *r);
+    if (!r) return false;
+    for (size_t k = 0; k < s->ring_len[q]; k++)
+      r[k] = s->ring[q][(s->ring_head[q] + k) % s->ring_cap[q]];
+    cairn__free(&s->alloc, s->ring[q], s->ring_cap[q] * sizeof *r);
+    s->ring[q] = r;
+    s->ring_cap[q] = cap;
+    s->ring_head[q] = 0;
+  }
+  size_t at = s->ring_head[q] + s->ring_len[q]++;
+  if (at >= s->ring_cap[q]) at -= s->ring_cap[q];
+  s->ring[q][at].g = g;
+  s->ring[q][at].node = node;
+  s->generated++;
+  return true;
+}
+
+/* The queue whose head comes first (straight on a tie), or -1 if empty. */
+static inline int fifo_next(const cairn_search *s) {
+  if (!s->ring_len[0]) return s->ring_len[1] ? 1 : -1;
+  if (!s->ring_len[1]) return 0;
+  return s->ring[1][s->ring_head[1]].g < s->ring[0][s->ring_head[0]].g;
+}
+
+CAIRN_INLINE cairn_status fifo_fill_impl(cairn_search *s, uint64_t budget,
+                                         const int MOVES, const bool BOUNDED) {
+  const cairn_grid *g = s->grid;
+  const uint8_t *cost = g->cost;
+  const int32_t stride = g->stride;
+  int32_t off[8];
+  for (int d = 0; d < 8; d++) off[d] = dir_dx[d] + dir_dy[d] * stride;
+  while (budget--) {
+    int q = fifo_next(s);
+    if (q < 0) return cairn__finish(s, CAIRN_OK);
+    cairn__fifo_entry e = s->ring[q][s->ring_head[q]];
+    if (++s->ring_head[q] == s->ring_cap[q]) s->ring_head[q] = 0;
+    s->ring_len[q]--;
+    const uint32_t c = e.node;
+    if (!cairn__is_open(s, c) || s->nodes[c].g != e.g) continue; /* stale */
+    s->nodes[c].stamp = s->gen + 1;
+    s->expanded++;
+    if (s->goal_set && s->goal_mark[c] == s->gen && --s->targets_left == 0)
+      return cairn__finish(s, CAIRN_OK);
+    /* every open cell costs the same, so entering c or leaving it: one
+     * price per step length, and the fill runs the same both ways */
+    const cairn_cost step[2] = {CAIRN_COST_ONE * cost[c], CAIRN_COST_DIAG * cost[c]};
+    const int32_t cx = (int32_t)(c % (uint32_t)stride);
+    const int32_t cy = (int32_t)(c / (uint32_t)stride);
+    unsigned open = moves_from(cost, c, stride, MOVES);
+    if (BOUNDED) open &= bound_mask(s, cx, cy);
+    while (open) {
+      const int d = lowest_bit(open);
+      open &= open - 1;
+      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+      const cairn_cost ng = e.g + step[d >= 4];
+      if (cairn__is_fresh(s, nb)) {
+        s->nodes[nb].stamp = s->gen;
+      } else if (!cairn__is_open(s, nb) || ng >= s->nodes[nb].g) {
+        continue;
+      }
+      s->nodes[nb].g = ng;
+      s->parent[nb] = c;
+      if (!fifo_push(s, d >= 4, nb, ng)) return cairn__finish(s, CAIRN_ERR_NOMEM);
+    }
+  }
+  if (fifo_next(s) < 0) return cairn__finish(s, CAIRN_OK);
+  return CAIRN_IN_PROGRESS;
+}
+
+static cairn_status fifo_fill_8(cairn_search *s, uint64_t budget) {
+  return fifo_fill_impl(s, budget, 8, false);
+}
+static cairn_status fifo_fill_4(cairn_search *s, uint64_t budget) {
+  return fifo_fill_impl(s, budget, 4, false);
+}
+static cairn_status fifo_fill_8b(cairn_search *s, uint64_t budget) {
+  return fifo_fill_impl(s, budget, 8, true);
+}
+static cairn_status fifo_fill_4b(cairn_search *s, uint64_t budget) {
+  return fifo_fill_impl(s, budget, 4, true);
+}
+
+/* Whether every open cell of the fill's region (its bounds, or the grid)
+ * has the same terrain cost. One pass over the region: far cheaper than
+ * the fill it lets skip the heap. */
+static bool region_uniform(const cairn_search *s, const cairn_grid *g) {
+  int32_t x0 = 1, y0 = 1, x1 = g->width, y1 = g->height;
+  if (s->bounded) {
+    x0 = s->bx0;
+    y0 = s->by0;
+    x1 = s->bx1;
+    y1 = s->by1;
+  }
+  uint8_t first = 0;
+  for (int32_t y = y0; y <= y1; y++) {
+    const uint8_t *row = g->cost + (size_t)y * (size_t)g->stride;
+    for (int32_t x = x0; x <= x1; x++) {
+      uint8_t c = row[x];
+      if (!c) continue;
+      if (!first) first = c;
+      else if (c != first) return false;
+    }
+  }
+  return true;
+}
+
 /* Validates and opens every source (and marks the targets) of a fill; the
  * search is left ready to step. */
 static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
@@ -674,6 +798,24 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
     s->targets_left++;
   }
   s->goal_set = s->targets_left > 0;
+  if (region_uniform(s, g)) {
+    static const cairn__step_fn fifo_steps[2][2] = {
+        {fifo_fill_8, fifo_fill_8b}, {fifo_fill_4, fifo_fill_4b}};
+    s->step = fifo_steps[s->moves == 4][s->bounded];
+    s->ring_head[0] = s->ring_head[1] = s->ring_len[0] = s->ring_len[1] = 0;
+    for (size_t k = 0; k < n_sources; k++) {
+      uint32_t i = cairn__grid_index(g, sources[k].x, sources[k].y);
+      if (!cairn__is_fresh(s, i)) continue;
+      s->nodes[i].g = 0;
+      s->nodes[i].stamp = s->gen;
+      s->parent[i] = i;
+      if (!fifo_push(s, 0, i, 0)) {
+        s->kind = CAIRN__NONE;
+        return s->state = CAIRN_ERR_NOMEM;
+      }
+    }
+    return CAIRN_OK;
+  }
   for (size_t k = 0; k < n_sources; k++) {
     uint32_t i = cairn__grid_index(g, sources[k].x, sources[k].y);
     if (cairn__is_fresh(s, i)) cairn__open(s, i, 0, 0, i);

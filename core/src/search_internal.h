@@ -24,6 +24,12 @@ typedef struct cairn__entry {
   uint32_t node;
 } cairn__entry;
 
+/* An entry of a fill's FIFO queue (uniform terrain, see search.c). */
+typedef struct cairn__fifo_entry {
+  cairn_cost g;
+  uint32_t node;
+} cairn__fifo_entry;
+
 typedef enum cairn__kind {
   CAIRN__NONE = 0,
   CAIRN__GRID,
@@ -75,6 +81,10 @@ struct cairn_search {
   int32_t bx0, by0, bx1, by1;
   /* fills with targets: how many are still unsettled */
   size_t targets_left;
+  /* fills on uniform terrain: one FIFO ring per step length (straight,
+   * diagonal), grown to the largest fill seen */
+  cairn__fifo_entry *ring[2];
+  size_t ring_cap[2], ring_head[2], ring_len[2];
   /* linked graph queries: the virtual nodes' links and positions */
   const cairn_graph_link *from_start;
   size_t n_from_start;
