@@ -2,13 +2,14 @@
  * Moving AI map, answers that do not depend on threads (queries or build),
  * incremental edits that leave exactly the hierarchy a fresh build makes,
  * island short-cuts, forced detours and corner crossings, agreement with A*
- * on random terrain, incremental refinement, refusals of bad input, and
- * allocation failures that never crash or leak.
+ * on random terrain, incremental refinement, refusals of bad input,
+ * allocation failures that never crash or leak (a stale hierarchy after a
+ * failed edit, and its recovery), and a caller's allocator that the
+ * parallel build never enters from two threads at once.
  *
- * usage: test_hpa [--filter PATTERN] [--known-bugs]
+ * usage: test_hpa [--filter PATTERN]
  *            the unit tests (PATTERN: cmocka's test name filter, e.g.
- *            "alloc*"); --known-bugs also runs the KNOWN BUG tests, which
- *            are skipped otherwise (see the end of this file)
+ *            "alloc*")
  *        test_hpa [--stride N] --scen NAME.map.scen
  *            the Moving AI check of one scenario file (ctest runs one test
  *            per file); --stride N > 1 runs only every N-th row (sanitizer
@@ -35,40 +36,6 @@
 
 static int stride = 1;
 static const char *scen_name = NULL; /* --scen: run the Moving AI check */
-static bool known_bugs = false;      /* --known-bugs: run the KNOWN BUG tests */
-
-/* The tests of library bugs found and not yet fixed are skipped, so the
- * suite stays green; `test_hpa --known-bugs` runs them. */
-#define KNOWN_BUG(what)                                      \
-  do {                                                       \
-    if (!known_bugs) {                                       \
-      print_message("skipped: KNOWN BUG: %s\n", what);       \
-      skip();                                                \
-    }                                                        \
-  } while (0)
-
-/* KNOWN BUG, see known_bug_memcpy_from_null: under UndefinedBehaviorSanitizer
- * (CAIRN_SANITIZE=address, which aborts on the first report) building some
- * hierarchies stops the process, so the tests that build them are skipped
- * in that build only. CMake defines CAIRN_TEST_UBSAN there. */
-#ifdef CAIRN_TEST_UBSAN
-#define UBSAN_KNOWN_BUG()                                                  \
-  KNOWN_BUG("under UBSan, cluster_build's memcpy from a NULL step buffer " \
-            "aborts (see known_bug_memcpy_from_null)")
-#else
-#define UBSAN_KNOWN_BUG() ((void)0)
-#endif
-
-/* Build threads for a hierarchy. Whether the UB above is reached depends on
- * which clusters each thread builds first, so a parallel build would make
- * the UBSan run flaky: there every build is serial (and unless --known-bugs
- * the tests of thread counts are skipped). */
-static int build_threads(int wanted) {
-#ifdef CAIRN_TEST_UBSAN
-  if (!known_bugs) return 1;
-#endif
-  return wanted;
-}
 
 /* ---- helpers -------------------------------------------------------- */
 
@@ -84,7 +51,7 @@ static cairn_hpa *build_block(const cairn_grid *g, int32_t cluster,
                               int threads, int levels, int32_t block) {
   cairn_hpa_opts o = cairn_hpa_defaults();
   o.cluster = cluster;
-  o.threads = build_threads(threads);
+  o.threads = threads;
   o.levels = levels;
   o.block = block;
   cairn_hpa *h = NULL;
@@ -245,8 +212,69 @@ static uint32_t sorted_edges(const cairn_graph *g, uint32_t v, edge_pair *out) {
   return n;
 }
 
+/* Same level-2 graph (every neighbour list with its costs) and same blocks
+ * (level-1 nodes, level-2 nodes, costs, cached level-1 chains). n1: the
+ * level-1 node count, the same in both. */
+static void assert_same_level2(const cairn_hpa *a, const cairn_hpa *b,
+                               uint32_t n1) {
+  assert_int_equal(a->bs, b->bs);
+  assert_int_equal(a->bw, b->bw);
+  assert_int_equal(a->bh, b->bh);
+  assert_int_equal(a->n2, b->n2);
+  const cairn_graph *ga = a->graph2, *gb = b->graph2;
+  assert_non_null(ga);
+  assert_non_null(gb);
+  assert_int_equal(cairn_graph_nodes(ga), cairn_graph_nodes(gb));
+  assert_int_equal(cairn_graph_edges(ga), cairn_graph_edges(gb));
+  edge_pair *ea = malloc((a->n2 + 1) * sizeof *ea);
+  edge_pair *eb = malloc((a->n2 + 1) * sizeof *eb);
+  assert_non_null(ea);
+  assert_non_null(eb);
+  for (uint32_t v = 0; v < a->n2; v++) {
+    uint32_t na = cairn_graph_neighbours(ga, v, NULL, NULL);
+    assert_int_equal(na, cairn_graph_neighbours(gb, v, NULL, NULL));
+    assert_true(na <= a->n2);
+    sorted_edges(ga, v, ea);
+    sorted_edges(gb, v, eb);
+    for (uint32_t i = 0; i < na; i++) {
+      assert_int_equal(ea[i].to, eb[i].to);
+      assert_true(ea[i].cost == eb[i].cost);
+    }
+  }
+  free(ea);
+  free(eb);
+  if (a->n2) assert_memory_equal(a->l2_block, b->l2_block, a->n2 * sizeof *a->l2_block);
+  if (n1) assert_memory_equal(a->l2_of, b->l2_of, n1 * sizeof *a->l2_of);
+  uint32_t n_blocks = (uint32_t)a->bw * (uint32_t)a->bh;
+  for (uint32_t k = 0; k < n_blocks; k++) {
+    const hpa_block *ba = &a->blocks[k], *bb = &b->blocks[k];
+    assert_int_equal(ba->cx0, bb->cx0);
+    assert_int_equal(ba->cy0, bb->cy0);
+    assert_int_equal(ba->cw, bb->cw);
+    assert_int_equal(ba->ch, bb->ch);
+    assert_int_equal(ba->m, bb->m);
+    assert_int_equal(ba->n, bb->n);
+    assert_int_equal(ba->first, bb->first);
+    assert_int_equal(ba->n_seq, bb->n_seq);
+    assert_memory_equal(ba->base, bb->base,
+                        (size_t)ba->cw * (size_t)ba->ch * sizeof *ba->base);
+    if (ba->m) {
+      assert_memory_equal(ba->l1_cluster, bb->l1_cluster, ba->m * sizeof *ba->l1_cluster);
+      assert_int_equal(cairn_graph_edges(ba->fwd), cairn_graph_edges(bb->fwd));
+    }
+    if (ba->n) {
+      size_t nn = (size_t)ba->n * ba->n;
+      assert_memory_equal(ba->node, bb->node, ba->n * sizeof *ba->node);
+      assert_memory_equal(ba->dist, bb->dist, nn * sizeof *ba->dist);
+      assert_memory_equal(ba->off, bb->off, (nn + 1) * sizeof *ba->off);
+    }
+    if (ba->n_seq) assert_memory_equal(ba->seq, bb->seq, ba->n_seq * sizeof *ba->seq);
+  }
+}
+
 /* Same abstract graph (nodes, positions, every neighbour list with its
- * costs) and same cluster contents (entrances, costs, cached paths). */
+ * costs) and same cluster contents (entrances, costs, cached paths); with
+ * three levels, the same blocks and level-2 graph too. */
 static void assert_same_hierarchy(const cairn_hpa *a, const cairn_hpa *b) {
   cairn_hpa_stats sa, sb;
   cairn_hpa_get_stats(a, &sa);
@@ -308,15 +336,18 @@ static void assert_same_hierarchy(const cairn_hpa *a, const cairn_hpa *b) {
   if (sa.nodes)
     assert_memory_equal(a->node_cluster, b->node_cluster,
                         sa.nodes * sizeof *a->node_cluster);
+  if (sa.levels == 3) assert_same_level2(a, b, sa.nodes);
 }
 
 /* n random queries (open start and goal) answered by h (through q) and by
- * a hierarchy built from scratch on a copy of the grid: identical answers.
- * Both grids' islands must be fresh. */
-static void assert_same_answers(cairn_hpa_query *qa, const cairn_hpa *a,
-                                cairn_hpa_query *qb, const cairn_hpa *b,
-                                const cairn_grid *g, uint64_t *rng, int n) {
-  if (cairn_grid_passable(g) == 0) return;
+ * a hierarchy built from scratch on a copy of the grid: identical answers;
+ * every other one forces the hierarchy (nearby 0). Both grids' islands must
+ * be fresh. Returns how many routes the level-2 graph planned. */
+static int assert_same_answers(cairn_hpa_query *qa, const cairn_hpa *a,
+                               cairn_hpa_query *qb, const cairn_hpa *b,
+                               const cairn_grid *g, uint64_t *rng, int n) {
+  int level2 = 0;
+  if (cairn_grid_passable(g) == 0) return 0;
   for (int i = 0; i < n; i++) {
     cairn_point s = tu_random_open(rng, g), t = tu_random_open(rng, g);
     cairn_hpa_path_opts o = popts(i % 2 ? 0 : -1, i % 3 != 0);
@@ -329,26 +360,31 @@ static void assert_same_answers(cairn_hpa_query *qa, const cairn_hpa *a,
     assert_same_result(&ra, &rb);
     if (sa == CAIRN_OK)
       assert_true(tu_path_cost(g, ra.path, ra.path_len, s, t, 8) == ra.cost);
+    level2 += ra.route2_len > 0;
   }
+  return level2;
 }
 
 /* Builds a fresh hierarchy on a copy of h's grid and checks it is the same
- * as h, and answers `queries` random queries the same way. (One build
- * thread: thread counts are checked elsewhere, and parallel builds of tiny
- * maps mostly wait on each other.) */
-static void assert_matches_fresh(const cairn_hpa *h, const cairn_grid *g,
-                                 int32_t cs, uint64_t *rng, int queries) {
+ * as h, and answers `queries` random queries the same way; returns how many
+ * of them the level-2 graph planned. (One build thread: thread counts are
+ * checked elsewhere, and parallel builds of tiny maps mostly wait on each
+ * other.) */
+static int assert_matches_fresh(const cairn_hpa *h, const cairn_grid *g,
+                                int32_t cs, uint64_t *rng, int queries) {
+  assert_false(h->stale);
   cairn_grid *copy = copy_grid(g);
   cairn_hpa_stats hs;
   cairn_hpa_get_stats(h, &hs);
   cairn_hpa *fresh = build_block(copy, cs, 1, hs.levels, hs.levels == 3 ? hs.block : 0);
   assert_same_hierarchy(h, fresh);
   cairn_hpa_query *qa = new_query(), *qb = new_query();
-  assert_same_answers(qa, h, qb, fresh, g, rng, queries);
+  int level2 = assert_same_answers(qa, h, qb, fresh, g, rng, queries);
   cairn_hpa_query_destroy(qa);
   cairn_hpa_query_destroy(qb);
   cairn_hpa_destroy(fresh);
   cairn_grid_destroy(copy);
+  return level2;
 }
 
 /* A* on the grid (exact). */
@@ -403,12 +439,6 @@ static void movingai_map(void **state) {
   }
   assert_int_equal(files, 24); /* the README's 24 maps */
   assert_non_null(scen_name);
-#ifdef CAIRN_TEST_UBSAN
-  /* the default build of these maps reaches the UB (see UBSAN_KNOWN_BUG) */
-  if (strcmp(scen_name, "gardenofwar.map.scen") == 0 ||
-      strcmp(scen_name, "ht_chantry.map.scen") == 0)
-    UBSAN_KNOWN_BUG();
-#endif
   double t0 = now_s();
   cairn_error err;
   snprintf(path, sizeof path, "%s/scen/%s", CAIRN_MOVINGAI_DIR, scen_name);
@@ -420,7 +450,6 @@ static void movingai_map(void **state) {
   if (cairn_scen_check(sc, g, &err) != CAIRN_OK) fail_msg("%s", err.message);
   cairn_hpa *h = NULL;
   cairn_hpa_opts ho = cairn_hpa_defaults(); /* the defaults */
-  ho.threads = build_threads(ho.threads);
   assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
   cairn_hpa_stats hs;
   cairn_hpa_get_stats(h, &hs);
@@ -518,7 +547,13 @@ static void movingai_map(void **state) {
   assert_int_equal(invalid, 0);
   assert_int_equal(below, 0);
   assert_true(n > 0);
-  if (mean > 0.01) fail_msg("%s: mean suboptimality %.4f%% > 1%%", scen_name, 100 * mean);
+  /* the mean over every 4th row strays from the file's (ht_chantry: 0.85%
+   * over its 470 rows, 1.04% over every 4th), so a strided run (sanitizer
+   * builds) allows a little more */
+  double mean_limit = stride > 1 ? 0.015 : 0.01;
+  if (mean > mean_limit)
+    fail_msg("%s: mean suboptimality %.4f%% > %.1f%% (stride %d)", scen_name,
+             100 * mean, 100 * mean_limit, stride);
   if (worst > 0.10)
     fail_msg("%s:%u: suboptimality %.4f%% > 10%%", scen_name, worst_line, 100 * worst);
   free(run);
@@ -623,7 +658,6 @@ static void concurrent_queries(void **state) {
 /* The build gives the same hierarchy at any thread count. */
 static void build_threads_agree(void **state) {
   (void)state;
-  UBSAN_KNOWN_BUG();
   uint64_t rng = 0xb111d;
   const struct {
     int w, h, walls, cost;
@@ -798,19 +832,23 @@ static void edit_checked(cairn_hpa *h, cairn_grid *g, uint8_t *shadow,
 
 static void random_edit_batches(void **state) {
   (void)state;
-  UBSAN_KNOWN_BUG();
   uint64_t rng = 0xed17;
   const struct {
     int w, h, walls, cost;
     int32_t cs;
     int batches, threads; /* threads of the edited hierarchy's updates */
     int levels;
-  } cases[] = {{96, 80, 20, 3, 8, 40, 1, 0},
-               {96, 80, 35, 3, 16, 40, 0, 0},
-               {96, 80, 28, 3, 8, 32, 2, 0},
-               {90, 70, 25, 3, 16, 32, 1, 0}, /* partial clusters at the edges */
-               {45, 37, 30, 3, 4, 32, 1, 0},
-               {98, 81, 25, 3, 4, 32, 1, 3}}; /* three levels, partial blocks */
+    int32_t block; /* block side in clusters (three levels; 0: default) */
+  } cases[] = {{96, 80, 20, 3, 8, 40, 1, 0, 0},
+               {96, 80, 35, 3, 16, 40, 0, 0, 0},
+               {96, 80, 28, 3, 8, 32, 2, 0, 0},
+               {90, 70, 25, 3, 16, 32, 1, 0, 0}, /* partial clusters at the edges */
+               {45, 37, 30, 3, 4, 32, 1, 0, 0},
+               /* three levels: partial blocks of 4 x 4 small clusters, then
+                * blocks of 2 x 2 and (partial) 3 x 3 clusters of 8 */
+               {98, 81, 25, 3, 4, 32, 1, 3, 0},
+               {96, 80, 25, 3, 8, 24, 2, 3, 2},
+               {100, 70, 30, 3, 8, 24, 1, 3, 3}};
   cairn_point cells[MAX_BATCH];
   uint8_t costs[MAX_BATCH];
   int kinds_seen[B_KINDS] = {0};
@@ -824,13 +862,16 @@ static void random_edit_batches(void **state) {
     for (int32_t y = 0; y < cases[c].h; y++)
       for (int32_t x = 0; x < cases[c].w; x++)
         shadow[(size_t)y * (size_t)cases[c].w + (size_t)x] = cairn_grid_cost(g, x, y);
-    cairn_hpa *h = build_levels(g, cs, cases[c].threads, cases[c].levels);
+    cairn_hpa *h = build_block(g, cs, cases[c].threads, cases[c].levels, cases[c].block);
+    /* with three levels, how many compared answers the level-2 graph
+     * planned (start and goal in different blocks, no plain A*) */
+    int level2 = 0;
     for (int b = 0; b < cases[c].batches; b++) {
       int kind = b % B_KINDS;
       size_t n = make_batch(&rng, g, cs, kind, cases[c].cost, cells, costs);
       kinds_seen[kind] += n > 0;
       edit_checked(h, g, shadow, cells, costs, n);
-      assert_matches_fresh(h, g, cs, &rng, 30);
+      level2 += assert_matches_fresh(h, g, cs, &rng, 30);
     }
     /* cairn_grid_set_cost by the caller, then cairn_hpa_update */
     for (int b = 0; b < 8; b++) {
@@ -843,11 +884,21 @@ static void random_edit_batches(void **state) {
                            CAIRN_OK);
       assert_int_equal(cairn_hpa_update(h, g, r), CAIRN_OK);
       assert_true(cairn_grid_islands_fresh(g));
-      assert_matches_fresh(h, g, cs, &rng, 30);
+      level2 += assert_matches_fresh(h, g, cs, &rng, 30);
     }
     /* an empty batch changes nothing */
     assert_int_equal(cairn_hpa_edit(h, g, NULL, NULL, 0), CAIRN_OK);
-    assert_matches_fresh(h, g, cs, &rng, 10);
+    level2 += assert_matches_fresh(h, g, cs, &rng, 10);
+    if (cases[c].levels == 3) {
+      cairn_hpa_stats st;
+      cairn_hpa_get_stats(h, &st);
+      print_message("%dx%d cluster %d block %d (%u blocks): %d answers planned "
+                    "on level 2\n", cases[c].w, cases[c].h, cs, st.block,
+                    st.blocks, level2);
+      assert_true(level2 >= 5 * (cases[c].batches + 8));
+    } else {
+      assert_int_equal(level2, 0);
+    }
     free(shadow);
     cairn_hpa_destroy(h);
     cairn_grid_destroy(g);
@@ -1159,7 +1210,6 @@ static const char *const corner_map[] = {
 
 static void diagonal_corner_crossing(void **state) {
   (void)state;
-  UBSAN_KNOWN_BUG();
   cairn_grid *g = tu_grid(corner_map, 16);
   cairn_hpa *h = build(g, 8, 0);
   cairn_hpa_query *q = new_query();
@@ -1219,6 +1269,60 @@ static void diagonal_corner_crossing(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* A wall down the border between two 8 x 8 clusters with one gap: each
+ * cluster has a single entrance, so no pair of entrances has a path (with
+ * three levels, 2 x 2 blocks of 4 x 4 clusters, each block a single level-2
+ * node). Built at 1 and 2 threads, the route goes through the gap. (Before
+ * 992e5c4 laying out the empty paths copied 0 bytes from a NULL buffer,
+ * which UndefinedBehaviorSanitizer stops at.) */
+static void clusters_with_one_entrance(void **state) {
+  (void)state;
+  static const char *const rows[] = {
+      ".......#........", ".......#........", ".......#........",
+      "................", ".......#........", ".......#........",
+      ".......#........", ".......#........",
+  };
+  cairn_grid *g = tu_grid(rows, 8);
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  cairn_hpa_query *q = new_query();
+  cairn_point a = pt(1, 1), b = pt(14, 6);
+  cairn_cost best;
+  assert_int_equal(astar(s, g, a, b, &best), CAIRN_OK);
+  for (int threads = 1; threads <= 2; threads++)
+    for (int levels = 2; levels <= 3; levels++) {
+      cairn_hpa *h = levels == 2 ? build_levels(g, 8, threads, 2)
+                                 : build_block(g, 4, threads, 3, 2);
+      cairn_hpa_stats st;
+      cairn_hpa_get_stats(h, &st);
+      if (levels == 2) {
+        assert_int_equal(st.nodes, 2u);
+      } else {
+        assert_int_equal(st.blocks, 2u);
+        assert_int_equal(st.nodes2, 2u);
+      }
+      for (int smooth = 0; smooth < 2; smooth++) {
+        cairn_hpa_path_opts o = popts(0, smooth);
+        cairn_hpa_result r;
+        assert_int_equal(cairn_hpa_find(q, h, a, b, &o, &r), CAIRN_OK);
+        assert_int_equal(r.plain, 0);
+        if (levels == 3) assert_int_equal(r.route2_len, 4u);
+        assert_true(path_has_step(r.path, r.path_len, pt(7, 3), pt(8, 3)));
+        assert_true(tu_path_cost(g, r.path, r.path_len, a, b, 8) == r.cost);
+        assert_true(r.cost >= best);
+        assert_int_equal(cairn_hpa_find(q, h, b, a, &o, &r), CAIRN_OK);
+        assert_true(path_has_step(r.path, r.path_len, pt(8, 3), pt(7, 3)));
+      }
+      cairn_hpa *fresh = build_block(g, st.cluster, 1, levels, levels == 3 ? 2 : 0);
+      assert_same_hierarchy(h, fresh);
+      cairn_hpa_destroy(fresh);
+      cairn_hpa_destroy(h);
+    }
+  cairn_hpa_query_destroy(q);
+  cairn_search_destroy(s);
+  cairn_grid_destroy(g);
+}
+
 /* ---- 6. against A* --------------------------------------------------- */
 
 typedef struct vs_astar {
@@ -1272,7 +1376,6 @@ static void check_against_astar(cairn_hpa_query *q, const cairn_hpa *h,
 
 static void agrees_with_astar(void **state) {
   (void)state;
-  UBSAN_KNOWN_BUG();
   uint64_t rng = 0xa57a;
   const struct {
     int w, h, walls, cost;
@@ -1328,7 +1431,11 @@ static uint32_t refine_stepwise(cairn_hpa_query *q, const cairn_hpa *h,
   cairn_status st = cairn_hpa_plan(q, h, a, b, o, &r);
   assert_int_equal(r.status, st);
   if (st != CAIRN_IN_PROGRESS) {
-    *last = r;
+    /* a plan with the final answer (plain A*, no path): refine repeats it */
+    cairn_hpa_result again;
+    assert_int_equal(cairn_hpa_refine(q, 1, &again), st);
+    assert_same_result(&again, &r);
+    *last = again;
     return 0;
   }
   assert_int_equal(r.plain, 0);
@@ -1500,7 +1607,6 @@ static void refused(cairn_status st, cairn_status want, const cairn_hpa_result *
 
 static void bad_input(void **state) {
   (void)state;
-  UBSAN_KNOWN_BUG();
   uint64_t rng = 0xbad;
   cairn_grid *g = tu_random_grid(&rng, 40, 30, 25, 3);
   cairn_grid *other = copy_grid(g);
@@ -1628,7 +1734,8 @@ static void bad_input(void **state) {
       cairn_status st = plan ? cairn_hpa_plan(q, h, off[i], ok_b, NULL, &r)
                              : cairn_hpa_find(q, h, off[i], ok_b, NULL, &r);
       refused(st, CAIRN_ERR_RANGE, &r);
-      assert_true(cairn_hpa_refine(q, 1, &r) < 0);
+      /* refine repeats the refusal */
+      refused(cairn_hpa_refine(q, 1, &r), CAIRN_ERR_RANGE, &r);
       st = plan ? cairn_hpa_plan(q, h, ok_a, off[i], NULL, &r)
                 : cairn_hpa_find(q, h, ok_a, off[i], NULL, &r);
       refused(st, CAIRN_ERR_RANGE, &r);
@@ -1639,7 +1746,7 @@ static void bad_input(void **state) {
     refused(plan ? cairn_hpa_plan(q, h, ok_a, wall, NULL, &r)
                  : cairn_hpa_find(q, h, ok_a, wall, NULL, &r),
             CAIRN_ERR_BLOCKED, &r);
-    assert_true(cairn_hpa_refine(q, 1, &r) < 0);
+    refused(cairn_hpa_refine(q, 1, &r), CAIRN_ERR_BLOCKED, &r);
     cairn_hpa_path_opts bad = popts(-2, 1);
     refused(plan ? cairn_hpa_plan(q, h, ok_a, ok_b, &bad, &r)
                  : cairn_hpa_find(q, h, ok_a, ok_b, &bad, &r),
@@ -1722,7 +1829,6 @@ static void odd_map_against_astar(const cairn_grid *g, int32_t cs, int pairs,
 
 static void odd_maps(void **state) {
   (void)state;
-  UBSAN_KNOWN_BUG();
   uint64_t rng = 0x0dd;
   cairn_hpa_query *q = new_query();
   cairn_hpa_result r;
@@ -1808,20 +1914,15 @@ static void odd_maps(void **state) {
 
 /* ---- 9. allocation failures ----------------------------------------- */
 
-/* A Lua-style allocator that counts live bytes and blocks, checks every
- * old_size against what it handed out, and fails once `budget` further
- * allocations (new blocks or growth) have succeeded (budget < 0: never).
- * Thread-safe.
- *
- * Two leniencies, both for KNOWN BUGs of the core's path buffer (see
- * known_bug_core_path_buffer): a shrinking realloc fails only when
- * fail_shrinks is set, and an old_size of 0 for a 1-byte block (a buffer
- * "shrunk to 0", which the core's allocation wrapper makes 1 byte) counts
- * as zero_for_one, an error only when strict is set. */
+/* A strict Lua-style allocator: it counts live bytes and blocks, checks
+ * every old_size against the size it handed out (a block "of 0 bytes" is
+ * the 1 byte the library's wrappers allocate for it, so it must be freed or
+ * resized as 1 byte, never as 0), and fails every call with new_size > 0
+ * (new blocks, growth and shrinking alike) once `budget` such calls have
+ * succeeded (budget < 0: never). Thread-safe. */
 typedef struct fail_alloc {
   long budget;
-  bool fail_shrinks, strict;
-  size_t live_bytes, live_blocks, calls, failures, bad_sizes, zero_for_one;
+  size_t live_bytes, live_blocks, calls, failures, bad_sizes;
 } fail_alloc;
 
 #define FA_HEADER 16
@@ -1836,12 +1937,7 @@ static void *fa_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
     unsigned char *base = ptr ? (unsigned char *)ptr - FA_HEADER : NULL;
     size_t had = 0;
     if (base) memcpy(&had, base, sizeof had);
-    if (base && had != old_size) {
-      if (had == 1 && old_size == 0)
-        fa->zero_for_one++;
-      else
-        fa->bad_sizes++;
-    }
+    if (base && had != old_size) fa->bad_sizes++;
     fa->calls++;
     if (new_size == 0) {
       if (base) {
@@ -1849,12 +1945,12 @@ static void *fa_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
         fa->live_blocks--;
         free(base);
       }
-    } else if (fa->budget == 0 && (fa->fail_shrinks || !base || new_size > had)) {
+    } else if (fa->budget == 0) {
       fa->failures++;
     } else {
       unsigned char *nb = realloc(base, new_size + FA_HEADER);
       if (nb) {
-        if (fa->budget > 0 && (!base || new_size > had)) fa->budget--;
+        if (fa->budget > 0) fa->budget--;
         memcpy(nb, &new_size, sizeof new_size);
         fa->live_bytes += new_size - had;
         if (!base) fa->live_blocks++;
@@ -1865,26 +1961,19 @@ static void *fa_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
   return res;
 }
 
-/* Clears the counts, keeps the leniency flags. */
 static void fa_reset(fail_alloc *fa, long budget) {
-  bool fail_shrinks = fa->fail_shrinks, strict = fa->strict;
   memset(fa, 0, sizeof *fa);
   fa->budget = budget;
-  fa->fail_shrinks = fail_shrinks;
-  fa->strict = strict;
 }
 
 #define fa_assert_empty(fa) fa_assert_empty_at(fa, __LINE__)
 static void fa_assert_empty_at(const fail_alloc *fa, int line) {
-  if (fa->live_bytes || fa->live_blocks || fa->bad_sizes ||
-      (fa->strict && fa->zero_for_one))
-    print_message("line %d: %zu bytes in %zu blocks live, %zu wrong old sizes, "
-                  "%zu old sizes 0 for 1-byte blocks\n",
-                  line, fa->live_bytes, fa->live_blocks, fa->bad_sizes, fa->zero_for_one);
+  if (fa->live_bytes || fa->live_blocks || fa->bad_sizes)
+    print_message("line %d: %zu bytes in %zu blocks live, %zu wrong old sizes\n",
+                  line, fa->live_bytes, fa->live_blocks, fa->bad_sizes);
   assert_int_equal(fa->live_bytes, 0);
   assert_int_equal(fa->live_blocks, 0);
   assert_int_equal(fa->bad_sizes, 0);
-  if (fa->strict) assert_int_equal(fa->zero_for_one, 0);
 }
 
 enum { MAX_BUDGET = 200000 };
@@ -1910,7 +1999,7 @@ static void alloc_failures_create(void **state) {
       o.cluster = 8;
       o.levels = run == 3 ? 3 : 0;
       o.block = run == 3 ? 2 : 0;
-      o.threads = build_threads(threads);
+      o.threads = threads;
       cairn_hpa *h = (cairn_hpa *)&fa;
       cairn_status st = cairn_hpa_create(run == 3 ? g3 : g, &o, &a, &h);
       if (st == CAIRN_OK) {
@@ -1941,17 +2030,13 @@ static void alloc_failures_create(void **state) {
 
 /* cairn_hpa_query_create and cairn_hpa_find fail cleanly at every
  * allocation, and the context answers correctly afterwards. */
-static void query_failures(bool fail_shrinks, bool strict, int32_t cs,
-                           int levels) {
+static void query_failures(int32_t cs, int levels) {
   uint64_t rng = 0xfa12;
   cairn_grid *g = tu_random_grid(&rng, 96, 64, 20, 3);
   cairn_hpa *h = build_levels(g, cs, 0, levels);
   fail_alloc fa;
   memset(&fa, 0, sizeof fa);
-  fa.fail_shrinks = fail_shrinks;
-  fa.strict = strict;
   cairn_allocator a = {fa_fn, &fa};
-  size_t zero_for_one = 0;
   long n = 0;
   for (;; n++) {
     fa_reset(&fa, n);
@@ -2005,7 +2090,6 @@ static void query_failures(bool fail_shrinks, bool strict, int32_t cs,
         assert_int_equal(cairn_hpa_find(q, h, from, to, &o, &r), want_st);
         assert_same_result(&r, &want);
         cairn_hpa_query_destroy(q);
-        zero_for_one += fa.zero_for_one;
         fa_assert_empty(&fa);
         assert_true(m < MAX_BUDGET);
       }
@@ -2045,9 +2129,6 @@ static void query_failures(bool fail_shrinks, bool strict, int32_t cs,
       if (e == 0 && v == 0) assert_true(m > 3);
     }
   }
-  if (zero_for_one)
-    print_message("note: %zu frees or reallocs passed old_size 0 for a 1-byte "
-                  "block (KNOWN BUG, see known_bug_core_path_buffer)\n", zero_for_one);
   cairn_hpa_query_destroy(ref);
   cairn_hpa_query_destroy(ref_steps);
   cairn_hpa_destroy(h);
@@ -2056,21 +2137,33 @@ static void query_failures(bool fail_shrinks, bool strict, int32_t cs,
 
 static void alloc_failures_query(void **state) {
   (void)state;
-  query_failures(false, false, 8, 0);
-  query_failures(false, false, 4, 3); /* routes planned over blocks */
+  query_failures(8, 0);
+  query_failures(4, 3); /* routes planned over blocks */
 }
 
-/* Queries on a stale hierarchy are refused; nothing else breaks. */
+/* Queries on a stale hierarchy are refused, and so is cairn_hpa_node, for
+ * every node id it had (and past them); nothing else breaks. */
 static void assert_stale(const cairn_hpa *h, cairn_point a, cairn_point b) {
+  assert_true(h->stale);
   cairn_hpa_query *q = new_query();
   cairn_hpa_result r;
   refused(cairn_hpa_find(q, h, a, b, NULL, &r), CAIRN_ERR_STATE, &r);
   refused(cairn_hpa_plan(q, h, a, b, NULL, &r), CAIRN_ERR_STATE, &r);
-  assert_true(cairn_hpa_refine(q, 1, &r) < 0);
+  /* refine repeats the plan's refusal */
+  assert_int_equal(cairn_hpa_refine(q, 1, &r), CAIRN_ERR_STATE);
+  assert_int_equal(r.status, CAIRN_ERR_STATE);
   cairn_hpa_path_opts o = popts(0, 0);
   refused(cairn_hpa_find(q, h, a, a, &o, &r), CAIRN_ERR_STATE, &r);
   cairn_hpa_stats s;
   cairn_hpa_get_stats(h, &s);
+  for (uint32_t v = 0; v <= s.nodes; v++) {
+    cairn_point p = pt(-7, -7);
+    assert_int_equal(cairn_hpa_node(h, v, &p), CAIRN_ERR_STATE);
+    assert_int_equal(p.x, -7); /* untouched */
+  }
+  cairn_point p;
+  assert_int_equal(cairn_hpa_node(h, UINT32_MAX, &p), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_hpa_node(h, 0, NULL), CAIRN_ERR_ARG);
   cairn_hpa_query_destroy(q);
 }
 
@@ -2160,68 +2253,127 @@ static void alloc_failures_edit(void **state) {
   cairn_grid_destroy(base);
 }
 
-/* ---- KNOWN BUGs: skipped unless --known-bugs -------------------------- */
+/* ---- 10. after a failed edit; the allocator and threads ------------- */
 
-/* KNOWN BUG, hierarchy/src/hpa_build.c, cluster_build and cairn_hpa_node:
- * when an edit fails with CAIRN_ERR_NOMEM inside cluster_build, the cluster
- * has already been freed (cell == NULL, n == 0) while the abstract graph
- * and node_cluster still describe the old nodes, so cairn_hpa_node (which
- * does not look at the stale flag) dereferences NULL for every node of
- * that cluster: a segmentation fault. Reproducer (this test): a random
- * 64 x 48 grid, cluster 8, threads 1, built through an allocator that then
- * grants n more allocations during cairn_hpa_edit of cell (20, 20) to cost
- * 0, for n = 0, 1, 2, ...: at the first n whose failure lands inside
- * cluster_build, cairn_hpa_node on the cluster's old nodes crashes. */
-static void known_bug_node_after_failed_edit(void **state) {
-  (void)state;
-  KNOWN_BUG("cairn_hpa_node crashes after an edit failed with NOMEM");
-  uint64_t rng = 0xfa14;
+/* A cell whose 1 x 1 update touches no block (bs x bs clusters of side cs;
+ * bs = 1 for two levels), so no cluster, that a change of any of cells[]
+ * touches: the blocks within one cell of it and of each edited cell are
+ * disjoint. Searched from the middle of the map outwards, row by row. */
+static cairn_point unrelated_cell(const cairn_grid *g, int32_t cs, int32_t bs,
+                                  const cairn_point *cells, size_t n) {
+  int32_t w = cairn_grid_width(g), hh = cairn_grid_height(g), span = cs * bs;
+  for (int32_t i = 0; i < w * hh; i++) {
+    int32_t x = (w / 2 + i % w) % w, y = (hh / 2 + i / w) % hh;
+    bool ok = true;
+    for (size_t k = 0; k < n && ok; k++) {
+      int32_t ax0 = (x > 0 ? x - 1 : 0) / span, ax1 = (x + 1 < w ? x + 1 : x) / span;
+      int32_t ay0 = (y > 0 ? y - 1 : 0) / span, ay1 = (y + 1 < hh ? y + 1 : y) / span;
+      cairn_point c = cells[k];
+      int32_t bx0 = (c.x > 0 ? c.x - 1 : 0) / span, bx1 = (c.x + 1 < w ? c.x + 1 : c.x) / span;
+      int32_t by0 = (c.y > 0 ? c.y - 1 : 0) / span, by1 = (c.y + 1 < hh ? c.y + 1 : c.y) / span;
+      ok = ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0;
+    }
+    if (ok) return pt(x, y);
+  }
+  fail_msg("no cell away from the edit");
+  return pt(-1, -1);
+}
+
+/* An edit (a wall inside a cluster and one on a cluster border) through a
+ * hierarchy built with the strict allocator, failing at each of its
+ * allocations in turn. After each failure the hierarchy is stale: queries
+ * and cairn_hpa_node answer CAIRN_ERR_STATE (before 992e5c4 cairn_hpa_node
+ * read the cluster that a failure inside cluster_build had freed: a
+ * crash). Then one cairn_hpa_update recovers it, over the first edited cell
+ * (elsewhere = false) or over a 1 x 1 rectangle whose clusters and blocks
+ * no edited cell touches (elsewhere = true): after a failed edit the next
+ * update rebuilds every cluster, so it returns CAIRN_OK, the hierarchy is
+ * no longer stale, every node answers its cell, and it is the hierarchy a
+ * fresh build makes. */
+static void failed_edit_then_update(int levels, int32_t block, bool elsewhere) {
+  uint64_t rng = 0xfa14 + (uint64_t)levels;
+  const int32_t cs = 8;
   cairn_grid *base = tu_random_grid(&rng, 64, 48, 20, 3);
+  const cairn_point cells[2] = {{20, 20}, {31, 27}};
+  const uint8_t walls[2] = {0, 0};
+  cairn_point other = unrelated_cell(base, cs, levels == 3 ? block : 1, cells, 2);
+  cairn_rect where = elsewhere ? (cairn_rect){other.x, other.y, 1, 1}
+                               : (cairn_rect){cells[0].x, cells[0].y, 1, 1};
+  cairn_point probe_a = tu_random_open(&rng, base), probe_b = tu_random_open(&rng, base);
   fail_alloc fa;
   memset(&fa, 0, sizeof fa);
   cairn_allocator a = {fa_fn, &fa};
-  cairn_point cell = {20, 20};
-  uint8_t wall = 0;
-  for (long n = 0;; n++) {
+  long n = 0;
+  for (;; n++) {
     cairn_grid *g = copy_grid(base);
-    assert_int_equal(cairn_grid_set_cost(g, cell.x, cell.y, 1), CAIRN_OK);
+    for (size_t i = 0; i < 2; i++)
+      assert_int_equal(cairn_grid_set_cost(g, cells[i].x, cells[i].y, 1), CAIRN_OK);
     assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+    uint8_t other_cost = cairn_grid_cost(g, other.x, other.y);
     fa_reset(&fa, -1);
     cairn_hpa_opts o = cairn_hpa_defaults();
-    o.cluster = 8;
+    o.cluster = cs;
     o.threads = 1;
+    o.levels = levels;
+    o.block = levels == 3 ? block : 0;
     cairn_hpa *h = NULL;
     assert_int_equal(cairn_hpa_create(g, &o, &a, &h), CAIRN_OK);
     fa.budget = n;
-    cairn_status st = cairn_hpa_edit(h, g, &cell, &wall, 1);
+    cairn_status st = cairn_hpa_edit(h, g, cells, walls, 2);
     fa.budget = -1;
+    for (size_t i = 0; i < 2; i++)
+      assert_int_equal(cairn_grid_cost(g, cells[i].x, cells[i].y), 0);
     if (st != CAIRN_OK) {
       assert_int_equal(st, CAIRN_ERR_NOMEM);
-      /* the inspection functions answer (an error will do), never crash */
+      assert_true(fa.failures > 0);
+      assert_stale(h, probe_a, probe_b);
+      assert_int_equal(cairn_hpa_update(h, g, where), CAIRN_OK);
+      assert_false(h->stale);
+      assert_int_equal(cairn_grid_cost(g, other.x, other.y), other_cost);
+      assert_true(cairn_grid_islands_fresh(g));
       cairn_hpa_stats s;
       cairn_hpa_get_stats(h, &s);
+      assert_int_equal(s.rebuilt_clusters, s.clusters); /* all of them */
       for (uint32_t v = 0; v < s.nodes; v++) {
         cairn_point p;
-        cairn_status ns = cairn_hpa_node(h, v, &p);
-        assert_true(ns == CAIRN_OK || ns == CAIRN_ERR_STATE);
+        assert_int_equal(cairn_hpa_node(h, v, &p), CAIRN_OK);
+        assert_true(cairn_grid_cost(g, p.x, p.y) > 0);
+        assert_int_equal(h->node_cluster[v], hpa_cluster_of(h, p));
       }
-      cairn_rect r = {cell.x, cell.y, 1, 1};
-      assert_int_equal(cairn_hpa_update(h, g, r), CAIRN_OK);
-      assert_matches_fresh(h, g, 8, &rng, 5);
+      cairn_point p;
+      assert_int_equal(cairn_hpa_node(h, s.nodes, &p), CAIRN_ERR_RANGE);
     }
+    assert_matches_fresh(h, g, cs, &rng, st == CAIRN_OK ? 20 : 6);
     cairn_hpa_destroy(h);
     fa_assert_empty(&fa);
     cairn_grid_destroy(g);
     if (st == CAIRN_OK) break;
     assert_true(n < MAX_BUDGET);
   }
+  print_message("%d levels: the edit failed at each of its first %ld allocations; "
+                "an update over (%d,%d) recovered it every time\n",
+                levels, n, where.x, where.y);
+  assert_true(n > 10);
   cairn_grid_destroy(base);
 }
 
+static void node_after_failed_edit(void **state) {
+  (void)state;
+  failed_edit_then_update(2, 0, false);
+}
+
+static void update_elsewhere_after_failed_edit(void **state) {
+  (void)state;
+  failed_edit_then_update(2, 0, true);
+  failed_edit_then_update(3, 2, true);
+}
+
 #ifdef _OPENMP
-/* Counts how many threads are inside the allocator at once. */
+/* Counts how many threads are inside the allocator at once, and which
+ * (team) threads called it. */
 typedef struct conc_alloc {
   int inside, most;
+  unsigned callers; /* bit t: thread t of the calling team */
 } conc_alloc;
 
 static void *conc_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
@@ -2231,7 +2383,10 @@ static void *conc_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
 #pragma omp atomic capture
   now = ++c->inside;
 #pragma omp critical(cairn_test_conc)
-  if (now > c->most) c->most = now;
+  {
+    if (now > c->most) c->most = now;
+    c->callers |= 1u << (omp_get_thread_num() & 31);
+  }
   for (volatile int i = 0; i < 20000; i++) {
   } /* widen the window */
   void *r = NULL;
@@ -2243,93 +2398,136 @@ static void *conc_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
   c->inside--;
   return r;
 }
+
+static int bits(unsigned v) {
+  int n = 0;
+  for (; v; v &= v - 1) n++;
+  return n;
+}
 #endif
 
-/* KNOWN BUG (or an undocumented requirement), hierarchy/src/hpa_build.c,
- * build_clusters: the parallel build serialises some of its allocations
- * with `omp critical(cairn_hpa_alloc)`, as if the caller's allocator need
- * not be thread-safe, but on the worker threads put_steps grows the step
- * buffer with cairn__hpa_grow and scratch_pairs allocates the pair arrays
- * outside that section, and the core allocates a search's goal marks
- * lazily inside cairn_dijkstra_fill. So a non-thread-safe allocator is
- * entered by several threads at once. Either guard every allocation or
- * document that the allocator must be thread-safe when threads != 1.
- * Reproducer (this test): build a random 256 x 256 map with cluster 32 and
- * threads 4 through an allocator that counts the threads inside it: the
- * count reaches 2 or 3. */
-static void known_bug_allocator_called_concurrently(void **state) {
+/* The caller's allocator is never entered by two threads at once: not in a
+ * 2- or 4-thread build, nor in the parallel cluster (and block) rebuilds of
+ * an edit and an update, with two levels and three. (Before 992e5c4 the
+ * step and pair buffers of the build threads and the core's lazily taken
+ * goal records were allocated outside the build's critical section.) */
+static void allocator_never_concurrent(void **state) {
   (void)state;
 #ifndef _OPENMP
-  skip(); /* a serial build cannot show it */
+  print_message("skipped: built without OpenMP, every build is serial\n");
+  skip();
 #else
-  KNOWN_BUG("the parallel build calls the allocator from two threads at once");
   uint64_t rng = 0xc0c0;
-  cairn_grid *g = tu_random_grid(&rng, 256, 256, 25, 3);
-  conc_alloc c = {0, 0};
-  cairn_allocator a = {conc_fn, &c};
-  cairn_hpa_opts o = cairn_hpa_defaults();
-  o.cluster = 32;
-  o.threads = 4;
-  cairn_hpa *h = NULL;
-  assert_int_equal(cairn_hpa_create(g, &o, &a, &h), CAIRN_OK);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
-  print_message("at most %d threads were inside the allocator at once\n", c.most);
-  assert_int_equal(c.most, 1);
+  int most_callers = 0;
+  for (int levels = 2; levels <= 3; levels++)
+    for (int threads = 2; threads <= 4; threads += 2) {
+      cairn_grid *g = tu_random_grid(&rng, 160, 128, 25, 3);
+      conc_alloc c;
+      memset(&c, 0, sizeof c);
+      cairn_allocator a = {conc_fn, &c};
+      cairn_hpa_opts o = cairn_hpa_defaults();
+      o.cluster = 8;
+      o.threads = threads;
+      o.levels = levels;
+      o.block = 2;
+      cairn_hpa *h = NULL;
+      assert_int_equal(cairn_hpa_create(g, &o, &a, &h), CAIRN_OK);
+      int build_callers = bits(c.callers);
+      /* one cell in each of 64 clusters spread over the map */
+      cairn_point cells[MAX_BATCH];
+      uint8_t costs[MAX_BATCH];
+      size_t n = 0;
+      for (int32_t y = 5; y < 128; y += 17)
+        for (int32_t x = 3; x < 160 && n < MAX_BATCH; x += 19) {
+          cells[n] = pt(x, y);
+          costs[n++] = random_cost(&rng, 3);
+        }
+      c.callers = 0;
+      assert_int_equal(cairn_hpa_edit(h, g, cells, costs, n), CAIRN_OK);
+      /* a wide rectangle changed by the caller */
+      cairn_rect r = {12, 9, 130, 100};
+      for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+          if (tu_below(&rng, 9) == 0)
+            assert_int_equal(cairn_grid_set_cost(g, x, y, random_cost(&rng, 3)), CAIRN_OK);
+      assert_int_equal(cairn_hpa_update(h, g, r), CAIRN_OK);
+      int edit_callers = bits(c.callers);
+      print_message("%d levels, %d threads: at most %d thread(s) inside the "
+                    "allocator at once; %d build and %d edit threads called it\n",
+                    levels, threads, c.most, build_callers, edit_callers);
+      assert_int_equal(c.most, 1);
+      if (build_callers > most_callers) most_callers = build_callers;
+      if (edit_callers > most_callers) most_callers = edit_callers;
+      assert_matches_fresh(h, g, 8, &rng, 10);
+      cairn_hpa_destroy(h);
+      cairn_grid_destroy(g);
+    }
+  /* the work really was spread over threads */
+  assert_true(most_callers >= 2);
 #endif
 }
 
-/* KNOWN BUG, core/src/search.c, ensure_path (reached here through
- * cairn_hpa_find): growing the path buffer reallocs `path`, then
- * `path_nodes`; when the second fails it "restores" `path` with a realloc
- * to the old capacity, assigning the result straight to s->path.
- * (1) From capacity 0 that is a realloc to 0 bytes, which cairn__realloc
- * turns into 1 byte, kept with path_cap 0, so the next realloc or free of it
- * passes old_size 0 for a 1-byte block (the allocator contract says
- * old_size is the block's size). (2) If the restoring realloc fails (the
- * contract lets any call with new_size > 0 fail), s->path becomes NULL: the
- * grown block leaks, and when path_cap was above 0 the next search writes
- * its path through NULL: a segmentation fault. Reproducer (core only): a
- * 300 x 1 open grid, a context with path capacity 64 after a short A*, an
- * allocator that grants one more call then fails everything, A* from (0,0)
- * to (200,0) (NOMEM), then A* from (0,0) to (10,0) crashes. */
-static void known_bug_core_path_buffer(void **state) {
+/* core/src/search.c, ensure_path, through the core alone: every allocation
+ * of a search whose path outgrows the buffer fails in turn, from a fresh
+ * context and from one whose buffer holds 64 points. The failed search
+ * answers CAIRN_ERR_NOMEM and leaves the context as it was: a short search
+ * (which fits the old buffer) still works while every allocation fails, the
+ * long one works once allocations succeed again, and nothing leaks or is
+ * freed or resized with a wrong old_size. (Before 992e5c4 the buffers grew
+ * one after the other, and "restoring" the first after the second failed
+ * left a 1-byte block with capacity 0, or, when that realloc failed too, a
+ * leaked block and a NULL buffer that the next search wrote through.) */
+static void core_path_buffer_failure(void **state) {
   (void)state;
-  KNOWN_BUG("core ensure_path: wrong old_size, leak or NULL path buffer");
-  query_failures(true, true, 8, 0);
-}
-
-/* KNOWN BUG, hierarchy/src/hpa_build.c, cluster_build: the paths of a
- * cluster are laid out with memcpy(steps + at, sc->steps + sc->poff[pair],
- * sc->plen[pair]) for every node pair, and while the thread's scratch has
- * recorded no step yet (its first cluster built has one entrance, or no
- * pair joined) sc->steps is still NULL: memcpy from NULL is undefined even
- * for 0 bytes, and UndefinedBehaviorSanitizer aborts there ("null pointer
- * passed as argument 2"). Harmless in practice, fatal in the sanitizer
- * build: a guard on plen or an empty scratch buffer fixes it. This test can
- * only fail under UBSan (CAIRN_SANITIZE=address); elsewhere the build below
- * just works. Reproducer: a 16 x 8 grid, cluster 8, a wall down column 7
- * with one gap, so each cluster has a single entrance. */
-static void known_bug_memcpy_from_null(void **state) {
-  (void)state;
-  KNOWN_BUG("cluster_build copies 0 bytes from a NULL step buffer");
-  static const char *const rows[] = {
-      ".......#........", ".......#........", ".......#........",
-      "................", ".......#........", ".......#........",
-      ".......#........", ".......#........",
-  };
-  cairn_grid *g = tu_grid(rows, 8);
-  cairn_hpa *h = build(g, 8, 1);
-  cairn_hpa_stats s;
-  cairn_hpa_get_stats(h, &s);
-  assert_int_equal(s.nodes, 2u);
-  cairn_hpa_query *q = new_query();
-  cairn_hpa_result r;
-  cairn_hpa_path_opts o = popts(0, 0);
-  assert_int_equal(cairn_hpa_find(q, h, pt(1, 1), pt(14, 6), &o, &r), CAIRN_OK);
-  assert_true(path_has_step(r.path, r.path_len, pt(7, 3), pt(8, 3)));
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(300, 1, 1, NULL, &g), CAIRN_OK);
+  fail_alloc fa;
+  memset(&fa, 0, sizeof fa);
+  cairn_allocator a = {fa_fn, &fa};
+  const cairn_point from = {0, 0}, near_to = {10, 0}, far_to = {200, 0};
+  for (int warm = 0; warm < 2; warm++) {
+    long n = 0;
+    for (;; n++) {
+      fa_reset(&fa, -1);
+      cairn_search *s = NULL;
+      assert_int_equal(cairn_search_create(&a, &s), CAIRN_OK);
+      cairn_result r;
+      if (warm) {
+        assert_int_equal(cairn_astar(s, g, from, near_to, NULL, &r), CAIRN_OK);
+        assert_int_equal(r.path_len, 11);
+      }
+      fa.budget = n;
+      cairn_status st = cairn_astar(s, g, from, far_to, NULL, &r);
+      assert_int_equal(r.status, st);
+      if (st == CAIRN_OK) {
+        fa.budget = -1;
+        assert_int_equal(r.path_len, 201);
+        assert_true(tu_path_cost(g, r.path, r.path_len, from, far_to, 8) == r.cost);
+        cairn_search_destroy(s);
+        fa_assert_empty(&fa);
+        break;
+      }
+      assert_int_equal(st, CAIRN_ERR_NOMEM);
+      assert_true(fa.failures > 0);
+      assert_true(r.cost == CAIRN_COST_INF);
+      assert_int_equal(r.path_len, 0);
+      /* a warm context needs nothing more for the short search */
+      fa.budget = warm ? 0 : -1;
+      assert_int_equal(cairn_astar(s, g, from, near_to, NULL, &r), CAIRN_OK);
+      assert_int_equal(r.path_len, 11);
+      assert_true(tu_path_cost(g, r.path, r.path_len, from, near_to, 8) == r.cost);
+      fa.budget = -1;
+      assert_int_equal(cairn_astar(s, g, from, far_to, NULL, &r), CAIRN_OK);
+      assert_int_equal(r.path_len, 201);
+      assert_true(tu_path_cost(g, r.path, r.path_len, from, far_to, 8) == r.cost);
+      cairn_search_destroy(s);
+      fa_assert_empty(&fa);
+      assert_true(n < 1000);
+    }
+    print_message("%s context: the long search succeeds from %ld allocations on\n",
+                  warm ? "a warm" : "a fresh", n);
+    assert_true(n >= (warm ? 2 : 3));
+  }
   cairn_grid_destroy(g);
 }
 
@@ -2345,10 +2543,8 @@ int main(int argc, char **argv) {
       scen_name = argv[++i];
     } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
       filter = argv[++i];
-    } else if (strcmp(argv[i], "--known-bugs") == 0) {
-      known_bugs = true;
     } else {
-      fprintf(stderr, "usage: test_hpa [--filter PATTERN] [--known-bugs] | "
+      fprintf(stderr, "usage: test_hpa [--filter PATTERN] | "
                       "[--stride N] --scen NAME\n");
       return 2;
     }
@@ -2367,6 +2563,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(forced_detour_through_gap),
       cmocka_unit_test(detour_out_of_cluster),
       cmocka_unit_test(diagonal_corner_crossing),
+      cmocka_unit_test(clusters_with_one_entrance),
       cmocka_unit_test(agrees_with_astar),
       cmocka_unit_test(incremental_refinement),
       cmocka_unit_test(bad_input),
@@ -2374,10 +2571,10 @@ int main(int argc, char **argv) {
       cmocka_unit_test(alloc_failures_create),
       cmocka_unit_test(alloc_failures_query),
       cmocka_unit_test(alloc_failures_edit),
-      cmocka_unit_test(known_bug_node_after_failed_edit),
-      cmocka_unit_test(known_bug_allocator_called_concurrently),
-      cmocka_unit_test(known_bug_core_path_buffer),
-      cmocka_unit_test(known_bug_memcpy_from_null),
+      cmocka_unit_test(node_after_failed_edit),
+      cmocka_unit_test(update_elsewhere_after_failed_edit),
+      cmocka_unit_test(allocator_never_concurrent),
+      cmocka_unit_test(core_path_buffer_failure),
   };
   if (filter) cmocka_set_test_filter(filter);
   return cmocka_run_group_tests(tests, NULL, NULL);
