@@ -3,8 +3,9 @@
  * A refined path bends at every entrance it passes through. From each bend
  * (a "turn point", where the step direction changes) the smoother looks at
  * the next few turn points within a window and replaces the stretch up to
- * the farthest one it can with a straight-as-possible 8-way run: all
- * diagonals then all straight steps, or the other way round. A run is taken
+ * the one that saves most with a straight-as-possible 8-way run: all
+ * diagonals then all straight steps, the other way round, or the diagonals
+ * spread evenly (the 8-way line). A run is taken
  * only if every cell is open, no corner is cut, and its cost (terrain
  * included) is below that of the stretch it replaces, so smoothing never
  * raises the cost and never drags a path through a swamp it went around.
@@ -32,40 +33,56 @@ static bool is_turn(const cairn_point *p, size_t n, size_t k) {
          p[k].y - p[k - 1].y != p[k + 1].y - p[k].y;
 }
 
-/* A run from a to b: `diag_first` selects the shape. Walks it and returns
- * its cost, or CAIRN_COST_INF as soon as a cell is blocked, a corner is cut
- * or the cost reaches `limit`. With out != NULL it also writes the cells
- * after a. */
+/* The shapes of a run from a to b, each with max(|dx|, |dy|) steps of
+ * which min(|dx|, |dy|) are diagonal (so each costs the octile distance on
+ * uniform terrain): all diagonals first, all straight steps first, or the
+ * diagonals spread evenly along the way (the 8-way line closest to the
+ * straight segment, which slips between scattered obstacles where the
+ * other two hit them). */
+enum { SHAPE_DIAG_FIRST, SHAPE_STRAIGHT_FIRST, SHAPE_LINE, SHAPES };
+
+/* Whether step k (0-based) of n is diagonal, for nd diagonals among n. */
+static bool diag_step(int shape, int32_t k, int32_t n, int32_t nd) {
+  switch (shape) {
+  case SHAPE_DIAG_FIRST:
+    return k < nd;
+  case SHAPE_STRAIGHT_FIRST:
+    return k >= n - nd;
+  default: /* the minor coordinate after k + 1 steps, rounded, moved */
+    return ((int64_t)(k + 1) * nd * 2 + n) / (2 * n) !=
+           ((int64_t)k * nd * 2 + n) / (2 * n);
+  }
+}
+
+/* Walks the run of the given shape from a to b and returns its cost, or
+ * CAIRN_COST_INF as soon as a cell is blocked, a corner is cut or the cost
+ * reaches `limit`. With out != NULL it also writes the cells after a. */
 static cairn_cost run(const cairn_hpa *h, cairn_point a, cairn_point b,
-                      bool diag_first, cairn_cost limit, cairn_point *out) {
+                      int shape, cairn_cost limit, cairn_point *out) {
   const uint8_t *cost = h->cost;
   int32_t dx = b.x - a.x, dy = b.y - a.y;
   int sx = sgn(dx), sy = sgn(dy);
   int32_t ax = abs(dx), ay = abs(dy);
-  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+  int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
   int32_t ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* straight step */
   const int32_t stride = h->stride;
   uint32_t c = hpa_index(h, a.x, a.y);
   cairn_point p = a;
   cairn_cost total = 0;
-  for (int part = 0; part < 2; part++) {
-    bool diag = (part == 0) == diag_first;
-    int32_t count = diag ? nd : ns;
+  for (int32_t k = 0; k < n; k++) {
+    bool diag = diag_step(shape, k, n, nd);
     int32_t mx = diag ? sx : ox, my = diag ? sy : oy;
-    int32_t off = mx + my * stride;
-    for (int32_t k = 0; k < count; k++) {
-      uint32_t next = (uint32_t)((int32_t)c + off);
-      if (!cost[next]) return CAIRN_COST_INF;
-      if (diag && (!cost[c + (uint32_t)(int32_t)mx] ||
-                   !cost[(uint32_t)((int32_t)c + my * stride)]))
-        return CAIRN_COST_INF;
-      total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[next];
-      if (total >= limit) return CAIRN_COST_INF;
-      c = next;
-      p.x += mx;
-      p.y += my;
-      if (out) *out++ = p;
-    }
+    uint32_t next = (uint32_t)((int32_t)c + mx + my * stride);
+    if (!cost[next]) return CAIRN_COST_INF;
+    if (diag && (!cost[c + (uint32_t)(int32_t)mx] ||
+                 !cost[(uint32_t)((int32_t)c + my * stride)]))
+      return CAIRN_COST_INF;
+    total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[next];
+    if (total >= limit) return CAIRN_COST_INF;
+    c = next;
+    p.x += mx;
+    p.y += my;
+    if (out) *out++ = p;
   }
   return total;
 }
@@ -97,7 +114,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
   while (a + 1 < n) {
     while (turns[t0] <= a) t0++;
     size_t best = 0;
-    bool best_diag = true;
+    int best_shape = SHAPE_DIAG_FIRST;
     cairn_cost best_saving = 0;
     for (size_t t = t0; t < n_turns && t < t0 + SMOOTH_CANDIDATES; t++) {
       size_t k = turns[t];
@@ -107,11 +124,11 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       /* a run costs at least the octile distance at terrain 1: a stretch
        * that already costs no more cannot be shortened */
       if (limit <= octile_cost(in[a], in[k])) continue;
-      for (int shape = 0; shape < 2; shape++) {
-        cairn_cost c = run(h, in[a], in[k], shape == 0, limit, NULL);
+      for (int shape = 0; shape < SHAPES; shape++) {
+        cairn_cost c = run(h, in[a], in[k], shape, limit, NULL);
         if (c != CAIRN_COST_INF && limit - c > best_saving) {
           best = k;
-          best_diag = shape == 0;
+          best_shape = shape;
           best_saving = limit - c;
         }
       }
@@ -121,7 +138,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       a = turns[t0];
       continue;
     }
-    run(h, in[a], in[best], best_diag, CAIRN_COST_INF, out + m);
+    run(h, in[a], in[best], best_shape, CAIRN_COST_INF, out + m);
     int32_t dx = abs(in[best].x - in[a].x), dy = abs(in[best].y - in[a].y);
     m += (size_t)(dx > dy ? dx : dy);
     a = best;
