@@ -41,19 +41,6 @@ static bool is_turn(const cairn_point *p, size_t n, size_t k) {
  * other two hit them). */
 enum { SHAPE_DIAG_FIRST, SHAPE_STRAIGHT_FIRST, SHAPE_LINE, SHAPES };
 
-/* Whether step k (0-based) of n is diagonal, for nd diagonals among n. */
-static bool diag_step(int shape, int32_t k, int32_t n, int32_t nd) {
-  switch (shape) {
-  case SHAPE_DIAG_FIRST:
-    return k < nd;
-  case SHAPE_STRAIGHT_FIRST:
-    return k >= n - nd;
-  default: /* the minor coordinate after k + 1 steps, rounded, moved */
-    return ((int64_t)(k + 1) * nd * 2 + n) / (2 * n) !=
-           ((int64_t)k * nd * 2 + n) / (2 * n);
-  }
-}
-
 /* Walks the run of the given shape from a to b and returns its cost, or
  * CAIRN_COST_INF as soon as a cell is blocked, a corner is cut or the cost
  * reaches `limit`. With out != NULL it also writes the cells after a. */
@@ -69,8 +56,18 @@ static cairn_cost run(const cairn_hpa *h, cairn_point a, cairn_point b,
   uint32_t c = hpa_index(h, a.x, a.y);
   cairn_point p = a;
   cairn_cost total = 0;
+  int32_t acc = n / 2; /* the line's error term: nd diagonals among n */
   for (int32_t k = 0; k < n; k++) {
-    bool diag = diag_step(shape, k, n, nd);
+    bool diag;
+    if (shape == SHAPE_DIAG_FIRST) {
+      diag = k < nd;
+    } else if (shape == SHAPE_STRAIGHT_FIRST) {
+      diag = k >= n - nd;
+    } else {
+      acc += nd;
+      diag = acc >= n;
+      if (diag) acc -= n;
+    }
     int32_t mx = diag ? sx : ox, my = diag ? sy : oy;
     uint32_t next = (uint32_t)((int32_t)c + mx + my * stride);
     if (!cost[next]) return CAIRN_COST_INF;
