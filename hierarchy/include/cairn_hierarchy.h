@@ -19,6 +19,7 @@
  * Ownership: cairn_hpa_create keeps a pointer to the grid; the grid must
  * outlive the hierarchy, and cells change only through cairn_hpa_edit (or
  * cairn_grid_set_cost followed by cairn_hpa_update over the changed cells).
+ * An update or edit after a failed one rebuilds every cluster.
  *
  * Threads: a cairn_hpa is read-only during queries, so any number of threads
  * can query one hierarchy at once, each with its own cairn_hpa_query; start
@@ -26,10 +27,15 @@
  * editing the shared graph. Edits and updates need exclusive access: no
  * query may run (or be between incremental steps) meanwhile. Building runs
  * the per-cluster work in parallel with OpenMP; the result is the same at
- * any thread count.
+ * any thread count, and the caller's allocator is only ever called from
+ * one thread at a time.
  *
- * Memory: a query context grows to the largest grid and path it has seen;
- * after that, queries allocate nothing.
+ * Levels: clusters (level 1) and, on large maps, blocks of clusters (level
+ * 2, a third tier above the grid) that long queries search first.
+ *
+ * Memory: a query context grows to the largest grid and path it has seen
+ * (cairn_hpa_query_reserve grows it up front); after that, queries allocate
+ * nothing.
  */
 #ifndef CAIRN_HIERARCHY_H
 #define CAIRN_HIERARCHY_H
