@@ -79,6 +79,9 @@ typedef struct cairn_allocator {
   void *user;
 } cairn_allocator;
 /* Every create function takes a const cairn_allocator *; NULL means malloc. */
+/* The allocator itself, or the malloc-backed default when alloc is NULL or
+ * has no fn: for modules that keep the allocator they were given. */
+cairn_allocator cairn_allocator_or_default(const cairn_allocator *alloc);
 
 /* ---- costs and points ----------------------------------------------- */
 

@@ -26,6 +26,10 @@ static void *default_alloc(void *user, void *ptr, size_t old_size,
   return realloc(ptr, new_size);
 }
 
+cairn_allocator cairn_allocator_or_default(const cairn_allocator *alloc) {
+  return cairn__allocator(alloc);
+}
+
 cairn_allocator cairn__allocator(const cairn_allocator *alloc) {
   if (alloc && alloc->fn) return *alloc;
   cairn_allocator a = {default_alloc, NULL};

@@ -28,23 +28,6 @@ const int8_t cairn__hpa_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
 
 /* ---- small helpers -------------------------------------------------- */
 
-static void *default_alloc(void *user, void *ptr, size_t old_size,
-                           size_t new_size) {
-  (void)user;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
-cairn_allocator cairn__hpa_allocator(const cairn_allocator *alloc) {
-  if (alloc && alloc->fn) return *alloc;
-  cairn_allocator a = {default_alloc, NULL};
-  return a;
-}
-
 bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap, size_t n,
                      size_t size) {
   if (n <= *cap) return true;
@@ -811,7 +794,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
       o.block > 64)
     return CAIRN_ERR_ARG;
   double t0 = cairn__hpa_now_ms();
-  cairn_allocator a = cairn__hpa_allocator(alloc);
+  cairn_allocator a = cairn_allocator_or_default(alloc);
   cairn_hpa *h = hpa_alloc(&a, sizeof *h);
   if (!h) return CAIRN_ERR_NOMEM;
   memset(h, 0, sizeof *h);

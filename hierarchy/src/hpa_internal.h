@@ -100,8 +100,7 @@ static inline uint32_t hpa_node_cell(const cairn_hpa *h, uint32_t node) {
   return c->cell[node - c->first];
 }
 
-/* Allocation through the caller's allocator (malloc when it is NULL). */
-cairn_allocator cairn__hpa_allocator(const cairn_allocator *alloc);
+/* Allocation through the caller's allocator (cairn_allocator_or_default). */
 static inline void *hpa_alloc(const cairn_allocator *a, size_t size) {
   return a->fn(a->user, NULL, 0, size ? size : 1);
 }

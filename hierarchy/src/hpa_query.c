@@ -62,7 +62,7 @@ struct cairn_hpa_query {
 cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
                                     cairn_hpa_query **out) {
   if (!out) return CAIRN_ERR_ARG;
-  cairn_allocator a = cairn__hpa_allocator(alloc);
+  cairn_allocator a = cairn_allocator_or_default(alloc);
   cairn_hpa_query *q = hpa_alloc(&a, sizeof *q);
   *out = q;
   if (!q) return CAIRN_ERR_NOMEM;
