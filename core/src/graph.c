@@ -580,8 +580,7 @@ cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
   if (s->kind != CAIRN__GRAPH || !s->graph) return CAIRN_ERR_STATE;
   if (node >= searched_nodes(s)) return CAIRN_ERR_RANGE;
   if (cairn__is_fresh(s, node)) return CAIRN_NO_PATH;
-  size_t len = 1;
-  for (uint32_t i = node; s->parent[i] != i; i = s->parent[i]) len++;
+  size_t len = cairn__chain_len(s, node);
   *n = len;
   if (len > cap) return CAIRN_ERR_BUFFER;
   size_t k = 0;

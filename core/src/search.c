@@ -184,8 +184,7 @@ static cairn_status ensure_path(cairn_search *s, size_t n) {
 }
 
 cairn_status cairn__search_reconstruct(cairn_search *s) {
-  size_t n = 1;
-  for (uint32_t i = s->found; s->parent[i] != i; i = s->parent[i]) n++;
+  size_t n = cairn__chain_len(s, s->found);
   cairn_status st = ensure_path(s, n);
   if (st != CAIRN_OK) return st;
   uint32_t i = s->found;
@@ -844,8 +843,7 @@ cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
   if (!cairn_grid_contains(g, cell.x, cell.y)) return CAIRN_ERR_RANGE;
   uint32_t c = cairn__grid_index(g, cell.x, cell.y);
   if (cairn__is_fresh(s, c)) return CAIRN_NO_PATH;
-  size_t len = 1;
-  for (uint32_t i = c; s->parent[i] != i; i = s->parent[i]) len++;
+  size_t len = cairn__chain_len(s, c);
   *n = len;
   if (len > cap) return CAIRN_ERR_BUFFER;
   size_t k = 0;

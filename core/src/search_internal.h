@@ -125,6 +125,14 @@ static inline bool cairn__is_fresh(const cairn_search *s, uint32_t i) {
   return s->nodes[i].stamp - s->gen > 1u;
 }
 
+/* Nodes on the parent chain from i back to where the search began, i
+ * included (a search's start is its own parent). */
+static inline size_t cairn__chain_len(const cairn_search *s, uint32_t i) {
+  size_t n = 1;
+  for (; s->parent[i] != i; i = s->parent[i]) n++;
+  return n;
+}
+
 static inline bool cairn__entry_less(const cairn__entry *a,
                                      const cairn__entry *b) {
   return a->f < b->f || (a->f == b->f && a->h < b->h);
