@@ -388,6 +388,19 @@ bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
   return false;
 }
 
+size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
+                             uint32_t *plen) {
+  size_t total = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      size_t pair = (size_t)i * n + j;
+      if (i == j || dist[pair] == CAIRN_COST_INF || cairn__hpa_redundant(dist, n, i, j))
+        plen[pair] = 0;
+      total += plen[pair];
+    }
+  return total;
+}
+
 /* Room for nn node pairs in the scratch's pair arrays (contents dropped). */
 static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
   if (nn <= sc->pairs_cap) return true;
@@ -436,14 +449,8 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist);
-  size_t n_steps = 0; /* only the kept edges' paths are stored */
-  for (uint32_t i = 0; st == CAIRN_OK && i < n; i++)
-    for (uint32_t j = 0; j < n; j++) {
-      size_t pair = (size_t)i * n + j;
-      if (i == j || dist[pair] == CAIRN_COST_INF || cairn__hpa_redundant(dist, n, i, j))
-        sc->plen[pair] = 0;
-      n_steps += sc->plen[pair];
-    }
+  /* only the kept edges' paths are stored */
+  size_t n_steps = st == CAIRN_OK ? cairn__hpa_keep_pairs(dist, n, sc->plen) : 0;
   uint8_t *steps = NULL;
   if (st == CAIRN_OK) {
 #ifdef _OPENMP
@@ -648,6 +655,17 @@ static void fill_edges(const cairn_hpa *h, hpa_transition *trans,
     }
 }
 
+cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
+                              const double *xy, const cairn_graph_edge *edges,
+                              size_t m, cairn_graph **out) {
+  cairn_graph_desc d = {n ? n : 1, xy, m, edges, 0, CAIRN_GH_OCTILE, 1.0};
+  if (!n) { /* a level without nodes still gets a (one-node) graph */
+    d.xy = NULL;
+    d.heuristic = CAIRN_GH_ZERO;
+  }
+  return cairn_graph_create(&d, a, out);
+}
+
 /* Numbers the nodes cluster by cluster and builds the CSR graph. */
 static cairn_status assemble(cairn_hpa *h) {
   const cairn_allocator *a = &h->alloc;
@@ -679,12 +697,7 @@ static cairn_status assemble(cairn_hpa *h) {
   cairn_graph *g = NULL;
   if (st == CAIRN_OK) {
     fill_edges(h, trans, edges);
-    cairn_graph_desc d = {n ? n : 1, xy, m, edges, 0, CAIRN_GH_OCTILE, 1.0};
-    if (!n) { /* a map without entrances still gets a (one-node) graph */
-      d.xy = NULL;
-      d.heuristic = CAIRN_GH_ZERO;
-    }
-    st = cairn_graph_create(&d, a, &g);
+    st = cairn__hpa_graph(a, n, xy, edges, m, &g);
   }
   hpa_free(a, edges, m * sizeof *edges);
   hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);

@@ -91,6 +91,14 @@ static inline uint32_t hpa_cluster_of(const cairn_hpa *h, cairn_point p) {
   return (uint32_t)(p.y / h->cs) * (uint32_t)h->cw + (uint32_t)(p.x / h->cs);
 }
 
+/* Cost of the step a -> b between neighbouring cells (the core's rule:
+ * straight or diagonal, times the terrain of the cell entered). */
+static inline cairn_cost hpa_step_cost(const cairn_hpa *h, cairn_point a,
+                                       cairn_point b) {
+  bool diag = a.x != b.x && a.y != b.y;
+  return (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[hpa_index(h, b.x, b.y)];
+}
+
 /* Global id of the abstract node at padded cell index `cell`, or UINT32_MAX
  * if that cell is no entrance. */
 uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell);
@@ -125,6 +133,17 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
  * is kept exactly when its offsets differ. */
 bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
                           uint32_t j);
+
+/* Zeroes plen[pair] of every pair of an n x n cost table that the abstract
+ * graph leaves out (the diagonal, unreachable pairs, redundant edges) and
+ * returns the sum of what is left: the length of the kept paths. */
+size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
+                             uint32_t *plen);
+/* An abstract graph of n nodes at positions xy (octile heuristic); a level
+ * without nodes gets a graph of one node, so queries still run. */
+cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
+                              const double *xy, const cairn_graph_edge *edges,
+                              size_t m, cairn_graph **out);
 
 /* Level 2 (hpa_level2.c). Builds the listed blocks (after the level-1
  * graph is assembled), then reassembles the level-2 graph. */

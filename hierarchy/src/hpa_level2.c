@@ -190,15 +190,7 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
     }
   }
   /* keep the chains of the edges the level-2 graph will have */
-  size_t total = 0;
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++) {
-      size_t pair = (size_t)i * n + j;
-      if (i != j && b->dist[pair] != CAIRN_COST_INF &&
-          cairn__hpa_redundant(b->dist, n, i, j))
-        sc->plen[pair] = 0;
-      total += sc->plen[pair];
-    }
+  size_t total = cairn__hpa_keep_pairs(b->dist, n, sc->plen);
   CRITICAL { b->seq = hpa_alloc(a, total * sizeof *b->seq); }
   if (!b->seq) return CAIRN_ERR_NOMEM;
   size_t at = 0;
@@ -299,12 +291,7 @@ static cairn_status assemble2(cairn_hpa *h) {
   }
   if (st == CAIRN_OK) {
     level2_edges(h, edges);
-    cairn_graph_desc d = {n ? n : 1, xy, m, edges, 0, CAIRN_GH_OCTILE, 1.0};
-    if (!n) {
-      d.xy = NULL;
-      d.heuristic = CAIRN_GH_ZERO;
-    }
-    st = cairn_graph_create(&d, a, &g);
+    st = cairn__hpa_graph(a, n, xy, edges, m, &g);
   }
   hpa_free(a, edges, m * sizeof *edges);
   hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);

@@ -296,6 +296,38 @@ static cairn_status plan_plain(cairn_hpa_query *q) {
   return st;
 }
 
+/* The core's linked A* over an abstract graph (either level) from the
+ * query's start to its goal through the given links; the route (node ids,
+ * the virtual start and goal included) goes to *route and its cost to
+ * q->route_cost. */
+static cairn_status search_linked(cairn_hpa_query *q, const cairn_graph *g,
+                                  const cairn_graph_link *from, size_t n_from,
+                                  const cairn_graph_link *to, size_t n_to,
+                                  cairn_cost direct, uint32_t **route,
+                                  size_t *cap, size_t *len) {
+  cairn_graph_query gq;
+  memset(&gq, 0, sizeof gq);
+  gq.start_xy[0] = q->start.x;
+  gq.start_xy[1] = q->start.y;
+  gq.goal_xy[0] = q->goal.x;
+  gq.goal_xy[1] = q->goal.y;
+  gq.from_start = from;
+  gq.n_from_start = n_from;
+  gq.to_goal = to;
+  gq.n_to_goal = n_to;
+  gq.direct = direct;
+  cairn_result r;
+  cairn_status st = cairn_graph_astar_linked(q->search, g, &gq, NULL, &r);
+  q->expanded += r.expanded;
+  if (st != CAIRN_OK) return st;
+  if (!cairn__hpa_grow(&q->alloc, (void **)route, cap, r.path_len, sizeof **route))
+    return CAIRN_ERR_NOMEM;
+  memcpy(*route, r.nodes, r.path_len * sizeof *r.nodes);
+  *len = r.path_len;
+  q->route_cost = r.cost;
+  return CAIRN_OK;
+}
+
 /* ---- the third level ----------------------------------------------- */
 
 /* Dijkstra over block b's level-1 graph (forward from the start's links, or
@@ -406,26 +438,9 @@ static cairn_status plan_route3(cairn_hpa_query *q, const hpa_block *bs,
   cairn_status st = join2(q, bs, true);
   if (st == CAIRN_OK) st = join2(q, bg, false);
   if (st != CAIRN_OK) return st;
-  cairn_graph_query gq;
-  memset(&gq, 0, sizeof gq);
-  gq.start_xy[0] = q->start.x;
-  gq.start_xy[1] = q->start.y;
-  gq.goal_xy[0] = q->goal.x;
-  gq.goal_xy[1] = q->goal.y;
-  gq.from_start = q->from2;
-  gq.n_from_start = q->n_from2;
-  gq.to_goal = q->to2;
-  gq.n_to_goal = q->n_to2;
-  gq.direct = CAIRN_COST_INF;
-  cairn_result r;
-  st = cairn_graph_astar_linked(q->search, h->graph2, &gq, NULL, &r);
-  q->expanded += r.expanded;
-  if (st != CAIRN_OK) return st;
-  if (!GROW(q, route2, route2_cap, r.path_len)) return CAIRN_ERR_NOMEM;
-  memcpy(q->route2, r.nodes, r.path_len * sizeof *r.nodes);
-  q->route2_len = r.path_len;
-  q->route_cost = r.cost;
-  return expand_route2(q);
+  st = search_linked(q, h->graph2, q->from2, q->n_from2, q->to2, q->n_to2,
+                     CAIRN_COST_INF, &q->route2, &q->route2_cap, &q->route2_len);
+  return st == CAIRN_OK ? expand_route2(q) : st;
 }
 
 static cairn_status plan_route(cairn_hpa_query *q) {
@@ -441,26 +456,9 @@ static cairn_status plan_route(cairn_hpa_query *q) {
     const hpa_block *bg = &h->blocks[hpa_block_of_cluster(h, hpa_cluster_of(h, q->goal))];
     if (bs != bg) return plan_route3(q, bs, bg);
   }
-  cairn_graph_query gq;
-  memset(&gq, 0, sizeof gq);
-  gq.start_xy[0] = q->start.x;
-  gq.start_xy[1] = q->start.y;
-  gq.goal_xy[0] = q->goal.x;
-  gq.goal_xy[1] = q->goal.y;
-  gq.from_start = q->from_start;
-  gq.n_from_start = q->n_from;
-  gq.to_goal = q->to_goal;
-  gq.n_to_goal = q->n_to;
-  gq.direct = q->direct_cost;
-  cairn_result r;
-  st = cairn_graph_astar_linked(q->search, h->graph, &gq, NULL, &r);
-  q->expanded += r.expanded;
-  if (st != CAIRN_OK) return st;
-  if (!GROW(q, route, route_cap, r.path_len)) return CAIRN_ERR_NOMEM;
-  memcpy(q->route, r.nodes, r.path_len * sizeof *r.nodes);
-  q->route_len = r.path_len;
-  q->route_cost = r.cost;
-  return CAIRN_OK;
+  return search_linked(q, h->graph, q->from_start, q->n_from, q->to_goal,
+                       q->n_to, q->direct_cost, &q->route, &q->route_cap,
+                       &q->route_len);
 }
 
 static cairn_status check_point(const cairn_grid *g, cairn_point p) {
@@ -485,12 +483,8 @@ static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
   out->path_len = q->path_len;
   if (q->path_len) {
     cairn_cost c = 0;
-    for (size_t k = 1; k < q->path_len; k++) {
-      bool diag = q->path[k].x != q->path[k - 1].x &&
-                  q->path[k].y != q->path[k - 1].y;
-      c += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) *
-           cairn_grid_cost(q->h->grid, q->path[k].x, q->path[k].y);
-    }
+    for (size_t k = 1; k < q->path_len; k++)
+      c += hpa_step_cost(q->h, q->path[k - 1], q->path[k]);
     if (q->state == CAIRN_OK) out->cost = c;
   }
 }

@@ -22,11 +22,6 @@
 
 static int sgn(int32_t v) { return (v > 0) - (v < 0); }
 
-static cairn_cost step_cost(const cairn_hpa *h, cairn_point a, cairn_point b) {
-  bool diag = a.x != b.x && a.y != b.y;
-  return (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[hpa_index(h, b.x, b.y)];
-}
-
 static bool is_turn(const cairn_point *p, size_t n, size_t k) {
   if (k + 1 >= n) return true;
   return p[k].x - p[k - 1].x != p[k + 1].x - p[k].x ||
@@ -102,7 +97,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
   prefix[0] = 0;
   size_t n_turns = 0;
   for (size_t k = 1; k < n; k++) {
-    prefix[k] = prefix[k - 1] + step_cost(h, in[k - 1], in[k]);
+    prefix[k] = prefix[k - 1] + hpa_step_cost(h, in[k - 1], in[k]);
     if (is_turn(in, n, k)) turns[n_turns++] = (uint32_t)k;
   }
   const int32_t reach = SMOOTH_REACH * h->cs;
