@@ -211,16 +211,9 @@ static int group_ready(group *g) {
   if (!map_ready(m)) return 0;
   if (g->state) return g->state > 0;
   g->state = -1;
-  g->q = malloc(g->s.sample * sizeof *g->q);
-  if (!g->q) {
-    snprintf(g->error, sizeof g->error, "out of memory");
-    return 0;
-  }
-  g->n = cairn_bench_sample(m->scen, m->grid, &g->s, g->q, &g->skipped);
-  if (!g->n) {
-    snprintf(g->error, sizeof g->error, "no usable scenario row");
-    return 0;
-  }
+  g->q = cairn_bench_sample(m->scen, m->grid, &g->s, &g->n, &g->skipped,
+                            g->error, sizeof g->error);
+  if (!g->q) return 0;
   cairn_search_opts opts = cairn_search_defaults();
   opts.heuristic = g->heuristic;
   for (size_t k = 0; k < g->n; k++) {
@@ -381,11 +374,19 @@ size_t cairn_bench_split_groups(const cairn_scen *scen,
   return count;
 }
 
-size_t cairn_bench_sample(const cairn_scen *scen, const cairn_grid *grid,
-                          const cairn_bench_split *s, cairn_bench_query *q,
-                          size_t *skipped) {
+cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
+                                      const cairn_grid *grid,
+                                      const cairn_bench_split *s, size_t *n_out,
+                                      size_t *skipped, char *err,
+                                      size_t err_len) {
   size_t n = cairn_scen_count(scen), j = 0, k = 0;
   *skipped = 0;
+  *n_out = 0;
+  cairn_bench_query *q = malloc((s->sample ? s->sample : 1) * sizeof *q);
+  if (!q) {
+    snprintf(err, err_len, "out of memory");
+    return NULL;
+  }
   for (size_t i = 0; i < n; i++) {
     const cairn_scen_entry *e = cairn_scen_get(scen, i);
     if (e->bucket < s->lo || e->bucket > s->hi) continue;
@@ -401,7 +402,13 @@ size_t cairn_bench_sample(const cairn_scen *scen, const cairn_grid *grid,
     q[k].line = e->line;
     k++;
   }
-  return k;
+  if (!k) {
+    free(q);
+    snprintf(err, err_len, "no usable scenario row");
+    return NULL;
+  }
+  *n_out = k;
+  return q;
 }
 
 static void register_groups(map_data *m, const char *kind,

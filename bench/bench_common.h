@@ -52,12 +52,15 @@ typedef struct cairn_bench_split {
 size_t cairn_bench_split_groups(const cairn_scen *scen,
                                 cairn_bench_split out[CAIRN_BENCH_GROUPS]);
 
-/* Writes the sampled rows of s whose start and goal are passable on grid to
- * q (room for s->sample), in file order; returns their count and sets
- * *skipped to the sampled rows left out. */
-size_t cairn_bench_sample(const cairn_scen *scen, const cairn_grid *grid,
-                          const cairn_bench_split *s, cairn_bench_query *q,
-                          size_t *skipped);
+/* The sampled rows of s whose start and goal are passable on grid, in file
+ * order, in a malloc'd array of *n (the caller frees it); *skipped gets the
+ * sampled rows left out. NULL, with the reason in err, if memory runs out
+ * or no row is usable. */
+cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
+                                      const cairn_grid *grid,
+                                      const cairn_bench_split *s, size_t *n,
+                                      size_t *skipped, char *err,
+                                      size_t err_len);
 
 /* bench_hpa.c: registers the HPA* benchmarks (called last by
  * cairn_bench_register_all, once the data is known to be there). */

@@ -64,6 +64,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,16 +234,9 @@ static int group_ready(hgroup *g) {
   if (!hpa_ready(m)) return 0;
   if (g->state) return g->state > 0;
   g->state = -1;
-  g->q = malloc(g->s.sample * sizeof *g->q);
-  if (!g->q) {
-    snprintf(g->error, sizeof g->error, "out of memory");
-    return 0;
-  }
-  g->n = cairn_bench_sample(m->scen, m->grid, &g->s, g->q, &g->skipped);
-  if (!g->n) {
-    snprintf(g->error, sizeof g->error, "no usable scenario row");
-    return 0;
-  }
+  g->q = cairn_bench_sample(m->scen, m->grid, &g->s, &g->n, &g->skipped,
+                            g->error, sizeof g->error);
+  if (!g->q) return 0;
   double sum = 0;
   for (size_t k = 0; k < g->n; k++) {
     const cairn_bench_query *q = &g->q[k];
@@ -337,6 +331,26 @@ static void bm_build(cairn_bench_state *st, void *user) {
   cairn_bench_label(st, label);
 }
 
+/* After a timed query loop: fails the run if any query failed or the query
+ * context allocated since `allocs`; true if the loop was clean. */
+static bool timed_loop_clean(cairn_bench_state *st, const hmap *m, size_t bad,
+                             uint64_t allocs) {
+  char msg[160];
+  if (bad) {
+    snprintf(msg, sizeof msg, "%zu queries failed", bad);
+    cairn_bench_skip(st, msg);
+    return false;
+  }
+  if (m->allocs != allocs) {
+    snprintf(msg, sizeof msg,
+             "the query context allocated %llu times in the timed loop",
+             (unsigned long long)(m->allocs - allocs));
+    cairn_bench_skip(st, msg);
+    return false;
+  }
+  return true;
+}
+
 static void bm_query(cairn_bench_state *st, void *user) {
   hgroup *g = user;
   if (!group_ready(g)) {
@@ -356,20 +370,7 @@ static void bm_query(cairn_bench_state *st, void *user) {
     expanded += r.expanded;
     bad += s != CAIRN_OK;
   }
-  if (bad) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "%zu queries failed", bad);
-    cairn_bench_skip(st, msg);
-    return;
-  }
-  if (m->allocs != allocs) {
-    char msg[160];
-    snprintf(msg, sizeof msg,
-             "the query context allocated %llu times in the timed loop",
-             (unsigned long long)(m->allocs - allocs));
-    cairn_bench_skip(st, msg);
-    return;
-  }
+  if (!timed_loop_clean(st, m, bad, allocs)) return;
   cairn_bench_counter(st, "expanded", (double)expanded, CAIRN_BENCH_AVG_ITER);
   cairn_bench_counter(st, "subopt_pct", g->mean_subopt, CAIRN_BENCH_PLAIN);
   cairn_bench_counter(st, "max_subopt_pct", g->max_subopt, CAIRN_BENCH_PLAIN);
@@ -403,20 +404,7 @@ static void bm_refine_first(cairn_bench_state *st, void *user) {
     route += r.route_len;
     bad += s != CAIRN_OK && s != CAIRN_IN_PROGRESS;
   }
-  if (bad) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "%zu queries failed", bad);
-    cairn_bench_skip(st, msg);
-    return;
-  }
-  if (m->allocs != allocs) {
-    char msg[160];
-    snprintf(msg, sizeof msg,
-             "the query context allocated %llu times in the timed loop",
-             (unsigned long long)(m->allocs - allocs));
-    cairn_bench_skip(st, msg);
-    return;
-  }
+  if (!timed_loop_clean(st, m, bad, allocs)) return;
   cairn_bench_counter(st, "expanded", (double)expanded, CAIRN_BENCH_AVG_ITER);
   cairn_bench_counter(st, "first_steps", (double)steps, CAIRN_BENCH_AVG_ITER);
   cairn_bench_counter(st, "route_len", (double)route, CAIRN_BENCH_AVG_ITER);
