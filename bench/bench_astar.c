@@ -152,28 +152,45 @@ static void set_error(char *buf, size_t size, const char *what,
            err->message[0] ? err->message : path);
 }
 
+cairn_status cairn_bench_load_scen(const char *name, cairn_scen **out,
+                                   char *error, size_t size) {
+  char path[1400];
+  cairn_error err;
+  memset(&err, 0, sizeof err);
+  snprintf(path, sizeof path, "%s/scen/%s.map.scen", cairn_bench_data_root(),
+           name);
+  cairn_status st = cairn_scen_load(path, NULL, out, &err);
+  if (st != CAIRN_OK)
+    set_error(error, size, "cannot load the scenarios", st, &err, path);
+  return st;
+}
+
+cairn_status cairn_bench_load_grid(const char *name, const cairn_scen *scen,
+                                   cairn_grid **out, char *error,
+                                   size_t size) {
+  char path[1400];
+  cairn_error err;
+  memset(&err, 0, sizeof err);
+  snprintf(path, sizeof path, "%s/maps/%s.map", cairn_bench_data_root(), name);
+  cairn_status st = cairn_map_load(path, NULL, NULL, out, &err);
+  if (st != CAIRN_OK) {
+    set_error(error, size, "cannot load the map", st, &err, path);
+    return st;
+  }
+  st = cairn_scen_check(scen, *out, &err);
+  if (st != CAIRN_OK)
+    set_error(error, size, "the scenarios do not fit the map", st, &err, path);
+  return st;
+}
+
 /* Loads the grid and makes the map's search context, once. Returns 1 when
  * ready, else 0 with m->error set. */
 static int map_ready(map_data *m) {
   if (m->state) return m->state > 0;
   m->state = -1;
-  char path[1400];
-  cairn_error err;
-  memset(&err, 0, sizeof err);
-  snprintf(path, sizeof path, "%s/maps/%s.map", cairn_bench_data_root(),
-           m->name);
-  cairn_status st = cairn_map_load(path, NULL, NULL, &m->grid, &err);
-  if (st != CAIRN_OK) {
-    set_error(m->error, sizeof m->error, "cannot load the map", st, &err,
-              path);
-    return 0;
-  }
-  st = cairn_scen_check(m->scen, m->grid, &err);
-  if (st != CAIRN_OK) {
-    set_error(m->error, sizeof m->error, "the scenarios do not fit the map",
-              st, &err, path);
-    return 0;
-  }
+  cairn_status st = cairn_bench_load_grid(m->name, m->scen, &m->grid,
+                                         m->error, sizeof m->error);
+  if (st != CAIRN_OK) return 0;
   const cairn_allocator a = {cairn_bench_counting_alloc, &m->allocs};
   st = cairn_search_create(&a, &m->search);
   /* The context sizes its arrays by the grid's padded size (a blocked
@@ -439,16 +456,9 @@ void cairn_bench_register_all(void) {
   char first_error[2048] = "";
   for (size_t i = 0; i < N_MAPS; i++) {
     map_data *m = &maps[i];
-    char path[1400];
-    cairn_error err;
-    memset(&err, 0, sizeof err);
-    snprintf(path, sizeof path, "%s/scen/%s.map.scen", cairn_bench_data_root(),
-             m->name);
-    cairn_status st = cairn_scen_load(path, NULL, &m->scen, &err);
-    if (st != CAIRN_OK) {
+    if (cairn_bench_load_scen(m->name, &m->scen, m->error, sizeof m->error) !=
+        CAIRN_OK) {
       m->state = -1;
-      set_error(m->error, sizeof m->error, "cannot load the scenarios", st,
-                &err, path);
       if (!first_error[0]) snprintf(first_error, sizeof first_error, "%s", m->error);
       continue;
     }

@@ -62,6 +62,15 @@ cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
                                       size_t *skipped, char *err,
                                       size_t err_len);
 
+/* Loads NAME's scenario file (scen/NAME.map.scen under the data root), or
+ * its map (maps/NAME.map) checked against those scenarios; on failure the
+ * status, with "what failed: status (detail)" in err. */
+cairn_status cairn_bench_load_scen(const char *name, cairn_scen **out,
+                                   char *err, size_t err_len);
+cairn_status cairn_bench_load_grid(const char *name, const cairn_scen *scen,
+                                   cairn_grid **out, char *err,
+                                   size_t err_len);
+
 /* bench_hpa.c: registers the HPA* benchmarks (called last by
  * cairn_bench_register_all, once the data is known to be there). */
 void cairn_bench_register_hpa(void);

@@ -168,30 +168,9 @@ static void free_all(void) {
   }
 }
 
-static void set_error(char *buf, size_t size, const char *what,
-                      cairn_status st, const cairn_error *err,
-                      const char *path) {
-  snprintf(buf, size, "%s: %s (%s)", what, cairn_status_str(st),
-           err->message[0] ? err->message : path);
-}
-
 static cairn_status load_grid(const hmap *m, cairn_grid **out, char *error,
                               size_t size) {
-  char path[1400];
-  cairn_error err;
-  memset(&err, 0, sizeof err);
-  snprintf(path, sizeof path, "%s/maps/%s.map", cairn_bench_data_root(),
-           m->name);
-  cairn_status st = cairn_map_load(path, NULL, NULL, out, &err);
-  if (st != CAIRN_OK) {
-    set_error(error, size, "cannot load the map", st, &err, path);
-    return st;
-  }
-  st = cairn_scen_check(m->scen, *out, &err);
-  if (st != CAIRN_OK)
-    set_error(error, size, "the scenarios do not fit the map", st, &err,
-              path);
-  return st;
+  return cairn_bench_load_grid(m->name, m->scen, out, error, size);
 }
 
 /* Loads the grid, once. */
@@ -568,16 +547,9 @@ void cairn_bench_register_hpa(void) {
   char name[192];
   for (size_t i = 0; i < N_MAPS; i++) {
     hmap *m = &maps[i];
-    char path[1400];
-    cairn_error err;
-    memset(&err, 0, sizeof err);
-    snprintf(path, sizeof path, "%s/scen/%s.map.scen", cairn_bench_data_root(),
-             m->name);
-    cairn_status st = cairn_scen_load(path, NULL, &m->scen, &err);
-    if (st != CAIRN_OK) {
+    if (cairn_bench_load_scen(m->name, &m->scen, m->error, sizeof m->error) !=
+        CAIRN_OK) {
       m->state = -1;
-      set_error(m->error, sizeof m->error, "cannot load the scenarios", st,
-                &err, path);
       snprintf(name, sizeof name, "hpa/%s/missing", m->name);
       cairn_bench_register(name, bm_missing, m->error);
     }
