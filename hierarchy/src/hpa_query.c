@@ -34,6 +34,7 @@ struct cairn_hpa_query {
   size_t raw_cap, raw_len, raw_done; /* raw_done: smoothed up to here */
   cairn_point *path;
   size_t path_cap, path_len;
+  cairn_cost path_cost; /* of path[0 .. path_len), kept as it grows */
   cairn_cost *prefix;
   size_t prefix_cap;
   uint32_t *turns;
@@ -271,10 +272,11 @@ static int32_t octile_cells(cairn_point a, cairn_point b) {
 }
 
 static cairn_status copy_path(cairn_hpa_query *q, const cairn_point *p,
-                              size_t n) {
+                              size_t n, cairn_cost cost) {
   if (!GROW(q, path, path_cap, n)) return CAIRN_ERR_NOMEM;
   memcpy(q->path, p, n * sizeof *p);
   q->path_len = n;
+  q->path_cost = cost;
   return CAIRN_OK;
 }
 
@@ -290,7 +292,7 @@ static cairn_status plan_plain(cairn_hpa_query *q) {
   q->expanded += r.expanded;
   if (st == CAIRN_OK) {
     q->plain = 1;
-    st = copy_path(q, r.path, r.path_len);
+    st = copy_path(q, r.path, r.path_len, r.cost);
     q->route_cost = r.cost;
   }
   return st;
@@ -481,12 +483,7 @@ static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
   if (q->state != CAIRN_OK && q->state != CAIRN_IN_PROGRESS) return;
   out->path = q->path_len ? q->path : NULL;
   out->path_len = q->path_len;
-  if (q->path_len) {
-    cairn_cost c = 0;
-    for (size_t k = 1; k < q->path_len; k++)
-      c += hpa_step_cost(q->h, q->path[k - 1], q->path[k]);
-    if (q->state == CAIRN_OK) out->cost = c;
-  }
+  if (q->state == CAIRN_OK && q->path_len) out->cost = q->path_cost;
 }
 
 cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
@@ -497,6 +494,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
   q->h = h;
   q->state = CAIRN_ERR_ARG;
   q->route_len = q->raw_len = q->raw_done = q->path_len = 0;
+  q->path_cost = 0;
   q->route2_len = 0;
   q->refined = 0;
   q->expanded = 0;
@@ -605,6 +603,7 @@ static cairn_status flush(cairn_hpa_query *q) {
     memcpy(dst, q->raw + from, n * sizeof *dst);
     m = n;
   }
+  for (size_t k = 1; k < m; k++) q->path_cost += hpa_step_cost(q->h, dst[k - 1], dst[k]);
   q->path_len += m - skip;
   q->raw_done = q->raw_len;
   return CAIRN_OK;
