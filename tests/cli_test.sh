@@ -210,5 +210,26 @@ else
   echo "skipped the Moving AI checks: $mai is absent"
 fi
 
+# flow: one field, its size, the check against Dijkstra
+expect 2 "flow needs --map FILE --to" "$cairn" flow --map "$map"
+expect 2 "flow needs --map FILE --to" "$cairn" flow --to 5,30
+expect 2 "is not X,Y" "$cairn" flow --map "$map" --to "5,30;7"
+expect 2 "unknown option" "$cairn" flow --map "$map" --to 5,30 --fast
+expect 2 "4 or 8" "$cairn" flow --map "$map" --to 5,30 --moves 6
+expect 3 "cairn: --to 500,30 is outside the map \\(120 x 60\\)" "$cairn" flow --map "$map" --to "5,30;500,30"
+expect 3 "cairn: --to 1,0 is a blocked cell" "$cairn" flow --map "$map" --to 1,0
+expect 3 "missing.map" "$cairn" flow --map "$tmp/missing.map" --to 1,1
+expect 0 '^\{"cells":7200,"reachable":6261,"build_ms":[0-9.]+,"max_cost":[0-9.]+,"memory_bytes":[1-9][0-9]*\}$' \
+  "$cairn" flow --map "$map" --to 5,30 --json
+expect 0 '"reachable":6261,.*,"check":"ok"\}$' "$cairn" flow --map "$map" --to "5,30;102,30;60,2" --json --check
+expect 0 "^check: ok$" "$cairn" flow --map "$map" --to 5,30 --check --terrain T=4 --terrain S=7
+expect 0 "^check: ok$" "$cairn" flow --map "$map" --to "5,30;102,30" --check --moves 4 --threads 1
+# the two halves of split.map: a goal on the left reaches the left only
+expect 0 '"cells":15,"reachable":6,' "$cairn" flow --map "$tmp/split.map" --to 0,0 --json
+if [ -f "$mai/maps/arena.map" ]; then
+  expect 0 '"reachable":2054,.*"check":"ok"' "$cairn" flow --map "$mai/maps/arena.map" --to 24,24 --json --check
+  expect 0 "^check: ok$" "$cairn" flow --map "$mai/maps/brc202d.map" --to "93,250;255,395;400,100" --check
+fi
+
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

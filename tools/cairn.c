@@ -16,6 +16,8 @@ static const char usage[] =
     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa] [--weight W]\n"
     "         [--json] [--csv FILE] hpa only: [--cluster N] [--nearby N]\n"
     "         [--levels 2|3] [--no-smooth]\n"
+    "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
+    "         [--threads N] [--json] [--check]\n"
     "  info   --map FILE [--terrain C=COST ...] [--json]\n"
     "  gen    --out FILE.map [--width W] [--height H] [--seed S]\n"
     "         (the demo map generator)\n"
@@ -32,6 +34,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "path") == 0) return cmd_path(argc - 2, argv + 2);
   if (strcmp(cmd, "scen") == 0) return cmd_scen(argc - 2, argv + 2);
+  if (strcmp(cmd, "flow") == 0) return cmd_flow(argc - 2, argv + 2);
   if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
   cli_error("unknown command '%s' (try cairn --help)", cmd);

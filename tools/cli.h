@@ -59,5 +59,6 @@ int cmd_path(int argc, char **argv);
 int cmd_scen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_flow(int argc, char **argv);
 
 #endif

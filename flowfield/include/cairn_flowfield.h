@@ -1,0 +1,350 @@
+/*
+ * cairn_flowfield.h - flow fields: one exact cost-to-goal field and one
+ * field of next moves shared by every unit heading to the same goal(s).
+ *
+ * Costs: the core's (cairn_core.h). The integration value of a cell is the
+ * exact cost of the cheapest walk from it to the nearest goal: a straight
+ * step CAIRN_COST_ONE, a diagonal CAIRN_COST_DIAG, times the terrain cost
+ * (1..255) of the cell entered, no corner cutting (a diagonal needs both
+ * straight neighbours passable). That is cairn_dijkstra_fill with
+ * to_sources set, value for value. Values are uint64_t like the core's:
+ * the dearest walk on the largest grid (16384^2 cells, each entered
+ * diagonally at cost 255) is below 2^53, so sums never overflow. A blocked
+ * or unreachable cell has CAIRN_COST_INF.
+ *
+ * Directions: 0..7 in the core's neighbour order (E, W, S, N, SE, SW, NE,
+ * NW; see cairn_flow_dir_dx/dy), CAIRN_FLOW_GOAL on a goal cell,
+ * CAIRN_FLOW_NONE on a blocked or unreachable cell. The direction of a
+ * reachable cell is the first move in that order that is legal and leads to
+ * a neighbour whose value plus the step's cost is exactly the cell's value,
+ * so it depends on the integration alone: the same at any thread count,
+ * after a repair as after a rebuild. Following directions from any
+ * reachable cell reaches a goal with exactly the cell's value (values
+ * strictly decrease along the way).
+ *
+ * Line of sight: a reachable non-goal cell within los_radius cells
+ * (Chebyshev) of a goal whose centre-to-centre segment to that goal is clear
+ * by cairn_grid_line_of_sight gets the los flag and the offset to the first
+ * such goal (goals in sorted order). Units there may steer straight at the
+ * goal. The line ignores terrain costs: on uneven terrain it can cross
+ * dearer cells than the field's route.
+ *
+ * Ownership: a field keeps a pointer to the grid it was built on; the grid
+ * must outlive it, and may change only between a build and
+ * cairn_field_repair over the changed cells (or a new build). A cache or
+ * tile set likewise keeps its grid (and a tile set its hierarchy).
+ *
+ * Threads: a built field is read-only: any number of threads may read and
+ * sample it at once. A builder holds all scratch of a build or repair: one
+ * per thread. Builds split their row passes over opts.threads OpenMP
+ * threads; the integration itself is sequential, so the result is
+ * bit-identical at any thread count. cairn_flow_build_batch builds several
+ * fields in parallel, one builder per thread. A cache and a tile set are
+ * single-threaded objects (lock them yourself); the fields a cache hands
+ * out may be read from any thread.
+ *
+ * Memory: a field holds 11 bytes per cell of the padded grid ((w+2)(h+2)):
+ * 8 for the value, 1 for the direction and flags, 2 for the line-of-sight
+ * offset. A builder holds 13 bytes per padded cell of the largest grid it
+ * served (cairn_flow_builder_reserve grows it up front); after that, builds
+ * and repairs allocate nothing. Tiles hold 9 bytes per cell of each routed
+ * sector only.
+ *
+ * Limits: grids up to CAIRN_GRID_MAX_SIDE (the core's); at most
+ * CAIRN_FLOW_MAX_GOALS goals per field; los_radius 0..CAIRN_FLOW_MAX_LOS.
+ * Everything is checked before anything is allocated.
+ */
+#ifndef CAIRN_FLOWFIELD_H
+#define CAIRN_FLOWFIELD_H
+
+#include "cairn_core.h"
+#include "cairn_hierarchy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Direction codes besides the moves 0..7. */
+#define CAIRN_FLOW_GOAL 8
+#define CAIRN_FLOW_NONE 9
+
+#define CAIRN_FLOW_MAX_GOALS (1u << 26)
+#define CAIRN_FLOW_MAX_LOS 64
+#define CAIRN_FLOW_DEFAULT_LOS 16
+
+/* The move of direction d (0..7): the core's neighbour order. */
+static inline int cairn_flow_dir_dx(int d) {
+  static const signed char dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+  return d >= 0 && d < 8 ? dx[d] : 0;
+}
+static inline int cairn_flow_dir_dy(int d) {
+  static const signed char dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+  return d >= 0 && d < 8 ? dy[d] : 0;
+}
+
+/* The integration's priority queue (docs/PERFORMANCE.md has the figures
+ * behind the default). */
+typedef enum cairn_flow_queue {
+  CAIRN_FLOW_QUEUE_AUTO = 0, /* FIFO on uniform terrain, else BUCKETS */
+  CAIRN_FLOW_QUEUE_FIFO,     /* two FIFOs, straight and diagonal steps:
+                                exact when all passable cells cost the same
+                                (else CAIRN_ERR_ARG) */
+  CAIRN_FLOW_QUEUE_BUCKETS,  /* Dial's buckets one straight step wide:
+                                every value in the lowest bucket is final */
+  CAIRN_FLOW_QUEUE_HEAP      /* indexed binary heap */
+} cairn_flow_queue;
+
+typedef struct cairn_flow_opts {
+  int moves;          /* 8 (default) or 4 */
+  int threads;        /* threads for the row passes; 0 = OpenMP's default */
+  int32_t los_radius; /* 0..CAIRN_FLOW_MAX_LOS; default
+                         CAIRN_FLOW_DEFAULT_LOS; 0 = no line of sight */
+  cairn_flow_queue queue;
+} cairn_flow_opts;
+
+cairn_flow_opts cairn_flow_defaults(void);
+
+/* ---- builder (scratch, one per thread) ------------------------------ */
+
+typedef struct cairn_flow_builder cairn_flow_builder;
+
+cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
+                                       cairn_flow_builder **out);
+void cairn_flow_builder_destroy(cairn_flow_builder *b);
+/* Grows the scratch for grids up to this one's size. */
+cairn_status cairn_flow_builder_reserve(cairn_flow_builder *b,
+                                        const cairn_grid *grid);
+size_t cairn_flow_builder_memory(const cairn_flow_builder *b);
+
+/* ---- fields --------------------------------------------------------- */
+
+typedef struct cairn_field cairn_field;
+
+/* A field sized for grid (built later by cairn_field_build on that grid
+ * or any of the same size). CAIRN_ERR_ARG for NULL arguments. */
+cairn_status cairn_field_create(const cairn_grid *grid,
+                                const cairn_allocator *alloc,
+                                cairn_field **out);
+void cairn_field_destroy(cairn_field *f);
+
+/* Builds the field towards the goals. Refusals (the field is then empty:
+ * every cell CAIRN_FLOW_NONE): CAIRN_ERR_ARG (NULL, no goals, bad opts, a
+ * grid of another size than the field's, FIFO on uneven terrain),
+ * CAIRN_ERR_TOO_LARGE (more than CAIRN_FLOW_MAX_GOALS goals),
+ * CAIRN_ERR_RANGE (a goal off the grid), CAIRN_ERR_BLOCKED (a goal on a
+ * blocked cell), CAIRN_ERR_NOMEM (growing the builder or the goal list).
+ * Goals listed twice count once. */
+cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
+                               const cairn_grid *grid,
+                               const cairn_point *goals, size_t n_goals,
+                               const cairn_flow_opts *opts);
+
+/* One build of a batch. */
+typedef struct cairn_flow_request {
+  cairn_field *field;
+  const cairn_point *goals;
+  size_t n_goals;
+  cairn_status status; /* written by the batch */
+} cairn_flow_request;
+
+/* Builds n requests on grid in parallel, request k on some thread t using
+ * builders[t] (n_builders >= 1; OpenMP threads = n_builders). Each field is
+ * what cairn_field_build gives it alone (its own row passes run on one
+ * thread here). Returns CAIRN_OK if every request succeeded, else the first
+ * failing request's status (each request has its own). */
+cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
+                                    size_t n_builders, const cairn_grid *grid,
+                                    cairn_flow_request *reqs, size_t n,
+                                    const cairn_flow_opts *opts);
+
+/* Value of a cell: CAIRN_COST_INF when blocked, unreachable, off the grid,
+ * or the field is not built. */
+cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y);
+/* Direction code of a cell (CAIRN_FLOW_NONE off the grid). */
+int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y);
+/* 1 if the cell sees a goal (and *goal, when not NULL, gets it), else 0. */
+int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
+                    cairn_point *goal);
+/* Writes every value row by row (width x height, CAIRN_COST_INF for
+ * blocked and unreachable). CAIRN_ERR_BUFFER if len < width * height. */
+cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
+                                    size_t len);
+/* The goals, sorted by (y, x), duplicates removed; valid until the next
+ * build. */
+const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n);
+
+typedef struct cairn_field_stats {
+  int32_t width, height;
+  size_t cells;        /* width * height */
+  size_t reachable;    /* cells with a finite value, goals included */
+  size_t goals;
+  cairn_cost max_cost; /* largest finite value */
+  size_t memory_bytes; /* everything the field holds */
+  double build_ms;     /* wall time of the last build */
+  double repair_ms;    /* wall time of the last repair */
+  size_t repaired;     /* cells the last repair re-integrated */
+  cairn_flow_queue queue; /* the queue the last build used */
+  int built;           /* 1 once a build succeeded */
+} cairn_field_stats;
+
+/* O(cells): counts reachable cells and the largest value. */
+void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out);
+
+/* ---- sampling for agents at float positions ------------------------ */
+
+/* Positions are in cells: cell (x, y) covers [x, x+1) x [y, y+1), its
+ * centre is (x + 0.5, y + 0.5). */
+typedef struct cairn_flow_sample {
+  int dir;    /* direction code of the cell under the point */
+  int los;    /* 1 if that cell sees a goal */
+  float vx, vy; /* unit steering vector, or 0,0 on a goal, blocked or
+                   unreachable cell */
+} cairn_flow_sample;
+
+/* The steering vector is, in order of preference: straight at the goal
+ * (los cells), the bilinear blend of the moves of the four cells whose
+ * centres surround the point (cells without a move left out), the cell's
+ * own move. The first one whose segment of one cell's length from the
+ * point is clear is taken: every cell the segment's bounding box overlaps
+ * is passable. The cell's own move always is, so the vector never points
+ * into a wall or across a blocked corner. A point off the grid gives
+ * CAIRN_FLOW_NONE and CAIRN_ERR_RANGE; NaN coordinates CAIRN_ERR_ARG. */
+cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
+                                cairn_flow_sample *out);
+
+/* ---- checking ------------------------------------------------------- */
+
+typedef struct cairn_field_fault {
+  int ok;                /* 1 if every check held */
+  cairn_point cell;      /* first failing cell (row order) */
+  cairn_cost got;        /* the field's value there */
+  cairn_cost expected;   /* the plain Dijkstra's value there */
+  const char *problem;   /* static text, NULL when ok */
+} cairn_field_fault;
+
+/* Checks the field against a plain Dijkstra (cairn_dijkstra_fill from the
+ * goals with to_sources, run in s) in O(cells): every value equal, and for
+ * every reachable non-goal cell a legal move (no wall, no corner cut) to a
+ * neighbour whose value plus the step's cost equals the cell's, goals
+ * marked CAIRN_FLOW_GOAL, every other cell CAIRN_FLOW_NONE. By induction
+ * (values strictly decrease) following the field from any reachable cell
+ * reaches a goal with exactly its value. Returns CAIRN_OK when the check
+ * ran (see out->ok), else the fill's refusal or CAIRN_ERR_STATE (not built).
+ */
+cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
+                                cairn_field_fault *out);
+
+/* ---- repair --------------------------------------------------------- */
+
+/* After the caller changed the terrain of n cells of the field's grid
+ * (cairn_grid_set_cost), brings the field to exactly what a fresh build
+ * on the new grid gives (values, directions, line of sight), recomputing
+ * only the cells whose values could depend on the changed ones (see
+ * flow_repair.c). CAIRN_ERR_BLOCKED (field untouched) if a goal is now
+ * blocked: rebuild it from other goals. CAIRN_ERR_ARG for NULL arguments
+ * or an unbuilt field, CAIRN_ERR_RANGE for a cell off the grid. */
+cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
+                                const cairn_point *changed, size_t n);
+
+/* ---- cache ---------------------------------------------------------- */
+
+/* Fields shared between requests for the same goal set (sorted, duplicates
+ * removed) on one grid with one set of options: reference counted, at most
+ * max_bytes of fields held (cairn_field_stats.memory_bytes), least recently
+ * used unheld fields evicted first. */
+typedef struct cairn_flow_cache cairn_flow_cache;
+
+cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
+                                     const cairn_flow_opts *opts,
+                                     const cairn_allocator *alloc,
+                                     cairn_flow_cache **out);
+/* Destroys every field, held or not. */
+void cairn_flow_cache_destroy(cairn_flow_cache *c);
+/* The field for these goals: the cached one (its count raised), or a new
+ * one built with b. A new field that does not fit evicts unheld fields;
+ * CAIRN_ERR_NOMEM if it still does not fit. Build refusals as
+ * cairn_field_build. */
+cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
+                                      cairn_flow_builder *b,
+                                      const cairn_point *goals, size_t n,
+                                      const cairn_field **out);
+/* Lowers the count; an unheld field stays cached until evicted.
+ * CAIRN_ERR_ARG for a field the cache did not hand out or one already
+ * fully released. */
+cairn_status cairn_flow_cache_release(cairn_flow_cache *c,
+                                      const cairn_field *f);
+/* After the caller changed n cells of the grid: fields whose reached area
+ * (bounding box of reachable cells, grown by one) holds none of them are
+ * untouched; unheld affected fields are dropped; held ones are repaired
+ * (a held field whose goal got blocked is detached: its holders keep the
+ * old field until they release it, and new requests build afresh).
+ * *repaired and *dropped (either may be NULL) get the counts. */
+cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
+                                     cairn_flow_builder *b,
+                                     const cairn_point *changed, size_t n,
+                                     size_t *repaired, size_t *dropped);
+
+typedef struct cairn_flow_cache_stats {
+  size_t fields;       /* cached (held or not) */
+  size_t held;         /* with a count above 0 */
+  size_t bytes;        /* memory of the cached fields */
+  uint64_t hits, misses, evictions, repairs, drops;
+} cairn_flow_cache_stats;
+
+void cairn_flow_cache_get_stats(const cairn_flow_cache *c,
+                                cairn_flow_cache_stats *out);
+
+/* ---- sector tiles over the hierarchy ------------------------------- */
+
+/* Fields per sector (the hierarchy's clusters) along the routes that
+ * HPA* queries give towards one goal cell, built lazily: a sector is
+ * integrated the first time a direction inside it is asked for. The goal's
+ * sector is integrated from the goal; every other routed sector towards
+ * the cells it can step into in its next sector on the route, each seeded
+ * with that cell's value plus the step's cost, so values compose: following
+ * the tiles from any cell with a value reaches the goal along a legal path
+ * whose cost is exactly that value. The value is at least the optimal cost
+ * (routes are confined to the routed sectors); docs/PERFORMANCE.md gives
+ * what it measured above it. Cells outside the routed sectors, or not
+ * reaching the seam within their sector, get CAIRN_FLOW_NONE: ask for a
+ * route from there. 8-way only. */
+typedef struct cairn_flow_tiles cairn_flow_tiles;
+
+/* max_sectors bounds the routed sectors (memory: 9 bytes x side^2 each).
+ * CAIRN_ERR_ARG for NULL, max_sectors 0 or an hpa built on another grid
+ * size; CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal. */
+cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
+                                     const cairn_hpa *hpa, cairn_point goal,
+                                     size_t max_sectors,
+                                     const cairn_allocator *alloc,
+                                     cairn_flow_tiles **out);
+void cairn_flow_tiles_destroy(cairn_flow_tiles *t);
+/* Adds the sectors of the HPA* route from start to the goal (nothing is
+ * integrated yet). A route that joins sectors already routed stops there:
+ * their next sectors stay. CAIRN_NO_PATH if HPA* finds none,
+ * CAIRN_ERR_TOO_LARGE past max_sectors (nothing is added),
+ * HPA* refusals as cairn_hpa_find. This allocates a sector's arrays. */
+cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
+                                    cairn_point start);
+/* Direction code and value at a cell, integrating its sector (and the
+ * sectors after it on the route) first if needed. Cells outside the routed
+ * sectors: CAIRN_FLOW_NONE and CAIRN_COST_INF (status CAIRN_OK). cost may
+ * be NULL. CAIRN_ERR_RANGE off the grid. */
+cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
+                                  int *dir, cairn_cost *cost);
+
+typedef struct cairn_flow_tiles_stats {
+  int32_t sector;      /* side in cells (the hierarchy's cluster side) */
+  size_t routed;       /* sectors on some route */
+  size_t built;        /* sectors integrated so far */
+  size_t memory_bytes;
+  double build_ms;     /* total wall time spent integrating sectors */
+} cairn_flow_tiles_stats;
+
+void cairn_flow_tiles_get_stats(const cairn_flow_tiles *t,
+                                cairn_flow_tiles_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,648 @@
+/* Builders, fields, the integration (three queues) and the row passes. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "flow_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+const int8_t cairn__flow_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+const int8_t cairn__flow_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+const cairn_cost cairn__flow_base[8] = {
+    CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,
+    CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG};
+
+void *cairn__flow_alloc(const cairn_allocator *a, size_t bytes) {
+  return a->fn(a->user, NULL, 0, bytes);
+}
+
+void cairn__flow_free(const cairn_allocator *a, void *p, size_t bytes) {
+  if (p) a->fn(a->user, p, bytes, 0);
+}
+
+double cairn__flow_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+cairn_flow_opts cairn_flow_defaults(void) {
+  cairn_flow_opts o;
+  memset(&o, 0, sizeof o);
+  o.moves = 8;
+  o.los_radius = CAIRN_FLOW_DEFAULT_LOS;
+  o.queue = CAIRN_FLOW_QUEUE_AUTO;
+  return o;
+}
+
+static int threads_of(const cairn_flow_opts *o) {
+#ifdef _OPENMP
+  return o->threads > 0 ? o->threads : omp_get_max_threads();
+#else
+  (void)o;
+  return 1;
+#endif
+}
+
+/* ---- builder -------------------------------------------------------- */
+
+cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
+                                       cairn_flow_builder **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  cairn_allocator a = cairn_allocator_or_default(alloc);
+  cairn_flow_builder *b = cairn__flow_alloc(&a, sizeof *b);
+  if (!b) return CAIRN_ERR_NOMEM;
+  memset(b, 0, sizeof *b);
+  b->alloc = a;
+  *out = b;
+  return CAIRN_OK;
+}
+
+static void builder_release(cairn_flow_builder *b) {
+  cairn__flow_free(&b->alloc, b->qa, b->cap * sizeof *b->qa);
+  cairn__flow_free(&b->alloc, b->qb, b->cap * sizeof *b->qb);
+  cairn__flow_free(&b->alloc, b->list, b->cap * sizeof *b->list);
+  cairn__flow_free(&b->alloc, b->mark, b->cap);
+  b->qa = b->qb = b->list = NULL;
+  b->mark = NULL;
+  b->cap = 0;
+}
+
+void cairn_flow_builder_destroy(cairn_flow_builder *b) {
+  if (!b) return;
+  builder_release(b);
+  cairn_allocator a = b->alloc;
+  cairn__flow_free(&a, b, sizeof *b);
+}
+
+cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n) {
+  if (n <= b->cap) return CAIRN_OK;
+  builder_release(b);
+  b->qa = cairn__flow_alloc(&b->alloc, n * sizeof *b->qa);
+  b->qb = cairn__flow_alloc(&b->alloc, n * sizeof *b->qb);
+  b->list = cairn__flow_alloc(&b->alloc, n * sizeof *b->list);
+  b->mark = cairn__flow_alloc(&b->alloc, n);
+  if (!b->qa || !b->qb || !b->list || !b->mark) {
+    b->cap = n; /* so the release frees what was taken */
+    builder_release(b);
+    return CAIRN_ERR_NOMEM;
+  }
+  b->cap = n;
+  memset(b->qb, 0, n * sizeof *b->qb); /* heap positions start empty */
+  memset(b->mark, 0, n);
+  b->heap_len = 0;
+  return CAIRN_OK;
+}
+
+static size_t padded_cells(const cairn_grid *g) {
+  return (size_t)(cairn_grid_width(g) + 2) * (size_t)(cairn_grid_height(g) + 2);
+}
+
+cairn_status cairn_flow_builder_reserve(cairn_flow_builder *b,
+                                        const cairn_grid *grid) {
+  if (!b || !grid) return CAIRN_ERR_ARG;
+  return cairn__flow_builder_grow(b, padded_cells(grid));
+}
+
+size_t cairn_flow_builder_memory(const cairn_flow_builder *b) {
+  return b ? sizeof *b + b->cap * (3 * sizeof(uint32_t) + 1) : 0;
+}
+
+/* ---- heap (repair, tiles, and QUEUE_HEAP builds) ---------------------- */
+
+static inline bool heap_less(const cairn_cost *key, uint32_t a, uint32_t b) {
+  return key[a] < key[b] || (key[a] == key[b] && a < b);
+}
+
+static void heap_up(cairn_flow_builder *b, const cairn_cost *key, size_t k) {
+  uint32_t *h = b->qa, *pos = b->qb;
+  uint32_t c = h[k];
+  while (k > 0) {
+    size_t p = (k - 1) / 2;
+    if (!heap_less(key, c, h[p])) break;
+    h[k] = h[p];
+    pos[h[k]] = (uint32_t)k + 1;
+    k = p;
+  }
+  h[k] = c;
+  pos[c] = (uint32_t)k + 1;
+}
+
+void cairn__flow_heap_push(cairn_flow_builder *b, const cairn_cost *key,
+                           uint32_t c) {
+  b->qa[b->heap_len] = c;
+  heap_up(b, key, b->heap_len++);
+}
+
+void cairn__flow_heap_lower(cairn_flow_builder *b, const cairn_cost *key,
+                            uint32_t c) {
+  if (b->qb[c]) heap_up(b, key, b->qb[c] - 1);
+  else cairn__flow_heap_push(b, key, c);
+}
+
+uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key) {
+  uint32_t *h = b->qa, *pos = b->qb;
+  uint32_t top = h[0];
+  pos[top] = 0;
+  uint32_t last = h[--b->heap_len];
+  size_t n = b->heap_len, k = 0;
+  if (!n) return top;
+  for (;;) {
+    size_t l = 2 * k + 1;
+    if (l >= n) break;
+    size_t m = l + 1 < n && heap_less(key, h[l + 1], h[l]) ? l + 1 : l;
+    if (!heap_less(key, h[m], last)) break;
+    h[k] = h[m];
+    pos[h[k]] = (uint32_t)k + 1;
+    k = m;
+  }
+  h[k] = last;
+  pos[last] = (uint32_t)k + 1;
+  return top;
+}
+
+/* ---- fields --------------------------------------------------------- */
+
+cairn_status cairn_field_create(const cairn_grid *grid,
+                                const cairn_allocator *alloc,
+                                cairn_field **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!grid) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn_allocator_or_default(alloc);
+  cairn_field *f = cairn__flow_alloc(&a, sizeof *f);
+  if (!f) return CAIRN_ERR_NOMEM;
+  memset(f, 0, sizeof *f);
+  f->alloc = a;
+  f->grid = grid;
+  f->w = cairn_grid_width(grid);
+  f->h = cairn_grid_height(grid);
+  f->stride = f->w + 2;
+  f->n = padded_cells(grid);
+  f->cost = cairn__flow_alloc(&a, f->n * sizeof *f->cost);
+  f->dir = cairn__flow_alloc(&a, f->n);
+  f->los = cairn__flow_alloc(&a, 2 * f->n);
+  if (!f->cost || !f->dir || !f->los) {
+    cairn_field_destroy(f);
+    return CAIRN_ERR_NOMEM;
+  }
+  memset(f->dir, CAIRN_FLOW_NONE, f->n);
+  memset(f->los, 0, 2 * f->n);
+  *out = f;
+  return CAIRN_OK;
+}
+
+void cairn_field_destroy(cairn_field *f) {
+  if (!f) return;
+  cairn_allocator a = f->alloc;
+  cairn__flow_free(&a, f->cost, f->n * sizeof *f->cost);
+  cairn__flow_free(&a, f->dir, f->n);
+  cairn__flow_free(&a, f->los, 2 * f->n);
+  cairn__flow_free(&a, f->goals, f->goals_cap * sizeof *f->goals);
+  cairn__flow_free(&a, f, sizeof *f);
+}
+
+static int point_cmp(const void *pa, const void *pb) {
+  const cairn_point *a = pa, *b = pb;
+  if (a->y != b->y) return a->y < b->y ? -1 : 1;
+  if (a->x != b->x) return a->x < b->x ? -1 : 1;
+  return 0;
+}
+
+/* Checks the goals against the grid, then stores them sorted and unique. */
+static cairn_status set_goals(cairn_field *f, const cairn_grid *g,
+                              const cairn_point *goals, size_t n) {
+  if (!goals || !n) return CAIRN_ERR_ARG;
+  if (n > CAIRN_FLOW_MAX_GOALS) return CAIRN_ERR_TOO_LARGE;
+  for (size_t k = 0; k < n; k++) {
+    if (!cairn_grid_contains(g, goals[k].x, goals[k].y)) return CAIRN_ERR_RANGE;
+    if (!cairn_grid_cost(g, goals[k].x, goals[k].y)) return CAIRN_ERR_BLOCKED;
+  }
+  if (n > f->goals_cap) {
+    cairn_point *p = cairn__flow_alloc(&f->alloc, n * sizeof *p);
+    if (!p) return CAIRN_ERR_NOMEM;
+    cairn__flow_free(&f->alloc, f->goals, f->goals_cap * sizeof *f->goals);
+    f->goals = p;
+    f->goals_cap = n;
+  }
+  memcpy(f->goals, goals, n * sizeof *goals);
+  qsort(f->goals, n, sizeof *f->goals, point_cmp);
+  size_t m = 1;
+  for (size_t k = 1; k < n; k++)
+    if (point_cmp(&f->goals[k], &f->goals[m - 1]) != 0) f->goals[m++] = f->goals[k];
+  f->n_goals = m;
+  return CAIRN_OK;
+}
+
+static inline size_t cell_index(const cairn_field *f, int32_t x, int32_t y) {
+  return (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
+}
+
+/* Values to INF on passable cells, 0 on blocked ones; the settled marks
+ * cleared; the terrain's cheapest and dearest costs found. Rows in
+ * parallel. */
+static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
+                      int nt, unsigned *tmin_out, unsigned *tmax_out) {
+  unsigned tmin = 255, tmax = 0;
+  const long rows = (long)f->h + 2;
+  const size_t stride = (size_t)f->stride;
+  cairn_cost *cost = f->cost;
+  uint8_t *mark = b->mark;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
+    reduction(min : tmin) reduction(max : tmax)
+  for (long y = 0; y < rows; y++) {
+    const size_t row = (size_t)y * stride;
+    for (size_t x = 0; x < stride; x++) {
+      unsigned t = g[row + x];
+      cost[row + x] = t ? CAIRN_COST_INF : 0;
+      if (t) {
+        tmin = t < tmin ? t : tmin;
+        tmax = t > tmax ? t : tmax;
+      }
+    }
+    memset(mark + row, 0, stride);
+  }
+  *tmin_out = tmin;
+  *tmax_out = tmax;
+}
+
+/* Two FIFO queues, one per step length: on uniform terrain every cell
+ * settled adds its value plus one of two fixed prices, and cells settle in
+ * order of value, so each queue receives values in order and merging the
+ * two heads gives Dijkstra's order with O(1) work per step. A queue's
+ * values rise with every push, so no cell enters one queue twice, and each
+ * needs at most one slot per cell. The head's key is the cell's current
+ * value: a cell lowered after it was queued is settled by its cheaper entry
+ * first, and the stale entry is skipped by its mark. */
+static void integrate_fifo(cairn_field *f, cairn_flow_builder *b,
+                           const uint8_t *g, unsigned t) {
+  cairn_cost *v = f->cost;
+  uint8_t *mark = b->mark;
+  uint32_t *qs = b->qa, *qd = b->qb;
+  size_t hs = 0, ts = 0, hd = 0, td = 0;
+  const size_t s = (size_t)f->stride;
+  const cairn_cost S = CAIRN_COST_ONE * t, D = CAIRN_COST_DIAG * t;
+  for (size_t k = 0; k < f->n_goals; k++) {
+    size_t i = cell_index(f, f->goals[k].x, f->goals[k].y);
+    v[i] = 0;
+    qs[ts++] = (uint32_t)i;
+  }
+  const bool eight = f->moves == 8;
+  while (hs < ts || hd < td) {
+    size_t c;
+    if (hd == td || (hs < ts && v[qs[hs]] <= v[qd[hd]])) c = qs[hs++];
+    else c = qd[hd++];
+    if (mark[c]) continue;
+    mark[c] = 1;
+    const cairn_cost cs = v[c] + S;
+    if (cs < v[c + 1]) { v[c + 1] = cs; qs[ts++] = (uint32_t)(c + 1); }
+    if (cs < v[c - 1]) { v[c - 1] = cs; qs[ts++] = (uint32_t)(c - 1); }
+    if (cs < v[c + s]) { v[c + s] = cs; qs[ts++] = (uint32_t)(c + s); }
+    if (cs < v[c - s]) { v[c - s] = cs; qs[ts++] = (uint32_t)(c - s); }
+    if (!eight) continue;
+    const cairn_cost cd = v[c] + D;
+    const bool e = g[c + 1], w = g[c - 1], so = g[c + s], n = g[c - s];
+    if (e && so && cd < v[c + s + 1]) { v[c + s + 1] = cd; qd[td++] = (uint32_t)(c + s + 1); }
+    if (w && so && cd < v[c + s - 1]) { v[c + s - 1] = cd; qd[td++] = (uint32_t)(c + s - 1); }
+    if (e && n && cd < v[c - s + 1]) { v[c - s + 1] = cd; qd[td++] = (uint32_t)(c - s + 1); }
+    if (w && n && cd < v[c - s - 1]) { v[c - s - 1] = cd; qd[td++] = (uint32_t)(c - s - 1); }
+  }
+}
+
+/* Dial's buckets of width W = one straight step on the cheapest terrain:
+ * a relaxation adds at least W, so nothing in the lowest non-empty bucket
+ * can lower anything else in it, and every cell there is final, whatever
+ * order it leaves in. Buckets are doubly linked lists threaded through
+ * qa (next) and qb (prev), so a lowered cell moves in O(1). */
+static void bucket_link(cairn_flow_builder *b, uint32_t k, uint32_t c) {
+  uint32_t h = b->heads[k];
+  b->qa[c] = h;
+  b->qb[c] = UINT32_MAX;
+  if (h != UINT32_MAX) b->qb[h] = c;
+  b->heads[k] = c;
+}
+
+static void bucket_unlink(cairn_flow_builder *b, uint32_t k, uint32_t c) {
+  uint32_t nx = b->qa[c], pv = b->qb[c];
+  if (pv == UINT32_MAX) b->heads[k] = nx;
+  else b->qa[pv] = nx;
+  if (nx != UINT32_MAX) b->qb[nx] = pv;
+}
+
+static void integrate_buckets(cairn_field *f, cairn_flow_builder *b,
+                              const uint8_t *g, unsigned tmin) {
+  cairn_cost *v = f->cost;
+  uint8_t *mark = b->mark;
+  const cairn_cost W = CAIRN_COST_ONE * tmin;
+  int32_t off[8];
+  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
+  for (int k = 0; k < FLOW_BUCKETS; k++) b->heads[k] = UINT32_MAX;
+  size_t queued = 0;
+  for (size_t k = 0; k < f->n_goals; k++) {
+    uint32_t i = (uint32_t)cell_index(f, f->goals[k].x, f->goals[k].y);
+    v[i] = 0;
+    bucket_link(b, 0, i);
+    queued++;
+  }
+  uint64_t cur = 0; /* absolute bucket number being emptied */
+  while (queued) {
+    uint32_t k = (uint32_t)(cur % FLOW_BUCKETS);
+    uint32_t c = b->heads[k];
+    if (c == UINT32_MAX) {
+      cur++;
+      continue;
+    }
+    bucket_unlink(b, k, c);
+    queued--;
+    mark[c] = 1;
+    const cairn_cost gc = v[c];
+    const unsigned t = g[c];
+    unsigned open = cairn__flow_moves(g, c, f->stride, f->moves);
+    while (open) {
+      const int d = __builtin_ctz(open);
+      open &= open - 1;
+      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+      const cairn_cost ng = gc + cairn__flow_base[d] * t;
+      if (ng >= v[nb]) continue;
+      if (v[nb] != CAIRN_COST_INF) {
+        bucket_unlink(b, (uint32_t)((v[nb] / W) % FLOW_BUCKETS), nb);
+        queued--;
+      }
+      v[nb] = ng;
+      bucket_link(b, (uint32_t)((ng / W) % FLOW_BUCKETS), nb);
+      queued++;
+    }
+  }
+}
+
+static void integrate_heap(cairn_field *f, cairn_flow_builder *b,
+                           const uint8_t *g) {
+  cairn_cost *v = f->cost;
+  int32_t off[8];
+  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
+  b->heap_len = 0;
+  for (size_t k = 0; k < f->n_goals; k++) {
+    uint32_t i = (uint32_t)cell_index(f, f->goals[k].x, f->goals[k].y);
+    v[i] = 0;
+    cairn__flow_heap_push(b, v, i);
+  }
+  while (b->heap_len) {
+    const uint32_t c = cairn__flow_heap_pop(b, v);
+    const cairn_cost gc = v[c];
+    const unsigned t = g[c];
+    unsigned open = cairn__flow_moves(g, c, f->stride, f->moves);
+    while (open) {
+      const int d = __builtin_ctz(open);
+      open &= open - 1;
+      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+      const cairn_cost ng = gc + cairn__flow_base[d] * t;
+      if (ng >= v[nb]) continue;
+      v[nb] = ng;
+      cairn__flow_heap_lower(b, v, nb);
+    }
+  }
+}
+
+uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i) {
+  if (!g[i]) return CAIRN_FLOW_NONE;
+  const cairn_cost v = f->cost[i];
+  if (v == CAIRN_COST_INF) return CAIRN_FLOW_NONE;
+  if (v == 0) return CAIRN_FLOW_GOAL;
+  unsigned open = cairn__flow_moves(g, i, f->stride, f->moves);
+  while (open) {
+    const int d = __builtin_ctz(open);
+    open &= open - 1;
+    const size_t nb = (size_t)((ptrdiff_t)i + cairn__flow_dx[d] +
+                               (ptrdiff_t)cairn__flow_dy[d] * f->stride);
+    const cairn_cost nv = f->cost[nb];
+    if (nv != CAIRN_COST_INF && nv + cairn__flow_base[d] * g[nb] == v)
+      return (uint8_t)d;
+  }
+  return CAIRN_FLOW_NONE; /* cannot happen on an exact field */
+}
+
+/* Directions from the finished values, rows in parallel; also the bounding
+ * box of the reached cells. Writes every padded cell (clearing los flags)
+ * and clears what the integration left in the builder: the settled marks,
+ * and qb, which the FIFOs and buckets use for other things than the heap's
+ * positions (all 0 between calls, for repairs). */
+static void direction_pass(cairn_field *f, cairn_flow_builder *b,
+                           const uint8_t *g, int nt) {
+  int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1;
+  const long rows = (long)f->h + 2;
+  const size_t stride = (size_t)f->stride;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
+    reduction(min : x0, y0) reduction(max : x1, y1)
+  for (long y = 0; y < rows; y++) {
+    const size_t row = (size_t)y * stride;
+    memset(b->mark + row, 0, stride);
+    memset(b->qb + row, 0, stride * sizeof *b->qb);
+    if (y == 0 || y == rows - 1) {
+      memset(f->dir + row, CAIRN_FLOW_NONE, stride);
+      continue;
+    }
+    f->dir[row] = f->dir[row + stride - 1] = CAIRN_FLOW_NONE;
+    for (size_t x = 1; x + 1 < stride; x++) {
+      uint8_t d = cairn__flow_dir_of(f, g, row + x);
+      f->dir[row + x] = d;
+      if (d == CAIRN_FLOW_NONE) continue;
+      int32_t gx = (int32_t)x - 1, gy = (int32_t)y - 1;
+      x0 = gx < x0 ? gx : x0;
+      x1 = gx > x1 ? gx : x1;
+      y0 = gy < y0 ? gy : y0;
+      y1 = gy > y1 ? gy : y1;
+    }
+  }
+  f->bx0 = x0;
+  f->by0 = y0;
+  f->bx1 = x1;
+  f->by1 = y1;
+}
+
+/* Line of sight of the cells in one goal's window that have none yet. */
+static void los_window(cairn_field *f, cairn_point goal) {
+  const int32_t r = f->los_radius;
+  int32_t xa = goal.x - r < 0 ? 0 : goal.x - r;
+  int32_t ya = goal.y - r < 0 ? 0 : goal.y - r;
+  int32_t xb = goal.x + r >= f->w ? f->w - 1 : goal.x + r;
+  int32_t yb = goal.y + r >= f->h ? f->h - 1 : goal.y + r;
+  for (int32_t y = ya; y <= yb; y++)
+    for (int32_t x = xa; x <= xb; x++) {
+      size_t i = cell_index(f, x, y);
+      uint8_t d = f->dir[i];
+      if (d >= 8) continue; /* goal, none, or already seeing a goal */
+      cairn_point c = {x, y};
+      if (!cairn_grid_line_of_sight(f->grid, c, goal)) continue;
+      f->dir[i] = (uint8_t)(d | FLOW_LOS_BIT);
+      f->los[2 * i] = (int8_t)(goal.x - x);
+      f->los[2 * i + 1] = (int8_t)(goal.y - y);
+    }
+}
+
+void cairn__flow_los_all(cairn_field *f) {
+  if (f->los_radius <= 0) return;
+  for (size_t k = 0; k < f->n_goals; k++) los_window(f, f->goals[k]);
+}
+
+static cairn_status check_opts(const cairn_flow_opts *o) {
+  if (o->moves != 4 && o->moves != 8) return CAIRN_ERR_ARG;
+  if (o->threads < 0 || o->los_radius < 0 || o->los_radius > CAIRN_FLOW_MAX_LOS)
+    return CAIRN_ERR_ARG;
+  if (o->queue < CAIRN_FLOW_QUEUE_AUTO || o->queue > CAIRN_FLOW_QUEUE_HEAP)
+    return CAIRN_ERR_ARG;
+  return CAIRN_OK;
+}
+
+static void field_clear(cairn_field *f) {
+  f->built = 0;
+  f->n_goals = 0;
+  memset(f->dir, CAIRN_FLOW_NONE, f->n);
+}
+
+static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
+                                  const cairn_grid *grid,
+                                  const cairn_point *goals, size_t n_goals,
+                                  const cairn_flow_opts *o) {
+  if (cairn_grid_width(grid) != f->w || cairn_grid_height(grid) != f->h)
+    return CAIRN_ERR_ARG;
+  cairn_status st = check_opts(o);
+  if (st == CAIRN_OK) st = set_goals(f, grid, goals, n_goals);
+  if (st == CAIRN_OK) st = cairn__flow_builder_grow(b, f->n);
+  if (st != CAIRN_OK) return st;
+  double t0 = cairn__flow_now_ms();
+  int32_t stride;
+  const uint8_t *g = cairn_grid_cells(grid, &stride);
+  f->grid = grid;
+  f->moves = o->moves;
+  f->los_radius = o->los_radius;
+  const int nt = threads_of(o);
+  unsigned tmin, tmax;
+  init_pass(f, b, g, nt, &tmin, &tmax);
+  cairn_flow_queue q = o->queue;
+  if (q == CAIRN_FLOW_QUEUE_AUTO)
+    q = tmin == tmax ? CAIRN_FLOW_QUEUE_FIFO : CAIRN_FLOW_QUEUE_BUCKETS;
+  if (q == CAIRN_FLOW_QUEUE_FIFO && tmin != tmax) return CAIRN_ERR_ARG;
+  if (q == CAIRN_FLOW_QUEUE_FIFO) integrate_fifo(f, b, g, tmin);
+  else if (q == CAIRN_FLOW_QUEUE_BUCKETS) integrate_buckets(f, b, g, tmin);
+  else integrate_heap(f, b, g);
+  direction_pass(f, b, g, nt);
+  cairn__flow_los_all(f);
+  f->queue = q;
+  f->built = 1;
+  f->build_ms = cairn__flow_now_ms() - t0;
+  f->repair_ms = 0;
+  f->repaired = 0;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
+                               const cairn_grid *grid,
+                               const cairn_point *goals, size_t n_goals,
+                               const cairn_flow_opts *opts) {
+  if (!b || !f || !grid) return CAIRN_ERR_ARG;
+  cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
+  cairn_status st = build_checked(b, f, grid, goals, n_goals, &o);
+  if (st != CAIRN_OK) field_clear(f);
+  return st;
+}
+
+cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
+                                    size_t n_builders, const cairn_grid *grid,
+                                    cairn_flow_request *reqs, size_t n,
+                                    const cairn_flow_opts *opts) {
+  if (!builders || !n_builders || !grid || (n && !reqs)) return CAIRN_ERR_ARG;
+  for (size_t t = 0; t < n_builders; t++)
+    if (!builders[t]) return CAIRN_ERR_ARG;
+  if (n_builders > 1024) return CAIRN_ERR_TOO_LARGE;
+  cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
+  o.threads = 1; /* each build on its own thread */
+  const int nt = (int)n_builders;
+  const long count = (long)n;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)
+  for (long k = 0; k < count; k++) {
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    cairn_flow_request *r = &reqs[k];
+    r->status = r->field ? cairn_field_build(builders[t], r->field, grid,
+                                             r->goals, r->n_goals, &o)
+                         : CAIRN_ERR_ARG;
+  }
+  for (size_t k = 0; k < n; k++)
+    if (reqs[k].status != CAIRN_OK) return reqs[k].status;
+  return CAIRN_OK;
+}
+
+/* ---- reading -------------------------------------------------------- */
+
+static bool inside(const cairn_field *f, int32_t x, int32_t y) {
+  return x >= 0 && y >= 0 && x < f->w && y < f->h;
+}
+
+cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y) {
+  if (!f || !inside(f, x, y)) return CAIRN_COST_INF;
+  size_t i = cell_index(f, x, y);
+  if ((f->dir[i] & FLOW_DIR_MASK) == CAIRN_FLOW_NONE) return CAIRN_COST_INF;
+  return f->cost[i];
+}
+
+int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y) {
+  if (!f || !inside(f, x, y)) return CAIRN_FLOW_NONE;
+  return f->dir[cell_index(f, x, y)] & FLOW_DIR_MASK;
+}
+
+int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
+                    cairn_point *goal) {
+  if (!f || !inside(f, x, y)) return 0;
+  size_t i = cell_index(f, x, y);
+  if (!(f->dir[i] & FLOW_LOS_BIT)) return 0;
+  if (goal) {
+    goal->x = x + f->los[2 * i];
+    goal->y = y + f->los[2 * i + 1];
+  }
+  return 1;
+}
+
+cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
+                                    size_t len) {
+  if (!f || !out) return CAIRN_ERR_ARG;
+  if (len < (size_t)f->w * (size_t)f->h) return CAIRN_ERR_BUFFER;
+  for (int32_t y = 0; y < f->h; y++)
+    for (int32_t x = 0; x < f->w; x++)
+      out[(size_t)y * (size_t)f->w + (size_t)x] = cairn_field_cost(f, x, y);
+  return CAIRN_OK;
+}
+
+const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n) {
+  if (n) *n = f ? f->n_goals : 0;
+  return f ? f->goals : NULL;
+}
+
+void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  if (!f) return;
+  out->width = f->w;
+  out->height = f->h;
+  out->cells = (size_t)f->w * (size_t)f->h;
+  out->goals = f->n_goals;
+  out->memory_bytes = sizeof *f + f->n * (sizeof *f->cost + 3) +
+                      f->goals_cap * sizeof *f->goals;
+  out->build_ms = f->build_ms;
+  out->repair_ms = f->repair_ms;
+  out->repaired = f->repaired;
+  out->queue = f->queue;
+  out->built = f->built;
+  for (int32_t y = 0; y < f->h; y++)
+    for (int32_t x = 0; x < f->w; x++) {
+      cairn_cost v = cairn_field_cost(f, x, y);
+      if (v == CAIRN_COST_INF) continue;
+      out->reachable++;
+      if (v > out->max_cost) out->max_cost = v;
+    }
+}

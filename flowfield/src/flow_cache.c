@@ -1,0 +1,256 @@
+/* The field cache: shared fields keyed by goal set, reference counts, a
+ * byte bound with least-recently-used eviction of unheld fields, and map
+ * edits that touch only the fields whose reached area holds a changed
+ * cell. Entries sit in a flat array: a cache holds tens of fields, not
+ * thousands, and a scan compares a 64-bit hash before any goal list. */
+#include "flow_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+  cairn_field *field;
+  uint64_t hash;     /* of the sorted goals */
+  uint64_t last_use; /* the cache's tick at the last acquire */
+  size_t bytes;
+  uint32_t refs;
+  int detached;      /* held but no longer served (a goal got blocked) */
+} entry;
+
+struct cairn_flow_cache {
+  cairn_allocator alloc;
+  const cairn_grid *grid;
+  cairn_flow_opts opts;
+  size_t max_bytes, bytes;
+  entry *e;
+  size_t n, cap;
+  cairn_point *key; /* the request's goals, sorted */
+  size_t key_cap;
+  uint64_t tick;
+  cairn_flow_cache_stats st;
+};
+
+cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
+                                     const cairn_flow_opts *opts,
+                                     const cairn_allocator *alloc,
+                                     cairn_flow_cache **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!grid || !max_bytes) return CAIRN_ERR_ARG;
+  cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
+  if ((o.moves != 4 && o.moves != 8) || o.los_radius < 0 ||
+      o.los_radius > CAIRN_FLOW_MAX_LOS || o.threads < 0)
+    return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn_allocator_or_default(alloc);
+  cairn_flow_cache *c = cairn__flow_alloc(&a, sizeof *c);
+  if (!c) return CAIRN_ERR_NOMEM;
+  memset(c, 0, sizeof *c);
+  c->alloc = a;
+  c->grid = grid;
+  c->opts = o;
+  c->max_bytes = max_bytes;
+  *out = c;
+  return CAIRN_OK;
+}
+
+void cairn_flow_cache_destroy(cairn_flow_cache *c) {
+  if (!c) return;
+  for (size_t k = 0; k < c->n; k++) cairn_field_destroy(c->e[k].field);
+  cairn_allocator a = c->alloc;
+  cairn__flow_free(&a, c->e, c->cap * sizeof *c->e);
+  cairn__flow_free(&a, c->key, c->key_cap * sizeof *c->key);
+  cairn__flow_free(&a, c, sizeof *c);
+}
+
+static int point_cmp(const void *pa, const void *pb) {
+  const cairn_point *a = pa, *b = pb;
+  if (a->y != b->y) return a->y < b->y ? -1 : 1;
+  if (a->x != b->x) return a->x < b->x ? -1 : 1;
+  return 0;
+}
+
+/* Sorts the request into c->key, duplicates removed; returns the count. */
+static cairn_status make_key(cairn_flow_cache *c, const cairn_point *goals,
+                             size_t n, size_t *m, uint64_t *hash) {
+  if (n > c->key_cap) {
+    cairn_point *p = cairn__flow_alloc(&c->alloc, n * sizeof *p);
+    if (!p) return CAIRN_ERR_NOMEM;
+    cairn__flow_free(&c->alloc, c->key, c->key_cap * sizeof *c->key);
+    c->key = p;
+    c->key_cap = n;
+  }
+  memcpy(c->key, goals, n * sizeof *goals);
+  qsort(c->key, n, sizeof *c->key, point_cmp);
+  size_t k = 1;
+  for (size_t i = 1; i < n; i++)
+    if (point_cmp(&c->key[i], &c->key[k - 1]) != 0) c->key[k++] = c->key[i];
+  uint64_t h = 1469598103934665603ull; /* FNV-1a over the coordinates */
+  for (size_t i = 0; i < k; i++) {
+    h = (h ^ (uint32_t)c->key[i].x) * 1099511628211ull;
+    h = (h ^ (uint32_t)c->key[i].y) * 1099511628211ull;
+  }
+  *m = k;
+  *hash = h;
+  return CAIRN_OK;
+}
+
+static entry *find(cairn_flow_cache *c, size_t m, uint64_t hash) {
+  for (size_t k = 0; k < c->n; k++) {
+    entry *e = &c->e[k];
+    if (e->detached || e->hash != hash || e->field->n_goals != m) continue;
+    if (memcmp(e->field->goals, c->key, m * sizeof *c->key) == 0) return e;
+  }
+  return NULL;
+}
+
+static void remove_at(cairn_flow_cache *c, size_t k) {
+  c->bytes -= c->e[k].bytes;
+  cairn_field_destroy(c->e[k].field);
+  c->e[k] = c->e[--c->n];
+}
+
+/* Evicts unheld fields, oldest first, until `need` more bytes fit. */
+static bool make_room(cairn_flow_cache *c, size_t need) {
+  while (c->bytes + need > c->max_bytes) {
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < c->n; k++)
+      if (!c->e[k].refs && (best == SIZE_MAX || c->e[k].last_use < c->e[best].last_use))
+        best = k;
+    if (best == SIZE_MAX) return false;
+    remove_at(c, best);
+    c->st.evictions++;
+  }
+  return true;
+}
+
+static cairn_status grow_entries(cairn_flow_cache *c) {
+  if (c->n < c->cap) return CAIRN_OK;
+  size_t cap = c->cap ? 2 * c->cap : 8;
+  entry *e = c->alloc.fn(c->alloc.user, c->e, c->cap * sizeof *e, cap * sizeof *e);
+  if (!e) return CAIRN_ERR_NOMEM;
+  c->e = e;
+  c->cap = cap;
+  return CAIRN_OK;
+}
+
+static size_t field_bytes(const cairn_grid *g, size_t goals) {
+  size_t n = (size_t)(cairn_grid_width(g) + 2) * (size_t)(cairn_grid_height(g) + 2);
+  return sizeof(cairn_field) + n * (sizeof(cairn_cost) + 3) + goals * sizeof(cairn_point);
+}
+
+cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
+                                      cairn_flow_builder *b,
+                                      const cairn_point *goals, size_t n,
+                                      const cairn_field **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!c || !b || !goals || !n) return CAIRN_ERR_ARG;
+  if (n > CAIRN_FLOW_MAX_GOALS) return CAIRN_ERR_TOO_LARGE;
+  size_t m;
+  uint64_t hash;
+  cairn_status st = make_key(c, goals, n, &m, &hash);
+  if (st != CAIRN_OK) return st;
+  entry *hit = find(c, m, hash);
+  if (hit) {
+    hit->refs++;
+    hit->last_use = ++c->tick;
+    c->st.hits++;
+    *out = hit->field;
+    return CAIRN_OK;
+  }
+  size_t bytes = field_bytes(c->grid, m);
+  if (bytes > c->max_bytes || !make_room(c, bytes)) return CAIRN_ERR_NOMEM;
+  if ((st = grow_entries(c)) != CAIRN_OK) return st;
+  cairn_field *f;
+  if ((st = cairn_field_create(c->grid, &c->alloc, &f)) != CAIRN_OK) return st;
+  st = cairn_field_build(b, f, c->grid, c->key, m, &c->opts);
+  if (st != CAIRN_OK) {
+    cairn_field_destroy(f);
+    return st;
+  }
+  entry *e = &c->e[c->n++];
+  e->field = f;
+  e->hash = hash;
+  e->last_use = ++c->tick;
+  e->bytes = bytes;
+  e->refs = 1;
+  e->detached = 0;
+  c->bytes += bytes;
+  c->st.misses++;
+  *out = f;
+  return CAIRN_OK;
+}
+
+static size_t find_field(const cairn_flow_cache *c, const cairn_field *f) {
+  for (size_t k = 0; k < c->n; k++)
+    if (c->e[k].field == f) return k;
+  return SIZE_MAX;
+}
+
+cairn_status cairn_flow_cache_release(cairn_flow_cache *c,
+                                      const cairn_field *f) {
+  if (!c || !f) return CAIRN_ERR_ARG;
+  size_t k = find_field(c, f);
+  if (k == SIZE_MAX || !c->e[k].refs) return CAIRN_ERR_ARG;
+  if (--c->e[k].refs == 0 && c->e[k].detached) remove_at(c, k);
+  return CAIRN_OK;
+}
+
+/* Whether a changed cell lies in the field's reached box grown by one
+ * (a cell next to a reached one can open or close a move). */
+static bool affected(const cairn_field *f, const cairn_point *cells, size_t n) {
+  if (f->bx1 < f->bx0) return false; /* nothing reached */
+  for (size_t k = 0; k < n; k++)
+    if (cells[k].x >= f->bx0 - 1 && cells[k].x <= f->bx1 + 1 &&
+        cells[k].y >= f->by0 - 1 && cells[k].y <= f->by1 + 1)
+      return true;
+  return false;
+}
+
+cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
+                                     cairn_flow_builder *b,
+                                     const cairn_point *changed, size_t n,
+                                     size_t *repaired, size_t *dropped) {
+  size_t rep = 0, drop = 0;
+  if (repaired) *repaired = 0;
+  if (dropped) *dropped = 0;
+  if (!c || !b || (n && !changed)) return CAIRN_ERR_ARG;
+  for (size_t k = 0; k < n; k++)
+    if (!cairn_grid_contains(c->grid, changed[k].x, changed[k].y))
+      return CAIRN_ERR_RANGE;
+  for (size_t k = 0; k < c->n;) {
+    entry *e = &c->e[k];
+    if (e->detached || !affected(e->field, changed, n)) {
+      k++;
+      continue;
+    }
+    if (!e->refs) {
+      remove_at(c, k); /* the slot now holds another entry: look again */
+      drop++;
+      continue;
+    }
+    cairn_status st = cairn_field_repair(b, e->field, changed, n);
+    if (st == CAIRN_ERR_BLOCKED) e->detached = 1;
+    else if (st != CAIRN_OK) return st;
+    else rep++;
+    k++;
+  }
+  c->st.repairs += rep;
+  c->st.drops += drop;
+  if (repaired) *repaired = rep;
+  if (dropped) *dropped = drop;
+  return CAIRN_OK;
+}
+
+void cairn_flow_cache_get_stats(const cairn_flow_cache *c,
+                                cairn_flow_cache_stats *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  if (!c) return;
+  *out = c->st;
+  out->fields = c->n;
+  out->bytes = c->bytes;
+  out->held = 0;
+  for (size_t k = 0; k < c->n; k++)
+    if (c->e[k].refs) out->held++;
+}

@@ -1,0 +1,96 @@
+/* Private to the flowfield module (and its tests): the field and builder
+ * layouts shared by the build, repair, sampling, cache and tile code. */
+#ifndef CAIRN_FLOW_INTERNAL_H
+#define CAIRN_FLOW_INTERNAL_H
+
+#include "cairn_flowfield.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* dir byte: the code (0..9) in the low 4 bits, the los flag in bit 4 */
+#define FLOW_DIR_MASK 0x0fu
+#define FLOW_LOS_BIT 0x10u
+
+/* Dial's buckets: one straight step (times the cheapest terrain) wide; the
+ * dearest step (a diagonal at cost 255 over a bucket at cost 1) spans
+ * 92682 * 255 / 65536 = 360.6 buckets, so 362 in a ring always suffice. */
+#define FLOW_BUCKETS 362
+
+struct cairn_flow_builder {
+  cairn_allocator alloc;
+  size_t cap;      /* padded cells the arrays below hold */
+  uint32_t *qa;    /* FIFO straight queue / bucket next / heap */
+  uint32_t *qb;    /* FIFO diagonal queue / bucket prev / heap positions
+                      (index + 1; all 0 between calls) */
+  uint32_t *list;  /* repair: the cells it resets or lowers */
+  uint8_t *mark;   /* settled (FIFO, buckets) / repair sets; all 0
+                      between calls */
+  uint32_t heads[FLOW_BUCKETS];
+  size_t heap_len;
+};
+
+struct cairn_field {
+  cairn_allocator alloc;
+  const cairn_grid *grid; /* the grid of the last build */
+  int32_t w, h, stride;
+  size_t n;               /* padded cells */
+  /* Values over the padded grid. Blocked cells (and the border) hold 0, not
+   * CAIRN_COST_INF, so "new value < stored value" alone keeps relaxations
+   * out of walls; readers go by the direction code, which says NONE there. */
+  cairn_cost *cost;
+  uint8_t *dir;
+  int8_t *los;            /* 2 per padded cell: dx, dy to the goal seen */
+  cairn_point *goals;     /* sorted, unique */
+  size_t n_goals, goals_cap;
+  int moves;
+  int32_t los_radius;
+  int built;
+  cairn_flow_queue queue;
+  double build_ms, repair_ms;
+  size_t repaired;
+  /* bounding box of the cells reached (grid coordinates), for the cache */
+  int32_t bx0, by0, bx1, by1;
+};
+
+/* The step bases in direction order. */
+extern const int8_t cairn__flow_dx[8], cairn__flow_dy[8];
+extern const cairn_cost cairn__flow_base[8];
+
+void *cairn__flow_alloc(const cairn_allocator *a, size_t bytes);
+void cairn__flow_free(const cairn_allocator *a, void *p, size_t bytes);
+double cairn__flow_now_ms(void);
+
+/* Grows the builder to n padded cells. */
+cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n);
+
+/* Legal moves out of padded cell i as a bit set in direction order. */
+static inline unsigned cairn__flow_moves(const uint8_t *g, size_t i,
+                                         int32_t stride, int moves) {
+  const size_t s = (size_t)stride;
+  unsigned e = g[i + 1] != 0, w = g[i - 1] != 0;
+  unsigned so = g[i + s] != 0, n = g[i - s] != 0;
+  unsigned m = e | w << 1 | so << 2 | n << 3;
+  if (moves == 4) return m;
+  m |= (e & so & (g[i + s + 1] != 0)) << 4;
+  m |= (w & so & (g[i + s - 1] != 0)) << 5;
+  m |= (e & n & (g[i - s + 1] != 0)) << 6;
+  m |= (w & n & (g[i - s - 1] != 0)) << 7;
+  return m;
+}
+
+/* The direction code of padded cell i from the values around it. */
+uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i);
+/* Recomputes the line-of-sight flags of every goal's window. */
+void cairn__flow_los_all(cairn_field *f);
+
+/* Indexed binary heap over the builder's qa/qb, keyed by the field's
+ * values (ties by cell index, so pops are deterministic). */
+void cairn__flow_heap_push(cairn_flow_builder *b, const cairn_cost *key,
+                           uint32_t c);
+void cairn__flow_heap_lower(cairn_flow_builder *b, const cairn_cost *key,
+                            uint32_t c);
+uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key);
+
+#endif

@@ -1,0 +1,168 @@
+/* Sampling at float positions, and the check against a plain Dijkstra. */
+#include "flow_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline size_t idx(const cairn_field *f, int32_t x, int32_t y) {
+  return (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
+}
+
+/* Whether the segment from (x, y) along (vx, vy) (length <= 1) keeps to
+ * passable cells: every cell its bounding box overlaps must be passable.
+ * Stricter than the segment itself needs, and simple to state and test; a
+ * move legal from the cell's centre passes it from anywhere in the cell
+ * (a diagonal's box stays in the 2 x 2 block the move needs open). */
+static bool segment_clear(const cairn_field *f, const uint8_t *g, float x,
+                          float y, float vx, float vy) {
+  float xa = fminf(x, x + vx), xb = fmaxf(x, x + vx);
+  float ya = fminf(y, y + vy), yb = fmaxf(y, y + vy);
+  int32_t cx0 = (int32_t)floorf(xa), cx1 = (int32_t)floorf(xb);
+  int32_t cy0 = (int32_t)floorf(ya), cy1 = (int32_t)floorf(yb);
+  for (int32_t cy = cy0; cy <= cy1; cy++)
+    for (int32_t cx = cx0; cx <= cx1; cx++) {
+      if (cx < 0 || cy < 0 || cx >= f->w || cy >= f->h) return false;
+      if (!g[idx(f, cx, cy)]) return false;
+    }
+  return true;
+}
+
+static bool unit(float *vx, float *vy) {
+  float len = sqrtf(*vx * *vx + *vy * *vy);
+  if (!(len > 1e-6f)) return false;
+  *vx /= len;
+  *vy /= len;
+  return true;
+}
+
+/* Bilinear blend of the moves of the four cells whose centres surround
+ * (x, y); cells without a move do not count. */
+static bool blend(const cairn_field *f, float x, float y, float *vx,
+                  float *vy) {
+  float fx = x - 0.5f, fy = y - 0.5f;
+  int32_t x0 = (int32_t)floorf(fx), y0 = (int32_t)floorf(fy);
+  float ax = fx - (float)x0, ay = fy - (float)y0;
+  float sx = 0, sy = 0;
+  for (int k = 0; k < 4; k++) {
+    int32_t cx = x0 + (k & 1), cy = y0 + (k >> 1);
+    int d = cairn_field_dir(f, cx, cy);
+    if (d >= 8) continue;
+    float wgt = ((k & 1) ? ax : 1 - ax) * ((k >> 1) ? ay : 1 - ay);
+    float mx = (float)cairn__flow_dx[d], my = (float)cairn__flow_dy[d];
+    if (d >= 4) {
+      mx *= 0.70710678f;
+      my *= 0.70710678f;
+    }
+    sx += wgt * mx;
+    sy += wgt * my;
+  }
+  *vx = sx;
+  *vy = sy;
+  return unit(vx, vy);
+}
+
+cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
+                                cairn_flow_sample *out) {
+  if (!f || !out) return CAIRN_ERR_ARG;
+  memset(out, 0, sizeof *out);
+  out->dir = CAIRN_FLOW_NONE;
+  if (isnan(x) || isnan(y)) return CAIRN_ERR_ARG;
+  if (!(x >= 0 && y >= 0 && x < (float)f->w && y < (float)f->h))
+    return CAIRN_ERR_RANGE;
+  int32_t cx = (int32_t)x, cy = (int32_t)y;
+  if (cx >= f->w) cx = f->w - 1; /* x just below w rounds up in float */
+  if (cy >= f->h) cy = f->h - 1;
+  int32_t stride;
+  const uint8_t *g = cairn_grid_cells(f->grid, &stride);
+  size_t i = idx(f, cx, cy);
+  int d = f->dir[i] & FLOW_DIR_MASK;
+  out->dir = d;
+  if (d >= 8) return CAIRN_OK;
+  float vx, vy;
+  if (f->dir[i] & FLOW_LOS_BIT) {
+    out->los = 1;
+    vx = (float)(cx + f->los[2 * i]) + 0.5f - x;
+    vy = (float)(cy + f->los[2 * i + 1]) + 0.5f - y;
+    if (unit(&vx, &vy) && segment_clear(f, g, x, y, vx, vy)) goto done;
+  }
+  if (blend(f, x, y, &vx, &vy) && segment_clear(f, g, x, y, vx, vy)) goto done;
+  vx = (float)cairn__flow_dx[d];
+  vy = (float)cairn__flow_dy[d];
+  unit(&vx, &vy);
+done:
+  out->vx = vx;
+  out->vy = vy;
+  return CAIRN_OK;
+}
+
+/* ---- verify --------------------------------------------------------- */
+
+static void fault(cairn_field_fault *out, int32_t x, int32_t y,
+                  cairn_cost got, cairn_cost want, const char *why) {
+  out->ok = 0;
+  out->cell.x = x;
+  out->cell.y = y;
+  out->got = got;
+  out->expected = want;
+  out->problem = why;
+}
+
+/* The move check of one reachable non-goal cell, from the public grid
+ * accessors only (independent of the build's padded arithmetic). */
+static const char *check_move(const cairn_field *f, int32_t x, int32_t y,
+                              cairn_cost v) {
+  int d = cairn_field_dir(f, x, y);
+  if (d >= 8) return "reachable cell without a move";
+  if (f->moves == 4 && d >= 4) return "diagonal move in a 4-way field";
+  int32_t dx = cairn_flow_dir_dx(d), dy = cairn_flow_dir_dy(d);
+  int32_t nx = x + dx, ny = y + dy;
+  uint8_t t = cairn_grid_cost(f->grid, nx, ny);
+  if (!t) return "move into a blocked cell";
+  if (dx && dy &&
+      (!cairn_grid_cost(f->grid, x + dx, y) || !cairn_grid_cost(f->grid, x, y + dy)))
+    return "move cuts a corner";
+  cairn_cost nv = cairn_field_cost(f, nx, ny);
+  cairn_cost step = (dx && dy ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * t;
+  if (nv == CAIRN_COST_INF || nv + step != v)
+    return "value is not the next cell's value plus the step";
+  return NULL;
+}
+
+static const char *check_cell(const cairn_field *f, const cairn_search *s,
+                              int32_t x, int32_t y, cairn_cost *want) {
+  cairn_point p = {x, y};
+  cairn_node_info info;
+  cairn_cost v = cairn_field_cost(f, x, y);
+  *want = CAIRN_COST_INF;
+  if (cairn_search_cell(s, p, &info) == CAIRN_OK && info.state == CAIRN_NODE_CLOSED)
+    *want = info.g;
+  if (!cairn_grid_cost(f->grid, x, y)) *want = CAIRN_COST_INF;
+  if (v != *want) return "value differs from Dijkstra's";
+  int d = cairn_field_dir(f, x, y);
+  if (v == CAIRN_COST_INF) return d == CAIRN_FLOW_NONE ? NULL : "unreachable cell with a move";
+  if (v == 0) return d == CAIRN_FLOW_GOAL ? NULL : "goal not marked as a goal";
+  return check_move(f, x, y, v);
+}
+
+cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
+                                cairn_field_fault *out) {
+  if (!f || !s || !out) return CAIRN_ERR_ARG;
+  memset(out, 0, sizeof *out);
+  if (!f->built) return CAIRN_ERR_STATE;
+  cairn_search_opts o = cairn_search_defaults();
+  o.moves = f->moves;
+  cairn_status st = cairn_dijkstra_fill(s, f->grid, f->goals, f->n_goals, NULL,
+                                        0, 1, &o);
+  if (st != CAIRN_OK) return st;
+  out->ok = 1;
+  for (int32_t y = 0; y < f->h; y++)
+    for (int32_t x = 0; x < f->w; x++) {
+      cairn_cost want;
+      const char *why = check_cell(f, s, x, y, &want);
+      if (why) {
+        fault(out, x, y, cairn_field_cost(f, x, y), want, why);
+        return CAIRN_OK;
+      }
+    }
+  return CAIRN_OK;
+}
