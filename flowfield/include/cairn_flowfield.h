@@ -45,7 +45,7 @@
  *
  * Memory: a field holds 11 bytes per cell of the padded grid ((w+2)(h+2)):
  * 8 for the value, 1 for the direction and flags, 2 for the line-of-sight
- * offset. A builder holds 13 bytes per padded cell of the largest grid it
+ * offset. A builder holds 17 bytes per padded cell of the largest grid it
  * served (cairn_flow_builder_reserve grows it up front); after that, builds
  * and repairs allocate nothing. Tiles hold 9 bytes per cell of each routed
  * sector only.

@@ -66,8 +66,9 @@ static void builder_release(cairn_flow_builder *b) {
   cairn__flow_free(&b->alloc, b->qa, b->cap * sizeof *b->qa);
   cairn__flow_free(&b->alloc, b->qb, b->cap * sizeof *b->qb);
   cairn__flow_free(&b->alloc, b->list, b->cap * sizeof *b->list);
+  cairn__flow_free(&b->alloc, b->seeds, b->cap * sizeof *b->seeds);
   cairn__flow_free(&b->alloc, b->mark, b->cap);
-  b->qa = b->qb = b->list = NULL;
+  b->qa = b->qb = b->list = b->seeds = NULL;
   b->mark = NULL;
   b->cap = 0;
 }
@@ -85,8 +86,9 @@ cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n) {
   b->qa = cairn__flow_alloc(&b->alloc, n * sizeof *b->qa);
   b->qb = cairn__flow_alloc(&b->alloc, n * sizeof *b->qb);
   b->list = cairn__flow_alloc(&b->alloc, n * sizeof *b->list);
+  b->seeds = cairn__flow_alloc(&b->alloc, n * sizeof *b->seeds);
   b->mark = cairn__flow_alloc(&b->alloc, n);
-  if (!b->qa || !b->qb || !b->list || !b->mark) {
+  if (!b->qa || !b->qb || !b->list || !b->seeds || !b->mark) {
     b->cap = n; /* so the release frees what was taken */
     builder_release(b);
     return CAIRN_ERR_NOMEM;
@@ -109,7 +111,7 @@ cairn_status cairn_flow_builder_reserve(cairn_flow_builder *b,
 }
 
 size_t cairn_flow_builder_memory(const cairn_flow_builder *b) {
-  return b ? sizeof *b + b->cap * (3 * sizeof(uint32_t) + 1) : 0;
+  return b ? sizeof *b + b->cap * (4 * sizeof(uint32_t) + 1) : 0;
 }
 
 /* ---- heap (repair, tiles, and QUEUE_HEAP builds) ---------------------- */
@@ -407,22 +409,36 @@ static void integrate_heap(cairn_field *f, cairn_flow_builder *b,
   }
 }
 
+/* The first legal move (in direction order) to a neighbour whose value
+ * plus the step's price is exactly v, found without branches: all eight
+ * tests, one bit each, then the lowest bit. Two facts keep the tests
+ * short. A blocked neighbour holds 0 and has terrain 0, so its test reads
+ * 0 == v, false for any cell but a goal. An unreachable one holds
+ * CAIRN_COST_INF = 2^64 - 1, and INF + price wraps to price - 1, an odd
+ * number, while every value is even (both step bases are), so that test
+ * is false too. A diagonal also needs its two straight cells open. */
 uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i) {
   if (!g[i]) return CAIRN_FLOW_NONE;
   const cairn_cost v = f->cost[i];
   if (v == CAIRN_COST_INF) return CAIRN_FLOW_NONE;
   if (v == 0) return CAIRN_FLOW_GOAL;
-  unsigned open = cairn__flow_moves(g, i, f->stride, f->moves);
-  while (open) {
-    const int d = __builtin_ctz(open);
-    open &= open - 1;
-    const size_t nb = (size_t)((ptrdiff_t)i + cairn__flow_dx[d] +
-                               (ptrdiff_t)cairn__flow_dy[d] * f->stride);
-    const cairn_cost nv = f->cost[nb];
-    if (nv != CAIRN_COST_INF && nv + cairn__flow_base[d] * g[nb] == v)
-      return (uint8_t)d;
+  const cairn_cost *c = f->cost;
+  const size_t s = (size_t)f->stride;
+  const cairn_cost S = CAIRN_COST_ONE, D = CAIRN_COST_DIAG;
+  unsigned m = (unsigned)(c[i + 1] + S * g[i + 1] == v) |
+               (unsigned)(c[i - 1] + S * g[i - 1] == v) << 1 |
+               (unsigned)(c[i + s] + S * g[i + s] == v) << 2 |
+               (unsigned)(c[i - s] + S * g[i - s] == v) << 3;
+  if (f->moves == 8) {
+    const unsigned e = g[i + 1] != 0, w = g[i - 1] != 0;
+    const unsigned so = g[i + s] != 0, n = g[i - s] != 0;
+    m |= (e & so & (c[i + s + 1] + D * g[i + s + 1] == v)) << 4 |
+         (w & so & (c[i + s - 1] + D * g[i + s - 1] == v)) << 5 |
+         (e & n & (c[i - s + 1] + D * g[i - s + 1] == v)) << 6 |
+         (w & n & (c[i - s - 1] + D * g[i - s - 1] == v)) << 7;
   }
-  return CAIRN_FLOW_NONE; /* cannot happen on an exact field */
+  /* none cannot happen on an exact field */
+  return m ? (uint8_t)__builtin_ctz(m) : CAIRN_FLOW_NONE;
 }
 
 /* Directions from the finished values, rows in parallel; also the bounding
@@ -532,6 +548,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   direction_pass(f, b, g, nt);
   cairn__flow_los_all(f);
   f->queue = q;
+  f->uniform = tmin == tmax ? tmin : 0;
   f->built = 1;
   f->build_ms = cairn__flow_now_ms() - t0;
   f->repair_ms = 0;

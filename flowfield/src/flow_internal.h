@@ -25,6 +25,7 @@ struct cairn_flow_builder {
   uint32_t *qb;    /* FIFO diagonal queue / bucket prev / heap positions
                       (index + 1; all 0 between calls) */
   uint32_t *list;  /* repair: the cells it resets or lowers */
+  uint32_t *seeds; /* repair: the cells its Dijkstra starts from */
   uint8_t *mark;   /* settled (FIFO, buckets) / repair sets; all 0
                       between calls */
   uint32_t heads[FLOW_BUCKETS];
@@ -48,6 +49,8 @@ struct cairn_field {
   int32_t los_radius;
   int built;
   cairn_flow_queue queue;
+  unsigned uniform;       /* the one terrain cost of every passable cell,
+                             or 0 if they differ */
   double build_ms, repair_ms;
   size_t repaired;
   /* bounding box of the cells reached (grid coordinates), for the cache */
