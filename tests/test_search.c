@@ -1058,6 +1058,8 @@ static void check_fills(uint64_t rng, bool uniform) {
     }
     cairn_search_opts o = opts_of(CAIRN_H_ZERO, moves);
     o.bounds = r;
+    /* with queues reserved for the grid, uniform fills skip the room test */
+    if (m % 4 == 1) assert_int_equal(cairn_search_reserve_fill(s, g), CAIRN_OK);
     ref_fill(g, moves, r, src, n_src, 0, fwd);
     ref_fill(g, moves, r, src, n_src, 1, rev);
     for (int reverse = 0; reverse < 2; reverse++) {
@@ -1110,6 +1112,75 @@ static void check_fills(uint64_t rng, bool uniform) {
 static void fill_random(void **state) {
   (void)state;
   check_fills(0xf111, false);
+}
+
+/* Grids edited cell by cell and in rectangles keep what searches read of
+ * them: after every batch of edits (passability flips, cost changes, a
+ * rectangle copied in), fills and A* from random cells agree with the
+ * reference Dijkstra, which reads only costs, and the passable count and
+ * uniformity match a recount. */
+static void edits_keep_grid_state(void **state) {
+  (void)state;
+  uint64_t rng = 0xed17;
+  cairn_search *s = new_search();
+  for (int m = 0; m < 12; m++) {
+    int w = 5 + (int)tu_below(&rng, 20), h = 5 + (int)tu_below(&rng, 20);
+    int uniform = m % 2;
+    cairn_grid *g = tu_random_grid(&rng, w, h, 25, uniform ? 1 : 4);
+    const size_t cells = (size_t)w * (size_t)h;
+    cairn_cost *ref = malloc(cells * sizeof *ref);
+    uint8_t *patch = malloc(cells);
+    assert_true(ref && patch);
+    for (int batch = 0; batch < 6; batch++) {
+      for (int e = 0; e < 8; e++) {
+        int x = (int)tu_below(&rng, (uint32_t)w), y = (int)tu_below(&rng, (uint32_t)h);
+        uint8_t c = tu_below(&rng, 3) == 0 ? 0 : (uint8_t)(uniform ? 1 : 1 + tu_below(&rng, 4));
+        assert_int_equal(cairn_grid_set_cost(g, x, y, c), CAIRN_OK);
+      }
+      cairn_rect r = random_rect(&rng, g);
+      for (size_t k = 0; k < cells; k++)
+        patch[k] = tu_below(&rng, 4) == 0 ? 0 : (uint8_t)(uniform ? 1 : 1 + tu_below(&rng, 4));
+      assert_int_equal(cairn_grid_set_rect(g, r, patch, (size_t)w), CAIRN_OK);
+      for (int y = 0; y < r.h; y++)
+        for (int x = 0; x < r.w; x++)
+          assert_int_equal(cairn_grid_cost(g, r.x + x, r.y + y),
+                           patch[(size_t)y * (size_t)w + (size_t)x]);
+      size_t passable = 0;
+      int first = 0, distinct = 0;
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+          int c = cairn_grid_cost(g, x, y);
+          passable += c != 0;
+          if (c && !first) first = c, distinct = 1;
+          else if (c && c != first) distinct = 2;
+        }
+      assert_int_equal(cairn_grid_passable(g), passable);
+      assert_int_equal(cairn_grid_uniform(g), distinct <= 1);
+      cairn_point src;
+      if (!random_open_in(&rng, g, rect_of(0, 0, w, h), &src)) continue;
+      for (int moves = 4; moves <= 8; moves += 4) {
+        cairn_search_opts o = opts_of(CAIRN_H_ZERO, moves);
+        ref_fill(g, moves, rect_of(0, 0, 0, 0), &src, 1, 0, ref);
+        assert_int_equal(cairn_dijkstra_fill(s, g, &src, 1, NULL, 0, 0, &o), CAIRN_OK);
+        check_full_fill(s, g, moves, rect_of(0, 0, 0, 0), &src, 1, 0, ref, 0);
+      }
+    }
+    /* refusals leave the grid as it was */
+    cairn_rect off = {w - 1, 0, 2, 1};
+    assert_int_equal(cairn_grid_set_rect(g, off, patch, (size_t)w), CAIRN_ERR_RANGE);
+    cairn_rect neg = {0, 0, -1, 1}, empty = {0, 0, 0, 3}, one = {0, 0, 2, 1};
+    assert_int_equal(cairn_grid_set_rect(g, neg, patch, (size_t)w), CAIRN_ERR_ARG);
+    assert_int_equal(cairn_grid_set_rect(g, empty, NULL, 0), CAIRN_OK);
+    assert_int_equal(cairn_grid_set_rect(g, one, patch, 1), CAIRN_ERR_ARG);
+    assert_int_equal(cairn_grid_set_rect(g, one, NULL, 2), CAIRN_ERR_ARG);
+    assert_int_equal(cairn_grid_set_rect(NULL, one, patch, 2), CAIRN_ERR_ARG);
+    free(ref);
+    free(patch);
+    cairn_grid_destroy(g);
+  }
+  assert_int_equal(cairn_grid_uniform(NULL), 0);
+  assert_int_equal(cairn_search_reserve_fill(NULL, NULL), CAIRN_ERR_ARG);
+  cairn_search_destroy(s);
 }
 
 /* Fills on uniform terrain take the two-queue path (no heap). */
@@ -1644,6 +1715,7 @@ int main(void) {
       cmocka_unit_test(context_reuse),
       cmocka_unit_test(reserved_queries_allocate_nothing),
       cmocka_unit_test(grid_limits),
+      cmocka_unit_test(edits_keep_grid_state),
       cmocka_unit_test(bounded_matches_copy),
       cmocka_unit_test(bounded_route_outside),
       cmocka_unit_test(bounded_errors),

@@ -132,14 +132,30 @@ uint8_t cairn_grid_cost(const cairn_grid *grid, int32_t x, int32_t y);
  * glyph is dropped unless it still fits the new cost. */
 cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
                                  uint8_t cost);
+/* Sets every cell of rectangle r (which must lie inside the grid, else
+ * CAIRN_ERR_RANGE; w or h 0 sets nothing) from costs, row by row, `pitch`
+ * bytes from one row to the next (>= r.w): the bulk form of
+ * cairn_grid_set_cost, with the same effects on islands and glyphs, for
+ * copies and large edits. */
+cairn_status cairn_grid_set_rect(cairn_grid *grid, cairn_rect r,
+                                 const uint8_t *costs, size_t pitch);
 /* Number of passable cells. */
 size_t cairn_grid_passable(const cairn_grid *grid);
+/* Whether every passable cell has the same cost (true of an empty grid):
+ * then shortest paths need no priority queue (fills use FIFO queues). */
+int cairn_grid_uniform(const cairn_grid *grid);
 /* Read-only view of the terrain costs for loops that walk many cells (the
  * hierarchy, flow fields, renderers): (width + 2) x (height + 2) bytes, row
  * by row, with a blocked border one cell wide, so cell (x, y) is at
  * (y + 1) * stride + (x + 1) and every inner cell's 8 neighbours are valid.
  * *stride gets width + 2. Valid until the grid is destroyed. */
 const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *stride);
+/* Read-only view of the legal 8-way moves of every cell, laid out as
+ * cairn_grid_cells: a bit set over the directions E W S N SE SW NE NW (bits
+ * 0..7; x grows east, y south), a diagonal only where both straight
+ * neighbours are open (no corner cutting), 0 for blocked and border cells.
+ * The grid keeps it current through every cost change; searches read it. */
+const uint8_t *cairn_grid_moves(const cairn_grid *grid, int32_t *stride);
 
 /* Islands. With no corner cutting, two cells joined by a diagonal step are
  * also joined through an orthogonal neighbour, so one 4-connected labelling
@@ -228,6 +244,11 @@ cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
  * that must never allocate in a query (or whose allocator must only be
  * called from one thread at a time) reserves them up front. */
 cairn_status cairn_search_reserve_goals(cairn_search *s);
+/* Grows the queues of fills on uniform terrain so that fills on g (or
+ * inside bounds on it) never grow them and skip the per-expansion room
+ * test: 128 bytes per cell of g, so meant for small grids (a hierarchy's
+ * cluster copies); larger fills grow their queues to what they use. */
+cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *grid);
 /* Grows the path buffer to `points` points. Paths longer than any before
  * grow it otherwise (amortised doubling), so a caller that must never
  * allocate in a query reserves its longest path here (at most the number of
@@ -479,6 +500,36 @@ cairn_status cairn_search_node(const cairn_search *s, uint32_t node,
  * CAIRN_ERR_RANGE / CAIRN_ERR_STATE as cairn_search_node. */
 cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
                                       uint32_t *out, size_t cap, size_t *n);
+
+/* Landmarks (ALT: Goldberg and Harrelson's A*, landmarks and the triangle
+ * inequality). With the exact cost from a landmark L to every node, any
+ * nodes v and t satisfy cost(v, t) >= cost(L, t) - cost(L, v): a lower
+ * bound that sees what positions cannot (walls, detours, dear terrain).
+ * Graph A*, plain and linked, then takes the larger of the best landmark
+ * bound and the graph's own heuristic; both are consistent, so the search
+ * stays exact and expands fewer nodes wherever the positions underestimate.
+ * Fills ignore landmarks. A linked search bounds its virtual goal through
+ * its goal links. Setting landmarks changes the graph: no search may run on
+ * it meanwhile, nor be in progress across the call. */
+#define CAIRN_GRAPH_MAX_LANDMARKS 16
+/* Takes n landmark nodes (n <= CAIRN_GRAPH_MAX_LANDMARKS; 0 removes them)
+ * and their costs: costs[i * nodes(g) + v] is the exact cost from nodes[i]
+ * to v (CAIRN_COST_INF where unreachable), as a cairn_graph_fill from that
+ * node computes them. They must be exact: the bound is not admissible on
+ * underestimates. The table is copied. CAIRN_ERR_ARG for NULL arguments
+ * with n > 0, a node out of range, a landmark whose own cost is not 0 or a
+ * finite cost of 2^62 or more; CAIRN_ERR_TOO_LARGE above the maximum;
+ * CAIRN_ERR_NOMEM (the graph keeps its previous landmarks). */
+cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
+                                       uint32_t n, const cairn_cost *costs);
+/* The same, computing the costs with one fill per landmark on s (a caller
+ * with threads can run the fills itself, one context each, and call
+ * cairn_graph_set_landmarks). */
+cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
+                                           const uint32_t *nodes, uint32_t n);
+/* Landmarks the graph has (0: none); bytes its landmark table holds. */
+uint32_t cairn_graph_landmarks(const cairn_graph *g);
+size_t cairn_graph_landmark_bytes(const cairn_graph *g);
 
 /* ---- paths ---------------------------------------------------------- */
 

@@ -39,11 +39,21 @@ struct cairn_grid {
   int32_t stride;   /* width + 2 */
   size_t padded;    /* (width + 2) * (height + 2) */
   uint8_t *cost;    /* padded; border cells are 0 */
+  /* padded: the legal 8-way moves out of each open cell as a bit set over
+   * the search's direction order (straight E W S N, then diagonals SE SW
+   * NE NW; a diagonal only where both straight components are open), 0 for
+   * blocked cells. Kept by every cost change, so an expansion reads its
+   * moves with one load instead of testing eight neighbours. */
+  uint8_t *moves;
   uint8_t *glyph;   /* padded map characters, or NULL */
   uint32_t *island; /* padded labels, 0 for blocked */
   uint32_t island_count;
   bool islands_fresh;
   size_t passable;
+  /* passable cells per cost 1..255, and how many costs have any: the grid
+   * is uniform when at most one has */
+  size_t by_cost[256];
+  uint32_t distinct_costs;
 };
 
 static inline uint32_t cairn__grid_index(const cairn_grid *g, int32_t x,
@@ -56,6 +66,13 @@ static inline cairn_point cairn__grid_point(const cairn_grid *g,
                    (int32_t)(index / (uint32_t)g->stride) - 1};
   return p;
 }
+
+/* Recomputes the move sets of every cell (after costs were written in
+ * bulk), or of the cells around one cell whose passability changed. */
+void cairn__grid_refresh_moves(cairn_grid *g);
+void cairn__grid_refresh_moves_around(cairn_grid *g, uint32_t i);
+/* Recounts by_cost and distinct_costs (after costs were written in bulk). */
+void cairn__grid_count_costs(cairn_grid *g);
 
 /* Allocates the glyph layer (filled with 0 = no glyph). */
 cairn_status cairn__grid_alloc_glyphs(cairn_grid *g);

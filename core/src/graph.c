@@ -31,6 +31,13 @@ struct cairn_graph {
   double *xy;          /* 2 * n positions, NULL when the heuristic is zero */
   cairn_graph_heuristic heuristic;
   double h_factor;     /* h_scale * CAIRN_COST_ONE */
+  /* landmarks: row v holds the cost from each landmark i to v, node by
+   * node so one bound reads one short row: in lm32 (UINT32_MAX for
+   * unreachable) when every finite cost fits, half the memory and cache
+   * traffic of lm (CAIRN_COST_INF), which holds them otherwise */
+  uint32_t n_lm;
+  uint32_t *lm32;
+  cairn_cost *lm;
 };
 
 /* ---- storage -------------------------------------------------------- */
@@ -47,6 +54,8 @@ void cairn_graph_destroy(cairn_graph *g) {
   cairn__free(&a, g->target, slots * sizeof *g->target);
   cairn__free(&a, g->cost, slots * sizeof *g->cost);
   cairn__free(&a, g->xy, 2 * (size_t)g->n * sizeof *g->xy);
+  cairn__free(&a, g->lm, g->lm ? (size_t)g->n * g->n_lm * sizeof *g->lm : 0);
+  cairn__free(&a, g->lm32, g->lm32 ? (size_t)g->n * g->n_lm * sizeof *g->lm32 : 0);
   cairn__free(&a, g, sizeof *g);
 }
 
@@ -77,9 +86,15 @@ static cairn_status graph_alloc(const cairn_allocator *alloc, uint32_t n,
 
 /* ---- cairn_graph_create ---------------------------------------------- */
 
+/* Rounds half away from zero, as llround does, without the library call
+ * (graphs of many edges are built often: a hierarchy rebuilds its graph on
+ * every edit). Exact for 0 < x < 2^53, which valid costs (<= 1e9 x 65536)
+ * are: the truncation and the difference are exact. */
 static cairn_cost edge_fixed(double cost) {
-  long long c = llround(cost * (double)CAIRN_COST_ONE);
-  return c < 1 ? 1 : (cairn_cost)c;
+  double x = cost * (double)CAIRN_COST_ONE;
+  if (!(x >= 1.0)) return 1; /* also NaN, which validation refuses first */
+  cairn_cost t = (cairn_cost)x;
+  return x - (double)t >= 0.5 ? t + 1 : t;
 }
 
 static bool edge_valid(const cairn_graph_edge *e, uint32_t n) {
@@ -306,13 +321,50 @@ CAIRN_INLINE cairn_cost graph_h(const cairn_graph *g, const int H, uint32_t v,
                     gy);
 }
 
+/* The best landmark bound on the cost from graph node v to the goal. A
+ * landmark that reaches the goal but not v says nothing (v may still reach
+ * the goal another way round), and one that misses the goal is skipped. */
+/* Landmark i's cost to node v, CAIRN_COST_INF if it does not reach v. */
+static inline cairn_cost landmark_cost(const cairn_graph *g, uint32_t v,
+                                       uint32_t i) {
+  size_t at = (size_t)v * g->n_lm + i;
+  if (g->lm) return g->lm[at];
+  return g->lm32[at] == UINT32_MAX ? CAIRN_COST_INF : g->lm32[at];
+}
+
+CAIRN_INLINE cairn_cost landmark_h(const cairn_search *s, const cairn_graph *g,
+                                   uint32_t v) {
+  cairn_cost best = 0;
+  if (g->lm32) { /* unreachable is UINT32_MAX, which no goal cost exceeds */
+    const uint32_t *row = g->lm32 + (size_t)v * s->n_lm;
+    for (uint32_t i = 0; i < s->n_lm; i++) {
+      const cairn_cost d = s->lm_goal[i], r = row[i];
+      if (r < d && d != CAIRN_COST_INF && d - r > best) best = d - r;
+    }
+    return best;
+  }
+  const cairn_cost *row = g->lm + (size_t)v * s->n_lm;
+  for (uint32_t i = 0; i < s->n_lm; i++) {
+    const cairn_cost d = s->lm_goal[i], r = row[i];
+    if (r < d && d != CAIRN_COST_INF && d - r > best) best = d - r;
+  }
+  return best;
+}
+
 /* Relaxes the edge c -> nb of cost ec. */
 CAIRN_INLINE void relax(cairn_search *s, const cairn_graph *g, const int H,
                         uint32_t c, uint32_t nb, cairn_cost ec, double gx,
                         double gy) {
   const cairn_cost ng = s->nodes[c].g + ec;
   if (cairn__is_fresh(s, nb)) {
-    cairn_cost h = nb < g->n ? graph_h(g, H, nb, gx, gy) : 0; /* goal: 0 */
+    cairn_cost h = 0; /* the goal's */
+    if (nb < g->n) {
+      h = graph_h(g, H, nb, gx, gy);
+      if (s->n_lm) {
+        cairn_cost b = landmark_h(s, g, nb);
+        if (b > h) h = b;
+      }
+    }
     cairn__open(s, nb, ng, h, c);
   } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
     cairn__lower(s, nb, ng, c);
@@ -321,11 +373,9 @@ CAIRN_INLINE void relax(cairn_search *s, const cairn_graph *g, const int H,
 
 /* LINKED: the search runs from the virtual start (node n) to the virtual
  * goal (n + 1); node c has a link to the goal when goal_mark[c] is set.
- * FILL: no goal; the search ends when the open set empties or the last
- * marked target is settled. */
+ * (Fills have their own loop below.) */
 CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
-                                          const int H, const bool LINKED,
-                                          const bool FILL) {
+                                          const int H, const bool LINKED) {
   const cairn_graph *g = s->graph;
   const uint32_t goal = s->goal;
   const double gx = H == CAIRN_GH_ZERO ? 0
@@ -337,12 +387,9 @@ CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
   bool limited;
   uint64_t n = cairn__step_budget(s, budget, &limited);
   while (n--) {
-    if (!s->heap_len) return cairn__finish(s, FILL ? CAIRN_OK : CAIRN_NO_PATH);
+    if (!s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
     const uint32_t c = cairn__pop(s);
-    if (FILL) {
-      if (s->goal_set && s->goal_mark[c] == s->gen && --s->targets_left == 0)
-        return cairn__finish(s, CAIRN_OK);
-    } else if (c == goal) {
+    if (c == goal) {
       s->found = c;
       return cairn__finish(s, CAIRN_OK);
     }
@@ -357,18 +404,15 @@ CAIRN_INLINE cairn_status graph_step_impl(cairn_search *s, uint64_t budget,
     if (LINKED && s->goal_mark[c] == s->gen)
       relax(s, g, H, c, goal, s->to_goal[s->goal_id[c]].cost, gx, gy);
   }
-  if (!s->heap_len) return cairn__finish(s, FILL ? CAIRN_OK : CAIRN_NO_PATH);
+  if (!s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
   if (limited) return cairn__finish(s, CAIRN_PARTIAL);
   return CAIRN_IN_PROGRESS;
 }
 
 #define GRAPH_STEP(name, H, L)                                  \
   static cairn_status name(cairn_search *s, uint64_t budget) {  \
-    return graph_step_impl(s, budget, H, L, false);             \
+    return graph_step_impl(s, budget, H, L);                    \
   }
-static cairn_status step_fill(cairn_search *s, uint64_t budget) {
-  return graph_step_impl(s, budget, CAIRN_GH_ZERO, false, true);
-}
 GRAPH_STEP(step_zero, CAIRN_GH_ZERO, false)
 GRAPH_STEP(step_euclid, CAIRN_GH_EUCLIDEAN, false)
 GRAPH_STEP(step_hex, CAIRN_GH_HEX, false)
@@ -418,7 +462,11 @@ cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
   s->start = start;
   s->goal = goal;
   s->max_expanded = opts ? opts->max_expanded : 0;
-  cairn__open(s, start, 0, start_h(g, start, goal), start);
+  for (uint32_t i = 0; i < g->n_lm; i++) s->lm_goal[i] = landmark_cost(g, goal, i);
+  s->n_lm = g->n_lm;
+  cairn_cost h = start_h(g, start, goal);
+  if (s->n_lm && landmark_h(s, g, start) > h) h = landmark_h(s, g, start);
+  cairn__open(s, start, 0, h, start);
   return CAIRN_OK;
 }
 
@@ -465,6 +513,22 @@ static cairn_status mark_goal_links(cairn_search *s,
   return CAIRN_OK;
 }
 
+/* The virtual goal's cost from each landmark: it is entered only through
+ * its links, so the cheapest landmark-to-node cost plus link. */
+static void goal_landmarks(cairn_search *s, const cairn_graph *g,
+                           const cairn_graph_query *q) {
+  s->n_lm = g->n_lm;
+  for (uint32_t i = 0; i < g->n_lm; i++) {
+    cairn_cost best = CAIRN_COST_INF;
+    for (size_t k = 0; k < q->n_to_goal; k++) {
+      cairn_cost r = landmark_cost(g, q->to_goal[k].node, i);
+      if (r != CAIRN_COST_INF && r + q->to_goal[k].cost < best)
+        best = r + q->to_goal[k].cost;
+    }
+    s->lm_goal[i] = best;
+  }
+}
+
 cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
                                             const cairn_graph *g,
                                             const cairn_graph_query *q,
@@ -489,6 +553,7 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
   s->goal_xy[0] = q->goal_xy[0];
   s->goal_xy[1] = q->goal_xy[1];
   s->max_expanded = opts ? opts->max_expanded : 0;
+  goal_landmarks(s, g, q);
   cairn_cost h = g->heuristic == CAIRN_GH_ZERO
                      ? 0
                      : h_from(g, q->start_xy[0], q->start_xy[1], q->goal_xy[0],
@@ -503,6 +568,26 @@ cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
                                       cairn_result *out) {
   return cairn__run_to_end(s, cairn_graph_astar_linked_begin(s, g, q, opts),
                            out);
+}
+
+/* ---- fills ---------------------------------------------------------- */
+
+/* Dijkstra over the graph (no heuristic, no goal): until the open set
+ * empties or the last marked target is settled. (A radix heap was tried
+ * for these fills, with linked and with array buckets: slower than the
+ * heap on the hierarchy's landmark fills, docs/PERFORMANCE.md.) */
+static cairn_status step_fill(cairn_search *s, uint64_t budget) {
+  const cairn_graph *g = s->graph;
+  while (budget--) {
+    if (!s->heap_len) return cairn__finish(s, CAIRN_OK);
+    const uint32_t c = cairn__pop(s);
+    if (s->goal_set && s->goal_mark[c] == s->gen && --s->targets_left == 0)
+      return cairn__finish(s, CAIRN_OK);
+    for (uint32_t k = g->offset[c]; k < g->offset[c + 1]; k++)
+      relax(s, g, CAIRN_GH_ZERO, c, g->target[k], g->cost[k], 0, 0);
+  }
+  if (!s->heap_len) return cairn__finish(s, CAIRN_OK);
+  return CAIRN_IN_PROGRESS;
 }
 
 /* ---- fills and node queries ----------------------------------------- */
@@ -589,4 +674,78 @@ cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
     if (s->parent[i] == i) break;
   }
   return CAIRN_OK;
+}
+
+/* ---- landmarks ------------------------------------------------------ */
+
+cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
+                                       uint32_t n, const cairn_cost *costs) {
+  if (!g || (n && (!nodes || !costs))) return CAIRN_ERR_ARG;
+  if (n > CAIRN_GRAPH_MAX_LANDMARKS) return CAIRN_ERR_TOO_LARGE;
+  const size_t nv = g->n;
+  for (uint32_t i = 0; i < n; i++) {
+    if (nodes[i] >= g->n || costs[i * nv + nodes[i]] != 0) return CAIRN_ERR_ARG;
+    for (size_t v = 0; v < nv; v++)
+      if (costs[i * nv + v] != CAIRN_COST_INF && costs[i * nv + v] >= GRAPH_COST_MAX)
+        return CAIRN_ERR_ARG;
+  }
+  bool narrow = true; /* every finite cost below UINT32_MAX */
+  for (size_t k = 0; k < nv * n && narrow; k++)
+    narrow = costs[k] == CAIRN_COST_INF || costs[k] < UINT32_MAX;
+  cairn_cost *lm = NULL;
+  uint32_t *lm32 = NULL;
+  if (n && narrow) {
+    lm32 = cairn__alloc(&g->alloc, nv * n * sizeof *lm32);
+    if (!lm32) return CAIRN_ERR_NOMEM;
+    for (size_t v = 0; v < nv; v++) /* node-major: one row per bound */
+      for (uint32_t i = 0; i < n; i++)
+        lm32[v * n + i] = costs[i * nv + v] == CAIRN_COST_INF
+                              ? UINT32_MAX
+                              : (uint32_t)costs[i * nv + v];
+  } else if (n) {
+    lm = cairn__alloc(&g->alloc, nv * n * sizeof *lm);
+    if (!lm) return CAIRN_ERR_NOMEM;
+    for (size_t v = 0; v < nv; v++)
+      for (uint32_t i = 0; i < n; i++) lm[v * n + i] = costs[i * nv + v];
+  }
+  cairn__free(&g->alloc, g->lm, g->lm ? nv * g->n_lm * sizeof *g->lm : 0);
+  cairn__free(&g->alloc, g->lm32, g->lm32 ? nv * g->n_lm * sizeof *g->lm32 : 0);
+  g->lm = lm;
+  g->lm32 = lm32;
+  g->n_lm = n;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
+                                           const uint32_t *nodes, uint32_t n) {
+  if (!g || !s || (n && !nodes)) return CAIRN_ERR_ARG;
+  if (n > CAIRN_GRAPH_MAX_LANDMARKS) return CAIRN_ERR_TOO_LARGE;
+  if (!n) return cairn_graph_set_landmarks(g, NULL, 0, NULL);
+  const size_t nv = g->n;
+  cairn_cost *costs = cairn__alloc(&g->alloc, nv * n * sizeof *costs);
+  if (!costs) return CAIRN_ERR_NOMEM;
+  cairn_status st = CAIRN_OK;
+  for (uint32_t i = 0; i < n && st == CAIRN_OK; i++) {
+    if (nodes[i] >= g->n) {
+      st = CAIRN_ERR_ARG;
+      break;
+    }
+    cairn_graph_link src = {nodes[i], 0};
+    st = cairn_graph_fill(s, g, &src, 1, NULL, 0);
+    for (size_t v = 0; v < nv && st == CAIRN_OK; v++) {
+      cairn_node_info info;
+      cairn_search_node(s, (uint32_t)v, &info);
+      costs[i * nv + v] = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+    }
+  }
+  if (st == CAIRN_OK) st = cairn_graph_set_landmarks(g, nodes, n, costs);
+  cairn__free(&g->alloc, costs, nv * n * sizeof *costs);
+  return st;
+}
+
+uint32_t cairn_graph_landmarks(const cairn_graph *g) { return g ? g->n_lm : 0; }
+
+size_t cairn_graph_landmark_bytes(const cairn_graph *g) {
+  if (!g) return 0;
+  return (size_t)g->n * g->n_lm * (g->lm ? sizeof *g->lm : sizeof *g->lm32);
 }

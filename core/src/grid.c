@@ -21,8 +21,9 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   g->stride = width + 2;
   g->padded = (size_t)(width + 2) * (size_t)(height + 2);
   g->cost = cairn__alloc(&a, g->padded);
+  g->moves = cairn__alloc(&a, g->padded);
   g->island = cairn__alloc(&a, g->padded * sizeof *g->island);
-  if (!g->cost || !g->island) {
+  if (!g->cost || !g->moves || !g->island) {
     cairn_grid_destroy(g);
     return CAIRN_ERR_NOMEM;
   }
@@ -30,6 +31,8 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   for (int32_t y = 0; y < height; y++)
     memset(g->cost + cairn__grid_index(g, 0, y), fill, (size_t)width);
   g->passable = fill ? (size_t)width * (size_t)height : 0;
+  cairn__grid_count_costs(g);
+  cairn__grid_refresh_moves(g);
   cairn_grid_update_islands(g);
   *out = g;
   return CAIRN_OK;
@@ -39,6 +42,7 @@ void cairn_grid_destroy(cairn_grid *g) {
   if (!g) return;
   cairn_allocator a = g->alloc;
   cairn__free(&a, g->cost, g->padded);
+  cairn__free(&a, g->moves, g->padded);
   cairn__free(&a, g->glyph, g->padded);
   cairn__free(&a, g->island, g->padded * sizeof *g->island);
   cairn__free(&a, g, sizeof *g);
@@ -64,6 +68,19 @@ uint8_t cairn_grid_cost(const cairn_grid *g, int32_t x, int32_t y) {
   return g->cost[cairn__grid_index(g, x, y)];
 }
 
+static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
+                             int32_t y1);
+
+/* Keeps passable, by_cost and distinct_costs as cell i goes to `cost`. */
+static void count_change(cairn_grid *g, uint8_t old, uint8_t cost) {
+  if (old && --g->by_cost[old] == 0) g->distinct_costs--;
+  if (cost && g->by_cost[cost]++ == 0) g->distinct_costs++;
+  if ((old != 0) != (cost != 0)) {
+    g->passable += cost ? 1 : (size_t)-1;
+    g->islands_fresh = false;
+  }
+}
+
 cairn_status cairn_grid_set_cost(cairn_grid *g, int32_t x, int32_t y,
                                  uint8_t cost) {
   if (!g) return CAIRN_ERR_ARG;
@@ -71,13 +88,88 @@ cairn_status cairn_grid_set_cost(cairn_grid *g, int32_t x, int32_t y,
   uint32_t i = cairn__grid_index(g, x, y);
   uint8_t old = g->cost[i];
   if (old == cost) return CAIRN_OK;
-  if ((old != 0) != (cost != 0)) {
-    g->passable += cost ? 1 : (size_t)-1;
-    g->islands_fresh = false;
-  }
+  count_change(g, old, cost);
   g->cost[i] = cost;
+  if ((old != 0) != (cost != 0)) cairn__grid_refresh_moves_around(g, i);
   if (g->glyph) g->glyph[i] = 0; /* the glyph described the old terrain */
   return CAIRN_OK;
+}
+
+cairn_status cairn_grid_set_rect(cairn_grid *g, cairn_rect r,
+                                 const uint8_t *costs, size_t pitch) {
+  if (!g || r.w < 0 || r.h < 0) return CAIRN_ERR_ARG;
+  if (!r.w || !r.h) return CAIRN_OK;
+  if (!costs || pitch < (size_t)r.w) return CAIRN_ERR_ARG;
+  if (r.x < 0 || r.y < 0 || r.w > g->width - r.x || r.h > g->height - r.y)
+    return CAIRN_ERR_RANGE;
+  bool flipped = false;
+  for (int32_t y = 0; y < r.h; y++) {
+    uint32_t i = cairn__grid_index(g, r.x, r.y + y);
+    const uint8_t *row = costs + (size_t)y * pitch;
+    for (int32_t x = 0; x < r.w; x++, i++) {
+      uint8_t old = g->cost[i];
+      if (old == row[x]) continue;
+      flipped = flipped || (old != 0) != (row[x] != 0);
+      count_change(g, old, row[x]);
+      g->cost[i] = row[x];
+      if (g->glyph) g->glyph[i] = 0;
+    }
+  }
+  if (flipped) refresh_moves_in(g, r.x - 1, r.y - 1, r.x + r.w, r.y + r.h);
+  return CAIRN_OK;
+}
+
+int cairn_grid_uniform(const cairn_grid *g) { return g && g->distinct_costs <= 1; }
+
+/* The move set of cell i (see struct cairn_grid), built without branches. */
+static uint8_t moves_of(const uint8_t *cost, uint32_t i, uint32_t s) {
+  if (!cost[i]) return 0;
+  unsigned e = cost[i + 1] != 0, w = cost[i - 1] != 0;
+  unsigned so = cost[i + s] != 0, n = cost[i - s] != 0;
+  unsigned m = e | w << 1 | so << 2 | n << 3;
+  m |= (e & so & (cost[i + s + 1] != 0)) << 4;
+  m |= (w & so & (cost[i + s - 1] != 0)) << 5;
+  m |= (e & n & (cost[i - s + 1] != 0)) << 6;
+  m |= (w & n & (cost[i - s - 1] != 0)) << 7;
+  return (uint8_t)m;
+}
+
+/* Move sets of the cells in columns x0..x1, rows y0..y1, clipped to the
+ * grid (border cells stay blocked with no moves). */
+static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
+                             int32_t y1) {
+  const uint32_t s = (uint32_t)g->stride;
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 > g->width - 1) x1 = g->width - 1;
+  if (y1 > g->height - 1) y1 = g->height - 1;
+  for (int32_t y = y0; y <= y1; y++) {
+    uint32_t i = cairn__grid_index(g, x0, y);
+    for (int32_t x = x0; x <= x1; x++, i++) g->moves[i] = moves_of(g->cost, i, s);
+  }
+}
+
+void cairn__grid_refresh_moves(cairn_grid *g) {
+  memset(g->moves, 0, g->padded);
+  refresh_moves_in(g, 0, 0, g->width - 1, g->height - 1);
+}
+
+/* A cell's passability enters the move sets of its 3 x 3 neighbourhood. */
+void cairn__grid_refresh_moves_around(cairn_grid *g, uint32_t i) {
+  const uint32_t s = (uint32_t)g->stride;
+  const int32_t x = (int32_t)(i % s) - 1, y = (int32_t)(i / s) - 1;
+  refresh_moves_in(g, x - 1, y - 1, x + 1, y + 1);
+}
+
+void cairn__grid_count_costs(cairn_grid *g) {
+  memset(g->by_cost, 0, sizeof g->by_cost);
+  for (int32_t y = 0; y < g->height; y++) {
+    const uint8_t *row = g->cost + cairn__grid_index(g, 0, y);
+    for (int32_t x = 0; x < g->width; x++) g->by_cost[row[x]]++;
+  }
+  g->by_cost[0] = 0;
+  g->distinct_costs = 0;
+  for (int c = 1; c < 256; c++) g->distinct_costs += g->by_cost[c] != 0;
 }
 
 size_t cairn_grid_passable(const cairn_grid *g) { return g ? g->passable : 0; }
@@ -85,6 +177,11 @@ size_t cairn_grid_passable(const cairn_grid *g) { return g ? g->passable : 0; }
 const uint8_t *cairn_grid_cells(const cairn_grid *g, int32_t *stride) {
   if (stride) *stride = g ? g->stride : 0;
   return g ? g->cost : NULL;
+}
+
+const uint8_t *cairn_grid_moves(const cairn_grid *g, int32_t *stride) {
+  if (stride) *stride = g ? g->stride : 0;
+  return g ? g->moves : NULL;
 }
 
 /* Flood fill with an explicit stack (each cell is pushed once, when it is

@@ -232,6 +232,8 @@ static void fill_grid(cairn__line_reader r, cairn_grid *g,
     }
   }
   g->passable = passable;
+  cairn__grid_count_costs(g);
+  cairn__grid_refresh_moves(g);
 }
 
 cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,

@@ -158,6 +158,7 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->full_map = false;
   s->expanded = s->generated = 0;
   s->path_len = 0;
+  s->n_lm = 0;
 }
 
 /* Both path buffers are replaced together, and only when both new blocks
@@ -297,22 +298,11 @@ uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
   return budget;
 }
 
-/* The legal moves out of cell c as a bit set over the dir_* order, built
- * without branches: on maps with scattered walls, a branch per neighbour is
- * a branch mispredicted. A diagonal needs its cell and both straight
- * components open (no corner cutting). */
-CAIRN_INLINE unsigned moves_from(const uint8_t *cost, uint32_t c,
-                                 int32_t stride, int MOVES) {
-  const uint32_t s = (uint32_t)stride;
-  unsigned e = cost[c + 1] != 0, w = cost[c - 1] != 0;
-  unsigned so = cost[c + s] != 0, n = cost[c - s] != 0;
-  unsigned m = e | w << 1 | so << 2 | n << 3;
-  if (MOVES == 4) return m;
-  m |= (e & so & (cost[c + s + 1] != 0)) << 4;
-  m |= (w & so & (cost[c + s - 1] != 0)) << 5;
-  m |= (e & n & (cost[c - s + 1] != 0)) << 6;
-  m |= (w & n & (cost[c - s - 1] != 0)) << 7;
-  return m;
+/* The legal moves out of cell c as a bit set over the dir_* order: the
+ * grid keeps them per cell (struct cairn_grid), one load instead of eight
+ * neighbour tests; a 4-way search keeps the straight ones. */
+CAIRN_INLINE unsigned moves_from(const cairn_grid *g, uint32_t c, int MOVES) {
+  return MOVES == 4 ? g->moves[c] & 15u : g->moves[c];
 }
 
 /* Moves that stay inside the bounds, as a bit set over the dir_* order. A
@@ -377,7 +367,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     const int32_t cx = (int32_t)(c % (uint32_t)stride);
     const int32_t cy = (int32_t)(c / (uint32_t)stride);
     const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
-    unsigned open = moves_from(cost, c, stride, MOVES);
+    unsigned open = moves_from(g, c, MOVES);
     if (BOUNDED) open &= bound_mask(s, cx, cy);
     while (open) {
       const int d = lowest_bit(open);
@@ -644,20 +634,26 @@ cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *g,
  * are those of the heap fill; only the order among equal costs, and so
  * which of several shortest paths a trace gives, can differ. */
 
+/* Grows queue q so it has room for `need` more entries (capacities stay
+ * powers of two, so positions wrap with a mask), unrolling the ring. */
+static bool fifo_room(cairn_search *s, int q, size_t need) {
+  if (s->ring_cap[q] - s->ring_len[q] >= need) return true;
+  size_t cap = s->ring_cap[q] ? s->ring_cap[q] : 1024;
+  while (cap - s->ring_len[q] < need) cap *= 2;
+  cairn__fifo_entry *r = cairn__alloc(&s->alloc, cap * sizeof *r);
+  if (!r) return false;
+  for (size_t k = 0; k < s->ring_len[q]; k++)
+    r[k] = s->ring[q][(s->ring_head[q] + k) & (s->ring_cap[q] - 1)];
+  cairn__free(&s->alloc, s->ring[q], s->ring_cap[q] * sizeof *r);
+  s->ring[q] = r;
+  s->ring_cap[q] = cap;
+  s->ring_head[q] = 0;
+  return true;
+}
+
 static bool fifo_push(cairn_search *s, int q, uint32_t node, cairn_cost g) {
-  if (s->ring_len[q] == s->ring_cap[q]) { /* grow, unrolling the ring */
-    size_t cap = s->ring_cap[q] ? 2 * s->ring_cap[q] : 1024;
-    cairn__fifo_entry *r = cairn__alloc(&s->alloc, cap * sizeof *r);
-    if (!r) return false;
-    for (size_t k = 0; k < s->ring_len[q]; k++)
-      r[k] = s->ring[q][(s->ring_head[q] + k) % s->ring_cap[q]];
-    cairn__free(&s->alloc, s->ring[q], s->ring_cap[q] * sizeof *r);
-    s->ring[q] = r;
-    s->ring_cap[q] = cap;
-    s->ring_head[q] = 0;
-  }
-  size_t at = s->ring_head[q] + s->ring_len[q]++;
-  if (at >= s->ring_cap[q]) at -= s->ring_cap[q];
+  if (!fifo_room(s, q, 1)) return false;
+  size_t at = (s->ring_head[q] + s->ring_len[q]++) & (s->ring_cap[q] - 1);
   s->ring[q][at].g = g;
   s->ring[q][at].node = node;
   s->generated++;
@@ -665,81 +661,170 @@ static bool fifo_push(cairn_search *s, int q, uint32_t node, cairn_cost g) {
 }
 
 /* The queue whose head comes first (straight on a tie), or -1 if empty. */
-static inline int fifo_next(const cairn_search *s) {
+static int fifo_next(const cairn_search *s) {
   if (!s->ring_len[0]) return s->ring_len[1] ? 1 : -1;
   if (!s->ring_len[1]) return 0;
   return s->ring[1][s->ring_head[1]].g < s->ring[0][s->ring_head[0]].g;
 }
 
-CAIRN_INLINE cairn_status fifo_fill_impl(cairn_search *s, uint64_t budget,
-                                         const int MOVES, const bool BOUNDED) {
-  const cairn_grid *g = s->grid;
-  const uint8_t *cost = g->cost;
-  const int32_t stride = g->stride;
-  int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = dir_dx[d] + dir_dy[d] * stride;
-  while (budget--) {
-    int q = fifo_next(s);
-    if (q < 0) return cairn__finish(s, CAIRN_OK);
-    cairn__fifo_entry e = s->ring[q][s->ring_head[q]];
-    if (++s->ring_head[q] == s->ring_cap[q]) s->ring_head[q] = 0;
-    s->ring_len[q]--;
-    const uint32_t c = e.node;
-    if (!cairn__is_open(s, c) || s->nodes[c].g != e.g) continue; /* stale */
-    s->nodes[c].stamp = s->gen + 1;
-    s->expanded++;
-    if (s->goal_set && s->goal_mark[c] == s->gen && --s->targets_left == 0)
-      return cairn__finish(s, CAIRN_OK);
-    /* every open cell costs the same, so entering c or leaving it: one
-     * price per step length, and the fill runs the same both ways */
-    const cairn_cost step[2] = {CAIRN_COST_ONE * cost[c], CAIRN_COST_DIAG * cost[c]};
-    const int32_t cx = (int32_t)(c % (uint32_t)stride);
-    const int32_t cy = (int32_t)(c / (uint32_t)stride);
-    unsigned open = moves_from(cost, c, stride, MOVES);
-    if (BOUNDED) open &= bound_mask(s, cx, cy);
-    while (open) {
-      const int d = lowest_bit(open);
-      open &= open - 1;
-      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = e.g + step[d >= 4];
-      if (cairn__is_fresh(s, nb)) {
-        s->nodes[nb].stamp = s->gen;
-      } else if (!cairn__is_open(s, nb) || ng >= s->nodes[nb].g) {
-        continue;
-      }
-      s->nodes[nb].g = ng;
-      s->parent[nb] = c;
-      if (!fifo_push(s, d >= 4, nb, ng)) return cairn__finish(s, CAIRN_ERR_NOMEM);
-    }
-  }
-  if (fifo_next(s) < 0) return cairn__finish(s, CAIRN_OK);
-  return CAIRN_IN_PROGRESS;
+/* One FIFO queue copied out of the context for the loop, with free-running
+ * head and tail counters (positions are counter & mask): in locals, stores
+ * into the node arrays cannot alias them, so nothing is reloaded per
+ * neighbour. This loop is most of a hierarchy's build. */
+typedef struct fifo_q {
+  cairn__fifo_entry *r;
+  size_t mask, head, tail;
+} fifo_q;
+
+static fifo_q fifo_load(const cairn_search *s, int q) {
+  fifo_q f = {s->ring[q], s->ring_cap[q] - 1, s->ring_head[q],
+              s->ring_head[q] + s->ring_len[q]};
+  return f;
 }
 
-static cairn_status fifo_fill_8(cairn_search *s, uint64_t budget) {
-  return fifo_fill_impl(s, budget, 8, false);
+static void fifo_store(cairn_search *s, int q, const fifo_q *f) {
+  s->ring_head[q] = f->head & f->mask;
+  s->ring_len[q] = f->tail - f->head;
 }
-static cairn_status fifo_fill_4(cairn_search *s, uint64_t budget) {
-  return fifo_fill_impl(s, budget, 4, false);
+
+/* Room for one expansion's pushes (at most 4 per queue): grows rarely. */
+static bool fifo_regrow(cairn_search *s, fifo_q *f0, fifo_q *f1) {
+  fifo_store(s, 0, f0);
+  fifo_store(s, 1, f1);
+  bool ok = fifo_room(s, 0, 4) && fifo_room(s, 1, 4);
+  *f0 = fifo_load(s, 0);
+  *f1 = fifo_load(s, 1);
+  return ok;
 }
-static cairn_status fifo_fill_8b(cairn_search *s, uint64_t budget) {
-  return fifo_fill_impl(s, budget, 8, true);
+
+/* Relaxes the moves in `open` from c at cost ng, queueing improvements. */
+CAIRN_INLINE uint64_t fifo_relax(cairn__node *nodes, uint32_t *parent,
+                                 uint32_t gen, fifo_q *f, unsigned open,
+                                 const int32_t *off, uint32_t c,
+                                 cairn_cost ng) {
+  uint64_t pushed = 0;
+  while (open) {
+    const int d = lowest_bit(open);
+    open &= open - 1;
+    const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+    cairn__node *n = &nodes[nb];
+    const uint32_t stamp = n->stamp;
+    if (stamp - gen > 1u) n->stamp = gen; /* fresh */
+    else if (stamp != gen || ng >= n->g) continue;
+    n->g = ng;
+    parent[nb] = c;
+    cairn__fifo_entry *e = &f->r[f->tail++ & f->mask];
+    e->g = ng;
+    e->node = nb;
+    pushed++;
+  }
+  return pushed;
 }
-static cairn_status fifo_fill_4b(cairn_search *s, uint64_t budget) {
-  return fifo_fill_impl(s, budget, 4, true);
+
+/* CHECKED: test for room before every expansion (and grow the queues);
+ * fill_begin leaves it out when the queues already hold every push the
+ * fill could make. */
+CAIRN_INLINE cairn_status fifo_fill_impl(cairn_search *s, uint64_t budget,
+                                         const int MOVES, const bool BOUNDED,
+                                         const bool CHECKED) {
+  const uint8_t *cost = s->grid->cost;
+  const int32_t stride = s->grid->stride;
+  cairn__node *nodes = s->nodes;
+  uint32_t *parent = s->parent;
+  const uint32_t gen = s->gen;
+  const uint32_t *goal_mark = s->goal_set ? s->goal_mark : NULL;
+  int32_t off[8];
+  for (int d = 0; d < 8; d++) off[d] = dir_dx[d] + dir_dy[d] * stride;
+  fifo_q f0 = fifo_load(s, 0), f1 = fifo_load(s, 1);
+  uint64_t expanded = 0, generated = 0;
+  cairn_status st = CAIRN_IN_PROGRESS;
+  while (budget--) {
+    cairn__fifo_entry e;
+    bool have0 = f0.tail != f0.head, have1 = f1.tail != f1.head;
+    if (!have0 && !have1) {
+      st = CAIRN_OK;
+      break;
+    }
+    if (have1 && (!have0 || f1.r[f1.head & f1.mask].g < f0.r[f0.head & f0.mask].g))
+      e = f1.r[f1.head++ & f1.mask];
+    else
+      e = f0.r[f0.head++ & f0.mask];
+    const uint32_t c = e.node;
+    if (nodes[c].stamp != gen || nodes[c].g != e.g) continue; /* stale */
+    nodes[c].stamp = gen + 1;
+    expanded++;
+    if (goal_mark && goal_mark[c] == gen && --s->targets_left == 0) {
+      st = CAIRN_OK;
+      break;
+    }
+    if (CHECKED &&
+        (f0.tail - f0.head + 4 > f0.mask + 1 || f1.tail - f1.head + 4 > f1.mask + 1) &&
+        !fifo_regrow(s, &f0, &f1)) {
+      st = CAIRN_ERR_NOMEM;
+      break;
+    }
+    unsigned open = moves_from(s->grid, c, MOVES);
+    if (BOUNDED) {
+      const int32_t cx = (int32_t)(c % (uint32_t)stride);
+      const int32_t cy = (int32_t)(c / (uint32_t)stride);
+      open &= bound_mask(s, cx, cy);
+    }
+    /* every open cell costs the same, so entering c or leaving it: one
+     * price per step length, and the fill runs the same both ways */
+    generated += fifo_relax(nodes, parent, gen, &f0, open & 15u, off, c,
+                            e.g + CAIRN_COST_ONE * cost[c]);
+    if (MOVES == 8)
+      generated += fifo_relax(nodes, parent, gen, &f1, open & 0xf0u, off, c,
+                              e.g + CAIRN_COST_DIAG * cost[c]);
+  }
+  fifo_store(s, 0, &f0);
+  fifo_store(s, 1, &f1);
+  s->expanded += expanded;
+  s->generated += generated;
+  if (st == CAIRN_IN_PROGRESS && fifo_next(s) < 0) st = CAIRN_OK;
+  if (st == CAIRN_IN_PROGRESS) return st;
+  return cairn__finish(s, st);
+}
+
+#define FIFO_STEP(name, M, B, C)                                \
+  static cairn_status name(cairn_search *s, uint64_t budget) {  \
+    return fifo_fill_impl(s, budget, M, B, C);                  \
+  }
+FIFO_STEP(fifo_fill_8, 8, false, true)
+FIFO_STEP(fifo_fill_4, 4, false, true)
+FIFO_STEP(fifo_fill_8b, 8, true, true)
+FIFO_STEP(fifo_fill_4b, 4, true, true)
+FIFO_STEP(fifo_fill_8u, 8, false, false)
+FIFO_STEP(fifo_fill_4u, 4, false, false)
+FIFO_STEP(fifo_fill_8bu, 8, true, false)
+FIFO_STEP(fifo_fill_4bu, 4, true, false)
+/* [room unchecked][4 moves][bounded] */
+static const cairn__step_fn fifo_steps[2][2][2] = {
+    {{fifo_fill_8, fifo_fill_8b}, {fifo_fill_4, fifo_fill_4b}},
+    {{fifo_fill_8u, fifo_fill_8bu}, {fifo_fill_4u, fifo_fill_4bu}}};
+
+/* Cells of the fill's region (its bounds, or the grid). */
+static size_t region_cells(const cairn_search *s, const cairn_grid *g) {
+  if (!s->bounded) return (size_t)g->width * (size_t)g->height;
+  return (size_t)(s->bx1 - s->bx0 + 1) * (size_t)(s->by1 - s->by0 + 1);
+}
+
+/* Each expansion queues at most 4 straight and 4 diagonal steps, and each
+ * cell is expanded once: queues of 4 x cells (plus the sources) never
+ * fill up. */
+cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *g) {
+  if (!s || !g) return CAIRN_ERR_ARG;
+  size_t cells = (size_t)g->width * (size_t)g->height, need = 4 * cells + 64;
+  if (need / 4 < cells) return CAIRN_ERR_TOO_LARGE;
+  return fifo_room(s, 0, need) && fifo_room(s, 1, need) ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
 /* Whether every open cell of the fill's region (its bounds, or the grid)
  * has the same terrain cost. One pass over the region: far cheaper than
  * the fill it lets skip the heap. */
 static bool region_uniform(const cairn_search *s, const cairn_grid *g) {
-  int32_t x0 = 1, y0 = 1, x1 = g->width, y1 = g->height;
-  if (s->bounded) {
-    x0 = s->bx0;
-    y0 = s->by0;
-    x1 = s->bx1;
-    y1 = s->by1;
-  }
+  if (!s->bounded || g->distinct_costs <= 1) return g->distinct_costs <= 1;
+  const int32_t x0 = s->bx0, y0 = s->by0, x1 = s->bx1, y1 = s->by1;
   uint8_t first = 0;
   for (int32_t y = y0; y <= y1; y++) {
     const uint8_t *row = g->cost + (size_t)y * (size_t)g->stride;
@@ -798,9 +883,9 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
   }
   s->goal_set = s->targets_left > 0;
   if (region_uniform(s, g)) {
-    static const cairn__step_fn fifo_steps[2][2] = {
-        {fifo_fill_8, fifo_fill_8b}, {fifo_fill_4, fifo_fill_4b}};
-    s->step = fifo_steps[s->moves == 4][s->bounded];
+    size_t cells = region_cells(s, g);
+    bool roomy = s->ring_cap[0] >= 4 * cells + n_sources && s->ring_cap[1] >= 4 * cells;
+    s->step = fifo_steps[roomy][s->moves == 4][s->bounded];
     s->ring_head[0] = s->ring_head[1] = s->ring_len[0] = s->ring_len[1] = 0;
     for (size_t k = 0; k < n_sources; k++) {
       uint32_t i = cairn__grid_index(g, sources[k].x, sources[k].y);

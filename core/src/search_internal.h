@@ -91,6 +91,10 @@ struct cairn_search {
   const cairn_graph_link *to_goal;
   cairn_cost direct;
   double goal_xy[2];
+  /* graph A* with landmarks: how many, and each one's cost to the goal
+   * (CAIRN_COST_INF where unknown) */
+  uint32_t n_lm;
+  cairn_cost lm_goal[CAIRN_GRAPH_MAX_LANDMARKS];
 };
 
 /* Grows node, parent and heap arrays to `n` nodes and starts a new search
