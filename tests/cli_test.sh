@@ -120,6 +120,10 @@ expect 2 "--cluster needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to
 expect 2 "--nearby needs --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo dijkstra --nearby 0
 expect 2 "--no-smooth needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --no-smooth
+expect 2 "--landmarks needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --landmarks 4
+expect 2 "--landmarks" "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --landmarks 17
+expect 0 '"landmarks":0' "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --landmarks 0 --json
+expect 0 '"landmarks":[1-9]' "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --json
 expect 0 "usage: cairn" "$cairn" --help
 
 # bad input files and coordinates: exit 3, with FILE:LINE: problem

@@ -288,6 +288,7 @@ static void assert_same_hierarchy(const cairn_hpa *a, const cairn_hpa *b) {
   assert_int_equal(sa.blocks, sb.blocks);
   assert_int_equal(sa.nodes2, sb.nodes2);
   assert_int_equal(sa.edges2, sb.edges2);
+  assert_int_equal(sa.landmarks, sb.landmarks);
   const cairn_graph *ga = cairn_hpa_graph(a), *gb = cairn_hpa_graph(b);
   assert_non_null(ga);
   assert_non_null(gb);
@@ -1374,6 +1375,70 @@ static void check_against_astar(cairn_hpa_query *q, const cairn_hpa *h,
   if (best) tally->sub_sum += (double)(r.cost - best) / (double)best;
 }
 
+/* Landmarks only prune the abstract search: with and without them every
+ * query finds a route of the same abstract cost (the abstract optimum),
+ * at two and three levels, and the searches expand fewer nodes in all. */
+static void landmarks_keep_routes(void **state) {
+  (void)state;
+  uint64_t rng = 0x1a9f;
+  const struct {
+    int w, h, walls, cost, levels;
+    int32_t cs;
+  } cases[] = {{160, 120, 20, 1, 0, 8}, {150, 110, 30, 6, 0, 8}, {170, 131, 25, 1, 3, 4}};
+  cairn_hpa_query *q = new_query();
+  uint64_t with = 0, without = 0;
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    cairn_grid *g = tu_random_grid(&rng, cases[c].w, cases[c].h, cases[c].walls,
+                                   cases[c].cost);
+    cairn_hpa_opts o = cairn_hpa_defaults();
+    o.cluster = cases[c].cs;
+    o.levels = cases[c].levels;
+    cairn_hpa *lm = NULL, *plain = NULL;
+    assert_int_equal(cairn_hpa_create(g, &o, NULL, &lm), CAIRN_OK);
+    o.landmarks = -1;
+    assert_int_equal(cairn_hpa_create(g, &o, NULL, &plain), CAIRN_OK);
+    cairn_hpa_stats sl, sp;
+    cairn_hpa_get_stats(lm, &sl);
+    cairn_hpa_get_stats(plain, &sp);
+    assert_true(sl.landmarks >= 4 && sp.landmarks == 0);
+    assert_true(sl.memory_bytes > sp.memory_bytes);
+    const cairn_hpa_path_opts po = popts(0, 0);
+    for (int i = 0; i < 150; i++) {
+      cairn_point a = tu_random_open(&rng, g), b = tu_random_open(&rng, g);
+      cairn_hpa_result rl, rp;
+      cairn_status st = cairn_hpa_find(q, lm, a, b, &po, &rl);
+      assert_int_equal(cairn_hpa_find(q, plain, a, b, &po, &rp), st);
+      if (rl.route_cost != rp.route_cost || rl.cost != rl.route_cost)
+        fail_msg("case %zu (%d,%d)->(%d,%d): %s route %llu / %llu, cost %llu / %llu", c,
+                 a.x, a.y, b.x, b.y, cairn_status_str(st),
+                 (unsigned long long)rl.route_cost, (unsigned long long)rp.route_cost,
+                 (unsigned long long)rl.cost, (unsigned long long)rp.cost);
+      if (st == CAIRN_OK) {
+        cairn_path_check chk;
+        cairn_grid_check_path(g, rp.path, rp.path_len, a, b, 8, &chk);
+        if (!chk.valid)
+          fail_msg("plain: case %zu (%d,%d)->(%d,%d): %s at %zu of %zu", c, a.x, a.y, b.x, b.y,
+                   chk.problem, chk.bad_index, rp.path_len);
+        /* rl.path lived in q, which the second query reused */
+        cairn_hpa_find(q, lm, a, b, &po, &rl);
+        cairn_grid_check_path(g, rl.path, rl.path_len, a, b, 8, &chk);
+        if (!chk.valid)
+          fail_msg("case %zu (%d,%d)->(%d,%d): %s at %zu of %zu", c, a.x, a.y, b.x, b.y,
+                   chk.problem, chk.bad_index, rl.path_len);
+      }
+      with += rl.expanded;
+      without += rp.expanded;
+    }
+    cairn_hpa_destroy(lm);
+    cairn_hpa_destroy(plain);
+    cairn_grid_destroy(g);
+  }
+  print_message("landmarks: %llu expansions, without %llu\n",
+                (unsigned long long)with, (unsigned long long)without);
+  assert_true(with < without);
+  cairn_hpa_query_destroy(q);
+}
+
 static void agrees_with_astar(void **state) {
   (void)state;
   uint64_t rng = 0xa57a;
@@ -1628,6 +1693,23 @@ static void bad_input(void **state) {
   o = cairn_hpa_defaults();
   o.threads = -1;
   assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_ERR_ARG);
+  /* landmarks -1 (none), 0 (the default) or 1..CAIRN_GRAPH_MAX_LANDMARKS */
+  const int32_t lms[] = {-2, CAIRN_GRAPH_MAX_LANDMARKS + 1, INT32_MIN, -1, 0, 1,
+                         CAIRN_GRAPH_MAX_LANDMARKS};
+  for (size_t i = 0; i < sizeof lms / sizeof *lms; i++) {
+    o = cairn_hpa_defaults();
+    o.landmarks = lms[i];
+    cairn_status want = i < 3 ? CAIRN_ERR_ARG : CAIRN_OK;
+    assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), want);
+    if (want != CAIRN_OK) continue;
+    cairn_hpa_stats hs;
+    cairn_hpa_get_stats(h, &hs);
+    uint32_t n = lms[i] < 0 ? 0 : lms[i] ? (uint32_t)lms[i] : CAIRN_HPA_DEFAULT_LANDMARKS;
+    assert_true(hs.landmarks <= n); /* fewer when entrances repeat */
+    assert_true(hs.landmarks > 0 || n == 0);
+    cairn_hpa_destroy(h);
+  }
+  o = cairn_hpa_defaults();
   /* levels 0, 2 or 3; block side 2..64 (0: the default) */
   const struct {
     int levels;
@@ -2564,6 +2646,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(detour_out_of_cluster),
       cmocka_unit_test(diagonal_corner_crossing),
       cmocka_unit_test(clusters_with_one_entrance),
+      cmocka_unit_test(landmarks_keep_routes),
       cmocka_unit_test(agrees_with_astar),
       cmocka_unit_test(incremental_refinement),
       cmocka_unit_test(bad_input),

@@ -9,7 +9,7 @@
 static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
-    "--levels",       NULL};
+    "--levels",       "--landmarks", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -20,6 +20,7 @@ typedef struct path_args {
   bool have_from, have_to, smooth, draw, json, no_smooth;
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
+  long landmarks;               /* hpa; -1 = the default, 0 = none */
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
@@ -28,6 +29,7 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   memset(p, 0, sizeof *p);
   p->opts = cairn_search_defaults();
   p->nearby = -1;
+  p->landmarks = -1;
   cairn_terrain_movingai(&p->terrain);
   bool heuristic_set = false;
   /* the first option given that only a grid search (resp. hpa) takes */
@@ -101,6 +103,11 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
     } else if (cli_is(&a, "--levels")) {
       if (!cli_parse_int("--levels", v, 2, 3, &p->levels)) return EXIT_USAGE;
       if (!hpa_only) hpa_only = "--levels";
+    } else if (cli_is(&a, "--landmarks")) {
+      if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
+                         &p->landmarks))
+        return EXIT_USAGE;
+      if (!hpa_only) hpa_only = "--landmarks";
     }
   }
   if (!p->map || !p->have_from || !p->have_to) {
@@ -166,11 +173,11 @@ static void print_json(const cairn_result *r, double us, const hpa_info *h,
     printf(",\"cluster\":%d,\"nearby\":%d,\"preprocess_ms\":%.3f,"
            "\"abstract_nodes\":%u,\"abstract_edges\":%zu,\"memory_bytes\":%zu,"
            "\"route_len\":%u,\"plain\":%s,\"levels\":%d,\"level2_nodes\":%u,"
-           "\"level2_edges\":%zu,\"route2_len\":%u",
+           "\"level2_edges\":%zu,\"route2_len\":%u,\"landmarks\":%u",
            h->stats.cluster, h->nearby, h->stats.build_ms, h->stats.nodes,
            h->stats.edges, h->stats.memory_bytes, h->res.route_len,
            h->res.plain ? "true" : "false", h->stats.levels, h->stats.nodes2,
-           h->stats.edges2, h->res.route2_len);
+           h->stats.edges2, h->res.route2_len, h->stats.landmarks);
   printf(",\"path\":");
   print_points(r->path, found ? r->path_len : 0);
   if (smooth) {
@@ -227,8 +234,9 @@ static void print_text(const path_args *p, const cairn_grid *g,
   if (h) {
     printf("search     hpa, cluster %d, nearby %d, 8 moves, detour smoothing %s\n",
            h->stats.cluster, h->nearby, p->no_smooth ? "off" : "on");
-    printf("hierarchy  %u clusters, %u nodes, %zu edges, %.1f MB, built in %.1f ms\n",
-           h->stats.clusters, h->stats.nodes, h->stats.edges,
+    printf("hierarchy  %u clusters, %u nodes, %zu edges, %u landmarks, %.1f MB, "
+           "built in %.1f ms\n",
+           h->stats.clusters, h->stats.nodes, h->stats.edges, h->stats.landmarks,
            (double)h->stats.memory_bytes / 1e6, h->stats.build_ms);
     if (h->stats.levels == 3)
       printf("level 3    %u blocks of %d x %d clusters, %u nodes, %zu edges\n",
@@ -276,6 +284,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.cluster = (int32_t)p->cluster;
   ho.levels = (int)p->levels;
+  if (p->landmarks >= 0) ho.landmarks = p->landmarks ? (int32_t)p->landmarks : -1;
   cairn_status st = cairn_hpa_create(g, &ho, NULL, hpa);
   if (st != CAIRN_OK) {
     cli_error("%s: building the hierarchy failed: %s", p->map, cairn_status_str(st));

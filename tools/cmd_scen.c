@@ -9,7 +9,7 @@
 
 static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
                                          "--algo",    "--cluster", "--nearby",
-                                         "--levels",  NULL};
+                                         "--levels",  "--landmarks", NULL};
 
 typedef enum scen_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } scen_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -20,6 +20,7 @@ typedef struct scen_args {
   scen_algo algo;
   double weight;
   long cluster, nearby, levels;
+  long landmarks; /* -1 = the default, 0 = none */
 } scen_args;
 
 /* One row's outcome. */
@@ -35,6 +36,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
   p->weight = 1.0;
   p->cluster = 0;
   p->nearby = -1;
+  p->landmarks = -1;
   cli_args a;
   cli_args_init(&a, argc, argv);
   while (cli_next(&a)) {
@@ -76,6 +78,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
       if (!cli_parse_int("--nearby", v, 0, 1000000, &p->nearby)) return EXIT_USAGE;
     } else if (cli_is(&a, "--levels")) {
       if (!cli_parse_int("--levels", v, 2, 3, &p->levels)) return EXIT_USAGE;
+    } else if (cli_is(&a, "--landmarks")) {
+      if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
+                         &p->landmarks))
+        return EXIT_USAGE;
     }
   }
   if (!p->scen) {
@@ -83,8 +89,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     return EXIT_USAGE;
   }
   if (p->algo != ALGO_HPA &&
-      (p->cluster || p->nearby != -1 || p->no_smooth || p->levels)) {
-    cli_error("scen: --cluster, --nearby, --levels and --no-smooth need --algo hpa");
+      (p->cluster || p->nearby != -1 || p->no_smooth || p->levels ||
+       p->landmarks != -1)) {
+    cli_error("scen: --cluster, --nearby, --levels, --landmarks and --no-smooth "
+              "need --algo hpa");
     return EXIT_USAGE;
   }
   if (p->algo == ALGO_HPA && p->weight != 1.0) {
@@ -320,9 +328,9 @@ static void print_json(const scen_args *p, const cairn_scen *sc,
     cairn_hpa_get_stats(hpa, &hs);
     printf(",\"cluster\":%d,\"preprocess_ms\":%.3f,\"abstract_nodes\":%u,"
            "\"abstract_edges\":%zu,\"memory_bytes\":%zu,\"levels\":%d,"
-           "\"level2_nodes\":%u,\"level2_edges\":%zu",
+           "\"level2_nodes\":%u,\"level2_edges\":%zu,\"landmarks\":%u",
            hs.cluster, hs.build_ms, hs.nodes, hs.edges, hs.memory_bytes, hs.levels,
-           hs.nodes2, hs.edges2);
+           hs.nodes2, hs.edges2, hs.landmarks);
   }
   printf("}\n");
 }
@@ -382,6 +390,7 @@ int cmd_scen(int argc, char **argv) {
     cairn_hpa_opts ho = cairn_hpa_defaults();
     ho.cluster = (int32_t)p.cluster;
     ho.levels = (int)p.levels;
+    if (p.landmarks >= 0) ho.landmarks = p.landmarks ? (int32_t)p.landmarks : -1;
     cairn_status st = cairn_hpa_create(g, &ho, NULL, &hpa);
     if (st != CAIRN_OK) {
       cli_error("%s: building the hierarchy failed: %s", map_path, cairn_status_str(st));
@@ -395,9 +404,9 @@ int cmd_scen(int argc, char **argv) {
   if (hpa && !p.json) {
     cairn_hpa_stats hs;
     cairn_hpa_get_stats(hpa, &hs);
-    printf("hierarchy: cluster %d, %u clusters, %u nodes, %zu edges, %.1f MB, "
-           "built in %.1f ms\n", hs.cluster, hs.clusters, hs.nodes, hs.edges,
-           (double)hs.memory_bytes / 1e6, hs.build_ms);
+    printf("hierarchy: cluster %d, %u clusters, %u nodes, %zu edges, %u landmarks, "
+           "%.1f MB, built in %.1f ms\n", hs.cluster, hs.clusters, hs.nodes, hs.edges,
+           hs.landmarks, (double)hs.memory_bytes / 1e6, hs.build_ms);
     if (hs.levels == 3)
       printf("level 3: %u blocks of %d x %d clusters, %u nodes, %zu edges\n",
              hs.blocks, hs.block, hs.block, hs.nodes2, hs.edges2);

@@ -60,6 +60,13 @@ typedef struct cairn_hpa cairn_hpa;
 #define CAIRN_HPA_DEFAULT_BLOCK 4
 #define CAIRN_HPA_AUTO_LEVEL3 4096
 
+/* Landmarks of the level-1 graph (the core's ALT bound,
+ * cairn_graph_set_landmarks): the entrances nearest points spread around
+ * the map's edge. They make the abstract search expand far fewer nodes
+ * (docs/PERFORMANCE.md) for one fill of the abstract graph each, at every
+ * build and after every edit. */
+#define CAIRN_HPA_DEFAULT_LANDMARKS 16
+
 typedef struct cairn_hpa_opts {
   int32_t cluster; /* cluster side in cells; 0 = the default */
   int threads;     /* build threads; 0 = OpenMP's default */
@@ -67,6 +74,9 @@ typedef struct cairn_hpa_opts {
    * 3 on maps of at least CAIRN_HPA_AUTO_LEVEL3 clusters, else 2 */
   int levels;
   int32_t block;   /* block side in clusters (2..64); 0 = the default */
+  /* landmarks: 1..CAIRN_GRAPH_MAX_LANDMARKS, -1 for none (cheaper builds
+   * and edits, slower queries), 0 = CAIRN_HPA_DEFAULT_LANDMARKS */
+  int32_t landmarks;
 } cairn_hpa_opts;
 
 cairn_hpa_opts cairn_hpa_defaults(void);
@@ -74,7 +84,8 @@ cairn_hpa_opts cairn_hpa_defaults(void);
 /* Builds the hierarchy over an 8-way grid. CAIRN_ERR_ARG for NULL grid or
  * out, or a cluster side outside [CAIRN_HPA_MIN_CLUSTER,
  * CAIRN_HPA_MAX_CLUSTER], levels other than 0, 2 or 3, a block side
- * outside [2, 64]; CAIRN_ERR_NOMEM. Refreshes nothing in the grid:
+ * outside [2, 64], landmarks outside [-1, CAIRN_GRAPH_MAX_LANDMARKS];
+ * CAIRN_ERR_NOMEM. Refreshes nothing in the grid:
  * if its islands are stale, unreachable queries are found by searching. */
 cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,
@@ -91,6 +102,7 @@ typedef struct cairn_hpa_stats {
   uint32_t blocks;          /* blocks (levels == 3) */
   uint32_t nodes2;          /* level-2 nodes (levels == 3) */
   size_t edges2;            /* directed level-2 edges (levels == 3) */
+  uint32_t landmarks;       /* landmarks of the level-1 graph */
   size_t memory_bytes;      /* everything the hierarchy holds */
   double build_ms;          /* wall time of the last create */
   double update_ms;         /* wall time of the last edit or update */

@@ -248,37 +248,45 @@ static uint8_t step_code(cairn_point a, cairn_point b) {
   return 0; /* not reached: traces are chains of neighbours */
 }
 
-/* A straight-as-possible run from a to b, diagonals first or last, as
- * direction codes into buf; false if it meets a wall or cuts a corner. On
- * uniform terrain a clear run costs the octile distance, a lower bound on
- * any path, so it is a shortest path and needs no search. */
+/* The shapes of a straight-as-possible run: all diagonals first, all
+ * straight steps first, or the diagonals spread evenly (the 8-way line,
+ * which slips between scattered walls where the other two hit them). */
+enum { RUN_DIAG_FIRST, RUN_STRAIGHT_FIRST, RUN_LINE, RUN_SHAPES };
+
+/* A run of the given shape from a to b, as direction codes into buf;
+ * false if it meets a wall or cuts a corner (the local grid's move sets
+ * say both). On uniform terrain a clear run costs the octile distance, a
+ * lower bound on any path, so it is a shortest path and needs no search. */
 static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
-                      bool diag_first, uint8_t *buf, size_t *len) {
+                      int shape, uint8_t *buf, size_t *len) {
   int32_t stride;
-  const uint8_t *cost = cairn_grid_cells(local, &stride);
-#define LOCAL(x, y) cost[((y) + 1) * stride + (x) + 1]
+  const uint8_t *moves = cairn_grid_moves(local, &stride);
   int32_t dx = b.x - a.x, dy = b.y - a.y;
   int32_t ax = abs(dx), ay = abs(dy);
-  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+  int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
   int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-  cairn_point p = a;
-  size_t n = 0;
-  for (int part = 0; part < 2; part++) {
-    bool diag = (part == 0) == diag_first;
-    int32_t count = diag ? nd : ns;
-    for (int32_t k = 0; k < count; k++) {
-      cairn_point q = p;
-      if (diag || ax > ay) q.x += sx;
-      if (diag || ax <= ay) q.y += sy;
-      if (!LOCAL(q.x, q.y)) return false;
-      if (diag && (!LOCAL(q.x, p.y) || !LOCAL(p.x, q.y))) return false;
-      buf[n++] = step_code(p, q);
-      p = q;
+  /* direction codes (the move-set bits): straight E W S N, then SE SW NE NW */
+  const uint8_t diag = (uint8_t)(4 + (sx < 0) + 2 * (sy < 0));
+  const uint8_t straight = ax > ay ? (uint8_t)(sx < 0) : (uint8_t)(2 + (sy < 0));
+  int32_t c = (a.y + 1) * stride + a.x + 1, acc = n / 2;
+  for (int32_t k = 0; k < n; k++) {
+    bool d;
+    if (shape == RUN_DIAG_FIRST) {
+      d = k < nd;
+    } else if (shape == RUN_STRAIGHT_FIRST) {
+      d = k >= n - nd;
+    } else {
+      acc += nd;
+      d = acc >= n;
+      if (d) acc -= n;
     }
+    uint8_t code = d ? diag : straight;
+    if (!(moves[c] & (1u << code))) return false;
+    c += cairn__hpa_dx[code] + cairn__hpa_dy[code] * stride;
+    buf[k] = code;
   }
-  *len = n;
+  *len = (size_t)n;
   return true;
-#undef LOCAL
 }
 
 /* Tries to settle the pair i -> j (and j -> i) with a clear run. */
@@ -287,9 +295,10 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
                      cairn_cost *dist, bool *nomem) {
   cairn_point a = sc->cells[i], b = sc->cells[j];
   size_t len;
-  if (!clear_run(sc->local, a, b, true, sc->run, &len) &&
-      !clear_run(sc->local, a, b, false, sc->run, &len))
-    return false;
+  int shape = 0;
+  while (shape < RUN_SHAPES && !clear_run(sc->local, a, b, shape, sc->run, &len))
+    shape++;
+  if (shape == RUN_SHAPES) return false;
   int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
   int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
   cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) *
@@ -310,13 +319,14 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
                                   const uint32_t *cells, uint32_t n,
                                   hpa_scratch *sc, cairn_cost *dist) {
   cluster_kind kind = classify(h, c);
-  /* the cluster's cells, at the local grid's origin; the rest blocked */
+  /* the cluster's cells, at the local grid's origin; the rest (clusters
+   * cut by the map's edge) blocked */
+  cairn_rect own = {0, 0, c->w, c->h};
+  cairn_grid_set_rect(sc->local, own, h->cost + hpa_index(h, c->x0, c->y0),
+                      (size_t)h->stride);
   for (int32_t y = 0; y < h->cs; y++)
-    for (int32_t x = 0; x < h->cs; x++)
-      cairn_grid_set_cost(sc->local, x, y,
-                          x < c->w && y < c->h
-                              ? h->cost[hpa_index(h, c->x0 + x, c->y0 + y)]
-                              : 0);
+    for (int32_t x = y < c->h ? c->w : 0; x < h->cs; x++)
+      cairn_grid_set_cost(sc->local, x, y, 0);
   sc->n_steps = 0;
   /* node positions in local coordinates: steps do not depend on the origin */
   for (uint32_t i = 0; i < n; i++) {
@@ -388,15 +398,28 @@ bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
   return false;
 }
 
+static bool symmetric(const cairn_cost *dist, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = i + 1; j < n; j++)
+      if (dist[i * n + j] != dist[j * n + i]) return false;
+  return true;
+}
+
+/* On a symmetric table (uniform terrain) i -> j and j -> i are redundant
+ * together, so half the tests decide every pair. */
 size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
                              uint32_t *plen) {
+  const bool sym = symmetric(dist, n);
   size_t total = 0;
   for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++) {
-      size_t pair = (size_t)i * n + j;
-      if (i == j || dist[pair] == CAIRN_COST_INF || cairn__hpa_redundant(dist, n, i, j))
+    for (uint32_t j = sym ? i + 1 : 0; j < n; j++) {
+      size_t pair = (size_t)i * n + j, back = (size_t)j * n + i;
+      if (i == j || dist[pair] == CAIRN_COST_INF ||
+          cairn__hpa_redundant(dist, n, i, j)) {
         plen[pair] = 0;
-      total += plen[pair];
+        if (sym) plen[back] = 0;
+      }
+      total += plen[pair] + (sym ? plen[back] : 0);
     }
   return total;
 }
@@ -512,6 +535,7 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
    * only ever called from one thread at a time */
   if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
   if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
+  if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
   sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
   sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
@@ -717,7 +741,8 @@ static cairn_status assemble(cairn_hpa *h) {
 /* ---- public --------------------------------------------------------- */
 
 cairn_hpa_opts cairn_hpa_defaults(void) {
-  cairn_hpa_opts o = {CAIRN_HPA_DEFAULT_CLUSTER, 0, 0, CAIRN_HPA_DEFAULT_BLOCK};
+  cairn_hpa_opts o = {CAIRN_HPA_DEFAULT_CLUSTER, 0, 0, CAIRN_HPA_DEFAULT_BLOCK,
+                      CAIRN_HPA_DEFAULT_LANDMARKS};
   return o;
 }
 
@@ -774,6 +799,7 @@ static cairn_status hpa_init(cairn_hpa *h, const cairn_grid *grid,
                              int32_t cs) {
   h->grid = grid;
   h->cost = cairn_grid_cells(grid, &h->stride);
+  h->moves = cairn_grid_moves(grid, NULL);
   h->width = cairn_grid_width(grid);
   h->height = cairn_grid_height(grid);
   h->cs = cs;
@@ -804,8 +830,10 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (!grid || o.cluster < CAIRN_HPA_MIN_CLUSTER ||
       o.cluster > CAIRN_HPA_MAX_CLUSTER || o.threads < 0 ||
       (o.levels != 0 && o.levels != 2 && o.levels != 3) || o.block < 2 ||
-      o.block > 64)
+      o.block > 64 || o.landmarks < -1 ||
+      o.landmarks > CAIRN_GRAPH_MAX_LANDMARKS)
     return CAIRN_ERR_ARG;
+  if (o.landmarks == 0) o.landmarks = CAIRN_HPA_DEFAULT_LANDMARKS;
   double t0 = cairn__hpa_now_ms();
   cairn_allocator a = cairn_allocator_or_default(alloc);
   cairn_hpa *h = hpa_alloc(&a, sizeof *h);
@@ -813,6 +841,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   memset(h, 0, sizeof *h);
   h->alloc = a;
   h->threads = o.threads;
+  h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
   cairn_status st = hpa_init(h, grid, o.cluster);
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t *all = NULL;
@@ -825,6 +854,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
     st = build_clusters(h, all, n_clusters);
   }
   if (st == CAIRN_OK) st = assemble(h);
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, build_threads(h));
   if (st == CAIRN_OK) {
     h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
     if (h->levels == 3) st = blocks_init(h, o.block);
@@ -879,6 +909,7 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   hpa_free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
   if (st == CAIRN_OK && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, build_threads(h));
   h->stale = st != CAIRN_OK;
   h->update_ms = cairn__hpa_now_ms() - t0;
   h->rebuilt = (uint32_t)n;
@@ -951,7 +982,9 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
          m * (sizeof(uint32_t) + sizeof(cairn_cost)) +
          2 * (size_t)h->n_nodes * sizeof(double);
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
+  mem += cairn_graph_landmark_bytes(h->graph);
   mem += cairn__hpa_blocks_memory(h);
+  out->landmarks = cairn_graph_landmarks(h->graph);
   out->levels = h->levels;
   if (h->levels == 3) {
     out->block = h->bs;

@@ -56,11 +56,13 @@ struct cairn_hpa {
   cairn_allocator alloc;
   const cairn_grid *grid;
   const uint8_t *cost; /* the grid's padded costs */
+  const uint8_t *moves; /* and its move sets (cairn_grid_moves) */
   int32_t width, height, stride;
   int32_t cs;          /* cluster side */
   int32_t cw, ch;      /* clusters across and down */
   hpa_cluster *clusters;
   int threads;
+  int32_t landmarks;   /* wanted (0: none) */
   /* the assembled abstract graph */
   cairn_graph *graph;
   uint32_t n_nodes;
@@ -119,6 +121,11 @@ static inline void hpa_free(const cairn_allocator *a, void *p, size_t size) {
  * the contents are kept. */
 bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
                      size_t n, size_t size);
+
+/* Landmarks of the level-1 graph (hpa_landmarks.c): h->landmarks of them,
+ * the nodes nearest points around the map's edge, their fills run on up to
+ * `threads` threads. */
+cairn_status cairn__hpa_landmarks(cairn_hpa *h, int threads);
 
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are

@@ -36,18 +36,73 @@ static bool is_turn(const cairn_point *p, size_t n, size_t k) {
  * other two hit them). */
 enum { SHAPE_DIAG_FIRST, SHAPE_STRAIGHT_FIRST, SHAPE_LINE, SHAPES };
 
+/* The grid's move-set bit of the step (mx, my) (cairn_grid_moves). */
+static unsigned step_bit(int32_t mx, int32_t my) {
+  static const uint8_t bit[9] = {7, 3, 6, 1, 0, 0, 5, 2, 4};
+  return 1u << bit[(my + 1) * 3 + (mx + 1)];
+}
+
+/* How far the straight lines out of one anchor are known to be clear, per
+ * step direction (as move-set bit numbers), grown on demand. Most runs
+ * tried from an anchor fail, and a run that starts with all its diagonals
+ * (or all its straight steps) fails at once when that first leg's line is
+ * blocked: one test per anchor and direction instead of a walk per run. */
+typedef struct rays {
+  uint32_t origin;
+  int32_t off[8];
+  uint32_t clear[8];
+  bool blocked[8];
+} rays;
+
+static void rays_init(const cairn_hpa *h, rays *r, cairn_point a) {
+  static const int8_t dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+  static const int8_t dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+  r->origin = hpa_index(h, a.x, a.y);
+  for (int d = 0; d < 8; d++) {
+    r->off[d] = dx[d] + dy[d] * h->stride;
+    r->clear[d] = 0;
+    r->blocked[d] = false;
+  }
+}
+
+/* Whether the first len steps from the anchor along step (mx, my) are all
+ * legal moves. */
+static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
+                      uint32_t len) {
+  const unsigned bit = step_bit(mx, my);
+  const int d = __builtin_ctz(bit);
+  if (len <= r->clear[d]) return true;
+  if (r->blocked[d]) return false;
+  uint32_t c = (uint32_t)((int32_t)r->origin + (int32_t)r->clear[d] * r->off[d]);
+  for (; r->clear[d] < len; r->clear[d]++, c = (uint32_t)((int32_t)c + r->off[d]))
+    if (!(h->moves[c] & bit)) {
+      r->blocked[d] = true;
+      return false;
+    }
+  return true;
+}
+
 /* Walks the run of the given shape from a to b and returns its cost, or
- * CAIRN_COST_INF as soon as a cell is blocked, a corner is cut or the cost
- * reaches `limit`. With out != NULL it also writes the cells after a. */
-static cairn_cost run(const cairn_hpa *h, cairn_point a, cairn_point b,
-                      int shape, cairn_cost limit, cairn_point *out) {
-  const uint8_t *cost = h->cost;
+ * CAIRN_COST_INF as soon as a step is illegal (a blocked cell or a cut
+ * corner) or the cost reaches `limit`. With out != NULL it also writes the
+ * cells after a. With r != NULL (rays from a) a run whose first leg's line
+ * is blocked fails without a walk. */
+static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
+                      cairn_point b, int shape, cairn_cost limit,
+                      cairn_point *out) {
+  const uint8_t *cost = h->cost, *moves = h->moves;
   int32_t dx = b.x - a.x, dy = b.y - a.y;
   int sx = sgn(dx), sy = sgn(dy);
   int32_t ax = abs(dx), ay = abs(dy);
   int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
   int32_t ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* straight step */
-  const int32_t stride = h->stride;
+  if (r && shape == SHAPE_DIAG_FIRST && !ray_clear(h, r, sx, sy, (uint32_t)nd))
+    return CAIRN_COST_INF;
+  if (r && shape == SHAPE_STRAIGHT_FIRST &&
+      !ray_clear(h, r, ox, oy, (uint32_t)(n - nd)))
+    return CAIRN_COST_INF;
+  const unsigned diag_bit = step_bit(sx, sy), straight_bit = step_bit(ox, oy);
+  const int32_t diag_off = sx + sy * h->stride, straight_off = ox + oy * h->stride;
   uint32_t c = hpa_index(h, a.x, a.y);
   cairn_point p = a;
   cairn_cost total = 0;
@@ -63,17 +118,12 @@ static cairn_cost run(const cairn_hpa *h, cairn_point a, cairn_point b,
       diag = acc >= n;
       if (diag) acc -= n;
     }
-    int32_t mx = diag ? sx : ox, my = diag ? sy : oy;
-    uint32_t next = (uint32_t)((int32_t)c + mx + my * stride);
-    if (!cost[next]) return CAIRN_COST_INF;
-    if (diag && (!cost[c + (uint32_t)(int32_t)mx] ||
-                 !cost[(uint32_t)((int32_t)c + my * stride)]))
-      return CAIRN_COST_INF;
-    total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[next];
+    if (!(moves[c] & (diag ? diag_bit : straight_bit))) return CAIRN_COST_INF;
+    c = (uint32_t)((int32_t)c + (diag ? diag_off : straight_off));
+    total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[c];
     if (total >= limit) return CAIRN_COST_INF;
-    c = next;
-    p.x += mx;
-    p.y += my;
+    p.x += diag ? sx : ox;
+    p.y += diag ? sy : oy;
     if (out) *out++ = p;
   }
   return total;
@@ -108,6 +158,8 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
     size_t best = 0;
     int best_shape = SHAPE_DIAG_FIRST;
     cairn_cost best_saving = 0;
+    rays r;
+    rays_init(h, &r, in[a]);
     for (size_t t = t0; t < n_turns && t < t0 + SMOOTH_CANDIDATES; t++) {
       size_t k = turns[t];
       if (octile_reach(in[a], in[k]) > reach) break;
@@ -115,9 +167,16 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       cairn_cost limit = prefix[k] - prefix[a];
       /* a run costs at least the octile distance at terrain 1: a stretch
        * that already costs no more cannot be shortened */
-      if (limit <= octile_cost(in[a], in[k])) continue;
-      for (int shape = 0; shape < SHAPES; shape++) {
-        cairn_cost c = run(h, in[a], in[k], shape, limit, NULL);
+      cairn_cost floor = octile_cost(in[a], in[k]);
+      if (limit <= floor) continue;
+      /* a straight or purely diagonal run has one shape */
+      int32_t ax = abs(in[k].x - in[a].x), ay = abs(in[k].y - in[a].y);
+      int shapes = ax == 0 || ay == 0 || ax == ay ? 1 : SHAPES;
+      for (int shape = 0; shape < shapes; shape++) {
+        /* no run beats the octile cost: a candidate that cannot save more
+         * than the best so far is not walked (ties keep the first) */
+        if (limit - floor <= best_saving) break;
+        cairn_cost c = run(h, &r, in[a], in[k], shape, limit, NULL);
         if (c != CAIRN_COST_INF && limit - c > best_saving) {
           best = k;
           best_shape = shape;
@@ -130,7 +189,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       a = turns[t0];
       continue;
     }
-    run(h, in[a], in[best], best_shape, CAIRN_COST_INF, out + m);
+    run(h, NULL, in[a], in[best], best_shape, CAIRN_COST_INF, out + m);
     int32_t dx = abs(in[best].x - in[a].x), dy = abs(in[best].y - in[a].y);
     m += (size_t)(dx > dy ? dx : dy);
     a = best;

@@ -1,0 +1,137 @@
+/* Landmarks for the abstract graph (the core's ALT bound).
+ *
+ * The abstract search's octile heuristic ignores that routes must pass
+ * through entrances: on maps with scattered walls every route costs a few
+ * per cent more than the octile distance, and an A* whose heuristic is a few
+ * per cent low expands a wide ellipse of the graph. Exact costs from a few
+ * landmarks at the map's corners bound the cost to the goal from behind it,
+ * and fix most of that slack. One fill of the abstract graph per landmark,
+ * in parallel, after every assembly (node ids change with edits). */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The island most abstract nodes lie on (0 when islands are stale): a
+ * landmark on a small island bounds nothing elsewhere. isl[v] is node v's
+ * island; count is scratch of island_count + 1. */
+static uint32_t main_island(const cairn_hpa *h, const uint32_t *isl,
+                            uint32_t *count) {
+  size_t labels = (size_t)cairn_grid_island_count(h->grid) + 1;
+  memset(count, 0, labels * sizeof *count);
+  uint32_t best = 0;
+  for (uint32_t v = 0; v < h->n_nodes; v++)
+    if (++count[isl[v]] > count[best] || (count[isl[v]] == count[best] && isl[v] < best))
+      best = isl[v];
+  return best;
+}
+
+/* The k-th of `of` points spread evenly around the map's edge, starting
+ * at the top-left corner (with 8: the corners and the middles of the
+ * sides): landmarks bound best from the periphery, behind the goal. */
+static cairn_point perimeter_point(const cairn_hpa *h, int k, int of) {
+  const int64_t w = h->width - 1, hh = h->height - 1, per = 2 * (w + hh);
+  int64_t t = per * k / of;
+  cairn_point p;
+  if (t < w) p.x = (int32_t)t, p.y = 0;
+  else if ((t -= w) < hh) p.x = (int32_t)w, p.y = (int32_t)t;
+  else if ((t -= hh) < w) p.x = (int32_t)(w - t), p.y = (int32_t)hh;
+  else p.x = 0, p.y = (int32_t)(hh - (t - w));
+  return p;
+}
+
+/* Up to h->landmarks landmarks: the node nearest (in Chebyshev cells, then
+ * by id) each perimeter point, on the main island, each once. Sets *k to
+ * how many; CAIRN_ERR_NOMEM if the scratch cannot be had. */
+static cairn_status pick_landmarks(const cairn_hpa *h, uint32_t *out,
+                                   uint32_t *k_out) {
+  const size_t n = h->n_nodes;
+  const bool fresh = cairn_grid_islands_fresh(h->grid);
+  const size_t labels = fresh ? (size_t)cairn_grid_island_count(h->grid) + 1 : 0;
+  cairn_point *at = hpa_alloc(&h->alloc, n * sizeof *at);
+  uint32_t *isl = hpa_alloc(&h->alloc, n * sizeof *isl);
+  uint32_t *count = hpa_alloc(&h->alloc, (labels ? labels : 1) * sizeof *count);
+  uint32_t k = 0;
+  if (at && isl && count) {
+    for (uint32_t v = 0; v < n; v++) {
+      at[v] = hpa_point(h, hpa_node_cell(h, v));
+      isl[v] = fresh ? cairn_grid_island(h->grid, at[v].x, at[v].y) : 0;
+    }
+    uint32_t island = fresh ? main_island(h, isl, count) : 0;
+    for (int p = 0; p < h->landmarks; p++) {
+      cairn_point c = perimeter_point(h, p, h->landmarks);
+      uint32_t best = UINT32_MAX;
+      int32_t best_d = INT32_MAX;
+      for (uint32_t v = 0; v < n; v++) {
+        if (isl[v] != island) continue;
+        int32_t dx = abs(at[v].x - c.x), dy = abs(at[v].y - c.y);
+        int32_t d = dx > dy ? dx : dy;
+        if (d < best_d) best = v, best_d = d;
+      }
+      bool dup = best == UINT32_MAX;
+      for (uint32_t i = 0; i < k && !dup; i++) dup = out[i] == best;
+      if (!dup) out[k++] = best;
+    }
+  }
+  hpa_free(&h->alloc, at, n * sizeof *at);
+  hpa_free(&h->alloc, isl, n * sizeof *isl);
+  hpa_free(&h->alloc, count, (labels ? labels : 1) * sizeof *count);
+  *k_out = k;
+  return at && isl && count ? CAIRN_OK : CAIRN_ERR_NOMEM;
+}
+
+/* Costs from landmark `node` to every node, into row (n_nodes entries). */
+static cairn_status landmark_row(const cairn_hpa *h, cairn_search *s,
+                                 uint32_t node, cairn_cost *row) {
+  cairn_graph_link src = {node, 0};
+  cairn_status st = cairn_graph_fill(s, h->graph, &src, 1, NULL, 0);
+  for (uint32_t v = 0; v < h->n_nodes && st == CAIRN_OK; v++) {
+    cairn_node_info info;
+    cairn_search_node(s, v, &info);
+    row[v] = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+  }
+  return st;
+}
+
+cairn_status cairn__hpa_landmarks(cairn_hpa *h, int threads) {
+  uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS], k = 0;
+  if (h->n_nodes && h->landmarks > 0) {
+    cairn_status st = pick_landmarks(h, nodes, &k);
+    if (st != CAIRN_OK) return st;
+  }
+  if (!k) return cairn_graph_set_landmarks(h->graph, NULL, 0, NULL);
+  if (threads > (int)k) threads = (int)k;
+  if (threads < 1) threads = 1;
+  const size_t n = h->n_nodes;
+  cairn_cost *costs = hpa_alloc(&h->alloc, (size_t)k * n * sizeof *costs);
+  cairn_search *s[CAIRN_GRAPH_MAX_LANDMARKS] = {NULL};
+  cairn_status st = costs ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  /* contexts sized up front, so the parallel fills never allocate */
+  for (int t = 0; t < threads && st == CAIRN_OK; t++) {
+    st = cairn_search_create(&h->alloc, &s[t]);
+    if (st == CAIRN_OK) st = cairn_search_reserve(s[t], n);
+  }
+  if (st == CAIRN_OK) {
+    int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(min : failed)
+#endif
+    for (int i = 0; i < (int)k; i++) {
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+#endif
+      cairn_status r = landmark_row(h, s[t], nodes[i], costs + (size_t)i * n);
+      if ((int)r < failed) failed = (int)r;
+    }
+    st = (cairn_status)failed;
+  }
+  if (st == CAIRN_OK) st = cairn_graph_set_landmarks(h->graph, nodes, k, costs);
+  for (int t = 0; t < threads; t++) cairn_search_destroy(s[t]);
+  hpa_free(&h->alloc, costs, (size_t)k * n * sizeof *costs);
+  return st;
+}
