@@ -317,6 +317,130 @@ static void bm_sectors(cairn_bench_state *st, void *user) {
                       CAIRN_BENCH_PLAIN);
 }
 
+/* ---- a 4096 x 4096 map: tiles along a route, or the whole field ------- */
+
+/* Generated (no Moving AI map is this large): 12000 square blocks of 1..16
+ * cells at positions from a fixed xorshift sequence, the corners (96, 96)
+ * and (4000, 4000) kept open; the route runs between them. */
+typedef struct big_map {
+  int state;
+  char error[160];
+  cairn_grid *grid;
+  cairn_hpa *hpa;
+  cairn_hpa_query *q;
+  cairn_flow_builder *b;
+  cairn_field *f;
+  cairn_point from, to;
+} big_map;
+
+static big_map big;
+
+static uint64_t xorshift(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static cairn_status make_big(big_map *m) {
+  const int32_t side = 4096;
+  cairn_status st = cairn_grid_create(side, side, 1, NULL, &m->grid);
+  uint64_t x = 88172645463325252ull;
+  for (int k = 0; st == CAIRN_OK && k < 12000; k++) {
+    int32_t bx = (int32_t)(xorshift(&x) % side), by = (int32_t)(xorshift(&x) % side);
+    int32_t bs = 1 + (int32_t)(xorshift(&x) % 16);
+    for (int32_t y = by; y < by + bs && y < side; y++)
+      for (int32_t xx = bx; xx < bx + bs && xx < side; xx++) cairn_grid_set_cost(m->grid, xx, y, 0);
+  }
+  m->from = (cairn_point){96, 96};
+  m->to = (cairn_point){4000, 4000};
+  for (int32_t dy = -1; st == CAIRN_OK && dy <= 1; dy++)
+    for (int32_t dx = -1; dx <= 1; dx++) {
+      cairn_grid_set_cost(m->grid, m->from.x + dx, m->from.y + dy, 1);
+      cairn_grid_set_cost(m->grid, m->to.x + dx, m->to.y + dy, 1);
+    }
+  if (st == CAIRN_OK) st = cairn_grid_update_islands(m->grid);
+  if (st == CAIRN_OK) st = cairn_hpa_create(m->grid, NULL, NULL, &m->hpa);
+  if (st == CAIRN_OK) st = cairn_hpa_query_create(NULL, &m->q);
+  if (st == CAIRN_OK) st = cairn_hpa_query_reserve(m->q, m->hpa);
+  if (st == CAIRN_OK) st = cairn_flow_builder_create(NULL, &m->b);
+  if (st == CAIRN_OK) st = cairn_field_create(m->grid, NULL, &m->f);
+  if (st == CAIRN_OK) st = cairn_field_build(m->b, m->f, m->grid, &m->to, 1, NULL);
+  if (st == CAIRN_OK && cairn_field_cost(m->f, m->from.x, m->from.y) == CAIRN_COST_INF)
+    st = CAIRN_NO_PATH;
+  return st;
+}
+
+static int big_ready(cairn_bench_state *st) {
+  if (!big.state) {
+    cairn_status s = make_big(&big);
+    big.state = s == CAIRN_OK ? 1 : -1;
+    snprintf(big.error, sizeof big.error, "the 4096 x 4096 map: %s", cairn_status_str(s));
+  }
+  if (big.state > 0) return 1;
+  cairn_bench_skip(st, big.error);
+  return 0;
+}
+
+static void free_big(void) {
+  cairn_field_destroy(big.f);
+  cairn_flow_builder_destroy(big.b);
+  cairn_hpa_query_destroy(big.q);
+  cairn_hpa_destroy(big.hpa);
+  cairn_grid_destroy(big.grid);
+}
+
+/* One iteration: tiles, the route, and a walk along them from the start
+ * (integrating each sector on entry). */
+static void bm_big_sectors(cairn_bench_state *st, void *user) {
+  (void)user;
+  if (!big_ready(st)) return;
+  cairn_flow_tiles_stats ts;
+  memset(&ts, 0, sizeof ts);
+  cairn_cost tile_cost = CAIRN_COST_INF;
+  cairn_status s = CAIRN_OK;
+  while (cairn_bench_next(st)) {
+    cairn_flow_tiles *t = NULL;
+    s = cairn_flow_tiles_create(big.grid, big.hpa, big.to, 8192, NULL, &t);
+    if (s == CAIRN_OK) s = cairn_flow_tiles_route(t, big.q, big.from);
+    int d = CAIRN_FLOW_NONE;
+    cairn_point p = big.from;
+    if (s == CAIRN_OK) s = cairn_flow_tiles_dir(t, p.x, p.y, &d, &tile_cost);
+    for (size_t steps = 0; s == CAIRN_OK && d < 8 && steps < 1u << 24; steps++) {
+      p.x += cairn_flow_dir_dx(d);
+      p.y += cairn_flow_dir_dy(d);
+      s = cairn_flow_tiles_dir(t, p.x, p.y, &d, NULL);
+    }
+    if (s == CAIRN_OK && d != CAIRN_FLOW_GOAL) s = CAIRN_NO_PATH;
+    cairn_flow_tiles_get_stats(t, &ts);
+    cairn_flow_tiles_destroy(t);
+    if (s != CAIRN_OK) break;
+  }
+  if (s != CAIRN_OK) {
+    cairn_bench_skip(st, cairn_status_str(s));
+    return;
+  }
+  cairn_field_stats fs;
+  cairn_field_get_stats(big.f, &fs);
+  cairn_bench_counter(st, "sectors", (double)ts.built, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "memory_kb", (double)ts.memory_bytes / 1024.0, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "whole_field_mb", (double)fs.memory_bytes / 1e6, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "cost_over_optimal",
+                      (double)tile_cost / (double)cairn_field_cost(big.f, big.from.x, big.from.y),
+                      CAIRN_BENCH_PLAIN);
+}
+
+static void bm_big_field(cairn_bench_state *st, void *user) {
+  (void)user;
+  if (!big_ready(st)) return;
+  cairn_flow_opts o = cairn_flow_defaults();
+  o.threads = 2;
+  while (cairn_bench_next(st)) cairn_field_build(big.b, big.f, big.grid, &big.to, 1, &o);
+  cairn_field_stats fs;
+  cairn_field_get_stats(big.f, &fs);
+  per_cell_counters(st, fs.reachable);
+}
+
 /* ---- repair against rebuild ------------------------------------------ */
 
 /* The edits, raised and lowered on alternate iterations: a wall of 5 cells
@@ -495,5 +619,8 @@ static void register_map(size_t i) {
 
 void cairn_bench_register_all(void) {
   atexit(free_all);
+  atexit(free_big);
   for (size_t i = 0; i < N_MAPS; i++) register_map(i);
+  reg("sectors", "generated4096", "", bm_big_sectors, NULL, CAIRN_BENCH_MS);
+  reg("field", "generated4096", "/threads:2", bm_big_field, NULL, CAIRN_BENCH_MS);
 }
