@@ -28,6 +28,7 @@ typedef struct cairn__entry {
 typedef struct cairn__fifo_entry {
   cairn_cost g;
   uint32_t node;
+  uint32_t dir; /* the step that reached node (dir_* order), 8 for a source */
 } cairn__fifo_entry;
 
 typedef enum cairn__kind {
@@ -85,6 +86,9 @@ struct cairn_search {
    * diagonal), grown to the largest fill seen */
   cairn__fifo_entry *ring[2];
   size_t ring_cap[2], ring_head[2], ring_len[2];
+  /* fills on uniform terrain: prune[d][m] = the moves not to relax out of
+   * a cell reached by step d from a parent whose move set is m (search.c) */
+  uint8_t prune[8][256];
   /* linked graph queries: the virtual nodes' links and positions */
   const cairn_graph_link *from_start;
   size_t n_from_start;
