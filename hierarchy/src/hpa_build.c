@@ -856,7 +856,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (st == CAIRN_OK) st = assemble(h);
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, build_threads(h));
   if (st == CAIRN_OK) {
-    h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
+    h->levels = o.levels ? o.levels : 2;
     if (h->levels == 3) st = blocks_init(h, o.block);
     if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
   }
