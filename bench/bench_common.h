@@ -74,5 +74,7 @@ cairn_status cairn_bench_load_grid(const char *name, const cairn_scen *scen,
 /* bench_hpa.c: registers the HPA* benchmarks (called last by
  * cairn_bench_register_all, once the data is known to be there). */
 void cairn_bench_register_hpa(void);
+/* bench_big.c: HPA* on a generated 4096 x 4096 map (called by the above). */
+void cairn_bench_register_big(void);
 
 #endif

@@ -615,4 +615,5 @@ void cairn_bench_register_hpa(void) {
       cairn_bench_def_real_time(def);
     }
   }
+  cairn_bench_register_big();
 }

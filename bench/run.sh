@@ -26,6 +26,16 @@ if [ ! -x "$bin" ]; then
   echo "  cmake -S . -B build-bench -DCAIRN_TESTS=OFF && cmake --build build-bench --target cairn_bench" >&2
   exit 1
 fi
+# The generated 4096 x 4096 map of the hpa_big entries, written once into
+# the benchmark's build folder by that build's cairn tool.
+if [ -z "${CAIRN_BENCH_BIG_MAP:-}" ]; then
+  CAIRN_BENCH_BIG_MAP=$(dirname "$bin")/../gen4096.map
+  tool=$(dirname "$bin")/../tools/cairn
+  if [ ! -f "$CAIRN_BENCH_BIG_MAP" ] && [ -x "$tool" ]; then
+    "$tool" gen --out "$CAIRN_BENCH_BIG_MAP" --width 4096 --height 4096 --seed 7
+  fi
+fi
+export CAIRN_BENCH_BIG_MAP
 filter=${CAIRN_BENCH_FILTER:-}
 if [ $# -gt 0 ]; then
   filter=$1
