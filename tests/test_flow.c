@@ -343,8 +343,8 @@ static void repair_refuses_blocked_goal(void **state) {
 static void thread_count_independent(void **state) {
   (void)state;
   uint64_t rng = 16;
-  cairn_grid *g = tu_random_grid(&rng, 300, 200, 25, 1);
-  cairn_grid *gt = tu_random_grid(&rng, 300, 200, 25, 9);
+  cairn_grid *g = tu_random_grid(&rng, 400, 200, 25, 1); /* above FLOW_PARALLEL_MIN_CELLS */
+  cairn_grid *gt = tu_random_grid(&rng, 400, 200, 25, 9);
   cairn_flow_builder *b[2] = {new_builder(), new_builder()};
   for (int k = 0; k < 2; k++) {
     cairn_grid *grid = k ? gt : g;
@@ -353,6 +353,7 @@ static void thread_count_independent(void **state) {
     cairn_field *f1 = new_field(grid), *f2 = new_field(grid);
     cairn_flow_opts o1 = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 1);
     cairn_flow_opts o2 = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 2);
+    assert_true(f1->n >= FLOW_PARALLEL_MIN_CELLS); /* so 2 threads run */
     assert_int_equal(cairn_field_build(b[0], f1, grid, goals, 3, &o1), CAIRN_OK);
     assert_int_equal(cairn_field_build(b[1], f2, grid, goals, 3, &o2), CAIRN_OK);
     assert_true(memcmp(f1->cost, f2->cost, f1->n * sizeof *f1->cost) == 0);
@@ -459,6 +460,7 @@ static void cache_shares_and_releases(void **state) {
   /* full, both held: a third field does not fit */
   assert_int_equal(cairn_flow_cache_acquire(c, b, &left, 1, &f4), CAIRN_ERR_NOMEM);
   assert_int_equal(cairn_flow_cache_release(c, f1), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_trim(c), 0); /* still held once */
   assert_int_equal(cairn_flow_cache_release(c, f2), CAIRN_OK);
   assert_int_equal(cairn_flow_cache_release(c, f2), CAIRN_ERR_ARG);
   cairn_flow_cache_get_stats(c, &cs);
@@ -495,6 +497,15 @@ static void cache_shares_and_releases(void **state) {
   cairn_flow_cache_get_stats(c, &cs);
   assert_int_equal(cs.fields, 0);
   assert_int_equal(cairn_flow_cache_release(c, fresh), CAIRN_ERR_ARG);
+  /* after its last release, a field is dropped by a trim (and then asked
+   * for again, built afresh) */
+  assert_int_equal(cairn_flow_cache_acquire(c, b, ab, 2, &f1), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_trim(c), 0);
+  assert_int_equal(cairn_flow_cache_release(c, f1), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_trim(c), 1);
+  cairn_flow_cache_get_stats(c, &cs);
+  assert_int_equal(cs.fields, 0);
+  assert_int_equal(cs.bytes, 0);
   cairn_field_destroy(fresh);
   cairn_flow_cache_destroy(c);
   cairn_flow_builder_destroy(b);

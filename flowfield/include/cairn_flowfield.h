@@ -48,7 +48,7 @@
  * offset. A builder holds 17 bytes per padded cell of the largest grid it
  * served (cairn_flow_builder_reserve grows it up front); after that, builds
  * and repairs allocate nothing. Tiles hold 9 bytes per cell of each routed
- * sector only.
+ * sector only, plus 9 bytes per cluster of the map.
  *
  * Limits: grids up to CAIRN_GRID_MAX_SIDE (the core's); at most
  * CAIRN_FLOW_MAX_GOALS goals per field; los_radius 0..CAIRN_FLOW_MAX_LOS.
@@ -273,6 +273,9 @@ cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
  * fully released. */
 cairn_status cairn_flow_cache_release(cairn_flow_cache *c,
                                       const cairn_field *f);
+/* Drops every unheld field now (memory back at once, instead of at the
+ * next eviction); returns how many. */
+size_t cairn_flow_cache_trim(cairn_flow_cache *c);
 /* After the caller changed n cells of the grid: fields whose reached area
  * (bounding box of reachable cells, grown by one) holds none of them are
  * untouched; unheld affected fields are dropped; held ones are repaired

@@ -38,11 +38,13 @@ cairn_flow_opts cairn_flow_defaults(void) {
   return o;
 }
 
-static int threads_of(const cairn_flow_opts *o) {
+static int threads_of(const cairn_flow_opts *o, size_t cells) {
 #ifdef _OPENMP
+  if (cells < FLOW_PARALLEL_MIN_CELLS) return 1;
   return o->threads > 0 ? o->threads : omp_get_max_threads();
 #else
   (void)o;
+  (void)cells;
   return 1;
 #endif
 }
@@ -535,7 +537,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->grid = grid;
   f->moves = o->moves;
   f->los_radius = o->los_radius;
-  const int nt = threads_of(o);
+  const int nt = threads_of(o, f->n);
   unsigned tmin, tmax;
   init_pass(f, b, g, nt, &tmin, &tmax);
   cairn_flow_queue q = o->queue;

@@ -196,6 +196,20 @@ cairn_status cairn_flow_cache_release(cairn_flow_cache *c,
   return CAIRN_OK;
 }
 
+size_t cairn_flow_cache_trim(cairn_flow_cache *c) {
+  size_t dropped = 0;
+  for (size_t k = 0; c && k < c->n;) {
+    if (c->e[k].refs) {
+      k++;
+      continue;
+    }
+    remove_at(c, k); /* the slot now holds another entry: look again */
+    dropped++;
+  }
+  if (c) c->st.drops += dropped;
+  return dropped;
+}
+
 /* Whether a changed cell lies in the field's reached box grown by one
  * (a cell next to a reached one can open or close a move). */
 static bool affected(const cairn_field *f, const cairn_point *cells, size_t n) {

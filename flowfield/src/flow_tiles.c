@@ -86,9 +86,11 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   if (!grid || !hpa || !max_sectors) return CAIRN_ERR_ARG;
   cairn_hpa_stats hs;
   cairn_hpa_get_stats(hpa, &hs);
+  if (hs.cluster <= 0) return CAIRN_ERR_ARG;
   int32_t w = cairn_grid_width(grid), h = cairn_grid_height(grid);
   int32_t cw = (w + hs.cluster - 1) / hs.cluster, ch = (h + hs.cluster - 1) / hs.cluster;
-  if (hs.cluster <= 0 || (uint64_t)cw * (uint64_t)ch != hs.clusters) return CAIRN_ERR_ARG;
+  /* the hierarchy's clusters must tile this grid */
+  if ((uint64_t)cw * (uint64_t)ch != hs.clusters) return CAIRN_ERR_ARG;
   if (!cairn_grid_contains(grid, goal.x, goal.y)) return CAIRN_ERR_RANGE;
   if (!cairn_grid_cost(grid, goal.x, goal.y)) return CAIRN_ERR_BLOCKED;
   size_t n_clusters = (size_t)cw * (size_t)ch;
