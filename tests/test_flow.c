@@ -689,6 +689,76 @@ static void sector_tiles(void **state) {
   free(buf);
 }
 
+/* Walks the tiles from s; returns the cells in buf (0 if s has no value),
+ * checked legal on the grid as it is, with the tile value in *v. */
+static size_t walk_tiles(cairn_flow_tiles *t, const cairn_grid *g,
+                         cairn_point s, cairn_point goal, cairn_point *buf,
+                         size_t cap, cairn_cost *v) {
+  int d;
+  assert_int_equal(cairn_flow_tiles_dir(t, s.x, s.y, &d, v), CAIRN_OK);
+  if (d == CAIRN_FLOW_NONE) return 0;
+  size_t n = 0;
+  cairn_point p = s;
+  buf[n++] = p;
+  while (d < 8) {
+    p.x += cairn_flow_dir_dx(d);
+    p.y += cairn_flow_dir_dy(d);
+    assert_true(n < cap);
+    buf[n++] = p;
+    assert_int_equal(cairn_flow_tiles_dir(t, p.x, p.y, &d, NULL), CAIRN_OK);
+  }
+  assert_int_equal(d, CAIRN_FLOW_GOAL);
+  assert_true(tu_path_cost(g, buf, n, s, goal, 8) == *v);
+  return n;
+}
+
+/* A wall dropped on the walked path: the sectors it touches and those
+ * upstream of them are reset, the rest stay, and the next walk is legal on
+ * the edited grid at exactly its tile value. */
+static void tiles_after_edit(void **state) {
+  (void)state;
+  uint64_t rng = 21;
+  cairn_point *buf = malloc(20000 * sizeof *buf);
+  assert_non_null(buf);
+  int walked_again = 0;
+  for (int trial = 0; trial < 6; trial++) {
+    cairn_grid *g = tu_random_grid(&rng, 160, 120, 15, 1);
+    cairn_hpa *hpa = NULL;
+    assert_int_equal(cairn_hpa_create(g, NULL, NULL, &hpa), CAIRN_OK);
+    cairn_hpa_query *q = NULL;
+    assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
+    cairn_point goal = tu_random_open(&rng, g), s = tu_random_open(&rng, g);
+    cairn_flow_tiles *t = NULL;
+    assert_int_equal(cairn_flow_tiles_create(g, hpa, goal, 200, NULL, &t), CAIRN_OK);
+    if (cairn_flow_tiles_route(t, q, s) != CAIRN_OK) goto next;
+    cairn_cost v;
+    size_t n = walk_tiles(t, g, s, goal, buf, 20000, &v);
+    if (n < 8) goto next;
+    cairn_flow_tiles_stats before, after;
+    cairn_flow_tiles_get_stats(t, &before);
+    assert_true(before.built == before.routed);
+    cairn_point c = buf[n / 2];
+    assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, 0), CAIRN_OK);
+    cairn_rect r = {c.x, c.y, 1, 1};
+    size_t reset = cairn_flow_tiles_invalidate(t, r);
+    cairn_flow_tiles_get_stats(t, &after);
+    assert_true(reset >= 1);
+    assert_int_equal(after.built, before.built - reset);
+    /* the start's sector is upstream of the wall's, so it was reset */
+    n = walk_tiles(t, g, s, goal, buf, 20000, &v);
+    for (size_t k = 0; k < n; k++) assert_false(buf[k].x == c.x && buf[k].y == c.y);
+    walked_again += n > 0;
+  next:
+    cairn_flow_tiles_destroy(t);
+    cairn_hpa_query_destroy(q);
+    cairn_hpa_destroy(hpa);
+    cairn_grid_destroy(g);
+  }
+  print_message("tiles_after_edit: %d of 6 walks found a way round the wall\n", walked_again);
+  assert_true(walked_again > 0);
+  free(buf);
+}
+
 static void bad_input(void **state) {
   (void)state;
   static const char *const rows[] = {"..#..", ".....", "..2.."};
@@ -877,6 +947,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(steering_avoids_walls),
       cmocka_unit_test(line_of_sight_flags),
       cmocka_unit_test(sector_tiles),
+      cmocka_unit_test(tiles_after_edit),
       cmocka_unit_test(bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

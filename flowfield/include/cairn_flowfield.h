@@ -336,6 +336,17 @@ cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
 cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
                                   int *dir, cairn_cost *cost);
 
+/* After the caller changed the cells in `changed` (grid coordinates): the
+ * integrated sectors that touch it (grown by one cell, since a cell can
+ * open or close a move across a sector border) become unbuilt, and so
+ * does every sector whose route passes through one of them (its values
+ * were seeded from there). They are integrated again when next asked. The
+ * routes stay: if the edit cut one, cells that cannot reach their seam
+ * any more get CAIRN_FLOW_NONE, and a new route (after the hierarchy's own
+ * update) replaces nothing already routed. Returns how many sectors were
+ * reset. */
+size_t cairn_flow_tiles_invalidate(cairn_flow_tiles *t, cairn_rect changed);
+
 typedef struct cairn_flow_tiles_stats {
   int32_t sector;      /* side in cells (the hierarchy's cluster side) */
   size_t routed;       /* sectors on some route */

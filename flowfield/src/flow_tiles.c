@@ -12,6 +12,7 @@ typedef struct sector {
   cairn_cost *cost; /* local values, row by row over the sector's rect */
   uint8_t *dir;
   int32_t x0, y0, w, h;
+  size_t cluster;
 } sector;
 
 struct cairn_flow_tiles {
@@ -59,6 +60,7 @@ void cairn_flow_tiles_destroy(cairn_flow_tiles *t) {
 
 static cairn_status add_sector(cairn_flow_tiles *t, size_t k) {
   sector *s = &t->sec[t->n_sec];
+  s->cluster = k;
   s->x0 = (int32_t)(k % (size_t)t->cw) * t->side;
   s->y0 = (int32_t)(k / (size_t)t->cw) * t->side;
   int32_t w = cairn_grid_width(t->grid), h = cairn_grid_height(t->grid);
@@ -326,6 +328,40 @@ cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
   *dir = s->dir[i];
   if (cost && s->dir[i] != CAIRN_FLOW_NONE) *cost = s->cost[i];
   return CAIRN_OK;
+}
+
+static bool touches(const sector *s, cairn_rect r) {
+  return r.x - 1 < s->x0 + s->w && s->x0 < r.x + r.w + 1 && r.y - 1 < s->y0 + s->h &&
+         s->y0 < r.y + r.h + 1;
+}
+
+size_t cairn_flow_tiles_invalidate(cairn_flow_tiles *t, cairn_rect changed) {
+  if (!t || changed.w <= 0 || changed.h <= 0) return 0;
+  size_t reset = 0;
+  for (size_t j = 0; j < t->n_sec; j++) {
+    size_t k = t->sec[j].cluster;
+    if (t->built[k] && touches(&t->sec[j], changed)) {
+      t->built[k] = 0;
+      reset++;
+    }
+  }
+  /* then everything upstream of an unbuilt sector; each sweep settles at
+   * least one more link of the longest chain */
+  for (bool again = reset > 0; again;) {
+    again = false;
+    for (size_t j = 0; j < t->n_sec; j++) {
+      size_t k = t->sec[j].cluster;
+      if (!t->built[k] || goal_sector(t, k)) continue;
+      int32_t n = t->next[k];
+      if (n >= 0 && t->slot[n] >= 0 && !t->built[n]) {
+        t->built[k] = 0;
+        reset++;
+        again = true;
+      }
+    }
+  }
+  t->n_built -= reset;
+  return reset;
 }
 
 void cairn_flow_tiles_get_stats(const cairn_flow_tiles *t,
