@@ -759,6 +759,84 @@ static void tiles_after_edit(void **state) {
   free(buf);
 }
 
+/* An allocator that fails from its n-th allocation on. */
+typedef struct failing {
+  int left; /* allocations still granted; -1: all */
+  int made;
+} failing;
+
+static void *failing_alloc(void *user, void *ptr, size_t old_size,
+                           size_t new_size) {
+  (void)old_size;
+  failing *fa = user;
+  if (!new_size) {
+    free(ptr);
+    return NULL;
+  }
+  if (fa->left == 0) return NULL;
+  if (fa->left > 0) fa->left--;
+  fa->made++;
+  return realloc(ptr, new_size);
+}
+
+/* Builds a field, a cached field and tiles with an allocator failing at
+ * every point in turn: each step answers CAIRN_ERR_NOMEM or succeeds,
+ * nothing crashes or leaks (the sanitizer build checks leaks), and a
+ * later step with memory to spare works. */
+static int run_with(failing *fa, const cairn_grid *g, const cairn_hpa *hpa,
+                    cairn_hpa_query *q) {
+  cairn_allocator a = {failing_alloc, fa};
+  cairn_point goals[2] = {{2, 2}, {40, 20}};
+  cairn_flow_builder *b = NULL;
+  cairn_field *f = NULL;
+  cairn_flow_cache *c = NULL;
+  cairn_flow_tiles *t = NULL;
+  const cairn_field *cf = NULL;
+  int ok = 0;
+  cairn_status st = cairn_flow_builder_create(&a, &b);
+  if (st == CAIRN_OK) st = cairn_field_create(g, &a, &f);
+  if (st == CAIRN_OK) st = cairn_field_build(b, f, g, goals, 2, NULL);
+  if (st == CAIRN_OK) st = cairn_flow_cache_create(g, 1 << 24, NULL, &a, &c);
+  if (st == CAIRN_OK) st = cairn_flow_cache_acquire(c, b, goals, 2, &cf);
+  if (st == CAIRN_OK) st = cairn_flow_tiles_create(g, hpa, goals[0], 64, &a, &t);
+  if (st == CAIRN_OK) st = cairn_flow_tiles_route(t, q, goals[1]);
+  if (st == CAIRN_OK) {
+    int d;
+    assert_int_equal(cairn_flow_tiles_dir(t, goals[1].x, goals[1].y, &d, NULL), CAIRN_OK);
+    assert_true(d < 8);
+    assert_true(cairn_field_cost(f, 0, 0) == cairn_field_cost(cf, 0, 0));
+    ok = 1;
+  } else {
+    assert_int_equal(st, CAIRN_ERR_NOMEM);
+  }
+  if (cf) assert_int_equal(cairn_flow_cache_release(c, cf), CAIRN_OK);
+  cairn_flow_tiles_destroy(t);
+  cairn_flow_cache_destroy(c);
+  cairn_field_destroy(f);
+  cairn_flow_builder_destroy(b);
+  return ok;
+}
+
+static void allocation_failures(void **state) {
+  (void)state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(48, 40, 1, NULL, &g), CAIRN_OK);
+  cairn_hpa *hpa = NULL;
+  assert_int_equal(cairn_hpa_create(g, NULL, NULL, &hpa), CAIRN_OK);
+  cairn_hpa_query *q = NULL;
+  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
+  failing all = {-1, 0};
+  assert_true(run_with(&all, g, hpa, q));
+  for (int k = 0; k < all.made; k++) {
+    failing fa = {k, 0};
+    assert_false(run_with(&fa, g, hpa, q));
+  }
+  print_message("allocation_failures: failed at each of %d allocations\n", all.made);
+  cairn_hpa_query_destroy(q);
+  cairn_hpa_destroy(hpa);
+  cairn_grid_destroy(g);
+}
+
 static void bad_input(void **state) {
   (void)state;
   static const char *const rows[] = {"..#..", ".....", "..2.."};
@@ -948,6 +1026,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(line_of_sight_flags),
       cmocka_unit_test(sector_tiles),
       cmocka_unit_test(tiles_after_edit),
+      cmocka_unit_test(allocation_failures),
       cmocka_unit_test(bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
