@@ -54,14 +54,14 @@ extern "C" {
 
 typedef struct cairn_hpa cairn_hpa;
 
-/* A third level (opts.levels = 3) groups CAIRN_HPA_DEFAULT_BLOCK x
- * CAIRN_HPA_DEFAULT_BLOCK clusters into blocks. It is not built by
- * default: with landmarks, two levels answer long queries faster on open
- * maps from 1024 x 1024 to 4096 x 4096, with half the build time and
- * memory; the third level still pays on mazes (docs/PERFORMANCE.md). */
+/* A third level groups CAIRN_HPA_DEFAULT_BLOCK x CAIRN_HPA_DEFAULT_BLOCK
+ * clusters into blocks; by default it is built on maps with at least
+ * CAIRN_HPA_AUTO_LEVEL3 clusters (docs/PERFORMANCE.md: where it pays).
+ * Its graph carries landmarks too. */
 #define CAIRN_HPA_DEFAULT_BLOCK 4
+#define CAIRN_HPA_AUTO_LEVEL3 4096
 
-/* Landmarks of the level-1 graph (the core's ALT bound,
+/* Landmarks of the abstract graphs (the core's ALT bound,
  * cairn_graph_set_landmarks): the entrances nearest points spread around
  * the map's edge. They make the abstract search expand far fewer nodes
  * (docs/PERFORMANCE.md) for one fill of the abstract graph each, at every
@@ -71,7 +71,8 @@ typedef struct cairn_hpa cairn_hpa;
 typedef struct cairn_hpa_opts {
   int32_t cluster; /* cluster side in cells; 0 = the default */
   int threads;     /* build threads; 0 = OpenMP's default */
-  /* 2 (and 0, the default): clusters only; 3: clusters and blocks */
+  /* 2: clusters only; 3: clusters and blocks of clusters; 0 (default):
+   * 3 on maps of at least CAIRN_HPA_AUTO_LEVEL3 clusters, else 2 */
   int levels;
   int32_t block;   /* block side in clusters (2..64); 0 = the default */
   /* landmarks: 1..CAIRN_GRAPH_MAX_LANDMARKS, -1 for none (cheaper builds
@@ -102,7 +103,8 @@ typedef struct cairn_hpa_stats {
   uint32_t blocks;          /* blocks (levels == 3) */
   uint32_t nodes2;          /* level-2 nodes (levels == 3) */
   size_t edges2;            /* directed level-2 edges (levels == 3) */
-  uint32_t landmarks;       /* landmarks of the level-1 graph */
+  uint32_t landmarks;       /* landmarks of the level-1 graph (the level-2
+                               graph has as many, or fewer) */
   size_t memory_bytes;      /* everything the hierarchy holds */
   double build_ms;          /* wall time of the last create */
   double update_ms;         /* wall time of the last edit or update */

@@ -854,11 +854,12 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
     st = build_clusters(h, all, n_clusters);
   }
   if (st == CAIRN_OK) st = assemble(h);
-  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, build_threads(h));
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1, build_threads(h));
   if (st == CAIRN_OK) {
-    h->levels = o.levels ? o.levels : 2;
+    h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
     if (h->levels == 3) st = blocks_init(h, o.block);
     if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
+    if (h->levels == 3 && st == CAIRN_OK) st = cairn__hpa_landmarks(h, 2, build_threads(h));
   }
   hpa_free(&a, all, n_clusters * sizeof *all);
   if (st != CAIRN_OK) {
@@ -909,7 +910,8 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   hpa_free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
   if (st == CAIRN_OK && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
-  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, build_threads(h));
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1, build_threads(h));
+  if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2, build_threads(h));
   h->stale = st != CAIRN_OK;
   h->update_ms = cairn__hpa_now_ms() - t0;
   h->rebuilt = (uint32_t)n;
@@ -982,7 +984,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
          m * (sizeof(uint32_t) + sizeof(cairn_cost)) +
          2 * (size_t)h->n_nodes * sizeof(double);
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
-  mem += cairn_graph_landmark_bytes(h->graph);
+  mem += cairn_graph_landmark_bytes(h->graph) + cairn_graph_landmark_bytes(h->graph2);
   mem += cairn__hpa_blocks_memory(h);
   out->landmarks = cairn_graph_landmarks(h->graph);
   out->levels = h->levels;

@@ -122,10 +122,10 @@ static inline void hpa_free(const cairn_allocator *a, void *p, size_t size) {
 bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
                      size_t n, size_t size);
 
-/* Landmarks of the level-1 graph (hpa_landmarks.c): h->landmarks of them,
- * the nodes nearest points around the map's edge, their fills run on up to
- * `threads` threads. */
-cairn_status cairn__hpa_landmarks(cairn_hpa *h, int threads);
+/* Landmarks of the level-1 (level = 1) or level-2 graph (hpa_landmarks.c):
+ * h->landmarks of them, the nodes nearest points around the map's edge,
+ * their fills run on up to `threads` threads. */
+cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads);
 
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are

@@ -16,15 +16,14 @@
 #include <omp.h>
 #endif
 
-/* The island most abstract nodes lie on (0 when islands are stale): a
- * landmark on a small island bounds nothing elsewhere. isl[v] is node v's
- * island; count is scratch of island_count + 1. */
-static uint32_t main_island(const cairn_hpa *h, const uint32_t *isl,
-                            uint32_t *count) {
-  size_t labels = (size_t)cairn_grid_island_count(h->grid) + 1;
+/* The island most of the n nodes lie on: a landmark on a small island
+ * bounds nothing elsewhere. isl[v] is node v's island; count is scratch of
+ * `labels` (the island count + 1). */
+static uint32_t main_island(const uint32_t *isl, size_t n, uint32_t *count,
+                            size_t labels) {
   memset(count, 0, labels * sizeof *count);
   uint32_t best = 0;
-  for (uint32_t v = 0; v < h->n_nodes; v++)
+  for (size_t v = 0; v < n; v++)
     if (++count[isl[v]] > count[best] || (count[isl[v]] == count[best] && isl[v] < best))
       best = isl[v];
   return best;
@@ -44,24 +43,21 @@ static cairn_point perimeter_point(const cairn_hpa *h, int k, int of) {
   return p;
 }
 
-/* Up to h->landmarks landmarks: the node nearest (in Chebyshev cells, then
- * by id) each perimeter point, on the main island, each once. Sets *k to
- * how many; CAIRN_ERR_NOMEM if the scratch cannot be had. */
-static cairn_status pick_landmarks(const cairn_hpa *h, uint32_t *out,
-                                   uint32_t *k_out) {
-  const size_t n = h->n_nodes;
+/* Up to h->landmarks landmarks among the n nodes at cells `at`: the node
+ * nearest (in Chebyshev cells, then by id) each perimeter point, on the
+ * main island, each once. Sets *k to how many; CAIRN_ERR_NOMEM if the
+ * scratch cannot be had. */
+static cairn_status pick_landmarks(const cairn_hpa *h, const cairn_point *at,
+                                   size_t n, uint32_t *out, uint32_t *k_out) {
   const bool fresh = cairn_grid_islands_fresh(h->grid);
   const size_t labels = fresh ? (size_t)cairn_grid_island_count(h->grid) + 1 : 0;
-  cairn_point *at = hpa_alloc(&h->alloc, n * sizeof *at);
   uint32_t *isl = hpa_alloc(&h->alloc, n * sizeof *isl);
   uint32_t *count = hpa_alloc(&h->alloc, (labels ? labels : 1) * sizeof *count);
   uint32_t k = 0;
-  if (at && isl && count) {
-    for (uint32_t v = 0; v < n; v++) {
-      at[v] = hpa_point(h, hpa_node_cell(h, v));
+  if (isl && count) {
+    for (size_t v = 0; v < n; v++)
       isl[v] = fresh ? cairn_grid_island(h->grid, at[v].x, at[v].y) : 0;
-    }
-    uint32_t island = fresh ? main_island(h, isl, count) : 0;
+    uint32_t island = fresh ? main_island(isl, n, count, labels) : 0;
     for (int p = 0; p < h->landmarks; p++) {
       cairn_point c = perimeter_point(h, p, h->landmarks);
       uint32_t best = UINT32_MAX;
@@ -77,19 +73,31 @@ static cairn_status pick_landmarks(const cairn_hpa *h, uint32_t *out,
       if (!dup) out[k++] = best;
     }
   }
-  hpa_free(&h->alloc, at, n * sizeof *at);
   hpa_free(&h->alloc, isl, n * sizeof *isl);
   hpa_free(&h->alloc, count, (labels ? labels : 1) * sizeof *count);
   *k_out = k;
-  return at && isl && count ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  return isl && count ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
-/* Costs from landmark `node` to every node, into row (n_nodes entries). */
-static cairn_status landmark_row(const cairn_hpa *h, cairn_search *s,
+/* The cell of every node of the level's graph. */
+static cairn_point *node_cells(const cairn_hpa *h, int level, size_t n) {
+  cairn_point *at = hpa_alloc(&h->alloc, n * sizeof *at);
+  if (!at) return NULL;
+  if (level == 1) {
+    for (uint32_t v = 0; v < n; v++) at[v] = hpa_point(h, hpa_node_cell(h, v));
+  } else { /* level-2 nodes are level-1 nodes */
+    for (uint32_t v = 0; v < h->n_nodes; v++)
+      if (h->l2_of[v] != UINT32_MAX) at[h->l2_of[v]] = hpa_point(h, hpa_node_cell(h, v));
+  }
+  return at;
+}
+
+/* Costs from landmark `node` to every node of g, into row (n entries). */
+static cairn_status landmark_row(const cairn_graph *g, size_t n, cairn_search *s,
                                  uint32_t node, cairn_cost *row) {
   cairn_graph_link src = {node, 0};
-  cairn_status st = cairn_graph_fill(s, h->graph, &src, 1, NULL, 0);
-  for (uint32_t v = 0; v < h->n_nodes && st == CAIRN_OK; v++) {
+  cairn_status st = cairn_graph_fill(s, g, &src, 1, NULL, 0);
+  for (uint32_t v = 0; v < n && st == CAIRN_OK; v++) {
     cairn_node_info info;
     cairn_search_node(s, v, &info);
     row[v] = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
@@ -97,16 +105,19 @@ static cairn_status landmark_row(const cairn_hpa *h, cairn_search *s,
   return st;
 }
 
-cairn_status cairn__hpa_landmarks(cairn_hpa *h, int threads) {
+cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads) {
+  cairn_graph *g = level == 1 ? h->graph : h->graph2;
+  const size_t n = level == 1 ? h->n_nodes : h->n2;
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS], k = 0;
-  if (h->n_nodes && h->landmarks > 0) {
-    cairn_status st = pick_landmarks(h, nodes, &k);
+  if (n && h->landmarks > 0) {
+    cairn_point *at = node_cells(h, level, n);
+    cairn_status st = at ? pick_landmarks(h, at, n, nodes, &k) : CAIRN_ERR_NOMEM;
+    hpa_free(&h->alloc, at, n * sizeof *at);
     if (st != CAIRN_OK) return st;
   }
-  if (!k) return cairn_graph_set_landmarks(h->graph, NULL, 0, NULL);
+  if (!k) return cairn_graph_set_landmarks(g, NULL, 0, NULL);
   if (threads > (int)k) threads = (int)k;
   if (threads < 1) threads = 1;
-  const size_t n = h->n_nodes;
   cairn_cost *costs = hpa_alloc(&h->alloc, (size_t)k * n * sizeof *costs);
   cairn_search *s[CAIRN_GRAPH_MAX_LANDMARKS] = {NULL};
   cairn_status st = costs ? CAIRN_OK : CAIRN_ERR_NOMEM;
@@ -125,12 +136,12 @@ cairn_status cairn__hpa_landmarks(cairn_hpa *h, int threads) {
 #ifdef _OPENMP
       t = omp_get_thread_num();
 #endif
-      cairn_status r = landmark_row(h, s[t], nodes[i], costs + (size_t)i * n);
+      cairn_status r = landmark_row(g, n, s[t], nodes[i], costs + (size_t)i * n);
       if ((int)r < failed) failed = (int)r;
     }
     st = (cairn_status)failed;
   }
-  if (st == CAIRN_OK) st = cairn_graph_set_landmarks(h->graph, nodes, k, costs);
+  if (st == CAIRN_OK) st = cairn_graph_set_landmarks(g, nodes, k, costs);
   for (int t = 0; t < threads; t++) cairn_search_destroy(s[t]);
   hpa_free(&h->alloc, costs, (size_t)k * n * sizeof *costs);
   return st;
