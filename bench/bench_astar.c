@@ -85,7 +85,15 @@ static map_data maps[] = {
     /* added for the HPA* comparison (bench_hpa.c) */
     {.name = "random512-10-0"}, /* random, 10 % blocked, 512 x 512 */
     {.name = "8room_000"},      /* rooms, 512 x 512 */
-    {.name = "w_woundedcoast"}, /* Warcraft III, 512 x 512 */
+    {.name = "w_woundedcoast"}, /* Warcraft III, 578 x 642 */
+    /* the other shared maps of 512 x 512 and more, so the HPA* bar on long
+     * queries is measured on every one */
+    {.name = "32room_000"},     /* rooms, 512 x 512 */
+    {.name = "AR0205SR"},       /* Baldur's Gate II, 512 x 512 */
+    {.name = "gardenofwar"},    /* Warcraft III, 512 x 512 */
+    {.name = "icecrown"},       /* Warcraft III, 512 x 512 */
+    {.name = "maze512-1-0"},    /* maze, corridors 1 wide */
+    {.name = "random512-40-0"}, /* random, 40 % blocked, 512 x 512 */
 };
 #define N_MAPS (sizeof maps / sizeof maps[0])
 /* The Dijkstra comparison runs on this map; the distance map on that one. */

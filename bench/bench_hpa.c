@@ -115,6 +115,12 @@ static hmap maps[] = {
     {.name = "random512-10-0", .build_clusters = {16}},
     {.name = "8room_000", .build_clusters = {16}},
     {.name = "w_woundedcoast", .build_clusters = {16}},
+    {.name = "32room_000", .build_clusters = {16}},
+    {.name = "AR0205SR", .build_clusters = {16}},
+    {.name = "gardenofwar", .build_clusters = {16}},
+    {.name = "icecrown", .build_clusters = {16}},
+    {.name = "maze512-1-0", .build_clusters = {16}},
+    {.name = "random512-40-0", .build_clusters = {16}},
 };
 #define N_MAPS (sizeof maps / sizeof maps[0])
 
