@@ -41,13 +41,16 @@
  * bit-identical at any thread count. cairn_flow_build_batch builds several
  * fields in parallel, one builder per thread. A cache and a tile set are
  * single-threaded objects (lock them yourself); the fields a cache hands
- * out may be read from any thread.
+ * out may be read from any thread. A repair (cairn_field_repair, or
+ * cairn_flow_cache_update on the fields it repairs) writes its field in
+ * place: no thread may read that field meanwhile.
  *
  * Memory: a field holds 11 bytes per cell of the padded grid ((w+2)(h+2)):
  * 8 for the value, 1 for the direction and flags, 2 for the line-of-sight
  * offset. A builder holds 17 bytes per padded cell of the largest grid it
  * served (cairn_flow_builder_reserve grows it up front); after that, builds
- * and repairs allocate nothing. Tiles hold 9 bytes per cell of each routed
+ * and repairs allocate nothing (but for a field's goal list, which grows
+ * the first time it is given more goals than before). Tiles hold 9 bytes per cell of each routed
  * sector only, plus 9 bytes per cluster of the map.
  *
  * Limits: grids up to CAIRN_GRID_MAX_SIDE (the core's); at most
