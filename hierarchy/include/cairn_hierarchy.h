@@ -116,8 +116,11 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
 /* Sets n cells of the hierarchy's grid (costs 0 = blocked, 1..255), then
  * rebuilds only the clusters those cells can affect: the cluster of each
  * cell, and the neighbour across each cluster border the cell lies on, since
- * the entrances of that border move. Island labels are refreshed. grid must
- * be the one the hierarchy was built on (CAIRN_ERR_ARG otherwise). On
+ * the entrances of that border move. Island labels are refreshed, and the
+ * landmarks recomputed (a fill of each abstract graph per landmark: most
+ * of an edit's time on large maps; opts.landmarks = -1 makes edits cheap,
+ * docs/PERFORMANCE.md). grid must be the one the hierarchy was built on
+ * (CAIRN_ERR_ARG otherwise). On
  * CAIRN_ERR_NOMEM the grid holds the new costs and the hierarchy is marked
  * stale: queries answer CAIRN_ERR_STATE until an update succeeds. */
 cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,

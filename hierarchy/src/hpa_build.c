@@ -224,12 +224,14 @@ static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
  * sc->poff / sc->plen; `reversed` takes the steps of the path j -> i. */
 static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
                       const uint8_t *steps, size_t len, bool reversed) {
-  bool ok;
+  bool ok = sc->n_steps + len <= sc->steps_cap; /* the lock only to grow */
+  if (!ok) {
 #ifdef _OPENMP
 #pragma omp critical(cairn_hpa_alloc)
 #endif
-  ok = cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
-                       sc->n_steps + len, 1);
+    ok = cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
+                         sc->n_steps + len, 1);
+  }
   if (!ok) return false;
   sc->poff[pair] = (uint32_t)sc->n_steps;
   sc->plen[pair] = (uint32_t)len;
