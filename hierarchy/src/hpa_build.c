@@ -250,12 +250,7 @@ static uint8_t step_code(cairn_point a, cairn_point b) {
   return 0; /* not reached: traces are chains of neighbours */
 }
 
-/* The shapes of a straight-as-possible run: all diagonals first, all
- * straight steps first, or the diagonals spread evenly (the 8-way line,
- * which slips between scattered walls where the other two hit them). */
-enum { RUN_DIAG_FIRST, RUN_STRAIGHT_FIRST, RUN_LINE, RUN_SHAPES };
-
-/* A run of the given shape from a to b, as direction codes into buf;
+/* A run of the given shape (HPA_RUN_*) from a to b, as direction codes into buf;
  * false if it meets a wall or cuts a corner (the local grid's move sets
  * say both). On uniform terrain a clear run costs the octile distance, a
  * lower bound on any path, so it is a shortest path and needs no search. */
@@ -272,17 +267,7 @@ static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
   const uint8_t straight = ax > ay ? (uint8_t)(sx < 0) : (uint8_t)(2 + (sy < 0));
   int32_t c = (a.y + 1) * stride + a.x + 1, acc = n / 2;
   for (int32_t k = 0; k < n; k++) {
-    bool d;
-    if (shape == RUN_DIAG_FIRST) {
-      d = k < nd;
-    } else if (shape == RUN_STRAIGHT_FIRST) {
-      d = k >= n - nd;
-    } else {
-      acc += nd;
-      d = acc >= n;
-      if (d) acc -= n;
-    }
-    uint8_t code = d ? diag : straight;
+    uint8_t code = hpa_run_diag(shape, k, n, nd, &acc) ? diag : straight;
     if (!(moves[c] & (1u << code))) return false;
     c += cairn__hpa_dx[code] + cairn__hpa_dy[code] * stride;
     buf[k] = code;
@@ -298,9 +283,9 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
   cairn_point a = sc->cells[i], b = sc->cells[j];
   size_t len;
   int shape = 0;
-  while (shape < RUN_SHAPES && !clear_run(sc->local, a, b, shape, sc->run, &len))
+  while (shape < HPA_RUN_SHAPES && !clear_run(sc->local, a, b, shape, sc->run, &len))
     shape++;
-  if (shape == RUN_SHAPES) return false;
+  if (shape == HPA_RUN_SHAPES) return false;
   int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
   int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
   cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) *

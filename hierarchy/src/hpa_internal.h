@@ -127,6 +127,26 @@ bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
  * their fills run on up to `threads` threads. */
 cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads);
 
+/* The shapes of a straight-as-possible 8-way run between two cells, each
+ * with max(|dx|, |dy|) steps of which min(|dx|, |dy|) are diagonal (so each
+ * costs the octile distance on uniform terrain): all diagonals first, all
+ * straight steps first, or the diagonals spread evenly (the 8-way line
+ * closest to the segment, which slips between scattered walls where the
+ * other two hit them). Cluster paths and the smoother both use them. */
+enum { HPA_RUN_DIAG_FIRST, HPA_RUN_STRAIGHT_FIRST, HPA_RUN_LINE, HPA_RUN_SHAPES };
+
+/* Whether step k of such a run of n steps, nd of them diagonal, is a
+ * diagonal; *acc is the line's error term, n / 2 before the first step. */
+static inline bool hpa_run_diag(int shape, int32_t k, int32_t n, int32_t nd,
+                                int32_t *acc) {
+  if (shape == HPA_RUN_DIAG_FIRST) return k < nd;
+  if (shape == HPA_RUN_STRAIGHT_FIRST) return k >= n - nd;
+  *acc += nd;
+  if (*acc < n) return false;
+  *acc -= n;
+  return true;
+}
+
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are
  * scratch of n each. */

@@ -28,14 +28,6 @@ static bool is_turn(const cairn_point *p, size_t n, size_t k) {
          p[k].y - p[k - 1].y != p[k + 1].y - p[k].y;
 }
 
-/* The shapes of a run from a to b, each with max(|dx|, |dy|) steps of
- * which min(|dx|, |dy|) are diagonal (so each costs the octile distance on
- * uniform terrain): all diagonals first, all straight steps first, or the
- * diagonals spread evenly along the way (the 8-way line closest to the
- * straight segment, which slips between scattered obstacles where the
- * other two hit them). */
-enum { SHAPE_DIAG_FIRST, SHAPE_STRAIGHT_FIRST, SHAPE_LINE, SHAPES };
-
 /* The grid's move-set bit of the step (mx, my) (cairn_grid_moves). */
 static unsigned step_bit(int32_t mx, int32_t my) {
   static const uint8_t bit[9] = {7, 3, 6, 1, 0, 0, 5, 2, 4};
@@ -96,9 +88,9 @@ static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
   int32_t ax = abs(dx), ay = abs(dy);
   int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
   int32_t ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* straight step */
-  if (r && shape == SHAPE_DIAG_FIRST && !ray_clear(h, r, sx, sy, (uint32_t)nd))
+  if (r && shape == HPA_RUN_DIAG_FIRST && !ray_clear(h, r, sx, sy, (uint32_t)nd))
     return CAIRN_COST_INF;
-  if (r && shape == SHAPE_STRAIGHT_FIRST &&
+  if (r && shape == HPA_RUN_STRAIGHT_FIRST &&
       !ray_clear(h, r, ox, oy, (uint32_t)(n - nd)))
     return CAIRN_COST_INF;
   const unsigned diag_bit = step_bit(sx, sy), straight_bit = step_bit(ox, oy);
@@ -108,16 +100,7 @@ static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
   cairn_cost total = 0;
   int32_t acc = n / 2; /* the line's error term: nd diagonals among n */
   for (int32_t k = 0; k < n; k++) {
-    bool diag;
-    if (shape == SHAPE_DIAG_FIRST) {
-      diag = k < nd;
-    } else if (shape == SHAPE_STRAIGHT_FIRST) {
-      diag = k >= n - nd;
-    } else {
-      acc += nd;
-      diag = acc >= n;
-      if (diag) acc -= n;
-    }
+    const bool diag = hpa_run_diag(shape, k, n, nd, &acc);
     if (!(moves[c] & (diag ? diag_bit : straight_bit))) return CAIRN_COST_INF;
     c = (uint32_t)((int32_t)c + (diag ? diag_off : straight_off));
     total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[c];
@@ -156,7 +139,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
   while (a + 1 < n) {
     while (turns[t0] <= a) t0++;
     size_t best = 0;
-    int best_shape = SHAPE_DIAG_FIRST;
+    int best_shape = HPA_RUN_DIAG_FIRST;
     cairn_cost best_saving = 0;
     rays r;
     rays_init(h, &r, in[a]);
@@ -171,7 +154,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       if (limit <= floor) continue;
       /* a straight or purely diagonal run has one shape */
       int32_t ax = abs(in[k].x - in[a].x), ay = abs(in[k].y - in[a].y);
-      int shapes = ax == 0 || ay == 0 || ax == ay ? 1 : SHAPES;
+      int shapes = ax == 0 || ay == 0 || ax == ay ? 1 : HPA_RUN_SHAPES;
       for (int shape = 0; shape < shapes; shape++) {
         /* no run beats the octile cost: a candidate that cannot save more
          * than the best so far is not walked (ties keep the first) */
