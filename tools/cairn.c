@@ -19,9 +19,13 @@ static const char usage[] =
     "         [--levels 2|3] [--landmarks N] [--no-smooth]\n"
     "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
     "         [--threads N] [--json] [--check]\n"
+    "  horde  [--map FILE] [--agents N] [--ticks T] [--threads N] [--seed S]\n"
+    "         [--json] (the night of the dead: undead converge on the gates)\n"
+    "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
+    "         [--seed S] [--json] (groups ordered across a map at once)\n"
     "  info   --map FILE [--terrain C=COST ...] [--json]\n"
-    "  gen    --out FILE.map [--width W] [--height H] [--seed S]\n"
-    "         (the demo map generator)\n"
+    "  gen    --out FILE.map [--kind outskirts|settlement] [--width W]\n"
+    "         [--height H] [--seed S] (the demo map generators)\n"
     "\n"
     "exit codes: 0 done (\"no path\" is an answer), 1 runtime failure,\n"
     "            2 usage error, 3 bad input file or coordinates\n";
@@ -36,6 +40,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "path") == 0) return cmd_path(argc - 2, argv + 2);
   if (strcmp(cmd, "scen") == 0) return cmd_scen(argc - 2, argv + 2);
   if (strcmp(cmd, "flow") == 0) return cmd_flow(argc - 2, argv + 2);
+  if (strcmp(cmd, "horde") == 0) return cmd_horde(argc - 2, argv + 2);
+  if (strcmp(cmd, "march") == 0) return cmd_march(argc - 2, argv + 2);
   if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
   cli_error("unknown command '%s' (try cairn --help)", cmd);

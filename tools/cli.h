@@ -60,5 +60,12 @@ int cmd_scen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
+int cmd_horde(int argc, char **argv);
+int cmd_march(int argc, char **argv);
+
+/* The cells marked ch in a .map file, in row order (*out malloc'd, or NULL
+ * when none): the grid keeps costs, not glyphs. 0, or -1 on a read or
+ * memory failure. */
+int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n);
 
 #endif

@@ -1,13 +1,16 @@
-/* cairn gen: the demo map generator. A hamlet's outskirts: forest, swamp,
+/* cairn gen: the demo map generators. --kind settlement writes the night
+ * of the dead's settlement (cairn_settlement_generate in the crowd).
+ * The default is a hamlet's outskirts: forest, swamp,
  * a river with fords, and a walled hamlet with gates and houses. The same
  * seed always gives the same map. Characters: '.' open, 'T' trees, 'W'
  * water, 'S' swamp, '@' walls and houses. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cairn_crowd.h"
 #include "cli.h"
 
-static const char *const value_opts[] = {"--out", "--width", "--height", "--seed", NULL};
+static const char *const value_opts[] = {"--out", "--kind", "--width", "--height", "--seed", NULL};
 
 typedef struct canvas {
   int w, h;
@@ -95,7 +98,8 @@ static void generate(canvas *m) {
 
 int cmd_gen(int argc, char **argv) {
   const char *out = NULL;
-  long w = 120, h = 60, seed = 1;
+  long w = 0, h = 0, seed = 1;
+  bool settlement = false;
   cli_args a;
   cli_args_init(&a, argc, argv);
   while (cli_next(&a)) {
@@ -106,6 +110,14 @@ int cmd_gen(int argc, char **argv) {
     }
     if (!(v = cli_value(&a))) return EXIT_USAGE;
     if (cli_is(&a, "--out")) out = v;
+    else if (cli_is(&a, "--kind")) {
+      if (strcmp(v, "settlement") == 0) settlement = true;
+      else if (strcmp(v, "outskirts") == 0) settlement = false;
+      else {
+        cli_error("--kind must be outskirts or settlement");
+        return EXIT_USAGE;
+      }
+    }
     else if (cli_is(&a, "--width")) {
       if (!cli_parse_int("--width", v, 40, CAIRN_GRID_MAX_SIDE, &w)) return EXIT_USAGE;
     } else if (cli_is(&a, "--height")) {
@@ -118,13 +130,24 @@ int cmd_gen(int argc, char **argv) {
     cli_error("gen needs --out FILE.map");
     return EXIT_USAGE;
   }
+  /* the settlement (the night of the dead) is 256 x 256 by default and
+   * needs 64 x 64 at least; the outskirts 120 x 60 */
+  if (!w) w = settlement ? 256 : 120;
+  if (!h) h = settlement ? 256 : 60;
+  if (settlement && (w < 64 || h < 64)) {
+    cli_error("--kind settlement needs --width and --height of 64 or more");
+    return EXIT_USAGE;
+  }
   canvas m = {(int)w, (int)h, malloc((size_t)w * (size_t)h), (uint64_t)seed};
   cairn_grid *g = NULL;
   cairn_terrain t;
   cairn_terrain_movingai(&t);
   int rc = EXIT_RUNTIME;
   if (!m.c) goto done;
-  generate(&m);
+  if (settlement)
+    cairn_settlement_generate((int32_t)w, (int32_t)h, (uint64_t)seed, m.c);
+  else
+    generate(&m);
   cairn_error err;
   /* through the library's own parser and writer, so the file is valid */
   {

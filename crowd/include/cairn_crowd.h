@@ -1,0 +1,219 @@
+/*
+ * cairn_crowd.h - crowds of agents moving every tick: a horde sharing flow
+ * fields, units following A* paths served by a budgeted request queue,
+ * neighbour avoidance and walls.
+ *
+ * Units: positions in cells (cell (x, y) covers [x, x+1) x [y, y+1)),
+ * speeds in cells per second, one tick = opts.dt seconds (fixed).
+ *
+ * Agents live in struct-of-arrays storage. A handle (cairn_agent) holds a
+ * slot index and a generation: removing an agent bumps the generation, so
+ * a stale handle is refused (CAIRN_ERR_STATE) and never reaches another
+ * agent; a handle that never named a slot is CAIRN_ERR_ARG. Add and remove
+ * at any time between ticks.
+ *
+ * Tick (cairn_crowd_tick): 1. the path queue serves waiting requests
+ * oldest first until opts.path_budget node expansions are spent (a search
+ * that runs out resumes next tick); 2. every live agent is counted into a
+ * uniform grid of bins (counting sort, stable in slot order); 3. a
+ * parallel read-only pass (OpenMP, dynamic schedule) computes each agent's
+ * next position, velocity and state from the current ones alone; 4. a
+ * sequential commit. Each agent's next state is a function of the current
+ * state read in a fixed order, so the result is bit for bit the same at
+ * any thread count (cairn_crowd_hash). No -ffast-math.
+ *
+ * Steering: the order's direction (the field's cairn_field_sample, or the
+ * next waypoint) at max speed, slowed behind close agents ahead, plus
+ * separation from overlapping neighbours, plus a predictive term that
+ * sidesteps agents on a collision course (each to its own right, so
+ * head-on pairs pass), plus a push away from walls within the radius. The
+ * move is resolved one axis at a time against the grid, each step under
+ * one cell: an agent's centre never enters a blocked cell.
+ *
+ * Orders: a horde order gives agents one shared field to a goal set (the
+ * flow-field cache: one field per goal set, held while agents use it); an
+ * agent on a goal cell or next to one arrives. A move order queues one path
+ * request for a group; its members follow the shared smoothed path at
+ * formation offsets where the offset point is open and in sight of the
+ * waypoint, and file through the waypoint itself where it is not. A path
+ * order queues one request per unit. Paths are planned on the route grid
+ * (opts.route_grid, e.g. a copy with dear cells near torches) or the walk
+ * grid. An agent that makes no progress for opts.stuck_ticks repaths; a
+ * request that finds no path leaves its agents CAIRN_AGENT_UNREACHABLE.
+ *
+ * Ownership: the crowd keeps pointers to its grids; they must outlive it.
+ * After the caller edits the walk grid (and route grid), it calls
+ * cairn_crowd_grid_changed before the next tick.
+ *
+ * Threads: one crowd is single-threaded from the caller's side; the tick
+ * uses opts.threads OpenMP threads inside.
+ *
+ * Memory: everything is sized at create from opts.max_agents; a tick never
+ * allocates, except the field cache building a new field on an order.
+ */
+#ifndef CAIRN_CROWD_H
+#define CAIRN_CROWD_H
+
+#include "cairn_core.h"
+#include "cairn_flowfield.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t cairn_agent; /* slot | generation << 32; 0 is never valid */
+
+#define CAIRN_CROWD_MAX_AGENTS (1u << 24)
+
+typedef enum cairn_agent_state {
+  CAIRN_AGENT_IDLE = 0,    /* no order, or holding */
+  CAIRN_AGENT_MOVING,      /* following a field or a path */
+  CAIRN_AGENT_WAITING,     /* path requested, not yet planned */
+  CAIRN_AGENT_ARRIVED,     /* reached the goal; stays put */
+  CAIRN_AGENT_UNREACHABLE, /* the goal cannot be reached from here */
+  CAIRN_AGENT_STUCK        /* no progress for a while; repath requested */
+} cairn_agent_state;
+
+typedef enum cairn_order_kind {
+  CAIRN_ORDER_HOLD = 0,
+  CAIRN_ORDER_FIELD,  /* follow a shared flow field */
+  CAIRN_ORDER_PATH,   /* follow a planned path (own or the group's) */
+  CAIRN_ORDER_WANDER  /* random walk from a seed */
+} cairn_order_kind;
+
+typedef struct cairn_crowd_opts {
+  uint32_t max_agents;       /* slots (1..CAIRN_CROWD_MAX_AGENTS) */
+  float dt;                  /* seconds per tick (default 0.1) */
+  float bin_size;            /* bin side in cells (default 1.5) */
+  float neighbour_radius;    /* neighbours within this many cells
+                                count (default 1.5, at most bin_size) */
+  int threads;               /* 0 = OpenMP's default */
+  int chunk;                 /* agents per dynamic work item (default 256) */
+  uint64_t path_budget;      /* node expansions per tick (default 20000) */
+  uint32_t waypoints;        /* waypoints kept per agent (default 16) */
+  uint32_t stuck_ticks;      /* ticks without progress before a repath
+                                (default 30) */
+  size_t field_cache_bytes;  /* flow cache budget (default 256 MiB) */
+  const cairn_grid *route_grid; /* fields and paths planned here (same size
+                                   and walls as the walk grid); NULL = the
+                                   walk grid */
+} cairn_crowd_opts;
+
+cairn_crowd_opts cairn_crowd_defaults(void);
+
+typedef struct cairn_crowd cairn_crowd;
+
+/* CAIRN_ERR_ARG for bad options or a route grid that differs from the walk
+ * grid in size or walls. */
+cairn_status cairn_crowd_create(const cairn_grid *grid,
+                                const cairn_crowd_opts *opts,
+                                const cairn_allocator *alloc,
+                                cairn_crowd **out);
+void cairn_crowd_destroy(cairn_crowd *c);
+
+typedef struct cairn_agent_params {
+  float x, y;        /* position in cells: must be on a passable cell */
+  float radius;      /* 0.05..0.5 */
+  float max_speed;   /* cells per second, > 0, under 0.95 / dt */
+  uint16_t faction;
+} cairn_agent_params;
+
+/* CAIRN_ERR_ARG for non-finite or out-of-range values, CAIRN_ERR_RANGE off
+ * the grid, CAIRN_ERR_BLOCKED on a blocked cell, CAIRN_ERR_TOO_LARGE when
+ * every slot is taken. The agent starts idle. */
+cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_params *p,
+                             cairn_agent *out);
+cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a);
+uint32_t cairn_crowd_count(const cairn_crowd *c);
+
+typedef struct cairn_agent_info {
+  float x, y, vx, vy, radius, max_speed;
+  uint16_t faction;
+  cairn_order_kind order;
+  cairn_agent_state state;
+  uint32_t group; /* 0 for none */
+} cairn_agent_info;
+
+cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
+                             cairn_agent_info *out);
+/* Teleports an agent (same checks as add); velocity reset. */
+cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
+                                      float y);
+
+/* ---- orders (any handle refused leaves every agent unchanged) ------- */
+
+/* Every agent follows the one field to these goals (cache-shared). */
+cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
+                                     size_t n, const cairn_point *goals,
+                                     size_t n_goals);
+/* One path for the group, from its first agent to goal; members keep their
+ * offsets from the group's centre (in formation) where there is room. */
+cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
+                                    size_t n, cairn_point goal);
+/* Each agent plans its own path to goal. */
+cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
+                                    size_t n, cairn_point goal);
+cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
+                                    size_t n);
+cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
+                                      size_t n, uint64_t seed);
+
+/* After the caller changed n cells of the walk grid (and the route grid,
+ * keeping them equal in walls): islands are refreshed, fields repaired,
+ * and every path-following agent repaths. */
+cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
+                                      size_t n);
+
+/* ---- tick ----------------------------------------------------------- */
+
+cairn_status cairn_crowd_tick(cairn_crowd *c);
+
+/* FNV-1a over the bit patterns of every live agent's position, velocity,
+ * state and order, in slot order, plus the tick number. */
+uint64_t cairn_crowd_hash(const cairn_crowd *c);
+
+typedef struct cairn_crowd_stats {
+  uint64_t ticks;
+  uint32_t agents;
+  uint32_t active;         /* agents the last tick moved (all but the
+                              horde agents that arrived) */
+  uint32_t moving, waiting, arrived, unreachable;
+  uint32_t stuck;          /* stuck repathing, or moving without progress
+                              for more than opts.stuck_ticks */
+  uint64_t overlaps;       /* last tick: agents whose disc overlaps another
+                              by more than half its radius */
+  uint64_t in_wall;        /* last tick: agents whose centre is on a
+                              blocked cell (0 by construction) */
+  uint64_t non_finite;     /* last tick: agents with a non-finite position */
+  uint64_t repaths;        /* stuck repaths so far */
+  /* path queue */
+  uint32_t queued;         /* requests waiting or in progress */
+  uint64_t tick_nodes;     /* expansions spent in the last tick */
+  uint64_t max_tick_nodes; /* the most spent in any tick */
+  uint64_t served;         /* requests finished */
+  uint64_t wait_hist[257]; /* served requests by ticks waited (256 = more) */
+} cairn_crowd_stats;
+
+void cairn_crowd_get_stats(const cairn_crowd *c, cairn_crowd_stats *out);
+
+/* Bytes the crowd holds (its fields and search context included). */
+size_t cairn_crowd_memory(const cairn_crowd *c);
+
+/* ---- the "night of the dead" settlement ---------------------------- */
+
+/* Writes a settlement map of width x height map characters (row by row,
+ * no line ends) into out: a walled town in the middle with two gates of
+ * CAIRN_SETTLEMENT_GATE cells on each side ('G', passable), houses inside
+ * ('@'), farm fields ('S', passable), forest ('T'), a river across the west
+ * ('W') with fords ('.'), open ground ('.'). In the Moving AI rule 'G' and
+ * 'S' cost 1, 'T' 'W' '@' are walls. The same seed gives the same map.
+ * CAIRN_ERR_ARG for sides under 64 or NULL out; CAIRN_ERR_TOO_LARGE above
+ * CAIRN_GRID_MAX_SIDE. */
+#define CAIRN_SETTLEMENT_GATE 8
+cairn_status cairn_settlement_generate(int32_t width, int32_t height,
+                                       uint64_t seed, char *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,104 @@
+/* Private state of a crowd: struct-of-arrays agents, bins, the field
+ * slots and the path request queue. */
+#ifndef CAIRN_CROWD_INTERNAL_H
+#define CAIRN_CROWD_INTERNAL_H
+
+#include "cairn_crowd.h"
+
+#include <math.h>
+
+#define CROWD_MAX_FIELDS 64
+#define CROWD_NO_REQ UINT32_MAX
+#define CROWD_NO_FIELD UINT16_MAX
+
+typedef struct crowd_field_slot {
+  const cairn_field *field; /* NULL when free */
+  uint32_t users;           /* agents following it */
+} crowd_field_slot;
+
+/* One path request: for one agent, or for a group (leader = the slot). */
+typedef struct crowd_request {
+  uint32_t slot, gen;
+  uint32_t group;   /* 0: the agent alone */
+  cairn_point goal;
+  uint64_t enqueued; /* tick */
+  int live;          /* 0 once dropped (agent removed, order changed) */
+} crowd_request;
+
+struct cairn_crowd {
+  cairn_allocator alloc;
+  const cairn_grid *grid;  /* walking: walls */
+  const cairn_grid *route; /* fields and paths */
+  cairn_crowd_opts opts;
+  int32_t width, height, stride;
+  const uint8_t *cells; /* padded terrain of the walk grid */
+
+  /* agents: slots 0 .. high - 1 */
+  uint32_t cap, high, live;
+  uint32_t *free_slots;
+  uint32_t n_free;
+  uint32_t *gen;
+  uint8_t *alive, *order, *state, *nstate, *flags, *nflags;
+  float *x, *y, *vx, *vy, *nx, *ny, *nvx, *nvy;
+  float *radius, *speed, *offx, *offy, *best, *nbest, *prog, *nprog;
+  uint16_t *faction, *field;
+  uint32_t *group, *stall, *nstall, *req;
+  uint64_t *seed;
+  cairn_point *goal, *wp; /* wp: cap x opts.waypoints */
+  uint16_t *wp_n, *wp_i, *nwp_i;
+  uint8_t *wp_partial;
+
+  /* bins, rebuilt each tick by counting sort */
+  int32_t nbx, nby;
+  float inv_bin;
+  uint32_t *bin_start; /* nbx * nby + 1 */
+  uint32_t *order_of;  /* binned slots in bin order */
+  uint32_t n_binned;
+  float *sx, *sy, *svx, *svy, *sr, *sprog; /* binned agents' state in bin order */
+  uint32_t *sslot;
+
+  crowd_field_slot fields[CROWD_MAX_FIELDS];
+  cairn_flow_cache *cache;
+  cairn_flow_builder *builder;
+
+  /* path queue: a ring of requests, oldest first */
+  crowd_request *ring;
+  uint32_t ring_cap, ring_head, ring_len;
+  int in_search;       /* the head request's search is in progress */
+  uint64_t head_expanded;
+  cairn_search *search;
+  cairn_point *smooth; /* scratch for smoothed paths */
+  size_t smooth_cap;
+  uint32_t next_group;
+
+  uint64_t tick;
+  cairn_crowd_stats stats;
+};
+
+/* agent flags (flags / nflags) */
+enum {
+  AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
+  AF_REPATH = 2,  /* commit: queue a new path request */
+  AF_BINNED = 4
+};
+
+void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
+void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes);
+int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y);
+
+/* queue (crowd_queue.c) */
+cairn_status cairn__crowd_queue_init(cairn_crowd *c);
+void cairn__crowd_queue_free(cairn_crowd *c);
+/* Queues a path request for slot (group 0) or a group led by slot. */
+void cairn__crowd_request(cairn_crowd *c, uint32_t slot, uint32_t group,
+                          cairn_point goal);
+void cairn__crowd_drop_request(cairn_crowd *c, uint32_t slot);
+void cairn__crowd_serve(cairn_crowd *c);
+void cairn__crowd_restart_search(cairn_crowd *c);
+
+/* tick (crowd_tick.c) */
+void cairn__crowd_step(cairn_crowd *c);
+
+static inline int32_t crowd_cell(float v) { return (int32_t)floorf(v); }
+
+#endif

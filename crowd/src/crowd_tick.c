@@ -1,0 +1,423 @@
+/* The tick: bins by counting sort, the parallel read-only steering pass
+ * that writes next-state arrays, and the commit. */
+#include "crowd_internal.h"
+
+#include <math.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define AVOID_HORIZON 1.5f /* seconds ahead the predictive term looks */
+#define ARRIVE_DIST 0.4f   /* cells from the last waypoint */
+#define ADVANCE_DIST 0.75f /* cells from a waypoint before the next */
+#define SEP_GAIN 0.5f      /* share of an overlap undone per tick */
+#define SEP_MAX 0.3f       /* cells a separation push may move per tick */
+#define STEP_MAX 0.9f      /* cells an agent moves per axis per tick */
+#define MAX_CONTACTS 6   /* touching neighbours whose approach is cut */
+#define SLOW_MIN 0.4f     /* slowest pace behind an agent ahead */
+
+/* Horde agents that arrived have gone through the gate: they no longer
+ * take part (nor block), unlike stopped units of other orders. */
+static int takes_part(const cairn_crowd *c, uint32_t s) {
+  return c->alive[s] &&
+         !(c->order[s] == CAIRN_ORDER_FIELD && c->state[s] == CAIRN_AGENT_ARRIVED);
+}
+
+static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
+  int32_t bx = (int32_t)(x * c->inv_bin), by = (int32_t)(y * c->inv_bin);
+  if (bx >= c->nbx) bx = c->nbx - 1;
+  if (by >= c->nby) by = c->nby - 1;
+  return (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
+}
+
+/* Counting sort of the taking-part agents into bins, stable in slot order,
+ * then their state copied in bin order so neighbour scans read memory in
+ * sequence. */
+static void build_bins(cairn_crowd *c) {
+  size_t nb = (size_t)c->nbx * (size_t)c->nby;
+  uint32_t *start = c->bin_start;
+  memset(start, 0, sizeof *start * (nb + 1));
+  for (uint32_t s = 0; s < c->high; s++)
+    if (takes_part(c, s)) start[bin_of(c, c->x[s], c->y[s]) + 1]++;
+  for (size_t b = 0; b < nb; b++) start[b + 1] += start[b];
+  c->n_binned = start[nb];
+  for (uint32_t s = 0; s < c->high; s++)
+    if (takes_part(c, s)) c->order_of[start[bin_of(c, c->x[s], c->y[s])]++] = s;
+  for (size_t b = nb; b > 0; b--) start[b] = start[b - 1];
+  start[0] = 0;
+  for (uint32_t k = 0; k < c->n_binned; k++) {
+    uint32_t s = c->order_of[k];
+    c->sx[k] = c->x[s];
+    c->sy[k] = c->y[s];
+    c->svx[k] = c->vx[s];
+    c->svy[k] = c->vy[s];
+    c->sr[k] = c->radius[s];
+    c->sprog[k] = c->prog[s];
+    c->sslot[k] = s;
+  }
+}
+
+/* What the order asks of an agent this tick. */
+typedef struct wish {
+  float dx, dy;    /* unit direction, or 0,0 */
+  float progress;  /* lower is nearer the goal; INFINITY when idle */
+  uint8_t state;   /* next state */
+  uint16_t wp_i;   /* next waypoint index */
+  int repath;      /* the stored waypoints ran out before the goal */
+} wish;
+
+static void unit(float *x, float *y) {
+  float l = sqrtf(*x * *x + *y * *y);
+  if (l > 1e-6f) {
+    *x /= l;
+    *y /= l;
+  } else {
+    *x = *y = 0.0f;
+  }
+}
+
+/* Within a cell of a goal: the cell the move leads to is one, or (when the
+ * value is small enough for it) any of the 8 neighbours is. */
+static int beside_goal(const cairn_field *f, int32_t x, int32_t y, int dir,
+                       cairn_cost cost) {
+  if (cairn_field_dir(f, x + cairn_flow_dir_dx(dir), y + cairn_flow_dir_dy(dir)) ==
+      CAIRN_FLOW_GOAL)
+    return 1;
+  if (cost > 2 * CAIRN_COST_ONE) return 0;
+  for (int d = 0; d < 8; d++)
+    if (cairn_field_dir(f, x + cairn_flow_dir_dx(d), y + cairn_flow_dir_dy(d)) ==
+        CAIRN_FLOW_GOAL)
+      return 1;
+  return 0;
+}
+
+static void wish_field(const cairn_crowd *c, uint32_t s, wish *w) {
+  const cairn_field *f = c->fields[c->field[s]].field;
+  cairn_flow_sample smp;
+  float x = c->x[s], y = c->y[s];
+  int32_t cx = crowd_cell(x), cy = crowd_cell(y);
+  if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK || smp.dir == CAIRN_FLOW_NONE) {
+    w->state = CAIRN_AGENT_UNREACHABLE;
+    return;
+  }
+  cairn_cost cost = cairn_field_cost(f, cx, cy);
+  if (smp.dir == CAIRN_FLOW_GOAL || beside_goal(f, cx, cy, smp.dir, cost)) {
+    w->state = CAIRN_AGENT_ARRIVED;
+    return;
+  }
+  w->dx = smp.vx;
+  w->dy = smp.vy;
+  w->state = CAIRN_AGENT_MOVING;
+  w->progress = (float)cairn_cost_to_double(cost);
+}
+
+/* The waypoint plus the agent's formation offset where the offset point is
+ * open and in sight of the waypoint (a wide corridor), else the waypoint
+ * itself (filing through a narrow pass). */
+static void target_of(const cairn_crowd *c, uint32_t s, cairn_point p,
+                      float *tx, float *ty) {
+  *tx = (float)p.x + 0.5f;
+  *ty = (float)p.y + 0.5f;
+  if (c->offx[s] == 0.0f && c->offy[s] == 0.0f) return;
+  float ox = *tx + c->offx[s], oy = *ty + c->offy[s];
+  cairn_point q = {crowd_cell(ox), crowd_cell(oy)};
+  if (cairn__crowd_blocked(c, q.x, q.y) || !cairn_grid_line_of_sight(c->grid, p, q))
+    return;
+  *tx = ox;
+  *ty = oy;
+}
+
+static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
+  w->state = c->state[s];
+  if (c->state[s] != CAIRN_AGENT_MOVING) return;
+  const cairn_point *wp = c->wp + (size_t)s * c->opts.waypoints;
+  uint16_t i = c->wp_i[s], n = c->wp_n[s];
+  float tx, ty;
+  target_of(c, s, wp[i], &tx, &ty);
+  float dx = tx - c->x[s], dy = ty - c->y[s];
+  float d = sqrtf(dx * dx + dy * dy);
+  int last = i + 1 == n;
+  if (!last && d < ADVANCE_DIST) {
+    i++;
+    target_of(c, s, wp[i], &tx, &ty);
+    dx = tx - c->x[s];
+    dy = ty - c->y[s];
+    d = sqrtf(dx * dx + dy * dy);
+    last = i + 1 == n;
+  }
+  w->wp_i = i;
+  if (last && d < ARRIVE_DIST) {
+    if (c->wp_partial[s]) w->repath = 1;
+    else w->state = CAIRN_AGENT_ARRIVED;
+    return;
+  }
+  w->dx = dx;
+  w->dy = dy;
+  unit(&w->dx, &w->dy);
+  if (last && d < 1.0f) { /* ease in so the agent stops on the point */
+    w->dx *= d;
+    w->dy *= d;
+  }
+  w->progress = (float)(n - i) * 1000.0f + d;
+}
+
+static void wish_wander(const cairn_crowd *c, uint32_t s, wish *w) {
+  static const float dir[8][2] = {{1, 0}, {0.7071f, 0.7071f}, {0, 1},
+                                  {-0.7071f, 0.7071f}, {-1, 0},
+                                  {-0.7071f, -0.7071f}, {0, -1},
+                                  {0.7071f, -0.7071f}};
+  uint64_t z = c->seed[s] + (c->tick / 30) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  int k = (int)((z ^ (z >> 31)) & 7u);
+  w->dx = dir[k][0];
+  w->dy = dir[k][1];
+  w->state = CAIRN_AGENT_MOVING;
+}
+
+static void wish_of(const cairn_crowd *c, uint32_t s, wish *w) {
+  memset(w, 0, sizeof *w);
+  w->progress = INFINITY;
+  w->state = c->state[s];
+  w->wp_i = c->wp_i[s];
+  switch (c->order[s]) {
+  case CAIRN_ORDER_FIELD: wish_field(c, s, w); break;
+  case CAIRN_ORDER_PATH: wish_path(c, s, w); break;
+  case CAIRN_ORDER_WANDER: wish_wander(c, s, w); break;
+  default: break;
+  }
+}
+
+/* What the neighbours ask: separation, predictive avoidance, slowing
+ * behind close agents ahead. Read in bin order, so the sums are the same
+ * at any thread count. */
+typedef struct push {
+  float sepx, sepy;     /* displacement undoing overlaps */
+  float avx, avy;       /* avoidance direction (weighted) */
+  float slow;           /* speed factor 0..1 */
+  int overlap;          /* an overlap of more than half the radius */
+  int contacts;         /* touching neighbours recorded (at most MAX_CONTACTS) */
+  float cnx[MAX_CONTACTS], cny[MAX_CONTACTS]; /* unit normals towards them */
+  float cvn[MAX_CONTACTS]; /* their velocity along that normal */
+  int ahead_moving;     /* the agent blocking the way moves on */
+} push;
+
+/* The agent itself, in locals, for the neighbour scan. */
+typedef struct self {
+  float x, y, vx, vy, r, dx, dy, speed, R2, prog;
+  uint32_t k, slot;
+} self;
+
+static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p) {
+  float px = c->sx[j] - me->x, py = c->sy[j] - me->y;
+  float d2 = px * px + py * py;
+  if (d2 > me->R2) return;
+  float rr = me->r + c->sr[j];
+  float d = sqrtf(d2);
+  float ovx = c->svx[j], ovy = c->svy[j];
+  if (d < rr) {
+    float nx, ny;
+    if (d > 1e-5f) {
+      nx = px / d;
+      ny = py / d;
+    } else { /* same point: split by slot order, deterministically */
+      nx = c->sslot[j] > me->slot ? 1.0f : -1.0f;
+      ny = 0.0f;
+    }
+    if (p->contacts < MAX_CONTACTS) {
+      p->cnx[p->contacts] = nx;
+      p->cny[p->contacts] = ny;
+      p->cvn[p->contacts++] = ovx * nx + ovy * ny;
+    }
+    float over = rr - d;
+    p->sepx -= nx * over * SEP_GAIN;
+    p->sepy -= ny * over * SEP_GAIN;
+    if (over > 0.5f * me->r) p->overlap = 1;
+  }
+  float ahead = px * me->dx + py * me->dy;
+  /* Keep to the pace of a close agent ahead instead of pushing into it,
+   * but only of one that goes first: nearer its goal (last tick's
+   * progress), ties to the lower slot. That is a strict order, so no
+   * ring of agents can wait on one another. */
+  int first = c->sprog[j] < me->prog ||
+              (c->sprog[j] == me->prog && c->sslot[j] < me->slot);
+  if (first && ahead > 0.0f && fabsf(px * me->dy - py * me->dx) < rr) {
+    float gap = d - rr, along = ovx * me->dx + ovy * me->dy;
+    float f = gap > 0.0f ? gap / (2.0f * rr) : 0.0f;
+    float pace = along / me->speed;
+    if (pace > f) f = pace;
+    if (f < SLOW_MIN) f = SLOW_MIN;
+    if (f < p->slow) p->slow = f;
+    if (along > 0.1f) p->ahead_moving = 1;
+  }
+  /* closest approach under the current velocities */
+  float vx = ovx - me->vx, vy = ovy - me->vy;
+  float v2 = vx * vx + vy * vy;
+  float t = -(px * vx + py * vy);
+  if (t <= 0.0f || t > AVOID_HORIZON * v2) return;
+  t /= v2;
+  float cx = px + vx * t, cy = py + vy * t;
+  float cd2 = cx * cx + cy * cy, reach = rr + 0.1f;
+  if (cd2 >= reach * reach) return;
+  float cd = sqrtf(cd2);
+  float wgt = (1.0f - t / AVOID_HORIZON) * (1.0f - cd / reach);
+  float ax, ay;
+  if (cd > 1e-3f) {
+    ax = -cx / cd;
+    ay = -cy / cd;
+  } else { /* dead ahead: to the agent's own right */
+    ax = -me->dy;
+    ay = me->dx;
+  }
+  if (ovx * me->dx + ovy * me->dy < 0.0f) { /* oncoming: keep right */
+    ax -= me->dy * 0.5f;
+    ay += me->dx * 0.5f;
+  }
+  p->avx += ax * wgt;
+  p->avy += ay * wgt;
+}
+
+static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
+  memset(p, 0, sizeof *p);
+  p->slow = 1.0f;
+  float R = c->opts.neighbour_radius;
+  self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
+             c->speed[c->sslot[k]], R * R, c->sprog[k], k, c->sslot[k]};
+  int32_t bx = (int32_t)(me.x * c->inv_bin), by = (int32_t)(me.y * c->inv_bin);
+  int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
+  int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
+  for (int32_t y = y0; y <= y1; y++) {
+    uint32_t from = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x0];
+    uint32_t to = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x1 + 1];
+    for (uint32_t j = from; j < to; j++)
+      if (j != k) neighbour(c, &me, j, p);
+  }
+}
+
+/* Walls within the radius push the agent back along that axis. */
+static void wall_push(const cairn_crowd *c, float x, float y, float r,
+                      float *px, float *py) {
+  int32_t cx = crowd_cell(x), cy = crowd_cell(y);
+  float fx = x - (float)cx, fy = y - (float)cy;
+  if (fx < r && cairn__crowd_blocked(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
+  if (1.0f - fx < r && cairn__crowd_blocked(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
+  if (fy < r && cairn__crowd_blocked(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
+  if (1.0f - fy < r && cairn__crowd_blocked(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
+}
+
+static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
+
+/* One agent's next state from the current one. Writes only slot s of the
+ * next-state arrays. */
+static void advance(cairn_crowd *c, uint32_t k) {
+  uint32_t s = c->order_of[k];
+  wish w;
+  push p;
+  wish_of(c, s, &w);
+  gather(c, k, &w, &p);
+  float speed = c->speed[s], dt = c->opts.dt;
+  float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : 0.0f;
+  float wx = (w.dx * p.slow + p.avx) * speed * moving;
+  float wy = (w.dy * p.slow + p.avy) * speed * moving;
+  float l = sqrtf(wx * wx + wy * wy);
+  if (l > speed) {
+    wx *= speed / l;
+    wy *= speed / l;
+  }
+  float vx = c->vx[s] + (wx - c->vx[s]) * 0.5f, vy = c->vy[s] + (wy - c->vy[s]) * 0.5f;
+  /* no pushing into a touching neighbour: the part of the velocity that
+   * closes on it goes, so agents follow and slide around each other
+   * instead of compressing */
+  for (int q = 0; q < p.contacts; q++) {
+    float into = vx * p.cnx[q] + vy * p.cny[q] - fmaxf(p.cvn[q], 0.0f);
+    if (into > 0.0f) {
+      vx -= into * p.cnx[q];
+      vy -= into * p.cny[q];
+    }
+  }
+  float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);
+  wall_push(c, c->x[s], c->y[s], c->radius[s], &sx, &sy);
+  float mx = clampf(vx * dt + sx, STEP_MAX), my = clampf(vy * dt + sy, STEP_MAX);
+  /* one axis at a time: the centre never enters a blocked cell */
+  float x = c->x[s], y = c->y[s];
+  float nx = x + mx;
+  if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(y))) {
+    nx = x;
+    vx = 0.0f;
+  }
+  float ny = y + my;
+  if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(ny))) {
+    ny = y;
+    vy = 0.0f;
+  }
+  c->nx[s] = nx;
+  c->ny[s] = ny;
+  c->nvx[s] = vx;
+  c->nvy[s] = vy;
+  c->nstate[s] = w.state;
+  c->nwp_i[s] = w.wp_i;
+  uint8_t fl = (uint8_t)(p.overlap ? AF_OVERLAP : 0);
+  /* progress: nearer the goal than ever, or waiting on a unit moving on */
+  uint32_t stall = 0;
+  float best = c->best[s];
+  if (w.progress < best - 0.01f) best = w.progress;
+  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = c->stall[s] + 1;
+  if (w.repath || (c->order[s] == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
+    fl |= AF_REPATH;
+    stall = 0;
+  }
+  c->nstall[s] = stall;
+  c->nbest[s] = best;
+  c->nprog[s] = w.progress;
+  c->nflags[s] = fl;
+}
+
+static int threads_of(const cairn_crowd *c) {
+#ifdef _OPENMP
+  return c->opts.threads > 0 ? c->opts.threads : omp_get_max_threads();
+#else
+  (void)c;
+  return 1;
+#endif
+}
+
+static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
+  c->x[s] = c->nx[s];
+  c->y[s] = c->ny[s];
+  c->vx[s] = c->nvx[s];
+  c->vy[s] = c->nvy[s];
+  c->wp_i[s] = c->nwp_i[s];
+  c->stall[s] = c->nstall[s];
+  c->best[s] = c->nbest[s];
+  c->prog[s] = c->nprog[s];
+  c->flags[s] = c->nflags[s];
+  if (c->state[s] != CAIRN_AGENT_STUCK || c->nstate[s] != CAIRN_AGENT_MOVING)
+    c->state[s] = c->nstate[s];
+  if (c->flags[s] & AF_OVERLAP) st->overlaps++;
+  if (!isfinite(c->x[s]) || !isfinite(c->y[s])) st->non_finite++;
+  else if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
+    st->in_wall++;
+  if (c->flags[s] & AF_REPATH) {
+    if (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]) {
+      c->state[s] = CAIRN_AGENT_STUCK;
+      st->repaths++;
+    } else {
+      c->state[s] = CAIRN_AGENT_WAITING;
+    }
+    c->group[s] = 0;
+    cairn__crowd_request(c, s, 0, c->goal[s]);
+  }
+}
+
+void cairn__crowd_step(cairn_crowd *c) {
+  build_bins(c);
+  int nt = threads_of(c);
+  int64_t n = (int64_t)c->n_binned;
+  (void)nt;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, c->opts.chunk) if (nt > 1 && n > c->opts.chunk)
+  for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
+  cairn_crowd_stats *st = &c->stats;
+  st->overlaps = st->in_wall = st->non_finite = 0;
+  for (uint32_t k = 0; k < c->n_binned; k++) commit_one(c, c->order_of[k], st);
+}

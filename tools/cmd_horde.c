@@ -1,0 +1,312 @@
+/* cairn horde: the night of the dead. Undead spawn near the map's edges at
+ * dusk and converge on the settlement's gates (the 'G' cells) along one
+ * shared flow field, avoiding the defenders' torches; the summary says how
+ * many arrived, how many ever stood in a wall or got lost, how much they
+ * overlapped, and how long the ticks took. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cairn_crowd.h"
+#include "cli.h"
+
+#ifndef CAIRN_MAPS_DIR
+#define CAIRN_MAPS_DIR "maps"
+#endif
+
+#define HORDE_NIGHT_TICKS 6000 /* 10 minutes at 0.1 s a tick */
+#define TORCH_RADIUS 6
+#define HORDE_TORCHES 8
+
+static const char *const value_opts[] = {"--map", "--agents", "--ticks",
+                                         "--threads", "--seed", NULL};
+
+typedef struct horde_args {
+  const char *map;
+  long agents, ticks, threads, seed;
+  bool json;
+} horde_args;
+
+static int parse_args(int argc, char **argv, horde_args *a) {
+  a->map = CAIRN_MAPS_DIR "/settlement.map";
+  a->agents = 10000;
+  a->ticks = HORDE_NIGHT_TICKS;
+  a->threads = 0;
+  a->seed = 1;
+  a->json = false;
+  cli_args c;
+  cli_args_init(&c, argc, argv);
+  while (cli_next(&c)) {
+    const char *v;
+    if (cli_is(&c, "--json")) {
+      a->json = true;
+      continue;
+    }
+    if (!c.opt || !cli_is_any(&c, value_opts)) {
+      cli_error("horde: unknown option '%s'", c.opt ? c.opt : c.val);
+      return EXIT_USAGE;
+    }
+    if (!(v = cli_value(&c))) return EXIT_USAGE;
+    if (cli_is(&c, "--map")) a->map = v;
+    else if (cli_is(&c, "--agents")) {
+      if (!cli_parse_int("--agents", v, 1, CAIRN_CROWD_MAX_AGENTS, &a->agents)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--ticks")) {
+      if (!cli_parse_int("--ticks", v, 1, 10000000, &a->ticks)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--threads")) {
+      if (!cli_parse_int("--threads", v, 1, 1024, &a->threads)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--seed")) {
+      if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
+    }
+  }
+  return EXIT_DONE;
+}
+
+/* The cells marked c in the map file (the grid keeps costs, not glyphs). */
+int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  char line[CAIRN_GRID_MAX_SIDE + 8];
+  int in_map = 0;
+  int32_t y = 0;
+  size_t cap = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (!in_map) {
+      in_map = strncmp(line, "map", 3) == 0;
+      continue;
+    }
+    for (int32_t x = 0; line[x] && line[x] != '\n' && line[x] != '\r'; x++) {
+      if (line[x] != ch) continue;
+      if (*n == cap) {
+        cap = cap ? cap * 2 : 64;
+        cairn_point *p = realloc(*out, cap * sizeof *p);
+        if (!p) {
+          fclose(f);
+          return -1;
+        }
+        *out = p;
+      }
+      (*out)[(*n)++] = (cairn_point){x, y};
+    }
+    y++;
+  }
+  fclose(f);
+  return 0;
+}
+
+/* The route grid: the walk grid's copy, dearer near the torches (until the
+ * cost layers land: then the torches become a layer over the one grid). */
+static cairn_grid *torch_grid(const cairn_grid *g, const cairn_point *torches,
+                              size_t n) {
+  int32_t w = cairn_grid_width(g), h = cairn_grid_height(g), stride;
+  const uint8_t *cells = cairn_grid_cells(g, &stride);
+  cairn_grid *r = NULL;
+  if (cairn_grid_create(w, h, 0, NULL, &r) != CAIRN_OK) return NULL;
+  cairn_rect all = {0, 0, w, h};
+  cairn_grid_set_rect(r, all, cells + stride + 1, (size_t)stride);
+  for (size_t k = 0; k < n; k++)
+    for (int32_t y = torches[k].y - TORCH_RADIUS; y <= torches[k].y + TORCH_RADIUS; y++)
+      for (int32_t x = torches[k].x - TORCH_RADIUS; x <= torches[k].x + TORCH_RADIUS; x++) {
+        uint8_t c = cairn_grid_cost(r, x, y);
+        if (!c) continue;
+        double d = hypot(x - torches[k].x, y - torches[k].y);
+        if (d > TORCH_RADIUS) continue;
+        int add = (int)(6.0 * (1.0 - d / TORCH_RADIUS));
+        int v = c + add > 255 ? 255 : c + add;
+        cairn_grid_set_cost(r, x, y, (uint8_t)v);
+      }
+  cairn_grid_update_islands(r);
+  return r;
+}
+
+/* Torches three cells out from the wall (the gates' bounding box): at its
+ * corners and in the middle of each side, between that side's gates. */
+static size_t place_torches(const cairn_point *gates, size_t n, cairn_point *t) {
+  int32_t x0 = gates[0].x, x1 = x0, y0 = gates[0].y, y1 = y0;
+  for (size_t k = 1; k < n; k++) {
+    if (gates[k].x < x0) x0 = gates[k].x;
+    if (gates[k].x > x1) x1 = gates[k].x;
+    if (gates[k].y < y0) y0 = gates[k].y;
+    if (gates[k].y > y1) y1 = gates[k].y;
+  }
+  int32_t mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+  cairn_point p[HORDE_TORCHES] = {{x0 - 3, y0 - 3}, {x1 + 3, y0 - 3}, {x0 - 3, y1 + 3},
+                                  {x1 + 3, y1 + 3}, {mx, y0 - 3},     {mx, y1 + 3},
+                                  {x0 - 3, my},     {x1 + 3, my}};
+  memcpy(t, p, sizeof p);
+  return HORDE_TORCHES;
+}
+
+static uint64_t next_rand(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static float rand01(uint64_t *s) { return (float)(next_rand(s) >> 40) / 16777216.0f; }
+
+/* Open cells within `depth` of the map's edge on a gate's island. */
+static size_t edge_cells(const cairn_grid *g, uint32_t island, int32_t depth,
+                         cairn_point *out) {
+  int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  size_t n = 0;
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      int32_t e = x < y ? x : y;
+      if (w - 1 - x < e) e = w - 1 - x;
+      if (h - 1 - y < e) e = h - 1 - y;
+      if (e < depth && cairn_grid_island(g, x, y) == island)
+        out[n++] = (cairn_point){x, y};
+    }
+  return n;
+}
+
+/* N undead on distinct cells near the edges (the band deepens until it
+ * holds twice N), seeded. */
+static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island,
+                          long n, uint64_t seed, cairn_agent *agents) {
+  size_t cells = (size_t)cairn_grid_width(g) * (size_t)cairn_grid_height(g);
+  cairn_point *cand = malloc(cells * sizeof *cand);
+  if (!cand) return CAIRN_ERR_NOMEM;
+  size_t m = 0;
+  for (int32_t depth = 16; m < 2 * (size_t)n; depth += 8) {
+    m = edge_cells(g, island, depth, cand);
+    if (depth > cairn_grid_width(g) + cairn_grid_height(g)) break;
+  }
+  cairn_status st = m >= (size_t)n ? CAIRN_OK : CAIRN_ERR_TOO_LARGE;
+  uint64_t rs = seed;
+  for (long k = 0; k < n && st == CAIRN_OK; k++) {
+    size_t j = (size_t)k + (size_t)(next_rand(&rs) % (m - (size_t)k));
+    cairn_point t = cand[k];
+    cand[k] = cand[j];
+    cand[j] = t;
+    cairn_agent_params p = {(float)cand[k].x + 0.25f + 0.5f * rand01(&rs),
+                            (float)cand[k].y + 0.25f + 0.5f * rand01(&rs),
+                            0.2f + 0.1f * rand01(&rs), 1.2f + 0.8f * rand01(&rs), 1};
+    st = cairn_crowd_add(c, &p, &agents[k]);
+  }
+  free(cand);
+  return st;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+typedef struct horde_summary {
+  long agents, ticks;
+  uint32_t arrived, stuck, unreachable;
+  uint64_t in_wall, lost, overlaps, agent_ticks;
+  uint64_t hash;
+  double median_ms, p99_ms, updates_per_s;
+} horde_summary;
+
+/* Runs the night: ticks until every undead has arrived or the night ends. */
+static cairn_status run_night(cairn_crowd *c, long ticks, horde_summary *sum) {
+  double *ms = malloc((size_t)ticks * sizeof *ms);
+  if (!ms) return CAIRN_ERR_NOMEM;
+  double total_us = 0;
+  long t = 0;
+  cairn_crowd_stats st;
+  for (; t < ticks; t++) {
+    double t0 = cli_now_us();
+    cairn_crowd_tick(c);
+    double us = cli_now_us() - t0;
+    ms[t] = us / 1000.0;
+    total_us += us;
+    cairn_crowd_get_stats(c, &st);
+    sum->in_wall += st.in_wall;
+    sum->lost += st.non_finite;
+    sum->overlaps += st.overlaps;
+    sum->agent_ticks += st.active;
+    if (st.active == 0) {
+      t++;
+      break;
+    }
+  }
+  cairn_crowd_get_stats(c, &st);
+  sum->ticks = t;
+  sum->arrived = st.arrived;
+  sum->stuck = st.stuck;
+  sum->unreachable = st.unreachable;
+  sum->lost += (uint64_t)(sum->agents - (long)st.agents);
+  sum->hash = cairn_crowd_hash(c);
+  sum->updates_per_s = total_us > 0 ? (double)sum->agent_ticks / (total_us / 1e6) : 0;
+  qsort(ms, (size_t)t, sizeof *ms, cmp_double);
+  sum->median_ms = ms[t / 2];
+  sum->p99_ms = ms[(size_t)((double)(t - 1) * 0.99)];
+  free(ms);
+  return CAIRN_OK;
+}
+
+static void print_summary(const horde_summary *s, bool json) {
+  double pct = s->agent_ticks ? 100.0 * (double)s->overlaps / (double)s->agent_ticks : 0;
+  if (json) {
+    printf("{\"agents\":%ld,\"ticks\":%ld,\"arrived\":%u,\"in_wall\":%llu,\"lost\":%llu,"
+           "\"stuck\":%u,\"overlap_pct\":%.3f,\"state_hash\":\"%016llx\","
+           "\"median_tick_ms\":%.3f,\"p99_tick_ms\":%.3f,\"agent_updates_per_s\":%.0f}\n",
+           s->agents, s->ticks, s->arrived, (unsigned long long)s->in_wall,
+           (unsigned long long)s->lost, s->stuck + s->unreachable, pct,
+           (unsigned long long)s->hash, s->median_ms, s->p99_ms, s->updates_per_s);
+    return;
+  }
+  printf("undead      %ld, night over after %ld ticks (%.1f s of game time)\n",
+         s->agents, s->ticks, (double)s->ticks * 0.1);
+  printf("at the gates %u (%.2f %%), stuck %u, unreachable %u\n", s->arrived,
+         100.0 * s->arrived / (double)s->agents, s->stuck, s->unreachable);
+  printf("in a wall   %llu agent-ticks, lost %llu\n", (unsigned long long)s->in_wall,
+         (unsigned long long)s->lost);
+  printf("overlap     %.3f %% of agent-ticks (discs overlapping by more than half a radius)\n", pct);
+  printf("tick        median %.3f ms, p99 %.3f ms, %.2f M agent updates/s\n",
+         s->median_ms, s->p99_ms, s->updates_per_s / 1e6);
+  printf("state hash  %016llx\n", (unsigned long long)s->hash);
+}
+
+int cmd_horde(int argc, char **argv) {
+  horde_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc != EXIT_DONE) return rc;
+  cairn_grid *g = cli_load_map(a.map, NULL);
+  if (!g) return EXIT_BADINPUT;
+  cairn_point *gates = NULL, torches[HORDE_TORCHES];
+  size_t n_gates = 0;
+  cairn_grid *route = NULL;
+  cairn_crowd *c = NULL;
+  cairn_agent *agents = NULL;
+  rc = EXIT_RUNTIME;
+  if (cli_find_glyphs(a.map, 'G', &gates, &n_gates) != 0 || n_gates == 0) {
+    cli_error("%s: no gates ('G' cells) on the map", a.map);
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  route = torch_grid(g, torches, place_torches(gates, n_gates, torches));
+  agents = malloc((size_t)a.agents * sizeof *agents);
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = (uint32_t)a.agents;
+  o.threads = (int)a.threads;
+  o.route_grid = route;
+  cairn_status st = route && agents ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK)
+    st = spawn(c, g, cairn_grid_island(g, gates[0].x, gates[0].y), a.agents,
+               (uint64_t)a.seed, agents);
+  if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
+  horde_summary sum = {0};
+  sum.agents = a.agents;
+  if (st == CAIRN_OK) st = run_night(c, a.ticks, &sum);
+  if (st != CAIRN_OK) {
+    cli_error("horde: %s", cairn_status_str(st));
+    goto done;
+  }
+  print_summary(&sum, a.json);
+  rc = EXIT_DONE;
+done:
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(route);
+  cairn_grid_destroy(g);
+  free(gates);
+  free(agents);
+  return rc;
+}
