@@ -27,6 +27,13 @@
  * The data directory is CAIRN_MOVINGAI_DIR from the environment, else the
  * one compiled in (the CMake cache variable of the same name).
  *
+ * On brc202d the same groups also run as "astar_layer_zero/..." (A* with
+ * an all-zero cost layer: the same paths, so the difference is what the
+ * layer's test costs per neighbour) and "astar_layer_influence/..." (a
+ * layer fed by influence events over about a tenth of the map: what a game
+ * pays; paths change, so the check is that the terrain cost is no better
+ * than the optimum).
+ *
  * The grouping and sampling are shared through bench_common.h, so the HPA*
  * benchmarks (bench_hpa.c, registered at the end of
  * cairn_bench_register_all) time the same queries.
@@ -60,12 +67,17 @@ typedef struct map_data {
   cairn_search *search;
   uint64_t allocs; /* allocations made through the context's allocator */
   cairn_cost *dist; /* distance-map output, width * height */
+  /* astar_layer: an all-zero cost layer (the same paths: the layer's own
+   * overhead) and one fed by influence events (what a game pays) */
+  cairn_penalty *zero, *danger;
+  cairn_influence *events;
 } map_data;
 
 typedef struct group {
   map_data *map;
   cairn_bench_split s; /* bucket range, rows, sample, passes per run */
   cairn_heuristic heuristic;
+  int layer; /* 0 none, 1 the zero layer, 2 the influence layer */
   int state;       /* 0: not prepared yet, 1: ready, -1: failed (error) */
   char error[160];
   query *q;        /* sampled rows whose start and goal are passable */
@@ -100,7 +112,8 @@ static map_data maps[] = {
 #define DIJKSTRA_MAP "brc202d"
 #define DISTANCE_MAP "TheFrozenSea"
 
-static group groups[(N_MAPS + 1) * N_GROUPS];
+/* every map's A*, then Dijkstra and the two layered forms on one map */
+static group groups[(N_MAPS + 3) * N_GROUPS];
 static size_t n_groups;
 static char data_dir[1024];
 static char missing_msg[3400];
@@ -136,6 +149,9 @@ static void free_all(void) {
   for (size_t i = 0; i < N_MAPS; i++) {
     map_data *m = &maps[i];
     free(m->dist);
+    cairn_influence_destroy(m->events);
+    cairn_penalty_destroy(m->danger);
+    cairn_penalty_destroy(m->zero);
     cairn_search_destroy(m->search);
     cairn_grid_destroy(m->grid);
     cairn_scen_destroy(m->scen);
@@ -231,22 +247,58 @@ static int map_ready(map_data *m) {
 }
 
 /* Builds a group's sample and answers each query once, untimed. */
+/* The map's two cost layers, once: the influence one gets an event of
+ * radius 12 and 20 steps at the centre on every 24th open cell of a
+ * 64-cell lattice (about a tenth of the map under some penalty). */
+static int layers_ready(map_data *m) {
+  if (m->zero) return 1;
+  if (cairn_penalty_create(m->grid, NULL, &m->zero) != CAIRN_OK ||
+      cairn_penalty_create(m->grid, NULL, &m->danger) != CAIRN_OK ||
+      cairn_influence_create(m->grid, m->danger, NULL, &m->events) != CAIRN_OK)
+    return 0;
+  int n = 0;
+  for (int32_t y = 32; y < cairn_grid_height(m->grid); y += 64)
+    for (int32_t x = 32; x < cairn_grid_width(m->grid); x += 64)
+      if (cairn_grid_cost(m->grid, x, y) && n++ % 2 == 0 &&
+          cairn_influence_event(m->events, x, y, 12, 20 * CAIRN_COST_ONE) != CAIRN_OK)
+        return 0;
+  return 1;
+}
+
+static cairn_search_opts group_opts(const group *g) {
+  cairn_search_opts opts = cairn_search_defaults();
+  opts.heuristic = g->heuristic;
+  opts.penalty = g->layer == 1 ? g->map->zero : g->layer == 2 ? g->map->danger : NULL;
+  return opts;
+}
+
+/* A layer's penalties only raise costs; the zero layer changes nothing. */
+static int cost_fits(const group *g, const cairn_result *r, double optimal) {
+  if (g->layer == 2)
+    return cairn_bench_cost_ok(r->base_cost, optimal) ||
+           cairn_cost_to_double(r->base_cost) > optimal;
+  return cairn_bench_cost_ok(r->cost, optimal);
+}
+
 static int group_ready(group *g) {
   map_data *m = g->map;
   if (!map_ready(m)) return 0;
+  if (g->layer && !layers_ready(m)) {
+    snprintf(g->error, sizeof g->error, "out of memory for the cost layers");
+    return 0;
+  }
   if (g->state) return g->state > 0;
   g->state = -1;
   g->q = cairn_bench_sample(m->scen, m->grid, &g->s, &g->n, &g->skipped,
                             g->error, sizeof g->error);
   if (!g->q) return 0;
-  cairn_search_opts opts = cairn_search_defaults();
-  opts.heuristic = g->heuristic;
+  cairn_search_opts opts = group_opts(g);
   for (size_t k = 0; k < g->n; k++) {
     const query *q = &g->q[k];
     cairn_result r;
     cairn_status st =
         cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
-    if (st != CAIRN_OK || !cairn_bench_cost_ok(r.cost, q->optimal)) {
+    if (st != CAIRN_OK || !cost_fits(g, &r, q->optimal)) {
       snprintf(g->error, sizeof g->error,
                "scenario line %u: %s, cost %.6f, optimal %.6f",
                (unsigned)q->line, cairn_status_str(st),
@@ -270,8 +322,7 @@ static void bm_query(cairn_bench_state *st, void *user) {
     return;
   }
   map_data *m = g->map;
-  cairn_search_opts opts = cairn_search_defaults();
-  opts.heuristic = g->heuristic;
+  cairn_search_opts opts = group_opts(g);
   cairn_result r;
 
   const uint64_t allocs = m->allocs;
@@ -283,7 +334,7 @@ static void bm_query(cairn_bench_state *st, void *user) {
     cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
     expanded += r.expanded;
     generated += r.generated;
-    bad += r.status != CAIRN_OK || !cairn_bench_cost_ok(r.cost, q->optimal);
+    bad += r.status != CAIRN_OK || !cost_fits(g, &r, q->optimal);
   }
   if (bad) {
     char msg[96];
@@ -437,7 +488,7 @@ cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
 }
 
 static void register_groups(map_data *m, const char *kind,
-                            cairn_heuristic h) {
+                            cairn_heuristic h, int layer) {
   cairn_bench_split split[N_GROUPS];
   size_t count = cairn_bench_split_groups(m->scen, split);
   for (size_t k = 0; k < count; k++) {
@@ -450,6 +501,7 @@ static void register_groups(map_data *m, const char *kind,
     g->map = m;
     g->s = split[k];
     g->heuristic = h;
+    g->layer = layer;
     char name[160];
     snprintf(name, sizeof name, "%s/%s/buckets_%u-%u", kind, m->name,
              (unsigned)g->s.lo, (unsigned)g->s.hi);
@@ -489,11 +541,15 @@ void cairn_bench_register_all(void) {
       cairn_bench_register(name, bm_missing, m->error);
       continue;
     }
-    register_groups(m, "astar", CAIRN_H_OCTILE);
+    register_groups(m, "astar", CAIRN_H_OCTILE, 0);
   }
   map_data *m = find_map(DIJKSTRA_MAP);
-  if (m && m->scen)
-    register_groups(m, "dijkstra", CAIRN_H_ZERO);
+  if (m && m->scen) {
+    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0);
+    /* the cost of a search under cost layers, on the same queries */
+    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1);
+    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2);
+  }
   m = find_map(DISTANCE_MAP);
   if (m && m->scen) {
     cairn_bench_def *def = cairn_bench_register(

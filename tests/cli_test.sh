@@ -124,6 +124,15 @@ expect 2 "--landmarks needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --
 expect 2 "--landmarks" "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --landmarks 17
 expect 0 '"landmarks":0' "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --landmarks 0 --json
 expect 0 '"landmarks":[1-9]' "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --json
+# cost layers: an influence event on the straight way makes the walker go
+# round (a longer base cost), off the map or malformed it is refused
+expect 0 '"cost":101.727936,.*"base_cost":101.727936' "$cairn" path --map "$map" --from 5,30 --to 102,30 --json
+expect 0 '"base_cost":108\.' "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --json
+expect 3 "--influence 500,30: coordinates outside the map" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 500,30,8,20
+expect 2 "is not X,Y,RADIUS,PENALTY" "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8
+expect 2 "--influence does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --algo hpa
 expect 0 "usage: cairn" "$cairn" --help
 
 # bad input files and coordinates: exit 3, with FILE:LINE: problem

@@ -11,7 +11,7 @@ static const char usage[] =
     "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra|hpa]\n"
     "         [--heuristic octile|manhattan|euclidean|zero] [--weight W]\n"
     "         [--moves 8|4] [--turn-penalty P] [--smooth] [--draw] [--json]\n"
-    "         [--terrain C=COST ...]\n"
+    "         [--terrain C=COST ...] [--influence X,Y,RADIUS,PENALTY ...]\n"
     "         hpa only: [--cluster N] [--nearby N] [--levels 2|3]\n"
     "         [--landmarks N] [--no-smooth]\n"
     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa] [--weight W]\n"

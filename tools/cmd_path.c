@@ -9,7 +9,7 @@
 static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
-    "--levels",       "--landmarks", NULL};
+    "--levels",       "--landmarks", "--influence", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -21,9 +21,66 @@ typedef struct path_args {
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   long landmarks;               /* hpa; -1 = the default, 0 = none */
+  /* --influence X,Y,RADIUS,PENALTY events (grid searches): penalty in
+   * straight steps at the centre, fading to nothing past the radius */
+  struct { cairn_point at; long radius; double penalty; } influence[64];
+  size_t n_influence;
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
+
+/* X,Y,RADIUS,PENALTY: a cell, a radius 0..CAIRN_INFLUENCE_MAX_RADIUS and a
+ * penalty 0..10000 steps. */
+static bool parse_influence(const char *v, path_args *p) {
+  if (p->n_influence == sizeof p->influence / sizeof p->influence[0]) {
+    cli_error("--influence: at most 64 events");
+    return false;
+  }
+  long x, y, r;
+  double pen;
+  char tail;
+  if (sscanf(v, "%ld,%ld,%ld,%lf%c", &x, &y, &r, &pen, &tail) != 4 ||
+      x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) {
+    cli_error("--influence: '%s' is not X,Y,RADIUS,PENALTY", v);
+    return false;
+  }
+  if (r < 0 || r > CAIRN_INFLUENCE_MAX_RADIUS || !(pen >= 0 && pen <= 10000)) {
+    cli_error("--influence: radius 0..%d and penalty 0..10000 steps", CAIRN_INFLUENCE_MAX_RADIUS);
+    return false;
+  }
+  p->influence[p->n_influence].at.x = (int32_t)x;
+  p->influence[p->n_influence].at.y = (int32_t)y;
+  p->influence[p->n_influence].radius = r;
+  p->influence[p->n_influence++].penalty = pen;
+  return true;
+}
+
+/* The cost layer of the --influence events (*layer stays NULL without
+ * any), fed by the influence map *m; false, with the message printed, when
+ * an event is off the map or memory runs out. The caller destroys both,
+ * the map first. */
+static bool influence_layer(const path_args *p, const cairn_grid *g,
+                            cairn_penalty **layer, cairn_influence **m) {
+  *layer = NULL;
+  *m = NULL;
+  if (!p->n_influence) return true;
+  if (cairn_penalty_create(g, NULL, layer) != CAIRN_OK ||
+      cairn_influence_create(g, *layer, NULL, m) != CAIRN_OK) {
+    cli_error("out of memory");
+    return false;
+  }
+  for (size_t k = 0; k < p->n_influence; k++) {
+    cairn_status st = cairn_influence_event(
+        *m, p->influence[k].at.x, p->influence[k].at.y, (int32_t)p->influence[k].radius,
+        (uint32_t)(p->influence[k].penalty * (double)CAIRN_COST_ONE));
+    if (st != CAIRN_OK) {
+      cli_error("--influence %d,%d: %s", p->influence[k].at.x, p->influence[k].at.y,
+                cairn_status_str(st));
+      return false;
+    }
+  }
+  return true;
+}
 
 static int parse_path_args(int argc, char **argv, path_args *p) {
   memset(p, 0, sizeof *p);
@@ -103,6 +160,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
     } else if (cli_is(&a, "--levels")) {
       if (!cli_parse_int("--levels", v, 2, 3, &p->levels)) return EXIT_USAGE;
       if (!hpa_only) hpa_only = "--levels";
+    } else if (cli_is(&a, "--influence")) {
+      if (!parse_influence(v, p)) return EXIT_USAGE;
+      if (!grid_only) grid_only = "--influence";
     } else if (cli_is(&a, "--landmarks")) {
       if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
                          &p->landmarks))
@@ -168,7 +228,9 @@ static void print_json(const cairn_result *r, double us, const hpa_info *h,
   /* the hierarchy does not count generated nodes */
   if (h) printf("null");
   else printf("%llu", (unsigned long long)r->generated);
-  printf(",\"us\":%.1f", us);
+  printf(",\"us\":%.1f,\"base_cost\":", us);
+  if (found) printf("%.6f", cairn_cost_to_double(r->base_cost));
+  else printf("null");
   if (h)
     printf(",\"cluster\":%d,\"nearby\":%d,\"preprocess_ms\":%.3f,"
            "\"abstract_nodes\":%u,\"abstract_edges\":%zu,\"memory_bytes\":%zu,"
@@ -265,6 +327,9 @@ static void print_text(const path_args *p, const cairn_grid *g,
            (unsigned long long)r->expanded, (unsigned long long)r->generated, us);
   if (r->status != CAIRN_OK) return;
   printf("cost       %.6f\n", cairn_cost_to_double(r->cost));
+  if (r->base_cost != r->cost)
+    printf("base cost  %.6f (without cost layers and turn penalties)\n",
+           cairn_cost_to_double(r->base_cost));
   printf("steps      %u\n", r->steps);
   if (smooth)
     printf("smoothed   %zu waypoints, length %.6f\n", n_smooth, smooth_len);
@@ -306,6 +371,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
   memset(r, 0, sizeof *r);
   r->status = st;
   r->cost = h->res.cost;
+  r->base_cost = h->res.cost; /* no cost layers under the hierarchy yet */
   r->path = h->res.path;
   r->path_len = h->res.path_len;
   r->steps = h->res.path_len ? (uint32_t)(h->res.path_len - 1) : 0;
@@ -325,6 +391,8 @@ int cmd_path(int argc, char **argv) {
   cairn_hpa_query *q = NULL;
   hpa_info h;
   cairn_point *smooth = NULL;
+  cairn_penalty *layer = NULL;
+  cairn_influence *influence = NULL;
   rc = EXIT_RUNTIME;
   if (!check_endpoint(g, "--from", p.from) || !check_endpoint(g, "--to", p.to)) {
     rc = EXIT_BADINPUT;
@@ -333,6 +401,11 @@ int cmd_path(int argc, char **argv) {
   cairn_result r;
   cairn_status st;
   double us = 0;
+  if (!influence_layer(&p, g, &layer, &influence)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  p.opts.penalty = layer;
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);
     st = find_hpa(&p, g, &hpa, &q, &h, &r, &us);
@@ -364,6 +437,8 @@ int cmd_path(int argc, char **argv) {
   rc = EXIT_DONE;
 done:
   free(smooth);
+  cairn_influence_destroy(influence);
+  cairn_penalty_destroy(layer);
   cairn_hpa_query_destroy(q);
   cairn_hpa_destroy(hpa);
   cairn_search_destroy(s);

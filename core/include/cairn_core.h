@@ -196,6 +196,20 @@ typedef struct cairn_search_opts {
    * CAIRN_ERR_RANGE). A rectangle is convex, so the corner rule inside it is
    * the grid's own. */
   cairn_rect bounds;
+  /* Cost layers (cairn_penalty, below): an extra cost per entered cell on
+   * top of its terrain, or a block for this search only. NULL (default):
+   * none. It must be made for a grid of the searched grid's size (else
+   * CAIRN_ERR_ARG), and not change while the search runs. Fills on uniform
+   * terrain lose their FIFO queues under a layer (costs are uneven). */
+  const struct cairn_penalty *penalty;
+  /* Claimed cells (cairn_claims, below): entering a cell that k units
+   * claimed costs k x claim_penalty more (in straight steps, 0..1000),
+   * when the cell lies within claim_radius cells (Chebyshev) of the start;
+   * 0 = at any distance. NULL (default): no claims. A unit's own claims
+   * count too: release them before it searches again. */
+  const struct cairn_claims *claims;
+  double claim_penalty;
+  int32_t claim_radius;
 } cairn_search_opts;
 
 /* The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,
@@ -220,6 +234,9 @@ typedef struct cairn_result {
   size_t path_len;
   /* Nearest-goal Dijkstra: index of the goal reached; otherwise 0. */
   uint32_t goal_index;
+  /* Grid searches: the path's cost from terrain alone (without the cost
+   * layers and turn penalties that `cost` includes); graphs: `cost`. */
+  cairn_cost base_cost;
 } cairn_result;
 
 /* ---- search context ------------------------------------------------- */
@@ -349,6 +366,103 @@ cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *grid,
                                 const cairn_point *sources, size_t n_sources,
                                 const cairn_search_opts *opts,
                                 cairn_cost *dist, size_t dist_len);
+
+/* ---- cost layers ---------------------------------------------------- */
+
+/* A penalty layer: per cell, a cost in fixed-point units (CAIRN_COST_ONE is
+ * one straight step) that every step entering the cell pays on top of its
+ * terrain (A*, Dijkstra and fills with opts.penalty), or
+ * CAIRN_PENALTY_BLOCK: blocked for those searches only (a stopped unit),
+ * the grid untouched. Penalties are >= 0, so every heuristic stays
+ * admissible. Contributions add up (influence maps, claims, a caller's own)
+ * and saturate at CAIRN_PENALTY_MAX; a block is a count, so two blockers
+ * of one cell need two unblocks. Reads are safe from any thread while no
+ * one writes; writes need exclusive access. */
+typedef struct cairn_penalty cairn_penalty;
+#define CAIRN_PENALTY_BLOCK UINT32_MAX
+#define CAIRN_PENALTY_MAX (UINT32_MAX - 1)
+
+/* A layer of zeros for grids of grid's size. */
+cairn_status cairn_penalty_create(const cairn_grid *grid,
+                                  const cairn_allocator *alloc,
+                                  cairn_penalty **out);
+void cairn_penalty_destroy(cairn_penalty *p);
+/* Adds delta (which may be negative) to a cell's penalty, saturating at 0
+ * and CAIRN_PENALTY_MAX. CAIRN_ERR_RANGE off the grid. */
+cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
+                               int64_t delta);
+/* Blocks (block != 0) or unblocks a cell for searches using the layer;
+ * CAIRN_ERR_STATE to unblock a cell nobody blocked. */
+cairn_status cairn_penalty_block(cairn_penalty *p, int32_t x, int32_t y,
+                                 int block);
+/* The cell's penalty (CAIRN_PENALTY_BLOCK while blocked; 0 off the grid). */
+uint32_t cairn_penalty_get(const cairn_penalty *p, int32_t x, int32_t y);
+/* Every cell back to 0 and unblocked. */
+void cairn_penalty_clear(cairn_penalty *p);
+
+/* Claimed cells (Lester's claimed nodes): units claim the cells of the
+ * part of their paths still ahead of them, so other units' searches
+ * (opts.claims) pay for crowding onto them and spread over routes of
+ * equal cost, while claimed cells stay walkable (a one-cell pass remains
+ * usable, in turn). Claims are per unit (ids below
+ * CAIRN_CLAIMS_MAX_UNITS) and expire. A claim count per cell is what
+ * searches read; it saturates at 65535. */
+typedef struct cairn_claims cairn_claims;
+#define CAIRN_CLAIMS_MAX_UNITS (1u << 24)
+
+cairn_status cairn_claims_create(const cairn_grid *grid,
+                                 const cairn_allocator *alloc,
+                                 cairn_claims **out);
+void cairn_claims_destroy(cairn_claims *c);
+/* Unit `unit` claims n cells (its path ahead, cells off the grid refused
+ * with CAIRN_ERR_RANGE and nothing changed) until tick `until`, replacing
+ * its previous claims. CAIRN_ERR_ARG for a unit id too large. */
+cairn_status cairn_claims_set(cairn_claims *c, uint32_t unit,
+                              const cairn_point *cells, size_t n,
+                              uint64_t until);
+/* Drops a unit's claims (none: nothing happens). */
+cairn_status cairn_claims_release(cairn_claims *c, uint32_t unit);
+/* Drops every claim whose tick is before now; returns how many units lost
+ * theirs. Costs the number of claiming units, not the map. */
+size_t cairn_claims_expire(cairn_claims *c, uint64_t now);
+/* Claims on a cell (0 off the grid). */
+uint32_t cairn_claims_count(const cairn_claims *c, int32_t x, int32_t y);
+
+/* An influence map: a value per cell (danger, carnage, torchlight, a
+ * defenders' zone) fed by events and fading with time, that it keeps
+ * added into a penalty layer, value for cost unit. Only cells with a value
+ * are stored in its active list, so an event costs time in proportion to
+ * its area and a tick to the active cells, never to the map. All integer
+ * arithmetic: the same calls give the same values on every machine. */
+typedef struct cairn_influence cairn_influence;
+
+/* The map adds into `into` (which must be for a grid of grid's size and
+ * outlive it) and never touches the other contributions there. */
+cairn_status cairn_influence_create(const cairn_grid *grid,
+                                    cairn_penalty *into,
+                                    const cairn_allocator *alloc,
+                                    cairn_influence **out);
+/* Takes its contribution back out of the penalty layer. */
+void cairn_influence_destroy(cairn_influence *m);
+/* An event at cell (x, y): every open cell within `radius` cells
+ * (Euclidean, 0..CAIRN_INFLUENCE_MAX_RADIUS) gains amount x (1 - d / (radius
+ * + 1)), in cost units (so a cell at the centre gets all of it), the value
+ * saturating at CAIRN_PENALTY_MAX. CAIRN_ERR_RANGE for a centre off the
+ * grid, CAIRN_ERR_ARG for a bad radius, CAIRN_ERR_NOMEM. */
+#define CAIRN_INFLUENCE_MAX_RADIUS 1024
+cairn_status cairn_influence_event(cairn_influence *m, int32_t x, int32_t y,
+                                   int32_t radius, uint32_t amount);
+/* One tick: every value is multiplied by keep / 65536 (0..65536, so 65536
+ * keeps everything) after passing spread / 65536 of itself (0..16384) to
+ * each of its four neighbours that are open (spreading runs first, from
+ * the values before the tick). Values below one cost unit's 1/65536 of a
+ * step, 1, drop out. CAIRN_ERR_ARG for bad factors, CAIRN_ERR_NOMEM. */
+cairn_status cairn_influence_tick(cairn_influence *m, uint32_t keep,
+                                  uint32_t spread);
+/* The value of a cell (0 off the grid or untouched). */
+uint32_t cairn_influence_get(const cairn_influence *m, int32_t x, int32_t y);
+/* Cells with a value. */
+size_t cairn_influence_active(const cairn_influence *m);
 
 /* ---- graphs --------------------------------------------------------- */
 

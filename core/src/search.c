@@ -240,6 +240,9 @@ static cairn_status load_opts(cairn_search *s, const cairn_search_opts *o) {
   if (!(o->weight >= 1.0 && o->weight <= 1000.0)) return CAIRN_ERR_ARG;
   if (!(o->turn_penalty >= 0.0 && o->turn_penalty <= 1000.0))
     return CAIRN_ERR_ARG;
+  if (o->claims && (!(o->claim_penalty >= 0.0 && o->claim_penalty <= 1000.0) ||
+                    o->claim_radius < 0))
+    return CAIRN_ERR_ARG;
   s->heuristic = o->heuristic;
   s->moves = o->moves;
   /* floor keeps weight x h <= w x (exact h), the bound weighted A* needs */
@@ -248,6 +251,10 @@ static cairn_status load_opts(cairn_search *s, const cairn_search_opts *o) {
   s->h_euclid = (double)CAIRN_COST_ONE * o->weight;
   s->turn = (cairn_cost)llround(o->turn_penalty * (double)CAIRN_COST_ONE);
   s->max_expanded = o->max_expanded;
+  s->pen = o->penalty ? o->penalty->cell : NULL;
+  s->claims = o->claims ? o->claims->count : NULL;
+  s->claim_pen = (cairn_cost)llround(o->claim_penalty * (double)CAIRN_COST_ONE);
+  s->claim_r = o->claim_radius;
   return CAIRN_OK;
 }
 
@@ -332,6 +339,11 @@ CAIRN_INLINE int lowest_bit(unsigned m) {
 #endif
 }
 
+/* Whether claims on cell (x, y) (padded) count for this search. */
+CAIRN_INLINE bool in_claim_radius(const cairn_search *s, int32_t x, int32_t y) {
+  return !s->claim_r || (abs(x - s->sx) <= s->claim_r && abs(y - s->sy) <= s->claim_r);
+}
+
 /* REVERSE (fills only): g is the cost of reaching the sources, so a step
  * from neighbour nb into c costs c's terrain, not nb's. */
 CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
@@ -341,6 +353,8 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const bool REVERSE) {
   const cairn_grid *g = s->grid;
   const uint8_t *cost = g->cost;
+  const uint32_t *pen = s->pen;
+  const uint16_t *claims = s->claims;
   const int32_t stride = g->stride;
   const uint32_t goal = s->goal;
   int32_t off[8];
@@ -377,6 +391,17 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
       cairn_cost ng = gc + base[d] * cost[REVERSE ? c : nb];
+      if (pen) { /* a cost layer: one predictable branch when there is none */
+        const uint32_t p = pen[REVERSE ? c : nb];
+        if (p == CAIRN_PENALTY_BLOCK) continue;
+        ng += p;
+      }
+      if (claims) {
+        const uint32_t k = claims[REVERSE ? c : nb];
+        if (k && in_claim_radius(s, REVERSE ? cx : cx + dir_dx[d],
+                                 REVERSE ? cy : cy + dir_dy[d]))
+          ng += k * s->claim_pen;
+      }
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
         cairn_cost h = grid_h(s, H, cx + dir_dx[d], cy + dir_dy[d]);
@@ -480,6 +505,11 @@ static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
   if (!g) return CAIRN_ERR_ARG;
   cairn_status st = check_cell(g, start);
   if (st == CAIRN_OK) st = load_opts(s, o);
+  if (st == CAIRN_OK && o && o->penalty &&
+      (o->penalty->width != g->width || o->penalty->height != g->height))
+    st = CAIRN_ERR_ARG;
+  if (st == CAIRN_OK && o && o->claims && o->claims->grid->padded != g->padded)
+    st = CAIRN_ERR_ARG;
   if (st == CAIRN_OK) st = load_bounds(s, g, o);
   if (st == CAIRN_OK) st = check_in(s, g, start);
   if (st == CAIRN_OK) st = cairn__search_prepare(s, g->padded);
@@ -487,6 +517,8 @@ static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
   cairn__search_reset(s, CAIRN__GRID, NULL);
   s->grid = g;
   s->start = cairn__grid_index(g, start.x, start.y);
+  s->sx = start.x + 1;
+  s->sy = start.y + 1;
   return CAIRN_OK;
 }
 
@@ -505,8 +537,9 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->gy = goal.y + 1;
   s->step = one_goal_steps[s->heuristic][s->bounded][s->turn != 0]
                           [s->moves == 4];
-  if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
-    s->state = CAIRN_NO_PATH; /* other island: answered without searching */
+  if ((g->islands_fresh && g->island[s->start] != g->island[s->goal]) ||
+      (s->pen && s->pen[s->goal] == CAIRN_PENALTY_BLOCK && s->goal != s->start)) {
+    s->state = CAIRN_NO_PATH; /* other island, or a goal the layer blocks */
     return CAIRN_OK;
   }
   cairn__open(s, s->start, 0,
@@ -522,6 +555,19 @@ cairn_status cairn_search_step(cairn_search *s, uint64_t budget) {
   return s->step(s, budget);
 }
 
+/* A path's cost from terrain alone: what it costs without layers or turn
+ * penalties. */
+static cairn_cost terrain_cost(const cairn_grid *g, const uint32_t *nodes,
+                               size_t n) {
+  cairn_cost c = 0;
+  for (size_t k = 1; k < n; k++) {
+    uint32_t d = nodes[k] > nodes[k - 1] ? nodes[k] - nodes[k - 1] : nodes[k - 1] - nodes[k];
+    bool straight = d == 1 || d == (uint32_t)g->stride;
+    c += (straight ? CAIRN_COST_ONE : CAIRN_COST_DIAG) * g->cost[nodes[k]];
+  }
+  return c;
+}
+
 cairn_status cairn_search_result(cairn_search *s, cairn_result *out) {
   if (!s || !out) return CAIRN_ERR_ARG;
   memset(out, 0, sizeof *out);
@@ -532,12 +578,15 @@ cairn_status cairn_search_result(cairn_search *s, cairn_result *out) {
   if (s->kind == CAIRN__NONE || s->state != CAIRN_OK || s->full_map)
     return out->status;
   out->cost = s->nodes[s->found].g;
+  out->base_cost = out->cost;
   out->path_len = s->path_len;
   out->steps = (uint32_t)(s->path_len - 1);
-  if (s->kind == CAIRN__GRID)
+  if (s->kind == CAIRN__GRID) {
     out->path = s->path;
-  else
+    out->base_cost = terrain_cost(s->grid, s->path_nodes, s->path_len);
+  } else {
     out->nodes = s->path_nodes;
+  }
   if (s->goal_set) out->goal_index = s->goal_id[s->found];
   return out->status;
 }
@@ -863,6 +912,7 @@ cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *g) {
  * has the same terrain cost. One pass over the region: far cheaper than
  * the fill it lets skip the heap. */
 static bool region_uniform(const cairn_search *s, const cairn_grid *g) {
+  if (s->pen || s->claims) return false; /* layers make steps uneven */
   if (!s->bounded || g->distinct_costs <= 1) return g->distinct_costs <= 1;
   const int32_t x0 = s->bx0, y0 = s->by0, x1 = s->bx1, y1 = s->by1;
   uint8_t first = 0;

@@ -3,7 +3,7 @@
 #ifndef CAIRN_SEARCH_INTERNAL_H
 #define CAIRN_SEARCH_INTERNAL_H
 
-#include "core_internal.h"
+#include "layers_internal.h"
 
 /* One record per node. `stamp` says what the record means in the current
  * search: == gen open, == gen + 1 closed, anything else fresh (never seen),
@@ -77,6 +77,13 @@ struct cairn_search {
   cairn_cost turn;                    /* turn penalty in fixed point */
   uint64_t max_expanded;
   uint64_t expanded, generated;
+  /* the cost layer's cells (opts.penalty), or NULL */
+  const uint32_t *pen;
+  /* claim counts (opts.claims) or NULL, the price of one claim, and the
+   * radius around the start (padded sx, sy) where claims count; 0 = all */
+  const uint16_t *claims;
+  cairn_cost claim_pen;
+  int32_t claim_r, sx, sy;
   /* bounds in padded coordinates, inclusive (bounded loops only) */
   bool bounded;
   int32_t bx0, by0, bx1, by1;

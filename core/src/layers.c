@@ -1,0 +1,395 @@
+/* Cost layers: penalty layers and the influence maps that feed them. */
+#include "layers_internal.h"
+
+#include <string.h>
+
+/* ---- penalty layers ------------------------------------------------- */
+
+cairn_status cairn_penalty_create(const cairn_grid *grid,
+                                  const cairn_allocator *alloc,
+                                  cairn_penalty **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!grid) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_penalty *p = cairn__alloc(&a, sizeof *p);
+  if (!p) return CAIRN_ERR_NOMEM;
+  memset(p, 0, sizeof *p);
+  p->alloc = a;
+  p->width = grid->width;
+  p->height = grid->height;
+  p->stride = grid->stride;
+  p->padded = grid->padded;
+  p->cell = cairn__alloc(&a, p->padded * sizeof *p->cell);
+  p->sum = cairn__alloc(&a, p->padded * sizeof *p->sum);
+  p->blocks = cairn__alloc(&a, p->padded * sizeof *p->blocks);
+  if (!p->cell || !p->sum || !p->blocks) {
+    cairn_penalty_destroy(p);
+    return CAIRN_ERR_NOMEM;
+  }
+  cairn_penalty_clear(p);
+  *out = p;
+  return CAIRN_OK;
+}
+
+void cairn_penalty_destroy(cairn_penalty *p) {
+  if (!p) return;
+  cairn_allocator a = p->alloc;
+  cairn__free(&a, p->cell, p->padded * sizeof *p->cell);
+  cairn__free(&a, p->sum, p->padded * sizeof *p->sum);
+  cairn__free(&a, p->blocks, p->padded * sizeof *p->blocks);
+  cairn__free(&a, p, sizeof *p);
+}
+
+void cairn_penalty_clear(cairn_penalty *p) {
+  if (!p) return;
+  memset(p->cell, 0, p->padded * sizeof *p->cell);
+  memset(p->sum, 0, p->padded * sizeof *p->sum);
+  memset(p->blocks, 0, p->padded * sizeof *p->blocks);
+}
+
+static bool penalty_index(const cairn_penalty *p, int32_t x, int32_t y,
+                          uint32_t *i) {
+  if (x < 0 || y < 0 || x >= p->width || y >= p->height) return false;
+  *i = (uint32_t)(y + 1) * (uint32_t)p->stride + (uint32_t)(x + 1);
+  return true;
+}
+
+/* What searches read: the block, or the sum saturated below the block. */
+static void penalty_refresh(cairn_penalty *p, uint32_t i) {
+  if (p->blocks[i]) p->cell[i] = CAIRN_PENALTY_BLOCK;
+  else p->cell[i] = p->sum[i] > CAIRN_PENALTY_MAX ? CAIRN_PENALTY_MAX : (uint32_t)p->sum[i];
+}
+
+void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta) {
+  int64_t v = (int64_t)p->sum[i] + delta;
+  p->sum[i] = v < 0 ? 0 : (uint64_t)v;
+  penalty_refresh(p, i);
+}
+
+cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
+                               int64_t delta) {
+  uint32_t i;
+  if (!p) return CAIRN_ERR_ARG;
+  if (!penalty_index(p, x, y, &i)) return CAIRN_ERR_RANGE;
+  /* sums stay far below 2^62: each caller's share is at most 2^32 */
+  if (delta > (int64_t)UINT32_MAX || delta < -(int64_t)UINT32_MAX) return CAIRN_ERR_ARG;
+  cairn__penalty_add_at(p, i, delta);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_penalty_block(cairn_penalty *p, int32_t x, int32_t y,
+                                 int block) {
+  uint32_t i;
+  if (!p) return CAIRN_ERR_ARG;
+  if (!penalty_index(p, x, y, &i)) return CAIRN_ERR_RANGE;
+  if (block) {
+    if (p->blocks[i] == UINT32_MAX) return CAIRN_ERR_TOO_LARGE;
+    p->blocks[i]++;
+  } else {
+    if (!p->blocks[i]) return CAIRN_ERR_STATE;
+    p->blocks[i]--;
+  }
+  penalty_refresh(p, i);
+  return CAIRN_OK;
+}
+
+uint32_t cairn_penalty_get(const cairn_penalty *p, int32_t x, int32_t y) {
+  uint32_t i;
+  if (!p || !penalty_index(p, x, y, &i)) return 0;
+  return p->cell[i];
+}
+
+/* ---- influence maps ------------------------------------------------- */
+
+struct cairn_influence {
+  cairn_allocator alloc;
+  const cairn_grid *grid;
+  cairn_penalty *into;
+  uint32_t *value;  /* padded, what the map adds into `into` */
+  uint32_t *active; /* cells with a value, in the order they got one */
+  size_t n_active, cap_active;
+  uint32_t *next;   /* scratch of a tick: the values after it */
+  uint32_t *touched; /* scratch: cells the tick gave a value */
+  size_t cap_touched;
+};
+
+cairn_status cairn_influence_create(const cairn_grid *grid, cairn_penalty *into,
+                                    const cairn_allocator *alloc,
+                                    cairn_influence **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!grid || !into || into->padded != grid->padded || into->stride != grid->stride)
+    return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_influence *m = cairn__alloc(&a, sizeof *m);
+  if (!m) return CAIRN_ERR_NOMEM;
+  memset(m, 0, sizeof *m);
+  m->alloc = a;
+  m->grid = grid;
+  m->into = into;
+  m->value = cairn__alloc(&a, grid->padded * sizeof *m->value);
+  m->next = cairn__alloc(&a, grid->padded * sizeof *m->next);
+  if (!m->value || !m->next) {
+    cairn_influence_destroy(m);
+    return CAIRN_ERR_NOMEM;
+  }
+  memset(m->value, 0, grid->padded * sizeof *m->value);
+  memset(m->next, 0, grid->padded * sizeof *m->next);
+  *out = m;
+  return CAIRN_OK;
+}
+
+void cairn_influence_destroy(cairn_influence *m) {
+  if (!m) return;
+  cairn_allocator a = m->alloc;
+  for (size_t k = 0; k < m->n_active; k++)
+    cairn__penalty_add_at(m->into, m->active[k], -(int64_t)m->value[m->active[k]]);
+  size_t padded = m->grid->padded;
+  cairn__free(&a, m->value, m->value ? padded * sizeof *m->value : 0);
+  cairn__free(&a, m->next, m->next ? padded * sizeof *m->next : 0);
+  cairn__free(&a, m->active, m->cap_active * sizeof *m->active);
+  cairn__free(&a, m->touched, m->cap_touched * sizeof *m->touched);
+  cairn__free(&a, m, sizeof *m);
+}
+
+static bool grow_list(const cairn_allocator *a, uint32_t **list, size_t *cap,
+                      size_t need) {
+  if (need <= *cap) return true;
+  size_t c = *cap ? *cap : 256;
+  while (c < need) c *= 2;
+  uint32_t *l = cairn__realloc(a, *list, *cap * sizeof *l, c * sizeof *l);
+  if (!l) return false;
+  *list = l;
+  *cap = c;
+  return true;
+}
+
+/* Sets cell i's value, keeping the penalty layer and the active list. */
+static void set_value(cairn_influence *m, uint32_t i, uint32_t v) {
+  cairn__penalty_add_at(m->into, i, (int64_t)v - (int64_t)m->value[i]);
+  m->value[i] = v;
+}
+
+/* Integer square root: the largest r with r * r <= v. */
+static uint32_t isqrt(uint64_t v) {
+  uint64_t r = 0, bit = (uint64_t)1 << 62;
+  while (bit > v) bit >>= 2;
+  while (bit) {
+    if (v >= r + bit) {
+      v -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+    bit >>= 2;
+  }
+  return (uint32_t)r;
+}
+
+cairn_status cairn_influence_event(cairn_influence *m, int32_t x, int32_t y,
+                                   int32_t radius, uint32_t amount) {
+  if (!m) return CAIRN_ERR_ARG;
+  const cairn_grid *g = m->grid;
+  if (!cairn_grid_contains(g, x, y)) return CAIRN_ERR_RANGE;
+  if (radius < 0 || radius > CAIRN_INFLUENCE_MAX_RADIUS) return CAIRN_ERR_ARG;
+  /* room for every cell of the square first: then nothing fails halfway */
+  size_t side = 2 * (size_t)radius + 1;
+  if (!grow_list(&m->alloc, &m->active, &m->cap_active, m->n_active + side * side))
+    return CAIRN_ERR_NOMEM;
+  for (int32_t cy = y - radius; cy <= y + radius; cy++)
+    for (int32_t cx = x - radius; cx <= x + radius; cx++) {
+      if (!cairn_grid_contains(g, cx, cy)) continue;
+      uint32_t i = cairn__grid_index(g, cx, cy);
+      if (!g->cost[i]) continue;
+      uint64_t d2 = (uint64_t)((cx - x) * (cx - x)) + (uint64_t)((cy - y) * (cy - y));
+      if (d2 > (uint64_t)radius * (uint64_t)radius) continue;
+      /* amount x (1 - d / (radius + 1)), d rounded down: no floats */
+      uint64_t add = (uint64_t)amount * (uint64_t)(radius + 1 - (int32_t)isqrt(d2)) /
+                     (uint64_t)(radius + 1);
+      if (!add) continue;
+      if (!m->value[i]) m->active[m->n_active++] = i;
+      uint64_t v = (uint64_t)m->value[i] + add;
+      set_value(m, i, v > CAIRN_PENALTY_MAX ? CAIRN_PENALTY_MAX : (uint32_t)v);
+    }
+  return CAIRN_OK;
+}
+
+cairn_status cairn_influence_tick(cairn_influence *m, uint32_t keep,
+                                  uint32_t spread) {
+  if (!m || keep > 65536 || spread > 16384) return CAIRN_ERR_ARG;
+  const cairn_grid *g = m->grid;
+  const int32_t off[4] = {1, -1, g->stride, -g->stride};
+  /* every active cell and up to four new neighbours each */
+  size_t most = m->n_active * (spread ? 5 : 1);
+  if (!grow_list(&m->alloc, &m->touched, &m->cap_touched, most ? most : 1) ||
+      !grow_list(&m->alloc, &m->active, &m->cap_active, most ? most : 1))
+    return CAIRN_ERR_NOMEM;
+  size_t n_touched = 0;
+  /* the values after spreading and fading, from the values before */
+  for (size_t k = 0; k < m->n_active; k++) {
+    uint32_t i = m->active[k];
+    uint64_t v = m->value[i], given = 0;
+    if (spread)
+      for (int d = 0; d < 4; d++) {
+        uint32_t nb = (uint32_t)((int32_t)i + off[d]);
+        if (!g->cost[nb]) continue;
+        uint64_t share = v * spread / 65536;
+        if (!share) continue;
+        if (!m->next[nb] && !m->value[nb]) m->touched[n_touched++] = nb;
+        uint64_t s = (uint64_t)m->next[nb] + share;
+        m->next[nb] = s > CAIRN_PENALTY_MAX ? CAIRN_PENALTY_MAX : (uint32_t)s;
+        given += share;
+      }
+    uint64_t s = (uint64_t)m->next[i] + (v - given);
+    m->next[i] = s > CAIRN_PENALTY_MAX ? CAIRN_PENALTY_MAX : (uint32_t)s;
+  }
+  /* fade, write back, and keep the cells that still hold something: the
+   * old active cells in their order (compacted in place), then the new
+   * ones in theirs */
+  size_t n = 0;
+  for (size_t k = 0; k < m->n_active; k++) {
+    uint32_t i = m->active[k];
+    set_value(m, i, (uint32_t)((uint64_t)m->next[i] * keep / 65536));
+    m->next[i] = 0;
+    if (m->value[i]) m->active[n++] = i;
+  }
+  for (size_t k = 0; k < n_touched; k++) {
+    uint32_t i = m->touched[k];
+    set_value(m, i, (uint32_t)((uint64_t)m->next[i] * keep / 65536));
+    m->next[i] = 0;
+    if (m->value[i]) m->active[n++] = i;
+  }
+  m->n_active = n;
+  return CAIRN_OK;
+}
+
+uint32_t cairn_influence_get(const cairn_influence *m, int32_t x, int32_t y) {
+  if (!m || !cairn_grid_contains(m->grid, x, y)) return 0;
+  return m->value[cairn__grid_index(m->grid, x, y)];
+}
+
+size_t cairn_influence_active(const cairn_influence *m) {
+  return m ? m->n_active : 0;
+}
+
+/* ---- claimed cells -------------------------------------------------- */
+
+cairn_status cairn_claims_create(const cairn_grid *grid,
+                                 const cairn_allocator *alloc,
+                                 cairn_claims **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!grid) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_claims *c = cairn__alloc(&a, sizeof *c);
+  if (!c) return CAIRN_ERR_NOMEM;
+  memset(c, 0, sizeof *c);
+  c->alloc = a;
+  c->grid = grid;
+  c->count = cairn__alloc(&a, grid->padded * sizeof *c->count);
+  if (!c->count) {
+    cairn__free(&a, c, sizeof *c);
+    return CAIRN_ERR_NOMEM;
+  }
+  memset(c->count, 0, grid->padded * sizeof *c->count);
+  *out = c;
+  return CAIRN_OK;
+}
+
+void cairn_claims_destroy(cairn_claims *c) {
+  if (!c) return;
+  cairn_allocator a = c->alloc;
+  for (size_t u = 0; u < c->n_units; u++)
+    cairn__free(&a, c->unit[u].cell, c->unit[u].cap * sizeof *c->unit[u].cell);
+  cairn__free(&a, c->unit, c->n_units * sizeof *c->unit);
+  cairn__free(&a, c->live, c->cap_live * sizeof *c->live);
+  cairn__free(&a, c->count, c->grid->padded * sizeof *c->count);
+  cairn__free(&a, c, sizeof *c);
+}
+
+/* Takes unit u's claims off the counts (its set stays allocated). */
+static void claims_drop(cairn_claims *c, uint32_t u) {
+  cairn__claim_set *set = &c->unit[u];
+  for (size_t k = 0; k < set->n; k++)
+    if (c->count[set->cell[k]] != UINT16_MAX) c->count[set->cell[k]]--;
+  set->n = 0;
+  if (!set->live) return;
+  set->live = false;
+  for (size_t k = 0; k < c->n_live; k++)
+    if (c->live[k] == u) {
+      c->live[k] = c->live[--c->n_live];
+      break;
+    }
+}
+
+cairn_status cairn_claims_release(cairn_claims *c, uint32_t unit) {
+  if (!c || unit >= CAIRN_CLAIMS_MAX_UNITS) return CAIRN_ERR_ARG;
+  if (unit < c->n_units) claims_drop(c, unit);
+  return CAIRN_OK;
+}
+
+/* Room for unit u's set and n of its cells, and a live slot. */
+static bool claims_room(cairn_claims *c, uint32_t u, size_t n) {
+  if (u >= c->n_units) {
+    size_t units = c->n_units ? c->n_units : 64;
+    while (units <= u) units *= 2;
+    cairn__claim_set *s = cairn__realloc(&c->alloc, c->unit, c->n_units * sizeof *s,
+                                         units * sizeof *s);
+    if (!s) return false;
+    memset(s + c->n_units, 0, (units - c->n_units) * sizeof *s);
+    c->unit = s;
+    c->n_units = units;
+  }
+  cairn__claim_set *set = &c->unit[u];
+  if (n > set->cap) {
+    uint32_t *cell = cairn__realloc(&c->alloc, set->cell, set->cap * sizeof *cell,
+                                    n * sizeof *cell);
+    if (!cell) return false;
+    set->cell = cell;
+    set->cap = n;
+  }
+  return set->live || grow_list(&c->alloc, &c->live, &c->cap_live, c->n_live + 1);
+}
+
+cairn_status cairn_claims_set(cairn_claims *c, uint32_t unit,
+                              const cairn_point *cells, size_t n,
+                              uint64_t until) {
+  if (!c || unit >= CAIRN_CLAIMS_MAX_UNITS || (n && !cells)) return CAIRN_ERR_ARG;
+  for (size_t k = 0; k < n; k++)
+    if (!cairn_grid_contains(c->grid, cells[k].x, cells[k].y)) return CAIRN_ERR_RANGE;
+  if (!claims_room(c, unit, n)) return CAIRN_ERR_NOMEM;
+  claims_drop(c, unit);
+  cairn__claim_set *set = &c->unit[unit];
+  for (size_t k = 0; k < n; k++) {
+    uint32_t i = cairn__grid_index(c->grid, cells[k].x, cells[k].y);
+    set->cell[set->n++] = i;
+    if (c->count[i] != UINT16_MAX) c->count[i]++;
+  }
+  set->until = until;
+  if (n) {
+    set->live = true;
+    c->live[c->n_live++] = unit;
+  }
+  return CAIRN_OK;
+}
+
+size_t cairn_claims_expire(cairn_claims *c, uint64_t now) {
+  if (!c) return 0;
+  size_t dropped = 0;
+  for (size_t k = 0; k < c->n_live;) {
+    uint32_t u = c->live[k];
+    if (c->unit[u].until < now) {
+      claims_drop(c, u); /* moves the last live id into slot k */
+      dropped++;
+    } else {
+      k++;
+    }
+  }
+  return dropped;
+}
+
+uint32_t cairn_claims_count(const cairn_claims *c, int32_t x, int32_t y) {
+  if (!c || !cairn_grid_contains(c->grid, x, y)) return 0;
+  return c->count[cairn__grid_index(c->grid, x, y)];
+}

@@ -1,0 +1,39 @@
+/* Private to the core module (and its tests): the penalty layer's layout,
+ * which the search loops read directly. */
+#ifndef CAIRN_LAYERS_INTERNAL_H
+#define CAIRN_LAYERS_INTERNAL_H
+
+#include "core_internal.h"
+
+struct cairn_penalty {
+  cairn_allocator alloc;
+  int32_t width, height, stride;
+  size_t padded;
+  uint32_t *cell;   /* padded: what a step entering the cell pays, or
+                       CAIRN_PENALTY_BLOCK (border cells 0: they are walls) */
+  uint64_t *sum;    /* padded: the contributions' sum, before saturation */
+  uint32_t *blocks; /* padded: how many blockers each cell has */
+};
+
+/* One unit's claims: padded cells, and the tick they expire. */
+typedef struct cairn__claim_set {
+  uint32_t *cell;
+  size_t n, cap;
+  uint64_t until;
+  bool live;
+} cairn__claim_set;
+
+struct cairn_claims {
+  cairn_allocator alloc;
+  const cairn_grid *grid;
+  uint16_t *count;        /* padded: claims per cell, what searches read */
+  cairn__claim_set *unit; /* by unit id, grown to the largest id seen */
+  size_t n_units;
+  uint32_t *live;         /* ids of the units with claims */
+  size_t n_live, cap_live;
+};
+
+/* Adds delta to padded cell i's sum (saturating at 0) and refreshes it. */
+void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta);
+
+#endif
