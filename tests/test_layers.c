@@ -429,6 +429,58 @@ static void claims_pass_and_radius(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* ---- per-faction knowledge ------------------------------------------ */
+
+/* An unexplored map is crossed as if open; once the faction sees the wall
+ * its version moves on, the unit repaths, and the new path is valid on
+ * the true map. Another faction knows nothing of it. */
+static void knowledge_reveal(void **state) {
+  (void)state;
+  const char *rows[] = {"...........", ".....#.....", ".....#.....", ".....#.....",
+                        "..........."};
+  cairn_grid *truth = tu_grid(rows, 5);
+  cairn_knowledge *red = NULL, *blue = NULL;
+  assert_int_equal(cairn_knowledge_create(truth, 1, NULL, &red), CAIRN_OK);
+  assert_int_equal(cairn_knowledge_create(truth, 1, NULL, &blue), CAIRN_OK);
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  const cairn_point a = pt(0, 2), b = pt(10, 2);
+  cairn_result r;
+  assert_int_equal(cairn_astar(s, cairn_knowledge_grid(red), a, b, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 10 * CAIRN_COST_ONE); /* straight through the unseen wall */
+  const uint64_t planned = cairn_knowledge_version(red);
+  int changed = 0;
+  cairn_rect sight = {3, 0, 5, 5};
+  assert_int_equal(cairn_knowledge_reveal(red, sight, &changed), CAIRN_OK);
+  assert_true(changed);
+  assert_true(cairn_knowledge_version(red) != planned); /* the plan is stale */
+  assert_true(cairn_knowledge_seen(red, 5, 2) && !cairn_knowledge_seen(red, 0, 0));
+  assert_int_equal(cairn_grid_cost(cairn_knowledge_grid(red), 5, 2), 0);
+  assert_true(cairn_grid_islands_fresh(cairn_knowledge_grid(red)));
+  assert_int_equal(cairn_astar(s, cairn_knowledge_grid(red), a, b, NULL, &r), CAIRN_OK);
+  cairn_path_check chk;
+  cairn_grid_check_path(truth, r.path, r.path_len, a, b, 8, &chk);
+  assert_true(chk.valid);
+  assert_true(r.cost > 10 * CAIRN_COST_ONE);
+  /* seeing the same again changes nothing; blue still knows nothing */
+  assert_int_equal(cairn_knowledge_reveal(red, sight, &changed), CAIRN_OK);
+  assert_false(changed);
+  assert_int_equal(cairn_knowledge_version(blue), 0);
+  assert_int_equal(cairn_grid_cost(cairn_knowledge_grid(blue), 5, 2), 1);
+  /* clipped and empty rectangles, refusals */
+  cairn_rect wide = {-5, -5, 100, 100}, none = {2, 2, 0, 4};
+  assert_int_equal(cairn_knowledge_reveal(blue, none, &changed), CAIRN_OK);
+  assert_false(changed);
+  assert_int_equal(cairn_knowledge_reveal(blue, wide, &changed), CAIRN_OK);
+  assert_true(changed && cairn_knowledge_seen(blue, 10, 4));
+  cairn_knowledge_destroy(red);
+  assert_int_equal(cairn_knowledge_create(truth, 0, NULL, &red), CAIRN_ERR_ARG);
+  assert_null(red);
+  cairn_knowledge_destroy(blue);
+  cairn_search_destroy(s);
+  cairn_grid_destroy(truth);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(layered_search_exact),
@@ -437,6 +489,7 @@ int main(void) {
       cmocka_unit_test(carnage_pass),
       cmocka_unit_test(claims_split_corridors),
       cmocka_unit_test(claims_pass_and_radius),
+      cmocka_unit_test(knowledge_reveal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -464,6 +464,34 @@ uint32_t cairn_influence_get(const cairn_influence *m, int32_t x, int32_t y);
 /* Cells with a value. */
 size_t cairn_influence_active(const cairn_influence *m);
 
+/* Per-faction knowledge of a map (unexplored maps): each faction, not
+ * each unit, has its own grid of what it knows, where cells it has not
+ * seen count as open ground (unknown_cost, 1..255) and the cells it has
+ * seen take the true map's costs. Searches for the faction run on
+ * cairn_knowledge_grid (with its own islands, its own cost layers if any).
+ * A reveal copies the true costs of a rectangle; when a known cost
+ * changed it refreshes the faction's islands (a full relabel, only when
+ * some cell's passability changed) and advances the faction's version, so
+ * paths and fields made on an older version are known to be stale (a
+ * unit repaths when the version it planned on is not the current one). */
+typedef struct cairn_knowledge cairn_knowledge;
+
+cairn_status cairn_knowledge_create(const cairn_grid *truth,
+                                    uint8_t unknown_cost,
+                                    const cairn_allocator *alloc,
+                                    cairn_knowledge **out);
+void cairn_knowledge_destroy(cairn_knowledge *k);
+/* The faction sees the cells of r (clipped to the map; an empty r sees
+ * nothing). *changed (may be NULL) is set when a known cost changed. */
+cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
+                                    int *changed);
+/* The faction's map, valid until the knowledge is destroyed; read-only. */
+const cairn_grid *cairn_knowledge_grid(const cairn_knowledge *k);
+/* Advances with every reveal that changed a known cost; starts at 0. */
+uint64_t cairn_knowledge_version(const cairn_knowledge *k);
+/* Whether the faction has seen the cell (0 off the map). */
+int cairn_knowledge_seen(const cairn_knowledge *k, int32_t x, int32_t y);
+
 /* ---- graphs --------------------------------------------------------- */
 
 /* A directed graph in compressed sparse rows: waypoint networks, region

@@ -393,3 +393,87 @@ uint32_t cairn_claims_count(const cairn_claims *c, int32_t x, int32_t y) {
   if (!c || !cairn_grid_contains(c->grid, x, y)) return 0;
   return c->count[cairn__grid_index(c->grid, x, y)];
 }
+
+/* ---- per-faction knowledge ------------------------------------------ */
+
+struct cairn_knowledge {
+  cairn_allocator alloc;
+  const cairn_grid *truth;
+  cairn_grid *known;
+  uint8_t *seen; /* padded */
+  uint64_t version;
+};
+
+cairn_status cairn_knowledge_create(const cairn_grid *truth,
+                                    uint8_t unknown_cost,
+                                    const cairn_allocator *alloc,
+                                    cairn_knowledge **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!truth || !unknown_cost) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_knowledge *k = cairn__alloc(&a, sizeof *k);
+  if (!k) return CAIRN_ERR_NOMEM;
+  memset(k, 0, sizeof *k);
+  k->alloc = a;
+  k->truth = truth;
+  cairn_status st = cairn_grid_create(truth->width, truth->height, unknown_cost, alloc, &k->known);
+  k->seen = st == CAIRN_OK ? cairn__alloc(&a, truth->padded) : NULL;
+  if (st == CAIRN_OK && !k->seen) st = CAIRN_ERR_NOMEM;
+  if (st != CAIRN_OK) {
+    cairn_knowledge_destroy(k);
+    return st;
+  }
+  memset(k->seen, 0, truth->padded);
+  *out = k;
+  return CAIRN_OK;
+}
+
+void cairn_knowledge_destroy(cairn_knowledge *k) {
+  if (!k) return;
+  cairn_allocator a = k->alloc;
+  cairn__free(&a, k->seen, k->seen ? k->truth->padded : 0);
+  cairn_grid_destroy(k->known);
+  cairn__free(&a, k, sizeof *k);
+}
+
+cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
+                                    int *changed) {
+  if (changed) *changed = 0;
+  if (!k) return CAIRN_ERR_ARG;
+  const cairn_grid *t = k->truth;
+  int32_t x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
+  int64_t x1 = (int64_t)r.x + r.w, y1 = (int64_t)r.y + r.h; /* exclusive */
+  if (x1 > t->width) x1 = t->width;
+  if (y1 > t->height) y1 = t->height;
+  if (r.w <= 0 || r.h <= 0 || x1 <= x0 || y1 <= y0) return CAIRN_OK;
+  cairn_rect c = {x0, y0, (int32_t)(x1 - x0), (int32_t)(y1 - y0)};
+  bool differs = false;
+  for (int32_t y = c.y; y < c.y + c.h && !differs; y++) {
+    uint32_t i = cairn__grid_index(t, c.x, y);
+    differs = memcmp(t->cost + i, k->known->cost + i, (size_t)c.w) != 0;
+  }
+  for (int32_t y = c.y; y < c.y + c.h; y++)
+    memset(k->seen + cairn__grid_index(t, c.x, y), 1, (size_t)c.w);
+  if (!differs) return CAIRN_OK;
+  cairn_status st = cairn_grid_set_rect(k->known, c, t->cost + cairn__grid_index(t, c.x, c.y),
+                                        (size_t)t->stride);
+  if (st == CAIRN_OK && !k->known->islands_fresh) st = cairn_grid_update_islands(k->known);
+  if (st != CAIRN_OK) return st;
+  k->version++;
+  if (changed) *changed = 1;
+  return CAIRN_OK;
+}
+
+const cairn_grid *cairn_knowledge_grid(const cairn_knowledge *k) {
+  return k ? k->known : NULL;
+}
+
+uint64_t cairn_knowledge_version(const cairn_knowledge *k) {
+  return k ? k->version : 0;
+}
+
+int cairn_knowledge_seen(const cairn_knowledge *k, int32_t x, int32_t y) {
+  if (!k || !cairn_grid_contains(k->truth, x, y)) return 0;
+  return k->seen[cairn__grid_index(k->truth, x, y)];
+}
