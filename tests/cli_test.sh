@@ -244,5 +244,34 @@ if [ -f "$mai/maps/arena.map" ]; then
   expect 0 "^check: ok$" "$cairn" flow --map "$mai/maps/brc202d.map" --to "93,250;255,395;400,100" --check
 fi
 
+# crowd: the night of the dead on the shipped settlement, and its map
+expect 2 "unknown option" "$cairn" horde --fast
+expect 2 "--agents" "$cairn" horde --agents 0
+expect 3 "missing.map" "$cairn" horde --map "$tmp/missing.map"
+expect 3 "no gates" "$cairn" horde --map "$map" --agents 10
+expect 2 "outskirts or settlement" "$cairn" gen --out "$tmp/x.map" --kind castle
+"$cairn" gen --kind settlement --out "$tmp/settlement.map" &&
+  cmp -s "$tmp/settlement.map" "$src/maps/settlement.map" ||
+  { echo "FAIL: cairn gen --kind settlement differs from maps/settlement.map" >&2; fails=$((fails + 1)); }
+expect 0 '^\{"agents":300,"ticks":[0-9]+,"arrived":[0-9]+,"in_wall":0,"lost":0,"stuck":[0-9]+,"overlap_pct":[0-9.]+,"state_hash":"[0-9a-f]{16}","median_tick_ms":[0-9.]+,"p99_tick_ms":[0-9.]+,"agent_updates_per_s":[0-9]+\}$' \
+  "$cairn" horde --agents 300 --ticks 200 --json
+expect 0 "^state hash  [0-9a-f]{16}$" "$cairn" horde --agents 100 --ticks 50
+# the bar: 10,000 undead, every one at a gate within the night (6000 ticks),
+# never in a wall, none lost, overlap at most 5 %, the same state at 1 and 2
+# threads
+"$cairn" horde --json --threads 1 >"$tmp/h1.json" 2>&1
+"$cairn" horde --json --threads 2 >"$tmp/h2.json" 2>&1
+for f in "$tmp/h1.json" "$tmp/h2.json"; do
+  awk -F'[:,]' '{ gsub(/[{}]/, ""); for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+    END { ok = v["\"agents\""] == 10000 && v["\"in_wall\""] == 0 && v["\"lost\""] == 0 &&
+                v["\"overlap_pct\""] <= 5 && v["\"arrived\""] >= 9900 && v["\"ticks\""] <= 6000
+          exit !ok }' "$f" ||
+    { echo "FAIL: the horde bar:" >&2; cat "$f" >&2; fails=$((fails + 1)); }
+done
+h1=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/h1.json")
+h2=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/h2.json")
+[ -n "$h1" ] && [ "$h1" = "$h2" ] ||
+  { echo "FAIL: horde state hash differs at 1 and 2 threads ($h1, $h2)" >&2; fails=$((fails + 1)); }
+
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

@@ -138,13 +138,22 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   float dx = tx - c->x[s], dy = ty - c->y[s];
   float d = sqrtf(dx * dx + dy * dy);
   int last = i + 1 == n;
+  cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+  /* Near this waypoint: on to the next if it is in sight, else to the
+   * waypoint itself first (near the offset point is not enough: the agent
+   * may stand on the wrong side of a corner). */
   if (!last && d < ADVANCE_DIST) {
-    i++;
-    target_of(c, s, wp[i], &tx, &ty);
+    if (cairn_grid_line_of_sight(c->grid, here, wp[i + 1])) {
+      i++;
+      target_of(c, s, wp[i], &tx, &ty);
+      last = i + 1 == n;
+    } else {
+      tx = (float)wp[i].x + 0.5f;
+      ty = (float)wp[i].y + 0.5f;
+    }
     dx = tx - c->x[s];
     dy = ty - c->y[s];
     d = sqrtf(dx * dx + dy * dy);
-    last = i + 1 == n;
   }
   w->wp_i = i;
   if (last && d < ARRIVE_DIST) {
@@ -216,6 +225,11 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   float rr = me->r + c->sr[j];
   float d = sqrtf(d2);
   float ovx = c->svx[j], ovy = c->svy[j];
+  /* Give way to a neighbour that goes first: nearer its goal (last tick's
+   * progress), ties to the lower slot. That is a strict order, so no ring
+   * of agents can wait on one another. */
+  int first = c->sprog[j] < me->prog ||
+              (c->sprog[j] == me->prog && c->sslot[j] < me->slot);
   if (d < rr) {
     float nx, ny;
     if (d > 1e-5f) {
@@ -236,12 +250,7 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
     if (over > 0.5f * me->r) p->overlap = 1;
   }
   float ahead = px * me->dx + py * me->dy;
-  /* Keep to the pace of a close agent ahead instead of pushing into it,
-   * but only of one that goes first: nearer its goal (last tick's
-   * progress), ties to the lower slot. That is a strict order, so no
-   * ring of agents can wait on one another. */
-  int first = c->sprog[j] < me->prog ||
-              (c->sprog[j] == me->prog && c->sslot[j] < me->slot);
+  /* keep to the pace of a close agent ahead that goes first */
   if (first && ahead > 0.0f && fabsf(px * me->dy - py * me->dx) < rr) {
     float gap = d - rr, along = ovx * me->dx + ovy * me->dy;
     float f = gap > 0.0f ? gap / (2.0f * rr) : 0.0f;
