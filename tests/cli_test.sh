@@ -273,5 +273,13 @@ h2=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/h2.json")
 [ -n "$h1" ] && [ "$h1" = "$h2" ] ||
   { echo "FAIL: horde state hash differs at 1 and 2 threads ($h1, $h2)" >&2; fails=$((fails + 1)); }
 
+# march: groups across a Moving AI map through the path queue
+expect 2 "march needs --map FILE --groups G --units N" "$cairn" march --map "$map"
+expect 2 "--groups" "$cairn" march --map "$map" --groups 0 --units 3
+if [ -f "$mai/maps/Berlin_0_256.map" ]; then
+  expect 0 '"in_wall":0,"lost":0,.*"max_tick_nodes":([0-9]|[1-9][0-9]{1,2}|1[0-9]{3}|2000),"queue_wait_ticks_p99":[0-9]+\}$' \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --json
+fi
+
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

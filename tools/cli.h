@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cairn_core.h"
+#include "cairn_crowd.h"
 
 /* Exit codes (documented in the README). */
 enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3 };
@@ -67,5 +68,21 @@ int cmd_march(int argc, char **argv);
  * when none): the grid keeps costs, not glyphs. 0, or -1 on a read or
  * memory failure. */
 int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n);
+
+/* A crowd run's summary (cairn horde and cairn march). */
+typedef struct cli_crowd_summary {
+  long agents, ticks;
+  uint32_t arrived, unreachable;
+  uint32_t stuck; /* stalled or unreachable at the end */
+  uint64_t in_wall, lost, overlaps, agent_ticks, hash, max_tick_nodes;
+  int wait_p99;
+  double median_ms, p99_ms, updates_per_s;
+} cli_crowd_summary;
+/* Ticks c until no agent moves or waits for a path, or `ticks` are done,
+ * adding up the summary (agents set by the caller). */
+cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum);
+/* Prints the summary as text or one JSON object; queue adds the path
+ * queue's figures. */
+void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue);
 
 #endif

@@ -196,16 +196,8 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-typedef struct horde_summary {
-  long agents, ticks;
-  uint32_t arrived, stuck, unreachable;
-  uint64_t in_wall, lost, overlaps, agent_ticks;
-  uint64_t hash;
-  double median_ms, p99_ms, updates_per_s;
-} horde_summary;
-
-/* Runs the night: ticks until every undead has arrived or the night ends. */
-static cairn_status run_night(cairn_crowd *c, long ticks, horde_summary *sum) {
+/* Runs ticks until no agent moves any more or `ticks` are done. */
+cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   double *ms = malloc((size_t)ticks * sizeof *ms);
   if (!ms) return CAIRN_ERR_NOMEM;
   double total_us = 0;
@@ -222,7 +214,7 @@ static cairn_status run_night(cairn_crowd *c, long ticks, horde_summary *sum) {
     sum->lost += st.non_finite;
     sum->overlaps += st.overlaps;
     sum->agent_ticks += st.active;
-    if (st.active == 0) {
+    if (st.moving + st.waiting + st.queued == 0) {
       t++;
       break;
     }
@@ -230,11 +222,22 @@ static cairn_status run_night(cairn_crowd *c, long ticks, horde_summary *sum) {
   cairn_crowd_get_stats(c, &st);
   sum->ticks = t;
   sum->arrived = st.arrived;
-  sum->stuck = st.stuck;
+  sum->stuck = st.stuck + st.unreachable;
   sum->unreachable = st.unreachable;
   sum->lost += (uint64_t)(sum->agents - (long)st.agents);
   sum->hash = cairn_crowd_hash(c);
   sum->updates_per_s = total_us > 0 ? (double)sum->agent_ticks / (total_us / 1e6) : 0;
+  sum->max_tick_nodes = st.max_tick_nodes;
+  /* the 99th percentile of the ticks a served request waited */
+  uint64_t seen = 0, want = (uint64_t)((double)st.served * 0.99);
+  sum->wait_p99 = 0;
+  for (int k = 0; k <= 256 && st.served; k++) {
+    seen += st.wait_hist[k];
+    if (seen > want || k == 256) {
+      sum->wait_p99 = k;
+      break;
+    }
+  }
   qsort(ms, (size_t)t, sizeof *ms, cmp_double);
   sum->median_ms = ms[t / 2];
   sum->p99_ms = ms[(size_t)((double)(t - 1) * 0.99)];
@@ -242,26 +245,33 @@ static cairn_status run_night(cairn_crowd *c, long ticks, horde_summary *sum) {
   return CAIRN_OK;
 }
 
-static void print_summary(const horde_summary *s, bool json) {
+void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
   double pct = s->agent_ticks ? 100.0 * (double)s->overlaps / (double)s->agent_ticks : 0;
   if (json) {
     printf("{\"agents\":%ld,\"ticks\":%ld,\"arrived\":%u,\"in_wall\":%llu,\"lost\":%llu,"
            "\"stuck\":%u,\"overlap_pct\":%.3f,\"state_hash\":\"%016llx\","
-           "\"median_tick_ms\":%.3f,\"p99_tick_ms\":%.3f,\"agent_updates_per_s\":%.0f}\n",
+           "\"median_tick_ms\":%.3f,\"p99_tick_ms\":%.3f,\"agent_updates_per_s\":%.0f",
            s->agents, s->ticks, s->arrived, (unsigned long long)s->in_wall,
-           (unsigned long long)s->lost, s->stuck + s->unreachable, pct,
-           (unsigned long long)s->hash, s->median_ms, s->p99_ms, s->updates_per_s);
+           (unsigned long long)s->lost, s->stuck, pct, (unsigned long long)s->hash,
+           s->median_ms, s->p99_ms, s->updates_per_s);
+    if (queue)
+      printf(",\"max_tick_nodes\":%llu,\"queue_wait_ticks_p99\":%d",
+             (unsigned long long)s->max_tick_nodes, s->wait_p99);
+    printf("}\n");
     return;
   }
-  printf("undead      %ld, night over after %ld ticks (%.1f s of game time)\n",
-         s->agents, s->ticks, (double)s->ticks * 0.1);
-  printf("at the gates %u (%.2f %%), stuck %u, unreachable %u\n", s->arrived,
+  printf("agents      %ld, over after %ld ticks (%.1f s of game time)\n", s->agents,
+         s->ticks, (double)s->ticks * 0.1);
+  printf("arrived     %u (%.2f %%), stuck or unreachable %u (unreachable %u)\n", s->arrived,
          100.0 * s->arrived / (double)s->agents, s->stuck, s->unreachable);
   printf("in a wall   %llu agent-ticks, lost %llu\n", (unsigned long long)s->in_wall,
          (unsigned long long)s->lost);
   printf("overlap     %.3f %% of agent-ticks (discs overlapping by more than half a radius)\n", pct);
   printf("tick        median %.3f ms, p99 %.3f ms, %.2f M agent updates/s\n",
          s->median_ms, s->p99_ms, s->updates_per_s / 1e6);
+  if (queue)
+    printf("paths       at most %llu nodes in a tick, 99 %% of requests waited <= %d ticks\n",
+           (unsigned long long)s->max_tick_nodes, s->wait_p99);
   printf("state hash  %016llx\n", (unsigned long long)s->hash);
 }
 
@@ -293,14 +303,14 @@ int cmd_horde(int argc, char **argv) {
     st = spawn(c, g, cairn_grid_island(g, gates[0].x, gates[0].y), a.agents,
                (uint64_t)a.seed, agents);
   if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
-  horde_summary sum = {0};
+  cli_crowd_summary sum = {0};
   sum.agents = a.agents;
-  if (st == CAIRN_OK) st = run_night(c, a.ticks, &sum);
+  if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
   if (st != CAIRN_OK) {
     cli_error("horde: %s", cairn_status_str(st));
     goto done;
   }
-  print_summary(&sum, a.json);
+  cli_crowd_print(&sum, a.json, false);
   rc = EXIT_DONE;
 done:
   cairn_crowd_destroy(c);

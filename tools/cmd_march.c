@@ -1,8 +1,156 @@
-/* cairn march: not written yet (the path request queue comes first). */
+/* cairn march: the strategy move. Several groups, each placed around a
+ * random start on a map, are ordered at once to random far goals: one path
+ * request per group through the crowd's budgeted queue, members in
+ * formation where there is room. The summary adds the queue's figures. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cairn_crowd.h"
 #include "cli.h"
+
+static const char *const value_opts[] = {"--map", "--groups", "--units", "--ticks",
+                                         "--threads", "--seed", "--budget", NULL};
+
+typedef struct march_args {
+  const char *map;
+  long groups, units, ticks, threads, seed, budget;
+  bool json;
+} march_args;
+
+static int parse_args(int argc, char **argv, march_args *a) {
+  memset(a, 0, sizeof *a);
+  a->ticks = 6000;
+  a->seed = 1;
+  a->budget = 20000;
+  cli_args c;
+  cli_args_init(&c, argc, argv);
+  while (cli_next(&c)) {
+    const char *v;
+    if (cli_is(&c, "--json")) {
+      a->json = true;
+      continue;
+    }
+    if (!c.opt || !cli_is_any(&c, value_opts)) {
+      cli_error("march: unknown option '%s'", c.opt ? c.opt : c.val);
+      return EXIT_USAGE;
+    }
+    if (!(v = cli_value(&c))) return EXIT_USAGE;
+    if (cli_is(&c, "--map")) a->map = v;
+    else if (cli_is(&c, "--groups")) {
+      if (!cli_parse_int("--groups", v, 1, 4096, &a->groups)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--units")) {
+      if (!cli_parse_int("--units", v, 1, 4096, &a->units)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--ticks")) {
+      if (!cli_parse_int("--ticks", v, 1, 10000000, &a->ticks)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--threads")) {
+      if (!cli_parse_int("--threads", v, 1, 1024, &a->threads)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--seed")) {
+      if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--budget")) {
+      if (!cli_parse_int("--budget", v, 1, 100000000L, &a->budget)) return EXIT_USAGE;
+    }
+  }
+  if (!a->map || !a->groups || !a->units) {
+    cli_error("march needs --map FILE --groups G --units N");
+    return EXIT_USAGE;
+  }
+  return EXIT_DONE;
+}
+
+static uint64_t next_rand(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* The largest island's label. */
+static uint32_t main_island(const cairn_grid *g) {
+  uint32_t n = cairn_grid_island_count(g), best = 0;
+  size_t *size = calloc((size_t)n + 1, sizeof *size), top = 0;
+  if (!size) return 0;
+  for (int32_t y = 0; y < cairn_grid_height(g); y++)
+    for (int32_t x = 0; x < cairn_grid_width(g); x++) {
+      uint32_t k = cairn_grid_island(g, x, y);
+      if (k && ++size[k] > top) {
+        top = size[k];
+        best = k;
+      }
+    }
+  free(size);
+  return best;
+}
+
+static cairn_point random_cell(const cairn_grid *g, uint32_t island, uint64_t *rs) {
+  for (;;) {
+    cairn_point p = {(int32_t)(next_rand(rs) % (uint64_t)cairn_grid_width(g)),
+                     (int32_t)(next_rand(rs) % (uint64_t)cairn_grid_height(g))};
+    if (cairn_grid_island(g, p.x, p.y) == island) return p;
+  }
+}
+
+/* Units on the free cells of the island nearest the start, ring by ring
+ * (one unit a cell); `taken` marks cells already used. */
+static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
+                          cairn_point at, long units, uint8_t *taken,
+                          cairn_agent *out) {
+  int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  size_t n = 0;
+  for (int32_t r = 0; n < (size_t)units && r < w + h; r++)
+    for (int32_t y = at.y - r; y <= at.y + r && n < (size_t)units; y++)
+      for (int32_t x = at.x - r; x <= at.x + r && n < (size_t)units; x++) {
+        if (x != at.x - r && x != at.x + r && y != at.y - r && y != at.y + r) continue;
+        if (!cairn_grid_contains(g, x, y) || cairn_grid_island(g, x, y) != island) continue;
+        size_t i = (size_t)y * (size_t)w + (size_t)x;
+        if (taken[i]) continue;
+        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0};
+        if (cairn_crowd_add(c, &p, &out[n]) != CAIRN_OK) return n;
+        taken[i] = 1;
+        n++;
+      }
+  return n;
+}
+
 int cmd_march(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  cli_error("march: not implemented yet");
-  return EXIT_RUNTIME;
+  march_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc != EXIT_DONE) return rc;
+  cairn_grid *g = cli_load_map(a.map, NULL);
+  if (!g) return EXIT_BADINPUT;
+  long total = a.groups * a.units;
+  cairn_crowd *c = NULL;
+  cairn_agent *agents = malloc((size_t)total * sizeof *agents);
+  uint8_t *taken = calloc((size_t)cairn_grid_width(g) * (size_t)cairn_grid_height(g), 1);
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = (uint32_t)total;
+  o.threads = (int)a.threads;
+  o.path_budget = (uint64_t)a.budget;
+  rc = EXIT_RUNTIME;
+  cairn_status st = agents && taken ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
+  uint32_t island = main_island(g);
+  uint64_t rs = (uint64_t)a.seed;
+  cli_crowd_summary sum = {0};
+  int32_t far = (cairn_grid_width(g) + cairn_grid_height(g)) / 4;
+  for (long k = 0; k < a.groups && st == CAIRN_OK; k++) {
+    cairn_point from = random_cell(g, island, &rs), to = random_cell(g, island, &rs);
+    for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
+      to = random_cell(g, island, &rs);
+    cairn_agent *grp = agents + sum.agents;
+    size_t n = place_group(c, g, island, from, a.units, taken, grp);
+    sum.agents += (long)n;
+    if (n) st = cairn_crowd_order_move(c, grp, n, to);
+  }
+  if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (st != CAIRN_OK) {
+    cli_error("march: %s", cairn_status_str(st));
+    goto done;
+  }
+  cli_crowd_print(&sum, a.json, true);
+  rc = EXIT_DONE;
+done:
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+  free(agents);
+  free(taken);
+  return rc;
 }

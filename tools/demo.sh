@@ -1,14 +1,12 @@
 #!/bin/sh
-# The main job: build cairn if needed and run the demo on the shipped map.
+# The main job: build cairn if needed and run the night of the dead on the
+# shipped settlement: 10,000 undead spawn at the map's edges at dusk and
+# converge on the town's gates along one shared flow field, avoiding the
+# defenders' torches, every tick in two phases on all cores.
 set -eu
 . "$(dirname "$0")/setup.sh"
 cairn_install_missing
 cairn_build "$cairn_root/build" -DCAIRN_TESTS=OFF -DCAIRN_BENCH=OFF
 cairn="$cairn_root/build/tools/cairn"
-map="$cairn_root/maps/outskirts.map"
-echo "== a peasant walks from the western woods, over a ford, into the hamlet =="
-"$cairn" path --map "$map" --from 5,30 --to 102,30 --smooth --draw
-echo
-echo "== the same walker near the northern swamp: with swamp ('S') costing 4,"
-echo "   the cheapest way is longer in steps and goes around it =="
-"$cairn" path --map "$map" --from 30,7 --to 54,7 --terrain S=4 --draw
+echo "== night of the dead: 10,000 undead against the gates of maps/settlement.map =="
+"$cairn" horde --map "$cairn_root/maps/settlement.map" --agents 10000
