@@ -14,11 +14,6 @@ void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes) {
   if (p) c->alloc.fn(c->alloc.user, p, bytes ? bytes : 1, 0);
 }
 
-int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y) {
-  if (x < 0 || y < 0 || x >= c->width || y >= c->height) return 1;
-  return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
-}
-
 cairn_crowd_opts cairn_crowd_defaults(void) {
   cairn_crowd_opts o;
   memset(&o, 0, sizeof o);

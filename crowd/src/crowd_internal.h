@@ -84,7 +84,12 @@ enum {
 
 void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
 void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes);
-int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y);
+/* 1 for a blocked cell or one off the grid (inline: the tick asks it
+ * several times an agent). */
+static inline int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y) {
+  if (x < 0 || y < 0 || x >= c->width || y >= c->height) return 1;
+  return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
+}
 
 /* queue (crowd_queue.c) */
 cairn_status cairn__crowd_queue_init(cairn_crowd *c);

@@ -31,9 +31,7 @@ static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
   return (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
 }
 
-/* Counting sort of the taking-part agents into bins, stable in slot order,
- * then their state copied in bin order so neighbour scans read memory in
- * sequence. */
+/* Counting sort of the taking-part agents into bins, stable in slot order. */
 static void build_bins(cairn_crowd *c) {
   size_t nb = (size_t)c->nbx * (size_t)c->nby;
   uint32_t *start = c->bin_start;
@@ -46,16 +44,19 @@ static void build_bins(cairn_crowd *c) {
     if (takes_part(c, s)) c->order_of[start[bin_of(c, c->x[s], c->y[s])]++] = s;
   for (size_t b = nb; b > 0; b--) start[b] = start[b - 1];
   start[0] = 0;
-  for (uint32_t k = 0; k < c->n_binned; k++) {
-    uint32_t s = c->order_of[k];
-    c->sx[k] = c->x[s];
-    c->sy[k] = c->y[s];
-    c->svx[k] = c->vx[s];
-    c->svy[k] = c->vy[s];
-    c->sr[k] = c->radius[s];
-    c->sprog[k] = c->prog[s];
-    c->sslot[k] = s;
-  }
+}
+
+/* The binned agents' state in bin order, so neighbour scans read memory
+ * in sequence. */
+static void copy_sorted(cairn_crowd *c, uint32_t k) {
+  uint32_t s = c->order_of[k];
+  c->sx[k] = c->x[s];
+  c->sy[k] = c->y[s];
+  c->svx[k] = c->vx[s];
+  c->svy[k] = c->vy[s];
+  c->sr[k] = c->radius[s];
+  c->sprog[k] = c->prog[s];
+  c->sslot[k] = s;
 }
 
 /* What the order asks of an agent this tick. */
@@ -391,7 +392,8 @@ static int threads_of(const cairn_crowd *c) {
 #endif
 }
 
-static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
+/* The next state becomes the current one: slot s alone, so in parallel. */
+static void commit_copy(cairn_crowd *c, uint32_t s) {
   c->x[s] = c->nx[s];
   c->y[s] = c->ny[s];
   c->vx[s] = c->nvx[s];
@@ -403,6 +405,10 @@ static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
   c->flags[s] = c->nflags[s];
   if (c->state[s] != CAIRN_AGENT_STUCK || c->nstate[s] != CAIRN_AGENT_MOVING)
     c->state[s] = c->nstate[s];
+}
+
+/* Counts and path requests: sequential, in bin order. */
+static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
   if (c->flags[s] & AF_OVERLAP) st->overlaps++;
   if (!isfinite(c->x[s]) || !isfinite(c->y[s])) st->non_finite++;
   else if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
@@ -424,8 +430,17 @@ void cairn__crowd_step(cairn_crowd *c) {
   int nt = threads_of(c);
   int64_t n = (int64_t)c->n_binned;
   (void)nt;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, c->opts.chunk) if (nt > 1 && n > c->opts.chunk)
-  for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
+  int chunk = c->opts.chunk;
+#pragma omp parallel num_threads(nt) if (nt > 1 && n > chunk)
+  {
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t k = 0; k < n; k++) copy_sorted(c, (uint32_t)k);
+#pragma omp for schedule(dynamic, chunk)
+    for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
+    /* the implicit barrier: every read of the current state is done */
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t k = 0; k < n; k++) commit_copy(c, c->order_of[k]);
+  }
   cairn_crowd_stats *st = &c->stats;
   st->overlaps = st->in_wall = st->non_finite = 0;
   for (uint32_t k = 0; k < c->n_binned; k++) commit_one(c, c->order_of[k], st);
