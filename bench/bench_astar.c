@@ -549,6 +549,7 @@ void cairn_bench_register_all(void) {
     /* the cost of a search under cost layers, on the same queries */
     register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1);
     register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2);
+    cairn_bench_register_layers();
   }
   m = find_map(DISTANCE_MAP);
   if (m && m->scen) {

@@ -76,5 +76,8 @@ cairn_status cairn_bench_load_grid(const char *name, const cairn_scen *scen,
 void cairn_bench_register_hpa(void);
 /* bench_big.c: HPA* on a generated 4096 x 4096 map (called by the above). */
 void cairn_bench_register_big(void);
+/* bench_layers.c: the cost layers' updates (events, ticks, claims,
+ * reveals), called by cairn_bench_register_all. */
+void cairn_bench_register_layers(void);
 
 #endif

@@ -133,6 +133,12 @@ expect 3 "--influence 500,30: coordinates outside the map" \
 expect 2 "is not X,Y,RADIUS,PENALTY" "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8
 expect 2 "--influence does not apply to --algo hpa" \
   "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --algo hpa
+# a flow field under the same layer still passes its check against the
+# core's layered Dijkstra, and costs more where the event lies
+expect 0 '"max_cost":140.022003,"memory_bytes":[0-9]*,"check":"ok"' \
+  "$cairn" flow --map "$map" --to 102,30 --json --check --influence 50,30,8,20
+expect 3 "--influence 500,30: coordinates outside the map" \
+  "$cairn" flow --map "$map" --to 102,30 --influence 500,30,8,20
 expect 0 "usage: cairn" "$cairn" --help
 
 # bad input files and coordinates: exit 3, with FILE:LINE: problem

@@ -108,6 +108,85 @@ static void field_equals_dijkstra(void **state) {
   cairn_flow_builder_destroy(b);
 }
 
+/* Under a cost layer (penalties and blocks) the field equals the core's
+ * layered reverse fill and passes its own check, on 4 and 8 moves with
+ * the buckets and the heap; the FIFO queue and a layer of another size are
+ * refused; a repair (a rebuild under a layer) equals a fresh build. */
+static void field_under_layer(void **state) {
+  (void)state;
+  uint64_t rng = 0x1a4e;
+  cairn_flow_builder *b = new_builder();
+  cairn_search *s = new_search();
+  for (int trial = 0; trial < 12; trial++) {
+    int w = 15 + (int)tu_below(&rng, 30), h = 10 + (int)tu_below(&rng, 30);
+    cairn_grid *g = tu_random_grid(&rng, w, h, 20, trial % 2 ? 1 : 5);
+    cairn_penalty *p = NULL, *other = NULL;
+    assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+    for (int k = 0; k < w * h / 4; k++) {
+      cairn_point c = tu_random_open(&rng, g);
+      if (tu_below(&rng, 10) == 0) cairn_penalty_block(p, c.x, c.y, 1);
+      else cairn_penalty_add(p, c.x, c.y, (int64_t)tu_below(&rng, 3 * CAIRN_COST_ONE));
+    }
+    cairn_point goals[2];
+    random_goals(&rng, g, goals, 2);
+    cairn_field *f = new_field(g), *fresh = new_field(g);
+    for (int moves = 4; moves <= 8; moves += 4)
+      for (int q = CAIRN_FLOW_QUEUE_AUTO; q <= CAIRN_FLOW_QUEUE_HEAP; q++) {
+        cairn_flow_opts o = opts_of(moves, (cairn_flow_queue)q, 1);
+        o.penalty = p;
+        cairn_status st = cairn_field_build(b, f, g, goals, 2, &o);
+        if (q == CAIRN_FLOW_QUEUE_FIFO) {
+          assert_int_equal(st, CAIRN_ERR_ARG);
+          continue;
+        }
+        assert_int_equal(st, CAIRN_OK);
+        cairn_search_opts so = cairn_search_defaults();
+        so.moves = moves;
+        so.penalty = p;
+        assert_int_equal(cairn_dijkstra_fill(s, g, goals, 2, NULL, 0, 1, &so), CAIRN_OK);
+        for (int32_t y = 0; y < h; y++)
+          for (int32_t x = 0; x < w; x++) {
+            cairn_node_info info;
+            cairn_search_cell(s, pt(x, y), &info);
+            cairn_cost want = info.state == CAIRN_NODE_CLOSED && cairn_grid_cost(g, x, y)
+                                  ? info.g : CAIRN_COST_INF;
+            assert_true(cairn_field_cost(f, x, y) == want);
+          }
+        cairn_field_fault fault;
+        assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
+        if (!fault.ok) fail_msg("%d,%d: %s", fault.cell.x, fault.cell.y, fault.problem);
+      }
+    /* edit the grid, repair, compare with a fresh build */
+    cairn_flow_opts o = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 1);
+    o.penalty = p;
+    assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o), CAIRN_OK);
+    cairn_point cell = tu_random_open(&rng, g);
+    if ((cell.x != goals[0].x || cell.y != goals[0].y) && (cell.x != goals[1].x || cell.y != goals[1].y)) {
+      cairn_grid_set_cost(g, cell.x, cell.y, 0);
+      assert_int_equal(cairn_field_repair(b, f, &cell, 1), CAIRN_OK);
+      assert_int_equal(cairn_field_build(b, fresh, g, goals, 2, &o), CAIRN_OK);
+      for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+          assert_true(cairn_field_cost(f, x, y) == cairn_field_cost(fresh, x, y));
+          assert_int_equal(cairn_field_dir(f, x, y), cairn_field_dir(fresh, x, y));
+        }
+    }
+    cairn_grid *g2 = NULL;
+    assert_int_equal(cairn_grid_create(w + 1, h, 1, NULL, &g2), CAIRN_OK);
+    assert_int_equal(cairn_penalty_create(g2, NULL, &other), CAIRN_OK);
+    o.penalty = other;
+    assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o), CAIRN_ERR_ARG);
+    cairn_penalty_destroy(other);
+    cairn_grid_destroy(g2);
+    cairn_field_destroy(f);
+    cairn_field_destroy(fresh);
+    cairn_penalty_destroy(p);
+    cairn_grid_destroy(g);
+  }
+  cairn_search_destroy(s);
+  cairn_flow_builder_destroy(b);
+}
+
 /* A multi-goal field is the cell-wise minimum of the single-goal ones. */
 static void multi_goal_is_minimum(void **state) {
   (void)state;
@@ -1013,6 +1092,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(field_equals_dijkstra),
+      cmocka_unit_test(field_under_layer),
       cmocka_unit_test(multi_goal_is_minimum),
       cmocka_unit_test(directions_legal),
       cmocka_unit_test(verify_catches_faults),

@@ -18,7 +18,7 @@ static const char usage[] =
     "         [--json] [--csv FILE] hpa only: [--cluster N] [--nearby N]\n"
     "         [--levels 2|3] [--landmarks N] [--no-smooth]\n"
     "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
-    "         [--threads N] [--json] [--check]\n"
+    "         [--threads N] [--influence X,Y,RADIUS,PENALTY ...] [--json] [--check]\n"
     "  horde  [--map FILE] [--agents N] [--ticks T] [--threads N] [--seed S]\n"
     "         [--json] (the night of the dead: undead converge on the gates)\n"
     "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"

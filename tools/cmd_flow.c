@@ -5,9 +5,11 @@
 
 #include "cairn_flowfield.h"
 #include "cli.h"
+#include "cli_layers.h"
 
-static const char *const value_opts[] = {"--map", "--to", "--terrain",
-                                         "--moves", "--threads", NULL};
+static const char *const value_opts[] = {"--map",     "--to",        "--terrain",
+                                         "--moves",   "--threads",   "--influence",
+                                         NULL};
 
 /* Goals given at most (each X,Y is at least 3 characters plus ';'). */
 #define FLOW_CLI_MAX_GOALS 65536
@@ -19,6 +21,7 @@ typedef struct flow_args {
   bool json, check;
   cairn_flow_opts opts;
   cairn_terrain terrain;
+  cli_influence influence; /* --influence events: a cost layer */
 } flow_args;
 
 /* "X,Y;X,Y;...": fills a->goals (malloc'd). */
@@ -83,6 +86,8 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
     } else if (cli_is(&c, "--threads")) {
       if (!cli_parse_int("--threads", v, 1, 256, &n)) return EXIT_USAGE;
       a->opts.threads = (int)n;
+    } else if (cli_is(&c, "--influence")) {
+      if (!cli_parse_influence(v, &a->influence)) return EXIT_USAGE;
     }
   }
   if (!a->map || !a->n_goals) {
@@ -167,8 +172,12 @@ int cmd_flow(int argc, char **argv) {
   cairn_grid *g = cli_load_map(a.map, &a.terrain);
   cairn_flow_builder *b = NULL;
   cairn_field *f = NULL;
+  cairn_penalty *layer = NULL;
+  cairn_influence *influence = NULL;
   rc = EXIT_BADINPUT;
   if (!g || !check_goals(g, &a)) goto done;
+  if (!cli_influence_layer(&a.influence, g, &layer, &influence)) goto done;
+  a.opts.penalty = layer;
   rc = EXIT_RUNTIME;
   cairn_status st = cairn_flow_builder_create(NULL, &b);
   if (st == CAIRN_OK) st = cairn_field_create(g, NULL, &f);
@@ -190,6 +199,8 @@ int cmd_flow(int argc, char **argv) {
   rc = EXIT_DONE;
 done:
   cairn_field_destroy(f);
+  cairn_influence_destroy(influence);
+  cairn_penalty_destroy(layer);
   cairn_flow_builder_destroy(b);
   cairn_grid_destroy(g);
   free(a.goals);

@@ -5,6 +5,7 @@
 
 #include "cairn_hierarchy.h"
 #include "cli.h"
+#include "cli_layers.h"
 
 static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
@@ -21,66 +22,10 @@ typedef struct path_args {
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   long landmarks;               /* hpa; -1 = the default, 0 = none */
-  /* --influence X,Y,RADIUS,PENALTY events (grid searches): penalty in
-   * straight steps at the centre, fading to nothing past the radius */
-  struct { cairn_point at; long radius; double penalty; } influence[64];
-  size_t n_influence;
+  cli_influence influence; /* --influence events (grid searches) */
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
-
-/* X,Y,RADIUS,PENALTY: a cell, a radius 0..CAIRN_INFLUENCE_MAX_RADIUS and a
- * penalty 0..10000 steps. */
-static bool parse_influence(const char *v, path_args *p) {
-  if (p->n_influence == sizeof p->influence / sizeof p->influence[0]) {
-    cli_error("--influence: at most 64 events");
-    return false;
-  }
-  long x, y, r;
-  double pen;
-  char tail;
-  if (sscanf(v, "%ld,%ld,%ld,%lf%c", &x, &y, &r, &pen, &tail) != 4 ||
-      x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) {
-    cli_error("--influence: '%s' is not X,Y,RADIUS,PENALTY", v);
-    return false;
-  }
-  if (r < 0 || r > CAIRN_INFLUENCE_MAX_RADIUS || !(pen >= 0 && pen <= 10000)) {
-    cli_error("--influence: radius 0..%d and penalty 0..10000 steps", CAIRN_INFLUENCE_MAX_RADIUS);
-    return false;
-  }
-  p->influence[p->n_influence].at.x = (int32_t)x;
-  p->influence[p->n_influence].at.y = (int32_t)y;
-  p->influence[p->n_influence].radius = r;
-  p->influence[p->n_influence++].penalty = pen;
-  return true;
-}
-
-/* The cost layer of the --influence events (*layer stays NULL without
- * any), fed by the influence map *m; false, with the message printed, when
- * an event is off the map or memory runs out. The caller destroys both,
- * the map first. */
-static bool influence_layer(const path_args *p, const cairn_grid *g,
-                            cairn_penalty **layer, cairn_influence **m) {
-  *layer = NULL;
-  *m = NULL;
-  if (!p->n_influence) return true;
-  if (cairn_penalty_create(g, NULL, layer) != CAIRN_OK ||
-      cairn_influence_create(g, *layer, NULL, m) != CAIRN_OK) {
-    cli_error("out of memory");
-    return false;
-  }
-  for (size_t k = 0; k < p->n_influence; k++) {
-    cairn_status st = cairn_influence_event(
-        *m, p->influence[k].at.x, p->influence[k].at.y, (int32_t)p->influence[k].radius,
-        (uint32_t)(p->influence[k].penalty * (double)CAIRN_COST_ONE));
-    if (st != CAIRN_OK) {
-      cli_error("--influence %d,%d: %s", p->influence[k].at.x, p->influence[k].at.y,
-                cairn_status_str(st));
-      return false;
-    }
-  }
-  return true;
-}
 
 static int parse_path_args(int argc, char **argv, path_args *p) {
   memset(p, 0, sizeof *p);
@@ -161,7 +106,7 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (!cli_parse_int("--levels", v, 2, 3, &p->levels)) return EXIT_USAGE;
       if (!hpa_only) hpa_only = "--levels";
     } else if (cli_is(&a, "--influence")) {
-      if (!parse_influence(v, p)) return EXIT_USAGE;
+      if (!cli_parse_influence(v, &p->influence)) return EXIT_USAGE;
       if (!grid_only) grid_only = "--influence";
     } else if (cli_is(&a, "--landmarks")) {
       if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
@@ -401,7 +346,7 @@ int cmd_path(int argc, char **argv) {
   cairn_result r;
   cairn_status st;
   double us = 0;
-  if (!influence_layer(&p, g, &layer, &influence)) {
+  if (!cli_influence_layer(&p.influence, g, &layer, &influence)) {
     rc = EXIT_BADINPUT;
     goto done;
   }

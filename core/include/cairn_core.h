@@ -399,6 +399,12 @@ cairn_status cairn_penalty_block(cairn_penalty *p, int32_t x, int32_t y,
 uint32_t cairn_penalty_get(const cairn_penalty *p, int32_t x, int32_t y);
 /* Every cell back to 0 and unblocked. */
 void cairn_penalty_clear(cairn_penalty *p);
+/* Read-only view of what searches read, laid out as cairn_grid_cells
+ * (padded, stride width + 2; border cells 0), for loops over many cells
+ * (flow fields). Valid until the layer is destroyed. */
+const uint32_t *cairn_penalty_cells(const cairn_penalty *p, int32_t *stride);
+/* Whether the layer was made for a grid of grid's size. */
+int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
 
 /* Claimed cells (Lester's claimed nodes): units claim the cells of the
  * part of their paths still ahead of them, so other units' searches

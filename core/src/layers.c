@@ -94,6 +94,15 @@ cairn_status cairn_penalty_block(cairn_penalty *p, int32_t x, int32_t y,
   return CAIRN_OK;
 }
 
+const uint32_t *cairn_penalty_cells(const cairn_penalty *p, int32_t *stride) {
+  if (stride) *stride = p ? p->stride : 0;
+  return p ? p->cell : NULL;
+}
+
+int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *g) {
+  return p && g && p->width == g->width && p->height == g->height;
+}
+
 uint32_t cairn_penalty_get(const cairn_penalty *p, int32_t x, int32_t y) {
   uint32_t i;
   if (!p || !penalty_index(p, x, y, &i)) return 0;

@@ -103,6 +103,16 @@ typedef struct cairn_flow_opts {
   int32_t los_radius; /* 0..CAIRN_FLOW_MAX_LOS; default
                          CAIRN_FLOW_DEFAULT_LOS; 0 = no line of sight */
   cairn_flow_queue queue;
+  /* A cost layer (cairn_penalty, cairn_core.h): every step entering a cell
+   * also pays its penalty, and cells it blocks are never entered, as in
+   * the core's searches with opts.penalty (a field equals
+   * cairn_dijkstra_fill with to_sources and the same layer). NULL: none.
+   * Freshness: a field shows the layer as it was at its build; when the
+   * layer changes (an influence tick), build the fields that use it again.
+   * A layer rules out the FIFO queue (AUTO takes the buckets), and a
+   * repair of such a field is a rebuild. It must be for a grid of the
+   * field's size (else CAIRN_ERR_ARG) and outlive the field. */
+  const cairn_penalty *penalty;
 } cairn_flow_opts;
 
 cairn_flow_opts cairn_flow_defaults(void);

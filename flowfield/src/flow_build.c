@@ -365,12 +365,15 @@ static void integrate_buckets(cairn_field *f, cairn_flow_builder *b,
     mark[c] = 1;
     const cairn_cost gc = v[c];
     const unsigned t = g[c];
-    unsigned open = cairn__flow_moves(g, c, f->stride, f->moves);
+    /* a step into c also pays c's penalty; a cell the layer blocks is
+     * never stepped into */
+    const cairn_cost pc = f->pen ? f->pen[c] : 0;
+    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
     while (open) {
       const int d = __builtin_ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * t;
+      const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
       if (ng >= v[nb]) continue;
       if (v[nb] != CAIRN_COST_INF) {
         bucket_unlink(b, (uint32_t)((v[nb] / W) % FLOW_BUCKETS), nb);
@@ -398,12 +401,13 @@ static void integrate_heap(cairn_field *f, cairn_flow_builder *b,
     const uint32_t c = cairn__flow_heap_pop(b, v);
     const cairn_cost gc = v[c];
     const unsigned t = g[c];
-    unsigned open = cairn__flow_moves(g, c, f->stride, f->moves);
+    const cairn_cost pc = f->pen ? f->pen[c] : 0;
+    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
     while (open) {
       const int d = __builtin_ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * t;
+      const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
       if (ng >= v[nb]) continue;
       v[nb] = ng;
       cairn__flow_heap_lower(b, v, nb);
@@ -419,8 +423,32 @@ static void integrate_heap(cairn_field *f, cairn_flow_builder *b,
  * CAIRN_COST_INF = 2^64 - 1, and INF + price wraps to price - 1, an odd
  * number, while every value is even (both step bases are), so that test
  * is false too. A diagonal also needs its two straight cells open. */
+/* The same under a cost layer: a step also pays the entered cell's
+ * penalty, and a blocked cell is no move. */
+static uint8_t dir_of_layered(const cairn_field *f, const uint8_t *g, size_t i) {
+  const cairn_cost v = f->cost[i];
+  const ptrdiff_t s = (ptrdiff_t)f->stride;
+  const ptrdiff_t off[8] = {1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1};
+  unsigned open = cairn__flow_moves(g, i, f->stride, f->moves);
+  while (open) {
+    const int d = __builtin_ctz(open);
+    open &= open - 1;
+    const size_t nb = (size_t)((ptrdiff_t)i + off[d]);
+    const uint32_t p = f->pen[nb];
+    if (p != CAIRN_PENALTY_BLOCK && f->cost[nb] != CAIRN_COST_INF &&
+        f->cost[nb] + cairn__flow_base[d] * g[nb] + p == v)
+      return (uint8_t)d;
+  }
+  return CAIRN_FLOW_NONE; /* not on an exact field */
+}
+
 uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i) {
   if (!g[i]) return CAIRN_FLOW_NONE;
+  if (f->pen) {
+    if (f->cost[i] == CAIRN_COST_INF) return CAIRN_FLOW_NONE;
+    if (f->cost[i] == 0) return CAIRN_FLOW_GOAL;
+    return dir_of_layered(f, g, i);
+  }
   const cairn_cost v = f->cost[i];
   if (v == CAIRN_COST_INF) return CAIRN_FLOW_NONE;
   if (v == 0) return CAIRN_FLOW_GOAL;
@@ -527,6 +555,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
                                   const cairn_flow_opts *o) {
   if (cairn_grid_width(grid) != f->w || cairn_grid_height(grid) != f->h)
     return CAIRN_ERR_ARG;
+  if (o->penalty && !cairn_penalty_fits(o->penalty, grid)) return CAIRN_ERR_ARG;
   cairn_status st = check_opts(o);
   if (st == CAIRN_OK) st = set_goals(f, grid, goals, n_goals);
   if (st == CAIRN_OK) st = cairn__flow_builder_grow(b, f->n);
@@ -537,20 +566,22 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->grid = grid;
   f->moves = o->moves;
   f->los_radius = o->los_radius;
+  f->penalty = o->penalty;
+  f->pen = o->penalty ? cairn_penalty_cells(o->penalty, NULL) : NULL;
   const int nt = threads_of(o, f->n);
   unsigned tmin, tmax;
   init_pass(f, b, g, nt, &tmin, &tmax);
   cairn_flow_queue q = o->queue;
-  if (q == CAIRN_FLOW_QUEUE_AUTO)
-    q = tmin == tmax ? CAIRN_FLOW_QUEUE_FIFO : CAIRN_FLOW_QUEUE_BUCKETS;
-  if (q == CAIRN_FLOW_QUEUE_FIFO && tmin != tmax) return CAIRN_ERR_ARG;
+  const bool even = tmin == tmax && !f->pen; /* one price per step length */
+  if (q == CAIRN_FLOW_QUEUE_AUTO) q = even ? CAIRN_FLOW_QUEUE_FIFO : CAIRN_FLOW_QUEUE_BUCKETS;
+  if (q == CAIRN_FLOW_QUEUE_FIFO && !even) return CAIRN_ERR_ARG;
   if (q == CAIRN_FLOW_QUEUE_FIFO) integrate_fifo(f, b, g, tmin);
   else if (q == CAIRN_FLOW_QUEUE_BUCKETS) integrate_buckets(f, b, g, tmin);
   else integrate_heap(f, b, g);
   direction_pass(f, b, g, nt);
   cairn__flow_los_all(f);
   f->queue = q;
-  f->uniform = tmin == tmax ? tmin : 0;
+  f->uniform = tmin == tmax && !f->pen ? tmin : 0;
   f->built = 1;
   f->build_ms = cairn__flow_now_ms() - t0;
   f->repair_ms = 0;

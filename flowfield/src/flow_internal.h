@@ -53,6 +53,8 @@ struct cairn_field {
   size_t n_goals, goals_cap;
   int moves;
   int32_t los_radius;
+  const cairn_penalty *penalty; /* the build's cost layer, or NULL */
+  const uint32_t *pen;          /* its padded cells */
   int built;
   cairn_flow_queue queue;
   unsigned uniform;       /* the one terrain cost of every passable cell,

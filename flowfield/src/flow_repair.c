@@ -235,6 +235,27 @@ static void finish(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
   cairn__flow_los_all(f);
 }
 
+/* Under a cost layer, which the dependency tracing of a repair does not
+ * follow, a repair is a build with the same goals and options. */
+static cairn_status rebuild(cairn_flow_builder *b, cairn_field *f) {
+  cairn_flow_opts o = cairn_flow_defaults();
+  o.moves = f->moves;
+  o.threads = 1;
+  o.los_radius = f->los_radius;
+  o.queue = f->queue;
+  o.penalty = f->penalty;
+  size_t n = f->n_goals;
+  cairn_point *goals = cairn__flow_alloc(&f->alloc, n * sizeof *goals);
+  if (!goals) return CAIRN_ERR_NOMEM;
+  memcpy(goals, f->goals, n * sizeof *goals);
+  double t0 = cairn__flow_now_ms();
+  cairn_status st = cairn_field_build(b, f, f->grid, goals, n, &o);
+  cairn__flow_free(&f->alloc, goals, n * sizeof *goals);
+  f->repaired = f->n;
+  f->repair_ms = cairn__flow_now_ms() - t0;
+  return st;
+}
+
 cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
                                 const cairn_point *changed, size_t n) {
   if (!b || !f || (n && !changed) || !f->built) return CAIRN_ERR_ARG;
@@ -245,6 +266,7 @@ cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
   for (size_t k = 0; k < f->n_goals; k++)
     if (!cairn_grid_cost(f->grid, f->goals[k].x, f->goals[k].y))
       return CAIRN_ERR_BLOCKED;
+  if (f->penalty) return rebuild(b, f);
   cairn_status st = cairn__flow_builder_grow(b, f->n);
   if (st != CAIRN_OK) return st;
   double t0 = cairn__flow_now_ms();

@@ -123,6 +123,11 @@ static const char *check_move(const cairn_field *f, int32_t x, int32_t y,
     return "move cuts a corner";
   cairn_cost nv = cairn_field_cost(f, nx, ny);
   cairn_cost step = (dx && dy ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * t;
+  if (f->penalty) { /* the step pays the entered cell's penalty too */
+    uint32_t p = cairn_penalty_get(f->penalty, nx, ny);
+    if (p == CAIRN_PENALTY_BLOCK) return "move into a cell the cost layer blocks";
+    step += p;
+  }
   if (nv == CAIRN_COST_INF || nv + step != v)
     return "value is not the next cell's value plus the step";
   return NULL;
@@ -151,6 +156,7 @@ cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
   if (!f->built) return CAIRN_ERR_STATE;
   cairn_search_opts o = cairn_search_defaults();
   o.moves = f->moves;
+  o.penalty = f->penalty;
   cairn_status st = cairn_dijkstra_fill(s, f->grid, f->goals, f->n_goals, NULL,
                                         0, 1, &o);
   if (st != CAIRN_OK) return st;

@@ -1,0 +1,203 @@
+/*
+ * bench_layers.c - what the cost layers' updates cost, on brc202d's grid
+ * (481 x 530). Registered from cairn_bench_register_all (bench_astar.c).
+ *
+ * layers_event/radius:R
+ *   One cairn_influence_event of radius R (8 or 32: about 200 and 3200
+ *   cells) at the next of 64 fixed open cells, cycling, into one layer.
+ * layers_tick/radius:R
+ *   One cairn_influence_tick (keep 90 %, spread 5 %) of a map fed by one
+ *   event of radius R, refilled (untimed) whenever it has fallen below half
+ *   of its first active cells; `active` is the mean active count.
+ * layers_claim/cells:N
+ *   cairn_claims_set of an N-cell path for one of 1000 units in turn (each
+ *   replacing that unit's previous claim), then cairn_claims_expire.
+ * layers_reveal/side:S
+ *   cairn_knowledge_reveal of the next S x S window of a sweep over the map
+ *   for a faction that starts knowing nothing: each reveal is a first
+ *   sight, and a window holding walls also relabels the faction's islands.
+ *   The sweep restarts (with a fresh faction) when it has covered the map.
+ */
+#include "bench_common.h"
+#include "bench_shim.h"
+
+#include "cairn_core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAYERS_MAP "brc202d"
+
+static struct {
+  int state; /* 0 not loaded, 1 ready, -1 failed (error) */
+  char error[512];
+  cairn_scen *scen;
+  cairn_grid *grid;
+  cairn_point spot[64];
+} lb;
+
+static int lb_ready(void) {
+  if (lb.state) return lb.state > 0;
+  lb.state = -1;
+  if (cairn_bench_load_scen(LAYERS_MAP, &lb.scen, lb.error, sizeof lb.error) != CAIRN_OK ||
+      cairn_bench_load_grid(LAYERS_MAP, lb.scen, &lb.grid, lb.error, sizeof lb.error) != CAIRN_OK)
+    return 0;
+  /* 64 open cells spread over the map: the scenario starts */
+  size_t n = cairn_scen_count(lb.scen);
+  for (size_t k = 0; k < 64; k++) lb.spot[k] = cairn_scen_get(lb.scen, k * n / 64)->start;
+  lb.state = 1;
+  return 1;
+}
+
+static void bm_event(cairn_bench_state *st, void *user) {
+  const int32_t radius = (int32_t)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  cairn_penalty *p = NULL;
+  cairn_influence *m = NULL;
+  if (cairn_penalty_create(lb.grid, NULL, &p) != CAIRN_OK ||
+      cairn_influence_create(lb.grid, p, NULL, &m) != CAIRN_OK) {
+    cairn_bench_skip(st, "out of memory");
+    cairn_penalty_destroy(p);
+    return;
+  }
+  size_t k = 0;
+  while (cairn_bench_next(st)) {
+    const cairn_point c = lb.spot[k++ & 63];
+    cairn_influence_event(m, c.x, c.y, radius, 20 * CAIRN_COST_ONE);
+  }
+  cairn_bench_counter(st, "active", (double)cairn_influence_active(m), CAIRN_BENCH_PLAIN);
+  cairn_influence_destroy(m);
+  cairn_penalty_destroy(p);
+}
+
+static void bm_tick(cairn_bench_state *st, void *user) {
+  const int32_t radius = (int32_t)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  cairn_penalty *p = NULL;
+  cairn_influence *m = NULL;
+  if (cairn_penalty_create(lb.grid, NULL, &p) != CAIRN_OK ||
+      cairn_influence_create(lb.grid, p, NULL, &m) != CAIRN_OK) {
+    cairn_bench_skip(st, "out of memory");
+    cairn_penalty_destroy(p);
+    return;
+  }
+  const cairn_point c = lb.spot[0];
+  cairn_influence_event(m, c.x, c.y, radius, 20 * CAIRN_COST_ONE);
+  const size_t full = cairn_influence_active(m);
+  double sum = 0;
+  uint64_t n = 0;
+  while (cairn_bench_next(st)) {
+    cairn_influence_tick(m, 58982, 3277);
+    sum += (double)cairn_influence_active(m);
+    n++;
+    if (cairn_influence_active(m) < full / 2) {
+      cairn_bench_pause(st);
+      cairn_influence_event(m, c.x, c.y, radius, 20 * CAIRN_COST_ONE);
+      cairn_bench_resume(st);
+    }
+  }
+  cairn_bench_counter(st, "active", n ? sum / (double)n : 0, CAIRN_BENCH_PLAIN);
+  cairn_influence_destroy(m);
+  cairn_penalty_destroy(p);
+}
+
+static void bm_claim(cairn_bench_state *st, void *user) {
+  const size_t cells = (size_t)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  cairn_claims *c = NULL;
+  cairn_point path[400];
+  /* a path of `cells` cells: a row of open cells from a start, wrapping */
+  size_t have = 0;
+  for (int32_t y = 0; y < cairn_grid_height(lb.grid) && have < cells; y++)
+    for (int32_t x = 0; x < cairn_grid_width(lb.grid) && have < cells; x++)
+      if (cairn_grid_cost(lb.grid, x, y)) path[have++] = (cairn_point){x, y};
+  if (cairn_claims_create(lb.grid, NULL, &c) != CAIRN_OK || have < cells) {
+    cairn_bench_skip(st, "out of memory");
+    return;
+  }
+  uint64_t tick = 0;
+  while (cairn_bench_next(st)) {
+    cairn_claims_set(c, (uint32_t)(tick % 1000), path, cells, tick + 500);
+    cairn_claims_expire(c, tick++);
+  }
+  cairn_claims_destroy(c);
+}
+
+static void bm_reveal(cairn_bench_state *st, void *user) {
+  const int32_t side = (int32_t)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  const int32_t w = cairn_grid_width(lb.grid), h = cairn_grid_height(lb.grid);
+  cairn_knowledge *k = NULL;
+  int32_t x = 0, y = 0;
+  uint64_t changed = 0, n = 0;
+  while (cairn_bench_next(st)) {
+    if (!k) {
+      cairn_bench_pause(st);
+      if (cairn_knowledge_create(lb.grid, 1, NULL, &k) != CAIRN_OK) {
+        cairn_bench_skip(st, "out of memory");
+        return;
+      }
+      cairn_bench_resume(st);
+    }
+    cairn_rect r = {x, y, side, side};
+    int ch = 0;
+    cairn_knowledge_reveal(k, r, &ch);
+    changed += (uint64_t)ch;
+    n++;
+    if ((x += side) >= w) {
+      x = 0;
+      if ((y += side) >= h) {
+        y = 0;
+        cairn_bench_pause(st);
+        cairn_knowledge_destroy(k);
+        k = NULL;
+        cairn_bench_resume(st);
+      }
+    }
+  }
+  cairn_bench_counter(st, "changed_pct", n ? 100.0 * (double)changed / (double)n : 0,
+                      CAIRN_BENCH_PLAIN);
+  cairn_knowledge_destroy(k);
+}
+
+static void lb_free(void) {
+  cairn_grid_destroy(lb.grid);
+  cairn_scen_destroy(lb.scen);
+  lb.grid = NULL;
+  lb.scen = NULL;
+}
+
+void cairn_bench_register_layers(void) {
+  atexit(lb_free);
+  static const int32_t radii[2] = {8, 32};
+  char name[64];
+  for (int i = 0; i < 2; i++) {
+    snprintf(name, sizeof name, "layers_event/radius:%d", radii[i]);
+    cairn_bench_register(name, bm_event, (void *)(intptr_t)radii[i]);
+    snprintf(name, sizeof name, "layers_tick/radius:%d", radii[i]);
+    cairn_bench_register(name, bm_tick, (void *)(intptr_t)radii[i]);
+  }
+  static const int32_t cells[2] = {100, 400};
+  for (int i = 0; i < 2; i++) {
+    snprintf(name, sizeof name, "layers_claim/cells:%d", cells[i]);
+    cairn_bench_register(name, bm_claim, (void *)(intptr_t)cells[i]);
+  }
+  static const int32_t sides[2] = {8, 32};
+  for (int i = 0; i < 2; i++) {
+    snprintf(name, sizeof name, "layers_reveal/side:%d", sides[i]);
+    cairn_bench_register(name, bm_reveal, (void *)(intptr_t)sides[i]);
+  }
+}
