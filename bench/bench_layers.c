@@ -50,6 +50,18 @@ static int lb_ready(void) {
   return 1;
 }
 
+/* A layer on the map's grid and an influence map feeding it; false (the
+ * run skipped) when there is no memory for them. */
+static int influence_ready(cairn_bench_state *st, cairn_penalty **p,
+                           cairn_influence **m) {
+  if (cairn_penalty_create(lb.grid, NULL, p) == CAIRN_OK &&
+      cairn_influence_create(lb.grid, *p, NULL, m) == CAIRN_OK)
+    return 1;
+  cairn_bench_skip(st, "out of memory");
+  cairn_penalty_destroy(*p);
+  return 0;
+}
+
 static void bm_event(cairn_bench_state *st, void *user) {
   const int32_t radius = (int32_t)(intptr_t)user;
   if (!lb_ready()) {
@@ -58,12 +70,7 @@ static void bm_event(cairn_bench_state *st, void *user) {
   }
   cairn_penalty *p = NULL;
   cairn_influence *m = NULL;
-  if (cairn_penalty_create(lb.grid, NULL, &p) != CAIRN_OK ||
-      cairn_influence_create(lb.grid, p, NULL, &m) != CAIRN_OK) {
-    cairn_bench_skip(st, "out of memory");
-    cairn_penalty_destroy(p);
-    return;
-  }
+  if (!influence_ready(st, &p, &m)) return;
   size_t k = 0;
   while (cairn_bench_next(st)) {
     const cairn_point c = lb.spot[k++ & 63];
@@ -82,12 +89,7 @@ static void bm_tick(cairn_bench_state *st, void *user) {
   }
   cairn_penalty *p = NULL;
   cairn_influence *m = NULL;
-  if (cairn_penalty_create(lb.grid, NULL, &p) != CAIRN_OK ||
-      cairn_influence_create(lb.grid, p, NULL, &m) != CAIRN_OK) {
-    cairn_bench_skip(st, "out of memory");
-    cairn_penalty_destroy(p);
-    return;
-  }
+  if (!influence_ready(st, &p, &m)) return;
   const cairn_point c = lb.spot[0];
   cairn_influence_event(m, c.x, c.y, radius, 20 * CAIRN_COST_ONE);
   const size_t full = cairn_influence_active(m);
