@@ -78,8 +78,7 @@ struct cairn_crowd {
 /* agent flags (flags / nflags) */
 enum {
   AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
-  AF_REPATH = 2,  /* commit: queue a new path request */
-  AF_BINNED = 4
+  AF_REPATH = 2   /* commit: queue a new path request */
 };
 
 void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
