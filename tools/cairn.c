@@ -22,7 +22,7 @@ static const char usage[] =
     "  horde  [--map FILE] [--agents N] [--ticks T] [--threads N] [--seed S]\n"
     "         [--json] (the night of the dead: undead converge on the gates)\n"
     "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
-    "         [--seed S] [--json] (groups ordered across a map at once)\n"
+    "         [--seed S] [--budget NODES] [--json] (groups across a map)\n"
     "  info   --map FILE [--terrain C=COST ...] [--json]\n"
     "  gen    --out FILE.map [--kind outskirts|settlement] [--width W]\n"
     "         [--height H] [--seed S] (the demo map generators)\n"

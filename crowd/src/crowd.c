@@ -349,7 +349,7 @@ cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
 }
 
 /* Formation: each member keeps its offset from the group's centre, scaled
- * down so the formation is no wider than about sqrt(n) cells. */
+ * down so the formation is no wider than about 0.6 sqrt(n) cells. */
 cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal) {
   cairn_status st = check_all(c, agents, n);
@@ -370,7 +370,7 @@ cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
     float d = fmaxf(fabsf(c->x[s] - (float)cx), fabsf(c->y[s] - (float)cy));
     spread = fmaxf(spread, d);
   }
-  float half = 0.6f * sqrtf((float)n) * 0.5f;
+  float half = 0.3f * sqrtf((float)n); /* about 0.6 cells a unit each way */
   float scale = spread > half ? half / spread : 1.0f;
   uint32_t g = c->next_group++;
   if (c->next_group == 0) c->next_group = 1;

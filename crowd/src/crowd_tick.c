@@ -10,6 +10,8 @@
 
 #define AVOID_HORIZON 1.5f /* seconds ahead the predictive term looks */
 #define ARRIVE_DIST 0.4f   /* cells from the last waypoint */
+#define ARRIVE_NEAR 2.0f   /* cells from the last waypoint that count */
+#define ARRIVE_STALL 10    /* ... after this many ticks without progress */
 #define ADVANCE_DIST 0.75f /* cells from a waypoint before the next */
 #define SEP_GAIN 0.5f      /* share of an overlap undone per tick */
 #define SEP_MAX 0.3f       /* cells a separation push may move per tick */
@@ -157,7 +159,9 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
     d = sqrtf(dx * dx + dy * dy);
   }
   w->wp_i = i;
-  if (last && d < ARRIVE_DIST) {
+  /* arrived: on the point, or close to it and held off it (by units that
+   * arrived first) for a while */
+  if (last && (d < ARRIVE_DIST || (d < ARRIVE_NEAR && c->stall[s] > ARRIVE_STALL))) {
     if (c->wp_partial[s]) w->repath = 1;
     else w->state = CAIRN_AGENT_ARRIVED;
     return;
