@@ -4,9 +4,10 @@
  * through entrances: on maps with scattered walls every route costs a few
  * per cent more than the octile distance, and an A* whose heuristic is a few
  * per cent low expands a wide ellipse of the graph. Exact costs from a few
- * landmarks at the map's corners bound the cost to the goal from behind it,
- * and fix most of that slack. One fill of the abstract graph per landmark,
- * in parallel, after every assembly (node ids change with edits). */
+ * landmarks spread around the map's edge bound the cost to the goal from
+ * behind it, and fix most of that slack. One fill of the abstract graph
+ * (either level's) per landmark, in parallel, after every assembly (node
+ * ids change with edits). */
 #include "hpa_internal.h"
 
 #include <stdlib.h>
