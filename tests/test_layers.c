@@ -279,15 +279,16 @@ static void influence_events(void **state) {
   cairn_grid_destroy(g);
 }
 
-/* Lester's carnage pass: the short way leads through a pass, the long way
- * round the end of the ridge; once enough carnage happens in the pass units
- * take the long way, and once it has faded they use the pass again. */
+/* Whether a found path passes through the cell. */
 static bool through(const cairn_result *r, cairn_point cell) {
   for (size_t i = 0; i < r->path_len; i++)
     if (r->path[i].x == cell.x && r->path[i].y == cell.y) return true;
   return false;
 }
 
+/* Lester's carnage pass: the short way leads through a pass, the long way
+ * round the end of the ridge; once enough carnage happens in the pass units
+ * take the long way, and once it has faded they use the pass again. */
 static void carnage_pass(void **state) {
   (void)state;
   const char *rows[] = {"...............", "######.#######.", "######.#######.",
@@ -327,11 +328,6 @@ static void carnage_pass(void **state) {
 
 /* ---- claimed cells --------------------------------------------------- */
 
-static bool through_cell(const cairn_result *r, cairn_point cell) {
-  for (size_t i = 0; i < r->path_len; i++)
-    if (r->path[i].x == cell.x && r->path[i].y == cell.y) return true;
-  return false;
-}
 
 /* Lester's corridors: six units from one place to one goal through two
  * corridors of equal length. With claims each unit, having claimed its
@@ -359,8 +355,8 @@ static void claims_split_corridors(void **state) {
       }
       cairn_result r;
       assert_int_equal(cairn_astar(s, g, a, b, &o, &r), CAIRN_OK);
-      n_top += through_cell(&r, top);
-      n_bottom += through_cell(&r, bottom);
+      n_top += through(&r, top);
+      n_bottom += through(&r, bottom);
       /* the part ahead: everything but the start */
       assert_int_equal(cairn_claims_set(c, unit, r.path + 1, r.path_len - 1, 100), CAIRN_OK);
     }
@@ -398,7 +394,7 @@ static void claims_pass_and_radius(void **state) {
   o.claim_penalty = 1000;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(4, 2), &o, &r), CAIRN_OK);
-  assert_true(through_cell(&r, pass));
+  assert_true(through(&r, pass));
   assert_true(r.cost == r.base_cost + 50 * 1000 * (cairn_cost)CAIRN_COST_ONE);
   /* from 5 rows down, beyond a radius of 3, the claims cost nothing */
   o.claim_radius = 3;
@@ -419,6 +415,17 @@ static void claims_pass_and_radius(void **state) {
   assert_int_equal(cairn_claims_set(c, CAIRN_CLAIMS_MAX_UNITS, &pass, 1, 5), CAIRN_ERR_ARG);
   assert_int_equal(cairn_claims_set(c, 1, NULL, 1, 5), CAIRN_ERR_ARG);
   assert_int_equal(cairn_claims_release(c, 7), CAIRN_OK);
+  /* claims made for a grid of another shape (6 x 5 against 5 x 6: the same
+   * padded size) are refused */
+  cairn_grid *turned = NULL;
+  cairn_claims *other = NULL;
+  assert_int_equal(cairn_grid_create(6, 5, 1, NULL, &turned), CAIRN_OK);
+  assert_int_equal(cairn_claims_create(turned, NULL, &other), CAIRN_OK);
+  o.claims = other;
+  assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(4, 2), &o, &r), CAIRN_ERR_ARG);
+  cairn_claims_destroy(other);
+  cairn_grid_destroy(turned);
+  o.claims = c;
   o.claim_penalty = -1;
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(4, 2), &o, &r), CAIRN_ERR_ARG);
   o.claim_penalty = 1;

@@ -47,11 +47,9 @@ typedef struct rays {
 } rays;
 
 static void rays_init(const cairn_hpa *h, rays *r, cairn_point a) {
-  static const int8_t dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-  static const int8_t dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
   r->origin = hpa_index(h, a.x, a.y);
   for (int d = 0; d < 8; d++) {
-    r->off[d] = dx[d] + dy[d] * h->stride;
+    r->off[d] = cairn__hpa_dx[d] + cairn__hpa_dy[d] * h->stride;
     r->clear[d] = 0;
     r->blocked[d] = false;
   }
