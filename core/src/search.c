@@ -505,10 +505,12 @@ static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
   if (!g) return CAIRN_ERR_ARG;
   cairn_status st = check_cell(g, start);
   if (st == CAIRN_OK) st = load_opts(s, o);
-  if (st == CAIRN_OK && o && o->penalty &&
-      (o->penalty->width != g->width || o->penalty->height != g->height))
+  if (st == CAIRN_OK && o && o->penalty && !cairn_penalty_fits(o->penalty, g))
     st = CAIRN_ERR_ARG;
-  if (st == CAIRN_OK && o && o->claims && o->claims->grid->padded != g->padded)
+  /* the claims' grid must have this one's size: equal padded sizes are not
+   * enough (10 x 20 and 20 x 10 have the same) */
+  if (st == CAIRN_OK && o && o->claims &&
+      (o->claims->grid->width != g->width || o->claims->grid->height != g->height))
     st = CAIRN_ERR_ARG;
   if (st == CAIRN_OK) st = load_bounds(s, g, o);
   if (st == CAIRN_OK) st = check_in(s, g, start);
