@@ -17,11 +17,21 @@
  *   for a faction that starts knowing nothing: each reveal is a first
  *   sight, and a window holding walls also relabels the faction's islands.
  *   The sweep restarts (with a fresh faction) when it has covered the map.
+ * layers_hpa_refresh/radius:R
+ *   An influence event of radius R (untimed) at the next of the 64 cells,
+ *   then the timed cairn_hpa_refresh of every cluster it made stale, on a
+ *   hierarchy (default options) bound to the layer; `clusters` is the mean
+ *   rebuilt per refresh.
+ * layers_hpa_query/layer:L
+ *   cairn_hpa_find over the map's scenarios in turn, with no layer (L 0) or
+ *   bound to a layer of 64 danger events of radius 12 and 20 steps (L 1):
+ *   what a query pays for the layer.
  */
 #include "bench_common.h"
 #include "bench_shim.h"
 
 #include "cairn_core.h"
+#include "cairn_hierarchy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +189,82 @@ static void bm_reveal(cairn_bench_state *st, void *user) {
   cairn_knowledge_destroy(k);
 }
 
+/* A hierarchy over the map bound to a fresh layer and its influence map;
+ * false (the run skipped) on failure. */
+static int hpa_ready(cairn_bench_state *st, cairn_penalty **p,
+                     cairn_influence **m, cairn_hpa **h) {
+  *h = NULL;
+  if (!influence_ready(st, p, m)) return 0;
+  if (cairn_hpa_create(lb.grid, NULL, NULL, h) == CAIRN_OK &&
+      cairn_hpa_set_layer(*h, *p) == CAIRN_OK)
+    return 1;
+  cairn_hpa_destroy(*h);
+  cairn_influence_destroy(*m);
+  cairn_penalty_destroy(*p);
+  cairn_bench_skip(st, "building the hierarchy failed");
+  return 0;
+}
+
+static void bm_hpa_refresh(cairn_bench_state *st, void *user) {
+  int32_t radius = (int32_t)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  cairn_penalty *p;
+  cairn_influence *m;
+  cairn_hpa *h;
+  if (!hpa_ready(st, &p, &m, &h)) return;
+  size_t k = 0, runs = 0;
+  double rebuilt = 0;
+  while (cairn_bench_next(st)) {
+    cairn_bench_pause(st);
+    cairn_point c = lb.spot[k++ % 64];
+    cairn_influence_event(m, c.x, c.y, radius, 10 * (uint32_t)CAIRN_COST_ONE);
+    cairn_bench_resume(st);
+    cairn_hpa_refresh(h, 0, NULL);
+    cairn_hpa_stats hs;
+    cairn_hpa_get_stats(h, &hs);
+    rebuilt += hs.rebuilt_clusters;
+    runs++;
+  }
+  cairn_bench_counter(st, "clusters", runs ? rebuilt / (double)runs : 0, CAIRN_BENCH_PLAIN);
+  cairn_hpa_destroy(h);
+  cairn_influence_destroy(m);
+  cairn_penalty_destroy(p);
+}
+
+static void bm_hpa_query(cairn_bench_state *st, void *user) {
+  int layered = (int)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  cairn_penalty *p;
+  cairn_influence *m;
+  cairn_hpa *h;
+  cairn_hpa_query *q = NULL;
+  if (!hpa_ready(st, &p, &m, &h)) return;
+  if (!layered) cairn_hpa_set_layer(h, NULL);
+  for (size_t e = 0; layered && e < 64; e++)
+    cairn_influence_event(m, lb.spot[e].x, lb.spot[e].y, 12, 20 * (uint32_t)CAIRN_COST_ONE);
+  if (layered) cairn_hpa_refresh(h, 0, NULL);
+  if (cairn_hpa_query_create(NULL, &q) != CAIRN_OK || cairn_hpa_query_reserve(q, h) != CAIRN_OK) {
+    cairn_bench_skip(st, "out of memory");
+  } else {
+    size_t n = cairn_scen_count(lb.scen), k = 0;
+    while (cairn_bench_next(st)) {
+      const cairn_scen_entry *e = cairn_scen_get(lb.scen, k++ % n);
+      cairn_hpa_result r;
+      cairn_hpa_find(q, h, e->start, e->goal, NULL, &r);
+    }
+  }
+  cairn_hpa_query_destroy(q);
+  cairn_hpa_destroy(h);
+  cairn_influence_destroy(m);
+  cairn_penalty_destroy(p);
+}
+
 static void lb_free(void) {
   cairn_grid_destroy(lb.grid);
   cairn_scen_destroy(lb.scen);
@@ -205,5 +291,11 @@ void cairn_bench_register_layers(void) {
   for (int i = 0; i < 2; i++) {
     snprintf(name, sizeof name, "layers_reveal/side:%d", sides[i]);
     cairn_bench_register(name, bm_reveal, (void *)(intptr_t)sides[i]);
+  }
+  for (int i = 0; i < 2; i++) {
+    snprintf(name, sizeof name, "layers_hpa_refresh/radius:%d", radii[i]);
+    cairn_bench_register(name, bm_hpa_refresh, (void *)(intptr_t)radii[i]);
+    snprintf(name, sizeof name, "layers_hpa_query/layer:%d", i);
+    cairn_bench_register(name, bm_hpa_query, (void *)(intptr_t)i);
   }
 }

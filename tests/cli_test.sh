@@ -131,8 +131,30 @@ expect 0 '"base_cost":108\.' "$cairn" path --map "$map" --from 5,30 --to 102,30 
 expect 3 "--influence 500,30: coordinates outside the map" \
   "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 500,30,8,20
 expect 2 "is not X,Y,RADIUS,PENALTY" "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8
-expect 2 "--influence does not apply to --algo hpa" \
-  "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --algo hpa
+# the hierarchy pays the same layer (cairn_hpa_set_layer) and goes round too
+expect 0 '"base_cost":108\.' "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --algo hpa --json
+# claims (--claims FILE, a path per line): three units' claims on the
+# straight way send a search round; beyond --claim-radius they are not
+# counted; a flow field counts each claim on its cell; bad files name the
+# line; the hierarchy refuses claims (they belong to one unit's search)
+for u in 1 2 3; do
+  for x in 40 45 50 55 60; do printf '%d,29 %d,30 %d,31 ' $x $x $x; done
+  printf '\n'
+done >"$tmp/claims.txt"
+printf '# a comment, then a blank line\n\n50,30\n' >>"$tmp/claims.txt"
+expect 0 '"base_cost":108\.' "$cairn" path --map "$map" --from 5,30 --to 102,30 --claims "$tmp/claims.txt" --claim-penalty 5 --json
+expect 0 '"base_cost":101.727936' "$cairn" path --map "$map" --from 5,30 --to 102,30 --claims "$tmp/claims.txt" --claim-penalty 5 --claim-radius 10 --json
+expect 0 '"check":"ok"' "$cairn" flow --map "$map" --to 102,30 --claims "$tmp/claims.txt" --claim-penalty 5 --json --check
+printf '10,10 11,11\n12,12 x\n' >"$tmp/claims_bad.txt"
+expect 3 "claims_bad.txt:2: a claimed cell is not X,Y" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --claims "$tmp/claims_bad.txt"
+printf '10,10 500,3\n' >"$tmp/claims_off.txt"
+expect 3 "claims_off.txt:1: cell 500,3 is outside the map" \
+  "$cairn" flow --map "$map" --to 102,30 --claims "$tmp/claims_off.txt"
+expect 3 "nothere.txt: cannot open" "$cairn" path --map "$map" --from 5,30 --to 102,30 --claims "$tmp/nothere.txt"
+expect 2 "--claims does not apply to --algo hpa" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --claims "$tmp/claims.txt" --algo hpa
+expect 2 "--claim-penalty" "$cairn" path --map "$map" --from 5,30 --to 102,30 --claim-penalty 2000
 # a flow field under the same layer still passes its check against the
 # core's layered Dijkstra, and costs more where the event lies
 expect 0 '"max_cost":140.022003,"memory_bytes":[0-9]*,"check":"ok"' \

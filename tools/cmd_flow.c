@@ -9,7 +9,7 @@
 
 static const char *const value_opts[] = {"--map",     "--to",        "--terrain",
                                          "--moves",   "--threads",   "--influence",
-                                         NULL};
+                                         "--claims",  "--claim-penalty", NULL};
 
 /* Goals given at most (each X,Y is at least 3 characters plus ';'). */
 #define FLOW_CLI_MAX_GOALS 65536
@@ -22,6 +22,8 @@ typedef struct flow_args {
   cairn_flow_opts opts;
   cairn_terrain terrain;
   cli_influence influence; /* --influence events: a cost layer */
+  const char *claims;       /* --claims FILE: onto the same layer */
+  double claim_penalty;     /* steps per claim */
 } flow_args;
 
 /* "X,Y;X,Y;...": fills a->goals (malloc'd). */
@@ -56,6 +58,7 @@ static bool parse_goals(const char *text, flow_args *a) {
 static int parse_flow_args(int argc, char **argv, flow_args *a) {
   memset(a, 0, sizeof *a);
   a->opts = cairn_flow_defaults();
+  a->claim_penalty = 1.0; /* a straight step per claim (--claims) */
   cairn_terrain_movingai(&a->terrain);
   cli_args c;
   cli_args_init(&c, argc, argv);
@@ -88,6 +91,11 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       a->opts.threads = (int)n;
     } else if (cli_is(&c, "--influence")) {
       if (!cli_parse_influence(v, &a->influence)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--claims")) {
+      a->claims = v;
+    } else if (cli_is(&c, "--claim-penalty")) {
+      if (!cli_parse_double("--claim-penalty", v, 0, 1000, &a->claim_penalty))
+        return EXIT_USAGE;
     }
   }
   if (!a->map || !a->n_goals) {
@@ -174,9 +182,15 @@ int cmd_flow(int argc, char **argv) {
   cairn_field *f = NULL;
   cairn_penalty *layer = NULL;
   cairn_influence *influence = NULL;
+  cairn_claims *claims = NULL;
   rc = EXIT_BADINPUT;
   if (!g || !check_goals(g, &a)) goto done;
   if (!cli_influence_layer(&a.influence, g, &layer, &influence)) goto done;
+  /* a field has no searching unit to measure a claim radius from: every
+   * claim is a penalty on its cell */
+  if (a.claims && (!cli_load_claims(a.claims, g, &claims) ||
+                   !cli_claims_into_layer(claims, g, a.claim_penalty, &layer)))
+    goto done;
   a.opts.penalty = layer;
   rc = EXIT_RUNTIME;
   cairn_status st = cairn_flow_builder_create(NULL, &b);
@@ -201,6 +215,7 @@ done:
   cairn_field_destroy(f);
   cairn_influence_destroy(influence);
   cairn_penalty_destroy(layer);
+  cairn_claims_destroy(claims);
   cairn_flow_builder_destroy(b);
   cairn_grid_destroy(g);
   free(a.goals);

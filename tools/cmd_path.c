@@ -10,7 +10,8 @@
 static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
-    "--levels",       "--landmarks", "--influence", NULL};
+    "--levels",       "--landmarks", "--influence", "--claims",
+    "--claim-penalty", "--claim-radius", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -22,7 +23,8 @@ typedef struct path_args {
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   long landmarks;               /* hpa; -1 = the default, 0 = none */
-  cli_influence influence; /* --influence events (grid searches) */
+  cli_influence influence; /* --influence events */
+  const char *claims;       /* --claims FILE (grid searches) */
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
@@ -30,6 +32,7 @@ typedef struct path_args {
 static int parse_path_args(int argc, char **argv, path_args *p) {
   memset(p, 0, sizeof *p);
   p->opts = cairn_search_defaults();
+  p->opts.claim_penalty = 1.0; /* a straight step per claim (--claims) */
   p->nearby = -1;
   p->landmarks = -1;
   cairn_terrain_movingai(&p->terrain);
@@ -107,7 +110,18 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (!hpa_only) hpa_only = "--levels";
     } else if (cli_is(&a, "--influence")) {
       if (!cli_parse_influence(v, &p->influence)) return EXIT_USAGE;
-      if (!grid_only) grid_only = "--influence";
+    } else if (cli_is(&a, "--claims")) {
+      p->claims = v;
+      if (!grid_only) grid_only = "--claims";
+    } else if (cli_is(&a, "--claim-penalty")) {
+      if (!cli_parse_double("--claim-penalty", v, 0, 1000, &p->opts.claim_penalty))
+        return EXIT_USAGE;
+      if (!grid_only) grid_only = "--claim-penalty";
+    } else if (cli_is(&a, "--claim-radius")) {
+      long r;
+      if (!cli_parse_int("--claim-radius", v, 0, CAIRN_GRID_MAX_SIDE, &r)) return EXIT_USAGE;
+      p->opts.claim_radius = (int32_t)r;
+      if (!grid_only) grid_only = "--claim-radius";
     } else if (cli_is(&a, "--landmarks")) {
       if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
                          &p->landmarks))
@@ -296,6 +310,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
   ho.levels = (int)p->levels;
   if (p->landmarks >= 0) ho.landmarks = p->landmarks ? (int32_t)p->landmarks : -1;
   cairn_status st = cairn_hpa_create(g, &ho, NULL, hpa);
+  if (st == CAIRN_OK && p->opts.penalty) st = cairn_hpa_set_layer(*hpa, p->opts.penalty);
   if (st != CAIRN_OK) {
     cli_error("%s: building the hierarchy failed: %s", p->map, cairn_status_str(st));
     return st;
@@ -316,7 +331,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
   memset(r, 0, sizeof *r);
   r->status = st;
   r->cost = h->res.cost;
-  r->base_cost = h->res.cost; /* no cost layers under the hierarchy yet */
+  r->base_cost = h->res.base_cost;
   r->path = h->res.path;
   r->path_len = h->res.path_len;
   r->steps = h->res.path_len ? (uint32_t)(h->res.path_len - 1) : 0;
@@ -338,6 +353,7 @@ int cmd_path(int argc, char **argv) {
   cairn_point *smooth = NULL;
   cairn_penalty *layer = NULL;
   cairn_influence *influence = NULL;
+  cairn_claims *claims = NULL;
   rc = EXIT_RUNTIME;
   if (!check_endpoint(g, "--from", p.from) || !check_endpoint(g, "--to", p.to)) {
     rc = EXIT_BADINPUT;
@@ -351,6 +367,11 @@ int cmd_path(int argc, char **argv) {
     goto done;
   }
   p.opts.penalty = layer;
+  if (p.claims && !cli_load_claims(p.claims, g, &claims)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  p.opts.claims = claims;
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);
     st = find_hpa(&p, g, &hpa, &q, &h, &r, &us);
@@ -384,6 +405,7 @@ done:
   free(smooth);
   cairn_influence_destroy(influence);
   cairn_penalty_destroy(layer);
+  cairn_claims_destroy(claims);
   cairn_hpa_query_destroy(q);
   cairn_hpa_destroy(hpa);
   cairn_search_destroy(s);

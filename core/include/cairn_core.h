@@ -405,6 +405,16 @@ void cairn_penalty_clear(cairn_penalty *p);
 const uint32_t *cairn_penalty_cells(const cairn_penalty *p, int32_t *stride);
 /* Whether the layer was made for a grid of grid's size. */
 int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
+/* Change tracking, for users that precompute over a layer (the
+ * hierarchy's refresh): the version counts the writes that changed what
+ * searches read (0 for a new layer). cairn_penalty_changed gives the
+ * version of the last change to a cell of r, or 0 if none ever did; it is
+ * kept per tile of CAIRN_PENALTY_TILE x CAIRN_PENALTY_TILE cells, so a
+ * change to a cell near r (in a tile r overlaps) counts too. It costs the
+ * tiles r overlaps. */
+#define CAIRN_PENALTY_TILE 16
+uint64_t cairn_penalty_version(const cairn_penalty *p);
+uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
 
 /* Claimed cells (Lester's claimed nodes): units claim the cells of the
  * part of their paths still ahead of them, so other units' searches

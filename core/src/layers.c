@@ -5,6 +5,10 @@
 
 /* ---- penalty layers ------------------------------------------------- */
 
+static size_t penalty_tiles(const cairn_penalty *p) {
+  return (size_t)p->tiles_w * (size_t)p->tiles_h;
+}
+
 cairn_status cairn_penalty_create(const cairn_grid *grid,
                                   const cairn_allocator *alloc,
                                   cairn_penalty **out) {
@@ -23,11 +27,17 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
   p->cell = cairn__alloc(&a, p->padded * sizeof *p->cell);
   p->sum = cairn__alloc(&a, p->padded * sizeof *p->sum);
   p->blocks = cairn__alloc(&a, p->padded * sizeof *p->blocks);
-  if (!p->cell || !p->sum || !p->blocks) {
+  p->tiles_w = (p->width + CAIRN_PENALTY_TILE - 1) / CAIRN_PENALTY_TILE;
+  p->tiles_h = (p->height + CAIRN_PENALTY_TILE - 1) / CAIRN_PENALTY_TILE;
+  p->tile = cairn__alloc(&a, penalty_tiles(p) * sizeof *p->tile);
+  if (!p->cell || !p->sum || !p->blocks || !p->tile) {
     cairn_penalty_destroy(p);
     return CAIRN_ERR_NOMEM;
   }
-  cairn_penalty_clear(p);
+  memset(p->cell, 0, p->padded * sizeof *p->cell);
+  memset(p->sum, 0, p->padded * sizeof *p->sum);
+  memset(p->blocks, 0, p->padded * sizeof *p->blocks);
+  memset(p->tile, 0, penalty_tiles(p) * sizeof *p->tile);
   *out = p;
   return CAIRN_OK;
 }
@@ -38,11 +48,15 @@ void cairn_penalty_destroy(cairn_penalty *p) {
   cairn__free(&a, p->cell, p->padded * sizeof *p->cell);
   cairn__free(&a, p->sum, p->padded * sizeof *p->sum);
   cairn__free(&a, p->blocks, p->padded * sizeof *p->blocks);
+  cairn__free(&a, p->tile, penalty_tiles(p) * sizeof *p->tile);
   cairn__free(&a, p, sizeof *p);
 }
 
 void cairn_penalty_clear(cairn_penalty *p) {
   if (!p) return;
+  /* every tile counts as changed, whatever it held: a clear is rare */
+  p->version++;
+  for (size_t t = 0; t < penalty_tiles(p); t++) p->tile[t] = p->version;
   memset(p->cell, 0, p->padded * sizeof *p->cell);
   memset(p->sum, 0, p->padded * sizeof *p->sum);
   memset(p->blocks, 0, p->padded * sizeof *p->blocks);
@@ -55,10 +69,35 @@ static bool penalty_index(const cairn_penalty *p, int32_t x, int32_t y,
   return true;
 }
 
-/* What searches read: the block, or the sum saturated below the block. */
+/* What searches read: the block, or the sum saturated below the block.
+ * A change stamps the cell's tile, for the hierarchy's refresh. */
 static void penalty_refresh(cairn_penalty *p, uint32_t i) {
-  if (p->blocks[i]) p->cell[i] = CAIRN_PENALTY_BLOCK;
-  else p->cell[i] = p->sum[i] > CAIRN_PENALTY_MAX ? CAIRN_PENALTY_MAX : (uint32_t)p->sum[i];
+  uint32_t v;
+  if (p->blocks[i]) v = CAIRN_PENALTY_BLOCK;
+  else v = p->sum[i] > CAIRN_PENALTY_MAX ? CAIRN_PENALTY_MAX : (uint32_t)p->sum[i];
+  if (v == p->cell[i]) return;
+  p->cell[i] = v;
+  int32_t x = (int32_t)(i % (uint32_t)p->stride) - 1, y = (int32_t)(i / (uint32_t)p->stride) - 1;
+  p->tile[(size_t)(y / CAIRN_PENALTY_TILE) * (size_t)p->tiles_w + (size_t)(x / CAIRN_PENALTY_TILE)] =
+      ++p->version;
+}
+
+uint64_t cairn_penalty_version(const cairn_penalty *p) { return p ? p->version : 0; }
+
+uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r) {
+  if (!p) return 0;
+  int32_t x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
+  int64_t x1 = (int64_t)r.x + r.w, y1 = (int64_t)r.y + r.h;
+  if (x1 > p->width) x1 = p->width;
+  if (y1 > p->height) y1 = p->height;
+  if (r.w <= 0 || r.h <= 0 || x0 >= x1 || y0 >= y1) return 0;
+  uint64_t last = 0;
+  for (int32_t ty = y0 / CAIRN_PENALTY_TILE; ty <= (int32_t)((y1 - 1) / CAIRN_PENALTY_TILE); ty++)
+    for (int32_t tx = x0 / CAIRN_PENALTY_TILE; tx <= (int32_t)((x1 - 1) / CAIRN_PENALTY_TILE); tx++) {
+      uint64_t v = p->tile[(size_t)ty * (size_t)p->tiles_w + (size_t)tx];
+      if (v > last) last = v;
+    }
+  return last;
 }
 
 void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta) {

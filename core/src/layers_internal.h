@@ -13,6 +13,12 @@ struct cairn_penalty {
                        CAIRN_PENALTY_BLOCK (border cells 0: they are walls) */
   uint64_t *sum;    /* padded: the contributions' sum, before saturation */
   uint32_t *blocks; /* padded: how many blockers each cell has */
+  /* change tracking: the version counts writes that changed what searches
+   * read; tile[t] is the version of the last such change inside tile t
+   * (CAIRN_PENALTY_TILE x CAIRN_PENALTY_TILE cells, row-major) */
+  uint64_t version;
+  uint64_t *tile;
+  int32_t tiles_w, tiles_h;
 };
 
 /* One unit's claims: padded cells, and the tick they expire. */

@@ -108,7 +108,11 @@ typedef struct cairn_hpa_stats {
   size_t memory_bytes;      /* everything the hierarchy holds */
   double build_ms;          /* wall time of the last create */
   double update_ms;         /* wall time of the last edit or update */
-  uint32_t rebuilt_clusters; /* clusters the last edit or update redid */
+  uint32_t rebuilt_clusters; /* clusters the last edit, update or refresh
+                                redid */
+  uint32_t layered_clusters; /* clusters built with the layer's penalties */
+  uint32_t stale_clusters;   /* clusters the layer changed since they were
+                                built (cairn_hpa_refresh catches up) */
 } cairn_hpa_stats;
 
 void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
@@ -130,6 +134,51 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
  * cells inside `changed` can affect and refreshes the island labels. */
 cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
                               cairn_rect changed);
+
+/* ---- cost layers ---------------------------------------------------- */
+
+/* Binds a penalty layer (cairn_core.h: influence maps, blocks, a caller's
+ * own penalties) that the hierarchy's answers pay on top of terrain, or
+ * unbinds it (NULL). CAIRN_ERR_ARG if the layer is for a grid of another
+ * size. The clusters the old or the new layer touches are rebuilt now,
+ * and the level-1 landmarks measured again.
+ *
+ * Freshness: what a query pays and plans with.
+ * - Its cost, and the links from the start and to the goal inside their
+ *   clusters, and the plain A* of nearby queries, and the smoother, always
+ *   use the layer as it is at the call.
+ * - The abstract graph uses each cluster as it was when last built: the
+ *   costs between its entrances and the grid paths behind them follow the
+ *   layer only when cairn_hpa_refresh rebuilds the cluster. (Crossings
+ *   between clusters follow it at every rebuild of any cluster.) So a
+ *   change to the layer reaches the route after at most ceil(S / N)
+ *   refreshes of N clusters each, S being the clusters stale when it was
+ *   made; cairn_hpa_get_stats counts them (stale_clusters).
+ * - The level-1 landmarks are measured on terrain alone, and penalties
+ *   only add, so their bound stays admissible whatever the layer does: a
+ *   refresh never measures them again. The level-2 graph has none under a
+ *   layer; its blocks follow their clusters at each refresh.
+ * A layer blocking a cell (CAIRN_PENALTY_BLOCK) closes it to the abstract
+ * graph once the clusters around it are refreshed, and to the links and the
+ * smoother at once. Claims (cairn_claims) are a per-unit penalty within a
+ * radius of the searching unit and have no place in a shared graph: use
+ * them with the core's A*.
+ *
+ * The layer must outlive the binding; writing to it while a query runs is
+ * a data race (as for the grid). */
+cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
+
+/* Rebuilds up to max_clusters clusters (0: all) whose part of the layer
+ * changed since they were built, in a round over the clusters that
+ * resumes where the last refresh stopped (so none waits more than
+ * ceil(stale / max_clusters) calls), reassembles the abstract graph, and
+ * sets *pending (may be NULL) to the stale clusters left. Without a layer
+ * it does nothing. Exclusive access, as an edit. On CAIRN_ERR_NOMEM the
+ * hierarchy is stale (queries answer CAIRN_ERR_STATE) until a refresh
+ * succeeds. Its cost: about one cluster's build each (docs/PERFORMANCE.md),
+ * plus the graph's reassembly. */
+cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
+                               uint32_t *pending);
 
 /* ---- queries -------------------------------------------------------- */
 
@@ -158,7 +207,9 @@ cairn_hpa_path_opts cairn_hpa_path_defaults(void);
 typedef struct cairn_hpa_result {
   cairn_status status;   /* CAIRN_OK, CAIRN_NO_PATH, CAIRN_IN_PROGRESS
                             (route planned, not all refined) or an error */
-  cairn_cost cost;       /* cost of `path`; CAIRN_COST_INF if none */
+  cairn_cost cost;       /* cost of `path` (the layer's penalties
+                            included); CAIRN_COST_INF if none */
+  cairn_cost base_cost;  /* cost of `path` on terrain alone */
   cairn_cost route_cost; /* the abstract route's cost (before smoothing) */
   const cairn_point *path; /* grid cells from start, valid until the next
                               call on the query context */

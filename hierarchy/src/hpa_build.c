@@ -153,6 +153,7 @@ typedef struct hpa_scratch {
   size_t pairs_cap;
   uint8_t *steps;        /* growing; in the order the paths were found */
   size_t steps_cap, n_steps;
+  cairn_penalty *lpen;   /* under a layer: its cells over `local` */
 } hpa_scratch;
 
 static int cmp_u32(const void *a, const void *b) {
@@ -172,6 +173,8 @@ static void cluster_free(const cairn_allocator *a, hpa_cluster *c) {
   hpa_free(a, c->dist, nn * sizeof *c->dist);
   hpa_free(a, c->off, (nn + 1) * sizeof *c->off);
   hpa_free(a, c->steps, c->n_steps);
+  hpa_free(a, c->bdist, nn * sizeof *c->bdist);
+  c->bdist = NULL;
   c->cell = NULL;
   c->dist = NULL;
   c->off = NULL;
@@ -296,6 +299,33 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
   return true;
 }
 
+/* Whether the layer puts anything on the cluster's cells. */
+static bool cluster_layered(const cairn_hpa *h, const hpa_cluster *c) {
+  if (!h->pen) return false;
+  for (int32_t y = c->y0; y < c->y0 + c->h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, c->x0, y);
+    for (int32_t x = 0; x < c->w; x++)
+      if (row[x]) return true;
+  }
+  return false;
+}
+
+/* The layer's cells over the cluster, into the local layer (at the local
+ * grid's origin, as the cluster's copy of the terrain). */
+static void copy_layer(const cairn_hpa *h, const hpa_cluster *c,
+                       cairn_penalty *local) {
+  cairn_penalty_clear(local);
+  for (int32_t y = 0; y < c->h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, c->x0, c->y0 + y);
+    for (int32_t x = 0; x < c->w; x++) {
+      if (row[x] == CAIRN_PENALTY_BLOCK)
+        cairn_penalty_block(local, x, y, 1);
+      else if (row[x])
+        cairn_penalty_add(local, x, y, row[x]);
+    }
+  }
+}
+
 /* Costs and paths between every ordered pair of a cluster's entrances:
  * dist[i * n + j], and the steps of each path in scratch (poff, plen). One
  * Dijkstra per entrance, confined to the cluster and stopped once its
@@ -304,8 +334,15 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
  * a pair joined by a clear straight-as-possible run needs no search. */
 static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
                                   const uint32_t *cells, uint32_t n,
-                                  hpa_scratch *sc, cairn_cost *dist) {
+                                  hpa_scratch *sc, cairn_cost *dist,
+                                  bool layered) {
   cluster_kind kind = classify(h, c);
+  cairn_search_opts o = cairn_search_defaults();
+  if (layered) { /* penalties break the symmetry and the clear runs */
+    kind.uniform = false;
+    copy_layer(h, c, sc->lpen);
+    o.penalty = sc->lpen;
+  }
   /* the cluster's cells, at the local grid's origin; the rest (clusters
    * cut by the map's edge) blocked */
   cairn_rect own = {0, 0, c->w, c->h};
@@ -330,6 +367,7 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
   cairn_point *todo = sc->cells + n; /* targets left for the search */
   for (uint32_t i = 0; i < n; i++) {
     dist[i * n + i] = 0;
+    if (layered && h->pen[cells[i]] == CAIRN_PENALTY_BLOCK) continue;
     size_t n_todo = 0;
     for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
       if (j == i) continue;
@@ -343,7 +381,7 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
     }
     if (!n_todo) continue;
     cairn_status st = cairn_dijkstra_fill(sc->search, sc->local, &sc->cells[i],
-                                          1, todo, n_todo, 0, NULL);
+                                          1, todo, n_todo, 0, &o);
     if (st != CAIRN_OK) return st;
     for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
       if (j == i || dist[i * n + j] != CAIRN_COST_INF) continue;
@@ -458,7 +496,18 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   }
   cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist);
+  /* under a layer that touches the cluster, the terrain's costs first (for
+   * the landmarks), then the layer's, whose paths are the ones kept */
+  const bool layered = st == CAIRN_OK && cluster_layered(h, c);
+  cairn_cost *bdist = NULL;
+  if (layered) {
+#ifdef _OPENMP
+#pragma omp critical(cairn_hpa_alloc)
+#endif
+    bdist = hpa_alloc(a, nn * sizeof *bdist);
+    st = bdist ? cluster_paths(h, c, cells, n, sc, bdist, false) : CAIRN_ERR_NOMEM;
+  }
+  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist, layered);
   /* only the kept edges' paths are stored */
   size_t n_steps = st == CAIRN_OK ? cairn__hpa_keep_pairs(dist, n, sc->plen) : 0;
   uint8_t *steps = NULL;
@@ -477,6 +526,7 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
       hpa_free(a, dist, nn * sizeof *dist);
       hpa_free(a, off, (nn + 1) * sizeof *off);
       hpa_free(a, cell, n * sizeof *cell);
+      hpa_free(a, bdist, nn * sizeof *bdist);
     }
     return st;
   }
@@ -494,6 +544,8 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   c->off = off;
   c->steps = steps;
   c->n_steps = n_steps;
+  c->bdist = bdist;
+  c->layer_seen = cairn_penalty_version(h->layer);
   return CAIRN_OK;
 }
 
@@ -502,6 +554,7 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
 static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs;
   cairn_search_destroy(sc->search);
+  cairn_penalty_destroy(sc->lpen);
   cairn_grid_destroy(sc->local);
   hpa_free(&h->alloc, sc->trans, transitions_cap(h->cs) * sizeof *sc->trans);
   hpa_free(&h->alloc, sc->cells, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
@@ -523,6 +576,7 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
   if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
   if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
+  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
   sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
   sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
   sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
@@ -599,19 +653,27 @@ uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell) {
   return lo < c->n && c->cell[lo] == cell ? c->first + lo : UINT32_MAX;
 }
 
-/* Appends the two directed edges of a transition. */
+/* Appends the directed edge of a transition that enters cell `to` (to e
+ * when not NULL): none when the layer blocks that cell. `layer` false
+ * gives the terrain's cost alone. */
+static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t to,
+                           bool diag, bool layer, cairn_graph_edge *e) {
+  cairn_cost c = layer ? hpa_enter_cost(h, to, diag)
+                       : (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[to];
+  if (c >= HPA_BLOCKED_STEP) return 0;
+  if (e) {
+    e->from = cairn__hpa_node_at(h, from);
+    e->to = cairn__hpa_node_at(h, to);
+    e->cost = (double)c / (double)CAIRN_COST_ONE; /* exact: c < 2^53 */
+  }
+  return 1;
+}
+
+/* Appends the (up to) two directed edges of a transition. */
 static size_t put_transition(const cairn_hpa *h, const hpa_transition *t,
-                             cairn_graph_edge *e) {
-  double base = t->diag ? (double)CAIRN_COST_DIAG : (double)CAIRN_COST_ONE;
-  double one = (double)CAIRN_COST_ONE;
-  uint32_t a = cairn__hpa_node_at(h, t->a), b = cairn__hpa_node_at(h, t->b);
-  e[0].from = a;
-  e[0].to = b;
-  e[0].cost = base * h->cost[t->b] / one;
-  e[1].from = b;
-  e[1].to = a;
-  e[1].cost = base * h->cost[t->a] / one;
-  return 2;
+                             bool layer, cairn_graph_edge *e) {
+  size_t m = put_crossing(h, t->a, t->b, t->diag, layer, e);
+  return m + put_crossing(h, t->b, t->a, t->diag, layer, e ? e + m : NULL);
 }
 
 /* Transitions on the east and south borders and the south-east corner of
@@ -625,45 +687,44 @@ static size_t owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
   return n;
 }
 
-/* Writes every kept intra-cluster edge of c to e (when not NULL), in order,
- * and returns how many there are. */
-static size_t intra_edges(const hpa_cluster *c, cairn_graph_edge *e) {
+/* Writes the intra-cluster edges of c to e (when not NULL), in order, and
+ * returns how many there are: the kept edges, or with `base` the costs on
+ * terrain alone (every reachable pair where the layer made the cluster's
+ * own table, whose redundant pairs were judged by the layer's costs). */
+static size_t intra_edges(const hpa_cluster *c, bool base, cairn_graph_edge *e) {
+  const bool all = base && c->bdist;
+  const cairn_cost *dist = all ? c->bdist : c->dist;
   size_t m = 0;
   for (uint32_t i = 0; i < c->n; i++)
     for (uint32_t j = 0; j < c->n; j++) {
       size_t pair = (size_t)i * c->n + j;
-      if (c->off[pair + 1] == c->off[pair]) continue; /* not kept */
-      cairn_cost d = c->dist[pair];
+      if (all ? i == j || dist[pair] == CAIRN_COST_INF
+              : c->off[pair + 1] == c->off[pair])
+        continue; /* not kept */
       if (e) {
         e[m].from = c->first + i;
         e[m].to = c->first + j;
-        e[m].cost = (double)d / (double)CAIRN_COST_ONE; /* exact: d < 2^53 */
+        e[m].cost = (double)dist[pair] / (double)CAIRN_COST_ONE; /* exact: < 2^53 */
       }
       m++;
     }
   return m;
 }
 
-static size_t count_edges(const cairn_hpa *h, hpa_transition *trans) {
-  size_t m = 0;
-  uint32_t k = 0;
-  for (int32_t cy = 0; cy < h->ch; cy++)
-    for (int32_t cx = 0; cx < h->cw; cx++, k++)
-      m += intra_edges(&h->clusters[k], NULL) +
-           2 * owned_transitions(h, cx, cy, trans);
-  return m;
-}
-
-static void fill_edges(const cairn_hpa *h, hpa_transition *trans,
-                       cairn_graph_edge *e) {
+/* Writes every edge of the level-1 graph to e (when not NULL) and returns
+ * how many there are; `base` as intra_edges. */
+static size_t graph_edges(const cairn_hpa *h, hpa_transition *trans, bool base,
+                          cairn_graph_edge *e) {
   size_t m = 0;
   uint32_t k = 0;
   for (int32_t cy = 0; cy < h->ch; cy++)
     for (int32_t cx = 0; cx < h->cw; cx++, k++) {
-      m += intra_edges(&h->clusters[k], e + m);
+      m += intra_edges(&h->clusters[k], base, e ? e + m : NULL);
       size_t nt = owned_transitions(h, cx, cy, trans);
-      for (size_t t = 0; t < nt; t++) m += put_transition(h, &trans[t], e + m);
+      for (size_t t = 0; t < nt; t++)
+        m += put_transition(h, &trans[t], !base, e ? e + m : NULL);
     }
+  return m;
 }
 
 cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
@@ -677,6 +738,43 @@ cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
   return cairn_graph_create(&d, a, out);
 }
 
+/* The CSR graph of the numbered nodes (clusters' first set): the layer's
+ * costs, or with `base` the terrain's alone. */
+static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
+                                cairn_graph **out) {
+  const cairn_allocator *a = &h->alloc;
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
+  hpa_transition *trans = hpa_alloc(a, transitions_cap(h->cs) * sizeof *trans);
+  cairn_status st = xy && trans ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  cairn_graph_edge *edges = NULL;
+  size_t m = 0;
+  if (st == CAIRN_OK) {
+    for (uint32_t k = 0; k < n_clusters; k++)
+      for (uint32_t i = 0; i < h->clusters[k].n; i++) {
+        uint32_t v = h->clusters[k].first + i;
+        cairn_point p = hpa_point(h, h->clusters[k].cell[i]);
+        xy[2 * (size_t)v] = p.x;
+        xy[2 * (size_t)v + 1] = p.y;
+      }
+    m = graph_edges(h, trans, base, NULL);
+    edges = hpa_alloc(a, m * sizeof *edges);
+    if (!edges) st = CAIRN_ERR_NOMEM;
+  }
+  if (st == CAIRN_OK) {
+    graph_edges(h, trans, base, edges);
+    st = cairn__hpa_graph(a, n, xy, edges, m, out);
+  }
+  hpa_free(a, edges, m * sizeof *edges);
+  hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
+  hpa_free(a, trans, transitions_cap(h->cs) * sizeof *trans);
+  return st;
+}
+
+cairn_status cairn__hpa_base_graph(const cairn_hpa *h, cairn_graph **out) {
+  return build_graph(h, h->n_nodes, true, out);
+}
+
 /* Numbers the nodes cluster by cluster and builds the CSR graph. */
 static cairn_status assemble(cairn_hpa *h) {
   const cairn_allocator *a = &h->alloc;
@@ -687,36 +785,15 @@ static cairn_status assemble(cairn_hpa *h) {
     n += h->clusters[k].n;
   }
   uint32_t *node_cluster = hpa_alloc(a, (size_t)n * sizeof *node_cluster);
-  double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
-  hpa_transition *trans = hpa_alloc(a, transitions_cap(h->cs) * sizeof *trans);
-  cairn_status st = node_cluster && xy && trans ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  cairn_graph_edge *edges = NULL;
-  size_t m = 0;
-  if (st == CAIRN_OK) {
-    for (uint32_t k = 0; k < n_clusters; k++)
-      for (uint32_t i = 0; i < h->clusters[k].n; i++) {
-        uint32_t v = h->clusters[k].first + i;
-        cairn_point p = hpa_point(h, h->clusters[k].cell[i]);
-        node_cluster[v] = k;
-        xy[2 * (size_t)v] = p.x;
-        xy[2 * (size_t)v + 1] = p.y;
-      }
-    m = count_edges(h, trans);
-    edges = hpa_alloc(a, m * sizeof *edges);
-    if (!edges) st = CAIRN_ERR_NOMEM;
-  }
   cairn_graph *g = NULL;
-  if (st == CAIRN_OK) {
-    fill_edges(h, trans, edges);
-    st = cairn__hpa_graph(a, n, xy, edges, m, &g);
-  }
-  hpa_free(a, edges, m * sizeof *edges);
-  hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
-  hpa_free(a, trans, transitions_cap(h->cs) * sizeof *trans);
+  cairn_status st = node_cluster ? build_graph(h, n, false, &g) : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
     hpa_free(a, node_cluster, (size_t)n * sizeof *node_cluster);
     return st;
   }
+  for (uint32_t k = 0; k < n_clusters; k++)
+    for (uint32_t i = 0; i < h->clusters[k].n; i++)
+      node_cluster[h->clusters[k].first + i] = k;
   cairn_graph_destroy(h->graph);
   hpa_free(a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
   h->graph = g;
@@ -742,6 +819,7 @@ void cairn_hpa_destroy(cairn_hpa *h) {
     hpa_free(&a, h->clusters, n_clusters * sizeof *h->clusters);
   }
   cairn__hpa_free_blocks(h);
+  hpa_free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   cairn_graph_destroy(h->graph);
   hpa_free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
   hpa_free(&a, h, sizeof *h);
@@ -876,7 +954,7 @@ static void mark_clusters(const cairn_hpa *h, cairn_rect r, uint8_t *mark) {
 
 /* Rebuilds the marked clusters, all at once (the abstract graph is
  * reassembled from every cluster, so no changed cell may be left behind),
- * then the blocks holding them and the islands. */
+ * then the blocks holding them and the islands (of grid, unless NULL). */
 static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
                                    uint8_t *mark, double t0) {
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
@@ -895,7 +973,7 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   if (st == CAIRN_OK) st = assemble(h);
   if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
   hpa_free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
-  if (st == CAIRN_OK && !cairn_grid_islands_fresh(grid))
+  if (st == CAIRN_OK && grid && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1, build_threads(h));
   if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2, build_threads(h));
@@ -953,6 +1031,96 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
   return st;
 }
 
+/* ---- cost layers ---------------------------------------------------- */
+
+static cairn_rect cluster_box(const hpa_cluster *c) {
+  cairn_rect r = {c->x0, c->y0, c->w, c->h};
+  return r;
+}
+
+/* Whether the layer changed over the cluster since it was built. */
+static bool layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
+  return h->layer && cairn_penalty_changed(h->layer, cluster_box(c)) > c->layer_seen;
+}
+
+cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
+  if (!h || (layer && !cairn_penalty_fits(layer, h->grid))) return CAIRN_ERR_ARG;
+  double t0 = cairn__hpa_now_ms();
+  uint8_t *mark = new_marks(h);
+  if (!mark) return CAIRN_ERR_NOMEM;
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  /* the clusters the old layer made, and those the new one touches */
+  for (uint32_t k = 0; k < n_clusters; k++) mark[k] = h->clusters[k].bdist != NULL;
+  h->layer = layer;
+  h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
+  h->refresh_at = 0;
+  for (uint32_t k = 0; k < n_clusters; k++)
+    if (cluster_layered(h, &h->clusters[k])) mark[k] = 1;
+  if (!layer) { /* the kept landmark table is for layers only */
+    hpa_free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
+    h->lm_costs = NULL;
+    h->lm_size = 0;
+    h->lm_n = 0;
+  }
+  cairn_status st = rebuild_marked(h, NULL, mark, t0);
+  hpa_free(&h->alloc, mark, n_clusters);
+  return st;
+}
+
+/* Picks up to max (0: no limit) stale clusters into ids, in a round from
+ * h->refresh_at; returns how many, and the stale ones left in *left. */
+static size_t pick_stale(const cairn_hpa *h, uint32_t max, uint32_t *ids,
+                         uint32_t *left) {
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  size_t n = 0;
+  *left = 0;
+  for (uint32_t i = 0; i < n_clusters; i++) {
+    uint32_t k = (h->refresh_at + i) % n_clusters;
+    if (!layer_stale(h, &h->clusters[k])) continue;
+    if (max == 0 || n < max)
+      ids[n++] = k;
+    else
+      (*left)++;
+  }
+  return n;
+}
+
+cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
+                               uint32_t *pending) {
+  if (pending) *pending = 0;
+  if (!h) return CAIRN_ERR_ARG;
+  if (!h->layer) return CAIRN_OK;
+  double t0 = cairn__hpa_now_ms();
+  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  if (h->stale) { /* a failed update or refresh left clusters empty */
+    uint8_t *mark = new_marks(h);
+    if (!mark) return CAIRN_ERR_NOMEM;
+    memset(mark, 1, n_clusters);
+    cairn_status st = rebuild_marked(h, NULL, mark, t0);
+    hpa_free(&h->alloc, mark, n_clusters);
+    return st;
+  }
+  uint32_t *ids = hpa_alloc(&h->alloc, n_clusters * sizeof *ids);
+  if (!ids) return CAIRN_ERR_NOMEM;
+  uint32_t left;
+  size_t n = pick_stale(h, max_clusters, ids, &left);
+  cairn_status st = CAIRN_OK;
+  if (n) {
+    st = build_clusters(h, ids, n);
+    if (st == CAIRN_OK) st = assemble(h);
+    /* landmarks measure terrain alone: the kept table still holds */
+    if (st == CAIRN_OK) st = cairn__hpa_put_landmarks(h);
+    if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
+    h->stale = st != CAIRN_OK;
+    h->refresh_at = (ids[n - 1] + 1) % n_clusters;
+    h->update_ms = cairn__hpa_now_ms() - t0;
+    h->rebuilt = (uint32_t)n;
+  }
+  hpa_free(&h->alloc, ids, n_clusters * sizeof *ids);
+  if (pending) *pending = st == CAIRN_OK ? left : n_clusters;
+  return st;
+}
+
 void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
   if (!out) return;
   memset(out, 0, sizeof *out);
@@ -963,7 +1131,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
     const hpa_cluster *c = &h->clusters[k];
     size_t nn = (size_t)c->n * c->n;
     mem += c->n * sizeof *c->cell + nn * sizeof *c->dist +
-           (nn + 1) * sizeof *c->off + c->n_steps;
+           (nn + 1) * sizeof *c->off + c->n_steps + (c->bdist ? nn * sizeof *c->bdist : 0);
   }
   size_t m = cairn_graph_edges(h->graph);
   /* the CSR graph: offsets, targets, costs, positions */
@@ -972,7 +1140,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
          2 * (size_t)h->n_nodes * sizeof(double);
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
   mem += cairn_graph_landmark_bytes(h->graph) + cairn_graph_landmark_bytes(h->graph2);
-  mem += cairn__hpa_blocks_memory(h);
+  mem += cairn__hpa_blocks_memory(h) + h->lm_size * sizeof *h->lm_costs;
   out->landmarks = cairn_graph_landmarks(h->graph);
   out->levels = h->levels;
   if (h->levels == 3) {
@@ -989,6 +1157,10 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
   out->build_ms = h->build_ms;
   out->update_ms = h->update_ms;
   out->rebuilt_clusters = h->rebuilt;
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    out->layered_clusters += h->clusters[k].bdist != NULL;
+    out->stale_clusters += layer_stale(h, &h->clusters[k]);
+  }
 }
 
 cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,

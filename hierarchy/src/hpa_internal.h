@@ -23,6 +23,11 @@ typedef struct hpa_cluster {
   uint8_t *steps;    /* direction codes of each kept i -> j path (an edge
                         of the abstract graph), back to back */
   size_t n_steps;
+  /* under a cost layer: dist is what the layer made of the cluster when it
+   * was last built, and bdist (n * n) the terrain alone, for landmarks;
+   * NULL when the layer was zero over the cluster (dist is both) */
+  cairn_cost *bdist;
+  uint64_t layer_seen; /* the layer's version when the cluster was built */
 } hpa_cluster;
 
 /* A crossing between two clusters: cell a on one side, b on the other,
@@ -79,6 +84,18 @@ struct cairn_hpa {
   bool stale;
   double build_ms, update_ms;
   uint32_t rebuilt;
+  /* the cost layer (cairn_hpa_set_layer), its padded cells, and where the
+   * next refresh resumes its round of the clusters */
+  const cairn_penalty *layer;
+  const uint32_t *pen;
+  uint32_t refresh_at;
+  /* under a layer, the level-1 landmarks' costs (on terrain alone, so they
+   * stay lower bounds whatever the layer does), kept so that a refresh can
+   * put them on the reassembled graph */
+  uint32_t lm_nodes[CAIRN_GRAPH_MAX_LANDMARKS];
+  uint32_t lm_n;
+  cairn_cost *lm_costs;
+  size_t lm_size; /* entries in lm_costs */
 };
 
 static inline uint32_t hpa_index(const cairn_hpa *h, int32_t x, int32_t y) {
@@ -93,10 +110,31 @@ static inline uint32_t hpa_cluster_of(const cairn_hpa *h, cairn_point p) {
   return (uint32_t)(p.y / h->cs) * (uint32_t)h->cw + (uint32_t)(p.x / h->cs);
 }
 
-/* Cost of the step a -> b between neighbouring cells (the core's rule:
- * straight or diagonal, times the terrain of the cell entered). */
+/* What a step costs when its cell is blocked by the layer: far above any
+ * path's cost, and small enough that sums of such steps cannot wrap. */
+#define HPA_BLOCKED_STEP ((cairn_cost)1 << 56)
+
+/* Cost of entering padded cell i by a straight or diagonal step (the
+ * core's rule: the step times the terrain of the cell entered, plus the
+ * layer's penalty there). */
+static inline cairn_cost hpa_enter_cost(const cairn_hpa *h, uint32_t i,
+                                        bool diag) {
+  cairn_cost c = (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[i];
+  if (h->pen) {
+    if (h->pen[i] == CAIRN_PENALTY_BLOCK) return HPA_BLOCKED_STEP;
+    c += h->pen[i];
+  }
+  return c;
+}
+
+/* Cost of the step a -> b between neighbouring cells. */
 static inline cairn_cost hpa_step_cost(const cairn_hpa *h, cairn_point a,
                                        cairn_point b) {
+  return hpa_enter_cost(h, hpa_index(h, b.x, b.y), a.x != b.x && a.y != b.y);
+}
+/* The same without the layer: terrain alone. */
+static inline cairn_cost hpa_base_step_cost(const cairn_hpa *h, cairn_point a,
+                                            cairn_point b) {
   bool diag = a.x != b.x && a.y != b.y;
   return (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[hpa_index(h, b.x, b.y)];
 }
@@ -126,6 +164,10 @@ bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
  * h->landmarks of them, the nodes nearest points around the map's edge,
  * their fills run on up to `threads` threads. */
 cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads);
+/* Puts the kept level-1 landmark table (under a layer) on h->graph. */
+cairn_status cairn__hpa_put_landmarks(cairn_hpa *h);
+/* The level-1 graph on terrain costs alone (under a layer), for landmarks. */
+cairn_status cairn__hpa_base_graph(const cairn_hpa *h, cairn_graph **out);
 
 /* The shapes of a straight-as-possible 8-way run between two cells, each
  * with max(|dx|, |dy|) steps of which min(|dx|, |dy|) are diagonal (so each

@@ -106,17 +106,52 @@ static cairn_status landmark_row(const cairn_graph *g, size_t n, cairn_search *s
   return st;
 }
 
+/* Under a layer the level-1 landmarks are measured on the terrain alone:
+ * penalties only raise costs, so those costs stay lower bounds whatever the
+ * layer does later, and a refresh need not measure them again. The kept
+ * table goes back on every reassembled graph (cairn__hpa_put_landmarks).
+ * The level-2 graph, built from the layer's costs, gets none. */
+static cairn_status keep_landmarks(cairn_hpa *h, const uint32_t *nodes,
+                                   uint32_t k, const cairn_cost *costs,
+                                   size_t size) {
+  hpa_free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
+  h->lm_costs = NULL;
+  h->lm_size = 0;
+  h->lm_n = 0;
+  if (!k) return CAIRN_OK;
+  h->lm_costs = hpa_alloc(&h->alloc, size * sizeof *h->lm_costs);
+  if (!h->lm_costs) return CAIRN_ERR_NOMEM;
+  memcpy(h->lm_costs, costs, size * sizeof *costs);
+  memcpy(h->lm_nodes, nodes, k * sizeof *nodes);
+  h->lm_size = size;
+  h->lm_n = k;
+  return CAIRN_OK;
+}
+
+cairn_status cairn__hpa_put_landmarks(cairn_hpa *h) {
+  return cairn_graph_set_landmarks(h->graph, h->lm_nodes, h->lm_n, h->lm_costs);
+}
+
 cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads) {
   cairn_graph *g = level == 1 ? h->graph : h->graph2;
   const size_t n = level == 1 ? h->n_nodes : h->n2;
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS], k = 0;
+  if (level == 2 && h->layer) return cairn_graph_set_landmarks(g, NULL, 0, NULL);
   if (n && h->landmarks > 0) {
     cairn_point *at = node_cells(h, level, n);
     cairn_status st = at ? pick_landmarks(h, at, n, nodes, &k) : CAIRN_ERR_NOMEM;
     hpa_free(&h->alloc, at, n * sizeof *at);
     if (st != CAIRN_OK) return st;
   }
-  if (!k) return cairn_graph_set_landmarks(g, NULL, 0, NULL);
+  if (!k) {
+    if (h->layer) keep_landmarks(h, NULL, 0, NULL, 0);
+    return cairn_graph_set_landmarks(g, NULL, 0, NULL);
+  }
+  cairn_graph *measured = g;
+  if (h->layer) {
+    cairn_status st = cairn__hpa_base_graph(h, &measured);
+    if (st != CAIRN_OK) return st;
+  }
   if (threads > (int)k) threads = (int)k;
   if (threads < 1) threads = 1;
   cairn_cost *costs = hpa_alloc(&h->alloc, (size_t)k * n * sizeof *costs);
@@ -137,12 +172,14 @@ cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads) {
 #ifdef _OPENMP
       t = omp_get_thread_num();
 #endif
-      cairn_status r = landmark_row(g, n, s[t], nodes[i], costs + (size_t)i * n);
+      cairn_status r = landmark_row(measured, n, s[t], nodes[i], costs + (size_t)i * n);
       if ((int)r < failed) failed = (int)r;
     }
     st = (cairn_status)failed;
   }
   if (st == CAIRN_OK) st = cairn_graph_set_landmarks(g, nodes, k, costs);
+  if (st == CAIRN_OK && h->layer) st = keep_landmarks(h, nodes, k, costs, (size_t)k * n);
+  if (measured != g) cairn_graph_destroy(measured);
   for (int t = 0; t < threads; t++) cairn_search_destroy(s[t]);
   hpa_free(&h->alloc, costs, (size_t)k * n * sizeof *costs);
   return st;

@@ -35,6 +35,7 @@ struct cairn_hpa_query {
   cairn_point *path;
   size_t path_cap, path_len;
   cairn_cost path_cost; /* of path[0 .. path_len), kept as it grows */
+  cairn_cost path_base; /* the same on terrain alone */
   cairn_cost *prefix;
   size_t prefix_cap;
   uint32_t *turns;
@@ -228,6 +229,7 @@ static cairn_status join(cairn_hpa_query *q, bool from_start) {
   if (direct) targets[nt++] = q->goal;
   cairn_search_opts o = cairn_search_defaults();
   o.bounds = cluster_rect(c);
+  o.penalty = h->layer; /* the links pay the layer as it is now */
   cairn_status st = cairn_dijkstra_fill(q->search, h->grid, &p, 1, targets, nt,
                                         !from_start, &o);
   if (st != CAIRN_OK) return st;
@@ -271,12 +273,12 @@ static int32_t octile_cells(cairn_point a, cairn_point b) {
   return hi + (lo * 41) / 100; /* hi - lo + 1.41 lo, rounded down */
 }
 
-static cairn_status copy_path(cairn_hpa_query *q, const cairn_point *p,
-                              size_t n, cairn_cost cost) {
-  if (!GROW(q, path, path_cap, n)) return CAIRN_ERR_NOMEM;
-  memcpy(q->path, p, n * sizeof *p);
-  q->path_len = n;
-  q->path_cost = cost;
+static cairn_status copy_path(cairn_hpa_query *q, const cairn_result *r) {
+  if (!GROW(q, path, path_cap, r->path_len)) return CAIRN_ERR_NOMEM;
+  memcpy(q->path, r->path, r->path_len * sizeof *r->path);
+  q->path_len = r->path_len;
+  q->path_cost = r->cost;
+  q->path_base = r->base_cost;
   return CAIRN_OK;
 }
 
@@ -288,11 +290,12 @@ static cairn_status plan_plain(cairn_hpa_query *q) {
   cairn_result r;
   cairn_search_opts o = cairn_search_defaults();
   o.max_expanded = 2 * (uint64_t)q->h->cs * (uint64_t)q->h->cs;
+  o.penalty = q->h->layer;
   cairn_status st = cairn_astar(q->search, q->h->grid, q->start, q->goal, &o, &r);
   q->expanded += r.expanded;
   if (st == CAIRN_OK) {
     q->plain = 1;
-    st = copy_path(q, r.path, r.path_len, r.cost);
+    st = copy_path(q, &r);
     q->route_cost = r.cost;
   }
   return st;
@@ -474,6 +477,7 @@ static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
   memset(out, 0, sizeof *out);
   out->status = q->state;
   out->cost = CAIRN_COST_INF;
+  out->base_cost = CAIRN_COST_INF;
   out->route_cost = q->route_cost;
   out->expanded = q->expanded;
   out->plain = q->plain;
@@ -483,7 +487,10 @@ static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
   if (q->state != CAIRN_OK && q->state != CAIRN_IN_PROGRESS) return;
   out->path = q->path_len ? q->path : NULL;
   out->path_len = q->path_len;
-  if (q->state == CAIRN_OK && q->path_len) out->cost = q->path_cost;
+  if (q->state == CAIRN_OK && q->path_len) {
+    out->cost = q->path_cost;
+    out->base_cost = q->path_base;
+  }
 }
 
 cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
@@ -494,7 +501,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
   q->h = h;
   q->state = CAIRN_ERR_ARG;
   q->route_len = q->raw_len = q->raw_done = q->path_len = 0;
-  q->path_cost = 0;
+  q->path_cost = q->path_base = 0;
   q->route2_len = 0;
   q->refined = 0;
   q->expanded = 0;
@@ -519,6 +526,9 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
       cairn_grid_island(h->grid, start.x, start.y) !=
           cairn_grid_island(h->grid, goal.x, goal.y)) {
     st = CAIRN_NO_PATH; /* answered from the island labels */
+  } else if (h->pen && h->pen[hpa_index(h, goal.x, goal.y)] == CAIRN_PENALTY_BLOCK &&
+             (start.x != goal.x || start.y != goal.y)) {
+    st = CAIRN_NO_PATH; /* the layer blocks the goal, as for the core's A* */
   } else {
     st = CAIRN_PARTIAL;
     if (octile_cells(start, goal) <= q->opts.nearby ||
@@ -603,7 +613,10 @@ static cairn_status flush(cairn_hpa_query *q) {
     memcpy(dst, q->raw + from, n * sizeof *dst);
     m = n;
   }
-  for (size_t k = 1; k < m; k++) q->path_cost += hpa_step_cost(q->h, dst[k - 1], dst[k]);
+  for (size_t k = 1; k < m; k++) {
+    q->path_cost += hpa_step_cost(q->h, dst[k - 1], dst[k]);
+    q->path_base += hpa_base_step_cost(q->h, dst[k - 1], dst[k]);
+  }
   q->path_len += m - skip;
   q->raw_done = q->raw_len;
   return CAIRN_OK;
@@ -643,7 +656,7 @@ cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
   else if (out) {
     memset(out, 0, sizeof *out);
     out->status = st;
-    out->cost = CAIRN_COST_INF;
+    out->cost = out->base_cost = CAIRN_COST_INF;
   }
   return st;
 }

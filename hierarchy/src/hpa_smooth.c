@@ -80,7 +80,7 @@ static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
 static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
                       cairn_point b, int shape, cairn_cost limit,
                       cairn_point *out) {
-  const uint8_t *cost = h->cost, *moves = h->moves;
+  const uint8_t *moves = h->moves;
   int32_t dx = b.x - a.x, dy = b.y - a.y;
   int sx = sgn(dx), sy = sgn(dy);
   int32_t ax = abs(dx), ay = abs(dy);
@@ -101,7 +101,7 @@ static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
     const bool diag = hpa_run_diag(shape, k, n, nd, &acc);
     if (!(moves[c] & (diag ? diag_bit : straight_bit))) return CAIRN_COST_INF;
     c = (uint32_t)((int32_t)c + (diag ? diag_off : straight_off));
-    total += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cost[c];
+    total += hpa_enter_cost(h, c, diag); /* the layer's penalty included */
     if (total >= limit) return CAIRN_COST_INF;
     p.x += diag ? sx : ox;
     p.y += diag ? sy : oy;
