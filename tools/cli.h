@@ -63,6 +63,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_horde(int argc, char **argv);
 int cmd_march(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
 
 /* The cells marked ch in a .map file, in row order (*out malloc'd, or NULL
  * when none): the grid keeps costs, not glyphs. 0, or -1 on a read or
