@@ -324,6 +324,14 @@ for f in $(cd "$tmp/suite" && find . -name '*.scen' | sort); do
 done
 [ "$(grep -c '^| ' "$tmp/rep/r.md")" -eq $((1 + 2 * $(find "$tmp/suite" -name '*.scen' | wc -l))) ] ||
   { echo "FAIL: suite report has the wrong number of rows" >&2; fails=$((fails + 1)); }
+# the plots beside it: PNGs of 800 x 500 (the header read here), linked from the report
+for plot in time subopt; do
+  python3 -c 'import sys, struct
+b = open(sys.argv[1], "rb").read(24)
+sys.exit(not (b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR" and struct.unpack(">II", b[16:24]) == (800, 500)))' \
+    "$tmp/rep/r-$plot.png" && grep -q "](r-$plot.png)" "$tmp/rep/r.md" ||
+    { echo "FAIL: suite plot r-$plot.png is not an 800 x 500 PNG linked from the report" >&2; fails=$((fails + 1)); }
+done
 # the CSV beside it: one line per solved row, the tiny map's 2 rows per algorithm included
 awk -F, 'NR > 1 && $2 + 0 > 0 { n++ } END { exit !(n >= 4) }' "$tmp/rep/r-rows.csv" ||
   { echo "FAIL: suite rows CSV" >&2; fails=$((fails + 1)); }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "suite_plot.h"
 
 static char *copy_string(const char *s) {
   size_t n = strlen(s) + 1;
@@ -97,7 +98,8 @@ static bool write_points_csv(const suite_data *d, const char *path) {
   return fclose(f) == 0;
 }
 
-static bool write_markdown(const suite_data *d, const char *path, const char *csv) {
+static bool write_markdown(const suite_data *d, const char *path, const char *csv,
+                           char *const plots[2]) {
   FILE *f = fopen(path, "w");
   if (!f) return false;
   size_t files = d->n_algos ? d->n_results / (size_t)d->n_algos : 0;
@@ -109,24 +111,31 @@ static bool write_markdown(const suite_data *d, const char *path, const char *cs
              "length; times are of the query alone (median and nearest-rank p99 "
              "over the searched rows); preprocessing is the HPA* build.\n\n");
   suite_print_table(f, d);
-  fprintf(f, "\nEvery solved row (algorithm, optimal length, query time, "
+  fprintf(f, "\n![query time against path length](%s)\n\n", base_name(plots[0]));
+  fprintf(f, "![suboptimality against path length](%s)\n\n", base_name(plots[1]));
+  fprintf(f, "Every solved row (algorithm, optimal length, query time, "
              "suboptimality): [%s](%s)\n", base_name(csv), base_name(csv));
   return fclose(f) == 0;
 }
 
 int suite_write_report(const suite_data *d, const char *path) {
   char *csv = beside(path, "-rows.csv");
+  char *plots[2] = {beside(path, "-time.png"), beside(path, "-subopt.png")};
   int rc = EXIT_DONE;
-  if (!csv) {
+  if (!csv || !plots[0] || !plots[1]) {
     cli_error("out of memory");
     rc = EXIT_RUNTIME;
   } else if (!write_points_csv(d, csv)) {
     cli_error("%s: cannot write the plot data", csv);
     rc = EXIT_RUNTIME;
-  } else if (!write_markdown(d, path, csv)) {
+  } else if ((rc = suite_write_plots(d, plots[0], plots[1])) != EXIT_DONE) {
+    /* the error is printed */
+  } else if (!write_markdown(d, path, csv, plots)) {
     cli_error("%s: cannot write the report", path);
     rc = EXIT_RUNTIME;
   }
   free(csv);
+  free(plots[0]);
+  free(plots[1]);
   return rc;
 }

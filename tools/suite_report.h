@@ -43,8 +43,9 @@ void suite_data_free(suite_data *d);
 void suite_print_table(FILE *out, const suite_data *d);
 
 /* Writes the report at `path` and beside it STEM-rows.csv (every solved
- * row) and the plots STEM-time.png and STEM-subopt.png (STEM is the
- * report's path without ".md"). Exit code, the error printed. */
+ * row) and the plots STEM-time.png and STEM-subopt.png (suite_plot.h),
+ * linked from it (STEM is the report's path without ".md"). Exit code, the
+ * error printed. */
 int suite_write_report(const suite_data *d, const char *path);
 
 #endif
