@@ -309,5 +309,66 @@ if [ -f "$mai/maps/Berlin_0_256.map" ]; then
     "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --json
 fi
 
+# suite: every .scen under a folder; the report's table against cairn scen --json
+expect 2 "suite needs a folder" "$cairn" suite
+expect 2 "not astar, dijkstra or hpa" "$cairn" suite "$tmp" --algo astar,jps
+expect 2 "given twice" "$cairn" suite "$tmp" --algo astar,astar
+expect 3 "cannot open the folder" "$cairn" suite "$tmp/nowhere"
+mkdir -p "$tmp/suite/scen/tiny" "$tmp/suite/maps" "$tmp/empty"
+expect 3 "no .scen files" "$cairn" suite "$tmp/empty"
+printf 'type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n' >"$tmp/suite/scen/tiny/tiny.map"
+printf 'version 1\n0\ttiny.map\t4\t3\t0\t0\t3\t0\t3.00000000\n1\ttiny.map\t4\t3\t0\t0\t3\t2\t5.00000000\n' \
+  >"$tmp/suite/scen/tiny/tiny.map.scen"
+if [ -f "$mai/scen/arena.map.scen" ]; then
+  for m in arena ht_chantry; do
+    ln -s "$mai/scen/$m.map.scen" "$tmp/suite/scen/$m.map.scen"
+    ln -s "$mai/maps/$m.map" "$tmp/suite/maps/$m.map"
+  done
+fi
+mkdir -p "$tmp/rep"
+expect 0 "report in $tmp/rep/r.md" "$cairn" suite "$tmp/suite" --algo astar,hpa --report "$tmp/rep/r.md"
+[ -s "$tmp/rep/r.md" ] ||
+  { echo "FAIL: cairn suite --report" >&2; fails=$((fails + 1)); }
+for f in $(cd "$tmp/suite" && find . -name '*.scen' | sort); do
+  for algo in astar hpa; do
+    json=$("$cairn" scen "$tmp/suite/$f" --algo "$algo" --json 2>/dev/null)
+    row=$(grep "^| ${f#./} | [^|]* | $algo |" "$tmp/rep/r.md")
+    # scenarios, invalid, mismatch, mean and max suboptimality, mean expansions
+    echo "$json|$row" | awk -F'|' '
+      function num(k) { return match($1, "\"" k "\":[0-9.]+") ? substr($1, RSTART + length(k) + 3, RLENGTH - length(k) - 3) + 0 : -1 }
+      { ok = NF >= 14 && $6 + 0 == num("scenarios") && $7 + 0 == num("invalid") && $8 + 0 == num("mismatch") &&
+             ($9 - num("mean_subopt_pct")) ^ 2 < 1e-8 && ($10 - num("max_subopt_pct")) ^ 2 < 1e-8 &&
+             $13 + 0 == num("mean_expanded") && $11 > 0 && $12 >= $11
+        exit !ok }' ||
+      { echo "FAIL: suite report row for $f $algo differs from cairn scen --json:" >&2
+        echo "    $row" >&2; echo "    $json" >&2; fails=$((fails + 1)); }
+  done
+done
+[ "$(grep -c '^| ' "$tmp/rep/r.md")" -eq $((1 + 2 * $(find "$tmp/suite" -name '*.scen' | wc -l))) ] ||
+  { echo "FAIL: suite report has the wrong number of rows" >&2; fails=$((fails + 1)); }
+# the plots beside it: PNGs of 800 x 500 (the header read here), linked from the report
+for plot in time subopt; do
+  python3 -c 'import sys, struct
+b = open(sys.argv[1], "rb").read(24)
+sys.exit(not (b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR" and struct.unpack(">II", b[16:24]) == (800, 500)))' \
+    "$tmp/rep/r-$plot.png" && grep -q "](r-$plot.png)" "$tmp/rep/r.md" ||
+    { echo "FAIL: suite plot r-$plot.png is not an 800 x 500 PNG linked from the report" >&2; fails=$((fails + 1)); }
+done
+# the CSV beside it: one line per solved row, the tiny map's 2 rows per algorithm included
+awk -F, 'NR > 1 && $2 + 0 > 0 { n++ } END { exit !(n >= 4) }' "$tmp/rep/r-rows.csv" ||
+  { echo "FAIL: suite rows CSV" >&2; fails=$((fails + 1)); }
+expect 0 '^\{"map":"tiny.map","algo":"dijkstra",.*"scenarios":2,.*"mismatch":0,.*"file":"scen/tiny/tiny.map.scen"\}$' \
+  "$cairn" suite "$tmp/suite" --algo dijkstra --json
+
+# horde --replay: the recording leaves the run unchanged; the browser test is ctest's viewer
+expect 2 "--every needs --replay" "$cairn" horde --every 5
+expect 1 "cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --replay "$tmp/nowhere/x.rpl"
+"$cairn" horde --agents 100 --ticks 50 --json >"$tmp/plain.json" 2>&1
+"$cairn" horde --agents 100 --ticks 50 --json --replay "$tmp/r.rpl" --every 7 >"$tmp/rec.json" 2>&1
+[ "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/plain.json")" = \
+  "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/rec.json")" ] &&
+  [ "$(head -c 8 "$tmp/r.rpl")" = CAIRNRP1 ] ||
+  { echo "FAIL: horde --replay changed the run or wrote no replay" >&2; fails=$((fails + 1)); }
+
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

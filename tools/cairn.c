@@ -28,6 +28,8 @@ static const char usage[] =
     "  info   --map FILE [--terrain C=COST ...] [--json]\n"
     "  gen    --out FILE.map [--kind outskirts|settlement] [--width W]\n"
     "         [--height H] [--seed S] (the demo map generators)\n"
+    "  suite  DIR [--algo astar,hpa,dijkstra] [--report FILE.md] [--json]\n"
+    "         (every .scen under DIR with each algorithm; a table or a report)\n"
     "\n"
     "exit codes: 0 done (\"no path\" is an answer), 1 runtime failure,\n"
     "            2 usage error, 3 bad input file or coordinates\n";
@@ -46,6 +48,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "march") == 0) return cmd_march(argc - 2, argv + 2);
   if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+  if (strcmp(cmd, "suite") == 0) return cmd_suite(argc - 2, argv + 2);
   cli_error("unknown command '%s' (try cairn --help)", cmd);
   return EXIT_USAGE;
 }

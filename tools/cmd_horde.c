@@ -9,6 +9,7 @@
 
 #include "cairn_crowd.h"
 #include "cli.h"
+#include "replay.h"
 
 #ifndef CAIRN_MAPS_DIR
 #define CAIRN_MAPS_DIR "maps"
@@ -19,12 +20,15 @@
 #define HORDE_TORCHES 8
 
 static const char *const value_opts[] = {"--map", "--agents", "--ticks",
-                                         "--threads", "--seed", NULL};
+                                         "--threads", "--seed", "--replay",
+                                         "--every", NULL};
 
 typedef struct horde_args {
   const char *map;
   long agents, ticks, threads, seed;
   bool json;
+  const char *replay; /* --replay FILE, a frame every `every` ticks */
+  long every;
 } horde_args;
 
 static int parse_args(int argc, char **argv, horde_args *a) {
@@ -34,6 +38,8 @@ static int parse_args(int argc, char **argv, horde_args *a) {
   a->threads = 0;
   a->seed = 1;
   a->json = false;
+  a->replay = NULL;
+  a->every = 0;
   cli_args c;
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
@@ -56,8 +62,17 @@ static int parse_args(int argc, char **argv, horde_args *a) {
       if (!cli_parse_int("--threads", v, 1, 1024, &a->threads)) return EXIT_USAGE;
     } else if (cli_is(&c, "--seed")) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--replay")) {
+      a->replay = v;
+    } else if (cli_is(&c, "--every")) {
+      if (!cli_parse_int("--every", v, 1, 1000000, &a->every)) return EXIT_USAGE;
     }
   }
+  if (a->every && !a->replay) {
+    cli_error("horde: --every needs --replay FILE");
+    return EXIT_USAGE;
+  }
+  if (!a->every) a->every = 1;
   return EXIT_DONE;
 }
 
@@ -214,6 +229,10 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
     sum->lost += st.non_finite;
     sum->overlaps += st.overlaps;
     sum->agent_ticks += st.active;
+    if (sum->replay && cli_replay_tick(sum->replay, t + 1) != CAIRN_OK) {
+      free(ms);
+      return CAIRN_ERR_IO;
+    }
     if (st.moving + st.waiting + st.queued == 0) {
       t++;
       break;
@@ -305,7 +324,16 @@ int cmd_horde(int argc, char **argv) {
   if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
   cli_crowd_summary sum = {0};
   sum.agents = a.agents;
+  if (st == CAIRN_OK && a.replay) {
+    cli_replay_scene scene = {a.map, g,       gates,        torches,
+                              n_gates, HORDE_TORCHES, TORCH_RADIUS, o.dt};
+    st = cli_replay_open(a.replay, a.every, &scene, c, agents, (size_t)a.agents,
+                         &sum.replay);
+  }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (a.replay && cli_replay_close(sum.replay, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
+      st == CAIRN_OK)
+    st = CAIRN_ERR_IO;
   if (st != CAIRN_OK) {
     cli_error("horde: %s", cairn_status_str(st));
     goto done;

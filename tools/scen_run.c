@@ -1,0 +1,270 @@
+/* Running a scenario file with one algorithm, validating every path
+ * independently of the search (see scen_run.h). */
+#include "scen_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa"};
+
+int scen_algo_parse(const char *name) {
+  for (int k = 0; k < ALGO_COUNT; k++)
+    if (strcmp(name, scen_algo_names[k]) == 0) return k;
+  return -1;
+}
+
+static char *copy_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, s, n);
+  return c;
+}
+
+static bool file_exists(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f) fclose(f);
+  return f != NULL;
+}
+
+/* The map named by the scenario, beside the .scen file or in ../maps. */
+static char *find_map(const char *scen_path, const char *map_name) {
+  const char *slash = strrchr(scen_path, '/');
+  size_t dir_len = slash ? (size_t)(slash - scen_path + 1) : 0;
+  size_t cap = dir_len + strlen(map_name) + 16;
+  char *path = malloc(cap);
+  if (!path) return NULL;
+  snprintf(path, cap, "%.*s%s", (int)dir_len, scen_path, map_name);
+  if (file_exists(path)) return path;
+  snprintf(path, cap, "%.*s../maps/%s", (int)dir_len, scen_path, map_name);
+  if (file_exists(path)) return path;
+  free(path);
+  return NULL;
+}
+
+int scen_file_load(const char *path, const char *map, scen_file *f) {
+  memset(f, 0, sizeof *f);
+  f->path = path;
+  cairn_error err;
+  if (cairn_scen_load(path, NULL, &f->sc, &err) != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return EXIT_BADINPUT;
+  }
+  f->map_path = map ? copy_string(map) : find_map(path, cairn_scen_map_name(f->sc));
+  if (!f->map_path) {
+    cli_error("%s: map '%s' not found beside it or in ../maps (use --map)", path,
+              cairn_scen_map_name(f->sc));
+    return EXIT_BADINPUT;
+  }
+  if (!(f->g = cli_load_map(f->map_path, NULL))) return EXIT_BADINPUT;
+  if (cairn_scen_check(f->sc, f->g, &err) != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return EXIT_BADINPUT;
+  }
+  return EXIT_DONE;
+}
+
+void scen_file_free(scen_file *f) {
+  free(f->map_path);
+  cairn_grid_destroy(f->g);
+  cairn_scen_destroy(f->sc);
+  memset(f, 0, sizeof *f);
+}
+
+int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out) {
+  *out = NULL;
+  if (c->algo != ALGO_HPA) return EXIT_DONE;
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = (int32_t)c->cluster;
+  ho.levels = (int)c->levels;
+  if (c->landmarks >= 0) ho.landmarks = c->landmarks ? (int32_t)c->landmarks : -1;
+  cairn_status st = cairn_hpa_create(f->g, &ho, NULL, out);
+  if (st != CAIRN_OK) {
+    cli_error("%s: building the hierarchy failed: %s", f->map_path, cairn_status_str(st));
+    return EXIT_RUNTIME;
+  }
+  return EXIT_DONE;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of n sorted values. */
+static double percentile(const double *sorted, size_t n, double pct) {
+  if (!n) return 0;
+  size_t k = (size_t)ceil(pct / 100.0 * (double)n);
+  return sorted[k ? k - 1 : 0];
+}
+
+/* One query with the chosen algorithm, in the common result form. */
+typedef struct solver {
+  cairn_search *s;
+  cairn_search_opts o;
+  const cairn_hpa *hpa;
+  cairn_hpa_query *q;
+  cairn_hpa_path_opts po;
+} solver;
+
+static cairn_status solve(solver *v, const cairn_grid *g, cairn_point a,
+                          cairn_point b, cairn_result *res) {
+  if (!v->hpa) return cairn_astar(v->s, g, a, b, &v->o, res);
+  cairn_hpa_result hr;
+  cairn_status st = cairn_hpa_find(v->q, v->hpa, a, b, &v->po, &hr);
+  memset(res, 0, sizeof *res);
+  res->status = st;
+  res->cost = hr.cost;
+  res->path = hr.path;
+  res->path_len = hr.path_len;
+  res->expanded = hr.expanded;
+  return st;
+}
+
+/* Checks a found path on its own and fills the row. */
+static void judge_row(const scen_file *f, const cairn_scen_entry *e,
+                      const cairn_result *res, scen_row *r) {
+  cairn_path_check chk;
+  cairn_grid_check_path(f->g, res->path, res->path_len, e->start, e->goal, 8, &chk);
+  if (!chk.valid) {
+    r->kind = ROW_INVALID;
+    cli_error("%s:%u: invalid path: %s at point %zu", f->path, e->line, chk.problem,
+              chk.bad_index);
+    return;
+  }
+  r->kind = ROW_SOLVED;
+  r->cost = chk.cost;
+  r->mismatch = fabs(chk.cost - e->optimal) > 1e-5 * e->optimal + 0.006;
+  r->subopt_pct = e->optimal > 0 ? (chk.cost - e->optimal) / e->optimal * 100 : 0;
+  if (r->subopt_pct < 0) r->subopt_pct = 0; /* printed-precision noise */
+}
+
+static int solver_init(const scen_config *c, const cairn_grid *g,
+                       const cairn_hpa *hpa, solver *v) {
+  memset(v, 0, sizeof *v);
+  v->hpa = hpa;
+  v->po = cairn_hpa_path_defaults();
+  v->po.nearby = (int32_t)c->nearby;
+  v->po.smooth = !c->no_smooth;
+  v->o = cairn_search_defaults();
+  v->o.weight = c->weight;
+  if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
+  if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
+      cairn_search_reserve_grid(v->s, g) != CAIRN_OK ||
+      cairn_hpa_query_create(NULL, &v->q) != CAIRN_OK ||
+      (hpa && cairn_hpa_query_reserve(v->q, hpa) != CAIRN_OK)) {
+    cli_error("out of memory");
+    return EXIT_RUNTIME;
+  }
+  return EXIT_DONE;
+}
+
+static void solver_free(solver *v) {
+  cairn_search_destroy(v->s);
+  cairn_hpa_query_destroy(v->q);
+}
+
+int scen_run_rows(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
+                  scen_row *rows) {
+  solver v;
+  int rc = solver_init(c, f->g, hpa, &v);
+  for (size_t i = 0; rc == EXIT_DONE && i < cairn_scen_count(f->sc); i++) {
+    const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
+    scen_row *r = &rows[i];
+    memset(r, 0, sizeof *r);
+    if (!cairn_grid_cost(f->g, e->start.x, e->start.y) ||
+        !cairn_grid_cost(f->g, e->goal.x, e->goal.y)) {
+      r->kind = ROW_SKIPPED;
+      continue;
+    }
+    cairn_result res;
+    double t0 = cli_now_us();
+    cairn_status st = solve(&v, f->g, e->start, e->goal, &res);
+    r->us = cli_now_us() - t0;
+    r->expanded = res.expanded;
+    if (st < 0) {
+      cli_error("%s:%u: search failed: %s", f->path, e->line, cairn_status_str(st));
+      rc = EXIT_RUNTIME;
+    } else if (st != CAIRN_OK) {
+      r->kind = ROW_UNREACHABLE;
+    } else {
+      judge_row(f, e, &res, r);
+    }
+  }
+  solver_free(&v);
+  return rc;
+}
+
+static void add_row(scen_totals *t, const scen_row *r) {
+  t->scenarios++;
+  if (r->kind == ROW_SKIPPED) {
+    t->skipped++;
+    return;
+  }
+  t->searched++;
+  t->total_us += r->us;
+  t->sum_expanded += (double)r->expanded;
+  if (r->kind == ROW_UNREACHABLE) t->unreachable++;
+  if (r->kind == ROW_INVALID) t->invalid++;
+  if (r->kind != ROW_SOLVED) return;
+  t->solved++;
+  t->mismatch += r->mismatch;
+  t->sum_subopt += r->subopt_pct;
+  if (r->subopt_pct > t->max_subopt) t->max_subopt = r->subopt_pct;
+}
+
+scen_totals scen_sum_rows(const cairn_scen *sc, const scen_row *rows, uint32_t b0,
+                          uint32_t b1, double *scratch) {
+  scen_totals t;
+  memset(&t, 0, sizeof t);
+  size_t n = 0;
+  for (size_t i = 0; i < cairn_scen_count(sc); i++) {
+    uint32_t b = cairn_scen_get(sc, i)->bucket;
+    if (b < b0 || b > b1) continue;
+    add_row(&t, &rows[i]);
+    if (rows[i].kind != ROW_SKIPPED) scratch[n++] = rows[i].us;
+  }
+  qsort(scratch, n, sizeof *scratch, cmp_double);
+  t.median_us = percentile(scratch, n, 50);
+  t.p99_us = percentile(scratch, n, 99);
+  return t;
+}
+
+double scen_mean_subopt(const scen_totals *t) {
+  return t->solved ? t->sum_subopt / (double)t->solved : 0;
+}
+
+double scen_mean_expanded(const scen_totals *t) {
+  return t->searched ? t->sum_expanded / (double)t->searched : 0;
+}
+
+void scen_print_json(FILE *out, const scen_config *c, const cairn_scen *sc,
+                     const scen_totals *t, const cairn_hpa *hpa) {
+  fprintf(out,
+          "{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"scenarios\":%zu,"
+          "\"solved\":%zu,\"skipped\":%zu,\"unreachable\":%zu,\"invalid\":%zu,"
+          "\"mismatch\":%zu,\"mean_subopt_pct\":%.6f,\"max_subopt_pct\":%.6f,"
+          "\"median_us\":%.3f,\"p99_us\":%.3f,\"mean_expanded\":%.1f,"
+          "\"total_ms\":%.3f",
+          cairn_scen_map_name(sc), scen_algo_names[c->algo], c->weight, t->scenarios,
+          t->solved, t->skipped, t->unreachable, t->invalid, t->mismatch,
+          scen_mean_subopt(t), t->max_subopt, t->median_us, t->p99_us,
+          scen_mean_expanded(t), t->total_us / 1000);
+  if (!hpa) return;
+  cairn_hpa_stats hs;
+  cairn_hpa_get_stats(hpa, &hs);
+  fprintf(out,
+          ",\"cluster\":%d,\"preprocess_ms\":%.3f,\"abstract_nodes\":%u,"
+          "\"abstract_edges\":%zu,\"memory_bytes\":%zu,\"levels\":%d,"
+          "\"level2_nodes\":%u,\"level2_edges\":%zu,\"landmarks\":%u",
+          hs.cluster, hs.build_ms, hs.nodes, hs.edges, hs.memory_bytes, hs.levels,
+          hs.nodes2, hs.edges2, hs.landmarks);
+}
+
+int scen_exit_code(const scen_config *c, const scen_totals *t) {
+  bool exact = c->weight == 1.0 && c->algo != ALGO_HPA;
+  return t->invalid || t->unreachable || (exact && t->mismatch) ? EXIT_RUNTIME
+                                                                : EXIT_DONE;
+}
