@@ -30,6 +30,9 @@
 #include <stdint.h>
 
 #include "cairn_core.h"
+#include "cairn_crowd.h"
+#include "cairn_flowfield.h"
+#include "cairn_hierarchy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +112,123 @@ void cairn_text_size(const char *text, int32_t scale, int32_t *w, int32_t *h);
 /* Whether the font has a glyph for byte ch (lower case counts). */
 int cairn_font_has(char ch);
 
+/* ---- map views ------------------------------------------------------ */
+
+/* How cells become pixels: each cell is scale x scale pixels (scale >= 1,
+ * shrink == 1), or each pixel covers shrink x shrink cells (shrink > 1,
+ * scale == 1) and shows their mean colour, so a wall one cell thick still
+ * shows as a line 1 / shrink as dark. */
+typedef struct cairn_view {
+  int32_t map_w, map_h; /* cells */
+  int32_t scale, shrink;
+} cairn_view;
+
+/* Largest scale a view fit picks: 16 pixels a cell. */
+#define CAIRN_VIEW_MAX_SCALE 16
+/* The default image side a view fits into. */
+#define CAIRN_VIEW_DEFAULT_PX 1024
+
+/* The view of a w x h map for an image of at most max_px pixels a side
+ * (0: CAIRN_VIEW_DEFAULT_PX): the largest integer scale up to
+ * CAIRN_VIEW_MAX_SCALE that fits, or, for a map wider than max_px, the
+ * smallest integer shrink that fits. A 1024 x 1024 map at the default is
+ * drawn 1:1. Sides below 1 count as 1. */
+cairn_view cairn_view_fit(int32_t w, int32_t h, int32_t max_px);
+/* The image size the view needs (ceil(map / shrink) x scale). */
+void cairn_view_size(const cairn_view *v, int32_t *w, int32_t *h);
+/* A point in cell units (cell (x, y) spans x..x+1, y..y+1) as pixels. */
+void cairn_view_to_px(const cairn_view *v, double cx, double cy, double *px,
+                      double *py);
+/* The pixels of cell (x, y) (under a shrink: the pixel holding it). */
+cairn_rect cairn_view_cell_rect(const cairn_view *v, int32_t x, int32_t y);
+
+/* A colour for each cell, for the cell painters below; alpha 0 leaves the
+ * cell as it is. */
+typedef cairn_rgba (*cairn_cell_colour_fn)(void *user, int32_t x, int32_t y);
+/* Blends fn's colour over every cell of the view (under a shrink, the
+ * alpha-weighted mean of the cells of each pixel). */
+void cairn_render_cells(cairn_image *img, const cairn_view *v,
+                        cairn_cell_colour_fn fn, void *user);
+
+/* ---- layers --------------------------------------------------------- */
+
+/* The colours the layers use, for legends and tests. */
+extern const cairn_rgba cairn_colour_open;    /* terrain cost 1 */
+extern const cairn_rgba cairn_colour_wall;    /* blocked */
+extern const cairn_rgba cairn_colour_path;    /* a search's path */
+extern const cairn_rgba cairn_colour_smooth;  /* the smoothed path */
+extern const cairn_rgba cairn_colour_start;
+extern const cairn_rgba cairn_colour_goal;
+extern const cairn_rgba cairn_colour_open_set; /* open nodes of a search */
+extern const cairn_rgba cairn_colour_cluster; /* hierarchy cluster borders */
+extern const cairn_rgba cairn_colour_entrance;
+extern const cairn_rgba cairn_colour_arrow;   /* flow directions */
+extern const cairn_rgba cairn_colour_unreachable;
+
+/* The colour of terrain cost c: open ground for 1, darker and greener
+ * towards 255, cairn_colour_wall for 0. */
+cairn_rgba cairn_terrain_colour(uint8_t cost);
+/* A ramp for heat maps: t in 0..1 (clamped) from dark violet through blue
+ * and green to yellow. */
+cairn_rgba cairn_heat_colour(double t);
+/* The colour of an agent state (idle grey, moving green, waiting yellow,
+ * arrived blue, unreachable magenta, stuck red). */
+cairn_rgba cairn_agent_colour(cairn_agent_state s);
+
+/* A new image of the view's size with the grid's terrain painted (*out;
+ * the statuses of cairn_image_create). */
+cairn_status cairn_render_map(const cairn_grid *g, const cairn_view *v,
+                              const cairn_allocator *alloc, cairn_image **out);
+/* A polyline through the centres of the path's cells; width in pixels (0:
+ * a third of a cell, at least 1). */
+void cairn_render_path(cairn_image *img, const cairn_view *v,
+                       const cairn_point *path, size_t n, double width,
+                       cairn_rgba c);
+/* A disc on a cell's centre, most of a cell wide (at least 5 pixels). */
+void cairn_render_marker(cairn_image *img, const cairn_view *v, cairn_point p,
+                         cairn_rgba c);
+/* The last grid search of s on g as a heat map: closed cells by their g
+ * (cairn_heat_colour of g / the largest closed g), open cells in
+ * cairn_colour_open_set, blended at alpha 170. *closed and *open (may be
+ * NULL) get the counts. CAIRN_ERR_STATE if s's last search was not on a
+ * grid of g's size. */
+cairn_status cairn_render_expanded(cairn_image *img, const cairn_view *v,
+                                   const cairn_grid *g, const cairn_search *s,
+                                   size_t *closed, size_t *open);
+/* The hierarchy's cluster borders (and, with three levels, its block
+ * borders, darker) and its entrances as dots. */
+void cairn_render_hpa(cairn_image *img, const cairn_view *v,
+                      const cairn_hpa *h);
+/* A flow field as arrows: one every `every` cells each way (0: every cell
+ * when cells are at least 8 pixels wide, else the fewest cells that span
+ * 12 pixels), pointing along the cell's direction. Passable cells the field
+ * cannot reach are tinted cairn_colour_unreachable; goals get a marker. */
+void cairn_render_field_arrows(cairn_image *img, const cairn_view *v,
+                               const cairn_grid *g, const cairn_field *f,
+                               int32_t every);
+/* A flow field's integration costs as a heat map (near goals dark, far
+ * yellow), unreachable passable cells in cairn_colour_unreachable. */
+void cairn_render_field_heat(cairn_image *img, const cairn_view *v,
+                             const cairn_grid *g, const cairn_field *f);
+/* A cost layer as a red overlay, its alpha growing with the log of the
+ * penalty; blocked cells (CAIRN_PENALTY_BLOCK) dark violet. */
+void cairn_render_penalty(cairn_image *img, const cairn_view *v,
+                          const cairn_penalty *p);
+/* Agents as discs of their radius (at least 1 pixel across), coloured by
+ * state; handles that are no longer valid are skipped. Returns how many
+ * were drawn. */
+size_t cairn_render_agents(cairn_image *img, const cairn_view *v,
+                           const cairn_crowd *c, const cairn_agent *agents,
+                           size_t n);
+/* A legend box in the top-left corner: one swatch and label per entry, in
+ * the built-in font at `scale`. */
+typedef struct cairn_legend_entry {
+  cairn_rgba colour;
+  const char *label;
+} cairn_legend_entry;
+void cairn_render_legend(cairn_image *img, const cairn_legend_entry *e,
+                         size_t n, int32_t scale);
+
 /* ---- files ---------------------------------------------------------- */
 
 /* Writes the image as a PNG (8-bit RGB when every pixel is opaque, else
@@ -117,6 +237,33 @@ int cairn_font_has(char ch);
  * failed half way is removed. */
 cairn_status cairn_image_write_png(const cairn_image *img, const char *path,
                                    cairn_error *err);
+
+/* Animated GIF, written as it goes (one frame in memory at a time): every
+ * frame is mapped to one fixed 256-colour palette (a 6 x 6 x 6 colour cube
+ * and 40 greys: each pixel takes the nearer of its cube and grey colours),
+ * and only the rectangle that changed since the previous frame is stored,
+ * LZW-compressed; it loops forever. Frames must have the size given at
+ * open. */
+typedef struct cairn_gif cairn_gif;
+/* Creates the file and writes the header. delay_cs: hundredths of a second
+ * a frame shows (1..65535; others are CAIRN_ERR_ARG, as are sides outside
+ * 1..65535 and NULL arguments). CAIRN_ERR_IO naming the file. */
+cairn_status cairn_gif_open(const char *path, int32_t width, int32_t height,
+                            int delay_cs, const cairn_allocator *alloc,
+                            cairn_gif **out, cairn_error *err);
+/* Appends a frame. CAIRN_ERR_ARG for a frame of another size, CAIRN_ERR_IO
+ * when writing fails (the writer then refuses further frames). */
+cairn_status cairn_gif_add(cairn_gif *gif, const cairn_image *frame,
+                           cairn_error *err);
+/* Frames added so far. */
+uint32_t cairn_gif_frames(const cairn_gif *gif);
+/* Writes the trailer, closes the file and frees the writer (always, even
+ * on error; NULL is fine). A file whose writing failed is removed. */
+cairn_status cairn_gif_close(cairn_gif *gif, cairn_error *err);
+/* The palette index a colour maps to, and the colour of an index: the
+ * mapping cairn_gif_add uses (for tests and legends). */
+uint8_t cairn_gif_index(cairn_rgba c);
+cairn_rgba cairn_gif_colour(uint8_t index);
 
 #ifdef __cplusplus
 }
