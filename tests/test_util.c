@@ -1,5 +1,6 @@
 #include "test_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 cairn_grid *tu_grid(const char *const *rows, int height) {
@@ -78,5 +79,82 @@ cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g) {
     cairn_point p = {(int32_t)tu_below(rng, (uint32_t)cairn_grid_width(g)),
                      (int32_t)tu_below(rng, (uint32_t)cairn_grid_height(g))};
     if (cairn_grid_cost(g, p.x, p.y)) return p;
+  }
+}
+
+/* ---- failing allocator ---------------------------------------------- */
+
+/* Each block starts with a header holding its size, so frees can be
+ * checked against what was handed out. */
+#define TU_HEADER 16
+
+static void tu_free_block(tu_alloc *t, unsigned char *base, size_t had) {
+  t->live_bytes -= had;
+  t->live_blocks--;
+  free(base);
+}
+
+static void *tu_alloc_fn(void *user, void *ptr, size_t old_size,
+                         size_t new_size) {
+  tu_alloc *t = user;
+  unsigned char *base = ptr ? (unsigned char *)ptr - TU_HEADER : NULL;
+  size_t had = 0;
+  if (base) memcpy(&had, base, sizeof had);
+  if (base && had != old_size) t->bad_sizes++;
+  t->calls++;
+  if (new_size == 0) {
+    if (base) tu_free_block(t, base, had);
+    return NULL;
+  }
+  if (t->budget == 0) {
+    t->failures++;
+    return NULL;
+  }
+  unsigned char *nb = realloc(base, new_size + TU_HEADER);
+  if (!nb) return NULL;
+  if (t->budget > 0) t->budget--;
+  memcpy(nb, &new_size, sizeof new_size);
+  t->live_bytes += new_size - had;
+  if (!base) t->live_blocks++;
+  return nb + TU_HEADER;
+}
+
+cairn_allocator tu_alloc_init(tu_alloc *t, long budget) {
+  memset(t, 0, sizeof *t);
+  t->budget = budget;
+  cairn_allocator a = {tu_alloc_fn, t};
+  return a;
+}
+
+static void tu_assert_clean(const char *name, long k, const tu_alloc *t) {
+  if (t->live_bytes || t->live_blocks || t->bad_sizes)
+    print_message("%s, failing after %ld: %zu bytes in %zu blocks live, "
+                  "%zu wrong old sizes\n",
+                  name, k, t->live_bytes, t->live_blocks, t->bad_sizes);
+  assert_int_equal(t->live_bytes, 0);
+  assert_int_equal(t->live_blocks, 0);
+  assert_int_equal(t->bad_sizes, 0);
+}
+
+/* Far above what any sweep here needs: a sweep that gets this far is
+ * stuck (a retry loop that swallows the failure). */
+#define TU_MAX_SWEEP 1000000L
+
+long tu_oom_sweep(const char *name, tu_oom_fn fn, void *ctx) {
+  tu_alloc t;
+  for (long k = 0;; k++) {
+    cairn_allocator a = tu_alloc_init(&t, k);
+    cairn_status st = fn(ctx, &a);
+    tu_assert_clean(name, k, &t);
+    if (st == CAIRN_OK) {
+      assert_int_equal(t.failures, 0);
+      return k;
+    }
+    if (st != CAIRN_ERR_NOMEM || t.failures == 0)
+      print_message("%s, failing after %ld: %s (%zu refusals)\n", name, k,
+                    cairn_status_str(st), t.failures);
+    assert_int_equal(st, CAIRN_ERR_NOMEM);
+    assert_true(t.failures > 0);
+    assert_true(k < TU_MAX_SWEEP);
   }
 }

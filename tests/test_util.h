@@ -32,4 +32,27 @@ cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
                            int max_cost);
 /* A random passable cell. */
 cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g);
+
+/* A failing, counting allocator: every block carries its size, so a free
+ * or resize with the wrong old_size is counted (bad_sizes); once `budget`
+ * calls with new_size > 0 have succeeded, every further one fails (budget
+ * < 0: never). Not locked: the library promises to call one allocator from
+ * one thread at a time, and ThreadSanitizer reports it if that breaks. */
+typedef struct tu_alloc {
+  long budget;
+  size_t live_bytes, live_blocks, calls, failures, bad_sizes;
+} tu_alloc;
+/* Resets *t to the budget and returns an allocator over it. */
+cairn_allocator tu_alloc_init(tu_alloc *t, long budget);
+
+/* One create or build (and whatever it needs to be used once), under
+ * alloc: it destroys everything it made before returning, and returns
+ * CAIRN_OK or the first failing status. */
+typedef cairn_status (*tu_oom_fn)(void *ctx, const cairn_allocator *alloc);
+/* Runs fn with the allocator failing after k allocations, k = 0, 1, 2, ...
+ * until it succeeds: every failing run must return CAIRN_ERR_NOMEM after
+ * at least one refused allocation, and every run must leave zero bytes and
+ * blocks outstanding with no wrong old_size. Returns the allocations the
+ * successful run made (so a caller can check the sweep covered them). */
+long tu_oom_sweep(const char *name, tu_oom_fn fn, void *ctx);
 #endif

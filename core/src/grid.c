@@ -33,7 +33,11 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   g->passable = fill ? (size_t)width * (size_t)height : 0;
   cairn__grid_count_costs(g);
   cairn__grid_refresh_moves(g);
-  cairn_grid_update_islands(g);
+  /* the header promises fresh islands: a grid without them is a failure */
+  if (cairn_grid_update_islands(g) != CAIRN_OK) {
+    cairn_grid_destroy(g);
+    return CAIRN_ERR_NOMEM;
+  }
   *out = g;
   return CAIRN_OK;
 }

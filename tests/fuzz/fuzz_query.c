@@ -1,0 +1,178 @@
+/* libFuzzer target: a map and a query from any bytes, answered by A*
+ * (blocking and sliced), Dijkstra, HPA* and a flow field, which must agree:
+ * the exact searches and the field give one cost, HPA* finds a path exactly
+ * when A* does, never cheaper, and every path is legal. Then a few edits
+ * (cairn_hpa_edit, cairn_field_repair) and the same checks again, plus the
+ * repaired field equal to a fresh build cell for cell.
+ *
+ * Bytes: width, height (1..40 each), start x, y, goal x, y (modulo the
+ * size), flags (bits 0-3: cluster side 4 + n, bit 4: always hierarchical,
+ * bit 5: three levels), one byte a cell (low 3 bits: 0-1 blocked, 2-5 cost
+ * 1, 6-7 cost 2-3; missing cells cost 1), then up to 4 edits of 2 bytes
+ * (cell index modulo the cells, cost as for cells). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cairn_core.h"
+#include "cairn_flowfield.h"
+#include "cairn_hierarchy.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond) \
+  do {              \
+    if (!(cond)) abort(); \
+  } while (0)
+
+typedef struct world {
+  cairn_grid *grid;
+  cairn_point start, goal;
+  cairn_hpa *hpa;
+  cairn_hpa_query *query;
+  cairn_hpa_path_opts path_opts;
+  cairn_search *search;
+  cairn_flow_builder *builder;
+  cairn_field *field, *fresh;
+} world;
+
+static uint8_t cost_of(uint8_t b) {
+  uint8_t c = b & 7;
+  return c < 2 ? 0 : c < 6 ? 1 : (uint8_t)(c - 4);
+}
+
+static uint8_t byte_at(const uint8_t *data, size_t size, size_t i) {
+  return i < size ? data[i] : 0;
+}
+
+/* A path is legal and its recomputed cost (fixed point, from the steps and
+ * the entered cells' terrain) is `cost`. */
+static void check_path(const cairn_grid *g, const cairn_point *p, size_t n,
+                       cairn_point a, cairn_point b, cairn_cost cost) {
+  cairn_path_check pc;
+  cairn_grid_check_path(g, p, n, a, b, 8, &pc);
+  CHECK(pc.valid);
+  cairn_cost sum = 0;
+  for (size_t i = 1; i < n; i++) {
+    int diag = p[i].x != p[i - 1].x && p[i].y != p[i - 1].y;
+    sum += (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) *
+           cairn_grid_cost(g, p[i].x, p[i].y);
+  }
+  CHECK(sum == cost);
+}
+
+/* The sliced form, a few expansions a step, gives the blocking answer. */
+static void check_sliced(world *w, const cairn_result *want) {
+  cairn_status st = cairn_astar_begin(w->search, w->grid, w->start, w->goal, NULL);
+  if (st != CAIRN_OK) {
+    CHECK(st == want->status);
+    return;
+  }
+  do st = cairn_search_step(w->search, 3);
+  while (st == CAIRN_IN_PROGRESS);
+  cairn_result r;
+  cairn_search_result(w->search, &r);
+  CHECK(st == want->status && r.cost == want->cost &&
+        r.expanded == want->expanded);
+}
+
+static void check_all(world *w) {
+  cairn_result ar, dr;
+  cairn_status st = cairn_astar(w->search, w->grid, w->start, w->goal, NULL, &ar);
+  CHECK(st == CAIRN_OK || st == CAIRN_NO_PATH || st == CAIRN_ERR_BLOCKED);
+  if (st == CAIRN_OK)
+    check_path(w->grid, ar.path, ar.path_len, w->start, w->goal, ar.cost);
+  check_sliced(w, &ar);
+  cairn_status ds = cairn_dijkstra_nearest(w->search, w->grid, w->start,
+                                           &w->goal, 1, NULL, &dr);
+  CHECK(ds == st && (st != CAIRN_OK || dr.cost == ar.cost));
+  cairn_hpa_result hr;
+  cairn_status hs = cairn_hpa_find(w->query, w->hpa, w->start, w->goal,
+                                   &w->path_opts, &hr);
+  CHECK(hs == st);
+  if (hs == CAIRN_OK) {
+    CHECK(hr.cost >= ar.cost);
+    check_path(w->grid, hr.path, hr.path_len, w->start, w->goal, hr.cost);
+  }
+  cairn_status fs = cairn_field_build(w->builder, w->fresh, w->grid, &w->goal, 1, NULL);
+  CHECK(fs == CAIRN_OK || (fs == CAIRN_ERR_BLOCKED && st == CAIRN_ERR_BLOCKED));
+  if (fs != CAIRN_OK) return;
+  cairn_cost fc = cairn_field_cost(w->fresh, w->start.x, w->start.y);
+  CHECK(st == CAIRN_OK ? fc == ar.cost : fc == CAIRN_COST_INF);
+  cairn_field_fault fault;
+  CHECK(cairn_field_verify(w->fresh, w->search, &fault) == CAIRN_OK && fault.ok);
+}
+
+/* After edits, the repaired field is the fresh build, cell for cell. */
+static void check_repair(world *w, const cairn_point *cells, size_t n) {
+  cairn_status st = cairn_field_repair(w->builder, w->field, cells, n);
+  if (st == CAIRN_ERR_BLOCKED) return; /* the goal became a wall */
+  CHECK(st == CAIRN_OK);
+  for (int32_t y = 0; y < cairn_grid_height(w->grid); y++)
+    for (int32_t x = 0; x < cairn_grid_width(w->grid); x++) {
+      CHECK(cairn_field_cost(w->field, x, y) == cairn_field_cost(w->fresh, x, y));
+      CHECK(cairn_field_dir(w->field, x, y) == cairn_field_dir(w->fresh, x, y));
+    }
+}
+
+static int make_world(world *w, const uint8_t *data, size_t size) {
+  int32_t wd = 1 + byte_at(data, size, 0) % 40, ht = 1 + byte_at(data, size, 1) % 40;
+  w->start = (cairn_point){byte_at(data, size, 2) % wd, byte_at(data, size, 3) % ht};
+  w->goal = (cairn_point){byte_at(data, size, 4) % wd, byte_at(data, size, 5) % ht};
+  uint8_t flags = byte_at(data, size, 6);
+  CHECK(cairn_grid_create(wd, ht, 1, NULL, &w->grid) == CAIRN_OK);
+  for (int32_t i = 0; i < wd * ht; i++)
+    if ((size_t)(7 + i) < size)
+      CHECK(cairn_grid_set_cost(w->grid, i % wd, i / wd, cost_of(data[7 + i])) ==
+            CAIRN_OK);
+  CHECK(cairn_grid_update_islands(w->grid) == CAIRN_OK);
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.cluster = 4 + (flags & 15);
+  o.threads = 1;
+  o.levels = flags & 32 ? 3 : 2;
+  o.block = flags & 32 ? 2 : 0;
+  CHECK(cairn_hpa_create(w->grid, &o, NULL, &w->hpa) == CAIRN_OK);
+  w->path_opts = cairn_hpa_path_defaults();
+  if (flags & 16) w->path_opts.nearby = 0;
+  CHECK(cairn_hpa_query_create(NULL, &w->query) == CAIRN_OK);
+  CHECK(cairn_search_create(NULL, &w->search) == CAIRN_OK);
+  CHECK(cairn_flow_builder_create(NULL, &w->builder) == CAIRN_OK);
+  CHECK(cairn_field_create(w->grid, NULL, &w->field) == CAIRN_OK);
+  CHECK(cairn_field_create(w->grid, NULL, &w->fresh) == CAIRN_OK);
+  return 7 + wd * ht;
+}
+
+static void free_world(world *w) {
+  cairn_field_destroy(w->fresh);
+  cairn_field_destroy(w->field);
+  cairn_flow_builder_destroy(w->builder);
+  cairn_search_destroy(w->search);
+  cairn_hpa_query_destroy(w->query);
+  cairn_hpa_destroy(w->hpa);
+  cairn_grid_destroy(w->grid);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  world w;
+  memset(&w, 0, sizeof w);
+  size_t at = (size_t)make_world(&w, data, size);
+  check_all(&w);
+  int32_t wd = cairn_grid_width(w.grid), n_cells = wd * cairn_grid_height(w.grid);
+  int built = cairn_field_build(w.builder, w.field, w.grid, &w.goal, 1, NULL) ==
+              CAIRN_OK;
+  cairn_point cells[4];
+  uint8_t costs[4];
+  size_t n = 0;
+  for (; n < 4 && at + 1 < size; n++, at += 2) {
+    int32_t i = data[at] % n_cells;
+    cells[n] = (cairn_point){i % wd, i / wd};
+    costs[n] = cost_of(data[at + 1]);
+  }
+  if (n > 0) {
+    CHECK(cairn_hpa_edit(w.hpa, w.grid, cells, costs, n) == CAIRN_OK);
+    check_all(&w);
+    if (built) check_repair(&w, cells, n);
+  }
+  free_world(&w);
+  return 0;
+}
