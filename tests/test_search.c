@@ -1696,6 +1696,86 @@ static void trace_to_sources(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Avoided cells (opts.avoid) are never entered by that search: 4-way A*
+ * with them equals A* on a copy of the grid with them walled, on random
+ * maps, whatever the heuristic; 8-way it is at most that (a diagonal may
+ * pass an avoided cell's corner, not a wall's). The start and goal are
+ * never avoided; the other grid searches refuse a list. */
+static void avoid_matches_walled_copy(void **state) {
+  (void)state;
+  uint64_t rng = 0xa701d;
+  cairn_search *s = new_search(), *t = new_search();
+  int compared = 0, detoured = 0;
+  for (int m = 0; m < 12; m++) {
+    int w = 12 + (int)tu_below(&rng, 30), h = 12 + (int)tu_below(&rng, 30);
+    cairn_grid *g = tu_random_grid(&rng, w, h, (int)tu_below(&rng, 25),
+                                   1 + (int)tu_below(&rng, 5));
+    for (int q = 0; q < 10; q++) {
+      cairn_point a = tu_random_open(&rng, g), b = tu_random_open(&rng, g);
+      cairn_point avoid[40];
+      size_t n = 0;
+      for (; n < 38; n++) avoid[n] = tu_random_open(&rng, g);
+      avoid[n++] = a; /* never avoided */
+      avoid[n++] = pt(-3, w + 5); /* off the grid: skipped */
+      cairn_grid *c = NULL;
+      assert_int_equal(cairn_grid_create(w, h, 1, NULL, &c), CAIRN_OK);
+      for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+          assert_int_equal(cairn_grid_set_cost(c, x, y, cairn_grid_cost(g, x, y)), CAIRN_OK);
+      for (size_t k = 0; k + 2 < n; k++)
+        if (!(avoid[k].x == a.x && avoid[k].y == a.y) && !(avoid[k].x == b.x && avoid[k].y == b.y))
+          assert_int_equal(cairn_grid_set_cost(c, avoid[k].x, avoid[k].y, 0), CAIRN_OK);
+      assert_int_equal(cairn_grid_update_islands(c), CAIRN_OK);
+      for (int hk = 0; hk <= CAIRN_H_ZERO * 2 + 1; hk++) {
+        int moves = hk % 2 ? 8 : 4;
+        if (moves == 8 && hk / 2 == CAIRN_H_MANHATTAN) continue; /* inadmissible */
+        cairn_search_opts o = opts_of((cairn_heuristic)(hk / 2), moves);
+        cairn_result plain, ra, rc;
+        cairn_status sp = cairn_astar(t, g, a, b, &o, &plain);
+        assert_int_equal(sp, plain.status);
+        cairn_status sc = cairn_astar(t, c, a, b, &o, &rc);
+        o.avoid = avoid;
+        o.n_avoid = n;
+        cairn_status sa = cairn_astar(s, g, a, b, &o, &ra);
+        if (moves == 4) { /* no corners to cut: exactly the walled copy */
+          assert_int_equal(sa, sc);
+          assert_true(ra.cost == rc.cost);
+        } else { /* a diagonal may pass an avoided cell's corner, not a wall's */
+          assert_true(sc != CAIRN_OK || (sa == CAIRN_OK && ra.cost <= rc.cost));
+        }
+        if (sa == CAIRN_OK) {
+          for (size_t i = 1; i + 1 < ra.path_len; i++)
+            assert_int_not_equal(cairn_grid_cost(c, ra.path[i].x, ra.path[i].y), 0);
+          assert_true(tu_path_cost(g, ra.path, ra.path_len, a, b, moves) == ra.cost);
+          assert_true(ra.cost >= plain.cost);
+        }
+        detoured += plain.status == CAIRN_OK && ra.cost != plain.cost;
+        compared++;
+      }
+      cairn_grid_destroy(c);
+    }
+    cairn_grid_destroy(g);
+  }
+  assert_true(compared >= 400);
+  assert_true(detoured > 20); /* the avoided cells mattered */
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(8, 8, 1, NULL, &g), CAIRN_OK);
+  cairn_point one = pt(3, 3), goals[1] = {pt(7, 7)};
+  cairn_search_opts o = cairn_search_defaults();
+  o.avoid = &one;
+  o.n_avoid = 1;
+  cairn_result r;
+  assert_int_equal(cairn_dijkstra_nearest(s, g, pt(0, 0), goals, 1, &o, &r), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dijkstra_fill(s, g, goals, 1, NULL, 0, 1, &o), CAIRN_ERR_ARG);
+  o.avoid = NULL;
+  assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(7, 7), &o, &r), CAIRN_ERR_ARG);
+  /* and the context still works */
+  assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(7, 7), NULL, &r), CAIRN_OK);
+  cairn_grid_destroy(g);
+  cairn_search_destroy(s);
+  cairn_search_destroy(t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(worked_example),
@@ -1717,6 +1797,7 @@ int main(void) {
       cmocka_unit_test(grid_limits),
       cmocka_unit_test(edits_keep_grid_state),
       cmocka_unit_test(bounded_matches_copy),
+      cmocka_unit_test(avoid_matches_walled_copy),
       cmocka_unit_test(bounded_route_outside),
       cmocka_unit_test(bounded_errors),
       cmocka_unit_test(fill_random),

@@ -17,6 +17,7 @@
 
 #define HORDE_NIGHT_TICKS 6000 /* 10 minutes at 0.1 s a tick */
 #define TORCH_RADIUS 6
+#define TORCH_PENALTY (6 * CAIRN_COST_ONE) /* at the flame: six steps dearer */
 #define HORDE_TORCHES 8
 
 static const char *const value_opts[] = {"--map", "--agents", "--ticks",
@@ -110,29 +111,28 @@ int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n) {
   return 0;
 }
 
-/* The route grid: the walk grid's copy, dearer near the torches (until the
- * cost layers land: then the torches become a layer over the one grid). */
-static cairn_grid *torch_grid(const cairn_grid *g, const cairn_point *torches,
-                              size_t n) {
-  int32_t w = cairn_grid_width(g), h = cairn_grid_height(g), stride;
-  const uint8_t *cells = cairn_grid_cells(g, &stride);
-  cairn_grid *r = NULL;
-  if (cairn_grid_create(w, h, 0, NULL, &r) != CAIRN_OK) return NULL;
-  cairn_rect all = {0, 0, w, h};
-  cairn_grid_set_rect(r, all, cells + stride + 1, (size_t)stride);
-  for (size_t k = 0; k < n; k++)
-    for (int32_t y = torches[k].y - TORCH_RADIUS; y <= torches[k].y + TORCH_RADIUS; y++)
-      for (int32_t x = torches[k].x - TORCH_RADIUS; x <= torches[k].x + TORCH_RADIUS; x++) {
-        uint8_t c = cairn_grid_cost(r, x, y);
-        if (!c) continue;
-        double d = hypot(x - torches[k].x, y - torches[k].y);
-        if (d > TORCH_RADIUS) continue;
-        int add = (int)(6.0 * (1.0 - d / TORCH_RADIUS));
-        int v = c + add > 255 ? 255 : c + add;
-        cairn_grid_set_cost(r, x, y, (uint8_t)v);
-      }
-  cairn_grid_update_islands(r);
-  return r;
+/* The torchlight: an influence map over its own penalty layer, one event
+ * per torch (dearest at the flame, nothing past TORCH_RADIUS), never
+ * fading through the night. */
+typedef struct torchlight {
+  cairn_penalty *layer;
+  cairn_influence *light;
+} torchlight;
+
+static cairn_status light_torches(const cairn_grid *g, const cairn_point *torches,
+                                  size_t n, torchlight *t) {
+  cairn_status st = cairn_penalty_create(g, NULL, &t->layer);
+  if (st == CAIRN_OK) st = cairn_influence_create(g, t->layer, NULL, &t->light);
+  for (size_t k = 0; k < n && st == CAIRN_OK; k++)
+    if (cairn_grid_contains(g, torches[k].x, torches[k].y))
+      st = cairn_influence_event(t->light, torches[k].x, torches[k].y, TORCH_RADIUS,
+                                 TORCH_PENALTY);
+  return st;
+}
+
+static void douse_torches(torchlight *t) {
+  cairn_influence_destroy(t->light);
+  cairn_penalty_destroy(t->layer);
 }
 
 /* Torches three cells out from the wall (the gates' bounding box): at its
@@ -302,7 +302,7 @@ int cmd_horde(int argc, char **argv) {
   if (!g) return EXIT_BADINPUT;
   cairn_point *gates = NULL, torches[HORDE_TORCHES];
   size_t n_gates = 0;
-  cairn_grid *route = NULL;
+  torchlight torch = {NULL, NULL};
   cairn_crowd *c = NULL;
   cairn_agent *agents = NULL;
   rc = EXIT_RUNTIME;
@@ -311,13 +311,14 @@ int cmd_horde(int argc, char **argv) {
     rc = EXIT_BADINPUT;
     goto done;
   }
-  route = torch_grid(g, torches, place_torches(gates, n_gates, torches));
+  cairn_status st = light_torches(g, torches, place_torches(gates, n_gates, torches),
+                                  &torch);
   agents = malloc((size_t)a.agents * sizeof *agents);
   cairn_crowd_opts o = cairn_crowd_defaults();
   o.max_agents = (uint32_t)a.agents;
   o.threads = (int)a.threads;
-  o.route_grid = route;
-  cairn_status st = route && agents ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
+  o.penalty = torch.layer;
+  if (st == CAIRN_OK) st = agents ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK)
     st = spawn(c, g, cairn_grid_island(g, gates[0].x, gates[0].y), a.agents,
                (uint64_t)a.seed, agents);
@@ -342,7 +343,7 @@ int cmd_horde(int argc, char **argv) {
   rc = EXIT_DONE;
 done:
   cairn_crowd_destroy(c);
-  cairn_grid_destroy(route);
+  douse_torches(&torch);
   cairn_grid_destroy(g);
   free(gates);
   free(agents);

@@ -210,6 +210,16 @@ typedef struct cairn_search_opts {
   const struct cairn_claims *claims;
   double claim_penalty;
   int32_t claim_radius;
+  /* Cells this search alone never enters, the grid and layers untouched:
+   * the stopped units beside a searching one (the adjacent-unit rule).
+   * Unlike walls they leave diagonal steps past their corners open (units
+   * are discs, not blocks). The start and goal are never avoided; cells
+   * off the grid are skipped. Read when the search begins (the list need not outlive that),
+   * at a cost of one write per cell. A* only (cairn_astar and
+   * cairn_astar_begin); the other grid searches refuse a non-empty list
+   * with CAIRN_ERR_ARG. */
+  const cairn_point *avoid;
+  size_t n_avoid;
 } cairn_search_opts;
 
 /* The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,

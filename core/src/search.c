@@ -498,13 +498,16 @@ static cairn_status load_bounds(cairn_search *s, const cairn_grid *g,
 
 /* Common start of every grid search: validates, prepares, opens `start`. */
 static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
-                               cairn_point start, const cairn_search_opts *o) {
+                               cairn_point start, const cairn_search_opts *o,
+                               bool avoid_ok) {
   if (!s) return CAIRN_ERR_ARG;
   s->state = CAIRN_ERR_ARG;
   s->kind = CAIRN__NONE;
   if (!g) return CAIRN_ERR_ARG;
   cairn_status st = check_cell(g, start);
   if (st == CAIRN_OK) st = load_opts(s, o);
+  if (st == CAIRN_OK && o && o->n_avoid && (!avoid_ok || !o->avoid))
+    st = CAIRN_ERR_ARG;
   if (st == CAIRN_OK && o && o->penalty && !cairn_penalty_fits(o->penalty, g))
     st = CAIRN_ERR_ARG;
   /* the claims' grid must have this one's size: equal padded sizes are not
@@ -524,10 +527,23 @@ static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
   return CAIRN_OK;
 }
 
+/* Closes the avoided cells before the search opens its start: a closed
+ * record is never entered again, so they act as walls for this search. */
+static void avoid_cells(cairn_search *s, const cairn_grid *g,
+                        const cairn_point *cells, size_t n) {
+  for (size_t k = 0; cells && k < n; k++) {
+    if (!cairn_grid_contains(g, cells[k].x, cells[k].y)) continue;
+    uint32_t i = cairn__grid_index(g, cells[k].x, cells[k].y);
+    if (i == s->start || i == s->goal) continue;
+    s->nodes[i].stamp = s->gen + 1;
+    s->nodes[i].g = CAIRN_COST_INF;
+  }
+}
+
 cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
                                cairn_point start, cairn_point goal,
                                const cairn_search_opts *o) {
-  cairn_status st = grid_begin(s, g, start, o);
+  cairn_status st = grid_begin(s, g, start, o, true);
   if (st != CAIRN_OK) return st;
   st = check_in(s, g, goal);
   if (st != CAIRN_OK) {
@@ -539,6 +555,7 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->gy = goal.y + 1;
   s->step = one_goal_steps[s->heuristic][s->bounded][s->turn != 0]
                           [s->moves == 4];
+  if (o) avoid_cells(s, g, o->avoid, o->n_avoid);
   if ((g->islands_fresh && g->island[s->start] != g->island[s->goal]) ||
       (s->pen && s->pen[s->goal] == CAIRN_PENALTY_BLOCK && s->goal != s->start)) {
     s->state = CAIRN_NO_PATH; /* other island, or a goal the layer blocks */
@@ -639,7 +656,7 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
                                           const cairn_point *goals,
                                           size_t n_goals,
                                           const cairn_search_opts *o) {
-  cairn_status st = grid_begin(s, g, start, o);
+  cairn_status st = grid_begin(s, g, start, o, false);
   if (st != CAIRN_OK) return st;
   if (!goals || n_goals == 0 || n_goals > UINT32_MAX) st = CAIRN_ERR_ARG;
   for (size_t k = 0; st == CAIRN_OK && k < n_goals; k++)
@@ -948,7 +965,7 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
   plain.turn_penalty = 0;
   plain.max_expanded = 0;
   plain.weight = 1.0;
-  cairn_status st = grid_begin(s, g, sources[0], &plain);
+  cairn_status st = grid_begin(s, g, sources[0], &plain, false);
   for (size_t k = 1; st == CAIRN_OK && k < n_sources; k++)
     st = check_in(s, g, sources[k]);
   if (st == CAIRN_OK && n_targets) st = cairn__search_goal_marks(s);

@@ -35,11 +35,17 @@
  * agent on a goal cell or next to one arrives. A move order queues one path
  * request for a group; its members follow the shared smoothed path at
  * formation offsets where the offset point is open and in sight of the
- * waypoint, and file through the waypoint itself where it is not. A path
- * order queues one request per unit. Paths are planned on the route grid
- * (opts.route_grid, e.g. a copy with dear cells near torches) or the walk
- * grid. An agent that makes no progress for opts.stuck_ticks repaths; a
- * request that finds no path leaves its agents CAIRN_AGENT_UNREACHABLE.
+ * waypoint, and file through the waypoint itself where it is not; when the
+ * group's stored waypoints (opts.waypoints) run out before the goal, the
+ * first member there asks for the rest for the whole group, and the others
+ * keep their unvisited waypoints in front of it. A path order queues one
+ * request per unit, with claimed nodes when opts.claim_penalty is set.
+ * Fields and paths are planned on the route grid (opts.route_grid) or the
+ * walk grid, under opts.penalty when given (the defenders' torchlight), and
+ * a path search treats the stopped units near the searching one as walls
+ * (opts.avoid_radius). An agent that makes no progress for
+ * opts.stuck_ticks repaths; a request that finds no path leaves its agents
+ * CAIRN_AGENT_UNREACHABLE.
  *
  * Ownership: the crowd keeps pointers to its grids; they must outlive it.
  * After the caller edits the walk grid (and route grid), it calls
@@ -97,6 +103,25 @@ typedef struct cairn_crowd_opts {
   const cairn_grid *route_grid; /* fields and paths planned here (same size
                                    and walls as the walk grid); NULL = the
                                    walk grid */
+  /* A cost layer over the route grid (torchlight, danger: an influence
+   * map's penalty layer) that the fields and paths honour; NULL = none.
+   * It must outlive the crowd; after writing to it, call
+   * cairn_crowd_layer_changed before the next tick. */
+  const cairn_penalty *penalty;
+  /* Stopped units (idle, arrived, unreachable) within this many cells
+   * (Chebyshev) of a unit whose path is planned block that search (the
+   * adjacent-unit rule), the grid untouched; the goal cell never. A search
+   * they leave without a path runs again without them. 0 = off; default 2. */
+  int32_t avoid_radius;
+  /* Claimed nodes for per-unit path orders (cairn_crowd_order_path): each
+   * unit claims the cells of its path still ahead, until claim_ticks after
+   * it planned or last passed a waypoint, and another unit's search pays
+   * claim_penalty straight steps per claim within claim_radius cells of
+   * it. 0 (default) = no claims. Group moves share one path and claim
+   * nothing. */
+  float claim_penalty;     /* 0..1000 */
+  int32_t claim_radius;    /* >= 0, 0 = any distance; default 16 */
+  uint32_t claim_ticks;    /* >= 1; default 300 */
 } cairn_crowd_opts;
 
 cairn_crowd_opts cairn_crowd_defaults(void);
@@ -163,6 +188,10 @@ cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
  * and every path-following agent repaths. */
 cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
                                       size_t n);
+
+/* After the caller wrote to opts.penalty: the fields the crowd holds
+ * follow the layer, and searches read it from the next tick. */
+cairn_status cairn_crowd_layer_changed(cairn_crowd *c);
 
 /* ---- tick ----------------------------------------------------------- */
 

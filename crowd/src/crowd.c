@@ -26,6 +26,9 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   o.waypoints = 16;
   o.stuck_ticks = 30;
   o.field_cache_bytes = (size_t)256 << 20;
+  o.avoid_radius = 2;
+  o.claim_radius = 16;
+  o.claim_ticks = 300;
   return o;
 }
 
@@ -36,7 +39,10 @@ static int opts_ok(const cairn_crowd_opts *o) {
          isfinite(o->neighbour_radius) && o->neighbour_radius > 0.0f &&
          o->neighbour_radius <= o->bin_size && o->threads >= 0 &&
          o->chunk >= 1 && o->path_budget >= 1 && o->waypoints >= 2 &&
-         o->waypoints <= 4096 && o->stuck_ticks >= 1;
+         o->waypoints <= 4096 && o->stuck_ticks >= 1 && o->avoid_radius >= 0 &&
+         o->avoid_radius <= 64 && isfinite(o->claim_penalty) &&
+         o->claim_penalty >= 0.0f && o->claim_penalty <= 1000.0f &&
+         o->claim_radius >= 0 && o->claim_ticks >= 1;
 }
 
 /* The route grid must have the walk grid's size and walls: agents steer on
@@ -94,6 +100,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   cairn_crowd_opts o = opts ? *opts : cairn_crowd_defaults();
   if (!grid || !opts_ok(&o)) return CAIRN_ERR_ARG;
   if (o.route_grid && !same_walls(grid, o.route_grid)) return CAIRN_ERR_ARG;
+  if (o.penalty && !cairn_penalty_fits(o.penalty, grid)) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
   cairn_crowd *c = a.fn(a.user, NULL, 0, sizeof *c);
   if (!c) return CAIRN_ERR_NOMEM;
@@ -110,6 +117,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   c->nbx = (int32_t)ceilf((float)c->width * c->inv_bin);
   c->nby = (int32_t)ceilf((float)c->height * c->inv_bin);
   c->next_group = 1;
+  c->layer_seen = o.penalty ? cairn_penalty_version(o.penalty) : 0;
   cairn_status st = alloc_arrays(c);
   if (st == CAIRN_OK) st = cairn_flow_builder_create(&c->alloc, &c->builder);
   if (st == CAIRN_OK) st = cairn_flow_builder_reserve(c->builder, c->route);
@@ -120,6 +128,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
      * its first goal cell, so a horde would funnel into one cell of a
      * wide gate; the blend of moves spreads them over all of it */
     fo.los_radius = 0;
+    fo.penalty = o.penalty;
     st = cairn_flow_cache_create(c->route, o.field_cache_bytes, &fo, &c->alloc,
                                  &c->cache);
   }
@@ -221,10 +230,29 @@ static void leave_field(cairn_crowd *c, uint32_t s) {
   }
 }
 
+/* A group's request led by s, which is leaving the group, passes to
+ * another member still waiting for it, so none waits for a dropped one. */
+static void hand_on_request(cairn_crowd *c, uint32_t s) {
+  uint32_t pos = c->req[s], g = c->group[s];
+  if (pos == CROWD_NO_REQ || !g || c->ring[pos].group != g) return;
+  for (uint32_t m = 0; m < c->high; m++) {
+    if (m == s || !c->alive[m] || c->group[m] != g || c->order[m] != CAIRN_ORDER_PATH ||
+        c->req[m] != CROWD_NO_REQ)
+      continue;
+    if (c->state[m] == CAIRN_AGENT_WAITING ||
+        (c->state[m] == CAIRN_AGENT_MOVING && c->wp_partial[m] == WP_ASKED)) {
+      cairn__crowd_request(c, m, g, c->goal[m]);
+      return;
+    }
+  }
+}
+
 /* Drops whatever the agent was doing. */
 static void clear_order(cairn_crowd *c, uint32_t s) {
   leave_field(c, s);
+  hand_on_request(c, s);
   cairn__crowd_drop_request(c, s);
+  cairn__crowd_unclaim(c, s);
   c->order[s] = CAIRN_ORDER_HOLD;
   c->state[s] = CAIRN_AGENT_IDLE;
   c->group[s] = 0;
@@ -443,6 +471,30 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
     cairn__crowd_request(c, s, 0, c->goal[s]);
   }
   return CAIRN_OK;
+}
+
+/* The tiles the layer changed since the fields last followed it, as
+ * cells, go to the cache's repair like edited cells. */
+cairn_status cairn_crowd_layer_changed(cairn_crowd *c) {
+  if (!c) return CAIRN_ERR_ARG;
+  if (!c->opts.penalty) return CAIRN_OK;
+  uint64_t v = cairn_penalty_version(c->opts.penalty);
+  if (v == c->layer_seen) return CAIRN_OK;
+  cairn__crowd_restart_search(c); /* a search must not see the layer move */
+  cairn_status st = CAIRN_OK;
+  const int32_t t = CAIRN_PENALTY_TILE;
+  for (int32_t ty = 0; ty < c->height && st == CAIRN_OK; ty += t)
+    for (int32_t tx = 0; tx < c->width && st == CAIRN_OK; tx += t) {
+      cairn_rect r = {tx, ty, t, t};
+      if (cairn_penalty_changed(c->opts.penalty, r) <= c->layer_seen) continue;
+      size_t n = 0;
+      for (int32_t y = ty; y < ty + t && y < c->height; y++)
+        for (int32_t x = tx; x < tx + t && x < c->width; x++)
+          c->smooth[n++] = (cairn_point){x, y};
+      st = cairn_flow_cache_update(c->cache, c->builder, c->smooth, n, NULL, NULL);
+    }
+  if (st == CAIRN_OK) c->layer_seen = v;
+  return st;
 }
 
 /* ---- tick, hash, stats ---------------------------------------------- */

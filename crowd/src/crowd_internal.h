@@ -23,7 +23,13 @@ typedef struct crowd_request {
   cairn_point goal;
   uint64_t enqueued; /* tick */
   int live;          /* 0 once dropped (agent removed, order changed) */
+  int no_avoid;      /* search again without the stopped units as walls */
+  int from_set;      /* plan from `from` (a group path's last waypoint), not
+                        from the agent's cell */
+  cairn_point from;
 } crowd_request;
+
+#define CROWD_MAX_AVOID 256 /* stopped units' cells one search avoids */
 
 struct cairn_crowd {
   cairn_allocator alloc;
@@ -70,6 +76,10 @@ struct cairn_crowd {
   cairn_point *smooth; /* scratch for smoothed paths */
   size_t smooth_cap;
   uint32_t next_group;
+  cairn_point avoid[CROWD_MAX_AVOID];
+  size_t n_avoid;           /* cells the head request's search avoids */
+  cairn_claims *claims;     /* per-unit claims, or NULL (opts.claim_penalty 0) */
+  uint64_t layer_seen;      /* opts.penalty's version the fields follow */
 
   uint64_t tick;
   cairn_crowd_stats stats;
@@ -78,7 +88,15 @@ struct cairn_crowd {
 /* agent flags (flags / nflags) */
 enum {
   AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
-  AF_REPATH = 2   /* commit: queue a new path request */
+  AF_REPATH = 2,  /* commit: queue a new path request */
+  AF_ADVANCED = 4 /* passed a waypoint this tick */
+};
+
+/* the group path's continuation (wp_partial) */
+enum {
+  WP_WHOLE = 0,    /* the waypoints reach the goal */
+  WP_PARTIAL = 1,  /* they stop short: ask for the rest at the last one */
+  WP_ASKED = 2     /* a group member asked for the rest already */
 };
 
 void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
@@ -99,6 +117,11 @@ void cairn__crowd_request(cairn_crowd *c, uint32_t slot, uint32_t group,
 void cairn__crowd_drop_request(cairn_crowd *c, uint32_t slot);
 void cairn__crowd_serve(cairn_crowd *c);
 void cairn__crowd_restart_search(cairn_crowd *c);
+/* Sequential commit of slot s's path bookkeeping: repaths, continuations
+ * of group paths and claims (after the tick's state is committed). */
+void cairn__crowd_commit_path(cairn_crowd *c, uint32_t s);
+/* Drops slot s's claims (no claims: nothing). */
+void cairn__crowd_unclaim(cairn_crowd *c, uint32_t s);
 
 /* tick (crowd_tick.c) */
 void cairn__crowd_step(cairn_crowd *c);

@@ -372,6 +372,7 @@ static void advance(cairn_crowd *c, uint32_t k) {
   c->nstate[s] = w.state;
   c->nwp_i[s] = w.wp_i;
   uint8_t fl = (uint8_t)(p.overlap ? AF_OVERLAP : 0);
+  if (w.wp_i != c->wp_i[s]) fl |= AF_ADVANCED;
   /* progress: nearer the goal than ever, or waiting on a unit moving on */
   uint32_t stall = 0;
   float best = c->best[s];
@@ -417,16 +418,11 @@ static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
   if (!isfinite(c->x[s]) || !isfinite(c->y[s])) st->non_finite++;
   else if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
     st->in_wall++;
-  if (c->flags[s] & AF_REPATH) {
-    if (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]) {
-      c->state[s] = CAIRN_AGENT_STUCK;
-      st->repaths++;
-    } else {
-      c->state[s] = CAIRN_AGENT_WAITING;
-    }
-    c->group[s] = 0;
-    cairn__crowd_request(c, s, 0, c->goal[s]);
-  }
+  if (c->flags[s] & AF_REPATH && (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]))
+    st->repaths++;
+  if (c->flags[s] & (AF_REPATH | AF_ADVANCED) ||
+      (c->claims && c->state[s] == CAIRN_AGENT_ARRIVED))
+    cairn__crowd_commit_path(c, s);
 }
 
 void cairn__crowd_step(cairn_crowd *c) {
