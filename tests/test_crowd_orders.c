@@ -239,8 +239,6 @@ static uint64_t requests_to_cross(size_t n) {
   cairn_crowd_opts o = cairn_crowd_defaults();
   o.max_agents = 8;
   o.waypoints = 4;
-  if (getenv("STUCK")) o.stuck_ticks = (uint32_t)atoi(getenv("STUCK"));
-  if (getenv("WP")) o.waypoints = (uint32_t)atoi(getenv("WP"));
   cairn_crowd *c = crowd_with(g, &o);
   cairn_agent a[6];
   for (size_t k = 0; k < n; k++) a[k] = add_at(c, 1.5f + (float)(k % 2), 17.5f + (float)(k / 2));
@@ -251,7 +249,6 @@ static uint64_t requests_to_cross(size_t n) {
   assert_int_equal(count_state(c, a, n, CAIRN_AGENT_ARRIVED), n);
   cairn_crowd_stats st;
   cairn_crowd_get_stats(c, &st);
-  printf("%zu: served %llu repaths %llu\n", n, (unsigned long long)st.served, (unsigned long long)st.repaths);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
   return st.served;
@@ -318,6 +315,57 @@ static void refuses_bad_layer_options(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Over a hierarchy, under a small budget: the unit starts along the first
+ * refined edges while the rest of its route is refined (its request not
+ * yet served), arrives, and the queue spends no more than its budget a
+ * tick on average (a plan's overrun is paid back). */
+static void hpa_units_move_before_the_route_is_refined(void **state) {
+  (void)state;
+  uint64_t rng = 77;
+  cairn_grid *g = tu_random_grid(&rng, 192, 192, 12, 1);
+  cairn_hpa *h = NULL;
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = 16;
+  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = 4;
+  o.hpa = h;
+  o.path_budget = 4; /* a few edges a tick: the refinement spans ticks */
+  cairn_crowd *c = crowd_with(g, &o);
+  cairn_point from, goal; /* far apart, on one island */
+  do {
+    from = tu_random_open(&rng, g);
+    goal = tu_random_open(&rng, g);
+  } while (abs(from.x - goal.x) + abs(from.y - goal.y) < 250 ||
+           cairn_grid_island(g, from.x, from.y) != cairn_grid_island(g, goal.x, goal.y));
+  cairn_agent u = add_at(c, (float)from.x + 0.5f, (float)from.y + 0.5f);
+  assert_int_equal(cairn_crowd_order_path(c, &u, 1, goal), CAIRN_OK);
+  cairn_crowd_stats st;
+  int t = 0, moved_early = 0;
+  uint64_t spent = 0;
+  for (; t < 20000; t++) {
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    cairn_crowd_get_stats(c, &st);
+    spent += st.tick_nodes;
+    cairn_agent_info i = info_of(c, u);
+    if (i.state == CAIRN_AGENT_MOVING && st.served == 0) moved_early = 1;
+    if (i.state == CAIRN_AGENT_ARRIVED) break;
+  }
+  printf("moved before the route was refined: %d; arrived after %d ticks, "
+         "%llu nodes (%.1f a tick, budget %llu)\n",
+         moved_early, t, (unsigned long long)spent, (double)spent / (t + 1),
+         (unsigned long long)o.path_budget);
+  assert_true(moved_early);
+  assert_int_equal(info_of(c, u).state, CAIRN_AGENT_ARRIVED);
+  cairn_agent_info i = info_of(c, u);
+  assert_true(fabsf(i.x - ((float)goal.x + 0.5f)) < 1.0f && fabsf(i.y - ((float)goal.y + 0.5f)) < 1.0f);
+  assert_true(st.served >= 1); /* more when the path outgrew 16 waypoints */
+  assert_true(spent <= (uint64_t)(t + 1) * o.path_budget);
+  cairn_crowd_destroy(c);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(torchlight_steers_the_field),
@@ -326,6 +374,7 @@ int main(void) {
       cmocka_unit_test(claims_split_units_over_two_corridors),
       cmocka_unit_test(group_paths_continue_for_the_whole_group),
       cmocka_unit_test(a_leaving_leader_hands_on_the_request),
+      cmocka_unit_test(hpa_units_move_before_the_route_is_refined),
       cmocka_unit_test(refuses_bad_layer_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,13 +8,15 @@
 #include "cairn_crowd.h"
 #include "cli.h"
 
-static const char *const value_opts[] = {"--map", "--groups", "--units", "--ticks",
-                                         "--threads", "--seed", "--budget", NULL};
+static const char *const value_opts[] = {"--map",  "--groups", "--units",
+                                         "--ticks", "--threads", "--seed",
+                                         "--budget", "--algo", NULL};
 
 typedef struct march_args {
   const char *map;
   long groups, units, ticks, threads, seed, budget;
   bool json;
+  bool hpa; /* --algo hpa: paths over a hierarchy, not A* */
 } march_args;
 
 static int parse_args(int argc, char **argv, march_args *a) {
@@ -48,6 +50,12 @@ static int parse_args(int argc, char **argv, march_args *a) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
     } else if (cli_is(&c, "--budget")) {
       if (!cli_parse_int("--budget", v, 1, 100000000L, &a->budget)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--algo")) {
+      if (strcmp(v, "hpa") && strcmp(v, "astar")) {
+        cli_error("march: --algo must be astar or hpa, not '%s'", v);
+        return EXIT_USAGE;
+      }
+      a->hpa = strcmp(v, "hpa") == 0;
     }
   }
   if (!a->map || !a->groups || !a->units) {
@@ -126,7 +134,11 @@ int cmd_march(int argc, char **argv) {
   o.threads = (int)a.threads;
   o.path_budget = (uint64_t)a.budget;
   rc = EXIT_RUNTIME;
-  cairn_status st = agents && taken ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
+  cairn_hpa *h = NULL;
+  cairn_status st = agents && taken ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, NULL, NULL, &h);
+  o.hpa = h;
+  if (st == CAIRN_OK) st = cairn_crowd_create(g, &o, NULL, &c);
   uint32_t island = main_island(g);
   uint64_t rs = (uint64_t)a.seed;
   cli_crowd_summary sum = {0};
@@ -140,6 +152,11 @@ int cmd_march(int argc, char **argv) {
     sum.agents += (long)n;
     if (n) st = cairn_crowd_order_move(c, grp, n, to);
   }
+  if (st == CAIRN_OK && sum.agents == 0) {
+    cli_error("%s: no open cell to place a unit on", a.map);
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
   if (st != CAIRN_OK) {
     cli_error("march: %s", cairn_status_str(st));
@@ -149,6 +166,7 @@ int cmd_march(int argc, char **argv) {
   rc = EXIT_DONE;
 done:
   cairn_crowd_destroy(c);
+  cairn_hpa_destroy(h);
   cairn_grid_destroy(g);
   free(agents);
   free(taken);

@@ -62,6 +62,7 @@
 
 #include "cairn_core.h"
 #include "cairn_flowfield.h"
+#include "cairn_hierarchy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -122,6 +123,15 @@ typedef struct cairn_crowd_opts {
   float claim_penalty;     /* 0..1000 */
   int32_t claim_radius;    /* >= 0, 0 = any distance; default 16 */
   uint32_t claim_ticks;    /* >= 1; default 300 */
+  /* Plan paths over this hierarchy (built on the route grid, kept fresh by
+   * the caller: cairn_hpa_edit after map edits, cairn_hpa_set_layer with
+   * opts.penalty) instead of A* on the grid; NULL = A*. The plan is one
+   * step (its abstract search cannot be cut) and the refinement goes one
+   * abstract edge at a time under the budget: units start along the first
+   * refined edges while the rest is refined. A plan that overruns a tick's
+   * budget is paid back from the next ticks' budgets. Per-unit orders with
+   * claims, and the stopped-unit rule, need A*: those requests use it. */
+  const cairn_hpa *hpa;
 } cairn_crowd_opts;
 
 cairn_crowd_opts cairn_crowd_defaults(void);

@@ -257,6 +257,7 @@ static void clear_order(cairn_crowd *c, uint32_t s) {
   c->state[s] = CAIRN_AGENT_IDLE;
   c->group[s] = 0;
   c->wp_n[s] = c->wp_i[s] = 0;
+  c->wp_partial[s] = WP_WHOLE;
   c->offx[s] = c->offy[s] = 0.0f;
   c->stall[s] = 0;
   c->best[s] = INFINITY;
@@ -468,6 +469,7 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
     c->state[s] = CAIRN_AGENT_WAITING;
     c->group[s] = 0; /* members repath on their own: the old corridor is gone */
     c->wp_n[s] = c->wp_i[s] = 0;
+    c->wp_partial[s] = WP_WHOLE;
     cairn__crowd_request(c, s, 0, c->goal[s]);
   }
   return CAIRN_OK;

@@ -4,6 +4,7 @@
 #define CAIRN_CROWD_INTERNAL_H
 
 #include "cairn_crowd.h"
+#include "cairn_hierarchy.h"
 
 #include <math.h>
 
@@ -24,6 +25,7 @@ typedef struct crowd_request {
   uint64_t enqueued; /* tick */
   int live;          /* 0 once dropped (agent removed, order changed) */
   int no_avoid;      /* search again without the stopped units as walls */
+  int no_hpa;        /* A* on the grid, not the hierarchy */
   int from_set;      /* plan from `from` (a group path's last waypoint), not
                         from the agent's cell */
   cairn_point from;
@@ -79,6 +81,9 @@ struct cairn_crowd {
   cairn_point avoid[CROWD_MAX_AVOID];
   size_t n_avoid;           /* cells the head request's search avoids */
   cairn_claims *claims;     /* per-unit claims, or NULL (opts.claim_penalty 0) */
+  cairn_hpa_query *hq;      /* queries over opts.hpa, or NULL */
+  size_t head_given;        /* raw cells of the head's route its agents got */
+  uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
 
   uint64_t tick;
@@ -96,7 +101,8 @@ enum {
 enum {
   WP_WHOLE = 0,    /* the waypoints reach the goal */
   WP_PARTIAL = 1,  /* they stop short: ask for the rest at the last one */
-  WP_ASKED = 2     /* a group member asked for the rest already */
+  WP_ASKED = 2,    /* a group member asked for the rest already */
+  WP_FIRST = 3     /* the route's first refined part: the rest is planned */
 };
 
 void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);

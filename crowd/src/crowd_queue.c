@@ -26,11 +26,14 @@ cairn_status cairn__crowd_queue_init(cairn_crowd *c) {
   cairn_status st = cairn_search_create(&c->alloc, &c->search);
   if (st == CAIRN_OK) st = cairn_search_reserve_grid(c->search, c->route);
   if (st == CAIRN_OK) st = cairn_search_reserve_path(c->search, c->smooth_cap);
+  if (st == CAIRN_OK && c->opts.hpa) st = cairn_hpa_query_create(&c->alloc, &c->hq);
+  if (st == CAIRN_OK && c->opts.hpa) st = cairn_hpa_query_reserve(c->hq, c->opts.hpa);
   return st;
 }
 
 void cairn__crowd_queue_free(cairn_crowd *c) {
   cairn_search_destroy(c->search);
+  cairn_hpa_query_destroy(c->hq);
   cairn_claims_destroy(c->claims);
   cairn__crowd_free(c, c->ring, sizeof *c->ring * c->ring_cap);
   cairn__crowd_free(c, c->smooth, sizeof *c->smooth * c->smooth_cap);
@@ -65,7 +68,7 @@ void cairn__crowd_request(cairn_crowd *c, uint32_t slot, uint32_t group,
   cairn__crowd_drop_request(c, slot);
   if (c->ring_len == c->ring_cap) compact(c);
   uint32_t pos = ring_at(c, c->ring_len++);
-  crowd_request r = {slot, c->gen[slot], group, goal, c->tick, 1, 0, 0, {0, 0}};
+  crowd_request r = {slot, c->gen[slot], group, goal, c->tick, 1, 0, 0, 0, {0, 0}};
   c->ring[pos] = r;
   c->req[slot] = pos;
 }
@@ -85,7 +88,8 @@ static void give_path(cairn_crowd *c, uint32_t s, const cairn_point *pts,
   uint32_t w = c->opts.waypoints;
   cairn_point *wp = c->wp + (size_t)s * w;
   size_t kept = 0;
-  if (c->wp_partial[s] == WP_ASKED && c->wp_i[s] < c->wp_n[s]) {
+  if ((c->wp_partial[s] == WP_ASKED || c->wp_partial[s] == WP_FIRST) &&
+      c->wp_i[s] < c->wp_n[s]) {
     kept = (size_t)(c->wp_n[s] - c->wp_i[s]);
     memmove(wp, wp + c->wp_i[s], sizeof *wp * kept);
   }
@@ -131,38 +135,96 @@ void cairn__crowd_unclaim(cairn_crowd *c, uint32_t s) {
   if (c->claims) cairn_claims_release(c->claims, s);
 }
 
-static void finish(cairn_crowd *c, const crowd_request *r, cairn_status st) {
-  const cairn_point *pts = NULL;
-  size_t n = 0;
-  if (st == CAIRN_OK) {
-    cairn_result res;
-    cairn_search_result(c->search, &res);
-    double len;
-    if (cairn_smooth_path(c->route, res.path, res.path_len, c->smooth,
-                          c->smooth_cap, &n, &len) != CAIRN_OK) {
-      memcpy(c->smooth, res.path, sizeof *res.path * res.path_len);
-      n = res.path_len;
-    }
-    pts = c->smooth + 1;
-    n = n ? n - 1 : 0;
+/* Smooths raw[0..n) into c->smooth; returns the points after the first
+ * (the agent stands on it) through *pts and their count. */
+static size_t smooth_after_start(cairn_crowd *c, const cairn_point *raw, size_t n,
+                                 const cairn_point **pts) {
+  size_t m = 0;
+  double len;
+  if (cairn_smooth_path(c->route, raw, n, c->smooth, c->smooth_cap, &m, &len) !=
+      CAIRN_OK) {
+    m = n < c->smooth_cap ? n : c->smooth_cap;
+    memmove(c->smooth, raw, sizeof *raw * m);
   }
+  *pts = c->smooth + 1;
+  return m ? m - 1 : 0;
+}
+
+/* Whether slot s waits on request r's path (a group's members: waiting,
+ * or walking what they have while the rest is planned). */
+static int waits_on(const cairn_crowd *c, const crowd_request *r, uint32_t s) {
+  if (!r->group) return s == r->slot;
+  return c->alive[s] && c->group[s] == r->group && c->order[s] == CAIRN_ORDER_PATH &&
+         (c->state[s] == CAIRN_AGENT_WAITING ||
+          (c->state[s] == CAIRN_AGENT_MOVING &&
+           (c->wp_partial[s] == WP_ASKED || c->wp_partial[s] == WP_FIRST)));
+}
+
+/* Gives pts (n smoothed points after the start) to r's waiting agents
+ * whose wp_partial is (first != 0) or is not (first == 0) WP_FIRST;
+ * NULL pts: they are unreachable. first_steps: only the route's first
+ * refined part, given to those with room for it, the rest to come. */
+static void give_all(cairn_crowd *c, const crowd_request *r, const cairn_point *pts,
+                     size_t n, int first, int first_steps) {
+  for (uint32_t s = r->group ? 0 : r->slot; s < c->high; s++) {
+    if (!waits_on(c, r, s) || (c->wp_partial[s] == WP_FIRST) != (first != 0)) {
+      if (!r->group) break;
+      continue;
+    }
+    if (!pts) {
+      c->state[s] = CAIRN_AGENT_UNREACHABLE;
+    } else if (first_steps) {
+      size_t kept = c->wp_partial[s] == WP_ASKED && c->wp_i[s] < c->wp_n[s]
+                        ? (size_t)(c->wp_n[s] - c->wp_i[s])
+                        : 0;
+      if (kept + n <= c->opts.waypoints) { /* all of it, or wait for the whole */
+        give_path(c, s, pts, n);
+        c->wp_partial[s] = WP_FIRST;
+      }
+    } else {
+      give_path(c, s, pts, n);
+      if (!r->group && c->claims) claim_ahead(c, s);
+    }
+    if (!r->group) break;
+  }
+}
+
+/* Hands a planned path (raw cells from the request's start, or NULL when
+ * none was found) to the request's agent or its group's waiting members.
+ * given > 0: the agents marked WP_FIRST already have the first `given`
+ * raw cells and get the rest from there; the others get it all. */
+static void deliver(cairn_crowd *c, const crowd_request *r, const cairn_point *raw,
+                    size_t raw_n, size_t given) {
   uint64_t wait = c->tick - r->enqueued;
   c->stats.wait_hist[wait < 256 ? wait : 256]++;
   c->stats.served++;
-  for (uint32_t s = r->group ? 0 : r->slot; s < c->high; s++) {
-    if (r->group && (!c->alive[s] || c->group[s] != r->group ||
-                     c->order[s] != CAIRN_ORDER_PATH ||
-                     !(c->state[s] == CAIRN_AGENT_WAITING ||
-                       (c->state[s] == CAIRN_AGENT_MOVING &&
-                        c->wp_partial[s] == WP_ASKED))))
-      continue;
-    if (st == CAIRN_OK) give_path(c, s, pts, n);
-    else c->state[s] = CAIRN_AGENT_UNREACHABLE;
-    if (!r->group) {
-      if (c->claims && st == CAIRN_OK) claim_ahead(c, s);
-      break;
-    }
+  if (!raw) {
+    give_all(c, r, NULL, 0, 1, 0);
+    give_all(c, r, NULL, 0, 0, 0);
+    return;
   }
+  const cairn_point *pts;
+  size_t n;
+  if (given && given <= raw_n) {
+    n = smooth_after_start(c, raw + given - 1, raw_n - given + 1, &pts);
+    give_all(c, r, pts, n, 1, 0);
+  }
+  n = smooth_after_start(c, raw, raw_n, &pts);
+  give_all(c, r, pts, n, 0, 0);
+}
+
+/* The route's first refined part, to the agents with room for it. */
+static void deliver_first(cairn_crowd *c, const crowd_request *r, const cairn_point *raw,
+                          size_t raw_n) {
+  const cairn_point *pts;
+  size_t n = smooth_after_start(c, raw, raw_n, &pts);
+  give_all(c, r, pts, n, 0, 1);
+}
+
+static void finish(cairn_crowd *c, const crowd_request *r, cairn_status st) {
+  cairn_result res;
+  cairn_search_result(c->search, &res);
+  deliver(c, r, st == CAIRN_OK ? res.path : NULL, st == CAIRN_OK ? res.path_len : 0, 0);
 }
 
 static void pop(cairn_crowd *c) {
@@ -178,10 +240,21 @@ static cairn_point cell_of(const cairn_crowd *c, uint32_t s) {
   return p;
 }
 
-/* The cells of stopped units (idle, arrived, unreachable) within
- * opts.avoid_radius of slot s, outside its group, from the bins of the
- * last tick, into c->avoid. */
-static void gather_avoid(cairn_crowd *c, uint32_t s) {
+/* Whether unit o is in the way of s: stopped (idle, arrived,
+ * unreachable), or, when s is stuck, anything but moving away from it. */
+static int in_the_way(const cairn_crowd *c, uint32_t s, uint32_t o, int stuck) {
+  uint8_t st = c->state[o];
+  if (st == CAIRN_AGENT_IDLE || st == CAIRN_AGENT_ARRIVED || st == CAIRN_AGENT_UNREACHABLE)
+    return 1;
+  if (!stuck) return 0;
+  float away = c->vx[o] * (c->x[o] - c->x[s]) + c->vy[o] * (c->y[o] - c->y[s]);
+  return !(away > 0.0f);
+}
+
+/* The cells of the units in the way (in_the_way) within opts.avoid_radius
+ * of slot s, outside its group, from the bins of the last tick, into
+ * c->avoid. */
+static void gather_avoid(cairn_crowd *c, uint32_t s, int stuck) {
   c->n_avoid = 0;
   int32_t r = c->opts.avoid_radius;
   if (r <= 0 || !c->n_binned) return;
@@ -195,11 +268,8 @@ static void gather_avoid(cairn_crowd *c, uint32_t s) {
       uint32_t b = (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
       for (uint32_t k = c->bin_start[b]; k < c->bin_start[b + 1]; k++) {
         uint32_t o = c->order_of[k];
-        uint8_t st = c->state[o];
-        if (o == s || !c->alive[o] ||
-            (c->group[s] && c->group[o] == c->group[s]) ||
-            !(st == CAIRN_AGENT_IDLE || st == CAIRN_AGENT_ARRIVED ||
-              st == CAIRN_AGENT_UNREACHABLE))
+        if (o == s || !c->alive[o] || (c->group[s] && c->group[o] == c->group[s]) ||
+            !in_the_way(c, s, o, stuck))
           continue;
         cairn_point p = {crowd_cell(c->x[o]), crowd_cell(c->y[o])};
         if (abs(p.x - cx) > r || abs(p.y - cy) > r) continue;
@@ -218,20 +288,93 @@ static cairn_status begin(cairn_crowd *c, crowd_request *r) {
     o.claim_radius = c->opts.claim_radius;
   }
   c->n_avoid = 0;
-  if (!r->no_avoid) gather_avoid(c, r->slot);
+  if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
   o.avoid = c->avoid;
   o.n_avoid = c->n_avoid;
   cairn_point from = r->from_set ? r->from : cell_of(c, r->slot);
   return cairn_astar_begin(c->search, c->route, from, r->goal, &o);
 }
 
+/* Charges the head search's expansions since the last charge. */
+static void charge(cairn_crowd *c, uint64_t expanded, uint64_t *used) {
+  *used += expanded - c->head_expanded;
+  c->head_expanded = expanded;
+}
+
+/* Per-unit requests with claims need the core's A* (a shared hierarchy
+ * cannot price one unit's claims); everything else goes over the
+ * hierarchy when the crowd has one. */
+static int over_hpa(const cairn_crowd *c, const crowd_request *r) {
+  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group);
+}
+
+/* The head request over the hierarchy: the plan (one step: an abstract
+ * search cannot be cut), then one abstract edge refined at a time while
+ * the budget lasts (an edge whose grid path the hierarchy holds costs no
+ * search: it is charged one expansion). After the first refined edges its agents start along
+ * them; when the route is refined to the goal they get the rest. Returns
+ * 0 when the budget ran out, 1 when the queue may go on (the request done
+ * and popped, or to be begun again). */
+static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t *used) {
+  cairn_hpa_result res;
+  cairn_status st = CAIRN_IN_PROGRESS;
+  if (!c->in_search) {
+    cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+    po.smooth = 0; /* raw legs: a refined prefix never changes */
+    cairn_point from = r->from_set ? r->from : cell_of(c, r->slot);
+    c->in_search = 1;
+    c->head_expanded = 0;
+    c->head_given = 0;
+    st = cairn_hpa_plan(c->hq, c->opts.hpa, from, r->goal, &po, &res);
+    charge(c, res.expanded, used);
+    if (st == CAIRN_ERR_STATE) { /* a stale hierarchy (a failed edit): A* */
+      r->no_hpa = 1;
+      c->in_search = 0;
+      return 1;
+    }
+  }
+  while (st == CAIRN_IN_PROGRESS && *used < budget) {
+    uint64_t before = *used;
+    st = cairn_hpa_refine(c->hq, 1, &res);
+    charge(c, res.expanded, used);
+    if (*used == before) (*used)++; /* a cached leg still costs its copy */
+    if (st == CAIRN_ERR_STATE) { /* rebuilt under the route: plan again */
+      c->in_search = 0;
+      return 1;
+    }
+    if (st == CAIRN_IN_PROGRESS && !c->head_given && res.path_len > 1) {
+      deliver_first(c, r, res.path, res.path_len);
+      c->head_given = res.path_len;
+    }
+  }
+  if (st == CAIRN_IN_PROGRESS) return 0;
+  crowd_request done = *r;
+  size_t given = c->head_given;
+  pop(c);
+  if (st == CAIRN_OK) deliver(c, &done, res.path, res.path_len, given);
+  else deliver(c, &done, NULL, 0, 0);
+  return 1;
+}
+
 void cairn__crowd_serve(cairn_crowd *c) {
   uint64_t budget = c->opts.path_budget, used = 0;
   if (c->claims) cairn_claims_expire(c->claims, c->tick);
+  /* a hierarchy's plan may overrun a tick's budget: the next ticks pay */
+  if (c->debt >= budget) {
+    c->debt -= budget;
+    c->stats.tick_nodes = 0;
+    return;
+  }
+  budget -= c->debt;
+  c->debt = 0;
   while (c->ring_len && used < budget) {
     crowd_request *r = &c->ring[c->ring_head];
     if (!r->live) {
       pop(c);
+      continue;
+    }
+    if (over_hpa(c, r)) {
+      if (!serve_hpa(c, r, budget, &used)) break;
       continue;
     }
     cairn_status st;
@@ -262,6 +405,7 @@ void cairn__crowd_serve(cairn_crowd *c) {
     pop(c);
     finish(c, &done, st == CAIRN_OK ? CAIRN_OK : CAIRN_NO_PATH);
   }
+  if (used > budget) c->debt = used - budget;
   c->stats.tick_nodes = used;
   if (used > c->stats.max_tick_nodes) c->stats.max_tick_nodes = used;
 }
@@ -289,6 +433,10 @@ void cairn__crowd_commit_path(cairn_crowd *c, uint32_t s) {
   }
   if (c->flags[s] & AF_REPATH) {
     int at_end = c->wp_partial[s] && c->wp_i[s] + 1 >= c->wp_n[s];
+    if (at_end && c->wp_partial[s] == WP_FIRST) { /* the rest is coming */
+      c->state[s] = CAIRN_AGENT_WAITING;
+      return;
+    }
     if (at_end && c->group[s]) { /* the group's path continues */
       if (c->wp_partial[s] == WP_PARTIAL) ask_rest(c, s);
       c->state[s] = CAIRN_AGENT_WAITING;
