@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
   if (strcmp(cmd, "suite") == 0) return cmd_suite(argc - 2, argv + 2);
+  if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
   cli_error("unknown command '%s' (try cairn --help)", cmd);
   return EXIT_USAGE;
 }

@@ -6,10 +6,12 @@
 #include "cairn_flowfield.h"
 #include "cli.h"
 #include "cli_layers.h"
+#include "cli_png.h"
 
 static const char *const value_opts[] = {"--map",     "--to",        "--terrain",
                                          "--moves",   "--threads",   "--influence",
-                                         "--claims",  "--claim-penalty", NULL};
+                                         "--claims",  "--claim-penalty", "--png",
+                                         NULL};
 
 /* Goals given at most (each X,Y is at least 3 characters plus ';'). */
 #define FLOW_CLI_MAX_GOALS 65536
@@ -18,7 +20,8 @@ typedef struct flow_args {
   const char *map;
   cairn_point *goals;
   size_t n_goals;
-  bool json, check;
+  bool json, check, heat; /* heat: --png draws costs, not arrows */
+  const char *png;        /* --png FILE: the field's picture */
   cairn_flow_opts opts;
   cairn_terrain terrain;
   cli_influence influence; /* --influence events: a cost layer */
@@ -69,6 +72,8 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       a->json = true;
     } else if (cli_is(&c, "--check")) {
       a->check = true;
+    } else if (cli_is(&c, "--heat")) {
+      a->heat = true;
     } else if (!cli_is_any(&c, value_opts)) {
       cli_error("flow: unknown option '%s'", c.opt ? c.opt : c.val);
       return EXIT_USAGE;
@@ -91,6 +96,8 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       a->opts.threads = (int)n;
     } else if (cli_is(&c, "--influence")) {
       if (!cli_parse_influence(v, &a->influence)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--png")) {
+      a->png = v;
     } else if (cli_is(&c, "--claims")) {
       a->claims = v;
     } else if (cli_is(&c, "--claim-penalty")) {
@@ -102,6 +109,11 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
     cli_error("flow needs --map FILE --to X,Y[;X,Y...]");
     return EXIT_USAGE;
   }
+  if (a->heat && !a->png) {
+    cli_error("flow: --heat needs --png FILE");
+    return EXIT_USAGE;
+  }
+  if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -211,6 +223,11 @@ int cmd_flow(int argc, char **argv) {
   }
   print_result(&a, &fs, false);
   rc = EXIT_DONE;
+  if (a.png) {
+    cli_png_scene sc = {.grid = g, .penalty = layer, .field = f, .field_heat = a.heat,
+                        .caption = a.heat ? "flow field: cost to the goals" : "flow field"};
+    rc = cli_png_save(&sc, a.png);
+  }
 done:
   cairn_field_destroy(f);
   cairn_influence_destroy(influence);

@@ -184,7 +184,8 @@ cairn_status cairn_render_map(const cairn_grid *g, const cairn_view *v,
 void cairn_render_path(cairn_image *img, const cairn_view *v,
                        const cairn_point *path, size_t n, double width,
                        cairn_rgba c);
-/* A disc on a cell's centre, most of a cell wide (at least 5 pixels). */
+/* A disc on a cell's centre, most of a cell wide (at least 7 pixels), with
+ * a dark rim one pixel wide. */
 void cairn_render_marker(cairn_image *img, const cairn_view *v, cairn_point p,
                          cairn_rgba c);
 /* The last grid search of s on g as a heat map: closed cells by their g
@@ -200,8 +201,8 @@ cairn_status cairn_render_expanded(cairn_image *img, const cairn_view *v,
 void cairn_render_hpa(cairn_image *img, const cairn_view *v,
                       const cairn_hpa *h);
 /* A flow field as arrows: one every `every` cells each way (0: every cell
- * when cells are at least 8 pixels wide, else the fewest cells that span
- * 12 pixels), pointing along the cell's direction. Passable cells the field
+ * when cells are at least 12 pixels wide, else the fewest cells that span
+ * 16 pixels), pointing along the cell's direction. Passable cells the field
  * cannot reach are tinted cairn_colour_unreachable; goals get a marker. */
 void cairn_render_field_arrows(cairn_image *img, const cairn_view *v,
                                const cairn_grid *g, const cairn_field *f,

@@ -54,8 +54,11 @@ void cairn_render_path(cairn_image *img, const cairn_view *v,
 void cairn_render_marker(cairn_image *img, const cairn_view *v, cairn_point p,
                          cairn_rgba c) {
   double x, y, r = cell_px(v) * 0.45;
+  if (r < 3.5) r = 3.5;
   centre_px(v, p, &x, &y);
-  cairn_draw_disc(img, x, y, r > 2.5 ? r : 2.5, c);
+  /* a dark rim keeps it visible on any layer */
+  cairn_draw_disc(img, x, y, r + 1, (cairn_rgba){20, 20, 20, 255});
+  cairn_draw_disc(img, x, y, r, c);
 }
 
 /* ---- the expanded nodes ---------------------------------------------- */
@@ -181,7 +184,7 @@ void cairn_render_field_arrows(cairn_image *img, const cairn_view *v,
   field_src s = {g, f, 0, 0};
   cairn_render_cells(img, v, field_at, &s);
   double cp = cell_px(v);
-  if (every <= 0) every = cp >= 8 ? 1 : (int32_t)ceil(12 / cp);
+  if (every <= 0) every = cp >= 12 ? 1 : (int32_t)ceil(16 / cp);
   double len = 0.8 * every * cp, width = len >= 12 ? 1.5 : 1;
   for (int32_t y = every / 2; y < v->map_h; y += every)
     for (int32_t x = every / 2; x < v->map_w; x += every) {
