@@ -112,6 +112,16 @@ static void draw_torch(cairn_image *img, const cairn_view *v, cairn_point p) {
   cairn_draw_disc(img, x, y, r, torch_colour);
 }
 
+/* A gate as cairn_render_marker draws a goal: pass 0 its dark rim, pass 1
+ * its disc. */
+static void draw_spot(cairn_image *img, const cairn_view *v, cairn_point p, int pass) {
+  double x, y, r = (double)v->scale / v->shrink * 0.45;
+  if (r < 3.5) r = 3.5;
+  cairn_view_to_px(v, p.x + 0.5, p.y + 0.5, &x, &y);
+  if (pass == 0) cairn_draw_disc(img, x, y, r + 1, (cairn_rgba){20, 20, 20, 255});
+  else cairn_draw_disc(img, x, y, r, cairn_colour_goal);
+}
+
 /* Everything that does not change while a crowd moves. */
 static cairn_status draw_base(const cli_png_scene *s, const cairn_view *v, legend *l,
                               cairn_image **out) {
@@ -121,8 +131,9 @@ static cairn_status draw_base(const cli_png_scene *s, const cairn_view *v, legen
   add_entry(l, cairn_colour_wall, "wall");
   draw_fields(s, v, *out, l);
   draw_search(s, v, *out, l);
-  for (size_t k = 0; k < s->n_gates; k++)
-    cairn_render_marker(*out, v, s->gates[k], cairn_colour_goal);
+  /* rims first, then discs: gates side by side read as one bar */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t k = 0; k < s->n_gates; k++) draw_spot(*out, v, s->gates[k], pass);
   if (s->n_gates) add_entry(l, cairn_colour_goal, "gates");
   for (size_t k = 0; k < s->n_torches; k++) draw_torch(*out, v, s->torches[k]);
   if (s->n_torches) add_entry(l, torch_colour, "torches");
