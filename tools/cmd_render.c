@@ -128,6 +128,10 @@ static int flow_goals(const char *text, const cairn_grid *g, cairn_point **out, 
     (*out)[(*n)++] = q;
     p += len + (p[len] == ';');
   }
+  if (*n == 0) {
+    cli_error("--flow needs X,Y[;X,Y...]");
+    return EXIT_USAGE;
+  }
   return EXIT_DONE;
 }
 
