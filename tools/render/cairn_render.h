@@ -180,7 +180,7 @@ cairn_rgba cairn_agent_colour(cairn_agent_state s);
 cairn_status cairn_render_map(const cairn_grid *g, const cairn_view *v,
                               const cairn_allocator *alloc, cairn_image **out);
 /* A polyline through the centres of the path's cells; width in pixels (0:
- * a third of a cell, at least 1). */
+ * a third of a cell, at least 2). */
 void cairn_render_path(cairn_image *img, const cairn_view *v,
                        const cairn_point *path, size_t n, double width,
                        cairn_rgba c);

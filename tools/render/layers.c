@@ -39,7 +39,8 @@ void cairn_render_path(cairn_image *img, const cairn_view *v,
                        const cairn_point *path, size_t n, double width,
                        cairn_rgba c) {
   if (!path || n == 0) return;
-  if (!(width > 0)) width = cell_px(v) / 3 > 1 ? cell_px(v) / 3 : 1;
+  /* at least 2 pixels, so a path stays visible on a map drawn 1:1 */
+  if (!(width > 0)) width = cell_px(v) / 3 > 2 ? cell_px(v) / 3 : 2;
   double x0, y0, x1, y1;
   centre_px(v, path[0], &x0, &y0);
   if (n == 1) cairn_draw_disc(img, x0, y0, width / 2, c);
@@ -138,8 +139,10 @@ void cairn_render_hpa(cairn_image *img, const cairn_view *v,
     c.a = 230;
     grid_lines(img, v, st.cluster * st.block, c);
   }
+  /* small cells get one-pixel dots: thousands of entrances must not hide
+   * the map */
   double r = cell_px(v) * 0.3;
-  if (r < 1.2) r = 1.2;
+  if (r < 0.75) r = 0.75;
   for (uint32_t k = 0; k < st.nodes; k++) {
     cairn_point p;
     if (cairn_hpa_node(h, k, &p) != CAIRN_OK) continue;
