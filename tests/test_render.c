@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cairn_render.h"
@@ -43,6 +44,13 @@ static decoded read_png(const char *path) {
 static cairn_rgba px_at(const decoded *d, uint32_t x, uint32_t y) {
   const uint8_t *p = d->px + ((size_t)y * d->w + x) * 4;
   return (cairn_rgba){p[0], p[1], p[2], p[3]};
+}
+
+/* A failed write may remove its half-written file, never a device. */
+static void assert_dev_full_survives(void) {
+  struct stat sb;
+  assert_int_equal(stat("/dev/full", &sb), 0);
+  assert_true(S_ISCHR(sb.st_mode));
 }
 
 static void tmp_path(char *buf, size_t cap, const char *name) {
@@ -221,8 +229,10 @@ static void png_unwritable_path_is_an_error(void **state) {
   assert_int_equal(cairn_image_write_png(img, NULL, &err), CAIRN_ERR_ARG);
   assert_int_equal(cairn_image_write_png(NULL, "x.png", NULL), CAIRN_ERR_ARG);
   /* a full device: the error is reported and nothing half-written stays */
-  if (access("/dev/full", W_OK) == 0)
+  if (access("/dev/full", W_OK) == 0) {
     assert_int_equal(cairn_image_write_png(img, "/dev/full", &err), CAIRN_ERR_IO);
+    assert_dev_full_survives();
+  }
   cairn_image_destroy(img);
 }
 
@@ -896,6 +906,7 @@ static void gif_refuses_bad_input(void **state) {
     cairn_status st = cairn_gif_add(gif, img, &err);
     cairn_status cl = cairn_gif_close(gif, &err);
     assert_true(st == CAIRN_ERR_IO || cl == CAIRN_ERR_IO);
+    assert_dev_full_survives();
   }
   cairn_image_destroy(img);
   remove(path);

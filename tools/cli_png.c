@@ -325,6 +325,13 @@ done:
 
 /* ---- movies ---------------------------------------------------------- */
 
+/* Removes a half-written file, but only a regular one (never a device such
+ * as /dev/full). */
+static void remove_partial(const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) remove(path);
+}
+
 /* One kind of output (the frames' PNGs, or the GIF's frames): its view,
  * the drawn base and a frame to draw on. */
 typedef struct reel {
@@ -342,10 +349,6 @@ struct cli_png_movie {
   cairn_gif *out;
   const char *gif_path;
 };
-
-long cli_png_movie_frames(long ticks, long every) {
-  return ticks / every + 1 + (ticks % every != 0);
-}
 
 static cairn_status reel_open(reel *r, const cli_png_scene *s, int32_t max_px) {
   r->v = view_of(s, max_px);
@@ -466,7 +469,7 @@ cairn_status cli_png_movie_close(cli_png_movie *m, long last) {
       st = CAIRN_ERR_IO;
     }
     /* a failed run leaves no half animation behind */
-    if (last < 0 || st != CAIRN_OK) remove(m->gif_path);
+    if (last < 0 || st != CAIRN_OK) remove_partial(m->gif_path);
   }
   reel_free(&m->png);
   reel_free(&m->gif);

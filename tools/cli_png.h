@@ -76,10 +76,6 @@ int cli_png_query(const char *path, const cli_png_scene *base, cairn_point from,
  * and the last tick at close when it was not drawn already. */
 typedef struct cli_png_movie cli_png_movie;
 
-/* Frames a run of `ticks` ticks at `every` writes (the run not ending
- * early). */
-long cli_png_movie_frames(long ticks, long every);
-
 /* frames_dir and gif may each be NULL (not both). The folder is created
  * when missing. The scene (crowd and agents included) must outlive the
  * movie; its caption is followed by the tick and arrivals. Exit code. */
