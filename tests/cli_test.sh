@@ -408,6 +408,11 @@ else
   pic_ok "flow arrows" png "$pics/flow.png" 192 154 16 0,0=arrow 10,7=arrow 11,7=goal 2,2=wall
   pic_ok "flow heat" png "$pics/heat.png" 192 154 16 5,5=unreachable 6,5=unreachable 11,7=goal 2,2=wall
   expect 2 "--heat needs --png" "$cairn" flow --map "$pics/m.map" --to 11,7 --heat
+  ran "$cairn" flow --map "$pics/m.map" --to 11,7 --check --png "$pics/fc.png"
+  pic_ok "flow --check" png "$pics/fc.png" 192 154 16 0,0=arrow 11,7=goal
+  # no path is an answer, and still a picture: the search's reach shows why
+  ran "$cairn" path --map "$pics/m.map" --from 0,0 --to 5,5 --png "$pics/nopath.png"
+  pic_ok "no path" png "$pics/nopath.png" 192 154 16 0,0=start 5,5=goal 2,2=wall
   "$cairn" scen "$pics/m.scen" --map "$pics/m.map" --png "$pics/scen.png" --index 1 >/dev/null 2>&1 ||
     { echo "FAIL: scen --png" >&2; fails=$((fails + 1)); }
   pic_ok "scen row 1" png "$pics/scen.png" 192 154 16 0,7=start 11,7=goal 2,2=wall

@@ -182,6 +182,14 @@ static void print_result(const flow_args *a, const cairn_field_stats *st,
          a->opts.moves, queues[st->queue]);
 }
 
+/* --png: the field (arrows, or with --heat its costs) over its cost layer. */
+static int draw_png(const flow_args *a, const cairn_grid *g, const cairn_penalty *layer,
+                    const cairn_field *f) {
+  cli_png_scene sc = {.grid = g, .penalty = layer, .field = f, .field_heat = a->heat,
+                      .caption = a->heat ? "flow field: cost to the goals" : "flow field"};
+  return cli_png_save(&sc, a->png);
+}
+
 int cmd_flow(int argc, char **argv) {
   flow_args a;
   int rc = parse_flow_args(argc, argv, &a);
@@ -219,15 +227,11 @@ int cmd_flow(int argc, char **argv) {
     if (!a.json) print_result(&a, &fs, false);
     rc = run_check(f, a.json, &ok);
     if (a.json && ok) print_result(&a, &fs, true);
+    if (rc == EXIT_DONE && a.png) rc = draw_png(&a, g, layer, f);
     goto done;
   }
   print_result(&a, &fs, false);
-  rc = EXIT_DONE;
-  if (a.png) {
-    cli_png_scene sc = {.grid = g, .penalty = layer, .field = f, .field_heat = a.heat,
-                        .caption = a.heat ? "flow field: cost to the goals" : "flow field"};
-    rc = cli_png_save(&sc, a.png);
-  }
+  rc = a.png ? draw_png(&a, g, layer, f) : EXIT_DONE;
 done:
   cairn_field_destroy(f);
   cairn_influence_destroy(influence);
