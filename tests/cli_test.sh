@@ -443,6 +443,12 @@ else
     { echo "FAIL: horde --frames wrote: $(ls "$pics/frames")" >&2; fails=$((fails + 1)); }
   pic_ok "horde frame" png "$pics/frames/tick-000004.png" 1024 1076 4 113,96=goal 96,96=wall
   pic_ok "horde gif" gif "$pics/h.gif" 512 538 4
+  # drawing leaves the run unchanged: the replay check's plain run, same hash
+  "$cairn" horde --agents 100 --ticks 50 --json --gif "$pics/s.gif" --every 7 >"$tmp/pic.json" 2>&1
+  [ "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/plain.json")" = \
+    "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/pic.json")" ] ||
+    { echo "FAIL: horde --gif changed the run" >&2; fails=$((fails + 1)); }
+  pic_ok "horde gif every 7" gif "$pics/s.gif" 512 538 9
   ran "$cairn" march --map "$pics/m.map" --groups 2 --units 3 --ticks 50 --png "$pics/march.png"
   pic_ok "march" png "$pics/march.png" 192 154 16 2,2=wall
   # bad files: named, non-zero, nothing run for long
