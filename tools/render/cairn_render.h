@@ -171,8 +171,9 @@ cairn_rgba cairn_terrain_colour(uint8_t cost);
 /* A ramp for heat maps: t in 0..1 (clamped) from dark violet through blue
  * and green to yellow. */
 cairn_rgba cairn_heat_colour(double t);
-/* The colour of an agent state (idle grey, moving green, waiting yellow,
- * arrived blue, unreachable magenta, stuck red). */
+/* The colour of an agent state, the browser viewer's meanings: idle grey,
+ * moving red, waiting yellow, arrived green, unreachable magenta, stuck
+ * blue. */
 cairn_rgba cairn_agent_colour(cairn_agent_state s);
 
 /* A new image of the view's size with the grid's terrain painted (*out;
