@@ -64,6 +64,7 @@ struct cairn_search {
   cairn__step_fn step;
   cairn_status state; /* CAIRN_IN_PROGRESS or the final status */
   const cairn_grid *grid;
+  uint64_t grid_edits; /* grid->edits at the begin: a change stops steps */
   const cairn_graph *graph;
   uint32_t start, goal; /* node ids (padded indices on grids) */
   uint32_t found;       /* node the search ended on */
