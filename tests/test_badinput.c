@@ -737,8 +737,9 @@ static void layer_limits(void **state) {
                    CAIRN_ERR_ARG);
   assert_int_equal(cairn_claims_set(c, 1, &off, 1, 9), CAIRN_ERR_RANGE);
   assert_int_equal(cairn_claims_count(c, 0, 0), 0);
-  assert_int_equal(cairn_claims_set(c, CAIRN_CLAIMS_MAX_UNITS - 1, &cell, 1, 9),
-                   CAIRN_OK);
+  /* (a unit id near the limit is valid but grows the unit table to it: a
+   * few hundred MB, so a small id stands for the valid call here) */
+  assert_int_equal(cairn_claims_set(c, 4096, &cell, 1, 9), CAIRN_OK);
   assert_int_equal(cairn_claims_count(c, 0, 0), 1);
   cairn_claims_destroy(c);
   cairn_penalty *p = NULL;
