@@ -182,6 +182,17 @@ want 1 "cairn: nowhere/g.map: cannot create" "$cairn" gen --out nowhere/g.map
 ok "$cairn" gen --out g.map --width 40 --height 40
 ok "$cairn" info --map g.map
 
+# ---- out of memory: 200 MB of address space for a 256 MB map ----------
+# (skipped where cairn cannot start under the limit: AddressSanitizer's
+# shadow memory needs far more address space)
+if (sh -c 'ulimit -v 200000 && exec "$0" --help' "$cairn" >/dev/null 2>&1) 2>/dev/null; then
+  want 1 "cairn: out of memory" \
+    sh -c 'ulimit -v 200000 && exec "$0" gen --out big.map --width 16384 --height 16384' "$cairn"
+  [ ! -e big.map ] || { echo "FAIL: gen left big.map behind" >&2; fails=$((fails + 1)); }
+else
+  echo "skipped the out-of-memory check: cairn does not start under ulimit -v"
+fi
+
 if [ "$fails" -eq 0 ]; then
   echo "cli_badinput: all $checks checks passed"
 else
