@@ -651,6 +651,49 @@ static void hpa_bad_input(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* An edit between a plan and its refinement: the route's node ids and the
+ * cluster paths behind them are gone, so refine refuses (it used to read
+ * past the rebuilt arrays); a new plan answers on the edited map. */
+static void hpa_edit_while_refining(void **state) {
+  (void)state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(64, 64, 1, NULL, &g), CAIRN_OK);
+  cairn_hpa *h = NULL;
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = 8;
+  ho.threads = 1;
+  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
+  cairn_hpa_query *q = NULL;
+  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  po.nearby = 0;
+  cairn_point a = {0, 0}, b = {62, 62}; /* open after the edit too */
+  cairn_hpa_result r;
+  assert_int_equal(cairn_hpa_plan(q, h, a, b, &po, &r), CAIRN_IN_PROGRESS);
+  assert_true(r.route_len > 2);
+  assert_int_equal(cairn_hpa_refine(q, 1, &r), CAIRN_IN_PROGRESS);
+  /* walls on every cluster border but for a gap in each: far fewer
+   * entrances than the route was planned over */
+  cairn_point cells[64 * 16];
+  uint8_t zeros[64 * 16];
+  size_t n = 0;
+  for (int32_t y = 0; y < 64; y++)
+    for (int32_t x = 0; x < 64; x++)
+      if ((x % 8 == 7 || y % 8 == 7) && x % 8 != 3 && y % 8 != 3)
+        cells[n++] = (cairn_point){x, y};
+  memset(zeros, 0, n);
+  assert_int_equal(cairn_hpa_edit(h, g, cells, zeros, n), CAIRN_OK);
+  assert_int_equal(cairn_hpa_refine(q, UINT32_MAX, &r), CAIRN_ERR_STATE);
+  assert_int_equal(r.status, CAIRN_ERR_STATE);
+  assert_null(r.path);
+  assert_int_equal(cairn_hpa_refine(q, 1, &r), CAIRN_ERR_STATE); /* stays */
+  assert_int_equal(cairn_hpa_find(q, h, a, b, &po, &r), CAIRN_OK);
+  assert_int_equal(tu_path_cost(g, r.path, r.path_len, a, b, 8), r.cost);
+  cairn_hpa_query_destroy(q);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
 /* ---- flow fields ---------------------------------------------------- */
 
 static void flow_bad_goals(void **state) {
@@ -985,6 +1028,7 @@ int main(void) {
       cmocka_unit_test(no_passable_hpa),
       cmocka_unit_test(no_passable_crowd),
       cmocka_unit_test(hpa_bad_input),
+      cmocka_unit_test(hpa_edit_while_refining),
       cmocka_unit_test(flow_bad_goals),
       cmocka_unit_test(graph_limits),
       cmocka_unit_test(layer_limits),
