@@ -770,6 +770,33 @@ static void graph_limits(void **state) {
   cairn_graph_destroy(g);
 }
 
+/* Landmarks set (or removed) while a sliced graph search is in progress:
+ * its bounds would read the old table, so the next step refuses; a new
+ * search answers with the same cost as before. */
+static void graph_landmarks_while_sliced(void **state) {
+  (void)state;
+  uint8_t cost[20 * 20];
+  memset(cost, 1, sizeof cost);
+  cairn_graph *g = NULL;
+  assert_int_equal(cairn_hex_graph_create(20, 20, cost, NULL, &g), CAIRN_OK);
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  const uint32_t lm[2] = {0, 19};
+  assert_int_equal(cairn_graph_compute_landmarks(g, s, lm, 2), CAIRN_OK);
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, g, 399, 0, NULL, &r), CAIRN_OK);
+  cairn_cost want = r.cost;
+  assert_int_equal(cairn_graph_astar_begin(s, g, 399, 0, NULL), CAIRN_OK);
+  assert_int_equal(cairn_search_step(s, 3), CAIRN_IN_PROGRESS);
+  assert_int_equal(cairn_graph_set_landmarks(g, NULL, 0, NULL), CAIRN_OK);
+  assert_int_equal(cairn_search_step(s, 1000000), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_search_result(s, &r), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_graph_astar(s, g, 399, 0, NULL, &r), CAIRN_OK);
+  assert_int_equal(r.cost, want);
+  cairn_search_destroy(s);
+  cairn_graph_destroy(g);
+}
+
 static void layer_limits(void **state) {
   (void)state;
   cairn_grid *g = small_grid();
@@ -1031,6 +1058,7 @@ int main(void) {
       cmocka_unit_test(hpa_edit_while_refining),
       cmocka_unit_test(flow_bad_goals),
       cmocka_unit_test(graph_limits),
+      cmocka_unit_test(graph_landmarks_while_sliced),
       cmocka_unit_test(layer_limits),
       cmocka_unit_test(crowd_bad_opts),
       cmocka_unit_test(crowd_bad_floats),

@@ -292,7 +292,8 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
                                const cairn_search_opts *opts);
 /* Expands at most `budget` nodes (>= 1). Returns CAIRN_IN_PROGRESS, or the
  * final status; CAIRN_ERR_STATE if no search was begun, or if the grid's
- * costs changed since the begin (the search then ends with that status). */
+ * costs (or the graph's landmarks) changed since the begin (the search
+ * then ends with that status). */
 cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
 /* Fills *out for the last search that ended (or the one in progress, with
  * status CAIRN_IN_PROGRESS and no path). */
@@ -671,7 +672,8 @@ cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
  * stays exact and expands fewer nodes wherever the positions underestimate.
  * Fills ignore landmarks. A linked search bounds its virtual goal through
  * its goal links. Setting landmarks changes the graph: no search may run on
- * it meanwhile, nor be in progress across the call. */
+ * it meanwhile; a sliced search in progress across the call answers
+ * CAIRN_ERR_STATE at its next step. */
 #define CAIRN_GRAPH_MAX_LANDMARKS 16
 /* Takes n landmark nodes (n <= CAIRN_GRAPH_MAX_LANDMARKS; 0 removes them)
  * and their costs: costs[i * nodes(g) + v] is the exact cost from nodes[i]
