@@ -730,6 +730,90 @@ static void flow_bad_goals(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Flow tiles over a hierarchy: a goal off the map or on a wall, no room
+ * for sectors, a query cell off the map; then a valid tile set answers. */
+static void flow_tiles_bad_input(void **state) {
+  (void)state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(32, 32, 1, NULL, &g), CAIRN_OK);
+  assert_int_equal(cairn_grid_set_cost(g, 5, 5, 0), CAIRN_OK);
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = 8;
+  ho.threads = 1;
+  cairn_hpa *h = NULL;
+  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
+  cairn_flow_tiles *t = NULL;
+  cairn_point goal = {30, 30};
+  assert_int_equal(cairn_flow_tiles_create(g, h, (cairn_point){-1, 0}, 16, NULL, &t),
+                   CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_flow_tiles_create(g, h, (cairn_point){5, 5}, 16, NULL, &t),
+                   CAIRN_ERR_BLOCKED);
+  assert_int_equal(cairn_flow_tiles_create(g, h, goal, 0, NULL, &t), CAIRN_ERR_ARG);
+  assert_null(t);
+  assert_int_equal(cairn_flow_tiles_create(g, h, goal, 16, NULL, &t), CAIRN_OK);
+  cairn_hpa_query *q = NULL;
+  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
+  assert_int_equal(cairn_flow_tiles_route(t, q, (cairn_point){32, 0}), CAIRN_ERR_RANGE);
+  int dir;
+  cairn_cost c;
+  assert_int_equal(cairn_flow_tiles_dir(t, -1, 0, &dir, &c), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_flow_tiles_route(t, q, (cairn_point){0, 0}), CAIRN_OK);
+  assert_int_equal(cairn_flow_tiles_dir(t, 0, 0, &dir, &c), CAIRN_OK);
+  assert_true(dir >= 0 && dir < 8);
+  assert_true(c != CAIRN_COST_INF && c >= 30 * CAIRN_COST_DIAG);
+  cairn_hpa_query_destroy(q);
+  cairn_flow_tiles_destroy(t);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
+/* The rest of the core's argument checks: distance map too short, fills
+ * and nearest-goal searches without sources or goals, smoothing an empty
+ * path, knowledge with unknown cells blocked, influence ticks out of
+ * range, unblocking a cell nobody blocked. */
+static void core_bad_arguments(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  cairn_point a = {0, 0}, b = {3, 2};
+  cairn_cost dist[12];
+  cairn_result r;
+  assert_int_equal(cairn_distance_map(s, g, &a, 1, NULL, dist, 11), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dijkstra_fill(s, g, &a, 0, NULL, 0, 0, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dijkstra_nearest(s, g, a, &b, 0, NULL, &r), CAIRN_ERR_ARG);
+  cairn_point out[4];
+  size_t n = 9;
+  double len = 9.0;
+  assert_int_equal(cairn_smooth_path(g, &a, 0, out, 4, &n, &len), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_distance_map(s, g, &a, 1, NULL, dist, 12), CAIRN_OK);
+  assert_int_equal(dist[2 * 4 + 3], 5 * CAIRN_COST_ONE);
+  assert_int_equal(dist[1 * 4 + 1], CAIRN_COST_INF);
+  cairn_knowledge *k = NULL;
+  assert_int_equal(cairn_knowledge_create(g, 0, NULL, &k), CAIRN_ERR_ARG);
+  assert_null(k);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  cairn_influence *m = NULL;
+  assert_int_equal(cairn_influence_create(g, p, NULL, &m), CAIRN_OK);
+  assert_int_equal(cairn_influence_event(m, 0, 0, 1, 1000), CAIRN_OK);
+  assert_int_equal(cairn_influence_tick(m, 65537, 0), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_influence_tick(m, 65536, 16385), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_influence_get(m, 0, 0), 1000); /* untouched */
+  assert_int_equal(cairn_influence_tick(m, 32768, 0), CAIRN_OK);
+  assert_int_equal(cairn_influence_get(m, 0, 0), 500);
+  assert_int_equal(cairn_penalty_block(p, 2, 2, 0), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_penalty_block(p, 2, 2, 1), CAIRN_OK);
+  assert_int_equal(cairn_penalty_get(p, 2, 2), CAIRN_PENALTY_BLOCK);
+  assert_int_equal(cairn_penalty_block(p, 2, 2, 0), CAIRN_OK);
+  assert_int_equal(cairn_penalty_block(p, 2, 2, 0), CAIRN_ERR_STATE);
+  cairn_influence_destroy(m);
+  cairn_penalty_destroy(p);
+  search_still_works(s, g);
+  cairn_search_destroy(s);
+  cairn_grid_destroy(g);
+}
+
 /* ---- graphs and layers: limits -------------------------------------- */
 
 static void graph_limits(void **state) {
@@ -1057,6 +1141,8 @@ int main(void) {
       cmocka_unit_test(hpa_bad_input),
       cmocka_unit_test(hpa_edit_while_refining),
       cmocka_unit_test(flow_bad_goals),
+      cmocka_unit_test(flow_tiles_bad_input),
+      cmocka_unit_test(core_bad_arguments),
       cmocka_unit_test(graph_limits),
       cmocka_unit_test(graph_landmarks_while_sliced),
       cmocka_unit_test(layer_limits),
