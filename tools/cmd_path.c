@@ -382,7 +382,10 @@ int cmd_path(int argc, char **argv) {
     st = find_hpa(&p, g, &hpa, &q, &h, &r, &us);
     if (st < 0) goto done;
   } else {
-    if (cairn_search_create(NULL, &s) != CAIRN_OK) goto done;
+    if (cairn_search_create(NULL, &s) != CAIRN_OK) {
+      cli_error("out of memory");
+      goto done;
+    }
     cairn_search_reserve_grid(s, g);
     double t0 = cli_now_us();
     st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);

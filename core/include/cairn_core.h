@@ -21,9 +21,10 @@
  *
  * Threads: a cairn_grid or cairn_graph is read-only during searches, so any
  * number of threads may search one grid at once, each with its own
- * cairn_search. Editing a grid while a search on it runs (or while a sliced
- * search on it is between steps) is the caller's error. No function keeps
- * hidden global state.
+ * cairn_search. Editing a grid while a search on it runs is the caller's
+ * error; a cost change while a sliced search on it is between steps makes
+ * the next cairn_search_step answer CAIRN_ERR_STATE (begin again). No
+ * function keeps hidden global state.
  *
  * Memory: a search context grows its arrays to the largest grid and path it
  * has seen; after that no query allocates. cairn_search_reserve does the
@@ -290,7 +291,9 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
                                cairn_point start, cairn_point goal,
                                const cairn_search_opts *opts);
 /* Expands at most `budget` nodes (>= 1). Returns CAIRN_IN_PROGRESS, or the
- * final status; CAIRN_ERR_STATE if no search was begun. */
+ * final status; CAIRN_ERR_STATE if no search was begun, or if the grid's
+ * costs (or the graph's landmarks) changed since the begin (the search
+ * then ends with that status). */
 cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
 /* Fills *out for the last search that ended (or the one in progress, with
  * status CAIRN_IN_PROGRESS and no path). */
@@ -388,7 +391,8 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
                                   cairn_penalty **out);
 void cairn_penalty_destroy(cairn_penalty *p);
 /* Adds delta (which may be negative) to a cell's penalty, saturating at 0
- * and CAIRN_PENALTY_MAX. CAIRN_ERR_RANGE off the grid. */
+ * and CAIRN_PENALTY_MAX. CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for
+ * |delta| > UINT32_MAX. */
 cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
                                int64_t delta);
 /* Blocks (block != 0) or unblocks a cell for searches using the layer;
@@ -668,7 +672,8 @@ cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
  * stays exact and expands fewer nodes wherever the positions underestimate.
  * Fills ignore landmarks. A linked search bounds its virtual goal through
  * its goal links. Setting landmarks changes the graph: no search may run on
- * it meanwhile, nor be in progress across the call. */
+ * it meanwhile; a sliced search in progress across the call answers
+ * CAIRN_ERR_STATE at its next step. */
 #define CAIRN_GRAPH_MAX_LANDMARKS 16
 /* Takes n landmark nodes (n <= CAIRN_GRAPH_MAX_LANDMARKS; 0 removes them)
  * and their costs: costs[i * nodes(g) + v] is the exact cost from nodes[i]

@@ -94,6 +94,7 @@ cairn_status cairn_grid_set_cost(cairn_grid *g, int32_t x, int32_t y,
   if (old == cost) return CAIRN_OK;
   count_change(g, old, cost);
   g->cost[i] = cost;
+  g->edits++;
   if ((old != 0) != (cost != 0)) cairn__grid_refresh_moves_around(g, i);
   if (g->glyph) g->glyph[i] = 0; /* the glyph described the old terrain */
   return CAIRN_OK;
@@ -116,6 +117,7 @@ cairn_status cairn_grid_set_rect(cairn_grid *g, cairn_rect r,
       flipped = flipped || (old != 0) != (row[x] != 0);
       count_change(g, old, row[x]);
       g->cost[i] = row[x];
+      g->edits++;
       if (g->glyph) g->glyph[i] = 0;
     }
   }

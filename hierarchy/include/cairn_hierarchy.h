@@ -25,7 +25,8 @@
  * can query one hierarchy at once, each with its own cairn_hpa_query; start
  * and goal join the abstract graph inside the query context, never by
  * editing the shared graph. Edits and updates need exclusive access: no
- * query may run (or be between incremental steps) meanwhile. Building runs
+ * query may run meanwhile; a query between incremental steps answers
+ * CAIRN_ERR_STATE at its next cairn_hpa_refine (plan again). Building runs
  * the per-cluster work in parallel with OpenMP; the result is the same at
  * any thread count, and the caller's allocator is only ever called from
  * one thread at a time.
@@ -243,7 +244,9 @@ cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
  * result's path holds every step refined so far (smoothed piecewise when
  * smoothing is on). Once a query has its final answer (found, no path,
  * or an error, a plan's refusal included) refine returns that answer again;
- * before any plan, CAIRN_ERR_STATE. Abandoning a route costs nothing: plan
+ * before any plan, CAIRN_ERR_STATE, and after an edit, update, refresh or
+ * layer change of the hierarchy since the plan too (its node ids and
+ * cluster paths changed). Abandoning a route costs nothing: plan
  * another. */
 cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,

@@ -601,6 +601,7 @@ static int build_threads(const cairn_hpa *h) {
  * stalls when one core is busy). */
 static cairn_status build_clusters(cairn_hpa *h, const uint32_t *list,
                                    size_t n) {
+  h->version++; /* even if it fails: the clusters are rewritten */
   int threads = build_threads(h);
   if ((size_t)threads > n) threads = n ? (int)n : 1;
   hpa_scratch *sc = hpa_alloc(&h->alloc, (size_t)threads * sizeof *sc);
@@ -1000,6 +1001,7 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
   uint8_t *mark = new_marks(h);
   if (!mark) {
     h->stale = true;
+    h->version++;
     return CAIRN_ERR_NOMEM;
   }
   mark_clusters(h, r, mark);
@@ -1024,6 +1026,7 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
   }
   if (!mark) {
     h->stale = true;
+    h->version++;
     return CAIRN_ERR_NOMEM;
   }
   cairn_status st = rebuild_marked(h, grid, mark, t0);

@@ -82,6 +82,9 @@ struct cairn_hpa {
   uint32_t *l2_of;    /* level-2 id of each level-1 node, or UINT32_MAX */
   uint32_t l2_of_cap; /* entries in l2_of (n_nodes when it was built) */
   bool stale;
+  /* bumped by every rebuild (and every failed edit): node ids and cluster
+   * paths change, so a route planned before it cannot be refined */
+  uint64_t version;
   double build_ms, update_ms;
   uint32_t rebuilt;
   /* the cost layer (cairn_hpa_set_layer), its padded cells, and where the
