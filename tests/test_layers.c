@@ -220,6 +220,61 @@ static void layer_basics(void **state) {
   cairn_grid_destroy(other);
 }
 
+/* cairn_penalty_changes lists every cell whose penalty differs from a
+ * snapshot taken at an older version, only cells that were written since,
+ * each once; a short buffer still gets the full count; nothing after the
+ * current version. */
+static void layer_changes(void **state) {
+  (void)state;
+  uint64_t rng = 0xc4a9;
+  cairn_grid *g = tu_random_grid(&rng, 70, 45, 10, 1);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  int32_t stride;
+  const uint32_t *cells = cairn_penalty_cells(p, &stride);
+  const size_t padded = (size_t)stride * (size_t)(cairn_grid_height(g) + 2);
+  uint32_t *snap = malloc(padded * sizeof *snap), *out = malloc(padded * sizeof *out);
+  uint8_t *written = calloc(padded, 1), *listed = calloc(padded, 1);
+  assert_non_null(snap);
+  assert_non_null(out);
+  assert_non_null(written);
+  assert_non_null(listed);
+  for (int round = 0; round < 20; round++) {
+    const uint64_t since = cairn_penalty_version(p);
+    memcpy(snap, cells, padded * sizeof *snap);
+    memset(written, 0, padded);
+    memset(listed, 0, padded);
+    int writes = 1 + (int)tu_below(&rng, 40);
+    for (int k = 0; k < writes; k++) {
+      cairn_point c = tu_random_open(&rng, g);
+      written[(size_t)(c.y + 1) * (size_t)stride + (size_t)(c.x + 1)] = 1;
+      if (tu_below(&rng, 8) == 0 && cairn_penalty_get(p, c.x, c.y) != CAIRN_PENALTY_BLOCK)
+        assert_int_equal(cairn_penalty_block(p, c.x, c.y, 1), CAIRN_OK);
+      else
+        assert_int_equal(cairn_penalty_add(p, c.x, c.y, (int64_t)tu_below(&rng, 3000) - 1000),
+                         CAIRN_OK);
+    }
+    size_t n = cairn_penalty_changes(p, since, out, padded);
+    assert_true(n <= (size_t)writes);
+    for (size_t k = 0; k < n; k++) {
+      assert_true(out[k] < padded);
+      assert_true(written[out[k]]);
+      assert_false(listed[out[k]]);
+      listed[out[k]] = 1;
+    }
+    for (size_t i = 0; i < padded; i++)
+      if (cells[i] != snap[i]) assert_true(listed[i]);
+    if (n > 1) assert_int_equal(cairn_penalty_changes(p, since, out, 1), n);
+    assert_int_equal(cairn_penalty_changes(p, cairn_penalty_version(p), out, padded), 0);
+  }
+  free(snap);
+  free(out);
+  free(written);
+  free(listed);
+  cairn_penalty_destroy(p);
+  cairn_grid_destroy(g);
+}
+
 /* An event's values fall off with distance and reach nothing past the
  * radius or on walls; two maps add up in one layer; ticks fade every value
  * until none is left; destroying a map takes its share back. */
@@ -492,6 +547,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(layered_search_exact),
       cmocka_unit_test(layer_basics),
+      cmocka_unit_test(layer_changes),
       cmocka_unit_test(influence_events),
       cmocka_unit_test(carnage_pass),
       cmocka_unit_test(claims_split_corridors),

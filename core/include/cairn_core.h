@@ -415,6 +415,17 @@ int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
 #define CAIRN_PENALTY_TILE 16
 uint64_t cairn_penalty_version(const cairn_penalty *p);
 uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
+/* The cells whose penalty changed after version `since`, for users that
+ * update what they derived from the layer cell by cell (flow fields):
+ * writes the padded index (cairn_penalty_cells' layout) of up to cap of
+ * them to out, each once, and returns how many there are. Every cell that
+ * changed is listed; one whose last change came 2^32 or more changes
+ * before the last change of its tile may be listed although it did not.
+ * A cell changed and changed back counts as changed. Costs the layer's
+ * tiles plus the cells of the tiles changed since then (the layer keeps 4
+ * bytes per cell for this). */
+size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
+                             uint32_t *out, size_t cap);
 
 /* Claimed cells (Lester's claimed nodes): units claim the cells of the
  * part of their paths still ahead of them, so other units' searches

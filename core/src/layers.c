@@ -30,7 +30,8 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
   p->tiles_w = (p->width + CAIRN_PENALTY_TILE - 1) / CAIRN_PENALTY_TILE;
   p->tiles_h = (p->height + CAIRN_PENALTY_TILE - 1) / CAIRN_PENALTY_TILE;
   p->tile = cairn__alloc(&a, penalty_tiles(p) * sizeof *p->tile);
-  if (!p->cell || !p->sum || !p->blocks || !p->tile) {
+  p->stamp = cairn__alloc(&a, p->padded * sizeof *p->stamp);
+  if (!p->cell || !p->sum || !p->blocks || !p->tile || !p->stamp) {
     cairn_penalty_destroy(p);
     return CAIRN_ERR_NOMEM;
   }
@@ -38,6 +39,7 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
   memset(p->sum, 0, p->padded * sizeof *p->sum);
   memset(p->blocks, 0, p->padded * sizeof *p->blocks);
   memset(p->tile, 0, penalty_tiles(p) * sizeof *p->tile);
+  memset(p->stamp, 0, p->padded * sizeof *p->stamp);
   *out = p;
   return CAIRN_OK;
 }
@@ -49,6 +51,7 @@ void cairn_penalty_destroy(cairn_penalty *p) {
   cairn__free(&a, p->sum, p->padded * sizeof *p->sum);
   cairn__free(&a, p->blocks, p->padded * sizeof *p->blocks);
   cairn__free(&a, p->tile, penalty_tiles(p) * sizeof *p->tile);
+  cairn__free(&a, p->stamp, p->padded * sizeof *p->stamp);
   cairn__free(&a, p, sizeof *p);
 }
 
@@ -57,6 +60,7 @@ void cairn_penalty_clear(cairn_penalty *p) {
   /* every tile counts as changed, whatever it held: a clear is rare */
   p->version++;
   for (size_t t = 0; t < penalty_tiles(p); t++) p->tile[t] = p->version;
+  for (size_t i = 0; i < p->padded; i++) p->stamp[i] = (uint32_t)p->version;
   memset(p->cell, 0, p->padded * sizeof *p->cell);
   memset(p->sum, 0, p->padded * sizeof *p->sum);
   memset(p->blocks, 0, p->padded * sizeof *p->blocks);
@@ -80,6 +84,7 @@ static void penalty_refresh(cairn_penalty *p, uint32_t i) {
   int32_t x = (int32_t)(i % (uint32_t)p->stride) - 1, y = (int32_t)(i / (uint32_t)p->stride) - 1;
   p->tile[(size_t)(y / CAIRN_PENALTY_TILE) * (size_t)p->tiles_w + (size_t)(x / CAIRN_PENALTY_TILE)] =
       ++p->version;
+  p->stamp[i] = (uint32_t)p->version;
 }
 
 uint64_t cairn_penalty_version(const cairn_penalty *p) { return p ? p->version : 0; }
@@ -98,6 +103,44 @@ uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r) {
       if (v > last) last = v;
     }
   return last;
+}
+
+/* The cells of tile (tx, ty) changed after `since`, the tile's last change
+ * being `last` > since. A cell's stamp holds the low 32 bits of its last
+ * change's version v <= last, so last - v is (last - stamp) mod 2^32
+ * whenever it is below 2^32: every cell with v > since is found, and a
+ * cell with v <= since only when last - v >= 2^32 (listed too: harmless
+ * for users that recompute what a cell's change may touch). */
+static size_t tile_changes(const cairn_penalty *p, int32_t tx, int32_t ty,
+                           uint64_t since, uint64_t last, uint32_t *out,
+                           size_t n, size_t cap) {
+  const bool all = last - since >= (UINT64_C(1) << 32);
+  const uint32_t age = (uint32_t)(last - since), top = (uint32_t)last;
+  int32_t x0 = tx * CAIRN_PENALTY_TILE, y0 = ty * CAIRN_PENALTY_TILE;
+  int32_t x1 = x0 + CAIRN_PENALTY_TILE, y1 = y0 + CAIRN_PENALTY_TILE;
+  if (x1 > p->width) x1 = p->width;
+  if (y1 > p->height) y1 = p->height;
+  for (int32_t y = y0; y < y1; y++)
+    for (int32_t x = x0; x < x1; x++) {
+      uint32_t i = (uint32_t)(y + 1) * (uint32_t)p->stride + (uint32_t)(x + 1);
+      if (!all && (uint32_t)(top - p->stamp[i]) >= age) continue;
+      if (n < cap) out[n] = i;
+      n++;
+    }
+  return n;
+}
+
+size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
+                             uint32_t *out, size_t cap) {
+  if (!p || since >= p->version) return 0;
+  if (!out) cap = 0;
+  size_t n = 0;
+  for (int32_t ty = 0; ty < p->tiles_h; ty++)
+    for (int32_t tx = 0; tx < p->tiles_w; tx++) {
+      uint64_t last = p->tile[(size_t)ty * (size_t)p->tiles_w + (size_t)tx];
+      if (last > since) n = tile_changes(p, tx, ty, since, last, out, n, cap);
+    }
+  return n;
 }
 
 void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta) {

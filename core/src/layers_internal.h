@@ -18,6 +18,8 @@ struct cairn_penalty {
    * (CAIRN_PENALTY_TILE x CAIRN_PENALTY_TILE cells, row-major) */
   uint64_t version;
   uint64_t *tile;
+  uint32_t *stamp;  /* padded: the low 32 bits of the version of the cell's
+                       last change (0: none), for cairn_penalty_changes */
   int32_t tiles_w, tiles_h;
 };
 

@@ -568,6 +568,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->los_radius = o->los_radius;
   f->penalty = o->penalty;
   f->pen = o->penalty ? cairn_penalty_cells(o->penalty, NULL) : NULL;
+  f->layer_version = o->penalty ? cairn_penalty_version(o->penalty) : 0;
   const int nt = threads_of(o, f->n);
   unsigned tmin, tmax;
   init_pass(f, b, g, nt, &tmin, &tmax);
