@@ -235,7 +235,8 @@ static void test_refresh_sequences(void **state) {
     assert_int_equal(cairn_influence_create(g, p, NULL, &m), CAIRN_OK);
     cairn_hpa_opts o = cairn_hpa_defaults();
     o.cluster = trial % 2 ? 10 : 16;
-    o.levels = 2;
+    o.levels = trial >= 2 ? 3 : 2;
+    o.block = 2;
     cairn_hpa *h, *fresh;
     assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_OK);
     assert_int_equal(cairn_hpa_set_layer(h, p), CAIRN_OK);

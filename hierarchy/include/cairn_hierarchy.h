@@ -160,7 +160,8 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
  * - The level-1 landmarks are measured on terrain alone, and penalties
  *   only add, so their bound stays admissible whatever the layer does: a
  *   refresh never measures them again. The level-2 graph has none under a
- *   layer; its blocks follow their clusters at each refresh.
+ *   layer; its blocks follow their clusters (and the clusters beside
+ *   their borders) at each refresh.
  * A layer blocking a cell (CAIRN_PENALTY_BLOCK) closes it to the abstract
  * graph once the clusters around it are refreshed, and to the links and the
  * smoother at once. Claims (cairn_claims) are a per-unit penalty within a

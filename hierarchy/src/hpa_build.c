@@ -962,7 +962,17 @@ static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
   uint32_t *list = hpa_alloc(&h->alloc, n_blocks * sizeof *list);
   if (!list) return CAIRN_ERR_NOMEM;
   for (uint32_t b = 0; b < n_blocks; b++) list[b] = 0;
-  for (size_t i = 0; i < n; i++) list[hpa_block_of_cluster(h, clusters[i])] = 1;
+  /* under a layer a cluster's crossings can also decide which nodes of
+   * the block across its border are level-2 nodes (crosses_block in
+   * hpa_level2.c): the blocks of its neighbours too */
+  const int32_t r = h->layer ? 1 : 0;
+  for (size_t i = 0; i < n; i++) {
+    int32_t cx = (int32_t)(clusters[i] % (uint32_t)h->cw), cy = (int32_t)(clusters[i] / (uint32_t)h->cw);
+    for (int32_t y = cy - r; y <= cy + r; y++)
+      for (int32_t x = cx - r; x <= cx + r; x++)
+        if (x >= 0 && y >= 0 && x < h->cw && y < h->ch)
+          list[hpa_block_of_cluster(h, (uint32_t)y * (uint32_t)h->cw + (uint32_t)x)] = 1;
+  }
   size_t m = 0;
   for (uint32_t b = 0; b < n_blocks; b++)
     if (list[b]) list[m++] = b;
