@@ -17,6 +17,12 @@
  *   for a faction that starts knowing nothing: each reveal is a first
  *   sight, and a window holding walls also relabels the faction's islands.
  *   The sweep restarts (with a fresh faction) when it has covered the map.
+ * layers_reveal_door/open, layers_reveal_door/close
+ *   A faction that has seen the whole map; a wall cell between two open
+ *   ones is torn down in the truth and revealed (open: the islands merge
+ *   locally), then raised again and revealed (close: a full relabel, what
+ *   an opening reveal cost before the local merge); only the named half is
+ *   timed, 400 times a run.
  * layers_hpa_refresh/radius:R
  *   An influence event of radius R (untimed) at the next of the 64 cells,
  *   then the timed cairn_hpa_refresh of every cluster it made stale, on a
@@ -199,6 +205,54 @@ static void bm_reveal(cairn_bench_state *st, void *user) {
   cairn_bench_counter(st, "changed_pct", n ? 100.0 * (double)changed / (double)n : 0,
                       CAIRN_BENCH_PLAIN);
   cairn_knowledge_destroy(k);
+}
+
+/* The first wall cell in row order with open cells east and west of it
+ * (a door to knock through); false if there is none. */
+static int find_door(const cairn_grid *g, cairn_point *out) {
+  for (int32_t y = 0; y < cairn_grid_height(g); y++)
+    for (int32_t x = 1; x + 1 < cairn_grid_width(g); x++)
+      if (!cairn_grid_cost(g, x, y) && cairn_grid_cost(g, x - 1, y) && cairn_grid_cost(g, x + 1, y)) {
+        out->x = x;
+        out->y = y;
+        return 1;
+      }
+  return 0;
+}
+
+static void bm_reveal_door(cairn_bench_state *st, void *user) {
+  const int timed_open = (int)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  const int32_t w = cairn_grid_width(lb.grid), h = cairn_grid_height(lb.grid);
+  int32_t stride;
+  const uint8_t *cells = cairn_grid_cells(lb.grid, &stride);
+  cairn_grid *truth = NULL;
+  cairn_knowledge *k = NULL;
+  cairn_rect all = {0, 0, w, h};
+  cairn_point door;
+  if (cairn_grid_create(w, h, 1, NULL, &truth) != CAIRN_OK ||
+      cairn_grid_set_rect(truth, all, cells + stride + 1, (size_t)stride) != CAIRN_OK ||
+      cairn_knowledge_create(truth, 1, NULL, &k) != CAIRN_OK ||
+      cairn_knowledge_reveal(k, all, NULL) != CAIRN_OK || !find_door(truth, &door)) {
+    cairn_bench_skip(st, "setting up the faction failed");
+  } else {
+    const cairn_rect r = {door.x, door.y, 1, 1};
+    while (cairn_bench_next(st)) {
+      if (!timed_open) cairn_bench_pause(st);
+      cairn_grid_set_cost(truth, door.x, door.y, 1);
+      cairn_knowledge_reveal(k, r, NULL);
+      if (timed_open) cairn_bench_pause(st);
+      else cairn_bench_resume(st);
+      cairn_grid_set_cost(truth, door.x, door.y, 0);
+      cairn_knowledge_reveal(k, r, NULL);
+      if (timed_open) cairn_bench_resume(st);
+    }
+  }
+  cairn_knowledge_destroy(k);
+  cairn_grid_destroy(truth);
 }
 
 /* A hierarchy over the map bound to a fresh layer and its influence map;
@@ -422,6 +476,12 @@ void cairn_bench_register_layers(void) {
     snprintf(name, sizeof name, "layers_reveal/side:%d", sides[i]);
     cairn_bench_register(name, bm_reveal, (void *)(intptr_t)sides[i]);
   }
+  /* a fixed count: the untimed half (a relabel when the open half is
+   * timed) would otherwise run the open benchmark for minutes */
+  cairn_bench_def_iterations(
+      cairn_bench_register("layers_reveal_door/open", bm_reveal_door, (void *)(intptr_t)1), 400);
+  cairn_bench_def_iterations(
+      cairn_bench_register("layers_reveal_door/close", bm_reveal_door, (void *)(intptr_t)0), 400);
   for (int i = 0; i < 2; i++) {
     snprintf(name, sizeof name, "layers_hpa_refresh/radius:%d", radii[i]);
     cairn_bench_register(name, bm_hpa_refresh, (void *)(intptr_t)radii[i]);

@@ -543,6 +543,101 @@ static void knowledge_reveal(void **state) {
   cairn_grid_destroy(truth);
 }
 
+/* The labels of a and b split the open cells of grid g the same way: one
+ * label of a for each of b and back, and every label of a at most a's
+ * island count. */
+static void assert_same_islands(const cairn_grid *a, const cairn_grid *b) {
+  const int32_t w = cairn_grid_width(a), h = cairn_grid_height(a);
+  const size_t na = (size_t)cairn_grid_island_count(a) + 1, nb = (size_t)cairn_grid_island_count(b) + 1;
+  uint32_t *ab = calloc(na, sizeof *ab), *ba = calloc(nb, sizeof *ba);
+  assert_non_null(ab);
+  assert_non_null(ba);
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      uint32_t la = cairn_grid_island(a, x, y), lb = cairn_grid_island(b, x, y);
+      assert_int_equal(la != 0, cairn_grid_cost(a, x, y) != 0);
+      if (!la) continue;
+      assert_true(la < na && lb < nb && lb != 0);
+      if (!ab[la]) ab[la] = lb;
+      if (!ba[lb]) ba[lb] = la;
+      assert_int_equal(ab[la], lb);
+      assert_int_equal(ba[lb], la);
+    }
+  free(ab);
+  free(ba);
+}
+
+/* Reveals that open cells merge the faction's islands locally, closing
+ * ones relabel: after every reveal of a random sequence over a truth whose
+ * walls are raised and torn down meanwhile (doors, breaches, rubble), the
+ * faction's islands split its map exactly as a full relabel of the same
+ * map does. */
+static void reveal_islands_match_relabel(void **state) {
+  (void)state;
+  uint64_t rng = 0x15a;
+  for (int trial = 0; trial < 6; trial++) {
+    const int w = 40 + (int)tu_below(&rng, 30), h = 30 + (int)tu_below(&rng, 20);
+    cairn_grid *truth = tu_random_grid(&rng, w, h, 25 + 5 * trial, 3);
+    cairn_grid *copy = NULL;
+    assert_int_equal(cairn_grid_create(w, h, 1, NULL, &copy), CAIRN_OK);
+    cairn_knowledge *k = NULL;
+    assert_int_equal(cairn_knowledge_create(truth, 1, NULL, &k), CAIRN_OK);
+    for (int step = 0; step < 120; step++) {
+      /* the truth changes: a few walls torn down, fewer raised */
+      int edits = (int)tu_below(&rng, 6);
+      for (int e = 0; e < edits; e++) {
+        int32_t x = (int32_t)tu_below(&rng, (uint32_t)w), y = (int32_t)tu_below(&rng, (uint32_t)h);
+        uint8_t cost = tu_below(&rng, 4) ? (uint8_t)(1 + tu_below(&rng, 3)) : 0;
+        assert_int_equal(cairn_grid_set_cost(truth, x, y, cost), CAIRN_OK);
+      }
+      cairn_rect r = {(int32_t)tu_below(&rng, (uint32_t)w) - 3, (int32_t)tu_below(&rng, (uint32_t)h) - 3,
+                      1 + (int32_t)tu_below(&rng, 12), 1 + (int32_t)tu_below(&rng, 12)};
+      assert_int_equal(cairn_knowledge_reveal(k, r, NULL), CAIRN_OK);
+      const cairn_grid *known = cairn_knowledge_grid(k);
+      assert_true(cairn_grid_islands_fresh(known));
+      for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+          cairn_rect one = {x, y, 1, 1};
+          uint8_t cost = cairn_grid_cost(known, x, y);
+          assert_int_equal(cairn_grid_set_rect(copy, one, &cost, 1), CAIRN_OK);
+        }
+      assert_int_equal(cairn_grid_update_islands(copy), CAIRN_OK);
+      assert_same_islands(known, copy);
+    }
+    cairn_knowledge_destroy(k);
+    cairn_grid_destroy(copy);
+    cairn_grid_destroy(truth);
+  }
+  /* a door between two rooms: the reveal merges them into the larger
+   * one's label (2) without a relabel, which would have renumbered them
+   * as island 1 of 1 */
+  static const char *const rows[] = {"...#......", "...#......", "...#......"};
+  cairn_grid *truth = tu_grid(rows, 3);
+  cairn_knowledge *k = NULL;
+  assert_int_equal(cairn_knowledge_create(truth, 1, NULL, &k), CAIRN_OK);
+  cairn_rect all = {0, 0, 10, 3}, door = {3, 1, 1, 1};
+  assert_int_equal(cairn_knowledge_reveal(k, all, NULL), CAIRN_OK);
+  const cairn_grid *known = cairn_knowledge_grid(k);
+  assert_int_equal(cairn_grid_island_count(known), 2);
+  assert_int_equal(cairn_grid_island(known, 0, 0), 1);
+  assert_int_equal(cairn_grid_set_cost(truth, 3, 1, 1), CAIRN_OK);
+  int changed = 0;
+  assert_int_equal(cairn_knowledge_reveal(k, door, &changed), CAIRN_OK);
+  assert_int_equal(changed, 1);
+  assert_true(cairn_grid_islands_fresh(known));
+  assert_int_equal(cairn_grid_island(known, 0, 0), 2);
+  assert_int_equal(cairn_grid_island(known, 3, 1), 2);
+  assert_int_equal(cairn_grid_island(known, 9, 2), 2);
+  assert_int_equal(cairn_grid_island_count(known), 2); /* the largest label */
+  /* closing it again relabels: two islands, numbered afresh */
+  assert_int_equal(cairn_grid_set_cost(truth, 3, 1, 0), CAIRN_OK);
+  assert_int_equal(cairn_knowledge_reveal(k, door, NULL), CAIRN_OK);
+  assert_int_equal(cairn_grid_island_count(known), 2);
+  assert_true(cairn_grid_island(known, 0, 0) != cairn_grid_island(known, 9, 0));
+  cairn_knowledge_destroy(k);
+  cairn_grid_destroy(truth);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(layered_search_exact),
@@ -553,6 +648,7 @@ int main(void) {
       cmocka_unit_test(claims_split_corridors),
       cmocka_unit_test(claims_pass_and_radius),
       cmocka_unit_test(knowledge_reveal),
+      cmocka_unit_test(reveal_islands_match_relabel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

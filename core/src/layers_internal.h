@@ -41,6 +41,13 @@ struct cairn_claims {
   size_t n_live, cap_live;
 };
 
+/* Island labels (grid.c): cairn_grid_update_islands, and with sizes (not
+ * NULL) each label's cell count in (*sizes)[label], the array (*cap
+ * entries) grown as needed; cairn__grid_put_size sets one entry so. */
+cairn_status cairn__grid_label_islands(cairn_grid *g, uint32_t **sizes, size_t *cap);
+cairn_status cairn__grid_put_size(const cairn_allocator *a, uint32_t **sizes,
+                                  size_t *cap, uint32_t label, uint32_t cells);
+
 /* Adds delta to padded cell i's sum (saturating at 0) and refreshes it. */
 void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta);
 
