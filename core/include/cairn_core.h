@@ -497,10 +497,15 @@ size_t cairn_influence_active(const cairn_influence *m);
  * seen take the true map's costs. Searches for the faction run on
  * cairn_knowledge_grid (with its own islands, its own cost layers if any).
  * A reveal copies the true costs of a rectangle; when a known cost
- * changed it refreshes the faction's islands (a full relabel, only when
- * some cell's passability changed) and advances the faction's version, so
- * paths and fields made on an older version are known to be stale (a
- * unit repaths when the version it planned on is not the current one). */
+ * changed it refreshes the faction's islands and advances the faction's
+ * version, so paths and fields made on an older version are known to be
+ * stale (a unit repaths when the version it planned on is not the current
+ * one). Islands: a reveal that only opens cells (a door, a breach) merges
+ * them locally: each group of opened cells joins the largest island it
+ * touches and only the smaller ones are relabelled; one that closes a
+ * cell relabels the whole map. Labels then stay one per island but need
+ * not be consecutive: on a faction's grid cairn_grid_island_count is the
+ * largest label, not the number of islands. */
 typedef struct cairn_knowledge cairn_knowledge;
 
 cairn_status cairn_knowledge_create(const cairn_grid *truth,
