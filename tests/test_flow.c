@@ -187,6 +187,44 @@ static void field_under_layer(void **state) {
   cairn_flow_builder_destroy(b);
 }
 
+/* Penalties far dearer than the bucket ring spans (a thousand steps):
+ * the buckets would wrap, so the build takes the heap, and the field still
+ * equals the core's layered Dijkstra (cairn flow --influence with such a
+ * penalty failed its --check before). */
+static void layer_with_large_penalties(void **state) {
+  (void)state;
+  uint64_t rng = 0xb16;
+  cairn_flow_builder *b = new_builder();
+  cairn_search *s = new_search();
+  cairn_grid *g = tu_random_grid(&rng, 40, 30, 15, 1);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  for (int k = 0; k < 60; k++) {
+    cairn_point c = tu_random_open(&rng, g);
+    assert_int_equal(cairn_penalty_add(p, c.x, c.y, (int64_t)(1000 + tu_below(&rng, 5000)) * CAIRN_COST_ONE),
+                     CAIRN_OK);
+  }
+  cairn_point goal = tu_random_open(&rng, g);
+  cairn_field *f = new_field(g);
+  for (int q = CAIRN_FLOW_QUEUE_AUTO; q <= CAIRN_FLOW_QUEUE_HEAP; q++) {
+    if (q == CAIRN_FLOW_QUEUE_FIFO) continue;
+    cairn_flow_opts o = opts_of(8, (cairn_flow_queue)q, 1);
+    o.penalty = p;
+    assert_int_equal(cairn_field_build(b, f, g, &goal, 1, &o), CAIRN_OK);
+    cairn_field_stats fs;
+    cairn_field_get_stats(f, &fs);
+    assert_int_equal(fs.queue, CAIRN_FLOW_QUEUE_HEAP);
+    cairn_field_fault fault;
+    assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
+    if (!fault.ok) fail_msg("%d,%d: %s", fault.cell.x, fault.cell.y, fault.problem);
+  }
+  cairn_field_destroy(f);
+  cairn_penalty_destroy(p);
+  cairn_grid_destroy(g);
+  cairn_search_destroy(s);
+  cairn_flow_builder_destroy(b);
+}
+
 /* A multi-goal field is the cell-wise minimum of the single-goal ones. */
 static void multi_goal_is_minimum(void **state) {
   (void)state;
@@ -1273,6 +1311,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(field_equals_dijkstra),
       cmocka_unit_test(field_under_layer),
+      cmocka_unit_test(layer_with_large_penalties),
       cmocka_unit_test(multi_goal_is_minimum),
       cmocka_unit_test(directions_legal),
       cmocka_unit_test(verify_catches_faults),

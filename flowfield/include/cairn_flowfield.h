@@ -93,7 +93,10 @@ typedef enum cairn_flow_queue {
                                 exact when all passable cells cost the same
                                 (else CAIRN_ERR_ARG) */
   CAIRN_FLOW_QUEUE_BUCKETS,  /* Dial's buckets one straight step wide:
-                                every value in the lowest bucket is final */
+                                every value in the lowest bucket is final
+                                (under a layer whose penalties make a step
+                                longer than the ring, the heap instead:
+                                cairn_field_stats.queue says which ran) */
   CAIRN_FLOW_QUEUE_HEAP      /* indexed binary heap */
 } cairn_flow_queue;
 
