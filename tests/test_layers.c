@@ -629,6 +629,29 @@ static void reveal_islands_match_relabel(void **state) {
   assert_int_equal(cairn_grid_island(known, 3, 1), 2);
   assert_int_equal(cairn_grid_island(known, 9, 2), 2);
   assert_int_equal(cairn_grid_island_count(known), 2); /* the largest label */
+  /* two doors in one reveal, the second reached only through the small
+   * room the first merges: the big hall (1), a closet (2) below its door,
+   * a cellar (3) below the closet's */
+  {
+    static const char *const rooms[] = {"..........", "..........", "##########",
+                                        "###...####", "##########", "#.......##"};
+    cairn_grid *t2 = tu_grid(rooms, 6);
+    cairn_knowledge *k2 = NULL;
+    assert_int_equal(cairn_knowledge_create(t2, 1, NULL, &k2), CAIRN_OK);
+    cairn_rect whole = {0, 0, 10, 6}, doors = {4, 2, 1, 3};
+    assert_int_equal(cairn_knowledge_reveal(k2, whole, NULL), CAIRN_OK);
+    const cairn_grid *kn = cairn_knowledge_grid(k2);
+    assert_int_equal(cairn_grid_island_count(kn), 3);
+    assert_int_equal(cairn_grid_set_cost(t2, 4, 2, 1), CAIRN_OK);
+    assert_int_equal(cairn_grid_set_cost(t2, 4, 4, 1), CAIRN_OK);
+    assert_int_equal(cairn_knowledge_reveal(k2, doors, NULL), CAIRN_OK);
+    assert_true(cairn_grid_islands_fresh(kn));
+    for (int32_t x = 1; x < 8; x++) assert_int_equal(cairn_grid_island(kn, x, 5), 1);
+    assert_int_equal(cairn_grid_island(kn, 3, 3), 1);
+    assert_int_equal(cairn_grid_island(kn, 9, 0), 1);
+    cairn_knowledge_destroy(k2);
+    cairn_grid_destroy(t2);
+  }
   /* closing it again relabels: two islands, numbered afresh */
   assert_int_equal(cairn_grid_set_cost(truth, 3, 1, 0), CAIRN_OK);
   assert_int_equal(cairn_knowledge_reveal(k, door, NULL), CAIRN_OK);

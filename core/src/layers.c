@@ -626,12 +626,14 @@ static cairn_status merge_group(cairn_knowledge *k, uint32_t start, merge_scratc
   }
   k->size[target] += (uint32_t)n;
   /* every open neighbour with another label lies in a touched island;
-   * each cell is pushed once, when relabelled */
+   * opened cells of later groups (label 0) are left to their own merge,
+   * which then finds the target beside them. Each cell is pushed once,
+   * when relabelled. */
   while (top) {
     uint32_t i = stack[--top];
     for (int d = 0; d < 4; d++) {
       uint32_t c = (uint32_t)((int32_t)i + off[d]);
-      if (!g->cost[c] || g->island[c] == target) continue;
+      if (!g->cost[c] || !g->island[c] || g->island[c] == target) continue;
       k->size[g->island[c]]--;
       g->island[c] = target;
       k->size[target]++;
