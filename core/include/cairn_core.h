@@ -419,6 +419,17 @@ int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
 #define CAIRN_PENALTY_TILE 16
 uint64_t cairn_penalty_version(const cairn_penalty *p);
 uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
+/* The cells whose penalty changed after version `since`, for users that
+ * update what they derived from the layer cell by cell (flow fields):
+ * writes the padded index (cairn_penalty_cells' layout) of up to cap of
+ * them to out, each once, and returns how many there are. Every cell that
+ * changed is listed; one whose last change came 2^32 or more changes
+ * before the last change of its tile may be listed although it did not.
+ * A cell changed and changed back counts as changed. Costs the layer's
+ * tiles plus the cells of the tiles changed since then (the layer keeps 4
+ * bytes per cell for this). */
+size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
+                             uint32_t *out, size_t cap);
 
 /* Claimed cells (Lester's claimed nodes): units claim the cells of the
  * part of their paths still ahead of them, so other units' searches
@@ -490,10 +501,15 @@ size_t cairn_influence_active(const cairn_influence *m);
  * seen take the true map's costs. Searches for the faction run on
  * cairn_knowledge_grid (with its own islands, its own cost layers if any).
  * A reveal copies the true costs of a rectangle; when a known cost
- * changed it refreshes the faction's islands (a full relabel, only when
- * some cell's passability changed) and advances the faction's version, so
- * paths and fields made on an older version are known to be stale (a
- * unit repaths when the version it planned on is not the current one). */
+ * changed it refreshes the faction's islands and advances the faction's
+ * version, so paths and fields made on an older version are known to be
+ * stale (a unit repaths when the version it planned on is not the current
+ * one). Islands: a reveal that only opens cells (a door, a breach) merges
+ * them locally: each group of opened cells joins the largest island it
+ * touches and only the smaller ones are relabelled; one that closes a
+ * cell relabels the whole map. Labels then stay one per island but need
+ * not be consecutive: on a faction's grid cairn_grid_island_count is the
+ * largest label, not the number of islands. */
 typedef struct cairn_knowledge cairn_knowledge;
 
 cairn_status cairn_knowledge_create(const cairn_grid *truth,

@@ -57,6 +57,18 @@ typedef struct hpa_block {
   size_t n_seq;
 } hpa_block;
 
+/* The level-1 graph's edge list as last assembled under a layer, cluster
+ * by cluster, and the node positions, kept so that a refresh (whose
+ * clusters keep their entrances) regenerates only the share of the
+ * clusters it rebuilt (hpa_build.c, reassemble). */
+typedef struct hpa_edges {
+  cairn_graph_edge *e; /* m, in the order a full assembly lists them */
+  size_t m;
+  size_t *seg;         /* clusters + 1: cluster k's are e[seg[k], seg[k + 1]) */
+  double *xy;          /* 2 * n */
+  uint32_t n;          /* nodes */
+} hpa_edges;
+
 struct cairn_hpa {
   cairn_allocator alloc;
   const cairn_grid *grid;
@@ -99,6 +111,7 @@ struct cairn_hpa {
   uint32_t lm_n;
   cairn_cost *lm_costs;
   size_t lm_size; /* entries in lm_costs */
+  hpa_edges kept; /* under a layer; all NULL otherwise */
 };
 
 static inline uint32_t hpa_index(const cairn_hpa *h, int32_t x, int32_t y) {
