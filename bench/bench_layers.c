@@ -17,6 +17,12 @@
  *   for a faction that starts knowing nothing: each reveal is a first
  *   sight, and a window holding walls also relabels the faction's islands.
  *   The sweep restarts (with a fresh faction) when it has covered the map.
+ * layers_reveal_door/open, layers_reveal_door/close
+ *   A faction that has seen the whole map; a wall cell between two open
+ *   ones is torn down in the truth and revealed (open: the islands merge
+ *   locally), then raised again and revealed (close: a full relabel, what
+ *   an opening reveal cost before the local merge); only the named half is
+ *   timed, 400 times a run.
  * layers_hpa_refresh/radius:R
  *   An influence event of radius R (untimed) at the next of the 64 cells,
  *   then the timed cairn_hpa_refresh of every cluster it made stale, on a
@@ -26,11 +32,23 @@
  *   cairn_hpa_find over the map's scenarios in turn, with no layer (L 0) or
  *   bound to a layer of 64 danger events of radius 12 and 20 steps (L 1):
  *   what a query pays for the layer.
+ * layers_flow_repair/radius:R, layers_flow_rebuild/radius:R
+ *   On random512-10-0 (512 x 512), a field towards the start of its first
+ *   scenario row under a layer: an influence event of radius R (10 steps)
+ *   at the next of 64 of its scenario starts (untimed), then the timed
+ *   cairn_field_repair_layer, or the timed fresh cairn_field_build on one
+ *   thread (the repair's own). Between runs the layer is emptied and the
+ *   field repaired back (untimed), so every event meets a clean layer;
+ *   `repaired` is the mean of cells re-integrated.
+ * layers_flow_idle/fields:16
+ *   cairn_flow_cache_layer_changed on a cache of 16 fields under a layer
+ *   that did not change: what a crowd's call each tick costs.
  */
 #include "bench_common.h"
 #include "bench_shim.h"
 
 #include "cairn_core.h"
+#include "cairn_flowfield.h"
 #include "cairn_hierarchy.h"
 
 #include <stdio.h>
@@ -189,6 +207,54 @@ static void bm_reveal(cairn_bench_state *st, void *user) {
   cairn_knowledge_destroy(k);
 }
 
+/* The first wall cell in row order with open cells east and west of it
+ * (a door to knock through); false if there is none. */
+static int find_door(const cairn_grid *g, cairn_point *out) {
+  for (int32_t y = 0; y < cairn_grid_height(g); y++)
+    for (int32_t x = 1; x + 1 < cairn_grid_width(g); x++)
+      if (!cairn_grid_cost(g, x, y) && cairn_grid_cost(g, x - 1, y) && cairn_grid_cost(g, x + 1, y)) {
+        out->x = x;
+        out->y = y;
+        return 1;
+      }
+  return 0;
+}
+
+static void bm_reveal_door(cairn_bench_state *st, void *user) {
+  const int timed_open = (int)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  const int32_t w = cairn_grid_width(lb.grid), h = cairn_grid_height(lb.grid);
+  int32_t stride;
+  const uint8_t *cells = cairn_grid_cells(lb.grid, &stride);
+  cairn_grid *truth = NULL;
+  cairn_knowledge *k = NULL;
+  cairn_rect all = {0, 0, w, h};
+  cairn_point door;
+  if (cairn_grid_create(w, h, 1, NULL, &truth) != CAIRN_OK ||
+      cairn_grid_set_rect(truth, all, cells + stride + 1, (size_t)stride) != CAIRN_OK ||
+      cairn_knowledge_create(truth, 1, NULL, &k) != CAIRN_OK ||
+      cairn_knowledge_reveal(k, all, NULL) != CAIRN_OK || !find_door(truth, &door)) {
+    cairn_bench_skip(st, "setting up the faction failed");
+  } else {
+    const cairn_rect r = {door.x, door.y, 1, 1};
+    while (cairn_bench_next(st)) {
+      if (!timed_open) cairn_bench_pause(st);
+      cairn_grid_set_cost(truth, door.x, door.y, 1);
+      cairn_knowledge_reveal(k, r, NULL);
+      if (timed_open) cairn_bench_pause(st);
+      else cairn_bench_resume(st);
+      cairn_grid_set_cost(truth, door.x, door.y, 0);
+      cairn_knowledge_reveal(k, r, NULL);
+      if (timed_open) cairn_bench_resume(st);
+    }
+  }
+  cairn_knowledge_destroy(k);
+  cairn_grid_destroy(truth);
+}
+
 /* A hierarchy over the map bound to a fresh layer and its influence map;
  * false (the run skipped) on failure. */
 static int hpa_ready(cairn_bench_state *st, cairn_penalty **p,
@@ -265,11 +331,129 @@ static void bm_hpa_query(cairn_bench_state *st, void *user) {
   cairn_penalty_destroy(p);
 }
 
+/* ---- flow fields under a layer (random512-10-0) --------------------- */
+
+#define FLOW_MAP "random512-10-0"
+
+static struct {
+  int state; /* 0 not loaded, 1 ready, -1 failed (error) */
+  char error[512];
+  cairn_scen *scen;
+  cairn_grid *grid;
+  cairn_point goal, spot[64];
+} lf;
+
+static int lf_ready(void) {
+  if (lf.state) return lf.state > 0;
+  lf.state = -1;
+  if (cairn_bench_load_scen(FLOW_MAP, &lf.scen, lf.error, sizeof lf.error) != CAIRN_OK ||
+      cairn_bench_load_grid(FLOW_MAP, lf.scen, &lf.grid, lf.error, sizeof lf.error) != CAIRN_OK)
+    return 0;
+  size_t n = cairn_scen_count(lf.scen);
+  lf.goal = cairn_scen_get(lf.scen, 0)->start;
+  for (size_t k = 0; k < 64; k++) lf.spot[k] = cairn_scen_get(lf.scen, k * n / 64)->goal;
+  lf.state = 1;
+  return 1;
+}
+
+/* What a flow benchmark holds: the layer, its influence map, a builder and
+ * a field built under the layer. */
+typedef struct flow_rig {
+  cairn_penalty *p;
+  cairn_influence *m;
+  cairn_flow_builder *b;
+  cairn_field *f;
+  cairn_flow_opts o;
+} flow_rig;
+
+static void rig_free(flow_rig *r) {
+  cairn_field_destroy(r->f);
+  cairn_flow_builder_destroy(r->b);
+  cairn_influence_destroy(r->m);
+  cairn_penalty_destroy(r->p);
+}
+
+static int rig_ready(cairn_bench_state *st, flow_rig *r) {
+  memset(r, 0, sizeof *r);
+  if (!lf_ready()) {
+    cairn_bench_skip(st, lf.error);
+    return 0;
+  }
+  r->o = cairn_flow_defaults();
+  r->o.threads = 1;
+  if (cairn_penalty_create(lf.grid, NULL, &r->p) == CAIRN_OK) r->o.penalty = r->p;
+  if (r->p && cairn_influence_create(lf.grid, r->p, NULL, &r->m) == CAIRN_OK &&
+      cairn_flow_builder_create(NULL, &r->b) == CAIRN_OK &&
+      cairn_field_create(lf.grid, NULL, &r->f) == CAIRN_OK &&
+      cairn_field_build(r->b, r->f, lf.grid, &lf.goal, 1, &r->o) == CAIRN_OK)
+    return 1;
+  rig_free(r);
+  cairn_bench_skip(st, "setting up the field failed");
+  return 0;
+}
+
+static void bm_flow(cairn_bench_state *st, int32_t radius, int rebuild) {
+  flow_rig r;
+  if (!rig_ready(st, &r)) return;
+  size_t k = 0;
+  double repaired = 0, runs = 0;
+  while (cairn_bench_next(st)) {
+    cairn_bench_pause(st);
+    const cairn_point c = lf.spot[k++ & 63];
+    cairn_influence_event(r.m, c.x, c.y, radius, 10 * CAIRN_COST_ONE);
+    cairn_bench_resume(st);
+    if (rebuild) {
+      cairn_field_build(r.b, r.f, lf.grid, &lf.goal, 1, &r.o);
+    } else {
+      cairn_field_repair_layer(r.b, r.f);
+    }
+    cairn_bench_pause(st);
+    cairn_field_stats fs;
+    cairn_field_get_stats(r.f, &fs);
+    repaired += (double)fs.repaired;
+    runs++;
+    cairn_influence_tick(r.m, 0, 0); /* keep nothing: a clean layer */
+    cairn_field_repair_layer(r.b, r.f);
+    cairn_bench_resume(st);
+  }
+  if (!rebuild)
+    cairn_bench_counter(st, "repaired", runs ? repaired / runs : 0, CAIRN_BENCH_PLAIN);
+  rig_free(&r);
+}
+
+static void bm_flow_repair(cairn_bench_state *st, void *user) {
+  bm_flow(st, (int32_t)(intptr_t)user, 0);
+}
+
+static void bm_flow_rebuild(cairn_bench_state *st, void *user) {
+  bm_flow(st, (int32_t)(intptr_t)user, 1);
+}
+
+static void bm_flow_idle(cairn_bench_state *st, void *user) {
+  const size_t fields = (size_t)(intptr_t)user;
+  flow_rig r;
+  if (!rig_ready(st, &r)) return;
+  cairn_flow_cache *c = NULL;
+  int ok = cairn_flow_cache_create(lf.grid, (size_t)1 << 30, &r.o, NULL, &c) == CAIRN_OK;
+  for (size_t k = 0; ok && k < fields; k++) {
+    const cairn_field *f;
+    ok = cairn_flow_cache_acquire(c, r.b, &lf.spot[k & 63], 1, &f) == CAIRN_OK;
+  }
+  if (!ok) cairn_bench_skip(st, "filling the cache failed");
+  while (ok && cairn_bench_next(st)) cairn_flow_cache_layer_changed(c, r.b, NULL, NULL);
+  cairn_flow_cache_destroy(c);
+  rig_free(&r);
+}
+
 static void lb_free(void) {
   cairn_grid_destroy(lb.grid);
   cairn_scen_destroy(lb.scen);
   lb.grid = NULL;
   lb.scen = NULL;
+  cairn_grid_destroy(lf.grid);
+  cairn_scen_destroy(lf.scen);
+  lf.grid = NULL;
+  lf.scen = NULL;
 }
 
 void cairn_bench_register_layers(void) {
@@ -292,10 +476,23 @@ void cairn_bench_register_layers(void) {
     snprintf(name, sizeof name, "layers_reveal/side:%d", sides[i]);
     cairn_bench_register(name, bm_reveal, (void *)(intptr_t)sides[i]);
   }
+  /* a fixed count: the untimed half (a relabel when the open half is
+   * timed) would otherwise run the open benchmark for minutes */
+  cairn_bench_def_iterations(
+      cairn_bench_register("layers_reveal_door/open", bm_reveal_door, (void *)(intptr_t)1), 400);
+  cairn_bench_def_iterations(
+      cairn_bench_register("layers_reveal_door/close", bm_reveal_door, (void *)(intptr_t)0), 400);
   for (int i = 0; i < 2; i++) {
     snprintf(name, sizeof name, "layers_hpa_refresh/radius:%d", radii[i]);
     cairn_bench_register(name, bm_hpa_refresh, (void *)(intptr_t)radii[i]);
     snprintf(name, sizeof name, "layers_hpa_query/layer:%d", i);
     cairn_bench_register(name, bm_hpa_query, (void *)(intptr_t)i);
   }
+  for (int i = 0; i < 2; i++) {
+    snprintf(name, sizeof name, "layers_flow_repair/radius:%d", radii[i]);
+    cairn_bench_register(name, bm_flow_repair, (void *)(intptr_t)radii[i]);
+    snprintf(name, sizeof name, "layers_flow_rebuild/radius:%d", radii[i]);
+    cairn_bench_register(name, bm_flow_rebuild, (void *)(intptr_t)radii[i]);
+  }
+  cairn_bench_register("layers_flow_idle/fields:16", bm_flow_idle, (void *)(intptr_t)16);
 }

@@ -370,5 +370,99 @@ expect 1 "cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --repla
   [ "$(head -c 8 "$tmp/r.rpl")" = CAIRNRP1 ] ||
   { echo "FAIL: horde --replay changed the run or wrote no replay" >&2; fails=$((fails + 1)); }
 
+# pictures: --png on each command, cairn render, horde --frames and --gif;
+# the PNGs decoded (libpng) and the GIFs walked by tests/pic_probe
+probe=${CAIRN_PIC_PROBE:-}
+if [ -z "$probe" ] || [ ! -x "$probe" ]; then
+  echo "cli: picture checks skipped (no CAIRN_PIC_PROBE; ctest sets it)"
+else
+  pics="$tmp/pics"
+  mkdir -p "$pics"
+  # 12 x 8 cells, 16 pixels a cell; a band of 26 pixels under 192 pixels
+  printf 'type octile\nheight 8\nwidth 12\nmap\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+    '............' '............' '..@@@@@@@@..' '..@......@..' '..@.@@@@.@..' \
+    '..@.@..@.@..' '..@.@@@@....' '............' >"$pics/m.map"
+  printf 'version 1\n0\tm.map\t12\t8\t0\t0\t11\t0\t11.00000000\n0\tm.map\t12\t8\t0\t7\t11\t7\t11.00000000\n' \
+    >"$pics/m.scen"
+  ran() { # ran CMD...: wants exit 0
+    "$@" >"$tmp/out" 2>&1 ||
+      { echo "FAIL: $* -> exit $?:" >&2; sed 's/^/    /' "$tmp/out" >&2; fails=$((fails + 1)); }
+  }
+  pic_ok() { # pic_ok WHAT ARGS...: the probe's verdict, a failure counted
+    what=$1
+    shift
+    "$probe" "$@" >"$tmp/probe" 2>&1 ||
+      { echo "FAIL: picture of $what:" >&2; sed 's/^/    /' "$tmp/probe" >&2; fails=$((fails + 1)); }
+  }
+  "$cairn" path --map "$pics/m.map" --from 0,0 --to 11,7 --json --png "$pics/path.png" >"$tmp/pj" 2>&1 ||
+    { echo "FAIL: path --png" >&2; fails=$((fails + 1)); }
+  # a cell from the middle of the printed path
+  mid=$(sed 's/.*"path":\[\[//; s/\]\].*//; s/\],\[/ /g' "$tmp/pj" | tr ' ' '\n' | awk '{ c[NR] = $0 } END { print c[int((NR + 1) / 2)] }')
+  pic_ok "path" png "$pics/path.png" 192 154 16 2,2=wall 0,0=start 11,7=goal "$mid=path"
+  "$cairn" path --map "$pics/m.map" --from 0,0 --to 11,7 --algo hpa --cluster 4 --smooth \
+    --png "$pics/hpa.png" >/dev/null 2>&1 || { echo "FAIL: path --algo hpa --png" >&2; fails=$((fails + 1)); }
+  pic_ok "hpa path" png "$pics/hpa.png" 192 154 16 0,0=start 11,7=goal 2,2=wall
+  "$cairn" flow --map "$pics/m.map" --to 11,7 --png "$pics/flow.png" >/dev/null 2>&1 &&
+    "$cairn" flow --map "$pics/m.map" --to 11,7 --heat --png "$pics/heat.png" >/dev/null 2>&1 ||
+    { echo "FAIL: flow --png" >&2; fails=$((fails + 1)); }
+  pic_ok "flow arrows" png "$pics/flow.png" 192 154 16 0,0=arrow 10,7=arrow 11,7=goal 2,2=wall
+  pic_ok "flow heat" png "$pics/heat.png" 192 154 16 5,5=unreachable 6,5=unreachable 11,7=goal 2,2=wall
+  expect 2 "--heat needs --png" "$cairn" flow --map "$pics/m.map" --to 11,7 --heat
+  ran "$cairn" flow --map "$pics/m.map" --to 11,7 --check --png "$pics/fc.png"
+  pic_ok "flow --check" png "$pics/fc.png" 192 154 16 0,0=arrow 11,7=goal
+  # no path is an answer, and still a picture: the search's reach shows why
+  ran "$cairn" path --map "$pics/m.map" --from 0,0 --to 5,5 --png "$pics/nopath.png"
+  pic_ok "no path" png "$pics/nopath.png" 192 154 16 0,0=start 5,5=goal 2,2=wall
+  "$cairn" scen "$pics/m.scen" --map "$pics/m.map" --png "$pics/scen.png" --index 1 >/dev/null 2>&1 ||
+    { echo "FAIL: scen --png" >&2; fails=$((fails + 1)); }
+  pic_ok "scen row 1" png "$pics/scen.png" 192 154 16 0,7=start 11,7=goal 2,2=wall
+  expect 3 "index 5 is past its 2 rows" "$cairn" scen "$pics/m.scen" --map "$pics/m.map" --png "$pics/x.png" --index 5
+  expect 2 "--index needs --png" "$cairn" scen "$pics/m.scen" --index 1
+  # cairn render: the map alone, a query, a scenario row, a field, the clusters
+  ran "$cairn" render --map "$pics/m.map" --png "$pics/r0.png"
+  pic_ok "render map" png "$pics/r0.png" 192 154 16 2,2=wall 0,0=open 5,5=open
+  ran "$cairn" render --map "$pics/m.map" --png "$pics/r1.png" --from 0,7 --to 11,0 --algo dijkstra
+  pic_ok "render query" png "$pics/r1.png" 192 154 16 0,7=start 11,0=goal 2,2=wall
+  ran "$cairn" render --scen "$pics/m.scen" --map "$pics/m.map" --index 0 --png "$pics/r2.png"
+  pic_ok "render scen" png "$pics/r2.png" 192 154 16 0,0=start 11,0=goal
+  ran "$cairn" render --map "$pics/m.map" --flow '11,7;0,0' --heat --png "$pics/r3.png"
+  pic_ok "render flow" png "$pics/r3.png" 192 154 16 5,5=unreachable 11,7=goal 0,0=goal
+  ran "$cairn" render --map "$pics/m.map" --clusters --cluster 4 --px 96 --png "$pics/r4.png"
+  pic_ok "render clusters" png "$pics/r4.png" 96 90 8 2,2=wall
+  expect 2 "one of --from/--to, --scen or --flow" "$cairn" render --map "$pics/m.map" --png "$pics/x.png" --from 0,0 --to 1,1 --flow 1,1
+  expect 2 "render needs --map" "$cairn" render --png "$pics/x.png"
+  expect 3 "--flow 3,2 is off the map or a blocked cell" "$cairn" render --map "$pics/m.map" --flow 3,2 --png "$pics/x.png"
+  # the crowds: 256 x 256 at 4 pixels a cell (a 52-pixel band under 1024),
+  # the GIF fitted in 512 (2 a cell, a 26-pixel band); the first gate is
+  # cell 113,96 and a wall cell 96,96; after one tick nobody is at a gate
+  ran "$cairn" horde --agents 50 --ticks 1 --png "$pics/h.png"
+  pic_ok "horde" png "$pics/h.png" 1024 1076 4 113,96=goal 96,96=wall
+  ran "$cairn" horde --agents 50 --ticks 10 --every 4 --frames "$pics/frames" --gif "$pics/h.gif"
+  # ticks 0, 4, 8 and the last, 10
+  [ "$(ls "$pics/frames" | tr '\n' ' ')" = "tick-000000.png tick-000004.png tick-000008.png tick-000010.png " ] ||
+    { echo "FAIL: horde --frames wrote: $(ls "$pics/frames")" >&2; fails=$((fails + 1)); }
+  pic_ok "horde frame" png "$pics/frames/tick-000004.png" 1024 1076 4 113,96=goal 96,96=wall
+  pic_ok "horde gif" gif "$pics/h.gif" 512 538 4
+  # drawing leaves the run unchanged: the replay check's plain run, same hash
+  "$cairn" horde --agents 100 --ticks 50 --json --gif "$pics/s.gif" --every 7 >"$tmp/pic.json" 2>&1
+  [ "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/plain.json")" = \
+    "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/pic.json")" ] ||
+    { echo "FAIL: horde --gif changed the run" >&2; fails=$((fails + 1)); }
+  pic_ok "horde gif every 7" gif "$pics/s.gif" 512 538 9
+  ran "$cairn" march --map "$pics/m.map" --groups 2 --units 3 --ticks 50 --png "$pics/march.png"
+  pic_ok "march" png "$pics/march.png" 192 154 16 2,2=wall
+  # bad files: named, non-zero, nothing run for long
+  for cmd in "path --map $pics/m.map --from 0,0 --to 1,1" "flow --map $pics/m.map --to 1,1" \
+    "scen $pics/m.scen --map $pics/m.map" "horde --agents 5 --ticks 1" \
+    "march --map $pics/m.map --groups 1 --units 1" "render --map $pics/m.map"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect 1 "$tmp/nowhere/p.png: cannot write there" "$cairn" $cmd --png "$tmp/nowhere/p.png"
+  done
+  expect 1 "$pics: is a folder" "$cairn" render --map "$pics/m.map" --png "$pics"
+  expect 1 "$tmp/nowhere/f: cannot create the frames folder" "$cairn" horde --agents 5 --ticks 1 --frames "$tmp/nowhere/f"
+  expect 1 "$tmp/nowhere/h.gif: cannot write there" "$cairn" horde --agents 5 --ticks 1 --gif "$tmp/nowhere/h.gif"
+  expect 2 "--every needs --replay FILE, --frames DIR or --gif FILE" "$cairn" horde --every 3
+fi
+
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

@@ -187,6 +187,44 @@ static void field_under_layer(void **state) {
   cairn_flow_builder_destroy(b);
 }
 
+/* Penalties far dearer than the bucket ring spans (a thousand steps):
+ * the buckets would wrap, so the build takes the heap, and the field still
+ * equals the core's layered Dijkstra (cairn flow --influence with such a
+ * penalty failed its --check before). */
+static void layer_with_large_penalties(void **state) {
+  (void)state;
+  uint64_t rng = 0xb16;
+  cairn_flow_builder *b = new_builder();
+  cairn_search *s = new_search();
+  cairn_grid *g = tu_random_grid(&rng, 40, 30, 15, 1);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  for (int k = 0; k < 60; k++) {
+    cairn_point c = tu_random_open(&rng, g);
+    assert_int_equal(cairn_penalty_add(p, c.x, c.y, (int64_t)(1000 + tu_below(&rng, 5000)) * CAIRN_COST_ONE),
+                     CAIRN_OK);
+  }
+  cairn_point goal = tu_random_open(&rng, g);
+  cairn_field *f = new_field(g);
+  for (int q = CAIRN_FLOW_QUEUE_AUTO; q <= CAIRN_FLOW_QUEUE_HEAP; q++) {
+    if (q == CAIRN_FLOW_QUEUE_FIFO) continue;
+    cairn_flow_opts o = opts_of(8, (cairn_flow_queue)q, 1);
+    o.penalty = p;
+    assert_int_equal(cairn_field_build(b, f, g, &goal, 1, &o), CAIRN_OK);
+    cairn_field_stats fs;
+    cairn_field_get_stats(f, &fs);
+    assert_int_equal(fs.queue, CAIRN_FLOW_QUEUE_HEAP);
+    cairn_field_fault fault;
+    assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
+    if (!fault.ok) fail_msg("%d,%d: %s", fault.cell.x, fault.cell.y, fault.problem);
+  }
+  cairn_field_destroy(f);
+  cairn_penalty_destroy(p);
+  cairn_grid_destroy(g);
+  cairn_search_destroy(s);
+  cairn_flow_builder_destroy(b);
+}
+
 /* A multi-goal field is the cell-wise minimum of the single-goal ones. */
 static void multi_goal_is_minimum(void **state) {
   (void)state;
@@ -394,6 +432,186 @@ static void repair_is_local(void **state) {
   cairn_field_destroy(f);
   cairn_field_destroy(fresh);
   cairn_flow_builder_destroy(b);
+  cairn_grid_destroy(g);
+}
+
+/* One step of a random influence history: an event (radius 0..9, near
+ * or far from the goals), a decaying tick, or a unit stopping on a cell
+ * or moving on (layer blocks). */
+static void layer_step(uint64_t *rng, const cairn_grid *g, cairn_penalty *p,
+                       cairn_influence *m, cairn_point *blocked, size_t *n_blocked) {
+  uint32_t kind = tu_below(rng, 6);
+  if (kind <= 2) {
+    cairn_point c = tu_random_open(rng, g);
+    uint32_t amount = (1 + tu_below(rng, 8)) * (uint32_t)CAIRN_COST_ONE / 2;
+    assert_int_equal(cairn_influence_event(m, c.x, c.y, (int32_t)tu_below(rng, 10), amount),
+                     CAIRN_OK);
+  } else if (kind == 3) {
+    assert_int_equal(cairn_influence_tick(m, 52000 + tu_below(rng, 12000), tu_below(rng, 3000)),
+                     CAIRN_OK);
+  } else if (kind == 4 && *n_blocked < 16) {
+    blocked[*n_blocked] = tu_random_open(rng, g);
+    assert_int_equal(cairn_penalty_block(p, blocked[*n_blocked].x, blocked[*n_blocked].y, 1),
+                     CAIRN_OK);
+    (*n_blocked)++;
+  } else if (*n_blocked) {
+    size_t k = tu_below(rng, (uint32_t)*n_blocked);
+    assert_int_equal(cairn_penalty_block(p, blocked[k].x, blocked[k].y, 0), CAIRN_OK);
+    blocked[k] = blocked[--*n_blocked];
+  }
+}
+
+/* Under a changing layer (influence events, ticks that fade and spread
+ * them, blocks set and lifted), a field repaired after every few steps
+ * equals a fresh build bit for bit (values, directions, line of sight) and
+ * passes the check against the core's layered Dijkstra, on random maps,
+ * 4 and 8 moves, even and uneven terrain; a grid edit under the layer
+ * (cairn_field_repair) takes in the layer's changes too. */
+static void repair_under_layer(void **state) {
+  (void)state;
+  uint64_t rng = 0x1a7e5;
+  cairn_flow_builder *b = new_builder();
+  cairn_search *s = new_search();
+  for (int trial = 0; trial < 8; trial++) {
+    const int moves = trial % 4 == 3 ? 4 : 8, w = 40 + (int)tu_below(&rng, 30), h = 30;
+    cairn_grid *g = tu_random_grid(&rng, w, h, 15 + (int)tu_below(&rng, 15), trial % 2 ? 7 : 1);
+    cairn_penalty *p = NULL;
+    cairn_influence *m = NULL;
+    assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+    assert_int_equal(cairn_influence_create(g, p, NULL, &m), CAIRN_OK);
+    cairn_point goals[3], blocked[16];
+    size_t ng = 1 + (size_t)(trial % 3), n_blocked = 0;
+    random_goals(&rng, g, goals, ng);
+    cairn_flow_opts o = opts_of(moves, CAIRN_FLOW_QUEUE_AUTO, 1);
+    o.los_radius = 6;
+    o.penalty = p;
+    cairn_field *f = new_field(g), *fresh = new_field(g);
+    assert_int_equal(cairn_field_build(b, f, g, goals, ng, &o), CAIRN_OK);
+    assert_true(cairn_field_layer_version(f) == cairn_penalty_version(p));
+    for (int round = 0; round < 30; round++) {
+      int steps = 1 + (int)tu_below(&rng, 4);
+      for (int k = 0; k < steps; k++) layer_step(&rng, g, p, m, blocked, &n_blocked);
+      if (round % 10 == 9) { /* a grid edit at the same time */
+        cairn_point c = tu_random_open(&rng, g);
+        bool goal = false;
+        for (size_t j = 0; j < ng; j++) goal |= c.x == goals[j].x && c.y == goals[j].y;
+        assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, goal ? 2 : 0), CAIRN_OK);
+        assert_int_equal(cairn_field_repair(b, f, &c, 1), CAIRN_OK);
+      } else {
+        assert_int_equal(cairn_field_repair_layer(b, f), CAIRN_OK);
+      }
+      assert_true(cairn_field_layer_version(f) == cairn_penalty_version(p));
+      assert_int_equal(cairn_field_build(b, fresh, g, goals, ng, &o), CAIRN_OK);
+      assert_same_field(f, fresh, g);
+      cairn_field_fault fault;
+      assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
+      if (!fault.ok) fail_msg("%d,%d: %s", fault.cell.x, fault.cell.y, fault.problem);
+    }
+    /* nothing changed since: nothing re-integrated */
+    assert_int_equal(cairn_field_repair_layer(b, f), CAIRN_OK);
+    cairn_field_stats fs;
+    cairn_field_get_stats(f, &fs);
+    assert_int_equal(fs.repaired, 0);
+    cairn_field_destroy(f);
+    cairn_field_destroy(fresh);
+    cairn_influence_destroy(m);
+    cairn_penalty_destroy(p);
+    cairn_grid_destroy(g);
+  }
+  cairn_search_destroy(s);
+  cairn_flow_builder_destroy(b);
+}
+
+/* A layer repair re-integrates the cells the change can reach, not the
+ * map: a small event far from the goal on an open 200 x 200 map. */
+static void layer_repair_is_local(void **state) {
+  (void)state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(200, 200, 1, NULL, &g), CAIRN_OK);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  cairn_flow_builder *b = new_builder();
+  cairn_field *f = new_field(g), *fresh = new_field(g);
+  cairn_flow_opts o = cairn_flow_defaults();
+  o.penalty = p;
+  cairn_point goal = pt(10, 10);
+  assert_int_equal(cairn_field_build(b, f, g, &goal, 1, &o), CAIRN_OK);
+  for (int32_t y = 148; y <= 152; y++)
+    for (int32_t x = 148; x <= 152; x++)
+      assert_int_equal(cairn_penalty_add(p, x, y, 3 * CAIRN_COST_ONE), CAIRN_OK);
+  assert_int_equal(cairn_field_repair_layer(b, f), CAIRN_OK);
+  cairn_field_stats fs;
+  cairn_field_get_stats(f, &fs);
+  print_message("layer_repair_is_local: %zu cells re-integrated\n", fs.repaired);
+  assert_true(fs.repaired >= 25 && fs.repaired < 200 * 200 / 4);
+  assert_int_equal(cairn_field_build(b, fresh, g, &goal, 1, &o), CAIRN_OK);
+  assert_same_field(f, fresh, g);
+  cairn_field_destroy(f);
+  cairn_field_destroy(fresh);
+  cairn_flow_builder_destroy(b);
+  cairn_penalty_destroy(p);
+  cairn_grid_destroy(g);
+}
+
+/* The cache under a layer: one call brings held fields up to date (equal
+ * to a fresh build), drops unheld affected ones, only re-marks fields the
+ * change cannot reach, and does nothing when the layer did not change. */
+static void cache_under_layer(void **state) {
+  (void)state;
+  /* two rooms joined by nothing, the right one beyond the layer's first
+   * column of tiles (16 cells) */
+  static const char *const rows[] = {
+      "....................#...................",
+      "....................#...................",
+      "....................#...................",
+      "....................#...................",
+      "....................#...................",
+      "....................#...................",
+  };
+  cairn_grid *g = tu_grid(rows, 6);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  cairn_flow_builder *b = new_builder();
+  cairn_flow_opts o = cairn_flow_defaults();
+  o.penalty = p;
+  cairn_flow_cache *c = NULL;
+  assert_int_equal(cairn_flow_cache_create(g, 1 << 20, &o, NULL, &c), CAIRN_OK);
+  cairn_point left = pt(2, 2), right = pt(30, 3), left2 = pt(8, 5);
+  const cairn_field *fl, *fr, *fl2;
+  assert_int_equal(cairn_flow_cache_acquire(c, b, &left, 1, &fl), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_acquire(c, b, &right, 1, &fr), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_acquire(c, b, &left2, 1, &fl2), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_release(c, fl2), CAIRN_OK);
+  size_t rep = 9, drop = 9;
+  assert_int_equal(cairn_flow_cache_layer_changed(c, b, &rep, &drop), CAIRN_OK);
+  assert_int_equal(rep, 0);
+  assert_int_equal(drop, 0);
+  /* a stopped unit and some danger in the left room */
+  assert_int_equal(cairn_penalty_block(p, 3, 2, 1), CAIRN_OK);
+  assert_int_equal(cairn_penalty_add(p, 2, 3, 5 * CAIRN_COST_ONE), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_layer_changed(c, b, &rep, &drop), CAIRN_OK);
+  assert_int_equal(rep, 1);  /* the left field */
+  assert_int_equal(drop, 1); /* the unheld left one */
+  assert_true(cairn_field_layer_version(fr) == cairn_penalty_version(p));
+  cairn_field *fresh = new_field(g);
+  assert_int_equal(cairn_field_build(b, fresh, g, &left, 1, &o), CAIRN_OK);
+  assert_same_field(fl, fresh, g);
+  /* (2, 4) no longer walks straight through the danger at (2, 3) */
+  assert_true(cairn_field_cost(fl, 2, 4) > 2 * CAIRN_COST_ONE);
+  /* nobody walks through the stopped unit: (4, 2) goes round it */
+  assert_true(cairn_field_cost(fl, 4, 2) > 2 * CAIRN_COST_ONE);
+  cairn_flow_cache_stats cs;
+  cairn_flow_cache_get_stats(c, &cs);
+  assert_int_equal(cs.fields, 2);
+  assert_int_equal(cairn_flow_cache_layer_changed(c, b, &rep, &drop), CAIRN_OK);
+  assert_int_equal(rep + drop, 0);
+  assert_int_equal(cairn_flow_cache_layer_changed(NULL, b, &rep, &drop), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_flow_cache_release(c, fl), CAIRN_OK);
+  assert_int_equal(cairn_flow_cache_release(c, fr), CAIRN_OK);
+  cairn_field_destroy(fresh);
+  cairn_flow_cache_destroy(c);
+  cairn_flow_builder_destroy(b);
+  cairn_penalty_destroy(p);
   cairn_grid_destroy(g);
 }
 
@@ -1093,12 +1311,16 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(field_equals_dijkstra),
       cmocka_unit_test(field_under_layer),
+      cmocka_unit_test(layer_with_large_penalties),
       cmocka_unit_test(multi_goal_is_minimum),
       cmocka_unit_test(directions_legal),
       cmocka_unit_test(verify_catches_faults),
       cmocka_unit_test(repair_equals_rebuild),
       cmocka_unit_test(repair_is_local),
       cmocka_unit_test(repair_refuses_blocked_goal),
+      cmocka_unit_test(repair_under_layer),
+      cmocka_unit_test(layer_repair_is_local),
+      cmocka_unit_test(cache_under_layer),
       cmocka_unit_test(thread_count_independent),
       cmocka_unit_test(builds_do_not_allocate),
       cmocka_unit_test(cache_shares_and_releases),

@@ -121,13 +121,9 @@ static void test_answers_against_layered_astar(void **state) {
   assert_true(q.max_ratio <= 1.35);
 }
 
-/* Every answer of h equals that of a hierarchy built afresh on the same
- * grid and layer. */
-static void assert_same_answers(const cairn_grid *g, const cairn_penalty *p,
-                                const cairn_hpa *h, uint64_t seed) {
-  cairn_hpa *fresh;
-  assert_int_equal(cairn_hpa_create(g, NULL, NULL, &fresh), CAIRN_OK);
-  if (p) assert_int_equal(cairn_hpa_set_layer(fresh, p), CAIRN_OK);
+/* Every answer of h equals that of fresh on random queries. */
+static void assert_answers_equal(const cairn_grid *g, const cairn_hpa *h,
+                                 const cairn_hpa *fresh, uint64_t seed) {
   cairn_hpa_query *q1, *q2;
   assert_int_equal(cairn_hpa_query_create(NULL, &q1), CAIRN_OK);
   assert_int_equal(cairn_hpa_query_create(NULL, &q2), CAIRN_OK);
@@ -145,6 +141,16 @@ static void assert_same_answers(const cairn_grid *g, const cairn_penalty *p,
   }
   cairn_hpa_query_destroy(q2);
   cairn_hpa_query_destroy(q1);
+}
+
+/* Every answer of h equals that of a hierarchy built afresh on the same
+ * grid and layer. */
+static void assert_same_answers(const cairn_grid *g, const cairn_penalty *p,
+                                const cairn_hpa *h, uint64_t seed) {
+  cairn_hpa *fresh;
+  assert_int_equal(cairn_hpa_create(g, NULL, NULL, &fresh), CAIRN_OK);
+  if (p) assert_int_equal(cairn_hpa_set_layer(fresh, p), CAIRN_OK);
+  assert_answers_equal(g, h, fresh, seed);
   cairn_hpa_destroy(fresh);
 }
 
@@ -190,6 +196,86 @@ static void test_refresh_catches_up(void **state) {
   cairn_influence_destroy(m);
   cairn_penalty_destroy(p);
   cairn_grid_destroy(g);
+}
+
+/* The abstract graphs of a and b are the same, node for node and edge for
+ * edge (targets and costs, in order). */
+static void assert_same_graph(const cairn_hpa *a, const cairn_hpa *b) {
+  const cairn_graph *ga = cairn_hpa_graph(a), *gb = cairn_hpa_graph(b);
+  assert_int_equal(cairn_graph_nodes(ga), cairn_graph_nodes(gb));
+  assert_int_equal(cairn_graph_edges(ga), cairn_graph_edges(gb));
+  for (uint32_t v = 0; v < cairn_graph_nodes(ga); v++) {
+    const uint32_t *ta, *tb;
+    const cairn_cost *ca, *cb;
+    uint32_t na = cairn_graph_neighbours(ga, v, &ta, &ca);
+    uint32_t nb = cairn_graph_neighbours(gb, v, &tb, &cb);
+    assert_int_equal(na, nb);
+    for (uint32_t i = 0; i < na; i++) {
+      assert_int_equal(ta[i], tb[i]);
+      assert_true(ca[i] == cb[i]);
+    }
+  }
+}
+
+/* Random sequences of layer changes (events near and far, fading and
+ * spreading ticks, blocks set and lifted), each followed by refreshes of
+ * a random number of clusters until none is stale: the refreshed
+ * hierarchy's abstract graph is then edge for edge that of one built
+ * afresh on the same layer, and it answers the same, on two and three
+ * levels. A refresh reassembles only the rebuilt clusters' share of the
+ * graph, so this is what catches a share left behind. */
+static void test_refresh_sequences(void **state) {
+  (void)state;
+  uint64_t rng = 0x5e9;
+  for (int trial = 0; trial < 4; trial++) {
+    cairn_grid *g = tu_random_grid(&rng, 90 + 10 * trial, 70, 12 + 4 * trial, trial % 2 ? 3 : 1);
+    cairn_penalty *p;
+    cairn_influence *m;
+    assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+    assert_int_equal(cairn_influence_create(g, p, NULL, &m), CAIRN_OK);
+    cairn_hpa_opts o = cairn_hpa_defaults();
+    o.cluster = trial % 2 ? 10 : 16;
+    o.levels = trial >= 2 ? 3 : 2;
+    o.block = 2;
+    cairn_hpa *h, *fresh;
+    assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_OK);
+    assert_int_equal(cairn_hpa_set_layer(h, p), CAIRN_OK);
+    cairn_point blocked[32];
+    size_t n_blocked = 0;
+    for (int round = 0; round < 8; round++) {
+      int steps = 1 + (int)tu_below(&rng, 5);
+      for (int k = 0; k < steps; k++) {
+        uint32_t kind = tu_below(&rng, 5);
+        cairn_point c = tu_random_open(&rng, g);
+        if (kind <= 1) {
+          uint32_t amount = (1 + tu_below(&rng, 20)) * (uint32_t)CAIRN_COST_ONE;
+          assert_int_equal(cairn_influence_event(m, c.x, c.y, (int32_t)tu_below(&rng, 12), amount),
+                           CAIRN_OK);
+        } else if (kind == 2) {
+          assert_int_equal(cairn_influence_tick(m, 40000 + tu_below(&rng, 25000), tu_below(&rng, 4000)),
+                           CAIRN_OK);
+        } else if (kind == 3 && n_blocked < 32) {
+          assert_int_equal(cairn_penalty_block(p, c.x, c.y, 1), CAIRN_OK);
+          blocked[n_blocked++] = c;
+        } else if (n_blocked) {
+          size_t j = tu_below(&rng, (uint32_t)n_blocked);
+          assert_int_equal(cairn_penalty_block(p, blocked[j].x, blocked[j].y, 0), CAIRN_OK);
+          blocked[j] = blocked[--n_blocked];
+        }
+      }
+      uint32_t pending = 1, per = tu_below(&rng, 4); /* 0: all at once */
+      while (pending) assert_int_equal(cairn_hpa_refresh(h, per, &pending), CAIRN_OK);
+      assert_int_equal(cairn_hpa_create(g, &o, NULL, &fresh), CAIRN_OK);
+      assert_int_equal(cairn_hpa_set_layer(fresh, p), CAIRN_OK);
+      assert_same_graph(h, fresh);
+      if (round % 4 == 3) assert_answers_equal(g, h, fresh, 300 + (uint64_t)(trial * 8 + round));
+      cairn_hpa_destroy(fresh);
+    }
+    cairn_hpa_destroy(h);
+    cairn_influence_destroy(m);
+    cairn_penalty_destroy(p);
+    cairn_grid_destroy(g);
+  }
 }
 
 /* Landmarks are measured on terrain alone: built under heavy penalties
@@ -366,6 +452,7 @@ int main(void) {
       cmocka_unit_test(test_penalty_versions),
       cmocka_unit_test(test_answers_against_layered_astar),
       cmocka_unit_test(test_refresh_catches_up),
+      cmocka_unit_test(test_refresh_sequences),
       cmocka_unit_test(test_landmarks_survive_falling_penalties),
       cmocka_unit_test(test_carnage_pass),
       cmocka_unit_test(test_blocks),

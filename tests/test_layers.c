@@ -220,6 +220,61 @@ static void layer_basics(void **state) {
   cairn_grid_destroy(other);
 }
 
+/* cairn_penalty_changes lists every cell whose penalty differs from a
+ * snapshot taken at an older version, only cells that were written since,
+ * each once; a short buffer still gets the full count; nothing after the
+ * current version. */
+static void layer_changes(void **state) {
+  (void)state;
+  uint64_t rng = 0xc4a9;
+  cairn_grid *g = tu_random_grid(&rng, 70, 45, 10, 1);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  int32_t stride;
+  const uint32_t *cells = cairn_penalty_cells(p, &stride);
+  const size_t padded = (size_t)stride * (size_t)(cairn_grid_height(g) + 2);
+  uint32_t *snap = malloc(padded * sizeof *snap), *out = malloc(padded * sizeof *out);
+  uint8_t *written = calloc(padded, 1), *listed = calloc(padded, 1);
+  assert_non_null(snap);
+  assert_non_null(out);
+  assert_non_null(written);
+  assert_non_null(listed);
+  for (int round = 0; round < 20; round++) {
+    const uint64_t since = cairn_penalty_version(p);
+    memcpy(snap, cells, padded * sizeof *snap);
+    memset(written, 0, padded);
+    memset(listed, 0, padded);
+    int writes = 1 + (int)tu_below(&rng, 40);
+    for (int k = 0; k < writes; k++) {
+      cairn_point c = tu_random_open(&rng, g);
+      written[(size_t)(c.y + 1) * (size_t)stride + (size_t)(c.x + 1)] = 1;
+      if (tu_below(&rng, 8) == 0 && cairn_penalty_get(p, c.x, c.y) != CAIRN_PENALTY_BLOCK)
+        assert_int_equal(cairn_penalty_block(p, c.x, c.y, 1), CAIRN_OK);
+      else
+        assert_int_equal(cairn_penalty_add(p, c.x, c.y, (int64_t)tu_below(&rng, 3000) - 1000),
+                         CAIRN_OK);
+    }
+    size_t n = cairn_penalty_changes(p, since, out, padded);
+    assert_true(n <= (size_t)writes);
+    for (size_t k = 0; k < n; k++) {
+      assert_true(out[k] < padded);
+      assert_true(written[out[k]]);
+      assert_false(listed[out[k]]);
+      listed[out[k]] = 1;
+    }
+    for (size_t i = 0; i < padded; i++)
+      if (cells[i] != snap[i]) assert_true(listed[i]);
+    if (n > 1) assert_int_equal(cairn_penalty_changes(p, since, out, 1), n);
+    assert_int_equal(cairn_penalty_changes(p, cairn_penalty_version(p), out, padded), 0);
+  }
+  free(snap);
+  free(out);
+  free(written);
+  free(listed);
+  cairn_penalty_destroy(p);
+  cairn_grid_destroy(g);
+}
+
 /* An event's values fall off with distance and reach nothing past the
  * radius or on walls; two maps add up in one layer; ticks fade every value
  * until none is left; destroying a map takes its share back. */
@@ -488,15 +543,135 @@ static void knowledge_reveal(void **state) {
   cairn_grid_destroy(truth);
 }
 
+/* The labels of a and b split the open cells of grid g the same way: one
+ * label of a for each of b and back, and every label of a at most a's
+ * island count. */
+static void assert_same_islands(const cairn_grid *a, const cairn_grid *b) {
+  const int32_t w = cairn_grid_width(a), h = cairn_grid_height(a);
+  const size_t na = (size_t)cairn_grid_island_count(a) + 1, nb = (size_t)cairn_grid_island_count(b) + 1;
+  uint32_t *ab = calloc(na, sizeof *ab), *ba = calloc(nb, sizeof *ba);
+  assert_non_null(ab);
+  assert_non_null(ba);
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      uint32_t la = cairn_grid_island(a, x, y), lb = cairn_grid_island(b, x, y);
+      assert_int_equal(la != 0, cairn_grid_cost(a, x, y) != 0);
+      if (!la) continue;
+      assert_true(la < na && lb < nb && lb != 0);
+      if (!ab[la]) ab[la] = lb;
+      if (!ba[lb]) ba[lb] = la;
+      assert_int_equal(ab[la], lb);
+      assert_int_equal(ba[lb], la);
+    }
+  free(ab);
+  free(ba);
+}
+
+/* Reveals that open cells merge the faction's islands locally, closing
+ * ones relabel: after every reveal of a random sequence over a truth whose
+ * walls are raised and torn down meanwhile (doors, breaches, rubble), the
+ * faction's islands split its map exactly as a full relabel of the same
+ * map does. */
+static void reveal_islands_match_relabel(void **state) {
+  (void)state;
+  uint64_t rng = 0x15a;
+  for (int trial = 0; trial < 6; trial++) {
+    const int w = 40 + (int)tu_below(&rng, 30), h = 30 + (int)tu_below(&rng, 20);
+    cairn_grid *truth = tu_random_grid(&rng, w, h, 25 + 5 * trial, 3);
+    cairn_grid *copy = NULL;
+    assert_int_equal(cairn_grid_create(w, h, 1, NULL, &copy), CAIRN_OK);
+    cairn_knowledge *k = NULL;
+    assert_int_equal(cairn_knowledge_create(truth, 1, NULL, &k), CAIRN_OK);
+    for (int step = 0; step < 120; step++) {
+      /* the truth changes: a few walls torn down, fewer raised */
+      int edits = (int)tu_below(&rng, 6);
+      for (int e = 0; e < edits; e++) {
+        int32_t x = (int32_t)tu_below(&rng, (uint32_t)w), y = (int32_t)tu_below(&rng, (uint32_t)h);
+        uint8_t cost = tu_below(&rng, 4) ? (uint8_t)(1 + tu_below(&rng, 3)) : 0;
+        assert_int_equal(cairn_grid_set_cost(truth, x, y, cost), CAIRN_OK);
+      }
+      cairn_rect r = {(int32_t)tu_below(&rng, (uint32_t)w) - 3, (int32_t)tu_below(&rng, (uint32_t)h) - 3,
+                      1 + (int32_t)tu_below(&rng, 12), 1 + (int32_t)tu_below(&rng, 12)};
+      assert_int_equal(cairn_knowledge_reveal(k, r, NULL), CAIRN_OK);
+      const cairn_grid *known = cairn_knowledge_grid(k);
+      assert_true(cairn_grid_islands_fresh(known));
+      for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+          cairn_rect one = {x, y, 1, 1};
+          uint8_t cost = cairn_grid_cost(known, x, y);
+          assert_int_equal(cairn_grid_set_rect(copy, one, &cost, 1), CAIRN_OK);
+        }
+      assert_int_equal(cairn_grid_update_islands(copy), CAIRN_OK);
+      assert_same_islands(known, copy);
+    }
+    cairn_knowledge_destroy(k);
+    cairn_grid_destroy(copy);
+    cairn_grid_destroy(truth);
+  }
+  /* a door between two rooms: the reveal merges them into the larger
+   * one's label (2) without a relabel, which would have renumbered them
+   * as island 1 of 1 */
+  static const char *const rows[] = {"...#......", "...#......", "...#......"};
+  cairn_grid *truth = tu_grid(rows, 3);
+  cairn_knowledge *k = NULL;
+  assert_int_equal(cairn_knowledge_create(truth, 1, NULL, &k), CAIRN_OK);
+  cairn_rect all = {0, 0, 10, 3}, door = {3, 1, 1, 1};
+  assert_int_equal(cairn_knowledge_reveal(k, all, NULL), CAIRN_OK);
+  const cairn_grid *known = cairn_knowledge_grid(k);
+  assert_int_equal(cairn_grid_island_count(known), 2);
+  assert_int_equal(cairn_grid_island(known, 0, 0), 1);
+  assert_int_equal(cairn_grid_set_cost(truth, 3, 1, 1), CAIRN_OK);
+  int changed = 0;
+  assert_int_equal(cairn_knowledge_reveal(k, door, &changed), CAIRN_OK);
+  assert_int_equal(changed, 1);
+  assert_true(cairn_grid_islands_fresh(known));
+  assert_int_equal(cairn_grid_island(known, 0, 0), 2);
+  assert_int_equal(cairn_grid_island(known, 3, 1), 2);
+  assert_int_equal(cairn_grid_island(known, 9, 2), 2);
+  assert_int_equal(cairn_grid_island_count(known), 2); /* the largest label */
+  /* two doors in one reveal, the second reached only through the small
+   * room the first merges: the big hall (1), a closet (2) below its door,
+   * a cellar (3) below the closet's */
+  {
+    static const char *const rooms[] = {"..........", "..........", "##########",
+                                        "###...####", "##########", "#.......##"};
+    cairn_grid *t2 = tu_grid(rooms, 6);
+    cairn_knowledge *k2 = NULL;
+    assert_int_equal(cairn_knowledge_create(t2, 1, NULL, &k2), CAIRN_OK);
+    cairn_rect whole = {0, 0, 10, 6}, doors = {4, 2, 1, 3};
+    assert_int_equal(cairn_knowledge_reveal(k2, whole, NULL), CAIRN_OK);
+    const cairn_grid *kn = cairn_knowledge_grid(k2);
+    assert_int_equal(cairn_grid_island_count(kn), 3);
+    assert_int_equal(cairn_grid_set_cost(t2, 4, 2, 1), CAIRN_OK);
+    assert_int_equal(cairn_grid_set_cost(t2, 4, 4, 1), CAIRN_OK);
+    assert_int_equal(cairn_knowledge_reveal(k2, doors, NULL), CAIRN_OK);
+    assert_true(cairn_grid_islands_fresh(kn));
+    for (int32_t x = 1; x < 8; x++) assert_int_equal(cairn_grid_island(kn, x, 5), 1);
+    assert_int_equal(cairn_grid_island(kn, 3, 3), 1);
+    assert_int_equal(cairn_grid_island(kn, 9, 0), 1);
+    cairn_knowledge_destroy(k2);
+    cairn_grid_destroy(t2);
+  }
+  /* closing it again relabels: two islands, numbered afresh */
+  assert_int_equal(cairn_grid_set_cost(truth, 3, 1, 0), CAIRN_OK);
+  assert_int_equal(cairn_knowledge_reveal(k, door, NULL), CAIRN_OK);
+  assert_int_equal(cairn_grid_island_count(known), 2);
+  assert_true(cairn_grid_island(known, 0, 0) != cairn_grid_island(known, 9, 0));
+  cairn_knowledge_destroy(k);
+  cairn_grid_destroy(truth);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(layered_search_exact),
       cmocka_unit_test(layer_basics),
+      cmocka_unit_test(layer_changes),
       cmocka_unit_test(influence_events),
       cmocka_unit_test(carnage_pass),
       cmocka_unit_test(claims_split_corridors),
       cmocka_unit_test(claims_pass_and_radius),
       cmocka_unit_test(knowledge_reveal),
+      cmocka_unit_test(reveal_islands_match_relabel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,17 +15,25 @@ static const char usage[] =
     "         [--claims FILE [--claim-penalty P] [--claim-radius R]]\n"
     "         hpa only: [--cluster N] [--nearby N] [--levels 2|3]\n"
     "         [--landmarks N] [--no-smooth]\n"
+    "         [--png FILE] (the map, the search's expanded nodes or clusters, the path)\n"
     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa] [--weight W]\n"
     "         [--json] [--csv FILE] hpa only: [--cluster N] [--nearby N]\n"
     "         [--levels 2|3] [--landmarks N] [--no-smooth]\n"
+    "         [--png FILE [--index I]] (row I, default 0, drawn)\n"
     "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
     "         [--threads N] [--influence X,Y,RADIUS,PENALTY ...] [--json] [--check]\n"
-    "         [--claims FILE [--claim-penalty P]]\n"
+    "         [--claims FILE [--claim-penalty P]] [--png FILE [--heat]]\n"
     "  horde  [--map FILE] [--agents N] [--ticks T] [--threads N] [--seed S]\n"
     "         [--json] (the night of the dead: undead converge on the gates)\n"
+    "         [--replay FILE] [--png FILE] [--frames DIR] [--gif FILE] [--every K]\n"
     "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
-    "         [--seed S] [--budget NODES] [--algo astar|hpa] [--json]\n"
+    "         [--seed S] [--budget NODES] [--algo astar|hpa] [--json] [--png FILE]\n"
     "         (groups across a map; paths by A* or over a hierarchy)\n"
+    "  render --map FILE --png OUT.png [--px N] [--terrain C=COST ...]\n"
+    "         [--influence X,Y,RADIUS,PENALTY ...] and at most one of:\n"
+    "         --from X,Y --to X,Y [--algo astar|dijkstra|hpa] [--smooth]\n"
+    "         --scen FILE [--index I] [--algo ...]   --flow X,Y[;X,Y...] [--heat]\n"
+    "         plus [--clusters [--cluster N]] (a picture of the map and one result)\n"
     "  info   --map FILE [--terrain C=COST ...] [--json]\n"
     "  gen    --out FILE.map [--kind outskirts|settlement] [--width W]\n"
     "         [--height H] [--seed S] (the demo map generators)\n"
@@ -50,6 +58,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
   if (strcmp(cmd, "suite") == 0) return cmd_suite(argc - 2, argv + 2);
+  if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
   cli_error("unknown command '%s' (try cairn --help)", cmd);
   return EXIT_USAGE;
 }

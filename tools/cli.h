@@ -64,6 +64,7 @@ int cmd_flow(int argc, char **argv);
 int cmd_horde(int argc, char **argv);
 int cmd_march(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 
 /* The cells marked ch in a .map file, in row order (*out malloc'd, or NULL
  * when none): the grid keeps costs, not glyphs. 0, or -1 on a read or
@@ -79,6 +80,7 @@ typedef struct cli_crowd_summary {
   int wait_p99;
   double median_ms, p99_ms, updates_per_s;
   struct cli_replay *replay; /* in: records the ticks when set (replay.h) */
+  struct cli_png_movie *movie; /* in: draws the ticks when set (cli_png.h) */
 } cli_crowd_summary;
 /* Ticks c until no agent moves or waits for a path, or `ticks` are done,
  * adding up the summary (agents set by the caller). */

@@ -6,10 +6,12 @@
 #include "cairn_flowfield.h"
 #include "cli.h"
 #include "cli_layers.h"
+#include "cli_png.h"
 
 static const char *const value_opts[] = {"--map",     "--to",        "--terrain",
                                          "--moves",   "--threads",   "--influence",
-                                         "--claims",  "--claim-penalty", NULL};
+                                         "--claims",  "--claim-penalty", "--png",
+                                         NULL};
 
 /* Goals given at most (each X,Y is at least 3 characters plus ';'). */
 #define FLOW_CLI_MAX_GOALS 65536
@@ -18,7 +20,8 @@ typedef struct flow_args {
   const char *map;
   cairn_point *goals;
   size_t n_goals;
-  bool json, check;
+  bool json, check, heat; /* heat: --png draws costs, not arrows */
+  const char *png;        /* --png FILE: the field's picture */
   cairn_flow_opts opts;
   cairn_terrain terrain;
   cli_influence influence; /* --influence events: a cost layer */
@@ -69,6 +72,8 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       a->json = true;
     } else if (cli_is(&c, "--check")) {
       a->check = true;
+    } else if (cli_is(&c, "--heat")) {
+      a->heat = true;
     } else if (!cli_is_any(&c, value_opts)) {
       cli_error("flow: unknown option '%s'", c.opt ? c.opt : c.val);
       return EXIT_USAGE;
@@ -91,6 +96,8 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       a->opts.threads = (int)n;
     } else if (cli_is(&c, "--influence")) {
       if (!cli_parse_influence(v, &a->influence)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--png")) {
+      a->png = v;
     } else if (cli_is(&c, "--claims")) {
       a->claims = v;
     } else if (cli_is(&c, "--claim-penalty")) {
@@ -102,6 +109,11 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
     cli_error("flow needs --map FILE --to X,Y[;X,Y...]");
     return EXIT_USAGE;
   }
+  if (a->heat && !a->png) {
+    cli_error("flow: --heat needs --png FILE");
+    return EXIT_USAGE;
+  }
+  if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -170,6 +182,14 @@ static void print_result(const flow_args *a, const cairn_field_stats *st,
          a->opts.moves, queues[st->queue]);
 }
 
+/* --png: the field (arrows, or with --heat its costs) over its cost layer. */
+static int draw_png(const flow_args *a, const cairn_grid *g, const cairn_penalty *layer,
+                    const cairn_field *f) {
+  cli_png_scene sc = {.grid = g, .penalty = layer, .field = f, .field_heat = a->heat,
+                      .caption = a->heat ? "flow field: cost to the goals" : "flow field"};
+  return cli_png_save(&sc, a->png);
+}
+
 int cmd_flow(int argc, char **argv) {
   flow_args a;
   int rc = parse_flow_args(argc, argv, &a);
@@ -207,10 +227,11 @@ int cmd_flow(int argc, char **argv) {
     if (!a.json) print_result(&a, &fs, false);
     rc = run_check(f, a.json, &ok);
     if (a.json && ok) print_result(&a, &fs, true);
+    if (rc == EXIT_DONE && a.png) rc = draw_png(&a, g, layer, f);
     goto done;
   }
   print_result(&a, &fs, false);
-  rc = EXIT_DONE;
+  rc = a.png ? draw_png(&a, g, layer, f) : EXIT_DONE;
 done:
   cairn_field_destroy(f);
   cairn_influence_destroy(influence);

@@ -143,7 +143,10 @@ int cmd_gen(int argc, char **argv) {
   cairn_terrain t;
   cairn_terrain_movingai(&t);
   int rc = EXIT_RUNTIME;
-  if (!m.c) goto done;
+  if (!m.c) {
+    cli_error("out of memory");
+    goto done;
+  }
   if (settlement)
     cairn_settlement_generate((int32_t)w, (int32_t)h, (uint64_t)seed, m.c);
   else
@@ -153,7 +156,10 @@ int cmd_gen(int argc, char **argv) {
   {
     size_t cap = (size_t)(w + 1) * (size_t)h + 64;
     char *text = malloc(cap);
-    if (!text) goto done;
+    if (!text) {
+      cli_error("out of memory");
+      goto done;
+    }
     size_t len = (size_t)snprintf(text, cap, "type octile\nheight %ld\nwidth %ld\nmap\n", h, w);
     for (long y = 0; y < h; y++) {
       memcpy(text + len, m.c + y * w, (size_t)w);

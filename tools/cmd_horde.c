@@ -9,6 +9,7 @@
 
 #include "cairn_crowd.h"
 #include "cli.h"
+#include "cli_png.h"
 #include "replay.h"
 
 #ifndef CAIRN_MAPS_DIR
@@ -22,14 +23,16 @@
 
 static const char *const value_opts[] = {"--map", "--agents", "--ticks",
                                          "--threads", "--seed", "--replay",
-                                         "--every", NULL};
+                                         "--every", "--png", "--frames", "--gif",
+                                         NULL};
 
 typedef struct horde_args {
   const char *map;
   long agents, ticks, threads, seed;
   bool json;
   const char *replay; /* --replay FILE, a frame every `every` ticks */
-  long every;
+  long every;         /* 0: not given (replay 1, pictures 60) */
+  const char *png, *frames, *gif; /* the end of the night; every `every` ticks */
 } horde_args;
 
 static int parse_args(int argc, char **argv, horde_args *a) {
@@ -41,6 +44,7 @@ static int parse_args(int argc, char **argv, horde_args *a) {
   a->json = false;
   a->replay = NULL;
   a->every = 0;
+  a->png = a->frames = a->gif = NULL;
   cli_args c;
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
@@ -65,15 +69,21 @@ static int parse_args(int argc, char **argv, horde_args *a) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
     } else if (cli_is(&c, "--replay")) {
       a->replay = v;
+    } else if (cli_is(&c, "--png")) {
+      a->png = v;
+    } else if (cli_is(&c, "--frames")) {
+      a->frames = v;
+    } else if (cli_is(&c, "--gif")) {
+      a->gif = v;
     } else if (cli_is(&c, "--every")) {
       if (!cli_parse_int("--every", v, 1, 1000000, &a->every)) return EXIT_USAGE;
     }
   }
-  if (a->every && !a->replay) {
-    cli_error("horde: --every needs --replay FILE");
+  if (a->every && !a->replay && !a->frames && !a->gif) {
+    cli_error("horde: --every needs --replay FILE, --frames DIR or --gif FILE");
     return EXIT_USAGE;
   }
-  if (!a->every) a->every = 1;
+  if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -233,6 +243,10 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
       free(ms);
       return CAIRN_ERR_IO;
     }
+    if (sum->movie && cli_png_movie_tick(sum->movie, t + 1) != CAIRN_OK) {
+      free(ms);
+      return CAIRN_ERR_IO;
+    }
     if (st.moving + st.waiting + st.queued == 0) {
       t++;
       break;
@@ -328,10 +342,19 @@ int cmd_horde(int argc, char **argv) {
   if (st == CAIRN_OK && a.replay) {
     cli_replay_scene scene = {a.map, g,       gates,        torches,
                               n_gates, HORDE_TORCHES, TORCH_RADIUS, o.dt};
-    st = cli_replay_open(a.replay, a.every, &scene, c, agents, (size_t)a.agents,
-                         &sum.replay);
+    st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
+                         (size_t)a.agents, &sum.replay);
   }
+  cli_png_scene pic = {.grid = g, .gates = gates, .n_gates = n_gates, .torches = torches,
+                       .n_torches = HORDE_TORCHES, .crowd = c, .agents = agents,
+                       .n_agents = (size_t)a.agents, .caption = "the night of the dead:"};
+  if (st == CAIRN_OK && (a.frames || a.gif) &&
+      cli_png_movie_open(a.frames, a.gif, a.every ? a.every : 60, &pic, &sum.movie) != EXIT_DONE)
+    st = CAIRN_ERR_IO;
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (cli_png_movie_close(sum.movie, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
+      st == CAIRN_OK)
+    st = CAIRN_ERR_IO;
   if (a.replay && cli_replay_close(sum.replay, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
       st == CAIRN_OK)
     st = CAIRN_ERR_IO;
@@ -341,6 +364,13 @@ int cmd_horde(int argc, char **argv) {
   }
   cli_crowd_print(&sum, a.json, false);
   rc = EXIT_DONE;
+  if (a.png) {
+    char caption[120];
+    snprintf(caption, sizeof caption, "the night of the dead: tick %ld, %u of %ld arrived",
+             sum.ticks, sum.arrived, a.agents);
+    pic.caption = caption;
+    rc = cli_png_save(&pic, a.png);
+  }
 done:
   cairn_crowd_destroy(c);
   douse_torches(&torch);

@@ -7,16 +7,18 @@
 
 #include "cairn_crowd.h"
 #include "cli.h"
+#include "cli_png.h"
 
-static const char *const value_opts[] = {"--map",  "--groups", "--units",
-                                         "--ticks", "--threads", "--seed",
-                                         "--budget", "--algo", NULL};
+static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
+                                         "--threads", "--seed",  "--budget", "--png",
+                                         "--algo",    NULL};
 
 typedef struct march_args {
   const char *map;
   long groups, units, ticks, threads, seed, budget;
   bool json;
-  bool hpa; /* --algo hpa: paths over a hierarchy, not A* */
+  bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
+  const char *png; /* --png FILE: the end of the march */
 } march_args;
 
 static int parse_args(int argc, char **argv, march_args *a) {
@@ -38,6 +40,7 @@ static int parse_args(int argc, char **argv, march_args *a) {
     }
     if (!(v = cli_value(&c))) return EXIT_USAGE;
     if (cli_is(&c, "--map")) a->map = v;
+    else if (cli_is(&c, "--png")) a->png = v;
     else if (cli_is(&c, "--groups")) {
       if (!cli_parse_int("--groups", v, 1, 4096, &a->groups)) return EXIT_USAGE;
     } else if (cli_is(&c, "--units")) {
@@ -62,6 +65,7 @@ static int parse_args(int argc, char **argv, march_args *a) {
     cli_error("march needs --map FILE --groups G --units N");
     return EXIT_USAGE;
   }
+  if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -164,6 +168,14 @@ int cmd_march(int argc, char **argv) {
   }
   cli_crowd_print(&sum, a.json, true);
   rc = EXIT_DONE;
+  if (a.png) {
+    char caption[120];
+    snprintf(caption, sizeof caption, "march: tick %ld, %u of %ld arrived", sum.ticks,
+             sum.arrived, sum.agents);
+    cli_png_scene pic = {.grid = g, .crowd = c, .agents = agents,
+                         .n_agents = (size_t)sum.agents, .caption = caption};
+    rc = cli_png_save(&pic, a.png);
+  }
 done:
   cairn_crowd_destroy(c);
   cairn_hpa_destroy(h);

@@ -6,12 +6,13 @@
 #include "cairn_hierarchy.h"
 #include "cli.h"
 #include "cli_layers.h"
+#include "cli_png.h"
 
 static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
     "--levels",       "--landmarks", "--influence", "--claims",
-    "--claim-penalty", "--claim-radius", NULL};
+    "--claim-penalty", "--claim-radius", "--png", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -25,6 +26,7 @@ typedef struct path_args {
   long landmarks;               /* hpa; -1 = the default, 0 = none */
   cli_influence influence; /* --influence events */
   const char *claims;       /* --claims FILE (grid searches) */
+  const char *png;          /* --png FILE: the picture */
   cairn_search_opts opts;
   cairn_terrain terrain;
 } path_args;
@@ -110,6 +112,8 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (!hpa_only) hpa_only = "--levels";
     } else if (cli_is(&a, "--influence")) {
       if (!cli_parse_influence(v, &p->influence)) return EXIT_USAGE;
+    } else if (cli_is(&a, "--png")) {
+      p->png = v;
     } else if (cli_is(&a, "--claims")) {
       p->claims = v;
       if (!grid_only) grid_only = "--claims";
@@ -144,6 +148,7 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   /* 4-way moves default to Manhattan, the exact heuristic for them */
   if (!heuristic_set && p->opts.moves == 4) p->opts.heuristic = CAIRN_H_MANHATTAN;
   if (p->algo == ALGO_DIJKSTRA) p->opts.heuristic = CAIRN_H_ZERO;
+  if (p->png && !cli_png_can_write(p->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -377,7 +382,10 @@ int cmd_path(int argc, char **argv) {
     st = find_hpa(&p, g, &hpa, &q, &h, &r, &us);
     if (st < 0) goto done;
   } else {
-    if (cairn_search_create(NULL, &s) != CAIRN_OK) goto done;
+    if (cairn_search_create(NULL, &s) != CAIRN_OK) {
+      cli_error("out of memory");
+      goto done;
+    }
     cairn_search_reserve_grid(s, g);
     double t0 = cli_now_us();
     st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);
@@ -401,6 +409,17 @@ int cmd_path(int argc, char **argv) {
   if (p.json) print_json(&r, us, hi, smooth, n_smooth, smooth_len);
   else print_text(&p, g, &r, us, hi, smooth, n_smooth, smooth_len);
   rc = EXIT_DONE;
+  if (p.png) {
+    char caption[160];
+    snprintf(caption, sizeof caption, "%s %d,%d to %d,%d (%s)", p.map, p.from.x, p.from.y,
+             p.to.x, p.to.y, algo_names[p.algo]);
+    cli_png_scene sc = {.grid = g, .penalty = layer, .search = s, .hpa = hpa,
+                        .path = st == CAIRN_OK ? r.path : NULL,
+                        .path_len = st == CAIRN_OK ? r.path_len : 0, .smooth = smooth,
+                        .smooth_len = n_smooth, .query = true, .from = p.from, .to = p.to,
+                        .caption = caption};
+    rc = cli_png_save(&sc, p.png);
+  }
 done:
   free(smooth);
   cairn_influence_destroy(influence);

@@ -6,14 +6,19 @@
 
 #include "cairn_hierarchy.h"
 #include "cli.h"
+#include "cli_png.h"
 #include "scen_run.h"
+
 
 static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
                                          "--algo",    "--cluster", "--nearby",
-                                         "--levels",  "--landmarks", NULL};
+                                         "--levels",  "--landmarks", "--png",
+                                         "--index",   NULL};
 
 typedef struct scen_args {
   const char *scen, *map, *csv;
+  const char *png; /* --png FILE: row `index` drawn */
+  long index;      /* -1: not given */
   bool json, no_smooth;
   scen_algo algo;
   double weight;
@@ -27,6 +32,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
   p->cluster = 0;
   p->nearby = -1;
   p->landmarks = -1;
+  p->index = -1;
   cli_args a;
   cli_args_init(&a, argc, argv);
   while (cli_next(&a)) {
@@ -50,6 +56,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
       p->map = v;
     } else if (cli_is(&a, "--csv")) {
       p->csv = v;
+    } else if (cli_is(&a, "--png")) {
+      p->png = v;
+    } else if (cli_is(&a, "--index")) {
+      if (!cli_parse_int("--index", v, 0, 100000000L, &p->index)) return EXIT_USAGE;
     } else if (cli_is(&a, "--weight")) {
       if (!cli_parse_double("--weight", v, 1, 1000, &p->weight)) return EXIT_USAGE;
     } else if (cli_is(&a, "--algo")) {
@@ -88,6 +98,11 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     cli_error("scen: --weight does not apply to --algo hpa");
     return EXIT_USAGE;
   }
+  if (p->index >= 0 && !p->png) {
+    cli_error("scen: --index needs --png FILE");
+    return EXIT_USAGE;
+  }
+  if (p->png && !cli_png_can_write(p->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -151,6 +166,28 @@ static bool write_csv(const char *path, const cairn_scen *sc, const scen_row *ro
   return fclose(f) == 0;
 }
 
+/* --png: row `index` (default 0) solved again as the rows were, drawn. */
+static int draw_row(const scen_args *p, const scen_config *c, const scen_file *f,
+                    const cairn_hpa *hpa) {
+  size_t i = p->index < 0 ? 0 : (size_t)p->index;
+  if (i >= cairn_scen_count(f->sc)) {
+    cli_error("%s: --index %zu is past its %zu rows", p->scen, i, cairn_scen_count(f->sc));
+    return EXIT_BADINPUT;
+  }
+  const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
+  cairn_search_opts o = cairn_search_defaults();
+  o.weight = c->weight;
+  if (c->algo == ALGO_DIJKSTRA) o.heuristic = CAIRN_H_ZERO;
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  po.nearby = (int32_t)c->nearby;
+  po.smooth = !c->no_smooth;
+  char caption[160];
+  snprintf(caption, sizeof caption, "row %zu (line %u, bucket %u), %s", i, e->line, e->bucket,
+           scen_algo_names[c->algo]);
+  cli_png_scene base = {.grid = f->g};
+  return cli_png_query(p->png, &base, e->start, e->goal, &o, hpa, &po, false, caption);
+}
+
 int cmd_scen(int argc, char **argv) {
   scen_args p;
   int rc = parse_scen_args(argc, argv, &p);
@@ -194,6 +231,7 @@ int cmd_scen(int argc, char **argv) {
     rc = EXIT_RUNTIME;
     goto done;
   }
+  if (p.png && (rc = draw_row(&p, &cfg, &f, hpa)) != EXIT_DONE) goto done;
   /* an exact search must meet every optimum; any search must be valid */
   rc = scen_exit_code(&cfg, &all);
 done:

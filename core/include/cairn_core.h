@@ -21,9 +21,10 @@
  *
  * Threads: a cairn_grid or cairn_graph is read-only during searches, so any
  * number of threads may search one grid at once, each with its own
- * cairn_search. Editing a grid while a search on it runs (or while a sliced
- * search on it is between steps) is the caller's error. No function keeps
- * hidden global state.
+ * cairn_search. Editing a grid while a search on it runs is the caller's
+ * error; a cost change while a sliced search on it is between steps makes
+ * the next cairn_search_step answer CAIRN_ERR_STATE (begin again). No
+ * function keeps hidden global state.
  *
  * Memory: a search context grows its arrays to the largest grid and path it
  * has seen; after that no query allocates. cairn_search_reserve does the
@@ -300,7 +301,9 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
                                cairn_point start, cairn_point goal,
                                const cairn_search_opts *opts);
 /* Expands at most `budget` nodes (>= 1). Returns CAIRN_IN_PROGRESS, or the
- * final status; CAIRN_ERR_STATE if no search was begun. */
+ * final status; CAIRN_ERR_STATE if no search was begun, or if the grid's
+ * costs (or the graph's landmarks) changed since the begin (the search
+ * then ends with that status). */
 cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
 /* Fills *out for the last search that ended (or the one in progress, with
  * status CAIRN_IN_PROGRESS and no path). */
@@ -398,7 +401,8 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
                                   cairn_penalty **out);
 void cairn_penalty_destroy(cairn_penalty *p);
 /* Adds delta (which may be negative) to a cell's penalty, saturating at 0
- * and CAIRN_PENALTY_MAX. CAIRN_ERR_RANGE off the grid. */
+ * and CAIRN_PENALTY_MAX. CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for
+ * |delta| > UINT32_MAX. */
 cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
                                int64_t delta);
 /* Blocks (block != 0) or unblocks a cell for searches using the layer;
@@ -425,6 +429,17 @@ int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
 #define CAIRN_PENALTY_TILE 16
 uint64_t cairn_penalty_version(const cairn_penalty *p);
 uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
+/* The cells whose penalty changed after version `since`, for users that
+ * update what they derived from the layer cell by cell (flow fields):
+ * writes the padded index (cairn_penalty_cells' layout) of up to cap of
+ * them to out, each once, and returns how many there are. Every cell that
+ * changed is listed; one whose last change came 2^32 or more changes
+ * before the last change of its tile may be listed although it did not.
+ * A cell changed and changed back counts as changed. Costs the layer's
+ * tiles plus the cells of the tiles changed since then (the layer keeps 4
+ * bytes per cell for this). */
+size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
+                             uint32_t *out, size_t cap);
 
 /* Claimed cells (Lester's claimed nodes): units claim the cells of the
  * part of their paths still ahead of them, so other units' searches
@@ -496,10 +511,15 @@ size_t cairn_influence_active(const cairn_influence *m);
  * seen take the true map's costs. Searches for the faction run on
  * cairn_knowledge_grid (with its own islands, its own cost layers if any).
  * A reveal copies the true costs of a rectangle; when a known cost
- * changed it refreshes the faction's islands (a full relabel, only when
- * some cell's passability changed) and advances the faction's version, so
- * paths and fields made on an older version are known to be stale (a
- * unit repaths when the version it planned on is not the current one). */
+ * changed it refreshes the faction's islands and advances the faction's
+ * version, so paths and fields made on an older version are known to be
+ * stale (a unit repaths when the version it planned on is not the current
+ * one). Islands: a reveal that only opens cells (a door, a breach) merges
+ * them locally: each group of opened cells joins the largest island it
+ * touches and only the smaller ones are relabelled; one that closes a
+ * cell relabels the whole map. Labels then stay one per island but need
+ * not be consecutive: on a faction's grid cairn_grid_island_count is the
+ * largest label, not the number of islands. */
 typedef struct cairn_knowledge cairn_knowledge;
 
 cairn_status cairn_knowledge_create(const cairn_grid *truth,
@@ -678,7 +698,8 @@ cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
  * stays exact and expands fewer nodes wherever the positions underestimate.
  * Fills ignore landmarks. A linked search bounds its virtual goal through
  * its goal links. Setting landmarks changes the graph: no search may run on
- * it meanwhile, nor be in progress across the call. */
+ * it meanwhile; a sliced search in progress across the call answers
+ * CAIRN_ERR_STATE at its next step. */
 #define CAIRN_GRAPH_MAX_LANDMARKS 16
 /* Takes n landmark nodes (n <= CAIRN_GRAPH_MAX_LANDMARKS; 0 removes them)
  * and their costs: costs[i * nodes(g) + v] is the exact cost from nodes[i]

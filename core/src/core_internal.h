@@ -54,6 +54,9 @@ struct cairn_grid {
    * is uniform when at most one has */
   size_t by_cost[256];
   uint32_t distinct_costs;
+  /* counts the cost changes, so a sliced search can tell that the grid was
+   * edited between its steps (cairn_search_step refuses to go on) */
+  uint64_t edits;
 };
 
 static inline uint32_t cairn__grid_index(const cairn_grid *g, int32_t x,

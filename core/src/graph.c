@@ -38,7 +38,12 @@ struct cairn_graph {
   uint32_t n_lm;
   uint32_t *lm32;
   cairn_cost *lm;
+  /* bumped when the landmarks change: a sliced search begun before reads
+   * the old table's size, so its next step is refused */
+  uint64_t version;
 };
+
+uint64_t cairn__graph_version(const cairn_graph *g) { return g->version; }
 
 /* ---- storage -------------------------------------------------------- */
 
@@ -459,6 +464,7 @@ cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRAPH, graph_steps[0][g->heuristic]);
   s->graph = g;
+  s->graph_version = g->version;
   s->start = start;
   s->goal = goal;
   s->max_expanded = opts ? opts->max_expanded : 0;
@@ -544,6 +550,7 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRAPH, graph_steps[1][g->heuristic]);
   s->graph = g;
+  s->graph_version = g->version;
   s->start = g->n;
   s->goal = g->n + 1;
   s->from_start = q->from_start;
@@ -610,6 +617,7 @@ cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRAPH, step_fill);
   s->graph = g;
+  s->graph_version = g->version;
   s->full_map = true;
   s->max_expanded = 0;
   s->targets_left = 0;
@@ -713,6 +721,7 @@ cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
   g->lm = lm;
   g->lm32 = lm32;
   g->n_lm = n;
+  g->version++;
   return CAIRN_OK;
 }
 

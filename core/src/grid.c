@@ -1,5 +1,5 @@
 /* Grid storage and island labels. */
-#include "core_internal.h"
+#include "layers_internal.h" /* cairn__grid_label_islands */
 
 #include <string.h>
 
@@ -94,6 +94,7 @@ cairn_status cairn_grid_set_cost(cairn_grid *g, int32_t x, int32_t y,
   if (old == cost) return CAIRN_OK;
   count_change(g, old, cost);
   g->cost[i] = cost;
+  g->edits++;
   if ((old != 0) != (cost != 0)) cairn__grid_refresh_moves_around(g, i);
   if (g->glyph) g->glyph[i] = 0; /* the glyph described the old terrain */
   return CAIRN_OK;
@@ -116,6 +117,7 @@ cairn_status cairn_grid_set_rect(cairn_grid *g, cairn_rect r,
       flipped = flipped || (old != 0) != (row[x] != 0);
       count_change(g, old, row[x]);
       g->cost[i] = row[x];
+      g->edits++;
       if (g->glyph) g->glyph[i] = 0;
     }
   }
@@ -189,20 +191,25 @@ const uint8_t *cairn_grid_moves(const cairn_grid *g, int32_t *stride) {
 }
 
 /* Flood fill with an explicit stack (each cell is pushed once, when it is
- * labelled, so passable cells bound it): no recursion on a 16384^2 maze. */
-cairn_status cairn_grid_update_islands(cairn_grid *g) {
+ * labelled, so passable cells bound it): no recursion on a 16384^2 maze.
+ * With sizes (not NULL), *sizes (of *cap entries, grown through the grid's
+ * allocator) gets each label's cell count, for the knowledge's local
+ * merges (layers.c); its entries past the last label are 0. */
+cairn_status cairn__grid_label_islands(cairn_grid *g, uint32_t **sizes, size_t *cap_sizes) {
   if (!g) return CAIRN_ERR_ARG;
   size_t cap = g->passable ? g->passable : 1;
   uint32_t *stack = cairn__alloc(&g->alloc, cap * sizeof *stack);
   if (!stack) return CAIRN_ERR_NOMEM;
   memset(g->island, 0, g->padded * sizeof *g->island);
+  if (sizes && *sizes) memset(*sizes, 0, *cap_sizes * sizeof **sizes);
   const int32_t s = g->stride;
   const int32_t off[4] = {1, -1, s, -s};
   uint32_t label = 0;
-  for (uint32_t i = 0; i < (uint32_t)g->padded; i++) {
+  cairn_status st = CAIRN_OK;
+  for (uint32_t i = 0; i < (uint32_t)g->padded && st == CAIRN_OK; i++) {
     if (!g->cost[i] || g->island[i]) continue;
     label++;
-    size_t top = 0;
+    size_t top = 0, cells = 1;
     g->island[i] = label;
     stack[top++] = i;
     while (top) {
@@ -212,14 +219,36 @@ cairn_status cairn_grid_update_islands(cairn_grid *g) {
         if (g->cost[n] && !g->island[n]) {
           g->island[n] = label;
           stack[top++] = n;
+          cells++;
         }
       }
     }
+    if (sizes) st = cairn__grid_put_size(&g->alloc, sizes, cap_sizes, label, (uint32_t)cells);
   }
   cairn__free(&g->alloc, stack, cap * sizeof *stack);
+  if (st != CAIRN_OK) return st; /* labels stay stale */
   g->island_count = label;
   g->islands_fresh = true;
   return CAIRN_OK;
+}
+
+cairn_status cairn__grid_put_size(const cairn_allocator *a, uint32_t **sizes,
+                                  size_t *cap, uint32_t label, uint32_t cells) {
+  if (label >= *cap) {
+    size_t n = *cap ? *cap : 64;
+    while (n <= label) n *= 2;
+    uint32_t *p = a->fn(a->user, *sizes, *cap * sizeof *p, n * sizeof *p);
+    if (!p) return CAIRN_ERR_NOMEM;
+    memset(p + *cap, 0, (n - *cap) * sizeof *p);
+    *sizes = p;
+    *cap = n;
+  }
+  (*sizes)[label] = cells;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_grid_update_islands(cairn_grid *g) {
+  return cairn__grid_label_islands(g, NULL, NULL);
 }
 
 int cairn_grid_islands_fresh(const cairn_grid *g) {

@@ -1,6 +1,7 @@
 /* Cost layers: penalty layers and the influence maps that feed them. */
 #include "layers_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- penalty layers ------------------------------------------------- */
@@ -30,7 +31,8 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
   p->tiles_w = (p->width + CAIRN_PENALTY_TILE - 1) / CAIRN_PENALTY_TILE;
   p->tiles_h = (p->height + CAIRN_PENALTY_TILE - 1) / CAIRN_PENALTY_TILE;
   p->tile = cairn__alloc(&a, penalty_tiles(p) * sizeof *p->tile);
-  if (!p->cell || !p->sum || !p->blocks || !p->tile) {
+  p->stamp = cairn__alloc(&a, p->padded * sizeof *p->stamp);
+  if (!p->cell || !p->sum || !p->blocks || !p->tile || !p->stamp) {
     cairn_penalty_destroy(p);
     return CAIRN_ERR_NOMEM;
   }
@@ -38,6 +40,7 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
   memset(p->sum, 0, p->padded * sizeof *p->sum);
   memset(p->blocks, 0, p->padded * sizeof *p->blocks);
   memset(p->tile, 0, penalty_tiles(p) * sizeof *p->tile);
+  memset(p->stamp, 0, p->padded * sizeof *p->stamp);
   *out = p;
   return CAIRN_OK;
 }
@@ -49,6 +52,7 @@ void cairn_penalty_destroy(cairn_penalty *p) {
   cairn__free(&a, p->sum, p->padded * sizeof *p->sum);
   cairn__free(&a, p->blocks, p->padded * sizeof *p->blocks);
   cairn__free(&a, p->tile, penalty_tiles(p) * sizeof *p->tile);
+  cairn__free(&a, p->stamp, p->padded * sizeof *p->stamp);
   cairn__free(&a, p, sizeof *p);
 }
 
@@ -57,6 +61,7 @@ void cairn_penalty_clear(cairn_penalty *p) {
   /* every tile counts as changed, whatever it held: a clear is rare */
   p->version++;
   for (size_t t = 0; t < penalty_tiles(p); t++) p->tile[t] = p->version;
+  for (size_t i = 0; i < p->padded; i++) p->stamp[i] = (uint32_t)p->version;
   memset(p->cell, 0, p->padded * sizeof *p->cell);
   memset(p->sum, 0, p->padded * sizeof *p->sum);
   memset(p->blocks, 0, p->padded * sizeof *p->blocks);
@@ -80,6 +85,7 @@ static void penalty_refresh(cairn_penalty *p, uint32_t i) {
   int32_t x = (int32_t)(i % (uint32_t)p->stride) - 1, y = (int32_t)(i / (uint32_t)p->stride) - 1;
   p->tile[(size_t)(y / CAIRN_PENALTY_TILE) * (size_t)p->tiles_w + (size_t)(x / CAIRN_PENALTY_TILE)] =
       ++p->version;
+  p->stamp[i] = (uint32_t)p->version;
 }
 
 uint64_t cairn_penalty_version(const cairn_penalty *p) { return p ? p->version : 0; }
@@ -98,6 +104,44 @@ uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r) {
       if (v > last) last = v;
     }
   return last;
+}
+
+/* The cells of tile (tx, ty) changed after `since`, the tile's last change
+ * being `last` > since. A cell's stamp holds the low 32 bits of its last
+ * change's version v <= last, so last - v is (last - stamp) mod 2^32
+ * whenever it is below 2^32: every cell with v > since is found, and a
+ * cell with v <= since only when last - v >= 2^32 (listed too: harmless
+ * for users that recompute what a cell's change may touch). */
+static size_t tile_changes(const cairn_penalty *p, int32_t tx, int32_t ty,
+                           uint64_t since, uint64_t last, uint32_t *out,
+                           size_t n, size_t cap) {
+  const bool all = last - since >= (UINT64_C(1) << 32);
+  const uint32_t age = (uint32_t)(last - since), top = (uint32_t)last;
+  int32_t x0 = tx * CAIRN_PENALTY_TILE, y0 = ty * CAIRN_PENALTY_TILE;
+  int32_t x1 = x0 + CAIRN_PENALTY_TILE, y1 = y0 + CAIRN_PENALTY_TILE;
+  if (x1 > p->width) x1 = p->width;
+  if (y1 > p->height) y1 = p->height;
+  for (int32_t y = y0; y < y1; y++)
+    for (int32_t x = x0; x < x1; x++) {
+      uint32_t i = (uint32_t)(y + 1) * (uint32_t)p->stride + (uint32_t)(x + 1);
+      if (!all && (uint32_t)(top - p->stamp[i]) >= age) continue;
+      if (n < cap) out[n] = i;
+      n++;
+    }
+  return n;
+}
+
+size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
+                             uint32_t *out, size_t cap) {
+  if (!p || since >= p->version) return 0;
+  if (!out) cap = 0;
+  size_t n = 0;
+  for (int32_t ty = 0; ty < p->tiles_h; ty++)
+    for (int32_t tx = 0; tx < p->tiles_w; tx++) {
+      uint64_t last = p->tile[(size_t)ty * (size_t)p->tiles_w + (size_t)tx];
+      if (last > since) n = tile_changes(p, tx, ty, since, last, out, n, cap);
+    }
+  return n;
 }
 
 void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta) {
@@ -450,6 +494,12 @@ struct cairn_knowledge {
   cairn_grid *known;
   uint8_t *seen; /* padded */
   uint64_t version;
+  /* cells per island label of the known grid (size[0] unused), for the
+   * local merge of a reveal that only opens cells; counted by every full
+   * relabel (sizes_fresh false when a failed merge left them wrong) */
+  uint32_t *size;
+  size_t size_cap;
+  bool sizes_fresh;
 };
 
 cairn_status cairn_knowledge_create(const cairn_grid *truth,
@@ -473,6 +523,8 @@ cairn_status cairn_knowledge_create(const cairn_grid *truth,
     return st;
   }
   memset(k->seen, 0, truth->padded);
+  /* labelled again with sizes, for the first opening reveal's merge */
+  k->sizes_fresh = cairn__grid_label_islands(k->known, &k->size, &k->size_cap) == CAIRN_OK;
   *out = k;
   return CAIRN_OK;
 }
@@ -481,8 +533,138 @@ void cairn_knowledge_destroy(cairn_knowledge *k) {
   if (!k) return;
   cairn_allocator a = k->alloc;
   cairn__free(&a, k->seen, k->seen ? k->truth->padded : 0);
+  cairn__free(&a, k->size, k->size_cap * sizeof *k->size);
   cairn_grid_destroy(k->known);
   cairn__free(&a, k, sizeof *k);
+}
+
+/* What the reveal of c does to passability: 0 nothing, 1 it only opens
+ * cells, 2 it closes some. */
+static int reveal_kind(const cairn_knowledge *k, cairn_rect c) {
+  int kind = 0;
+  for (int32_t y = c.y; y < c.y + c.h; y++) {
+    uint32_t i = cairn__grid_index(k->truth, c.x, y);
+    for (int32_t x = 0; x < c.w; x++, i++) {
+      bool was = k->known->cost[i] != 0, now = k->truth->cost[i] != 0;
+      if (was && !now) return 2;
+      if (!was && now) kind = 1;
+    }
+  }
+  return kind;
+}
+
+static int cmp_label(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Scratch of a merge: the cells of one group of opened cells (they lie in
+ * the revealed rectangle: area entries) and the labels beside them (4 x
+ * area). */
+typedef struct merge_scratch {
+  uint32_t *group, *touch;
+  size_t area;
+} merge_scratch;
+
+/* The group of opened (open, still unlabelled) cells 4-connected to cell
+ * `start` into ms->group, and the labels beside it into ms->touch, sorted;
+ * returns the group's size, *nt the labels'. Marks the group with label
+ * UINT32_MAX meanwhile. */
+static size_t opened_group(cairn_grid *g, uint32_t start, merge_scratch *ms,
+                           size_t *nt) {
+  const int32_t s = g->stride;
+  const int32_t off[4] = {1, -1, s, -s};
+  size_t n = 0, t = 0;
+  g->island[start] = UINT32_MAX;
+  ms->group[n++] = start;
+  for (size_t k = 0; k < n; k++)
+    for (int d = 0; d < 4; d++) {
+      uint32_t c = (uint32_t)((int32_t)ms->group[k] + off[d]);
+      if (!g->cost[c] || g->island[c] == UINT32_MAX) continue;
+      if (g->island[c]) {
+        ms->touch[t++] = g->island[c];
+      } else {
+        g->island[c] = UINT32_MAX;
+        ms->group[n++] = c;
+      }
+    }
+  qsort(ms->touch, t, sizeof *ms->touch, cmp_label);
+  *nt = t;
+  return n;
+}
+
+/* One group of opened cells, and every island it touches, joins the
+ * largest of those islands (ties: the lowest label), or a new label if it
+ * touches none: only the group and the smaller islands are relabelled. */
+static cairn_status merge_group(cairn_knowledge *k, uint32_t start, merge_scratch *ms) {
+  cairn_grid *g = k->known;
+  const int32_t s = g->stride;
+  const int32_t off[4] = {1, -1, s, -s};
+  size_t nt;
+  const size_t n = opened_group(g, start, ms, &nt);
+  uint32_t target = 0;
+  for (size_t j = 0; j < nt; j++)
+    if (!target || k->size[ms->touch[j]] > k->size[target]) target = ms->touch[j];
+  if (!target) {
+    cairn_status st = cairn__grid_put_size(&k->alloc, &k->size, &k->size_cap,
+                                           g->island_count + 1, 0);
+    if (st != CAIRN_OK) return st;
+    target = ++g->island_count;
+  }
+  /* the flood pushes each relabelled cell once: the group and the
+   * touched islands but the target */
+  size_t moved = n;
+  for (size_t j = 0; j < nt; j++)
+    if (ms->touch[j] != target && (!j || ms->touch[j] != ms->touch[j - 1]))
+      moved += k->size[ms->touch[j]];
+  uint32_t *stack = cairn__alloc(&k->alloc, moved * sizeof *stack);
+  if (!stack) return CAIRN_ERR_NOMEM;
+  size_t top = 0;
+  for (size_t j = 0; j < n; j++) {
+    g->island[ms->group[j]] = target;
+    stack[top++] = ms->group[j];
+  }
+  k->size[target] += (uint32_t)n;
+  /* every open neighbour with another label lies in a touched island;
+   * opened cells of later groups (label 0) are left to their own merge,
+   * which then finds the target beside them. Each cell is pushed once,
+   * when relabelled. */
+  while (top) {
+    uint32_t i = stack[--top];
+    for (int d = 0; d < 4; d++) {
+      uint32_t c = (uint32_t)((int32_t)i + off[d]);
+      if (!g->cost[c] || !g->island[c] || g->island[c] == target) continue;
+      k->size[g->island[c]]--;
+      g->island[c] = target;
+      k->size[target]++;
+      stack[top++] = c;
+    }
+  }
+  cairn__free(&k->alloc, stack, moved * sizeof *stack);
+  return CAIRN_OK;
+}
+
+/* The islands after a reveal of c that only opened cells (the labels were
+ * fresh before it), group by group of opened cells (merge_group), so a
+ * door opening onto the main island costs the rooms behind it, not the
+ * map. Labels stay one per island but need not be consecutive any more:
+ * cairn_grid_island_count is then the largest. */
+static cairn_status merge_opened(cairn_knowledge *k, cairn_rect c) {
+  cairn_grid *g = k->known;
+  if (!k->sizes_fresh) return CAIRN_ERR_STATE; /* the caller relabels */
+  merge_scratch ms;
+  ms.area = (size_t)c.w * (size_t)c.h;
+  ms.group = cairn__alloc(&k->alloc, ms.area * sizeof *ms.group);
+  ms.touch = cairn__alloc(&k->alloc, 4 * ms.area * sizeof *ms.touch);
+  cairn_status st = ms.group && ms.touch ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  for (int32_t y = c.y; y < c.y + c.h && st == CAIRN_OK; y++)
+    for (uint32_t i = cairn__grid_index(g, c.x, y), x = 0; x < (uint32_t)c.w && st == CAIRN_OK;
+         x++, i++)
+      if (g->cost[i] && !g->island[i]) st = merge_group(k, i, &ms);
+  cairn__free(&k->alloc, ms.group, ms.group ? ms.area * sizeof *ms.group : 0);
+  cairn__free(&k->alloc, ms.touch, ms.touch ? 4 * ms.area * sizeof *ms.touch : 0);
+  if (st == CAIRN_OK) g->islands_fresh = true;
+  return st;
 }
 
 cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
@@ -504,9 +686,17 @@ cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
   for (int32_t y = c.y; y < c.y + c.h; y++)
     memset(k->seen + cairn__grid_index(t, c.x, y), 1, (size_t)c.w);
   if (!differs) return CAIRN_OK;
+  /* opening cells only merges islands, locally; closing may split one,
+   * which takes a full relabel */
+  const int kind = k->known->islands_fresh ? reveal_kind(k, c) : 2;
   cairn_status st = cairn_grid_set_rect(k->known, c, t->cost + cairn__grid_index(t, c.x, c.y),
                                         (size_t)t->stride);
-  if (st == CAIRN_OK && !k->known->islands_fresh) st = cairn_grid_update_islands(k->known);
+  /* a merge that runs out of memory leaves the labels stale: relabel */
+  if (st == CAIRN_OK && kind == 1 && merge_opened(k, c) != CAIRN_OK) k->sizes_fresh = false;
+  if (st == CAIRN_OK && !k->known->islands_fresh) {
+    st = cairn__grid_label_islands(k->known, &k->size, &k->size_cap);
+    k->sizes_fresh = st == CAIRN_OK;
+  }
   if (st != CAIRN_OK) return st;
   k->version++;
   if (changed) *changed = 1;

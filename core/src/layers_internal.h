@@ -18,6 +18,8 @@ struct cairn_penalty {
    * (CAIRN_PENALTY_TILE x CAIRN_PENALTY_TILE cells, row-major) */
   uint64_t version;
   uint64_t *tile;
+  uint32_t *stamp;  /* padded: the low 32 bits of the version of the cell's
+                       last change (0: none), for cairn_penalty_changes */
   int32_t tiles_w, tiles_h;
 };
 
@@ -38,6 +40,13 @@ struct cairn_claims {
   uint32_t *live;         /* ids of the units with claims */
   size_t n_live, cap_live;
 };
+
+/* Island labels (grid.c): cairn_grid_update_islands, and with sizes (not
+ * NULL) each label's cell count in (*sizes)[label], the array (*cap
+ * entries) grown as needed; cairn__grid_put_size sets one entry so. */
+cairn_status cairn__grid_label_islands(cairn_grid *g, uint32_t **sizes, size_t *cap);
+cairn_status cairn__grid_put_size(const cairn_allocator *a, uint32_t **sizes,
+                                  size_t *cap, uint32_t label, uint32_t cells);
 
 /* Adds delta to padded cell i's sum (saturating at 0) and refreshes it. */
 void cairn__penalty_add_at(cairn_penalty *p, uint32_t i, int64_t delta);

@@ -521,6 +521,7 @@ static cairn_status grid_begin(cairn_search *s, const cairn_grid *g,
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRID, NULL);
   s->grid = g;
+  s->grid_edits = g->edits;
   s->start = cairn__grid_index(g, start.x, start.y);
   s->sx = start.x + 1;
   s->sy = start.y + 1;
@@ -571,6 +572,14 @@ cairn_status cairn_search_step(cairn_search *s, uint64_t budget) {
   if (s->kind == CAIRN__NONE) return CAIRN_ERR_STATE;
   if (s->state != CAIRN_IN_PROGRESS) return s->state;
   if (budget == 0) return CAIRN_ERR_ARG;
+  /* an edit between steps leaves open nodes whose costs and moves no longer
+   * hold: stop rather than return a path through a changed cell */
+  if (s->kind == CAIRN__GRID && s->grid && s->grid->edits != s->grid_edits)
+    return s->state = CAIRN_ERR_STATE;
+  /* new landmarks free the table the search's bounds read */
+  if (s->kind == CAIRN__GRAPH && s->graph &&
+      cairn__graph_version(s->graph) != s->graph_version)
+    return s->state = CAIRN_ERR_STATE;
   return s->step(s, budget);
 }
 

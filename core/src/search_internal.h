@@ -64,7 +64,9 @@ struct cairn_search {
   cairn__step_fn step;
   cairn_status state; /* CAIRN_IN_PROGRESS or the final status */
   const cairn_grid *grid;
+  uint64_t grid_edits; /* grid->edits at the begin: a change stops steps */
   const cairn_graph *graph;
+  uint64_t graph_version; /* the graph's landmark version at the begin */
   uint32_t start, goal; /* node ids (padded indices on grids) */
   uint32_t found;       /* node the search ended on */
   int32_t gx, gy;       /* goal in padded grid coordinates */
@@ -118,6 +120,8 @@ cairn_status cairn__search_goal_marks(cairn_search *s);
 void cairn__search_reset(cairn_search *s, cairn__kind kind, cairn__step_fn step);
 /* Ends the search with `st` (building the path when found) and returns it. */
 cairn_status cairn__finish(cairn_search *s, cairn_status st);
+/* Counts a graph's landmark changes (graph.c). */
+uint64_t cairn__graph_version(const cairn_graph *g);
 /* The blocking form of every search: given begin's outcome, steps until the
  * search ends and fills *out (with begin's error if it refused). */
 cairn_status cairn__run_to_end(cairn_search *s, cairn_status begun,

@@ -475,26 +475,15 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
   return CAIRN_OK;
 }
 
-/* The tiles the layer changed since the fields last followed it, as
- * cells, go to the cache's repair like edited cells. */
+/* The cache brings its fields to the layer's version, repairing the held
+ * ones over the cells that changed; a search in progress begins again. */
 cairn_status cairn_crowd_layer_changed(cairn_crowd *c) {
   if (!c) return CAIRN_ERR_ARG;
   if (!c->opts.penalty) return CAIRN_OK;
   uint64_t v = cairn_penalty_version(c->opts.penalty);
   if (v == c->layer_seen) return CAIRN_OK;
   cairn__crowd_restart_search(c); /* a search must not see the layer move */
-  cairn_status st = CAIRN_OK;
-  const int32_t t = CAIRN_PENALTY_TILE;
-  for (int32_t ty = 0; ty < c->height && st == CAIRN_OK; ty += t)
-    for (int32_t tx = 0; tx < c->width && st == CAIRN_OK; tx += t) {
-      cairn_rect r = {tx, ty, t, t};
-      if (cairn_penalty_changed(c->opts.penalty, r) <= c->layer_seen) continue;
-      size_t n = 0;
-      for (int32_t y = ty; y < ty + t && y < c->height; y++)
-        for (int32_t x = tx; x < tx + t && x < c->width; x++)
-          c->smooth[n++] = (cairn_point){x, y};
-      st = cairn_flow_cache_update(c->cache, c->builder, c->smooth, n, NULL, NULL);
-    }
+  cairn_status st = cairn_flow_cache_layer_changed(c->cache, c->builder, NULL, NULL);
   if (st == CAIRN_OK) c->layer_seen = v;
   return st;
 }

@@ -14,10 +14,8 @@ cairn_status cairn__crowd_queue_init(cairn_crowd *c) {
   /* twice the slots: dropped requests stay in the ring until compacted */
   c->ring_cap = c->cap * 2;
   c->ring = cairn__crowd_alloc(c, sizeof *c->ring * c->ring_cap);
-  /* a smoothed path, the cells ahead of a unit, or one layer tile */
+  /* a smoothed path, or the cells ahead of a unit */
   c->smooth_cap = cairn_grid_passable(c->route) + 2;
-  if (c->smooth_cap < CAIRN_PENALTY_TILE * CAIRN_PENALTY_TILE)
-    c->smooth_cap = CAIRN_PENALTY_TILE * CAIRN_PENALTY_TILE;
   c->smooth = cairn__crowd_alloc(c, sizeof *c->smooth * c->smooth_cap);
   if (!c->ring || !c->smooth) return CAIRN_ERR_NOMEM;
   if (c->opts.claim_penalty > 0.0f &&

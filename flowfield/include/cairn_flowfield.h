@@ -93,7 +93,10 @@ typedef enum cairn_flow_queue {
                                 exact when all passable cells cost the same
                                 (else CAIRN_ERR_ARG) */
   CAIRN_FLOW_QUEUE_BUCKETS,  /* Dial's buckets one straight step wide:
-                                every value in the lowest bucket is final */
+                                every value in the lowest bucket is final
+                                (under a layer whose penalties make a step
+                                longer than the ring, the heap instead:
+                                cairn_field_stats.queue says which ran) */
   CAIRN_FLOW_QUEUE_HEAP      /* indexed binary heap */
 } cairn_flow_queue;
 
@@ -107,11 +110,13 @@ typedef struct cairn_flow_opts {
    * also pays its penalty, and cells it blocks are never entered, as in
    * the core's searches with opts.penalty (a field equals
    * cairn_dijkstra_fill with to_sources and the same layer). NULL: none.
-   * Freshness: a field shows the layer as it was at its build; when the
-   * layer changes (an influence tick), build the fields that use it again.
-   * A layer rules out the FIFO queue (AUTO takes the buckets), and a
-   * repair of such a field is a rebuild. It must be for a grid of the
-   * field's size (else CAIRN_ERR_ARG) and outlive the field. */
+   * Freshness: a field shows the layer as it was at its build or its
+   * last repair (cairn_field_repair_layer, cairn_field_repair, or a
+   * cache's cairn_flow_cache_layer_changed), never a later state: after
+   * the layer changed (an influence tick, a unit stopping), repair it
+   * before reading it. A layer rules out the FIFO queue (AUTO takes the
+   * buckets). It must be for a grid of the field's size (else
+   * CAIRN_ERR_ARG) and outlive the field. */
   const cairn_penalty *penalty;
 } cairn_flow_opts;
 
@@ -253,11 +258,30 @@ cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
  * (cairn_grid_set_cost), brings the field to exactly what a fresh build
  * on the new grid gives (values, directions, line of sight), recomputing
  * only the cells whose values could depend on the changed ones (see
- * flow_repair.c). CAIRN_ERR_BLOCKED (field untouched) if a goal is now
- * blocked: rebuild it from other goals. CAIRN_ERR_ARG for NULL arguments
+ * flow_repair.c). A field with a cost layer also takes in the cells the
+ * layer changed since the version it shows (as cairn_field_repair_layer).
+ * CAIRN_ERR_BLOCKED (field untouched) if a goal is now blocked: rebuild it
+ * from other goals. CAIRN_ERR_ARG for NULL arguments
  * or an unbuilt field, CAIRN_ERR_RANGE for a cell off the grid. */
 cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
                                 const cairn_point *changed, size_t n);
+
+/* Brings a field built with a cost layer (opts.penalty) to exactly what a
+ * fresh build on the layer as it is now gives, recomputing only the cells
+ * whose values could depend on the cells the layer changed since the
+ * version the field shows (cairn_penalty_changes; a rise counts as a
+ * dearer cell, a fall as a cheaper one, a block as a wall). Afterwards the
+ * field shows the layer's current version. O(1) when the layer did not
+ * change (call it every tick); else the layer's tiles, plus the cells of
+ * its changed tiles, plus the re-integrated cells (cairn_field_stats
+ * .repaired) with a heap. cairn_field_repair on a layered field does this
+ * too, with the grid's changed cells on top. A field without a layer:
+ * nothing to do. CAIRN_ERR_ARG for NULL or an unbuilt field,
+ * CAIRN_ERR_BLOCKED (field untouched) if a goal's grid cell is blocked. */
+cairn_status cairn_field_repair_layer(cairn_flow_builder *b, cairn_field *f);
+/* The layer version (cairn_penalty_version) the field shows; 0 without a
+ * layer. */
+uint64_t cairn_field_layer_version(const cairn_field *f);
 
 /* ---- cache ---------------------------------------------------------- */
 
@@ -299,6 +323,22 @@ cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
                                      cairn_flow_builder *b,
                                      const cairn_point *changed, size_t n,
                                      size_t *repaired, size_t *dropped);
+
+/* After the cache's layer (opts.penalty) changed: every field the cache
+ * holds is brought to the layer's current version. Fields whose reached
+ * box grown by one holds no tile the layer changed since their version
+ * are only marked current (a change there borders no reached cell);
+ * affected unheld fields are dropped, held ones repaired in place
+ * (cairn_field_repair_layer; a held field whose goal's grid cell got
+ * blocked is detached, as in cairn_flow_cache_update). Freshness: a field
+ * the cache hands out shows the layer as of this call's last run, or of
+ * its own build if that came later; call this once per tick after the
+ * layer's writes. O(fields) when the layer did not change. Without a
+ * layer: nothing to do. *repaired and *dropped (either may be NULL) get
+ * the counts. */
+cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
+                                            cairn_flow_builder *b,
+                                            size_t *repaired, size_t *dropped);
 
 typedef struct cairn_flow_cache_stats {
   size_t fields;       /* cached (held or not) */

@@ -250,14 +250,17 @@ static inline size_t cell_index(const cairn_field *f, int32_t x, int32_t y) {
  * cleared; the terrain's cheapest and dearest costs found. Rows in
  * parallel. */
 static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      int nt, unsigned *tmin_out, unsigned *tmax_out) {
+                      int nt, unsigned *tmin_out, unsigned *tmax_out,
+                      uint32_t *pmax_out) {
   unsigned tmin = 255, tmax = 0;
+  uint32_t pmax = 0; /* the layer's dearest penalty short of a block */
+  const uint32_t *pen = f->pen;
   const long rows = (long)f->h + 2;
   const size_t stride = (size_t)f->stride;
   cairn_cost *cost = f->cost;
   uint8_t *mark = b->mark;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
-    reduction(min : tmin) reduction(max : tmax)
+    reduction(min : tmin) reduction(max : tmax, pmax)
   for (long y = 0; y < rows; y++) {
     const size_t row = (size_t)y * stride;
     for (size_t x = 0; x < stride; x++) {
@@ -267,11 +270,13 @@ static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
         tmin = t < tmin ? t : tmin;
         tmax = t > tmax ? t : tmax;
       }
+      if (pen && pen[row + x] != CAIRN_PENALTY_BLOCK && pen[row + x] > pmax) pmax = pen[row + x];
     }
     memset(mark + row, 0, stride);
   }
   *tmin_out = tmin;
   *tmax_out = tmax;
+  *pmax_out = pmax;
 }
 
 /* Two FIFO queues, one per step length: on uniform terrain every cell
@@ -568,13 +573,21 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->los_radius = o->los_radius;
   f->penalty = o->penalty;
   f->pen = o->penalty ? cairn_penalty_cells(o->penalty, NULL) : NULL;
+  f->layer_version = o->penalty ? cairn_penalty_version(o->penalty) : 0;
   const int nt = threads_of(o, f->n);
   unsigned tmin, tmax;
-  init_pass(f, b, g, nt, &tmin, &tmax);
+  uint32_t pmax;
+  init_pass(f, b, g, nt, &tmin, &tmax, &pmax);
   cairn_flow_queue q = o->queue;
   const bool even = tmin == tmax && !f->pen; /* one price per step length */
   if (q == CAIRN_FLOW_QUEUE_AUTO) q = even ? CAIRN_FLOW_QUEUE_FIFO : CAIRN_FLOW_QUEUE_BUCKETS;
   if (q == CAIRN_FLOW_QUEUE_FIFO && !even) return CAIRN_ERR_ARG;
+  /* the bucket ring spans FLOW_BUCKETS buckets of one straight step at the
+   * cheapest terrain: a layer's penalty can make a step longer than that,
+   * and a value would wrap onto a bucket emptied too early; the heap then */
+  const cairn_cost ring = (cairn_cost)(FLOW_BUCKETS - 2) * CAIRN_COST_ONE * tmin;
+  if (q == CAIRN_FLOW_QUEUE_BUCKETS && CAIRN_COST_DIAG * tmax + pmax >= ring)
+    q = CAIRN_FLOW_QUEUE_HEAP;
   if (q == CAIRN_FLOW_QUEUE_FIFO) integrate_fifo(f, b, g, tmin);
   else if (q == CAIRN_FLOW_QUEUE_BUCKETS) integrate_buckets(f, b, g, tmin);
   else integrate_heap(f, b, g);

@@ -256,6 +256,54 @@ cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
   return CAIRN_OK;
 }
 
+/* Whether the layer changed next to the field's reached box since the
+ * version it shows (a layer change elsewhere borders no reached cell, so
+ * it can neither open nor close a move from one). */
+static bool layer_affected(const cairn_field *f, const cairn_penalty *p) {
+  if (f->bx1 < f->bx0) return false;
+  cairn_rect r = {f->bx0 - 1, f->by0 - 1, f->bx1 - f->bx0 + 3, f->by1 - f->by0 + 3};
+  return cairn_penalty_changed(p, r) > f->layer_version;
+}
+
+cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
+                                            cairn_flow_builder *b,
+                                            size_t *repaired, size_t *dropped) {
+  size_t rep = 0, drop = 0;
+  if (repaired) *repaired = 0;
+  if (dropped) *dropped = 0;
+  if (!c || !b) return CAIRN_ERR_ARG;
+  const cairn_penalty *p = c->opts.penalty;
+  if (!p) return CAIRN_OK;
+  const uint64_t now = cairn_penalty_version(p);
+  for (size_t k = 0; k < c->n;) {
+    entry *e = &c->e[k];
+    if (e->detached || e->field->layer_version == now) {
+      k++;
+      continue;
+    }
+    if (!layer_affected(e->field, p)) {
+      e->field->layer_version = now; /* already what a build gives */
+      k++;
+      continue;
+    }
+    if (!e->refs) {
+      remove_at(c, k); /* the slot now holds another entry: look again */
+      drop++;
+      continue;
+    }
+    cairn_status st = cairn_field_repair_layer(b, e->field);
+    if (st == CAIRN_ERR_BLOCKED) e->detached = 1;
+    else if (st != CAIRN_OK) return st;
+    else rep++;
+    k++;
+  }
+  c->st.repairs += rep;
+  c->st.drops += drop;
+  if (repaired) *repaired = rep;
+  if (dropped) *dropped = drop;
+  return CAIRN_OK;
+}
+
 void cairn_flow_cache_get_stats(const cairn_flow_cache *c,
                                 cairn_flow_cache_stats *out) {
   if (!out) return;

@@ -55,6 +55,7 @@ struct cairn_field {
   int32_t los_radius;
   const cairn_penalty *penalty; /* the build's cost layer, or NULL */
   const uint32_t *pen;          /* its padded cells */
+  uint64_t layer_version;       /* the layer's version the field shows */
   int built;
   cairn_flow_queue queue;
   unsigned uniform;       /* the one terrain cost of every passable cell,

@@ -1,4 +1,5 @@
-/* Incremental repair of a field after a few cells of its grid changed.
+/* Incremental repair of a field after a few cells of its grid, or of its
+ * cost layer, changed.
  *
  * 1. The set I of cells whose old value may no longer hold: every changed
  *    cell and its eight neighbours (their moves or step costs changed),
@@ -20,6 +21,15 @@
  *    whose value changed, and line of sight in every goal window holding a
  *    changed cell, with the build's own functions, so the whole field is
  *    bit for bit a rebuild's.
+ *
+ * A cost layer's cell is one more input of the step into it: a penalty
+ * that rose is a dearer terrain, one that fell a cheaper one, a block a
+ * wall the grid does not show. The argument above holds unchanged, and it
+ * needs no old penalties: the closure of step 1 prices the step into a
+ * member with the member's penalty, which is the old one for every member
+ * that did not change, and a changed member's neighbours are all in I
+ * already. The layer lists its changed cells itself
+ * (cairn_penalty_changes), so the field only keeps the version it shows.
  */
 #include "flow_internal.h"
 
@@ -42,32 +52,44 @@ static size_t add(cairn_flow_builder *b, size_t n, size_t i, uint8_t why) {
   return n + 1;
 }
 
-/* Step 1: the seeds, then the closure over "depended on". */
+/* A changed cell (grid coordinates) and its neighbours on the grid join
+ * I. */
+static size_t seed_cell(const cairn_field *f, cairn_flow_builder *b,
+                        size_t len, int32_t x, int32_t y) {
+  size_t c = (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
+  if (!b->mark[c]) len = add(b, len, c, IN_I);
+  for (int d = 0; d < 8; d++) {
+    int32_t nx = x + cairn__flow_dx[d], ny = y + cairn__flow_dy[d];
+    if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h) continue;
+    size_t nb = (size_t)(ny + 1) * (size_t)f->stride + (size_t)(nx + 1);
+    if (!b->mark[nb]) len = add(b, len, nb, IN_I);
+  }
+  return len;
+}
+
+/* Step 1: the seeds (the grid's changed cells, then the layer's, padded
+ * indices in b->seeds), then the closure over "depended on". */
 static size_t collect(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      const cairn_point *changed, size_t n) {
+                      const cairn_point *changed, size_t n, size_t n_layer) {
   ptrdiff_t off[8];
   offsets(f, off);
   size_t len = 0;
-  for (size_t k = 0; k < n; k++) {
-    size_t c = (size_t)(changed[k].y + 1) * (size_t)f->stride + (size_t)(changed[k].x + 1);
-    if (!b->mark[c]) len = add(b, len, c, IN_I);
-    for (int d = 0; d < 8; d++) {
-      size_t nb = STEP(c, d);
-      int32_t nx = changed[k].x + cairn__flow_dx[d], ny = changed[k].y + cairn__flow_dy[d];
-      bool inner = nx >= 0 && ny >= 0 && nx < f->w && ny < f->h;
-      if (inner && !b->mark[nb]) len = add(b, len, nb, IN_I);
-    }
-  }
+  const size_t s = (size_t)f->stride;
+  for (size_t k = 0; k < n; k++) len = seed_cell(f, b, len, changed[k].x, changed[k].y);
+  for (size_t k = 0; k < n_layer; k++)
+    len = seed_cell(f, b, len, (int32_t)(b->seeds[k] % s) - 1, (int32_t)(b->seeds[k] / s) - 1);
   const int dirs = f->moves == 8 ? 8 : 4;
   for (size_t k = 0; k < len; k++) {
     size_t c = b->list[k];
     const cairn_cost vc = f->cost[c];
     if (!g[c] || vc == CAIRN_COST_INF) continue;
+    /* the step from a neighbour into c costs c's terrain and penalty */
+    const cairn_cost pc = f->pen ? f->pen[c] : 0;
+    if (pc == CAIRN_PENALTY_BLOCK) continue; /* never entered */
     for (int d = 0; d < dirs; d++) {
       size_t nb = STEP(c, d);
       if (b->mark[nb] || !g[nb] || f->cost[nb] == CAIRN_COST_INF) continue;
-      /* the step from nb into c costs c's terrain */
-      if (f->cost[nb] == vc + cairn__flow_base[d] * g[c]) len = add(b, len, nb, IN_I);
+      if (f->cost[nb] == vc + cairn__flow_base[d] * g[c] + pc) len = add(b, len, nb, IN_I);
     }
   }
   return len;
@@ -108,7 +130,8 @@ static inline size_t lowered(cairn_flow_builder *b, size_t len, size_t nb) {
   return len + 1;
 }
 
-/* General terrain: the indexed heap, seeded with every start. */
+/* General terrain (and any layer): the indexed heap, seeded with every
+ * start. */
 static size_t propagate_heap(cairn_field *f, cairn_flow_builder *b,
                              const uint8_t *g, size_t len, size_t n_seeds) {
   int32_t off[8];
@@ -118,12 +141,15 @@ static size_t propagate_heap(cairn_field *f, cairn_flow_builder *b,
   while (b->heap_len) {
     const uint32_t c = cairn__flow_heap_pop(b, f->cost);
     const cairn_cost gc = f->cost[c];
-    unsigned open = cairn__flow_moves(g, c, f->stride, f->moves);
+    /* as in the build: a step into c pays c's penalty, and nobody steps
+     * into a cell the layer blocks */
+    const cairn_cost pc = f->pen ? f->pen[c] : 0;
+    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
     while (open) {
       const int d = __builtin_ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * g[c];
+      const cairn_cost ng = gc + cairn__flow_base[d] * g[c] + pc;
       if (ng >= f->cost[nb]) continue;
       f->cost[nb] = ng;
       cairn__flow_heap_lower(b, f->cost, nb);
@@ -197,25 +223,48 @@ static bool touches_los(const cairn_field *f, const cairn_point *changed,
   return false;
 }
 
+/* The goals' line-of-sight windows lie in this box (grown by one: the
+ * window's line checks read the corner cells beside it). */
+static void goal_box(const cairn_field *f, int32_t box[4]) {
+  box[0] = box[1] = INT32_MAX;
+  box[2] = box[3] = INT32_MIN;
+  if (f->los_radius <= 0) return;
+  const int32_t r = f->los_radius + 1;
+  for (size_t j = 0; j < f->n_goals; j++) {
+    if (f->goals[j].x - r < box[0]) box[0] = f->goals[j].x - r;
+    if (f->goals[j].y - r < box[1]) box[1] = f->goals[j].y - r;
+    if (f->goals[j].x + r > box[2]) box[2] = f->goals[j].x + r;
+    if (f->goals[j].y + r > box[3]) box[3] = f->goals[j].y + r;
+  }
+}
+
 /* Step 3: directions around every changed value, line of sight if needed,
- * marks cleared, the reached box grown. */
+ * marks cleared, the reached box grown. Line of sight reads the grid and
+ * which cells are reachable: a grid change near a goal (los on entry) or
+ * a cell near one that became reachable or unreachable (a layer's block)
+ * recomputes it. */
 static void finish(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
                    size_t len, size_t n_seeds, bool los) {
   ptrdiff_t off[8];
   offsets(f, off);
   const size_t s = (size_t)f->stride;
+  int32_t box[4];
+  goal_box(f, box);
   for (size_t k = 0; k < len; k++) {
     size_t c = b->list[k];
+    const bool was = (f->dir[c] & FLOW_DIR_MASK) != CAIRN_FLOW_NONE;
     /* the cell, and its neighbours outside the list (those inside get
      * their own turn) */
     for (int d = -1; d < 8; d++) {
       size_t i = d < 0 ? c : STEP(c, d);
       if (d >= 0 && (b->mark[i] & (IN_I | LOWERED))) continue;
-      uint8_t keep = los ? 0 : (uint8_t)(f->dir[i] & FLOW_LOS_BIT);
+      uint8_t keep = (uint8_t)(f->dir[i] & FLOW_LOS_BIT);
       f->dir[i] = (uint8_t)(cairn__flow_dir_of(f, g, i) | keep);
     }
+    int32_t x = (int32_t)(c % s) - 1, y = (int32_t)(c / s) - 1;
+    const bool now = (f->dir[c] & FLOW_DIR_MASK) != CAIRN_FLOW_NONE;
+    if (was != now && x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]) los = true;
     if (f->cost[c] != CAIRN_COST_INF && g[c]) {
-      int32_t x = (int32_t)(c % s) - 1, y = (int32_t)(c / s) - 1;
       if (x < f->bx0) f->bx0 = x;
       if (x > f->bx1) f->bx1 = x;
       if (y < f->by0) f->by0 = y;
@@ -235,38 +284,13 @@ static void finish(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
   cairn__flow_los_all(f);
 }
 
-/* Under a cost layer, which the dependency tracing of a repair does not
- * follow, a repair is a build with the same goals and options. */
-static cairn_status rebuild(cairn_flow_builder *b, cairn_field *f) {
-  cairn_flow_opts o = cairn_flow_defaults();
-  o.moves = f->moves;
-  o.threads = 1;
-  o.los_radius = f->los_radius;
-  o.queue = f->queue;
-  o.penalty = f->penalty;
-  size_t n = f->n_goals;
-  cairn_point *goals = cairn__flow_alloc(&f->alloc, n * sizeof *goals);
-  if (!goals) return CAIRN_ERR_NOMEM;
-  memcpy(goals, f->goals, n * sizeof *goals);
-  double t0 = cairn__flow_now_ms();
-  cairn_status st = cairn_field_build(b, f, f->grid, goals, n, &o);
-  cairn__flow_free(&f->alloc, goals, n * sizeof *goals);
-  f->repaired = f->n;
-  f->repair_ms = cairn__flow_now_ms() - t0;
-  return st;
-}
-
-cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
-                                const cairn_point *changed, size_t n) {
-  if (!b || !f || (n && !changed) || !f->built) return CAIRN_ERR_ARG;
-  for (size_t k = 0; k < n; k++)
-    if (changed[k].x < 0 || changed[k].y < 0 || changed[k].x >= f->w ||
-        changed[k].y >= f->h)
-      return CAIRN_ERR_RANGE;
+/* The repair of the grid's cells `changed` and of the layer's cells
+ * changed since the field's version, the arguments checked. */
+static cairn_status repair(cairn_flow_builder *b, cairn_field *f,
+                           const cairn_point *changed, size_t n) {
   for (size_t k = 0; k < f->n_goals; k++)
     if (!cairn_grid_cost(f->grid, f->goals[k].x, f->goals[k].y))
       return CAIRN_ERR_BLOCKED;
-  if (f->penalty) return rebuild(b, f);
   cairn_status st = cairn__flow_builder_grow(b, f->n);
   if (st != CAIRN_OK) return st;
   double t0 = cairn__flow_now_ms();
@@ -276,7 +300,14 @@ cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
     uint8_t t = g[(size_t)(changed[k].y + 1) * (size_t)f->stride + (size_t)(changed[k].x + 1)];
     if (t && t != f->uniform) f->uniform = 0;
   }
-  size_t len = collect(f, b, g, changed, n);
+  /* the layer's changes go to b->seeds (each cell once, so they fit),
+   * which collect reads before the seeding reuses it */
+  size_t n_layer = 0;
+  if (f->penalty) {
+    n_layer = cairn_penalty_changes(f->penalty, f->layer_version, b->seeds, f->n);
+    f->layer_version = cairn_penalty_version(f->penalty);
+  }
+  size_t len = collect(f, b, g, changed, n, n_layer);
   size_t n_seeds = reset_and_seed(f, b, g, len);
   if (f->uniform) len = propagate_fifo(f, b, g, len, n_seeds, f->uniform);
   else len = propagate_heap(f, b, g, len, n_seeds);
@@ -284,4 +315,28 @@ cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
   f->repaired = len;
   f->repair_ms = cairn__flow_now_ms() - t0;
   return CAIRN_OK;
+}
+
+cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
+                                const cairn_point *changed, size_t n) {
+  if (!b || !f || (n && !changed) || !f->built) return CAIRN_ERR_ARG;
+  for (size_t k = 0; k < n; k++)
+    if (changed[k].x < 0 || changed[k].y < 0 || changed[k].x >= f->w ||
+        changed[k].y >= f->h)
+      return CAIRN_ERR_RANGE;
+  return repair(b, f, changed, n);
+}
+
+cairn_status cairn_field_repair_layer(cairn_flow_builder *b, cairn_field *f) {
+  if (!b || !f || !f->built) return CAIRN_ERR_ARG;
+  if (!f->penalty || cairn_penalty_version(f->penalty) == f->layer_version) {
+    f->repaired = 0; /* nothing to do: O(1), for a call every tick */
+    f->repair_ms = 0;
+    return CAIRN_OK;
+  }
+  return repair(b, f, NULL, 0);
+}
+
+uint64_t cairn_field_layer_version(const cairn_field *f) {
+  return f && f->penalty ? f->layer_version : 0;
 }

@@ -25,7 +25,8 @@
  * can query one hierarchy at once, each with its own cairn_hpa_query; start
  * and goal join the abstract graph inside the query context, never by
  * editing the shared graph. Edits and updates need exclusive access: no
- * query may run (or be between incremental steps) meanwhile. Building runs
+ * query may run meanwhile; a query between incremental steps answers
+ * CAIRN_ERR_STATE at its next cairn_hpa_refine (plan again). Building runs
  * the per-cluster work in parallel with OpenMP; the result is the same at
  * any thread count, and the caller's allocator is only ever called from
  * one thread at a time.
@@ -149,15 +150,19 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
  *   use the layer as it is at the call.
  * - The abstract graph uses each cluster as it was when last built: the
  *   costs between its entrances and the grid paths behind them follow the
- *   layer only when cairn_hpa_refresh rebuilds the cluster. (Crossings
- *   between clusters follow it at every rebuild of any cluster.) So a
- *   change to the layer reaches the route after at most ceil(S / N)
- *   refreshes of N clusters each, S being the clusters stale when it was
- *   made; cairn_hpa_get_stats counts them (stale_clusters).
+ *   layer only when cairn_hpa_refresh rebuilds the cluster, and so do
+ *   the crossings into it (a crossing pays the cell it enters; a refresh
+ *   also redoes those of a rebuilt cluster's neighbours that share its
+ *   borders). So a change to the layer reaches the route after at most
+ *   ceil(S / N) refreshes of N clusters each, S being the clusters stale
+ *   when it was made; cairn_hpa_get_stats counts them (stale_clusters).
+ *   Once none is stale, the abstract graph is edge for edge the one a
+ *   fresh build on the layer gives.
  * - The level-1 landmarks are measured on terrain alone, and penalties
  *   only add, so their bound stays admissible whatever the layer does: a
  *   refresh never measures them again. The level-2 graph has none under a
- *   layer; its blocks follow their clusters at each refresh.
+ *   layer; its blocks follow their clusters (and the clusters beside
+ *   their borders) at each refresh.
  * A layer blocking a cell (CAIRN_PENALTY_BLOCK) closes it to the abstract
  * graph once the clusters around it are refreshed, and to the links and the
  * smoother at once. Claims (cairn_claims) are a per-unit penalty within a
@@ -171,12 +176,17 @@ cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
 /* Rebuilds up to max_clusters clusters (0: all) whose part of the layer
  * changed since they were built, in a round over the clusters that
  * resumes where the last refresh stopped (so none waits more than
- * ceil(stale / max_clusters) calls), reassembles the abstract graph, and
- * sets *pending (may be NULL) to the stale clusters left. Without a layer
- * it does nothing. Exclusive access, as an edit. On CAIRN_ERR_NOMEM the
- * hierarchy is stale (queries answer CAIRN_ERR_STATE) until a refresh
- * succeeds. Its cost: about one cluster's build each (docs/PERFORMANCE.md),
- * plus the graph's reassembly. */
+ * ceil(stale / max_clusters) calls), and sets *pending (may be NULL) to
+ * the stale clusters left. Without a layer it does nothing. The rebuilt
+ * clusters keep their entrances (they follow walls alone), so only their
+ * share of the abstract graph's edges, and that of their west, north and
+ * north-west neighbours (whose crossings enter them), is made again; the
+ * rest of the edge list is copied from the last assembly, which the
+ * hierarchy keeps under a layer (16 bytes an edge, in memory_bytes).
+ * Exclusive access, as an edit. On CAIRN_ERR_NOMEM the hierarchy is stale
+ * (queries answer CAIRN_ERR_STATE) until a refresh succeeds. Its cost:
+ * about one cluster's build each, plus making the CSR graph from the edge
+ * list and putting the landmark table on it (docs/PERFORMANCE.md). */
 cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
                                uint32_t *pending);
 
@@ -243,7 +253,9 @@ cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
  * result's path holds every step refined so far (smoothed piecewise when
  * smoothing is on). Once a query has its final answer (found, no path,
  * or an error, a plan's refusal included) refine returns that answer again;
- * before any plan, CAIRN_ERR_STATE. Abandoning a route costs nothing: plan
+ * before any plan, CAIRN_ERR_STATE, and after an edit, update, refresh or
+ * layer change of the hierarchy since the plan too (its node ids and
+ * cluster paths changed). Abandoning a route costs nothing: plan
  * another. */
 cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,

@@ -601,8 +601,12 @@ static int build_threads(const cairn_hpa *h) {
  * stalls when one core is busy). */
 static cairn_status build_clusters(cairn_hpa *h, const uint32_t *list,
                                    size_t n) {
+  h->version++; /* even if it fails: the clusters are rewritten */
   int threads = build_threads(h);
-  if ((size_t)threads > n) threads = n ? (int)n : 1;
+  /* clusters go out 4 at a time: more threads than chunks only wait (a
+   * refresh of a few clusters then runs without a team) */
+  const size_t chunks = (n + 3) / 4;
+  if ((size_t)threads > chunks) threads = chunks ? (int)chunks : 1;
   hpa_scratch *sc = hpa_alloc(&h->alloc, (size_t)threads * sizeof *sc);
   if (!sc) return CAIRN_ERR_NOMEM;
   cairn_status st = CAIRN_OK;
@@ -711,20 +715,39 @@ static size_t intra_edges(const hpa_cluster *c, bool base, cairn_graph_edge *e) 
   return m;
 }
 
-/* Writes every edge of the level-1 graph to e (when not NULL) and returns
- * how many there are; `base` as intra_edges. */
-static size_t graph_edges(const cairn_hpa *h, hpa_transition *trans, bool base,
-                          cairn_graph_edge *e) {
-  size_t m = 0;
-  uint32_t k = 0;
-  for (int32_t cy = 0; cy < h->ch; cy++)
-    for (int32_t cx = 0; cx < h->cw; cx++, k++) {
-      m += intra_edges(&h->clusters[k], base, e ? e + m : NULL);
-      size_t nt = owned_transitions(h, cx, cy, trans);
-      for (size_t t = 0; t < nt; t++)
-        m += put_transition(h, &trans[t], !base, e ? e + m : NULL);
-    }
+/* Writes cluster k's share of the level-1 graph to e (when not NULL): its
+ * intra-cluster edges, then those of the transitions it owns; returns how
+ * many. `base` as intra_edges. */
+static size_t cluster_edges(const cairn_hpa *h, uint32_t k, hpa_transition *trans,
+                            bool base, cairn_graph_edge *e) {
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
+  size_t m = intra_edges(&h->clusters[k], base, e);
+  size_t nt = owned_transitions(h, cx, cy, trans);
+  for (size_t t = 0; t < nt; t++) m += put_transition(h, &trans[t], !base, e ? e + m : NULL);
   return m;
+}
+
+/* Writes every edge of the level-1 graph to e (when not NULL) and returns
+ * how many there are, and where each cluster's share starts to seg (when
+ * not NULL, clusters + 1 entries); `base` as intra_edges. */
+static size_t graph_edges(const cairn_hpa *h, hpa_transition *trans, bool base,
+                          cairn_graph_edge *e, size_t *seg) {
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  size_t m = 0;
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    if (seg) seg[k] = m;
+    m += cluster_edges(h, k, trans, base, e ? e + m : NULL);
+  }
+  if (seg) seg[n_clusters] = m;
+  return m;
+}
+
+static void edges_free(const cairn_hpa *h, hpa_edges *k) {
+  const size_t n_clusters = (size_t)h->cw * (size_t)h->ch;
+  hpa_free(&h->alloc, k->e, k->m * sizeof *k->e);
+  hpa_free(&h->alloc, k->seg, k->seg ? (n_clusters + 1) * sizeof *k->seg : 0);
+  hpa_free(&h->alloc, k->xy, 2 * (size_t)k->n * sizeof *k->xy);
+  memset(k, 0, sizeof *k);
 }
 
 cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
@@ -739,14 +762,17 @@ cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
 }
 
 /* The CSR graph of the numbered nodes (clusters' first set): the layer's
- * costs, or with `base` the terrain's alone. */
+ * costs, or with `base` the terrain's alone. With keep (not NULL), the
+ * edge list, its cluster shares and the positions go there (what was
+ * there before is freed) once the graph is made. */
 static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
-                                cairn_graph **out) {
+                                cairn_graph **out, hpa_edges *keep) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
   hpa_transition *trans = hpa_alloc(a, transitions_cap(h->cs) * sizeof *trans);
-  cairn_status st = xy && trans ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  size_t *seg = keep ? hpa_alloc(a, ((size_t)n_clusters + 1) * sizeof *seg) : NULL;
+  cairn_status st = xy && trans && (seg || !keep) ? CAIRN_OK : CAIRN_ERR_NOMEM;
   cairn_graph_edge *edges = NULL;
   size_t m = 0;
   if (st == CAIRN_OK) {
@@ -757,22 +783,31 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
         xy[2 * (size_t)v] = p.x;
         xy[2 * (size_t)v + 1] = p.y;
       }
-    m = graph_edges(h, trans, base, NULL);
+    m = graph_edges(h, trans, base, NULL, NULL);
     edges = hpa_alloc(a, m * sizeof *edges);
     if (!edges) st = CAIRN_ERR_NOMEM;
   }
   if (st == CAIRN_OK) {
-    graph_edges(h, trans, base, edges);
+    graph_edges(h, trans, base, edges, seg);
     st = cairn__hpa_graph(a, n, xy, edges, m, out);
   }
+  if (st == CAIRN_OK && keep) {
+    edges_free(h, keep);
+    hpa_edges k = {edges, m, seg, xy, n};
+    *keep = k;
+    edges = NULL;
+    seg = NULL;
+    xy = NULL;
+  }
   hpa_free(a, edges, m * sizeof *edges);
+  hpa_free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
   hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
   hpa_free(a, trans, transitions_cap(h->cs) * sizeof *trans);
   return st;
 }
 
 cairn_status cairn__hpa_base_graph(const cairn_hpa *h, cairn_graph **out) {
-  return build_graph(h, h->n_nodes, true, out);
+  return build_graph(h, h->n_nodes, true, out, NULL);
 }
 
 /* Numbers the nodes cluster by cluster and builds the CSR graph. */
@@ -786,7 +821,10 @@ static cairn_status assemble(cairn_hpa *h) {
   }
   uint32_t *node_cluster = hpa_alloc(a, (size_t)n * sizeof *node_cluster);
   cairn_graph *g = NULL;
-  cairn_status st = node_cluster ? build_graph(h, n, false, &g) : CAIRN_ERR_NOMEM;
+  /* the edge list is kept for refreshes, which only layers have */
+  edges_free(h, &h->kept);
+  hpa_edges *keep = h->layer ? &h->kept : NULL;
+  cairn_status st = node_cluster ? build_graph(h, n, false, &g, keep) : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
     hpa_free(a, node_cluster, (size_t)n * sizeof *node_cluster);
     return st;
@@ -800,6 +838,79 @@ static cairn_status assemble(cairn_hpa *h) {
   h->node_cluster = node_cluster;
   h->n_nodes = n;
   return CAIRN_OK;
+}
+
+static uint8_t *new_marks(cairn_hpa *h);
+
+/* Marks cluster (cx, cy) if it lies on the map. */
+static void mark_at(const cairn_hpa *h, int32_t cx, int32_t cy, uint8_t *mark) {
+  if (cx >= 0 && cy >= 0 && cx < h->cw && cy < h->ch) mark[cy * h->cw + cx] = 1;
+}
+
+/* The abstract graph after a refresh rebuilt the listed clusters, each
+ * with the entrances it had (so the node numbering and positions hold):
+ * only the edges inside them and those of the transitions entering them
+ * can differ. A cluster owns the transitions on its east and south
+ * borders and south-east corner, which enter it or its east, south and
+ * south-east neighbours, so cluster j's share of the edge list is made
+ * again when j or one of those was rebuilt, and every other share is
+ * copied from the last assembly. The list is then in a full assembly's
+ * order, with its values, and gives the same graph. */
+static cairn_status reassemble(cairn_hpa *h, const uint32_t *ids, size_t n) {
+  const cairn_allocator *a = &h->alloc;
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  uint8_t *redo = new_marks(h);
+  hpa_transition *trans = hpa_alloc(a, transitions_cap(h->cs) * sizeof *trans);
+  size_t *seg = hpa_alloc(a, ((size_t)n_clusters + 1) * sizeof *seg);
+  cairn_graph_edge *edges = NULL;
+  size_t m = 0;
+  cairn_status st = redo && trans && seg ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK) {
+    for (size_t i = 0; i < n; i++) {
+      int32_t cx = (int32_t)(ids[i] % (uint32_t)h->cw), cy = (int32_t)(ids[i] / (uint32_t)h->cw);
+      mark_at(h, cx, cy, redo);
+      mark_at(h, cx - 1, cy, redo);
+      mark_at(h, cx, cy - 1, redo);
+      mark_at(h, cx - 1, cy - 1, redo);
+    }
+    for (uint32_t k = 0; k < n_clusters; k++)
+      m += redo[k] ? cluster_edges(h, k, trans, false, NULL)
+                   : h->kept.seg[k + 1] - h->kept.seg[k];
+    edges = hpa_alloc(a, m * sizeof *edges);
+    if (!edges) st = CAIRN_ERR_NOMEM;
+  }
+  if (st == CAIRN_OK) {
+    size_t at = 0;
+    for (uint32_t k = 0; k < n_clusters; k++) {
+      seg[k] = at;
+      if (redo[k]) {
+        at += cluster_edges(h, k, trans, false, edges + at);
+      } else {
+        size_t len = h->kept.seg[k + 1] - h->kept.seg[k];
+        memcpy(edges + at, h->kept.e + h->kept.seg[k], len * sizeof *edges);
+        at += len;
+      }
+    }
+    seg[n_clusters] = at;
+    cairn_graph *g = NULL;
+    st = cairn__hpa_graph(a, h->n_nodes, h->kept.xy, edges, m, &g);
+    if (st == CAIRN_OK) {
+      cairn_graph_destroy(h->graph);
+      h->graph = g;
+      hpa_free(a, h->kept.e, h->kept.m * sizeof *h->kept.e);
+      hpa_free(a, h->kept.seg, ((size_t)n_clusters + 1) * sizeof *h->kept.seg);
+      h->kept.e = edges;
+      h->kept.m = m;
+      h->kept.seg = seg;
+      edges = NULL;
+      seg = NULL;
+    }
+  }
+  hpa_free(a, edges, m * sizeof *edges);
+  hpa_free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
+  hpa_free(a, trans, trans ? transitions_cap(h->cs) * sizeof *trans : 0);
+  hpa_free(a, redo, redo ? n_clusters : 0);
+  return st;
 }
 
 /* ---- public --------------------------------------------------------- */
@@ -819,6 +930,7 @@ void cairn_hpa_destroy(cairn_hpa *h) {
     hpa_free(&a, h->clusters, n_clusters * sizeof *h->clusters);
   }
   cairn__hpa_free_blocks(h);
+  edges_free(h, &h->kept);
   hpa_free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   cairn_graph_destroy(h->graph);
   hpa_free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
@@ -851,7 +963,17 @@ static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
   uint32_t *list = hpa_alloc(&h->alloc, n_blocks * sizeof *list);
   if (!list) return CAIRN_ERR_NOMEM;
   for (uint32_t b = 0; b < n_blocks; b++) list[b] = 0;
-  for (size_t i = 0; i < n; i++) list[hpa_block_of_cluster(h, clusters[i])] = 1;
+  /* under a layer a cluster's crossings can also decide which nodes of
+   * the block across its border are level-2 nodes (crosses_block in
+   * hpa_level2.c): the blocks of its neighbours too */
+  const int32_t r = h->layer ? 1 : 0;
+  for (size_t i = 0; i < n; i++) {
+    int32_t cx = (int32_t)(clusters[i] % (uint32_t)h->cw), cy = (int32_t)(clusters[i] / (uint32_t)h->cw);
+    for (int32_t y = cy - r; y <= cy + r; y++)
+      for (int32_t x = cx - r; x <= cx + r; x++)
+        if (x >= 0 && y >= 0 && x < h->cw && y < h->ch)
+          list[hpa_block_of_cluster(h, (uint32_t)y * (uint32_t)h->cw + (uint32_t)x)] = 1;
+  }
   size_t m = 0;
   for (uint32_t b = 0; b < n_blocks; b++)
     if (list[b]) list[m++] = b;
@@ -1000,6 +1122,7 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
   uint8_t *mark = new_marks(h);
   if (!mark) {
     h->stale = true;
+    h->version++;
     return CAIRN_ERR_NOMEM;
   }
   mark_clusters(h, r, mark);
@@ -1024,6 +1147,7 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
   }
   if (!mark) {
     h->stale = true;
+    h->version++;
     return CAIRN_ERR_NOMEM;
   }
   cairn_status st = rebuild_marked(h, grid, mark, t0);
@@ -1100,14 +1224,20 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
     hpa_free(&h->alloc, mark, n_clusters);
     return st;
   }
-  uint32_t *ids = hpa_alloc(&h->alloc, n_clusters * sizeof *ids);
+  uint32_t *ids = hpa_alloc(&h->alloc, 2 * (size_t)n_clusters * sizeof *ids);
   if (!ids) return CAIRN_ERR_NOMEM;
   uint32_t left;
   size_t n = pick_stale(h, max_clusters, ids, &left);
   cairn_status st = CAIRN_OK;
   if (n) {
+    /* entrances follow the grid alone, so they hold unless the grid
+     * changed behind the hierarchy's back: then a full assembly */
+    uint32_t *was = ids + n_clusters; /* the entrance counts before */
+    bool same = h->kept.e != NULL && h->kept.n == h->n_nodes;
+    for (size_t i = 0; i < n; i++) was[i] = h->clusters[ids[i]].n;
     st = build_clusters(h, ids, n);
-    if (st == CAIRN_OK) st = assemble(h);
+    for (size_t i = 0; i < n && same; i++) same = h->clusters[ids[i]].n == was[i];
+    if (st == CAIRN_OK) st = same ? reassemble(h, ids, n) : assemble(h);
     /* landmarks measure terrain alone: the kept table still holds */
     if (st == CAIRN_OK) st = cairn__hpa_put_landmarks(h);
     if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
@@ -1116,7 +1246,7 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
     h->update_ms = cairn__hpa_now_ms() - t0;
     h->rebuilt = (uint32_t)n;
   }
-  hpa_free(&h->alloc, ids, n_clusters * sizeof *ids);
+  hpa_free(&h->alloc, ids, 2 * (size_t)n_clusters * sizeof *ids);
   if (pending) *pending = st == CAIRN_OK ? left : n_clusters;
   return st;
 }
@@ -1141,6 +1271,9 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
   mem += cairn_graph_landmark_bytes(h->graph) + cairn_graph_landmark_bytes(h->graph2);
   mem += cairn__hpa_blocks_memory(h) + h->lm_size * sizeof *h->lm_costs;
+  if (h->kept.e) /* the edge list kept for refreshes */
+    mem += h->kept.m * sizeof *h->kept.e + ((size_t)n_clusters + 1) * sizeof *h->kept.seg +
+           2 * (size_t)h->kept.n * sizeof *h->kept.xy;
   out->landmarks = cairn_graph_landmarks(h->graph);
   out->levels = h->levels;
   if (h->levels == 3) {

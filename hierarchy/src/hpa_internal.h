@@ -57,6 +57,18 @@ typedef struct hpa_block {
   size_t n_seq;
 } hpa_block;
 
+/* The level-1 graph's edge list as last assembled under a layer, cluster
+ * by cluster, and the node positions, kept so that a refresh (whose
+ * clusters keep their entrances) regenerates only the share of the
+ * clusters it rebuilt (hpa_build.c, reassemble). */
+typedef struct hpa_edges {
+  cairn_graph_edge *e; /* m, in the order a full assembly lists them */
+  size_t m;
+  size_t *seg;         /* clusters + 1: cluster k's are e[seg[k], seg[k + 1]) */
+  double *xy;          /* 2 * n */
+  uint32_t n;          /* nodes */
+} hpa_edges;
+
 struct cairn_hpa {
   cairn_allocator alloc;
   const cairn_grid *grid;
@@ -82,6 +94,9 @@ struct cairn_hpa {
   uint32_t *l2_of;    /* level-2 id of each level-1 node, or UINT32_MAX */
   uint32_t l2_of_cap; /* entries in l2_of (n_nodes when it was built) */
   bool stale;
+  /* bumped by every rebuild (and every failed edit): node ids and cluster
+   * paths change, so a route planned before it cannot be refined */
+  uint64_t version;
   double build_ms, update_ms;
   uint32_t rebuilt;
   /* the cost layer (cairn_hpa_set_layer), its padded cells, and where the
@@ -96,6 +111,7 @@ struct cairn_hpa {
   uint32_t lm_n;
   cairn_cost *lm_costs;
   size_t lm_size; /* entries in lm_costs */
+  hpa_edges kept; /* under a layer; all NULL otherwise */
 };
 
 static inline uint32_t hpa_index(const cairn_hpa *h, int32_t x, int32_t y) {

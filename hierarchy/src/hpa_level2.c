@@ -87,6 +87,33 @@ static bool leaves_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   return false;
 }
 
+/* Whether a level-1 node outside block b has an edge to v. Crossings join
+ * cells one step apart, so only v's eight neighbouring cells can hold one.
+ * Without a layer every crossing goes both ways and this adds nothing to
+ * leaves_block; a layer's block closes one way (nobody enters the blocked
+ * cell), and the node at the open end is then entered but never left. */
+static bool entered_from_outside(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
+  cairn_point p = hpa_point(h, hpa_node_cell(h, v));
+  for (int d = 0; d < 8; d++) {
+    cairn_point q = {p.x + cairn__hpa_dx[d], p.y + cairn__hpa_dy[d]};
+    if (q.x < 0 || q.y < 0 || q.x >= h->width || q.y >= h->height) continue;
+    if (cluster_in_block(h, b, hpa_cluster_of(h, q))) continue;
+    uint32_t w = cairn__hpa_node_at(h, hpa_index(h, q.x, q.y));
+    if (w == UINT32_MAX) continue;
+    const uint32_t *to;
+    uint32_t deg = cairn_graph_neighbours(h->graph, w, &to, NULL);
+    for (uint32_t k = 0; k < deg; k++)
+      if (to[k] == v) return true;
+  }
+  return false;
+}
+
+/* Level-2 nodes: the level-1 nodes with an edge leaving or entering the
+ * block, so that every level-1 edge between blocks joins two of them. */
+static bool crosses_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
+  return leaves_block(h, b, v) || (h->layer && entered_from_outside(h, b, v));
+}
+
 #ifdef _OPENMP
 #define CRITICAL _Pragma("omp critical(cairn_hpa_alloc)")
 #else
@@ -137,7 +164,7 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
 static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n = 0;
-  for (uint32_t u = 0; u < b->m; u++) n += leaves_block(h, b, hpa_global_of(h, b, u));
+  for (uint32_t u = 0; u < b->m; u++) n += crosses_block(h, b, hpa_global_of(h, b, u));
   size_t nn = (size_t)n * n;
   bool ok;
   CRITICAL {
@@ -164,7 +191,7 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   b->n = n;
   n = 0;
   for (uint32_t u = 0; u < b->m; u++)
-    if (leaves_block(h, b, hpa_global_of(h, b, u))) b->node[n++] = u;
+    if (crosses_block(h, b, hpa_global_of(h, b, u))) b->node[n++] = u;
   sc->n_seq = 0;
   for (uint32_t i = 0; i < n; i++) {
     cairn_graph_link src = {b->node[i], 0};

@@ -50,6 +50,7 @@ struct cairn_hpa_query {
   size_t chains_cap, chains_len, ids_cap, route2_cap, route2_len;
   /* the query in progress */
   const cairn_hpa *h;
+  uint64_t version; /* h->version when planned */
   cairn_point start, goal;
   cairn_hpa_path_opts opts;
   cairn_status state;
@@ -499,6 +500,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_hpa_result *out) {
   if (!q) return CAIRN_ERR_ARG;
   q->h = h;
+  q->version = h ? h->version : 0;
   q->state = CAIRN_ERR_ARG;
   q->route_len = q->raw_len = q->raw_done = q->path_len = 0;
   q->path_cost = q->path_base = 0;
@@ -628,6 +630,11 @@ cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
   if (q->state != CAIRN_IN_PROGRESS) {
     if (out) fill_result(q, out);
     return q->state; /* CAIRN_ERR_STATE until something was planned */
+  }
+  if (q->h->version != q->version) { /* edited since the plan */
+    q->state = CAIRN_ERR_STATE;
+    if (out) fill_result(q, out);
+    return q->state;
   }
   if (edges == 0) edges = 1;
   cairn_status st = CAIRN_OK;

@@ -171,8 +171,9 @@ cairn_rgba cairn_terrain_colour(uint8_t cost);
 /* A ramp for heat maps: t in 0..1 (clamped) from dark violet through blue
  * and green to yellow. */
 cairn_rgba cairn_heat_colour(double t);
-/* The colour of an agent state (idle grey, moving green, waiting yellow,
- * arrived blue, unreachable magenta, stuck red). */
+/* The colour of an agent state, the browser viewer's meanings: idle grey,
+ * moving red, waiting yellow, arrived green, unreachable magenta, stuck
+ * blue. */
 cairn_rgba cairn_agent_colour(cairn_agent_state s);
 
 /* A new image of the view's size with the grid's terrain painted (*out;
@@ -180,11 +181,12 @@ cairn_rgba cairn_agent_colour(cairn_agent_state s);
 cairn_status cairn_render_map(const cairn_grid *g, const cairn_view *v,
                               const cairn_allocator *alloc, cairn_image **out);
 /* A polyline through the centres of the path's cells; width in pixels (0:
- * a third of a cell, at least 1). */
+ * a third of a cell, at least 2). */
 void cairn_render_path(cairn_image *img, const cairn_view *v,
                        const cairn_point *path, size_t n, double width,
                        cairn_rgba c);
-/* A disc on a cell's centre, most of a cell wide (at least 5 pixels). */
+/* A disc on a cell's centre, most of a cell wide (at least 7 pixels), with
+ * a dark rim one pixel wide. */
 void cairn_render_marker(cairn_image *img, const cairn_view *v, cairn_point p,
                          cairn_rgba c);
 /* The last grid search of s on g as a heat map: closed cells by their g
@@ -200,8 +202,8 @@ cairn_status cairn_render_expanded(cairn_image *img, const cairn_view *v,
 void cairn_render_hpa(cairn_image *img, const cairn_view *v,
                       const cairn_hpa *h);
 /* A flow field as arrows: one every `every` cells each way (0: every cell
- * when cells are at least 8 pixels wide, else the fewest cells that span
- * 12 pixels), pointing along the cell's direction. Passable cells the field
+ * when cells are at least 12 pixels wide, else the fewest cells that span
+ * 16 pixels), pointing along the cell's direction. Passable cells the field
  * cannot reach are tinted cairn_colour_unreachable; goals get a marker. */
 void cairn_render_field_arrows(cairn_image *img, const cairn_view *v,
                                const cairn_grid *g, const cairn_field *f,

@@ -1,11 +1,21 @@
 /* An animated GIF writer: a fixed palette, changed rectangles only, and
  * the GIF variant of LZW (variable code width from 9 to 12 bits, a clear
  * code when the table is full). */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cairn_render.h"
+
+/* Removes a half-written file, but only a regular one: the path may name a
+ * device (/dev/full) or a pipe, which must outlive a failed write. */
+static void remove_partial(const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) remove(path);
+}
 
 #define GIF_CLEAR 256
 #define GIF_EOI 257
@@ -290,7 +300,7 @@ cairn_status cairn_gif_close(cairn_gif *g, cairn_error *err) {
     char why[200];
     snprintf(why, sizeof why, "writing failed: %s", strerror(saved));
     set_error(err, g->path, why);
-    remove(g->path);
+    remove_partial(g->path);
     st = CAIRN_ERR_IO;
   }
   free_gif(g);

@@ -39,7 +39,8 @@ void cairn_render_path(cairn_image *img, const cairn_view *v,
                        const cairn_point *path, size_t n, double width,
                        cairn_rgba c) {
   if (!path || n == 0) return;
-  if (!(width > 0)) width = cell_px(v) / 3 > 1 ? cell_px(v) / 3 : 1;
+  /* at least 2 pixels, so a path stays visible on a map drawn 1:1 */
+  if (!(width > 0)) width = cell_px(v) / 3 > 2 ? cell_px(v) / 3 : 2;
   double x0, y0, x1, y1;
   centre_px(v, path[0], &x0, &y0);
   if (n == 1) cairn_draw_disc(img, x0, y0, width / 2, c);
@@ -54,8 +55,11 @@ void cairn_render_path(cairn_image *img, const cairn_view *v,
 void cairn_render_marker(cairn_image *img, const cairn_view *v, cairn_point p,
                          cairn_rgba c) {
   double x, y, r = cell_px(v) * 0.45;
+  if (r < 3.5) r = 3.5;
   centre_px(v, p, &x, &y);
-  cairn_draw_disc(img, x, y, r > 2.5 ? r : 2.5, c);
+  /* a dark rim keeps it visible on any layer */
+  cairn_draw_disc(img, x, y, r + 1, (cairn_rgba){20, 20, 20, 255});
+  cairn_draw_disc(img, x, y, r, c);
 }
 
 /* ---- the expanded nodes ---------------------------------------------- */
@@ -135,8 +139,10 @@ void cairn_render_hpa(cairn_image *img, const cairn_view *v,
     c.a = 230;
     grid_lines(img, v, st.cluster * st.block, c);
   }
+  /* small cells get one-pixel dots: thousands of entrances must not hide
+   * the map */
   double r = cell_px(v) * 0.3;
-  if (r < 1.2) r = 1.2;
+  if (r < 0.75) r = 0.75;
   for (uint32_t k = 0; k < st.nodes; k++) {
     cairn_point p;
     if (cairn_hpa_node(h, k, &p) != CAIRN_OK) continue;
@@ -181,7 +187,7 @@ void cairn_render_field_arrows(cairn_image *img, const cairn_view *v,
   field_src s = {g, f, 0, 0};
   cairn_render_cells(img, v, field_at, &s);
   double cp = cell_px(v);
-  if (every <= 0) every = cp >= 8 ? 1 : (int32_t)ceil(12 / cp);
+  if (every <= 0) every = cp >= 12 ? 1 : (int32_t)ceil(16 / cp);
   double len = 0.8 * every * cp, width = len >= 12 ? 1.5 : 1;
   for (int32_t y = every / 2; y < v->map_h; y += every)
     for (int32_t x = every / 2; x < v->map_w; x += every) {

@@ -1,11 +1,21 @@
 /* PNG output through libpng's simplified API (no setjmp to get right). */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include <errno.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cairn_render.h"
+
+/* Removes a half-written file, but only a regular one: the path may name a
+ * device (/dev/full) or a pipe, which must outlive a failed write. */
+static void remove_partial(const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) remove(path);
+}
 
 static void set_error(cairn_error *err, const char *path, const char *why) {
   if (!err) return;
@@ -63,6 +73,6 @@ cairn_status cairn_image_write_png(const cairn_image *img, const char *path,
   else snprintf(why, sizeof why, "writing failed: %s", strerror(saved));
   png_image_free(&pi);
   set_error(err, path, why);
-  remove(path);
+  remove_partial(path);
   return CAIRN_ERR_IO;
 }

@@ -117,12 +117,14 @@ cairn_rgba cairn_heat_colour(double t) {
 }
 
 cairn_rgba cairn_agent_colour(cairn_agent_state s) {
+  /* the browser viewer's meanings (tools/viewer), in shades that read on
+   * light ground */
   switch (s) {
-  case CAIRN_AGENT_MOVING: return (cairn_rgba){30, 160, 50, 255};
-  case CAIRN_AGENT_WAITING: return (cairn_rgba){230, 190, 0, 255};
-  case CAIRN_AGENT_ARRIVED: return (cairn_rgba){30, 90, 230, 255};
+  case CAIRN_AGENT_MOVING: return (cairn_rgba){215, 35, 35, 255};
+  case CAIRN_AGENT_WAITING: return (cairn_rgba){215, 170, 0, 255};
+  case CAIRN_AGENT_ARRIVED: return (cairn_rgba){30, 150, 60, 255};
   case CAIRN_AGENT_UNREACHABLE: return (cairn_rgba){200, 0, 200, 255};
-  case CAIRN_AGENT_STUCK: return (cairn_rgba){220, 30, 30, 255};
+  case CAIRN_AGENT_STUCK: return (cairn_rgba){30, 100, 230, 255};
   case CAIRN_AGENT_IDLE:
   default: return (cairn_rgba){120, 120, 120, 255};
   }

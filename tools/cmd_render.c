@@ -1,0 +1,266 @@
+/* cairn render: a picture of a map and one thing computed on it: a query's
+ * path with the search behind it, a scenario row, a flow field, or the
+ * hierarchy's clusters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cairn_flowfield.h"
+#include "cairn_hierarchy.h"
+#include "cli.h"
+#include "cli_layers.h"
+#include "cli_png.h"
+#include "scen_run.h"
+
+static const char *const value_opts[] = {"--map",  "--png",   "--from",    "--to",
+                                         "--algo", "--scen",  "--index",   "--flow",
+                                         "--px",   "--cluster", "--terrain", "--influence",
+                                         NULL};
+
+#define RENDER_MAX_GOALS 4096
+
+typedef struct render_args {
+  const char *map, *png, *scen, *flow;
+  cairn_point from, to;
+  bool have_from, have_to, smooth, heat, clusters;
+  int algo; /* scen_algo */
+  long index, px, cluster;
+  cairn_terrain terrain;
+  cli_influence influence;
+} render_args;
+
+/* Options that take no value; false when a is none of them. */
+static bool parse_flag(const cli_args *c, render_args *a) {
+  if (cli_is(c, "--smooth")) a->smooth = true;
+  else if (cli_is(c, "--heat")) a->heat = true;
+  else if (cli_is(c, "--clusters")) a->clusters = true;
+  else return false;
+  return true;
+}
+
+static bool parse_value(const cli_args *c, const char *v, render_args *a) {
+  if (cli_is(c, "--map")) a->map = v;
+  else if (cli_is(c, "--png")) a->png = v;
+  else if (cli_is(c, "--scen")) a->scen = v;
+  else if (cli_is(c, "--flow")) a->flow = v;
+  else if (cli_is(c, "--from")) return a->have_from = cli_parse_point("--from", v, &a->from);
+  else if (cli_is(c, "--to")) return a->have_to = cli_parse_point("--to", v, &a->to);
+  else if (cli_is(c, "--index")) return cli_parse_int("--index", v, 0, 100000000L, &a->index);
+  else if (cli_is(c, "--px"))
+    return cli_parse_int("--px", v, 16, CAIRN_IMAGE_MAX_SIDE / 2, &a->px);
+  else if (cli_is(c, "--cluster"))
+    return cli_parse_int("--cluster", v, CAIRN_HPA_MIN_CLUSTER, CAIRN_HPA_MAX_CLUSTER,
+                         &a->cluster);
+  else if (cli_is(c, "--terrain")) return cli_parse_terrain(v, &a->terrain);
+  else if (cli_is(c, "--influence")) return cli_parse_influence(v, &a->influence);
+  else if (cli_is(c, "--algo")) {
+    a->algo = scen_algo_parse(v);
+    if (a->algo < 0) cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
+    return a->algo >= 0;
+  }
+  return true;
+}
+
+/* What the picture shows must be one thing at most, and complete. */
+static int check_args(const render_args *a) {
+  int what = (a->have_from || a->have_to) + (a->scen != NULL) + (a->flow != NULL);
+  if (!a->png || (!a->map && !a->scen)) {
+    cli_error("render needs --map FILE (or --scen FILE) and --png OUT.png");
+    return EXIT_USAGE;
+  }
+  if (what > 1) {
+    cli_error("render: draw one of --from/--to, --scen or --flow at a time");
+    return EXIT_USAGE;
+  }
+  if (a->have_from != a->have_to) {
+    cli_error("render: --from and --to go together");
+    return EXIT_USAGE;
+  }
+  if (a->heat && !a->flow) {
+    cli_error("render: --heat needs --flow X,Y");
+    return EXIT_USAGE;
+  }
+  if ((a->smooth || a->algo != ALGO_ASTAR) && !a->have_from && !a->scen) {
+    cli_error("render: --algo and --smooth need --from/--to or --scen");
+    return EXIT_USAGE;
+  }
+  if (a->cluster && !a->clusters && a->algo != ALGO_HPA) {
+    cli_error("render: --cluster needs --clusters or --algo hpa");
+    return EXIT_USAGE;
+  }
+  return EXIT_DONE;
+}
+
+static int parse_args(int argc, char **argv, render_args *a) {
+  memset(a, 0, sizeof *a);
+  cairn_terrain_movingai(&a->terrain);
+  cli_args c;
+  cli_args_init(&c, argc, argv);
+  while (cli_next(&c)) {
+    const char *v;
+    if (parse_flag(&c, a)) continue;
+    if (!c.opt || !cli_is_any(&c, value_opts)) {
+      cli_error("render: unknown option '%s'", c.opt ? c.opt : c.val);
+      return EXIT_USAGE;
+    }
+    if (!(v = cli_value(&c)) || !parse_value(&c, v, a)) return EXIT_USAGE;
+  }
+  return check_args(a);
+}
+
+/* "X,Y;X,Y...": the goals of --flow, each on an open cell of g (*out
+ * malloc'd). Exit code. */
+static int flow_goals(const char *text, const cairn_grid *g, cairn_point **out, size_t *n) {
+  *n = 0;
+  *out = malloc(RENDER_MAX_GOALS * sizeof **out);
+  if (!*out) return EXIT_RUNTIME;
+  char one[64];
+  for (const char *p = text; *p && *n < RENDER_MAX_GOALS;) {
+    size_t len = strcspn(p, ";");
+    if (len >= sizeof one) len = sizeof one - 1;
+    memcpy(one, p, len);
+    one[len] = '\0';
+    cairn_point q;
+    if (!cli_parse_point("--flow", one, &q)) return EXIT_USAGE;
+    if (!cairn_grid_contains(g, q.x, q.y) || !cairn_grid_cost(g, q.x, q.y)) {
+      cli_error("--flow %d,%d is off the map or a blocked cell", q.x, q.y);
+      return EXIT_BADINPUT;
+    }
+    (*out)[(*n)++] = q;
+    p += len + (p[len] == ';');
+  }
+  if (*n == 0) {
+    cli_error("--flow needs X,Y[;X,Y...]");
+    return EXIT_USAGE;
+  }
+  return EXIT_DONE;
+}
+
+static int draw_flow(const render_args *a, const cairn_grid *g, cli_png_scene *s,
+                     const cairn_penalty *layer) {
+  cairn_point *goals = NULL;
+  size_t n = 0;
+  cairn_flow_builder *b = NULL;
+  cairn_field *f = NULL;
+  int rc = flow_goals(a->flow, g, &goals, &n);
+  cairn_flow_opts o = cairn_flow_defaults();
+  o.penalty = layer;
+  if (rc == EXIT_DONE) {
+    cairn_status st = cairn_flow_builder_create(NULL, &b);
+    if (st == CAIRN_OK) st = cairn_field_create(g, NULL, &f);
+    if (st == CAIRN_OK) st = cairn_field_build(b, f, g, goals, n, &o);
+    if (st != CAIRN_OK) {
+      cli_error("%s: building the field failed: %s", a->map, cairn_status_str(st));
+      rc = EXIT_RUNTIME;
+    }
+  }
+  if (rc == EXIT_DONE) {
+    s->field = f;
+    s->field_heat = a->heat;
+    s->caption = a->heat ? "flow field: cost to the goals" : "flow field";
+    rc = cli_png_save(s, a->png);
+  }
+  cairn_field_destroy(f);
+  cairn_flow_builder_destroy(b);
+  free(goals);
+  return rc;
+}
+
+/* Checks a query's endpoints; exit code. */
+static int check_query(const cairn_grid *g, cairn_point from, cairn_point to) {
+  cairn_point p[2] = {from, to};
+  for (int k = 0; k < 2; k++)
+    if (!cairn_grid_contains(g, p[k].x, p[k].y) || !cairn_grid_cost(g, p[k].x, p[k].y)) {
+      cli_error("%s %d,%d is off the map or a blocked cell", k ? "--to" : "--from", p[k].x,
+                p[k].y);
+      return EXIT_BADINPUT;
+    }
+  return EXIT_DONE;
+}
+
+static int draw_query(const render_args *a, const cli_png_scene *base,
+                      const cairn_hpa *hpa, const cairn_penalty *layer) {
+  int rc = check_query(base->grid, a->from, a->to);
+  if (rc != EXIT_DONE) return rc;
+  cairn_search_opts o = cairn_search_defaults();
+  o.penalty = layer;
+  if (a->algo == ALGO_DIJKSTRA) o.heuristic = CAIRN_H_ZERO;
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  return cli_png_query(a->png, base, a->from, a->to, &o, a->algo == ALGO_HPA ? hpa : NULL,
+                       &po, a->smooth, scen_algo_names[a->algo]);
+}
+
+/* The hierarchy when the picture needs one (*out NULL otherwise). */
+static int build_hpa(const render_args *a, const cairn_grid *g, const cairn_penalty *layer,
+                     cairn_hpa **out) {
+  *out = NULL;
+  if (!a->clusters && a->algo != ALGO_HPA) return EXIT_DONE;
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = (int32_t)a->cluster;
+  cairn_status st = cairn_hpa_create(g, &ho, NULL, out);
+  if (st == CAIRN_OK && layer) st = cairn_hpa_set_layer(*out, layer);
+  if (st != CAIRN_OK) {
+    cli_error("building the hierarchy failed: %s", cairn_status_str(st));
+    return EXIT_RUNTIME;
+  }
+  return EXIT_DONE;
+}
+
+/* --scen FILE --index I: that row's start and goal become the query. */
+static int scen_query(render_args *a, scen_file *f) {
+  int rc = scen_file_load(a->scen, a->map, f);
+  if (rc != EXIT_DONE) return rc;
+  if ((size_t)a->index >= cairn_scen_count(f->sc)) {
+    cli_error("%s: --index %ld is past its %zu rows", a->scen, a->index,
+              cairn_scen_count(f->sc));
+    return EXIT_BADINPUT;
+  }
+  const cairn_scen_entry *e = cairn_scen_get(f->sc, (size_t)a->index);
+  a->from = e->start;
+  a->to = e->goal;
+  a->have_from = a->have_to = true;
+  return EXIT_DONE;
+}
+
+static int render(render_args *a, cairn_grid *g) {
+  cairn_penalty *layer = NULL;
+  cairn_influence *influence = NULL;
+  cairn_hpa *hpa = NULL;
+  int rc = EXIT_BADINPUT;
+  if (!cli_influence_layer(&a->influence, g, &layer, &influence)) goto done;
+  if ((rc = build_hpa(a, g, layer, &hpa)) != EXIT_DONE) goto done;
+  cli_png_scene s = {.grid = g, .max_px = (int32_t)a->px, .penalty = layer, .hpa = hpa};
+  if (a->have_from) {
+    rc = draw_query(a, &s, hpa, layer);
+  } else if (a->flow) {
+    rc = draw_flow(a, g, &s, layer);
+  } else {
+    s.caption = hpa ? "hierarchy: clusters and entrances" : a->map;
+    rc = cli_png_save(&s, a->png);
+  }
+done:
+  cairn_hpa_destroy(hpa);
+  cairn_influence_destroy(influence);
+  cairn_penalty_destroy(layer);
+  return rc;
+}
+
+int cmd_render(int argc, char **argv) {
+  render_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc != EXIT_DONE) return rc;
+  if (!cli_png_can_write(a.png)) return EXIT_RUNTIME;
+  scen_file f;
+  memset(&f, 0, sizeof f);
+  cairn_grid *g = NULL, *own = NULL;
+  if (a.scen) {
+    rc = scen_query(&a, &f);
+    g = f.g;
+  } else {
+    g = own = cli_load_map(a.map, &a.terrain);
+    rc = g ? EXIT_DONE : EXIT_BADINPUT;
+  }
+  if (rc == EXIT_DONE) rc = render(&a, g);
+  cairn_grid_destroy(own);
+  if (a.scen) scen_file_free(&f);
+  return rc;
+}
