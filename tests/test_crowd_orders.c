@@ -239,6 +239,7 @@ static uint64_t requests_to_cross(size_t n) {
   cairn_crowd_opts o = cairn_crowd_defaults();
   o.max_agents = 8;
   o.waypoints = 4;
+  o.stuck_ticks = 100000; /* only continuations ask for paths */
   cairn_crowd *c = crowd_with(g, &o);
   cairn_agent a[6];
   for (size_t k = 0; k < n; k++) a[k] = add_at(c, 1.5f + (float)(k % 2), 17.5f + (float)(k / 2));
@@ -249,6 +250,8 @@ static uint64_t requests_to_cross(size_t n) {
   assert_int_equal(count_state(c, a, n, CAIRN_AGENT_ARRIVED), n);
   cairn_crowd_stats st;
   cairn_crowd_get_stats(c, &st);
+  printf("a group of %zu: %llu requests, %llu stuck repaths\n", n, (unsigned long long)st.served,
+         (unsigned long long)st.repaths);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
   return st.served;

@@ -470,6 +470,7 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
     c->group[s] = 0; /* members repath on their own: the old corridor is gone */
     c->wp_n[s] = c->wp_i[s] = 0;
     c->wp_partial[s] = WP_WHOLE;
+    c->offx[s] = c->offy[s] = 0.0f;
     cairn__crowd_request(c, s, 0, c->goal[s]);
   }
   return CAIRN_OK;

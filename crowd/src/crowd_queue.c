@@ -442,6 +442,7 @@ void cairn__crowd_commit_path(cairn_crowd *c, uint32_t s) {
     }
     c->state[s] = at_end ? CAIRN_AGENT_WAITING : CAIRN_AGENT_STUCK;
     c->group[s] = 0;
+    c->offx[s] = c->offy[s] = 0.0f; /* out of formation: its own path */
     c->wp_partial[s] = WP_WHOLE; /* a fresh path, from where it stands */
     c->wp_n[s] = c->wp_i[s] = 0;
     cairn__crowd_request(c, s, 0, c->goal[s]);

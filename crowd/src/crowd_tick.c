@@ -13,6 +13,7 @@
 #define ARRIVE_NEAR 2.0f   /* cells from the last waypoint that count */
 #define ARRIVE_STALL 10    /* ... after this many ticks without progress */
 #define ADVANCE_DIST 0.75f /* cells from a waypoint before the next */
+#define ADVANCE_NEAR_WP 2.0f /* ... or this near, with the next in sight */
 #define SEP_GAIN 0.5f      /* share of an overlap undone per tick */
 #define SEP_MAX 0.3f       /* cells a separation push may move per tick */
 #define STEP_MAX 0.9f      /* cells an agent moves per axis per tick */
@@ -116,8 +117,8 @@ static void wish_field(const cairn_crowd *c, uint32_t s, wish *w) {
 }
 
 /* The waypoint plus the agent's formation offset where the offset point is
- * open and in sight of the waypoint (a wide corridor), else the waypoint
- * itself (filing through a narrow pass). */
+ * open and in sight of both the waypoint and the agent (a wide corridor),
+ * else the waypoint itself (filing through a narrow pass). */
 static void target_of(const cairn_crowd *c, uint32_t s, cairn_point p,
                       float *tx, float *ty) {
   *tx = (float)p.x + 0.5f;
@@ -125,7 +126,10 @@ static void target_of(const cairn_crowd *c, uint32_t s, cairn_point p,
   if (c->offx[s] == 0.0f && c->offy[s] == 0.0f) return;
   float ox = *tx + c->offx[s], oy = *ty + c->offy[s];
   cairn_point q = {crowd_cell(ox), crowd_cell(oy)};
-  if (cairn__crowd_blocked(c, q.x, q.y) || !cairn_grid_line_of_sight(c->grid, p, q))
+  cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+  /* in sight of the agent too: a straight line into a wall face pins it */
+  if (cairn__crowd_blocked(c, q.x, q.y) || !cairn_grid_line_of_sight(c->grid, p, q) ||
+      !cairn_grid_line_of_sight(c->grid, here, q))
     return;
   *tx = ox;
   *ty = oy;
@@ -142,15 +146,23 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   float d = sqrtf(dx * dx + dy * dy);
   int last = i + 1 == n;
   cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
-  /* Near this waypoint: on to the next if it is in sight, else to the
-   * waypoint itself first (near the offset point is not enough: the agent
-   * may stand on the wrong side of a corner). */
-  if (!last && d < ADVANCE_DIST) {
-    if (cairn_grid_line_of_sight(c->grid, here, wp[i + 1])) {
+  /* On to the next waypoint once this one is reached, or once the next is
+   * in sight within ADVANCE_NEAR_WP (so units crowding one waypoint need
+   * not all reach it). Near the offset point but without the next in sight,
+   * to the waypoint itself first (the agent may stand on the wrong side of
+   * a corner); the zone reaches |offset| past the waypoint's own
+   * ADVANCE_DIST, so heading for the waypoint never leaves it. */
+  if (!last) {
+    float wx = (float)wp[i].x + 0.5f - c->x[s], wy = (float)wp[i].y + 0.5f - c->y[s];
+    float dwp = sqrtf(wx * wx + wy * wy);
+    float off = sqrtf(c->offx[s] * c->offx[s] + c->offy[s] * c->offy[s]);
+    int advance = dwp < ADVANCE_DIST ||
+                  (d < ADVANCE_NEAR_WP && cairn_grid_line_of_sight(c->grid, here, wp[i + 1]));
+    if (advance) {
       i++;
       target_of(c, s, wp[i], &tx, &ty);
       last = i + 1 == n;
-    } else {
+    } else if (d < ADVANCE_DIST || dwp < ADVANCE_DIST + off) {
       tx = (float)wp[i].x + 0.5f;
       ty = (float)wp[i].y + 0.5f;
     }
