@@ -223,10 +223,10 @@ typedef struct self {
   uint32_t k, slot;
 } self;
 
+/* One neighbour within the radius (scan_range tested the distance). */
 static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p) {
   float px = c->sx[j] - me->x, py = c->sy[j] - me->y;
   float d2 = px * px + py * py;
-  if (d2 > me->R2) return;
   float rr = me->r + c->sr[j];
   float d = sqrtf(d2);
   float ovx = c->svx[j], ovy = c->svy[j];
@@ -292,6 +292,29 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   p->avy += ay * wgt;
 }
 
+/* Candidates filtered at a time: the distance test runs over a block
+ * without branches into a list of survivors (two thirds of the candidates
+ * in a stream fail it, and a branch per candidate mispredicts), then the
+ * steering math runs on the survivors in the same order. */
+#define SCAN_BLOCK 64
+
+/* Neighbours among the bin-ordered agents from .. to - 1, in order. */
+static void scan_range(const cairn_crowd *c, const self *me, uint32_t from,
+                       uint32_t to, push *p) {
+  const float *sx = c->sx, *sy = c->sy;
+  uint32_t keep[SCAN_BLOCK];
+  while (from < to) {
+    uint32_t end = to - from > SCAN_BLOCK ? from + SCAN_BLOCK : to, m = 0;
+    for (uint32_t j = from; j < end; j++) {
+      float px = sx[j] - me->x, py = sy[j] - me->y;
+      keep[m] = j;
+      m += (uint32_t)(!(px * px + py * py > me->R2) & (j != me->k));
+    }
+    for (uint32_t q = 0; q < m; q++) neighbour(c, me, keep[q], p);
+    from = end;
+  }
+}
+
 static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   memset(p, 0, sizeof *p);
   p->slow = 1.0f;
@@ -304,8 +327,7 @@ static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   for (int32_t y = y0; y <= y1; y++) {
     uint32_t from = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x0];
     uint32_t to = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x1 + 1];
-    for (uint32_t j = from; j < to; j++)
-      if (j != k) neighbour(c, &me, j, p);
+    scan_range(c, &me, from, to, p);
   }
 }
 
