@@ -233,8 +233,8 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   /* Give way to a neighbour that goes first: nearer its goal (last tick's
    * progress), ties to the lower slot. That is a strict order, so no ring
    * of agents can wait on one another. */
-  int first = c->sprog[j] < me->prog ||
-              (c->sprog[j] == me->prog && c->sslot[j] < me->slot);
+  int first = (c->sprog[j] < me->prog) |
+              ((c->sprog[j] == me->prog) & (c->sslot[j] < me->slot));
   if (d < rr) {
     float nx, ny;
     if (d > 1e-5f) {
@@ -255,8 +255,10 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
     if (over > 0.5f * me->r) p->overlap = 1;
   }
   float ahead = px * me->dx + py * me->dy;
-  /* keep to the pace of a close agent ahead that goes first */
-  if (first && ahead > 0.0f && fabsf(px * me->dy - py * me->dx) < rr) {
+  /* keep to the pace of a close agent ahead that goes first (the tests
+   * joined with & and | here and below: one branch, not three, as these
+   * outcomes are close to random) */
+  if (first & (ahead > 0.0f) & (fabsf(px * me->dy - py * me->dx) < rr)) {
     float gap = d - rr, along = ovx * me->dx + ovy * me->dy;
     float f = gap > 0.0f ? gap / (2.0f * rr) : 0.0f;
     float pace = along / me->speed;
@@ -269,7 +271,7 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   float vx = ovx - me->vx, vy = ovy - me->vy;
   float v2 = vx * vx + vy * vy;
   float t = -(px * vx + py * vy);
-  if (t <= 0.0f || t > AVOID_HORIZON * v2) return;
+  if ((t <= 0.0f) | (t > AVOID_HORIZON * v2)) return;
   t /= v2;
   float cx = px + vx * t, cy = py + vy * t;
   float cd2 = cx * cx + cy * cy, reach = rr + 0.1f;
@@ -316,8 +318,10 @@ static void scan_range(const cairn_crowd *c, const self *me, uint32_t from,
 }
 
 static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
-  memset(p, 0, sizeof *p);
+  /* the contact arrays are read only up to p->contacts */
+  p->sepx = p->sepy = p->avx = p->avy = 0.0f;
   p->slow = 1.0f;
+  p->overlap = p->contacts = p->ahead_moving = 0;
   float R = c->opts.neighbour_radius;
   self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
              c->speed[c->sslot[k]], R * R, c->sprog[k], k, c->sslot[k]};
@@ -366,7 +370,7 @@ static void advance(cairn_crowd *c, uint32_t k) {
    * closes on it goes, so agents follow and slide around each other
    * instead of compressing */
   for (int q = 0; q < p.contacts; q++) {
-    float into = vx * p.cnx[q] + vy * p.cny[q] - fmaxf(p.cvn[q], 0.0f);
+    float into = vx * p.cnx[q] + vy * p.cny[q] - (p.cvn[q] > 0.0f ? p.cvn[q] : 0.0f);
     if (into > 0.0f) {
       vx -= into * p.cnx[q];
       vy -= into * p.cny[q];
