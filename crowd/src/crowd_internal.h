@@ -103,6 +103,12 @@ void cairn__crowd_restart_search(cairn_crowd *c);
 /* tick (crowd_tick.c) */
 void cairn__crowd_step(cairn_crowd *c);
 
-static inline int32_t crowd_cell(float v) { return (int32_t)floorf(v); }
+/* floorf(v) as an integer, for finite v in the int32 range (positions);
+ * without SSE4.1 floorf is a long instruction sequence, and the tick asks
+ * this many times an agent. */
+static inline int32_t crowd_cell(float v) {
+  int32_t i = (int32_t)v; /* towards zero */
+  return i - (v < (float)i);
+}
 
 #endif

@@ -4,6 +4,13 @@
 #include <math.h>
 #include <string.h>
 
+/* floorf(v) as an integer for finite v in the int32 range (the sample's
+ * coordinates, checked on entry); cheaper than floorf without SSE4.1. */
+static inline int32_t floor_int(float v) {
+  int32_t i = (int32_t)v; /* towards zero */
+  return i - (v < (float)i);
+}
+
 static inline size_t idx(const cairn_field *f, int32_t x, int32_t y) {
   return (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
 }
@@ -21,8 +28,8 @@ static bool segment_clear(const cairn_field *f, const uint8_t *g, float x,
   float xe = x + vx, ye = y + vy;
   float xa = xe < x ? xe : x, xb = xe < x ? x : xe;
   float ya = ye < y ? ye : y, yb = ye < y ? y : ye;
-  int32_t cx0 = (int32_t)floorf(xa), cx1 = (int32_t)floorf(xb);
-  int32_t cy0 = (int32_t)floorf(ya), cy1 = (int32_t)floorf(yb);
+  int32_t cx0 = floor_int(xa), cx1 = floor_int(xb);
+  int32_t cy0 = floor_int(ya), cy1 = floor_int(yb);
   size_t i = idx(f, cx0, cy0), di = (size_t)(cx1 - cx0);
   size_t dj = (size_t)(cy1 - cy0) * (size_t)f->stride;
   return g[i] && g[i + di] && g[i + dj] && g[i + dj + di];
@@ -41,7 +48,7 @@ static bool unit(float *vx, float *vy) {
 static bool blend(const cairn_field *f, float x, float y, float *vx,
                   float *vy) {
   float fx = x - 0.5f, fy = y - 0.5f;
-  int32_t x0 = (int32_t)floorf(fx), y0 = (int32_t)floorf(fy);
+  int32_t x0 = floor_int(fx), y0 = floor_int(fy);
   float ax = fx - (float)x0, ay = fy - (float)y0;
   float sx = 0, sy = 0;
   /* x0 >= -1 and x0 + 1 <= w: the four cells lie in the padded grid,
