@@ -10,6 +10,8 @@
 #define CROWD_MAX_FIELDS 64
 #define CROWD_NO_REQ UINT32_MAX
 #define CROWD_NO_FIELD UINT16_MAX
+#define CROWD_NO_BIN UINT32_MAX
+#define CROWD_BIN_BLOCK 4096 /* bins a thread scans or sorts at a time */
 
 typedef struct crowd_field_slot {
   const cairn_field *field; /* NULL when free */
@@ -56,6 +58,8 @@ struct cairn_crowd {
   uint32_t n_binned;
   float *sx, *sy, *svx, *svy, *sr, *sprog; /* binned agents' state in bin order */
   uint32_t *sslot;
+  uint32_t *slot_bin; /* each slot's bin this tick, CROWD_NO_BIN if none */
+  uint32_t *blk_sum;  /* per block of CROWD_BIN_BLOCK bins: the scan's sums */
 
   crowd_field_slot fields[CROWD_MAX_FIELDS];
   cairn_flow_cache *cache;
@@ -80,6 +84,12 @@ enum {
   AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
   AF_REPATH = 2   /* commit: queue a new path request */
 };
+
+/* Blocks of CROWD_BIN_BLOCK bins covering the crowd's bins. */
+static inline size_t cairn__crowd_bin_blocks(const cairn_crowd *c) {
+  size_t nb = (size_t)c->nbx * (size_t)c->nby;
+  return (nb + CROWD_BIN_BLOCK - 1) / CROWD_BIN_BLOCK;
+}
 
 void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
 void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes);

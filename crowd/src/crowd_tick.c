@@ -33,19 +33,114 @@ static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
   return (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
 }
 
-/* Counting sort of the taking-part agents into bins, stable in slot order. */
-static void build_bins(cairn_crowd *c) {
-  size_t nb = (size_t)c->nbx * (size_t)c->nby;
-  uint32_t *start = c->bin_start;
-  memset(start, 0, sizeof *start * (nb + 1));
-  for (uint32_t s = 0; s < c->high; s++)
-    if (takes_part(c, s)) start[bin_of(c, c->x[s], c->y[s]) + 1]++;
-  for (size_t b = 0; b < nb; b++) start[b + 1] += start[b];
-  c->n_binned = start[nb];
-  for (uint32_t s = 0; s < c->high; s++)
-    if (takes_part(c, s)) c->order_of[start[bin_of(c, c->x[s], c->y[s])]++] = s;
-  for (size_t b = nb; b > 0; b--) start[b] = start[b - 1];
-  start[0] = 0;
+/* The bins are a counting sort, run in parallel: each slot's bin is
+ * counted (atomically: bin_start is all zero between ticks), the counts
+ * are scanned block by block, then each slot takes a place in its bin from
+ * the end down (atomically), and each bin is sorted by slot, so the order
+ * is the one a sequential stable sort gives, at any thread count. */
+
+static void count_slot(cairn_crowd *c, uint32_t s) {
+  uint32_t b = takes_part(c, s) ? bin_of(c, c->x[s], c->y[s]) : CROWD_NO_BIN;
+  c->slot_bin[s] = b;
+  if (b == CROWD_NO_BIN) return;
+#pragma omp atomic
+  c->bin_start[b]++;
+}
+
+static size_t n_bins(const cairn_crowd *c) { return (size_t)c->nbx * (size_t)c->nby; }
+
+static void block_bounds(const cairn_crowd *c, size_t blk, size_t *b0, size_t *b1) {
+  size_t nb = n_bins(c);
+  *b0 = blk * CROWD_BIN_BLOCK;
+  *b1 = nb - *b0 > CROWD_BIN_BLOCK ? *b0 + CROWD_BIN_BLOCK : nb;
+}
+
+static void block_sum(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  uint32_t sum = 0;
+  for (size_t b = b0; b < b1; b++) sum += c->bin_start[b];
+  c->blk_sum[blk] = sum;
+}
+
+/* Sequential, over the few blocks: each block's offset; the total. */
+static void block_offsets(cairn_crowd *c) {
+  size_t nblk = cairn__crowd_bin_blocks(c);
+  uint32_t run = 0;
+  for (size_t i = 0; i < nblk; i++) {
+    uint32_t t = c->blk_sum[i];
+    c->blk_sum[i] = run;
+    run += t;
+  }
+  c->n_binned = run;
+  c->bin_start[n_bins(c)] = run;
+}
+
+/* bin_start[b] becomes the end of bin b. */
+static void block_scan(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  uint32_t run = c->blk_sum[blk];
+  for (size_t b = b0; b < b1; b++) {
+    run += c->bin_start[b];
+    c->bin_start[b] = run;
+  }
+}
+
+/* Takes the last free place of the slot's bin; once every slot has,
+ * bin_start[b] is the start of bin b. */
+static void place_slot(cairn_crowd *c, uint32_t s) {
+  uint32_t b = c->slot_bin[s], pos;
+  if (b == CROWD_NO_BIN) return;
+#pragma omp atomic capture
+  pos = --c->bin_start[b];
+  c->order_of[pos] = s;
+}
+
+/* Heap sort of v[0 .. n - 1], for the rare crowded bin. */
+static void sift(uint32_t *v, size_t i, size_t n) {
+  for (size_t j; (j = 2 * i + 1) < n; i = j) {
+    if (j + 1 < n && v[j + 1] > v[j]) j++;
+    if (v[i] >= v[j]) return;
+    uint32_t t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+  }
+}
+
+static void sort_slots(uint32_t *v, size_t n) {
+  if (n <= 16) { /* the usual bin: a few agents */
+    for (size_t i = 1; i < n; i++) {
+      uint32_t t = v[i];
+      size_t j = i;
+      for (; j > 0 && v[j - 1] > t; j--) v[j] = v[j - 1];
+      v[j] = t;
+    }
+    return;
+  }
+  for (size_t i = n / 2; i-- > 0;) sift(v, i, n);
+  for (size_t e = n - 1; e > 0; e--) {
+    uint32_t t = v[0];
+    v[0] = v[e];
+    v[e] = t;
+    sift(v, 0, e);
+  }
+}
+
+static void sort_block(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  for (size_t b = b0; b < b1; b++) {
+    uint32_t from = c->bin_start[b], to = c->bin_start[b + 1];
+    if (to - from > 1) sort_slots(c->order_of + from, to - from);
+  }
+}
+
+/* Ready for the next tick's counts. */
+static void clear_block(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  memset(c->bin_start + b0, 0, sizeof *c->bin_start * (b1 - b0));
 }
 
 /* The binned agents' state in bin order, so neighbour scans read memory
@@ -437,41 +532,66 @@ static void commit_copy(cairn_crowd *c, uint32_t s) {
     c->state[s] = c->nstate[s];
 }
 
-/* Counts and path requests: sequential, in bin order. */
-static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
-  if (c->flags[s] & AF_OVERLAP) st->overlaps++;
-  if (!isfinite(c->x[s]) || !isfinite(c->y[s])) st->non_finite++;
-  else if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
-    st->in_wall++;
-  if (c->flags[s] & AF_REPATH) {
-    if (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]) {
-      c->state[s] = CAIRN_AGENT_STUCK;
-      st->repaths++;
-    } else {
-      c->state[s] = CAIRN_AGENT_WAITING;
-    }
-    c->group[s] = 0;
-    cairn__crowd_request(c, s, 0, c->goal[s]);
+/* Path requests: sequential, in bin order (the queue's order). */
+static void request_repath(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
+  if (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]) {
+    c->state[s] = CAIRN_AGENT_STUCK;
+    st->repaths++;
+  } else {
+    c->state[s] = CAIRN_AGENT_WAITING;
   }
+  c->group[s] = 0;
+  cairn__crowd_request(c, s, 0, c->goal[s]);
 }
 
+/* The tick's counts, summed over the threads: integers, so in any order. */
+typedef struct tick_counts {
+  uint64_t overlaps, in_wall, non_finite, repath;
+} tick_counts;
+
 void cairn__crowd_step(cairn_crowd *c) {
-  build_bins(c);
   int nt = threads_of(c);
-  int64_t n = (int64_t)c->n_binned;
-  (void)nt;
   int chunk = c->opts.chunk;
-#pragma omp parallel num_threads(nt) if (nt > 1 && n > chunk)
+  int64_t high = (int64_t)c->high, nblk = (int64_t)cairn__crowd_bin_blocks(c);
+  uint64_t overlaps = 0, in_wall = 0, non_finite = 0, repath = 0;
+#pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
   {
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t s = 0; s < high; s++) count_slot(c, (uint32_t)s);
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t b = 0; b < nblk; b++) block_sum(c, (size_t)b);
+#pragma omp single
+    block_offsets(c);
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t b = 0; b < nblk; b++) block_scan(c, (size_t)b);
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t s = 0; s < high; s++) place_slot(c, (uint32_t)s);
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t b = 0; b < nblk; b++) sort_block(c, (size_t)b);
+    int64_t n = (int64_t)c->n_binned;
 #pragma omp for schedule(dynamic, 4096)
     for (int64_t k = 0; k < n; k++) copy_sorted(c, (uint32_t)k);
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
     /* the implicit barrier: every read of the current state is done */
-#pragma omp for schedule(dynamic, 4096)
-    for (int64_t k = 0; k < n; k++) commit_copy(c, c->order_of[k]);
+#pragma omp for schedule(dynamic, 8) nowait
+    for (int64_t b = 0; b < nblk; b++) clear_block(c, (size_t)b);
+#pragma omp for schedule(dynamic, 4096) reduction(+ : overlaps, in_wall, non_finite, repath)
+    for (int64_t k = 0; k < n; k++) {
+      uint32_t s = c->order_of[k];
+      commit_copy(c, s);
+      overlaps += (c->flags[s] & AF_OVERLAP) != 0;
+      if (!isfinite(c->x[s]) || !isfinite(c->y[s])) non_finite++;
+      else in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s]));
+      repath += (c->flags[s] & AF_REPATH) != 0;
+    }
   }
   cairn_crowd_stats *st = &c->stats;
-  st->overlaps = st->in_wall = st->non_finite = 0;
-  for (uint32_t k = 0; k < c->n_binned; k++) commit_one(c, c->order_of[k], st);
+  st->overlaps = overlaps;
+  st->in_wall = in_wall;
+  st->non_finite = non_finite;
+  for (uint32_t k = 0; repath && k < c->n_binned; k++) {
+    uint32_t s = c->order_of[k];
+    if (c->flags[s] & AF_REPATH) request_repath(c, s, st);
+  }
 }
