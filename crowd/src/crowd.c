@@ -61,7 +61,7 @@ static int same_walls(const cairn_grid *a, const cairn_grid *b) {
   X(stall, 1) X(nstall, 1) X(req, 1) X(seed, 1) X(goal, 1)                 \
   X(wp_n, 1) X(wp_i, 1) X(nwp_i, 1) X(wp_partial, 1) X(free_slots, 1)      \
   X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1) \
-  X(slot_bin, 1)
+  X(slot_bin, 1) X(sa, 1)
 
 static void free_arrays(cairn_crowd *c) {
   size_t n = c->cap;

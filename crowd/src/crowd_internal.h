@@ -13,6 +13,16 @@
 #define CROWD_NO_BIN UINT32_MAX
 #define CROWD_BIN_BLOCK 4096 /* bins a thread scans or sorts at a time */
 
+/* A binned agent's own state the steering pass reads, gathered in bin
+ * order with the neighbour arrays (sx, sy, ...) so the pass reads memory
+ * in sequence. */
+typedef struct crowd_sorted {
+  float speed, best;
+  uint32_t stall;
+  uint16_t field, wp_i;
+  uint8_t order, state;
+} crowd_sorted;
+
 typedef struct crowd_field_slot {
   const cairn_field *field; /* NULL when free */
   uint32_t users;           /* agents following it */
@@ -58,6 +68,9 @@ struct cairn_crowd {
   uint32_t n_binned;
   float *sx, *sy, *svx, *svy, *sr, *sprog; /* binned agents' state in bin order */
   uint32_t *sslot;
+  crowd_sorted *sa;
+  /* nx, ny, nvx, nvy, nstate, nflags, nbest, nprog, nstall, nwp_i: the
+   * steering pass's results, in bin order; the commit scatters them */
   uint32_t *slot_bin; /* each slot's bin this tick, CROWD_NO_BIN if none */
   uint32_t *blk_sum;  /* per block of CROWD_BIN_BLOCK bins: the scan's sums */
 

@@ -154,6 +154,14 @@ static void copy_sorted(cairn_crowd *c, uint32_t k) {
   c->sr[k] = c->radius[s];
   c->sprog[k] = c->prog[s];
   c->sslot[k] = s;
+  crowd_sorted *a = &c->sa[k];
+  a->speed = c->speed[s];
+  a->best = c->best[s];
+  a->stall = c->stall[s];
+  a->field = c->field[s];
+  a->wp_i = c->wp_i[s];
+  a->order = c->order[s];
+  a->state = c->state[s];
 }
 
 /* What the order asks of an agent this tick. */
@@ -190,10 +198,10 @@ static int beside_goal(const cairn_field *f, int32_t x, int32_t y, int dir,
   return 0;
 }
 
-static void wish_field(const cairn_crowd *c, uint32_t s, wish *w) {
-  const cairn_field *f = c->fields[c->field[s]].field;
+static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
+  const cairn_field *f = c->fields[c->sa[k].field].field;
   cairn_flow_sample smp;
-  float x = c->x[s], y = c->y[s];
+  float x = c->sx[k], y = c->sy[k];
   int32_t cx = crowd_cell(x), cy = crowd_cell(y);
   if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK || smp.dir == CAIRN_FLOW_NONE) {
     w->state = CAIRN_AGENT_UNREACHABLE;
@@ -285,13 +293,15 @@ static void wish_wander(const cairn_crowd *c, uint32_t s, wish *w) {
   w->state = CAIRN_AGENT_MOVING;
 }
 
-static void wish_of(const cairn_crowd *c, uint32_t s, wish *w) {
+/* k: the agent's place in bin order, s its slot. */
+static void wish_of(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) {
+  const crowd_sorted *a = &c->sa[k];
   memset(w, 0, sizeof *w);
   w->progress = INFINITY;
-  w->state = c->state[s];
-  w->wp_i = c->wp_i[s];
-  switch (c->order[s]) {
-  case CAIRN_ORDER_FIELD: wish_field(c, s, w); break;
+  w->state = a->state;
+  w->wp_i = a->wp_i;
+  switch (a->order) {
+  case CAIRN_ORDER_FIELD: wish_field(c, k, w); break;
   case CAIRN_ORDER_PATH: wish_path(c, s, w); break;
   case CAIRN_ORDER_WANDER: wish_wander(c, s, w); break;
   default: break;
@@ -419,7 +429,7 @@ static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   p->overlap = p->contacts = p->ahead_moving = 0;
   float R = c->opts.neighbour_radius;
   self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
-             c->speed[c->sslot[k]], R * R, c->sprog[k], k, c->sslot[k]};
+             c->sa[k].speed, R * R, c->sprog[k], k, c->sslot[k]};
   int32_t bx = (int32_t)(me.x * c->inv_bin), by = (int32_t)(me.y * c->inv_bin);
   int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
   int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
@@ -443,15 +453,16 @@ static void wall_push(const cairn_crowd *c, float x, float y, float r,
 
 static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
 
-/* One agent's next state from the current one. Writes only slot s of the
- * next-state arrays. */
+/* One agent's next state from the current one, written at its place k in
+ * bin order. */
 static void advance(cairn_crowd *c, uint32_t k) {
-  uint32_t s = c->order_of[k];
+  uint32_t s = c->sslot[k];
+  const crowd_sorted *a = &c->sa[k];
   wish w;
   push p;
-  wish_of(c, s, &w);
+  wish_of(c, k, s, &w);
   gather(c, k, &w, &p);
-  float speed = c->speed[s], dt = c->opts.dt;
+  float speed = a->speed, dt = c->opts.dt;
   float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : 0.0f;
   float wx = (w.dx * p.slow + p.avx) * speed * moving;
   float wy = (w.dy * p.slow + p.avy) * speed * moving;
@@ -460,7 +471,8 @@ static void advance(cairn_crowd *c, uint32_t k) {
     wx *= speed / l;
     wy *= speed / l;
   }
-  float vx = c->vx[s] + (wx - c->vx[s]) * 0.5f, vy = c->vy[s] + (wy - c->vy[s]) * 0.5f;
+  float vx0 = c->svx[k], vy0 = c->svy[k];
+  float vx = vx0 + (wx - vx0) * 0.5f, vy = vy0 + (wy - vy0) * 0.5f;
   /* no pushing into a touching neighbour: the part of the velocity that
    * closes on it goes, so agents follow and slide around each other
    * instead of compressing */
@@ -471,11 +483,11 @@ static void advance(cairn_crowd *c, uint32_t k) {
       vy -= into * p.cny[q];
     }
   }
+  float x = c->sx[k], y = c->sy[k];
   float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);
-  wall_push(c, c->x[s], c->y[s], c->radius[s], &sx, &sy);
+  wall_push(c, x, y, c->sr[k], &sx, &sy);
   float mx = clampf(vx * dt + sx, STEP_MAX), my = clampf(vy * dt + sy, STEP_MAX);
   /* one axis at a time: the centre never enters a blocked cell */
-  float x = c->x[s], y = c->y[s];
   float nx = x + mx;
   if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(y))) {
     nx = x;
@@ -486,26 +498,26 @@ static void advance(cairn_crowd *c, uint32_t k) {
     ny = y;
     vy = 0.0f;
   }
-  c->nx[s] = nx;
-  c->ny[s] = ny;
-  c->nvx[s] = vx;
-  c->nvy[s] = vy;
-  c->nstate[s] = w.state;
-  c->nwp_i[s] = w.wp_i;
+  c->nx[k] = nx;
+  c->ny[k] = ny;
+  c->nvx[k] = vx;
+  c->nvy[k] = vy;
+  c->nstate[k] = w.state;
+  c->nwp_i[k] = w.wp_i;
   uint8_t fl = (uint8_t)(p.overlap ? AF_OVERLAP : 0);
   /* progress: nearer the goal than ever, or waiting on a unit moving on */
   uint32_t stall = 0;
-  float best = c->best[s];
+  float best = a->best;
   if (w.progress < best - 0.01f) best = w.progress;
-  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = c->stall[s] + 1;
-  if (w.repath || (c->order[s] == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
+  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = a->stall + 1;
+  if (w.repath || (a->order == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
     fl |= AF_REPATH;
     stall = 0;
   }
-  c->nstall[s] = stall;
-  c->nbest[s] = best;
-  c->nprog[s] = w.progress;
-  c->nflags[s] = fl;
+  c->nstall[k] = stall;
+  c->nbest[k] = best;
+  c->nprog[k] = w.progress;
+  c->nflags[k] = fl;
 }
 
 static int threads_of(const cairn_crowd *c) {
@@ -517,19 +529,20 @@ static int threads_of(const cairn_crowd *c) {
 #endif
 }
 
-/* The next state becomes the current one: slot s alone, so in parallel. */
-static void commit_copy(cairn_crowd *c, uint32_t s) {
-  c->x[s] = c->nx[s];
-  c->y[s] = c->ny[s];
-  c->vx[s] = c->nvx[s];
-  c->vy[s] = c->nvy[s];
-  c->wp_i[s] = c->nwp_i[s];
-  c->stall[s] = c->nstall[s];
-  c->best[s] = c->nbest[s];
-  c->prog[s] = c->nprog[s];
-  c->flags[s] = c->nflags[s];
-  if (c->state[s] != CAIRN_AGENT_STUCK || c->nstate[s] != CAIRN_AGENT_MOVING)
-    c->state[s] = c->nstate[s];
+/* The next state (at k in bin order) becomes slot s's current one: slot
+ * s alone, so in parallel. */
+static void commit_copy(cairn_crowd *c, uint32_t k, uint32_t s) {
+  c->x[s] = c->nx[k];
+  c->y[s] = c->ny[k];
+  c->vx[s] = c->nvx[k];
+  c->vy[s] = c->nvy[k];
+  c->wp_i[s] = c->nwp_i[k];
+  c->stall[s] = c->nstall[k];
+  c->best[s] = c->nbest[k];
+  c->prog[s] = c->nprog[k];
+  c->flags[s] = c->nflags[k];
+  if (c->sa[k].state != CAIRN_AGENT_STUCK || c->nstate[k] != CAIRN_AGENT_MOVING)
+    c->state[s] = c->nstate[k];
 }
 
 /* Path requests: sequential, in bin order (the queue's order). */
@@ -578,12 +591,12 @@ void cairn__crowd_step(cairn_crowd *c) {
     for (int64_t b = 0; b < nblk; b++) clear_block(c, (size_t)b);
 #pragma omp for schedule(dynamic, 4096) reduction(+ : overlaps, in_wall, non_finite, repath)
     for (int64_t k = 0; k < n; k++) {
-      uint32_t s = c->order_of[k];
-      commit_copy(c, s);
-      overlaps += (c->flags[s] & AF_OVERLAP) != 0;
-      if (!isfinite(c->x[s]) || !isfinite(c->y[s])) non_finite++;
-      else in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s]));
-      repath += (c->flags[s] & AF_REPATH) != 0;
+      commit_copy(c, (uint32_t)k, c->sslot[k]);
+      float x = c->nx[k], y = c->ny[k];
+      overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
+      if (!isfinite(x) || !isfinite(y)) non_finite++;
+      else in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y));
+      repath += (c->nflags[k] & AF_REPATH) != 0;
     }
   }
   cairn_crowd_stats *st = &c->stats;
