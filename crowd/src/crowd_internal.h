@@ -113,6 +113,13 @@ static inline int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t 
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
+/* cairn__crowd_blocked for a cell at most one off the grid (a binned
+ * agent's cell or a neighbour of it, positions being finite and on the
+ * grid): the padded border says blocked, no bounds to check. */
+static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int32_t y) {
+  return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
+}
+
 /* queue (crowd_queue.c) */
 cairn_status cairn__crowd_queue_init(cairn_crowd *c);
 void cairn__crowd_queue_free(cairn_crowd *c);

@@ -445,10 +445,10 @@ static void wall_push(const cairn_crowd *c, float x, float y, float r,
                       float *px, float *py) {
   int32_t cx = crowd_cell(x), cy = crowd_cell(y);
   float fx = x - (float)cx, fy = y - (float)cy;
-  if (fx < r && cairn__crowd_blocked(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
-  if (1.0f - fx < r && cairn__crowd_blocked(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
-  if (fy < r && cairn__crowd_blocked(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
-  if (1.0f - fy < r && cairn__crowd_blocked(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
+  if (fx < r && cairn__crowd_blocked_near(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
+  if (1.0f - fx < r && cairn__crowd_blocked_near(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
+  if (fy < r && cairn__crowd_blocked_near(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
+  if (1.0f - fy < r && cairn__crowd_blocked_near(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
 }
 
 static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
@@ -487,14 +487,15 @@ static void advance(cairn_crowd *c, uint32_t k) {
   float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);
   wall_push(c, x, y, c->sr[k], &sx, &sy);
   float mx = clampf(vx * dt + sx, STEP_MAX), my = clampf(vy * dt + sy, STEP_MAX);
-  /* one axis at a time: the centre never enters a blocked cell */
+  /* one axis at a time: the centre never enters a blocked cell (each step
+   * under one cell, so the cell tested is at most one off the grid) */
   float nx = x + mx;
-  if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(y))) {
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(y))) {
     nx = x;
     vx = 0.0f;
   }
   float ny = y + my;
-  if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(ny))) {
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(ny))) {
     ny = y;
     vy = 0.0f;
   }

@@ -45,6 +45,13 @@ static bool unit(float *vx, float *vy) {
 
 /* Bilinear blend of the moves of the four cells whose centres surround
  * (x, y); cells without a move do not count. */
+/* The unit move of each direction code (cairn__flow_dx/dy, diagonals
+ * times 0.70710678f): the same floats the scaling gives, read at once. */
+static const float move_x[8] = {1, -1, 0, 0, 0.70710678f, -0.70710678f,
+                                0.70710678f, -0.70710678f};
+static const float move_y[8] = {0, 0, 1, -1, 0.70710678f, 0.70710678f,
+                                -0.70710678f, -0.70710678f};
+
 static bool blend(const cairn_field *f, float x, float y, float *vx,
                   float *vy) {
   float fx = x - 0.5f, fy = y - 0.5f;
@@ -59,11 +66,7 @@ static bool blend(const cairn_field *f, float x, float y, float *vx,
     int d = f->dir[i] & FLOW_DIR_MASK;
     if (d >= 8) continue;
     float wgt = ((k & 1) ? ax : 1 - ax) * ((k >> 1) ? ay : 1 - ay);
-    float mx = (float)cairn__flow_dx[d], my = (float)cairn__flow_dy[d];
-    if (d >= 4) {
-      mx *= 0.70710678f;
-      my *= 0.70710678f;
-    }
+    float mx = move_x[d], my = move_y[d];
     sx += wgt * mx;
     sy += wgt * my;
   }
