@@ -57,7 +57,7 @@ static int same_walls(const cairn_grid *a, const cairn_grid *b) {
   X(gen, 1) X(alive, 1) X(order, 1) X(state, 1) X(nstate, 1) X(flags, 1)   \
   X(nflags, 1) X(x, 1) X(y, 1) X(vx, 1) X(vy, 1) X(nx, 1) X(ny, 1)         \
   X(nvx, 1) X(nvy, 1) X(radius, 1) X(speed, 1) X(offx, 1) X(offy, 1)       \
-  X(best, 1) X(nbest, 1) X(prog, 1) X(nprog, 1) X(sprog, 1) X(faction, 1) X(field, 1) X(group, 1)             \
+  X(best, 1) X(nbest, 1) X(prog, 1) X(nprog, 1) X(skey, 1) X(faction, 1) X(field, 1) X(group, 1)             \
   X(stall, 1) X(nstall, 1) X(req, 1) X(seed, 1) X(goal, 1)                 \
   X(wp_n, 1) X(wp_i, 1) X(nwp_i, 1) X(wp_partial, 1) X(free_slots, 1)      \
   X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1) \

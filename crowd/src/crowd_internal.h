@@ -66,8 +66,11 @@ struct cairn_crowd {
   uint32_t *bin_start; /* nbx * nby + 1 */
   uint32_t *order_of;  /* binned slots in bin order */
   uint32_t n_binned;
-  float *sx, *sy, *svx, *svy, *sr, *sprog; /* binned agents' state in bin order */
+  float *sx, *sy, *svx, *svy, *sr; /* binned agents' state in bin order */
   uint32_t *sslot;
+  /* the give-way order in bin order: last tick's progress (never negative,
+   * so its bits order as the floats do) above the slot */
+  uint64_t *skey;
   crowd_sorted *sa;
   /* nx, ny, nvx, nvy, nstate, nflags, nbest, nprog, nstall, nwp_i: the
    * steering pass's results, in bin order; the commit scatters them */

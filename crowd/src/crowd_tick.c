@@ -152,8 +152,11 @@ static void copy_sorted(cairn_crowd *c, uint32_t k) {
   c->svx[k] = c->vx[s];
   c->svy[k] = c->vy[s];
   c->sr[k] = c->radius[s];
-  c->sprog[k] = c->prog[s];
   c->sslot[k] = s;
+  float prog = c->prog[s] + 0.0f; /* -0 would be +0 */
+  uint32_t bits;
+  memcpy(&bits, &prog, sizeof bits);
+  c->skey[k] = (uint64_t)bits << 32 | s;
   crowd_sorted *a = &c->sa[k];
   a->speed = c->speed[s];
   a->best = c->best[s];
@@ -324,7 +327,8 @@ typedef struct push {
 
 /* The agent itself, in locals, for the neighbour scan. */
 typedef struct self {
-  float x, y, vx, vy, r, dx, dy, speed, R2, prog;
+  float x, y, vx, vy, r, dx, dy, speed, R2;
+  uint64_t key; /* skey: progress, then slot */
   uint32_t k, slot;
 } self;
 
@@ -338,8 +342,7 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   /* Give way to a neighbour that goes first: nearer its goal (last tick's
    * progress), ties to the lower slot. That is a strict order, so no ring
    * of agents can wait on one another. */
-  int first = (c->sprog[j] < me->prog) |
-              ((c->sprog[j] == me->prog) & (c->sslot[j] < me->slot));
+  int first = c->skey[j] < me->key;
   if (d < rr) {
     float nx, ny;
     if (d > 1e-5f) {
@@ -429,7 +432,7 @@ static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   p->overlap = p->contacts = p->ahead_moving = 0;
   float R = c->opts.neighbour_radius;
   self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
-             c->sa[k].speed, R * R, c->sprog[k], k, c->sslot[k]};
+             c->sa[k].speed, R * R, c->skey[k], k, c->sslot[k]};
   int32_t bx = (int32_t)(me.x * c->inv_bin), by = (int32_t)(me.y * c->inv_bin);
   int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
   int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
