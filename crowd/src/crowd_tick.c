@@ -127,14 +127,6 @@ static void sort_slots(uint32_t *v, size_t n) {
   }
 }
 
-static void sort_block(cairn_crowd *c, size_t blk) {
-  size_t b0, b1;
-  block_bounds(c, blk, &b0, &b1);
-  for (size_t b = b0; b < b1; b++) {
-    uint32_t from = c->bin_start[b], to = c->bin_start[b + 1];
-    if (to - from > 1) sort_slots(c->order_of + from, to - from);
-  }
-}
 
 /* Ready for the next tick's counts. */
 static void clear_block(cairn_crowd *c, size_t blk) {
@@ -165,6 +157,18 @@ static void copy_sorted(cairn_crowd *c, uint32_t k) {
   a->wp_i = c->wp_i[s];
   a->order = c->order[s];
   a->state = c->state[s];
+}
+
+/* Each bin of the block sorted by slot, then its agents' state gathered
+ * (their places are final once their bin is sorted). */
+static void sort_block(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  for (size_t b = b0; b < b1; b++) {
+    uint32_t from = c->bin_start[b], to = c->bin_start[b + 1];
+    if (to - from > 1) sort_slots(c->order_of + from, to - from);
+  }
+  for (uint32_t k = c->bin_start[b0]; k < c->bin_start[b1]; k++) copy_sorted(c, k);
 }
 
 /* What the order asks of an agent this tick. */
@@ -586,8 +590,6 @@ void cairn__crowd_step(cairn_crowd *c) {
 #pragma omp for schedule(dynamic, 8)
     for (int64_t b = 0; b < nblk; b++) sort_block(c, (size_t)b);
     int64_t n = (int64_t)c->n_binned;
-#pragma omp for schedule(dynamic, 4096)
-    for (int64_t k = 0; k < n; k++) copy_sorted(c, (uint32_t)k);
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
     /* the implicit barrier: every read of the current state is done */
