@@ -575,6 +575,8 @@ void cairn__crowd_step(cairn_crowd *c) {
   int chunk = c->opts.chunk;
   int64_t high = (int64_t)c->high, nblk = (int64_t)cairn__crowd_bin_blocks(c);
   uint64_t overlaps = 0, in_wall = 0, non_finite = 0, repath = 0;
+  (void)nt; /* used by the pragmas alone: unused without OpenMP */
+  (void)chunk;
 #pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
   {
 #pragma omp for schedule(dynamic, 4096)
