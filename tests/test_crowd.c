@@ -1,6 +1,6 @@
 /* Crowds: handles, refused input, the same state at any thread count, no
  * centre ever in a wall, groups crossing head-on, a gate closing mid-march,
- * the path queue under its budget, formations. */
+ * the path queue under its budget, formations, the tick's bins. */
 #include "test_util.h"
 
 #include <math.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cairn_crowd.h"
+#include "crowd_internal.h"
 
 static cairn_crowd *new_crowd(const cairn_grid *g, uint32_t max, int threads) {
   cairn_crowd_opts o = cairn_crowd_defaults();
@@ -391,6 +392,54 @@ static void settlement_generator(void **state) {
   free(b);
 }
 
+/* (bin, slot) pairs in the order a sequential stable counting sort gives. */
+static int by_bin_then_slot(const void *a, const void *b) {
+  const uint64_t *x = a, *y = b;
+  return *x < *y ? -1 : *x > *y;
+}
+
+/* The tick's bins, built in parallel, hold every agent that takes part
+ * once, by bin and by slot within a bin (a crowded bin of 40 too, past the
+ * small-bin sort), at 1, 2 and 3 threads; the counts are left cleared. */
+static void bins_in_stable_order(void **state) {
+  (void)state;
+  for (int threads = 1; threads <= 3; threads++) {
+    uint64_t rng = 99;
+    cairn_grid *g = NULL;
+    assert_int_equal(cairn_grid_create(64, 64, 1, NULL, &g), CAIRN_OK);
+    cairn_crowd *c = new_crowd(g, 700, threads);
+    cairn_agent agents[700];
+    for (size_t k = 0; k < 700; k++) {
+      float jx = (float)(tu_rand(&rng) % 1000) / 1000.0f;
+      float jy = (float)(tu_rand(&rng) % 1000) / 1000.0f;
+      if (k % 15 == 3) { /* 47 of them in cell (10, 10) */
+        agents[k] = add_at(c, 10.0f + jx, 10.0f + jy);
+      } else {
+        cairn_point p = tu_random_open(&rng, g);
+        agents[k] = add_at(c, (float)p.x + jx, (float)p.y + jy);
+      }
+    }
+    for (size_t k = 0; k < 700; k += 9) /* gaps in the slots */
+      assert_int_equal(cairn_crowd_remove(c, agents[k]), CAIRN_OK);
+    uint64_t want[700];
+    size_t n = 0;
+    for (uint32_t s = 0; s < c->high; s++) {
+      if (!c->alive[s]) continue;
+      int32_t bx = (int32_t)(c->x[s] * c->inv_bin), by = (int32_t)(c->y[s] * c->inv_bin);
+      uint64_t bin = (uint64_t)by * (uint64_t)c->nbx + (uint64_t)bx;
+      want[n++] = bin << 32 | s;
+    }
+    qsort(want, n, sizeof *want, by_bin_then_slot);
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    assert_int_equal(c->n_binned, n);
+    for (size_t k = 0; k < n; k++) assert_int_equal(c->order_of[k], (uint32_t)want[k]);
+    size_t nb = (size_t)c->nbx * (size_t)c->nby;
+    for (size_t b = 0; b < nb; b++) assert_int_equal(c->bin_start[b], 0);
+    cairn_crowd_destroy(c);
+    cairn_grid_destroy(g);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(handles),
@@ -402,6 +451,7 @@ int main(void) {
       cmocka_unit_test(queue_of_5000_within_budget),
       cmocka_unit_test(formation_and_narrow_pass),
       cmocka_unit_test(settlement_generator),
+      cmocka_unit_test(bins_in_stable_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,12 +15,15 @@
  * Tick (cairn_crowd_tick): 1. the path queue serves waiting requests
  * oldest first until opts.path_budget node expansions are spent (a search
  * that runs out resumes next tick); 2. every live agent is counted into a
- * uniform grid of bins (counting sort, stable in slot order); 3. a
- * parallel read-only pass (OpenMP, dynamic schedule) computes each agent's
- * next position, velocity and state from the current ones alone; 4. a
- * sequential commit. Each agent's next state is a function of the current
- * state read in a fixed order, so the result is bit for bit the same at
- * any thread count (cairn_crowd_hash). No -ffast-math.
+ * uniform grid of bins (a counting sort run in parallel, whose order is
+ * the sequential one: by bin, slots ascending within a bin), and the
+ * state the steering reads is gathered in that order; 3. a parallel
+ * read-only pass (OpenMP, dynamic schedule) computes each agent's next
+ * position, velocity and state from the current ones alone; 4. the
+ * commit, in parallel but for path requests, which are queued in bin
+ * order. Each agent's next state is a function of the current state read
+ * in a fixed order, so the result is bit for bit the same at any thread
+ * count (cairn_crowd_hash). No -ffast-math.
  *
  * Steering: the order's direction (the field's cairn_field_sample, or the
  * next waypoint) at max speed, slowed behind close agents ahead, plus

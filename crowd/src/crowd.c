@@ -63,10 +63,11 @@ static int same_walls(const cairn_grid *a, const cairn_grid *b) {
   X(gen, 1) X(alive, 1) X(order, 1) X(state, 1) X(nstate, 1) X(flags, 1)   \
   X(nflags, 1) X(x, 1) X(y, 1) X(vx, 1) X(vy, 1) X(nx, 1) X(ny, 1)         \
   X(nvx, 1) X(nvy, 1) X(radius, 1) X(speed, 1) X(offx, 1) X(offy, 1)       \
-  X(best, 1) X(nbest, 1) X(prog, 1) X(nprog, 1) X(sprog, 1) X(faction, 1) X(field, 1) X(group, 1)             \
+  X(best, 1) X(nbest, 1) X(prog, 1) X(nprog, 1) X(skey, 1) X(faction, 1) X(field, 1) X(group, 1)             \
   X(stall, 1) X(nstall, 1) X(req, 1) X(seed, 1) X(goal, 1)                 \
   X(wp_n, 1) X(wp_i, 1) X(nwp_i, 1) X(wp_partial, 1) X(free_slots, 1)      \
-  X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1)
+  X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1) \
+  X(slot_bin, 1) X(sa, 1)
 
 static void free_arrays(cairn_crowd *c) {
   size_t n = c->cap;
@@ -76,6 +77,7 @@ static void free_arrays(cairn_crowd *c) {
   cairn__crowd_free(c, c->wp, sizeof *c->wp * n * c->opts.waypoints);
   cairn__crowd_free(c, c->bin_start,
                     sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1));
+  cairn__crowd_free(c, c->blk_sum, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c));
 }
 
 static cairn_status alloc_arrays(cairn_crowd *c) {
@@ -88,6 +90,8 @@ static cairn_status alloc_arrays(cairn_crowd *c) {
   ok = ok && (c->wp = cairn__crowd_alloc(c, sizeof *c->wp * n * c->opts.waypoints));
   ok = ok && (c->bin_start = cairn__crowd_alloc(
                   c, sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1)));
+  ok = ok && (c->blk_sum = cairn__crowd_alloc(
+                  c, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c)));
   return ok ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
@@ -566,6 +570,7 @@ size_t cairn_crowd_memory(const cairn_crowd *c) {
   cairn_flow_cache_get_stats(c->cache, &fs);
   return sizeof *c + per_agent * c->cap +
          sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1) +
+         sizeof *c->blk_sum * cairn__crowd_bin_blocks(c) +
          sizeof *c->ring * c->ring_cap + sizeof *c->smooth * c->smooth_cap +
          cairn_search_memory(c->search) + cairn_flow_builder_memory(c->builder) +
          fs.bytes;

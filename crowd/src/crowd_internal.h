@@ -11,6 +11,18 @@
 #define CROWD_MAX_FIELDS 64
 #define CROWD_NO_REQ UINT32_MAX
 #define CROWD_NO_FIELD UINT16_MAX
+#define CROWD_NO_BIN UINT32_MAX
+#define CROWD_BIN_BLOCK 4096 /* bins a thread scans or sorts at a time */
+
+/* A binned agent's own state the steering pass reads, gathered in bin
+ * order with the neighbour arrays (sx, sy, ...) so the pass reads memory
+ * in sequence. */
+typedef struct crowd_sorted {
+  float speed, best;
+  uint32_t stall;
+  uint16_t field, wp_i;
+  uint8_t order, state;
+} crowd_sorted;
 
 typedef struct crowd_field_slot {
   const cairn_field *field; /* NULL when free */
@@ -62,8 +74,16 @@ struct cairn_crowd {
   uint32_t *bin_start; /* nbx * nby + 1 */
   uint32_t *order_of;  /* binned slots in bin order */
   uint32_t n_binned;
-  float *sx, *sy, *svx, *svy, *sr, *sprog; /* binned agents' state in bin order */
+  float *sx, *sy, *svx, *svy, *sr; /* binned agents' state in bin order */
   uint32_t *sslot;
+  /* the give-way order in bin order: last tick's progress (never negative,
+   * so its bits order as the floats do) above the slot */
+  uint64_t *skey;
+  crowd_sorted *sa;
+  /* nx, ny, nvx, nvy, nstate, nflags, nbest, nprog, nstall, nwp_i: the
+   * steering pass's results, in bin order; the commit scatters them */
+  uint32_t *slot_bin; /* each slot's bin this tick, CROWD_NO_BIN if none */
+  uint32_t *blk_sum;  /* per block of CROWD_BIN_BLOCK bins: the scan's sums */
 
   crowd_field_slot fields[CROWD_MAX_FIELDS];
   cairn_flow_cache *cache;
@@ -105,12 +125,25 @@ enum {
   WP_FIRST = 3     /* the route's first refined part: the rest is planned */
 };
 
+/* Blocks of CROWD_BIN_BLOCK bins covering the crowd's bins. */
+static inline size_t cairn__crowd_bin_blocks(const cairn_crowd *c) {
+  size_t nb = (size_t)c->nbx * (size_t)c->nby;
+  return (nb + CROWD_BIN_BLOCK - 1) / CROWD_BIN_BLOCK;
+}
+
 void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
 void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes);
 /* 1 for a blocked cell or one off the grid (inline: the tick asks it
  * several times an agent). */
 static inline int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y) {
   if (x < 0 || y < 0 || x >= c->width || y >= c->height) return 1;
+  return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
+}
+
+/* cairn__crowd_blocked for a cell at most one off the grid (a binned
+ * agent's cell or a neighbour of it, positions being finite and on the
+ * grid): the padded border says blocked, no bounds to check. */
+static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int32_t y) {
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
@@ -132,6 +165,12 @@ void cairn__crowd_unclaim(cairn_crowd *c, uint32_t s);
 /* tick (crowd_tick.c) */
 void cairn__crowd_step(cairn_crowd *c);
 
-static inline int32_t crowd_cell(float v) { return (int32_t)floorf(v); }
+/* floorf(v) as an integer, for finite v in the int32 range (positions);
+ * without SSE4.1 floorf is a long instruction sequence, and the tick asks
+ * this many times an agent. */
+static inline int32_t crowd_cell(float v) {
+  int32_t i = (int32_t)v; /* towards zero */
+  return i - (v < (float)i);
+}
 
 #endif

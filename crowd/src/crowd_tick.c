@@ -34,19 +34,106 @@ static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
   return (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
 }
 
-/* Counting sort of the taking-part agents into bins, stable in slot order. */
-static void build_bins(cairn_crowd *c) {
-  size_t nb = (size_t)c->nbx * (size_t)c->nby;
-  uint32_t *start = c->bin_start;
-  memset(start, 0, sizeof *start * (nb + 1));
-  for (uint32_t s = 0; s < c->high; s++)
-    if (takes_part(c, s)) start[bin_of(c, c->x[s], c->y[s]) + 1]++;
-  for (size_t b = 0; b < nb; b++) start[b + 1] += start[b];
-  c->n_binned = start[nb];
-  for (uint32_t s = 0; s < c->high; s++)
-    if (takes_part(c, s)) c->order_of[start[bin_of(c, c->x[s], c->y[s])]++] = s;
-  for (size_t b = nb; b > 0; b--) start[b] = start[b - 1];
-  start[0] = 0;
+/* The bins are a counting sort, run in parallel: each slot's bin is
+ * counted (atomically: bin_start is all zero between ticks), the counts
+ * are scanned block by block, then each slot takes a place in its bin from
+ * the end down (atomically), and each bin is sorted by slot, so the order
+ * is the one a sequential stable sort gives, at any thread count. */
+
+static void count_slot(cairn_crowd *c, uint32_t s) {
+  uint32_t b = takes_part(c, s) ? bin_of(c, c->x[s], c->y[s]) : CROWD_NO_BIN;
+  c->slot_bin[s] = b;
+  if (b == CROWD_NO_BIN) return;
+#pragma omp atomic
+  c->bin_start[b]++;
+}
+
+static size_t n_bins(const cairn_crowd *c) { return (size_t)c->nbx * (size_t)c->nby; }
+
+static void block_bounds(const cairn_crowd *c, size_t blk, size_t *b0, size_t *b1) {
+  size_t nb = n_bins(c);
+  *b0 = blk * CROWD_BIN_BLOCK;
+  *b1 = nb - *b0 > CROWD_BIN_BLOCK ? *b0 + CROWD_BIN_BLOCK : nb;
+}
+
+static void block_sum(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  uint32_t sum = 0;
+  for (size_t b = b0; b < b1; b++) sum += c->bin_start[b];
+  c->blk_sum[blk] = sum;
+}
+
+/* Sequential, over the few blocks: each block's offset; the total. */
+static void block_offsets(cairn_crowd *c) {
+  size_t nblk = cairn__crowd_bin_blocks(c);
+  uint32_t run = 0;
+  for (size_t i = 0; i < nblk; i++) {
+    uint32_t t = c->blk_sum[i];
+    c->blk_sum[i] = run;
+    run += t;
+  }
+  c->n_binned = run;
+  c->bin_start[n_bins(c)] = run;
+}
+
+/* bin_start[b] becomes the end of bin b. */
+static void block_scan(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  uint32_t run = c->blk_sum[blk];
+  for (size_t b = b0; b < b1; b++) {
+    run += c->bin_start[b];
+    c->bin_start[b] = run;
+  }
+}
+
+/* Takes the last free place of the slot's bin; once every slot has,
+ * bin_start[b] is the start of bin b. */
+static void place_slot(cairn_crowd *c, uint32_t s) {
+  uint32_t b = c->slot_bin[s], pos;
+  if (b == CROWD_NO_BIN) return;
+#pragma omp atomic capture
+  pos = --c->bin_start[b];
+  c->order_of[pos] = s;
+}
+
+/* Heap sort of v[0 .. n - 1], for the rare crowded bin. */
+static void sift(uint32_t *v, size_t i, size_t n) {
+  for (size_t j; (j = 2 * i + 1) < n; i = j) {
+    if (j + 1 < n && v[j + 1] > v[j]) j++;
+    if (v[i] >= v[j]) return;
+    uint32_t t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+  }
+}
+
+static void sort_slots(uint32_t *v, size_t n) {
+  if (n <= 16) { /* the usual bin: a few agents */
+    for (size_t i = 1; i < n; i++) {
+      uint32_t t = v[i];
+      size_t j = i;
+      for (; j > 0 && v[j - 1] > t; j--) v[j] = v[j - 1];
+      v[j] = t;
+    }
+    return;
+  }
+  for (size_t i = n / 2; i-- > 0;) sift(v, i, n);
+  for (size_t e = n - 1; e > 0; e--) {
+    uint32_t t = v[0];
+    v[0] = v[e];
+    v[e] = t;
+    sift(v, 0, e);
+  }
+}
+
+
+/* Ready for the next tick's counts. */
+static void clear_block(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  memset(c->bin_start + b0, 0, sizeof *c->bin_start * (b1 - b0));
 }
 
 /* The binned agents' state in bin order, so neighbour scans read memory
@@ -58,8 +145,31 @@ static void copy_sorted(cairn_crowd *c, uint32_t k) {
   c->svx[k] = c->vx[s];
   c->svy[k] = c->vy[s];
   c->sr[k] = c->radius[s];
-  c->sprog[k] = c->prog[s];
   c->sslot[k] = s;
+  float prog = c->prog[s] + 0.0f; /* -0 would be +0 */
+  uint32_t bits;
+  memcpy(&bits, &prog, sizeof bits);
+  c->skey[k] = (uint64_t)bits << 32 | s;
+  crowd_sorted *a = &c->sa[k];
+  a->speed = c->speed[s];
+  a->best = c->best[s];
+  a->stall = c->stall[s];
+  a->field = c->field[s];
+  a->wp_i = c->wp_i[s];
+  a->order = c->order[s];
+  a->state = c->state[s];
+}
+
+/* Each bin of the block sorted by slot, then its agents' state gathered
+ * (their places are final once their bin is sorted). */
+static void sort_block(cairn_crowd *c, size_t blk) {
+  size_t b0, b1;
+  block_bounds(c, blk, &b0, &b1);
+  for (size_t b = b0; b < b1; b++) {
+    uint32_t from = c->bin_start[b], to = c->bin_start[b + 1];
+    if (to - from > 1) sort_slots(c->order_of + from, to - from);
+  }
+  for (uint32_t k = c->bin_start[b0]; k < c->bin_start[b1]; k++) copy_sorted(c, k);
 }
 
 /* What the order asks of an agent this tick. */
@@ -96,10 +206,10 @@ static int beside_goal(const cairn_field *f, int32_t x, int32_t y, int dir,
   return 0;
 }
 
-static void wish_field(const cairn_crowd *c, uint32_t s, wish *w) {
-  const cairn_field *f = c->fields[c->field[s]].field;
+static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
+  const cairn_field *f = c->fields[c->sa[k].field].field;
   cairn_flow_sample smp;
-  float x = c->x[s], y = c->y[s];
+  float x = c->sx[k], y = c->sy[k];
   int32_t cx = crowd_cell(x), cy = crowd_cell(y);
   if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK || smp.dir == CAIRN_FLOW_NONE) {
     w->state = CAIRN_AGENT_UNREACHABLE;
@@ -202,13 +312,15 @@ static void wish_wander(const cairn_crowd *c, uint32_t s, wish *w) {
   w->state = CAIRN_AGENT_MOVING;
 }
 
-static void wish_of(const cairn_crowd *c, uint32_t s, wish *w) {
+/* k: the agent's place in bin order, s its slot. */
+static void wish_of(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) {
+  const crowd_sorted *a = &c->sa[k];
   memset(w, 0, sizeof *w);
   w->progress = INFINITY;
-  w->state = c->state[s];
-  w->wp_i = c->wp_i[s];
-  switch (c->order[s]) {
-  case CAIRN_ORDER_FIELD: wish_field(c, s, w); break;
+  w->state = a->state;
+  w->wp_i = a->wp_i;
+  switch (a->order) {
+  case CAIRN_ORDER_FIELD: wish_field(c, k, w); break;
   case CAIRN_ORDER_PATH: wish_path(c, s, w); break;
   case CAIRN_ORDER_WANDER: wish_wander(c, s, w); break;
   default: break;
@@ -231,22 +343,22 @@ typedef struct push {
 
 /* The agent itself, in locals, for the neighbour scan. */
 typedef struct self {
-  float x, y, vx, vy, r, dx, dy, speed, R2, prog;
+  float x, y, vx, vy, r, dx, dy, speed, R2;
+  uint64_t key; /* skey: progress, then slot */
   uint32_t k, slot;
 } self;
 
+/* One neighbour within the radius (scan_range tested the distance). */
 static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p) {
   float px = c->sx[j] - me->x, py = c->sy[j] - me->y;
   float d2 = px * px + py * py;
-  if (d2 > me->R2) return;
   float rr = me->r + c->sr[j];
   float d = sqrtf(d2);
   float ovx = c->svx[j], ovy = c->svy[j];
   /* Give way to a neighbour that goes first: nearer its goal (last tick's
    * progress), ties to the lower slot. That is a strict order, so no ring
    * of agents can wait on one another. */
-  int first = c->sprog[j] < me->prog ||
-              (c->sprog[j] == me->prog && c->sslot[j] < me->slot);
+  int first = c->skey[j] < me->key;
   if (d < rr) {
     float nx, ny;
     if (d > 1e-5f) {
@@ -267,8 +379,10 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
     if (over > 0.5f * me->r) p->overlap = 1;
   }
   float ahead = px * me->dx + py * me->dy;
-  /* keep to the pace of a close agent ahead that goes first */
-  if (first && ahead > 0.0f && fabsf(px * me->dy - py * me->dx) < rr) {
+  /* keep to the pace of a close agent ahead that goes first (the tests
+   * joined with & and | here and below: one branch, not three, as these
+   * outcomes are close to random) */
+  if (first & (ahead > 0.0f) & (fabsf(px * me->dy - py * me->dx) < rr)) {
     float gap = d - rr, along = ovx * me->dx + ovy * me->dy;
     float f = gap > 0.0f ? gap / (2.0f * rr) : 0.0f;
     float pace = along / me->speed;
@@ -281,7 +395,7 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   float vx = ovx - me->vx, vy = ovy - me->vy;
   float v2 = vx * vx + vy * vy;
   float t = -(px * vx + py * vy);
-  if (t <= 0.0f || t > AVOID_HORIZON * v2) return;
+  if ((t <= 0.0f) | (t > AVOID_HORIZON * v2)) return;
   t /= v2;
   float cx = px + vx * t, cy = py + vy * t;
   float cd2 = cx * cx + cy * cy, reach = rr + 0.1f;
@@ -304,20 +418,44 @@ static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p)
   p->avy += ay * wgt;
 }
 
+/* Candidates filtered at a time: the distance test runs over a block
+ * without branches into a list of survivors (two thirds of the candidates
+ * in a stream fail it, and a branch per candidate mispredicts), then the
+ * steering math runs on the survivors in the same order. */
+#define SCAN_BLOCK 64
+
+/* Neighbours among the bin-ordered agents from .. to - 1, in order. */
+static void scan_range(const cairn_crowd *c, const self *me, uint32_t from,
+                       uint32_t to, push *p) {
+  const float *sx = c->sx, *sy = c->sy;
+  uint32_t keep[SCAN_BLOCK];
+  while (from < to) {
+    uint32_t end = to - from > SCAN_BLOCK ? from + SCAN_BLOCK : to, m = 0;
+    for (uint32_t j = from; j < end; j++) {
+      float px = sx[j] - me->x, py = sy[j] - me->y;
+      keep[m] = j;
+      m += (uint32_t)(!(px * px + py * py > me->R2) & (j != me->k));
+    }
+    for (uint32_t q = 0; q < m; q++) neighbour(c, me, keep[q], p);
+    from = end;
+  }
+}
+
 static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
-  memset(p, 0, sizeof *p);
+  /* the contact arrays are read only up to p->contacts */
+  p->sepx = p->sepy = p->avx = p->avy = 0.0f;
   p->slow = 1.0f;
+  p->overlap = p->contacts = p->ahead_moving = 0;
   float R = c->opts.neighbour_radius;
   self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
-             c->speed[c->sslot[k]], R * R, c->sprog[k], k, c->sslot[k]};
+             c->sa[k].speed, R * R, c->skey[k], k, c->sslot[k]};
   int32_t bx = (int32_t)(me.x * c->inv_bin), by = (int32_t)(me.y * c->inv_bin);
   int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
   int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
   for (int32_t y = y0; y <= y1; y++) {
     uint32_t from = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x0];
     uint32_t to = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x1 + 1];
-    for (uint32_t j = from; j < to; j++)
-      if (j != k) neighbour(c, &me, j, p);
+    scan_range(c, &me, from, to, p);
   }
 }
 
@@ -326,23 +464,24 @@ static void wall_push(const cairn_crowd *c, float x, float y, float r,
                       float *px, float *py) {
   int32_t cx = crowd_cell(x), cy = crowd_cell(y);
   float fx = x - (float)cx, fy = y - (float)cy;
-  if (fx < r && cairn__crowd_blocked(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
-  if (1.0f - fx < r && cairn__crowd_blocked(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
-  if (fy < r && cairn__crowd_blocked(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
-  if (1.0f - fy < r && cairn__crowd_blocked(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
+  if (fx < r && cairn__crowd_blocked_near(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
+  if (1.0f - fx < r && cairn__crowd_blocked_near(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
+  if (fy < r && cairn__crowd_blocked_near(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
+  if (1.0f - fy < r && cairn__crowd_blocked_near(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
 }
 
 static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
 
-/* One agent's next state from the current one. Writes only slot s of the
- * next-state arrays. */
+/* One agent's next state from the current one, written at its place k in
+ * bin order. */
 static void advance(cairn_crowd *c, uint32_t k) {
-  uint32_t s = c->order_of[k];
+  uint32_t s = c->sslot[k];
+  const crowd_sorted *a = &c->sa[k];
   wish w;
   push p;
-  wish_of(c, s, &w);
+  wish_of(c, k, s, &w);
   gather(c, k, &w, &p);
-  float speed = c->speed[s], dt = c->opts.dt;
+  float speed = a->speed, dt = c->opts.dt;
   float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : 0.0f;
   float wx = (w.dx * p.slow + p.avx) * speed * moving;
   float wy = (w.dy * p.slow + p.avy) * speed * moving;
@@ -351,53 +490,55 @@ static void advance(cairn_crowd *c, uint32_t k) {
     wx *= speed / l;
     wy *= speed / l;
   }
-  float vx = c->vx[s] + (wx - c->vx[s]) * 0.5f, vy = c->vy[s] + (wy - c->vy[s]) * 0.5f;
+  float vx0 = c->svx[k], vy0 = c->svy[k];
+  float vx = vx0 + (wx - vx0) * 0.5f, vy = vy0 + (wy - vy0) * 0.5f;
   /* no pushing into a touching neighbour: the part of the velocity that
    * closes on it goes, so agents follow and slide around each other
    * instead of compressing */
   for (int q = 0; q < p.contacts; q++) {
-    float into = vx * p.cnx[q] + vy * p.cny[q] - fmaxf(p.cvn[q], 0.0f);
+    float into = vx * p.cnx[q] + vy * p.cny[q] - (p.cvn[q] > 0.0f ? p.cvn[q] : 0.0f);
     if (into > 0.0f) {
       vx -= into * p.cnx[q];
       vy -= into * p.cny[q];
     }
   }
+  float x = c->sx[k], y = c->sy[k];
   float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);
-  wall_push(c, c->x[s], c->y[s], c->radius[s], &sx, &sy);
+  wall_push(c, x, y, c->sr[k], &sx, &sy);
   float mx = clampf(vx * dt + sx, STEP_MAX), my = clampf(vy * dt + sy, STEP_MAX);
-  /* one axis at a time: the centre never enters a blocked cell */
-  float x = c->x[s], y = c->y[s];
+  /* one axis at a time: the centre never enters a blocked cell (each step
+   * under one cell, so the cell tested is at most one off the grid) */
   float nx = x + mx;
-  if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(y))) {
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(y))) {
     nx = x;
     vx = 0.0f;
   }
   float ny = y + my;
-  if (cairn__crowd_blocked(c, crowd_cell(nx), crowd_cell(ny))) {
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(ny))) {
     ny = y;
     vy = 0.0f;
   }
-  c->nx[s] = nx;
-  c->ny[s] = ny;
-  c->nvx[s] = vx;
-  c->nvy[s] = vy;
-  c->nstate[s] = w.state;
-  c->nwp_i[s] = w.wp_i;
+  c->nx[k] = nx;
+  c->ny[k] = ny;
+  c->nvx[k] = vx;
+  c->nvy[k] = vy;
+  c->nstate[k] = w.state;
+  c->nwp_i[k] = w.wp_i;
   uint8_t fl = (uint8_t)(p.overlap ? AF_OVERLAP : 0);
   if (w.wp_i != c->wp_i[s]) fl |= AF_ADVANCED;
   /* progress: nearer the goal than ever, or waiting on a unit moving on */
   uint32_t stall = 0;
-  float best = c->best[s];
+  float best = a->best;
   if (w.progress < best - 0.01f) best = w.progress;
-  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = c->stall[s] + 1;
-  if (w.repath || (c->order[s] == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
+  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = a->stall + 1;
+  if (w.repath || (a->order == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
     fl |= AF_REPATH;
     stall = 0;
   }
-  c->nstall[s] = stall;
-  c->nbest[s] = best;
-  c->nprog[s] = w.progress;
-  c->nflags[s] = fl;
+  c->nstall[k] = stall;
+  c->nbest[k] = best;
+  c->nprog[k] = w.progress;
+  c->nflags[k] = fl;
 }
 
 static int threads_of(const cairn_crowd *c) {
@@ -409,51 +550,81 @@ static int threads_of(const cairn_crowd *c) {
 #endif
 }
 
-/* The next state becomes the current one: slot s alone, so in parallel. */
-static void commit_copy(cairn_crowd *c, uint32_t s) {
-  c->x[s] = c->nx[s];
-  c->y[s] = c->ny[s];
-  c->vx[s] = c->nvx[s];
-  c->vy[s] = c->nvy[s];
-  c->wp_i[s] = c->nwp_i[s];
-  c->stall[s] = c->nstall[s];
-  c->best[s] = c->nbest[s];
-  c->prog[s] = c->nprog[s];
-  c->flags[s] = c->nflags[s];
-  if (c->state[s] != CAIRN_AGENT_STUCK || c->nstate[s] != CAIRN_AGENT_MOVING)
-    c->state[s] = c->nstate[s];
+/* The next state (at k in bin order) becomes slot s's current one: slot
+ * s alone, so in parallel. */
+static void commit_copy(cairn_crowd *c, uint32_t k, uint32_t s) {
+  c->x[s] = c->nx[k];
+  c->y[s] = c->ny[k];
+  c->vx[s] = c->nvx[k];
+  c->vy[s] = c->nvy[k];
+  c->wp_i[s] = c->nwp_i[k];
+  c->stall[s] = c->nstall[k];
+  c->best[s] = c->nbest[k];
+  c->prog[s] = c->nprog[k];
+  c->flags[s] = c->nflags[k];
+  if (c->sa[k].state != CAIRN_AGENT_STUCK || c->nstate[k] != CAIRN_AGENT_MOVING)
+    c->state[s] = c->nstate[k];
 }
 
-/* Counts and path requests: sequential, in bin order. */
-static void commit_one(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
-  if (c->flags[s] & AF_OVERLAP) st->overlaps++;
-  if (!isfinite(c->x[s]) || !isfinite(c->y[s])) st->non_finite++;
-  else if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
-    st->in_wall++;
+/* Path bookkeeping: sequential, in bin order (the queue's order). */
+static void commit_path(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
   if (c->flags[s] & AF_REPATH && (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]))
     st->repaths++;
-  if (c->flags[s] & (AF_REPATH | AF_ADVANCED) ||
-      (c->claims && c->state[s] == CAIRN_AGENT_ARRIVED))
-    cairn__crowd_commit_path(c, s);
+  cairn__crowd_commit_path(c, s);
 }
 
+/* The tick's counts, summed over the threads: integers, so in any order. */
+typedef struct tick_counts {
+  uint64_t overlaps, in_wall, non_finite, repath;
+} tick_counts;
+
 void cairn__crowd_step(cairn_crowd *c) {
-  build_bins(c);
   int nt = threads_of(c);
-  int64_t n = (int64_t)c->n_binned;
-  (void)nt;
   int chunk = c->opts.chunk;
-#pragma omp parallel num_threads(nt) if (nt > 1 && n > chunk)
+  int64_t high = (int64_t)c->high, nblk = (int64_t)cairn__crowd_bin_blocks(c);
+  uint64_t overlaps = 0, in_wall = 0, non_finite = 0, repath = 0;
+  (void)nt; /* used by the pragmas alone: unused without OpenMP */
+  (void)chunk;
+#pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
   {
 #pragma omp for schedule(dynamic, 4096)
-    for (int64_t k = 0; k < n; k++) copy_sorted(c, (uint32_t)k);
+    for (int64_t s = 0; s < high; s++) count_slot(c, (uint32_t)s);
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t b = 0; b < nblk; b++) block_sum(c, (size_t)b);
+#pragma omp single
+    block_offsets(c);
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t b = 0; b < nblk; b++) block_scan(c, (size_t)b);
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t s = 0; s < high; s++) place_slot(c, (uint32_t)s);
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t b = 0; b < nblk; b++) sort_block(c, (size_t)b);
+    int64_t n = (int64_t)c->n_binned;
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
     /* the implicit barrier: every read of the current state is done */
-#pragma omp for schedule(dynamic, 4096)
-    for (int64_t k = 0; k < n; k++) commit_copy(c, c->order_of[k]);
+#pragma omp for schedule(dynamic, 8) nowait
+    for (int64_t b = 0; b < nblk; b++) clear_block(c, (size_t)b);
+#pragma omp for schedule(dynamic, 4096) reduction(+ : overlaps, in_wall, non_finite, repath)
+    for (int64_t k = 0; k < n; k++) {
+      commit_copy(c, (uint32_t)k, c->sslot[k]);
+      float x = c->nx[k], y = c->ny[k];
+      overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
+      if (!isfinite(x) || !isfinite(y)) non_finite++;
+      else in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y));
+      repath += (c->nflags[k] & (AF_REPATH | AF_ADVANCED)) != 0 ||
+                (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
+    }
   }
   cairn_crowd_stats *st = &c->stats;
-  st->overlaps = st->in_wall = st->non_finite = 0;
-  for (uint32_t k = 0; k < c->n_binned; k++) commit_one(c, c->order_of[k], st);
+  st->overlaps = overlaps;
+  st->in_wall = in_wall;
+  st->non_finite = non_finite;
+  /* only path agents get here: a horde's night never does */
+  for (uint32_t k = 0; repath && k < c->n_binned; k++) {
+    uint32_t s = c->order_of[k];
+    if (c->flags[s] & (AF_REPATH | AF_ADVANCED) ||
+        (c->claims && c->state[s] == CAIRN_AGENT_ARRIVED))
+      commit_path(c, s, st);
+  }
 }
