@@ -1,7 +1,7 @@
 /* Crowds: handles, refused input, the same state at any thread count, no
  * centre ever in a wall, groups crossing head-on, a gate closing mid-march,
  * the path queue under its budget, formations, the tick's bins. */
-#include "test_util.h"
+#include "test_crowd_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,13 +18,6 @@ static cairn_crowd *new_crowd(const cairn_grid *g, uint32_t max, int threads) {
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
   return c;
-}
-
-static cairn_agent add_at(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0};
-  cairn_agent a = 0;
-  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
-  return a;
 }
 
 /* Every live agent's centre is on an open cell and finite. */
@@ -45,7 +38,7 @@ static void handles(void **state) {
   cairn_grid *g = NULL;
   assert_int_equal(cairn_grid_create(16, 16, 1, NULL, &g), CAIRN_OK);
   cairn_crowd *c = new_crowd(g, 2, 1);
-  cairn_agent a = add_at(c, 2.5f, 2.5f), b = add_at(c, 5.5f, 5.5f), d;
+  cairn_agent a = tc_add_at(c, 2.5f, 2.5f), b = tc_add_at(c, 5.5f, 5.5f), d;
   cairn_agent_params p = {8.5f, 8.5f, 0.3f, 1.5f, 0};
   assert_int_equal(cairn_crowd_add(c, &p, &d), CAIRN_ERR_TOO_LARGE);
   cairn_agent_info i;
@@ -56,7 +49,7 @@ static void handles(void **state) {
   assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STATE);
   assert_int_equal(cairn_crowd_count(c), 1);
   /* the slot comes back with a new generation: the old handle stays dead */
-  cairn_agent a2 = add_at(c, 3.5f, 3.5f);
+  cairn_agent a2 = tc_add_at(c, 3.5f, 3.5f);
   assert_true((a2 & 0xffffffffu) == (a & 0xffffffffu) && a2 != a);
   assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STATE);
   assert_int_equal(cairn_crowd_get(c, a2, &i), CAIRN_OK);
@@ -99,7 +92,7 @@ static void refuses_bad_input(void **state) {
   p.x = -0.5f;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_RANGE);
   assert_int_equal(cairn_crowd_count(c), 0);
-  a = add_at(c, 0.5f, 0.5f);
+  a = tc_add_at(c, 0.5f, 0.5f);
   assert_int_equal(cairn_crowd_set_position(c, a, NAN, 0.5f), CAIRN_ERR_ARG);
   assert_int_equal(cairn_crowd_set_position(c, a, 3.5f, 1.5f), CAIRN_ERR_BLOCKED);
   cairn_point wall = {2, 1}, off = {99, 0};
@@ -199,17 +192,6 @@ static void never_in_a_wall(void **state) {
   }
 }
 
-static size_t count_state(const cairn_crowd *c, const cairn_agent *a, size_t n,
-                          cairn_agent_state s) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    cairn_agent_info info;
-    assert_int_equal(cairn_crowd_get(c, a[i], &info), CAIRN_OK);
-    k += info.state == s;
-  }
-  return k;
-}
-
 /* Two groups of 12 swap ends of a corridor 8 cells wide: both arrive. */
 static void groups_cross_head_on(void **state) {
   (void)state;
@@ -218,8 +200,8 @@ static void groups_cross_head_on(void **state) {
   cairn_crowd *c = new_crowd(g, 24, 2);
   cairn_agent west[12], east[12];
   for (int k = 0; k < 12; k++) {
-    west[k] = add_at(c, 3.5f + (float)(k / 6), 1.5f + (float)(k % 6));
-    east[k] = add_at(c, 56.5f - (float)(k / 6), 1.5f + (float)(k % 6));
+    west[k] = tc_add_at(c, 3.5f + (float)(k / 6), 1.5f + (float)(k % 6));
+    east[k] = tc_add_at(c, 56.5f - (float)(k / 6), 1.5f + (float)(k % 6));
   }
   cairn_point to_east = {55, 4}, to_west = {4, 4};
   assert_int_equal(cairn_crowd_order_move(c, west, 12, to_east), CAIRN_OK);
@@ -228,12 +210,12 @@ static void groups_cross_head_on(void **state) {
   int t = 0;
   for (; t < 1500; t++) {
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-    if (count_state(c, west, 12, CAIRN_AGENT_ARRIVED) == 12 &&
-        count_state(c, east, 12, CAIRN_AGENT_ARRIVED) == 12)
+    if (tc_count_state(c, west, 12, CAIRN_AGENT_ARRIVED) == 12 &&
+        tc_count_state(c, east, 12, CAIRN_AGENT_ARRIVED) == 12)
       break;
   }
-  assert_int_equal(count_state(c, west, 12, CAIRN_AGENT_ARRIVED), 12);
-  assert_int_equal(count_state(c, east, 12, CAIRN_AGENT_ARRIVED), 12);
+  assert_int_equal(tc_count_state(c, west, 12, CAIRN_AGENT_ARRIVED), 12);
+  assert_int_equal(tc_count_state(c, east, 12, CAIRN_AGENT_ARRIVED), 12);
   for (int k = 0; k < 12; k++) {
     cairn_agent_info i;
     cairn_crowd_get(c, west[k], &i);
@@ -258,24 +240,24 @@ static void gate_closing_mid_march(void **state) {
   assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
   cairn_crowd *c = new_crowd(g, 16, 2);
   cairn_agent units[16];
-  for (int k = 0; k < 16; k++) units[k] = add_at(c, 3.5f + (float)(k % 4), 12.5f + (float)(k / 4));
+  for (int k = 0; k < 16; k++) units[k] = tc_add_at(c, 3.5f + (float)(k % 4), 12.5f + (float)(k / 4));
   cairn_point goal = {58, 16};
   assert_int_equal(cairn_crowd_order_move(c, units, 16, goal), CAIRN_OK);
   for (int t = 0; t < 40; t++) cairn_crowd_tick(c);
-  assert_int_equal(count_state(c, units, 16, CAIRN_AGENT_MOVING), 16);
+  assert_int_equal(tc_count_state(c, units, 16, CAIRN_AGENT_MOVING), 16);
   cairn_point gate[4] = {{40, 14}, {40, 15}, {40, 16}, {40, 17}};
   for (int k = 0; k < 4; k++) cairn_grid_set_cost(g, gate[k].x, gate[k].y, 0);
   assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
   assert_int_equal(cairn_crowd_grid_changed(c, gate, 4), CAIRN_OK);
   for (int t = 0; t < 60; t++) cairn_crowd_tick(c);
-  assert_int_equal(count_state(c, units, 16, CAIRN_AGENT_UNREACHABLE), 16);
+  assert_int_equal(tc_count_state(c, units, 16, CAIRN_AGENT_UNREACHABLE), 16);
   /* and they stay put: an unreachable unit does not move */
   cairn_agent_info before, after;
   cairn_crowd_get(c, units[0], &before);
   for (int t = 0; t < 50; t++) cairn_crowd_tick(c);
   cairn_crowd_get(c, units[0], &after);
   assert_true(fabsf(after.x - before.x) < 0.5f && fabsf(after.y - before.y) < 0.5f);
-  assert_int_equal(count_state(c, units, 16, CAIRN_AGENT_UNREACHABLE), 16);
+  assert_int_equal(tc_count_state(c, units, 16, CAIRN_AGENT_UNREACHABLE), 16);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
 }
@@ -295,7 +277,7 @@ static void queue_of_5000_within_budget(void **state) {
   cairn_agent *a = malloc(5000 * sizeof *a);
   for (size_t k = 0; k < 5000; k++) {
     cairn_point p = tu_random_open(&rng, g);
-    a[k] = add_at(c, (float)p.x + 0.5f, (float)p.y + 0.5f);
+    a[k] = tc_add_at(c, (float)p.x + 0.5f, (float)p.y + 0.5f);
   }
   for (size_t k = 0; k < 5000; k++)
     assert_int_equal(cairn_crowd_order_path(c, &a[k], 1, tu_random_open(&rng, g)), CAIRN_OK);
@@ -346,15 +328,15 @@ static void formation_and_narrow_pass(void **state) {
   cairn_grid_update_islands(g);
   cairn_crowd *c = new_crowd(g, 9, 1);
   cairn_agent u[9];
-  for (int k = 0; k < 9; k++) u[k] = add_at(c, 4.5f + 1.5f * (float)(k % 3), 10.5f + 1.5f * (float)(k / 3));
+  for (int k = 0; k < 9; k++) u[k] = tc_add_at(c, 4.5f + 1.5f * (float)(k % 3), 10.5f + 1.5f * (float)(k / 3));
   cairn_point goal = {40, 12};
   assert_int_equal(cairn_crowd_order_move(c, u, 9, goal), CAIRN_OK);
   int t = 0;
-  for (; t < 2000 && count_state(c, u, 9, CAIRN_AGENT_ARRIVED) < 9; t++) {
+  for (; t < 2000 && tc_count_state(c, u, 9, CAIRN_AGENT_ARRIVED) < 9; t++) {
     cairn_crowd_tick(c);
     assert_clear(c, g, u, 9);
   }
-  assert_int_equal(count_state(c, u, 9, CAIRN_AGENT_ARRIVED), 9);
+  assert_int_equal(tc_count_state(c, u, 9, CAIRN_AGENT_ARRIVED), 9);
   /* past the gap they spread out again around the goal */
   float minx = 1e9f, maxx = -1e9f, miny = 1e9f, maxy = -1e9f;
   for (int k = 0; k < 9; k++) {
@@ -413,10 +395,10 @@ static void bins_in_stable_order(void **state) {
       float jx = (float)(tu_rand(&rng) % 1000) / 1000.0f;
       float jy = (float)(tu_rand(&rng) % 1000) / 1000.0f;
       if (k % 15 == 3) { /* 47 of them in cell (10, 10) */
-        agents[k] = add_at(c, 10.0f + jx, 10.0f + jy);
+        agents[k] = tc_add_at(c, 10.0f + jx, 10.0f + jy);
       } else {
         cairn_point p = tu_random_open(&rng, g);
-        agents[k] = add_at(c, (float)p.x + jx, (float)p.y + jy);
+        agents[k] = tc_add_at(c, (float)p.x + jx, (float)p.y + jy);
       }
     }
     for (size_t k = 0; k < 700; k += 9) /* gaps in the slots */

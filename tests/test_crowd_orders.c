@@ -3,7 +3,7 @@
  * the fallback through them, claimed nodes splitting units over equal
  * corridors, group paths that continue past their stored waypoints, and a
  * group's request handed on when its leader leaves. */
-#include "test_util.h"
+#include "test_crowd_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,26 +16,6 @@ static cairn_crowd *crowd_with(const cairn_grid *g, const cairn_crowd_opts *o) {
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, o, NULL, &c), CAIRN_OK);
   return c;
-}
-
-static cairn_agent add_at(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0};
-  cairn_agent a = 0;
-  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
-  return a;
-}
-
-static cairn_agent_info info_of(const cairn_crowd *c, cairn_agent a) {
-  cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_OK);
-  return i;
-}
-
-static size_t count_state(const cairn_crowd *c, const cairn_agent *a, size_t n,
-                          cairn_agent_state s) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) k += info_of(c, a[i]).state == s;
-  return k;
 }
 
 /* A wall down column 20 of a 40 x 21 map with two gaps, at rows 3 and 17,
@@ -54,9 +34,27 @@ static cairn_grid *two_gaps(void) {
 static void note_crossings(const cairn_crowd *c, const cairn_agent *a, size_t n,
                            int *side) {
   for (size_t k = 0; k < n; k++) {
-    cairn_agent_info i = info_of(c, a[k]);
+    cairn_agent_info i = tc_info(c, a[k]);
     if (side[k] == 0 && i.x >= 20.0f && i.x < 21.0f) side[k] = i.y < 10.0f ? -1 : 1;
   }
+}
+
+/* A wave of 8 agents from the west to the east edge's middle along one
+ * field: once all arrived, how many crossed by the south gap less how many
+ * by the north one. */
+static int wave_through(cairn_crowd *c) {
+  cairn_agent a[8];
+  for (int k = 0; k < 8; k++) a[k] = tc_add_at(c, 3.5f, 6.5f + (float)k);
+  cairn_point goals[3] = {{37, 9}, {37, 10}, {37, 11}};
+  assert_int_equal(cairn_crowd_order_field(c, a, 8, goals, 3), CAIRN_OK);
+  int side[8] = {0}, sum = 0;
+  for (int t = 0; t < 800 && tc_count_state(c, a, 8, CAIRN_AGENT_ARRIVED) < 8; t++) {
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    note_crossings(c, a, 8, side);
+  }
+  assert_int_equal(tc_count_state(c, a, 8, CAIRN_AGENT_ARRIVED), 8);
+  for (int k = 0; k < 8; k++) sum += side[k];
+  return sum;
 }
 
 /* The horde's field pays the torches' light: a torch at the north gap
@@ -74,33 +72,14 @@ static void torchlight_steers_the_field(void **state) {
   o.max_agents = 16;
   o.penalty = layer;
   cairn_crowd *c = crowd_with(g, &o);
-  cairn_agent a[8];
-  for (int k = 0; k < 8; k++) a[k] = add_at(c, 3.5f, 6.5f + (float)k);
-  cairn_point goals[3] = {{37, 9}, {37, 10}, {37, 11}};
-  assert_int_equal(cairn_crowd_order_field(c, a, 8, goals, 3), CAIRN_OK);
-  int side[8] = {0};
-  for (int t = 0; t < 800 && count_state(c, a, 8, CAIRN_AGENT_ARRIVED) < 8; t++) {
-    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-    note_crossings(c, a, 8, side);
-  }
-  assert_int_equal(count_state(c, a, 8, CAIRN_AGENT_ARRIVED), 8);
-  for (int k = 0; k < 8; k++) assert_int_equal(side[k], 1);
+  assert_int_equal(wave_through(c), 8); /* all by the south gap */
 
   /* the torch moves south; the field the crowd holds follows it */
   cairn_influence_destroy(light);
   assert_int_equal(cairn_influence_create(g, layer, NULL, &light), CAIRN_OK);
   assert_int_equal(cairn_influence_event(light, 20, 17, 4, 8 * CAIRN_COST_ONE), CAIRN_OK);
   assert_int_equal(cairn_crowd_layer_changed(c), CAIRN_OK);
-  cairn_agent b[8];
-  for (int k = 0; k < 8; k++) b[k] = add_at(c, 3.5f, 6.5f + (float)k);
-  assert_int_equal(cairn_crowd_order_field(c, b, 8, goals, 3), CAIRN_OK);
-  int side_b[8] = {0};
-  for (int t = 0; t < 800 && count_state(c, b, 8, CAIRN_AGENT_ARRIVED) < 8; t++) {
-    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-    note_crossings(c, b, 8, side_b);
-  }
-  assert_int_equal(count_state(c, b, 8, CAIRN_AGENT_ARRIVED), 8);
-  for (int k = 0; k < 8; k++) assert_int_equal(side_b[k], -1);
+  assert_int_equal(wave_through(c), -8); /* all by the north gap */
   cairn_crowd_destroy(c);
   cairn_influence_destroy(light);
   cairn_penalty_destroy(layer);
@@ -116,19 +95,19 @@ static float lowest_row_on_the_way(int32_t avoid_radius) {
   o.max_agents = 4;
   o.avoid_radius = avoid_radius;
   cairn_crowd *c = crowd_with(g, &o);
-  cairn_agent sentry = add_at(c, 20.5f, 3.5f);
-  cairn_agent walker = add_at(c, 18.5f, 3.5f);
+  cairn_agent sentry = tc_add_at(c, 20.5f, 3.5f);
+  cairn_agent walker = tc_add_at(c, 18.5f, 3.5f);
   cairn_point goal = {23, 3};
   assert_int_equal(cairn_crowd_tick(c), CAIRN_OK); /* the sentry is binned */
   assert_int_equal(cairn_crowd_order_path(c, &walker, 1, goal), CAIRN_OK);
   float lowest = 0.0f;
   for (int t = 0; t < 400; t++) {
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-    cairn_agent_info i = info_of(c, walker);
+    cairn_agent_info i = tc_info(c, walker);
     if (i.y > lowest) lowest = i.y;
     if (i.state == CAIRN_AGENT_ARRIVED) break;
   }
-  assert_int_equal(info_of(c, sentry).state, CAIRN_AGENT_IDLE);
+  assert_int_equal(tc_info(c, sentry).state, CAIRN_AGENT_IDLE);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
   return lowest;
@@ -153,13 +132,13 @@ static void walled_in_by_stopped_units_still_gets_a_path(void **state) {
   cairn_crowd_opts o = cairn_crowd_defaults();
   o.max_agents = 4;
   cairn_crowd *c = crowd_with(g, &o);
-  add_at(c, 15.5f, 4.5f); /* idle in the pass */
-  cairn_agent u = add_at(c, 14.5f, 4.5f);
+  tc_add_at(c, 15.5f, 4.5f); /* idle in the pass */
+  cairn_agent u = tc_add_at(c, 14.5f, 4.5f);
   assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
   cairn_point goal = {25, 4};
   assert_int_equal(cairn_crowd_order_path(c, &u, 1, goal), CAIRN_OK);
   for (int t = 0; t < 3; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  assert_int_equal(info_of(c, u).state, CAIRN_AGENT_MOVING);
+  assert_int_equal(tc_info(c, u).state, CAIRN_AGENT_MOVING);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
 }
@@ -184,18 +163,18 @@ static void corridors_taken(float claim_penalty, int *north, int *south) {
   o.claim_penalty = claim_penalty;
   cairn_crowd *c = crowd_with(g, &o);
   cairn_agent a[8];
-  for (int k = 0; k < 8; k++) a[k] = add_at(c, 2.5f + (float)k, 9.5f);
+  for (int k = 0; k < 8; k++) a[k] = tc_add_at(c, 2.5f + (float)k, 9.5f);
   cairn_point goal = {35, 9};
   for (int k = 0; k < 8; k++) assert_int_equal(cairn_crowd_order_path(c, &a[k], 1, goal), CAIRN_OK);
   int side[8] = {0};
-  for (int t = 0; t < 1500 && count_state(c, a, 8, CAIRN_AGENT_ARRIVED) < 8; t++) {
+  for (int t = 0; t < 1500 && tc_count_state(c, a, 8, CAIRN_AGENT_ARRIVED) < 8; t++) {
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
     for (int k = 0; k < 8; k++) {
-      cairn_agent_info i = info_of(c, a[k]);
+      cairn_agent_info i = tc_info(c, a[k]);
       if (!side[k] && i.x > 19.0f && i.x < 21.0f) side[k] = i.y < 10.0f ? -1 : 1;
     }
   }
-  assert_int_equal(count_state(c, a, 8, CAIRN_AGENT_ARRIVED), 8);
+  assert_int_equal(tc_count_state(c, a, 8, CAIRN_AGENT_ARRIVED), 8);
   *north = *south = 0;
   for (int k = 0; k < 8; k++) {
     assert_int_not_equal(side[k], 0);
@@ -242,12 +221,12 @@ static uint64_t requests_to_cross(size_t n) {
   o.stuck_ticks = 100000; /* only continuations ask for paths */
   cairn_crowd *c = crowd_with(g, &o);
   cairn_agent a[6];
-  for (size_t k = 0; k < n; k++) a[k] = add_at(c, 1.5f + (float)(k % 2), 17.5f + (float)(k / 2));
+  for (size_t k = 0; k < n; k++) a[k] = tc_add_at(c, 1.5f + (float)(k % 2), 17.5f + (float)(k / 2));
   cairn_point goal = {57, 20};
   assert_int_equal(cairn_crowd_order_move(c, a, n, goal), CAIRN_OK);
-  for (int t = 0; t < 6000 && count_state(c, a, n, CAIRN_AGENT_ARRIVED) < n; t++)
+  for (int t = 0; t < 6000 && tc_count_state(c, a, n, CAIRN_AGENT_ARRIVED) < n; t++)
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  assert_int_equal(count_state(c, a, n, CAIRN_AGENT_ARRIVED), n);
+  assert_int_equal(tc_count_state(c, a, n, CAIRN_AGENT_ARRIVED), n);
   cairn_crowd_stats st;
   cairn_crowd_get_stats(c, &st);
   printf("a group of %zu: %llu requests, %llu stuck repaths\n", n, (unsigned long long)st.served,
@@ -278,13 +257,13 @@ static void a_leaving_leader_hands_on_the_request(void **state) {
   o.max_agents = 4;
   cairn_crowd *c = crowd_with(g, &o);
   cairn_agent a[4];
-  for (int k = 0; k < 4; k++) a[k] = add_at(c, 2.5f, 2.5f + (float)k);
+  for (int k = 0; k < 4; k++) a[k] = tc_add_at(c, 2.5f, 2.5f + (float)k);
   cairn_point goal = {35, 5};
   assert_int_equal(cairn_crowd_order_move(c, a, 4, goal), CAIRN_OK);
   assert_int_equal(cairn_crowd_remove(c, a[0]), CAIRN_OK);
-  for (int t = 0; t < 800 && count_state(c, a + 1, 3, CAIRN_AGENT_ARRIVED) < 3; t++)
+  for (int t = 0; t < 800 && tc_count_state(c, a + 1, 3, CAIRN_AGENT_ARRIVED) < 3; t++)
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  assert_int_equal(count_state(c, a + 1, 3, CAIRN_AGENT_ARRIVED), 3);
+  assert_int_equal(tc_count_state(c, a + 1, 3, CAIRN_AGENT_ARRIVED), 3);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
 }
@@ -341,7 +320,7 @@ static void hpa_units_move_before_the_route_is_refined(void **state) {
     goal = tu_random_open(&rng, g);
   } while (abs(from.x - goal.x) + abs(from.y - goal.y) < 250 ||
            cairn_grid_island(g, from.x, from.y) != cairn_grid_island(g, goal.x, goal.y));
-  cairn_agent u = add_at(c, (float)from.x + 0.5f, (float)from.y + 0.5f);
+  cairn_agent u = tc_add_at(c, (float)from.x + 0.5f, (float)from.y + 0.5f);
   assert_int_equal(cairn_crowd_order_path(c, &u, 1, goal), CAIRN_OK);
   cairn_crowd_stats st;
   int t = 0, moved_early = 0;
@@ -350,7 +329,7 @@ static void hpa_units_move_before_the_route_is_refined(void **state) {
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
     cairn_crowd_get_stats(c, &st);
     spent += st.tick_nodes;
-    cairn_agent_info i = info_of(c, u);
+    cairn_agent_info i = tc_info(c, u);
     if (i.state == CAIRN_AGENT_MOVING && st.served == 0) moved_early = 1;
     if (i.state == CAIRN_AGENT_ARRIVED) break;
   }
@@ -359,8 +338,8 @@ static void hpa_units_move_before_the_route_is_refined(void **state) {
          moved_early, t, (unsigned long long)spent, (double)spent / (t + 1),
          (unsigned long long)o.path_budget);
   assert_true(moved_early);
-  assert_int_equal(info_of(c, u).state, CAIRN_AGENT_ARRIVED);
-  cairn_agent_info i = info_of(c, u);
+  assert_int_equal(tc_info(c, u).state, CAIRN_AGENT_ARRIVED);
+  cairn_agent_info i = tc_info(c, u);
   assert_true(fabsf(i.x - ((float)goal.x + 0.5f)) < 1.0f && fabsf(i.y - ((float)goal.y + 0.5f)) < 1.0f);
   assert_true(st.served >= 1); /* more when the path outgrew 16 waypoints */
   assert_true(spent <= (uint64_t)(t + 1) * o.path_budget);

@@ -221,38 +221,64 @@ static bool affected(const cairn_field *f, const cairn_point *cells, size_t n) {
   return false;
 }
 
+/* What an update does to an affected field: repairs it over the edited
+ * cells, or over the layer's changes. */
+typedef struct fix_job {
+  cairn_flow_builder *b;
+  const cairn_point *changed; /* map edits (n of them), unless `layer` */
+  size_t n;
+  bool layer;
+  size_t repaired, dropped;
+} fix_job;
+
+/* Entry *k is affected: an unheld one is dropped (slot *k then holds
+ * another entry, to look at next), a held one repaired, or detached when
+ * its goal got blocked. */
+static cairn_status fix_entry(cairn_flow_cache *c, size_t *k, fix_job *j) {
+  entry *e = &c->e[*k];
+  if (!e->refs) {
+    remove_at(c, *k);
+    j->dropped++;
+    return CAIRN_OK;
+  }
+  cairn_status st = j->layer ? cairn_field_repair_layer(j->b, e->field)
+                             : cairn_field_repair(j->b, e->field, j->changed, j->n);
+  if (st == CAIRN_ERR_BLOCKED) e->detached = 1;
+  else if (st != CAIRN_OK) return st;
+  else j->repaired++;
+  (*k)++;
+  return CAIRN_OK;
+}
+
+static void tally(cairn_flow_cache *c, const fix_job *j, size_t *repaired,
+                  size_t *dropped) {
+  c->st.repairs += j->repaired;
+  c->st.drops += j->dropped;
+  if (repaired) *repaired = j->repaired;
+  if (dropped) *dropped = j->dropped;
+}
+
 cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
                                      cairn_flow_builder *b,
                                      const cairn_point *changed, size_t n,
                                      size_t *repaired, size_t *dropped) {
-  size_t rep = 0, drop = 0;
   if (repaired) *repaired = 0;
   if (dropped) *dropped = 0;
   if (!c || !b || (n && !changed)) return CAIRN_ERR_ARG;
   for (size_t k = 0; k < n; k++)
     if (!cairn_grid_contains(c->grid, changed[k].x, changed[k].y))
       return CAIRN_ERR_RANGE;
+  fix_job j = {b, changed, n, false, 0, 0};
   for (size_t k = 0; k < c->n;) {
     entry *e = &c->e[k];
     if (e->detached || !affected(e->field, changed, n)) {
       k++;
       continue;
     }
-    if (!e->refs) {
-      remove_at(c, k); /* the slot now holds another entry: look again */
-      drop++;
-      continue;
-    }
-    cairn_status st = cairn_field_repair(b, e->field, changed, n);
-    if (st == CAIRN_ERR_BLOCKED) e->detached = 1;
-    else if (st != CAIRN_OK) return st;
-    else rep++;
-    k++;
+    cairn_status st = fix_entry(c, &k, &j);
+    if (st != CAIRN_OK) return st;
   }
-  c->st.repairs += rep;
-  c->st.drops += drop;
-  if (repaired) *repaired = rep;
-  if (dropped) *dropped = drop;
+  tally(c, &j, repaired, dropped);
   return CAIRN_OK;
 }
 
@@ -268,13 +294,13 @@ static bool layer_affected(const cairn_field *f, const cairn_penalty *p) {
 cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
                                             cairn_flow_builder *b,
                                             size_t *repaired, size_t *dropped) {
-  size_t rep = 0, drop = 0;
   if (repaired) *repaired = 0;
   if (dropped) *dropped = 0;
   if (!c || !b) return CAIRN_ERR_ARG;
   const cairn_penalty *p = c->opts.penalty;
   if (!p) return CAIRN_OK;
   const uint64_t now = cairn_penalty_version(p);
+  fix_job j = {b, NULL, 0, true, 0, 0};
   for (size_t k = 0; k < c->n;) {
     entry *e = &c->e[k];
     if (e->detached || e->field->layer_version == now) {
@@ -286,21 +312,10 @@ cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
       k++;
       continue;
     }
-    if (!e->refs) {
-      remove_at(c, k); /* the slot now holds another entry: look again */
-      drop++;
-      continue;
-    }
-    cairn_status st = cairn_field_repair_layer(b, e->field);
-    if (st == CAIRN_ERR_BLOCKED) e->detached = 1;
-    else if (st != CAIRN_OK) return st;
-    else rep++;
-    k++;
+    cairn_status st = fix_entry(c, &k, &j);
+    if (st != CAIRN_OK) return st;
   }
-  c->st.repairs += rep;
-  c->st.drops += drop;
-  if (repaired) *repaired = rep;
-  if (dropped) *dropped = drop;
+  tally(c, &j, repaired, dropped);
   return CAIRN_OK;
 }
 
