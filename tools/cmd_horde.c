@@ -345,7 +345,8 @@ int cmd_horde(int argc, char **argv) {
     st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
                          (size_t)a.agents, &sum.replay);
   }
-  cli_png_scene pic = {.grid = g, .gates = gates, .n_gates = n_gates, .torches = torches,
+  cli_png_scene pic = {.grid = g, .penalty = torch.layer, .gates = gates,
+                       .n_gates = n_gates, .torches = torches,
                        .n_torches = HORDE_TORCHES, .crowd = c, .agents = agents,
                        .n_agents = (size_t)a.agents, .caption = "the night of the dead:"};
   if (st == CAIRN_OK && (a.frames || a.gif) &&
