@@ -180,7 +180,10 @@ cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
 
 /* ---- orders (any handle refused leaves every agent unchanged) ------- */
 
-/* Every agent follows the one field to these goals (cache-shared). */
+/* Every agent follows the one field to these goals (cache-shared). At most
+ * CAIRN_CROWD_MAX_FIELDS goal sets are followed at once: one more is
+ * CAIRN_ERR_TOO_LARGE, no agent changed. */
+#define CAIRN_CROWD_MAX_FIELDS 64
 cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
                                      size_t n, const cairn_point *goals,
                                      size_t n_goals);
