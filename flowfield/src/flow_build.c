@@ -259,6 +259,7 @@ static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
   const size_t stride = (size_t)f->stride;
   cairn_cost *cost = f->cost;
   uint8_t *mark = b->mark;
+  (void)nt; /* read by the pragma alone: unused without OpenMP */
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
     reduction(min : tmin) reduction(max : tmax, pmax)
   for (long y = 0; y < rows; y++) {
@@ -486,6 +487,7 @@ static void direction_pass(cairn_field *f, cairn_flow_builder *b,
   int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1;
   const long rows = (long)f->h + 2;
   const size_t stride = (size_t)f->stride;
+  (void)nt;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
     reduction(min : x0, y0) reduction(max : x1, y1)
   for (long y = 0; y < rows; y++) {
@@ -625,6 +627,7 @@ cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
   o.threads = 1; /* each build on its own thread */
   const int nt = (int)n_builders;
   const long count = (long)n;
+  (void)nt;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)
   for (long k = 0; k < count; k++) {
     int t = 0;
