@@ -81,16 +81,19 @@ void cairn__crowd_restart_search(cairn_crowd *c) {
  * from the last one when the agent gets there). A group member still on
  * the way to the old list's end (where the continuation starts) keeps its
  * unvisited waypoints, that end included, in front of the new ones. */
+static size_t kept_waypoints(const cairn_crowd *c, uint32_t s) {
+  if ((c->wp_partial[s] != WP_ASKED && c->wp_partial[s] != WP_FIRST) ||
+      c->wp_i[s] >= c->wp_n[s])
+    return 0;
+  return (size_t)(c->wp_n[s] - c->wp_i[s]);
+}
+
 static void give_path(cairn_crowd *c, uint32_t s, const cairn_point *pts,
                       size_t n) {
   uint32_t w = c->opts.waypoints;
   cairn_point *wp = c->wp + (size_t)s * w;
-  size_t kept = 0;
-  if ((c->wp_partial[s] == WP_ASKED || c->wp_partial[s] == WP_FIRST) &&
-      c->wp_i[s] < c->wp_n[s]) {
-    kept = (size_t)(c->wp_n[s] - c->wp_i[s]);
-    memmove(wp, wp + c->wp_i[s], sizeof *wp * kept);
-  }
+  size_t kept = kept_waypoints(c, s);
+  memmove(wp, wp + c->wp_i[s], sizeof *wp * kept);
   size_t room = w - kept, k = n < room ? n : room;
   memcpy(wp + kept, pts, sizeof *pts * k);
   c->wp_n[s] = (uint16_t)(kept + k);
@@ -172,10 +175,7 @@ static void give_all(cairn_crowd *c, const crowd_request *r, const cairn_point *
     if (!pts) {
       c->state[s] = CAIRN_AGENT_UNREACHABLE;
     } else if (first_steps) {
-      size_t kept = c->wp_partial[s] == WP_ASKED && c->wp_i[s] < c->wp_n[s]
-                        ? (size_t)(c->wp_n[s] - c->wp_i[s])
-                        : 0;
-      if (kept + n <= c->opts.waypoints) { /* all of it, or wait for the whole */
+      if (kept_waypoints(c, s) + n <= c->opts.waypoints) { /* all, or wait for the whole */
         give_path(c, s, pts, n);
         c->wp_partial[s] = WP_FIRST;
       }
@@ -236,6 +236,12 @@ static void pop(cairn_crowd *c) {
 static cairn_point cell_of(const cairn_crowd *c, uint32_t s) {
   cairn_point p = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
   return p;
+}
+
+/* Where r's path starts: its own point (a group path's end), else its
+ * agent's cell. */
+static cairn_point start_of(const cairn_crowd *c, const crowd_request *r) {
+  return r->from_set ? r->from : cell_of(c, r->slot);
 }
 
 /* The first place in the last tick's bin order (sorted by bin) of an
@@ -302,8 +308,7 @@ static cairn_status begin(cairn_crowd *c, crowd_request *r) {
   if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
   o.avoid = c->avoid;
   o.n_avoid = c->n_avoid;
-  cairn_point from = r->from_set ? r->from : cell_of(c, r->slot);
-  return cairn_astar_begin(c->search, c->route, from, r->goal, &o);
+  return cairn_astar_begin(c->search, c->route, start_of(c, r), r->goal, &o);
 }
 
 /* Charges the head search's expansions since the last charge. */
@@ -332,11 +337,10 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
   if (!c->in_search) {
     cairn_hpa_path_opts po = cairn_hpa_path_defaults();
     po.smooth = 0; /* raw legs: a refined prefix never changes */
-    cairn_point from = r->from_set ? r->from : cell_of(c, r->slot);
     c->in_search = 1;
     c->head_expanded = 0;
     c->head_given = 0;
-    st = cairn_hpa_plan(c->hq, c->opts.hpa, from, r->goal, &po, &res);
+    st = cairn_hpa_plan(c->hq, c->opts.hpa, start_of(c, r), r->goal, &po, &res);
     charge(c, res.expanded, used);
     if (st == CAIRN_ERR_STATE) { /* a stale hierarchy (a failed edit): A* */
       r->no_hpa = 1;
@@ -403,8 +407,7 @@ void cairn__crowd_serve(cairn_crowd *c) {
     st = cairn_search_step(c->search, budget - used);
     cairn_result res;
     cairn_search_result(c->search, &res);
-    used += res.expanded - c->head_expanded;
-    c->head_expanded = res.expanded;
+    charge(c, res.expanded, &used);
     if (st == CAIRN_IN_PROGRESS) break;
     if (st != CAIRN_OK && c->n_avoid) {
       /* the stopped units walled it in: again, through them */
