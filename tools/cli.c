@@ -136,3 +136,14 @@ double cli_now_us(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
+
+void cli_result_of_hpa(cairn_status st, const cairn_hpa_result *hr, cairn_result *out) {
+  memset(out, 0, sizeof *out);
+  out->status = st;
+  out->cost = hr->cost;
+  out->path = hr->path;
+  out->base_cost = hr->base_cost;
+  out->path_len = st == CAIRN_OK ? hr->path_len : 0;
+  out->steps = out->path_len ? (uint32_t)(out->path_len - 1) : 0;
+  out->expanded = hr->expanded;
+}

@@ -18,6 +18,10 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 
+/* An HPA* answer (status st) in the core's result form: status, cost and
+ * base cost, path and steps (when found), expansions. */
+void cli_result_of_hpa(cairn_status st, const cairn_hpa_result *hr, cairn_result *out);
+
 /* A tiny option parser: --name value or --name=value; flags take none. */
 typedef struct cli_args {
   int argc;

@@ -263,11 +263,7 @@ static cairn_status solve(const cairn_grid *g, cairn_point from, cairn_point to,
   cairn_hpa_result hr;
   if ((st = cairn_hpa_query_create(NULL, q)) != CAIRN_OK) return st;
   st = cairn_hpa_find(*q, hpa, from, to, po, &hr);
-  r->status = st;
-  r->cost = hr.cost;
-  r->path = hr.path;
-  r->path_len = st == CAIRN_OK ? hr.path_len : 0;
-  r->expanded = hr.expanded;
+  cli_result_of_hpa(st, &hr, r);
   return st;
 }
 

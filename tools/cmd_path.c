@@ -333,14 +333,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
   double t0 = cli_now_us();
   st = cairn_hpa_find(*q, *hpa, p->from, p->to, &po, &h->res);
   *us = cli_now_us() - t0;
-  memset(r, 0, sizeof *r);
-  r->status = st;
-  r->cost = h->res.cost;
-  r->base_cost = h->res.base_cost;
-  r->path = h->res.path;
-  r->path_len = h->res.path_len;
-  r->steps = h->res.path_len ? (uint32_t)(h->res.path_len - 1) : 0;
-  r->expanded = h->res.expanded;
+  cli_result_of_hpa(st, &h->res, r);
   if (st < 0) cli_error("search failed: %s", cairn_status_str(st));
   return st;
 }

@@ -114,12 +114,7 @@ static cairn_status solve(solver *v, const cairn_grid *g, cairn_point a,
   if (!v->hpa) return cairn_astar(v->s, g, a, b, &v->o, res);
   cairn_hpa_result hr;
   cairn_status st = cairn_hpa_find(v->q, v->hpa, a, b, &v->po, &hr);
-  memset(res, 0, sizeof *res);
-  res->status = st;
-  res->cost = hr.cost;
-  res->path = hr.path;
-  res->path_len = hr.path_len;
-  res->expanded = hr.expanded;
+  cli_result_of_hpa(st, &hr, res);
   return st;
 }
 
