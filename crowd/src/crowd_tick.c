@@ -348,95 +348,144 @@ typedef struct self {
   uint32_t k, slot;
 } self;
 
-/* One neighbour within the radius (scan_range tested the distance). */
-static void neighbour(const cairn_crowd *c, const self *me, uint32_t j, push *p) {
-  float px = c->sx[j] - me->x, py = c->sy[j] - me->y;
-  float d2 = px * px + py * py;
-  float rr = me->r + c->sr[j];
-  float d = sqrtf(d2);
-  float ovx = c->svx[j], ovy = c->svy[j];
-  /* Give way to a neighbour that goes first: nearer its goal (last tick's
-   * progress), ties to the lower slot. That is a strict order, so no ring
-   * of agents can wait on one another. */
-  int first = c->skey[j] < me->key;
-  if (d < rr) {
-    float nx, ny;
-    if (d > 1e-5f) {
-      nx = px / d;
-      ny = py / d;
-    } else { /* same point: split by slot order, deterministically */
-      nx = c->sslot[j] > me->slot ? 1.0f : -1.0f;
-      ny = 0.0f;
-    }
-    if (p->contacts < MAX_CONTACTS) {
-      p->cnx[p->contacts] = nx;
-      p->cny[p->contacts] = ny;
-      p->cvn[p->contacts++] = ovx * nx + ovy * ny;
-    }
-    float over = rr - d;
-    p->sepx -= nx * over * SEP_GAIN;
-    p->sepy -= ny * over * SEP_GAIN;
-    if (over > 0.5f * me->r) p->overlap = 1;
-  }
-  float ahead = px * me->dx + py * me->dy;
-  /* keep to the pace of a close agent ahead that goes first (the tests
-   * joined with & and | here and below: one branch, not three, as these
-   * outcomes are close to random) */
-  if (first & (ahead > 0.0f) & (fabsf(px * me->dy - py * me->dx) < rr)) {
-    float gap = d - rr, along = ovx * me->dx + ovy * me->dy;
-    float f = gap > 0.0f ? gap / (2.0f * rr) : 0.0f;
-    float pace = along / me->speed;
-    if (pace > f) f = pace;
-    if (f < SLOW_MIN) f = SLOW_MIN;
-    if (f < p->slow) p->slow = f;
-    if (along > 0.1f) p->ahead_moving = 1;
-  }
+/* Candidates filtered at a time: the distance test runs over a block
+ * without branches into a list of survivors (two thirds of the candidates
+ * fail it, and a branch per candidate mispredicts). */
+#define SCAN_BLOCK 64
+/* Survivors held before the steering math runs on them all at once. */
+#define NEAR_CAP (2 * SCAN_BLOCK)
+
+/* The neighbours within the radius, as arrays, and each one's terms. The
+ * math runs on every neighbour without branches (one loop the compiler
+ * turns into vector code), each term kept or dropped by a mask; then the
+ * terms are summed in bin order, exactly as one neighbour at a time would
+ * sum them. */
+typedef struct near_set {
+  uint32_t m;
+  /* in: offset to the neighbour, its velocity, the radii's sum, which way
+   * a tie at the same point splits, whether it goes first */
+  float px[NEAR_CAP], py[NEAR_CAP], ovx[NEAR_CAP], ovy[NEAR_CAP];
+  float rr[NEAR_CAP], sgn[NEAR_CAP];
+  int32_t first[NEAR_CAP];
+  /* out */
+  int32_t touch[NEAR_CAP], ovl[NEAR_CAP], amove[NEAR_CAP];
+  float nx[NEAR_CAP], ny[NEAR_CAP], cvn[NEAR_CAP], sepx[NEAR_CAP], sepy[NEAR_CAP];
+  float slow[NEAR_CAP], avx[NEAR_CAP], avy[NEAR_CAP];
+} near_set;
+
+/* c ? a : b for c 0 or 1, by bit masks: no branch, which the compiler
+ * would otherwise bring back (moving a quotient or a load into it) and
+ * which keeps the loop below from vector code. */
+static inline float pick(int32_t c, float a, float b) {
+  uint32_t m = 0u - (uint32_t)c, ua, ub;
+  memcpy(&ua, &a, sizeof ua);
+  memcpy(&ub, &b, sizeof ub);
+  ua = (ua & m) | (ub & ~m);
+  memcpy(&a, &ua, sizeof a);
+  return a;
+}
+
+/* The terms of neighbour q, without branches: every quotient is computed,
+ * NaN or not, and the masks choose. */
+static void near_terms(const self *me, near_set *n, uint32_t q) {
+  float px = n->px[q], py = n->py[q], rr = n->rr[q];
+  float ovx = n->ovx[q], ovy = n->ovy[q], dx = me->dx, dy = me->dy;
+  float d = sqrtf(px * px + py * py);
+  int32_t touch = d < rr, tiny = !(d > 1e-5f);
+  float qx = px / d, qy = py / d;
+  /* same point: split by slot order, deterministically */
+  float sg = n->sgn[q], nx = pick(tiny, sg, qx), ny = pick(tiny, 0.0f, qy);
+  float over = rr - d;
+  n->touch[q] = touch;
+  n->nx[q] = nx;
+  n->ny[q] = ny;
+  n->cvn[q] = ovx * nx + ovy * ny;
+  /* x - (+0) is x for every x: the untouched add nothing */
+  n->sepx[q] = pick(touch, nx * over * SEP_GAIN, 0.0f);
+  n->sepy[q] = pick(touch, ny * over * SEP_GAIN, 0.0f);
+  n->ovl[q] = touch & (over > 0.5f * me->r);
+  /* keep to the pace of a close agent ahead that goes first */
+  float ahead = px * dx + py * dy;
+  int32_t slows = n->first[q] & (ahead > 0.0f) & (fabsf(px * dy - py * dx) < rr);
+  float gap = d - rr, along = ovx * dx + ovy * dy;
+  float fg = gap / (2.0f * rr), f = pick(gap > 0.0f, fg, 0.0f);
+  float pace = along / me->speed;
+  f = pick(pace > f, pace, f);
+  f = pick(f < SLOW_MIN, SLOW_MIN, f);
+  n->slow[q] = pick(slows, f, 1.0f); /* 1: no slower than with no one ahead */
+  n->amove[q] = slows & (along > 0.1f);
   /* closest approach under the current velocities */
   float vx = ovx - me->vx, vy = ovy - me->vy;
   float v2 = vx * vx + vy * vy;
   float t = -(px * vx + py * vy);
-  if ((t <= 0.0f) | (t > AVOID_HORIZON * v2)) return;
+  int32_t soon = !((t <= 0.0f) | (t > AVOID_HORIZON * v2));
   t /= v2;
   float cx = px + vx * t, cy = py + vy * t;
   float cd2 = cx * cx + cy * cy, reach = rr + 0.1f;
-  if (cd2 >= reach * reach) return;
+  int32_t hits = soon & (cd2 < reach * reach);
   float cd = sqrtf(cd2);
   float wgt = (1.0f - t / AVOID_HORIZON) * (1.0f - cd / reach);
-  float ax, ay;
-  if (cd > 1e-3f) {
-    ax = -cx / cd;
-    ay = -cy / cd;
-  } else { /* dead ahead: to the agent's own right */
-    ax = -me->dy;
-    ay = me->dx;
-  }
-  if (ovx * me->dx + ovy * me->dy < 0.0f) { /* oncoming: keep right */
-    ax -= me->dy * 0.5f;
-    ay += me->dx * 0.5f;
-  }
-  p->avx += ax * wgt;
-  p->avy += ay * wgt;
+  int32_t aside = cd > 1e-3f;
+  /* dead ahead: to the agent's own right */
+  float ax0 = -cx / cd, ay0 = -cy / cd;
+  float ax = pick(aside, ax0, -dy), ay = pick(aside, ay0, dx);
+  int32_t oncoming = along < 0.0f; /* keep right */
+  ax = pick(oncoming, ax - dy * 0.5f, ax);
+  ay = pick(oncoming, ay + dx * 0.5f, ay);
+  /* x + (-0) is x for every x: the missed add nothing */
+  n->avx[q] = pick(hits, ax * wgt, -0.0f);
+  n->avy[q] = pick(hits, ay * wgt, -0.0f);
 }
 
-/* Candidates filtered at a time: the distance test runs over a block
- * without branches into a list of survivors (two thirds of the candidates
- * in a stream fail it, and a branch per candidate mispredicts), then the
- * steering math runs on the survivors in the same order. */
-#define SCAN_BLOCK 64
+/* The held neighbours' terms, summed into p in order; the set empties. */
+static void near_flush(const self *me, near_set *n, push *p) {
+  uint32_t m = n->m;
+  for (uint32_t q = 0; q < m; q++) near_terms(me, n, q);
+  for (uint32_t q = 0; q < m; q++) {
+    if (n->touch[q] && p->contacts < MAX_CONTACTS) {
+      p->cnx[p->contacts] = n->nx[q];
+      p->cny[p->contacts] = n->ny[q];
+      p->cvn[p->contacts++] = n->cvn[q];
+    }
+    p->sepx -= n->sepx[q];
+    p->sepy -= n->sepy[q];
+    p->overlap |= n->ovl[q];
+    p->slow = n->slow[q] < p->slow ? n->slow[q] : p->slow;
+    p->ahead_moving |= n->amove[q];
+    p->avx += n->avx[q];
+    p->avy += n->avy[q];
+  }
+  n->m = 0;
+}
 
-/* Neighbours among the bin-ordered agents from .. to - 1, in order. */
+/* The neighbours among the bin-ordered agents from .. to - 1 join the set,
+ * in order. */
 static void scan_range(const cairn_crowd *c, const self *me, uint32_t from,
-                       uint32_t to, push *p) {
+                       uint32_t to, near_set *n, push *p) {
   const float *sx = c->sx, *sy = c->sy;
-  uint32_t keep[SCAN_BLOCK];
   while (from < to) {
-    uint32_t end = to - from > SCAN_BLOCK ? from + SCAN_BLOCK : to, m = 0;
+    uint32_t end = to - from > SCAN_BLOCK ? from + SCAN_BLOCK : to, m = n->m, m0 = m;
+    uint32_t keep[SCAN_BLOCK];
     for (uint32_t j = from; j < end; j++) {
       float px = sx[j] - me->x, py = sy[j] - me->y;
-      keep[m] = j;
+      n->px[m] = px;
+      n->py[m] = py;
+      keep[m - m0] = j;
       m += (uint32_t)(!(px * px + py * py > me->R2) & (j != me->k));
     }
-    for (uint32_t q = 0; q < m; q++) neighbour(c, me, keep[q], p);
+    for (uint32_t q = m0; q < m; q++) {
+      uint32_t j = keep[q - m0];
+      n->ovx[q] = c->svx[j];
+      n->ovy[q] = c->svy[j];
+      n->rr[q] = me->r + c->sr[j];
+      n->sgn[q] = c->sslot[j] > me->slot ? 1.0f : -1.0f;
+      /* give way to a neighbour that goes first: nearer its goal (last
+       * tick's progress), ties to the lower slot; a strict order, so no
+       * ring of agents can wait on one another */
+      n->first[q] = c->skey[j] < me->key;
+    }
+    n->m = m;
+    if (m > NEAR_CAP - SCAN_BLOCK) near_flush(me, n, p);
     from = end;
   }
 }
@@ -449,14 +498,17 @@ static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   float R = c->opts.neighbour_radius;
   self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
              c->sa[k].speed, R * R, c->skey[k], k, c->sslot[k]};
+  near_set n;
+  n.m = 0;
   int32_t bx = (int32_t)(me.x * c->inv_bin), by = (int32_t)(me.y * c->inv_bin);
   int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
   int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
   for (int32_t y = y0; y <= y1; y++) {
     uint32_t from = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x0];
     uint32_t to = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x1 + 1];
-    scan_range(c, &me, from, to, p);
+    scan_range(c, &me, from, to, &n, p);
   }
+  near_flush(&me, &n, p);
 }
 
 /* Walls within the radius push the agent back along that axis. */
