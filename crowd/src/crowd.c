@@ -123,6 +123,8 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   c->next_group = 1;
   c->layer_seen = o.penalty ? cairn_penalty_version(o.penalty) : 0;
   cairn_status st = alloc_arrays(c);
+  /* no slot was binned at a last tick */
+  if (st == CAIRN_OK) memset(c->slot_bin, 0xff, sizeof *c->slot_bin * c->cap);
   if (st == CAIRN_OK) st = cairn_flow_builder_create(&c->alloc, &c->builder);
   if (st == CAIRN_OK) st = cairn_flow_builder_reserve(c->builder, c->route);
   if (st == CAIRN_OK) {

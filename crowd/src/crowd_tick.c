@@ -38,14 +38,30 @@ static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
  * counted (atomically: bin_start is all zero between ticks), the counts
  * are scanned block by block, then each slot takes a place in its bin from
  * the end down (atomically), and each bin is sorted by slot, so the order
- * is the one a sequential stable sort gives, at any thread count. */
+ * is the one a sequential stable sort gives, at any thread count.
+ *
+ * The slots are counted and placed in last tick's bin order (sslot), then
+ * the slots that were not binned then: agents move less than a cell a
+ * tick, so a thread's run of slots falls into a few nearby bins, and the
+ * atomics stay in its own cache lines instead of both threads' hitting
+ * random bins all over the map. */
 
-static void count_slot(cairn_crowd *c, uint32_t s) {
+/* slot_bin's mark on a slot counted among those not binned last tick,
+ * cleared when it is placed (bins stay below 2^30: grid sides of at most
+ * CAIRN_GRID_MAX_SIDE, bins of at least half a cell) */
+#define BIN_FRESH 0x80000000u
+
+static void count_slot(cairn_crowd *c, uint32_t s, uint32_t mark) {
   uint32_t b = takes_part(c, s) ? bin_of(c, c->x[s], c->y[s]) : CROWD_NO_BIN;
-  c->slot_bin[s] = b;
+  c->slot_bin[s] = b == CROWD_NO_BIN ? b : b | mark;
   if (b == CROWD_NO_BIN) return;
 #pragma omp atomic
   c->bin_start[b]++;
+}
+
+/* A slot not binned last tick (new, or back from idling at a goal). */
+static void count_new(cairn_crowd *c, uint32_t s) {
+  if (c->slot_bin[s] == CROWD_NO_BIN) count_slot(c, s, BIN_FRESH);
 }
 
 static size_t n_bins(const cairn_crowd *c) { return (size_t)c->nbx * (size_t)c->nby; }
@@ -90,12 +106,24 @@ static void block_scan(cairn_crowd *c, size_t blk) {
 
 /* Takes the last free place of the slot's bin; once every slot has,
  * bin_start[b] is the start of bin b. */
-static void place_slot(cairn_crowd *c, uint32_t s) {
-  uint32_t b = c->slot_bin[s], pos;
-  if (b == CROWD_NO_BIN) return;
+static void place_slot(cairn_crowd *c, uint32_t s, uint32_t b) {
+  uint32_t pos;
 #pragma omp atomic capture
   pos = --c->bin_start[b];
   c->order_of[pos] = s;
+}
+
+/* Last tick's binned slot s, if binned again. */
+static void place_old(cairn_crowd *c, uint32_t s) {
+  uint32_t b = c->slot_bin[s];
+  if (b != CROWD_NO_BIN) place_slot(c, s, b);
+}
+
+static void place_new(cairn_crowd *c, uint32_t s) {
+  uint32_t b = c->slot_bin[s];
+  if (b == CROWD_NO_BIN || !(b & BIN_FRESH)) return;
+  c->slot_bin[s] = b & ~BIN_FRESH;
+  place_slot(c, s, b & ~BIN_FRESH);
 }
 
 /* Heap sort of v[0 .. n - 1], for the rare crowded bin. */
@@ -458,36 +486,66 @@ static void near_flush(const self *me, near_set *n, push *p) {
   n->m = 0;
 }
 
-/* The neighbours among the bin-ordered agents from .. to - 1 join the set,
- * in order. */
-static void scan_range(const cairn_crowd *c, const self *me, uint32_t from,
-                       uint32_t to, near_set *n, push *p) {
+/* The bin-ordered agents of up to three rows of bins: candidates
+ * [0, total), candidate i at place i + off[row of i]. */
+typedef struct rows {
+  uint32_t total, end0, end1;  /* ends of the first two rows' candidates */
+  uint32_t off0, off1, off2;
+} rows;
+
+static uint32_t place_of(const rows *r, uint32_t i) {
+  /* selects, not branches: which row a candidate falls in is random */
+  uint32_t off = i < r->end1 ? r->off1 : r->off2;
+  return i + (i < r->end0 ? r->off0 : off);
+}
+
+/* Candidates [i0, i1) filtered to those within the radius (a block
+ * without branches: two thirds fail, and a branch each would mispredict),
+ * then their state joins the set, in order. */
+static void scan_block(const cairn_crowd *c, const self *me, const rows *r,
+                       uint32_t i0, uint32_t i1, near_set *n) {
   const float *sx = c->sx, *sy = c->sy;
-  while (from < to) {
-    uint32_t end = to - from > SCAN_BLOCK ? from + SCAN_BLOCK : to, m = n->m, m0 = m;
-    uint32_t keep[SCAN_BLOCK];
-    for (uint32_t j = from; j < end; j++) {
-      float px = sx[j] - me->x, py = sy[j] - me->y;
-      n->px[m] = px;
-      n->py[m] = py;
-      keep[m - m0] = j;
-      m += (uint32_t)(!(px * px + py * py > me->R2) & (j != me->k));
-    }
-    for (uint32_t q = m0; q < m; q++) {
-      uint32_t j = keep[q - m0];
-      n->ovx[q] = c->svx[j];
-      n->ovy[q] = c->svy[j];
-      n->rr[q] = me->r + c->sr[j];
-      n->sgn[q] = c->sslot[j] > me->slot ? 1.0f : -1.0f;
-      /* give way to a neighbour that goes first: nearer its goal (last
-       * tick's progress), ties to the lower slot; a strict order, so no
-       * ring of agents can wait on one another */
-      n->first[q] = c->skey[j] < me->key;
-    }
-    n->m = m;
-    if (m > NEAR_CAP - SCAN_BLOCK) near_flush(me, n, p);
-    from = end;
+  uint32_t keep[SCAN_BLOCK], m = 0;
+  for (uint32_t i = i0; i < i1; i++) {
+    uint32_t j = place_of(r, i);
+    float px = sx[j] - me->x, py = sy[j] - me->y;
+    keep[m] = j;
+    m += (uint32_t)(!(px * px + py * py > me->R2) & (j != me->k));
   }
+  uint32_t q0 = n->m;
+  for (uint32_t t = 0; t < m; t++) {
+    uint32_t j = keep[t], q = q0 + t;
+    n->px[q] = sx[j] - me->x;
+    n->py[q] = sy[j] - me->y;
+    n->ovx[q] = c->svx[j];
+    n->ovy[q] = c->svy[j];
+    n->rr[q] = me->r + c->sr[j];
+    n->sgn[q] = c->sslot[j] > me->slot ? 1.0f : -1.0f;
+    /* give way to a neighbour that goes first: nearer its goal (last
+     * tick's progress), ties to the lower slot; a strict order, so no
+     * ring of agents can wait on one another */
+    n->first[q] = c->skey[j] < me->key;
+  }
+  n->m = q0 + m;
+}
+
+/* The 3 x 3 bins around the agent (fewer at the map's edge) as rows. */
+static void rows_of(const cairn_crowd *c, const self *me, rows *r) {
+  int32_t bx = (int32_t)(me->x * c->inv_bin), by = (int32_t)(me->y * c->inv_bin);
+  int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
+  int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
+  uint32_t from[3] = {0, 0, 0}, len[3] = {0, 0, 0};
+  for (int32_t y = y0; y <= y1; y++) {
+    size_t row = (size_t)y * (size_t)nbx;
+    from[y - y0] = c->bin_start[row + (size_t)x0];
+    len[y - y0] = c->bin_start[row + (size_t)x1 + 1] - from[y - y0];
+  }
+  r->end0 = len[0];
+  r->end1 = len[0] + len[1];
+  r->total = r->end1 + len[2];
+  r->off0 = from[0];
+  r->off1 = from[1] - r->end0;
+  r->off2 = from[2] - r->end1;
 }
 
 static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
@@ -498,15 +556,13 @@ static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   float R = c->opts.neighbour_radius;
   self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
              c->sa[k].speed, R * R, c->skey[k], k, c->sslot[k]};
+  rows r;
+  rows_of(c, &me, &r);
   near_set n;
   n.m = 0;
-  int32_t bx = (int32_t)(me.x * c->inv_bin), by = (int32_t)(me.y * c->inv_bin);
-  int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
-  int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
-  for (int32_t y = y0; y <= y1; y++) {
-    uint32_t from = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x0];
-    uint32_t to = c->bin_start[(size_t)y * (size_t)nbx + (size_t)x1 + 1];
-    scan_range(c, &me, from, to, &n, p);
+  for (uint32_t i = 0; i < r.total; i += SCAN_BLOCK) {
+    scan_block(c, &me, &r, i, r.total - i > SCAN_BLOCK ? i + SCAN_BLOCK : r.total, &n);
+    if (n.m > NEAR_CAP - SCAN_BLOCK) near_flush(&me, &n, p);
   }
   near_flush(&me, &n, p);
 }
@@ -634,21 +690,28 @@ void cairn__crowd_step(cairn_crowd *c) {
   int nt = threads_of(c);
   int chunk = c->opts.chunk;
   int64_t high = (int64_t)c->high, nblk = (int64_t)cairn__crowd_bin_blocks(c);
+  int64_t prev = (int64_t)c->n_binned; /* last tick's binned slots, sslot */
   uint64_t overlaps = 0, in_wall = 0, non_finite = 0, repath = 0;
   (void)nt; /* used by the pragmas alone: unused without OpenMP */
   (void)chunk;
 #pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
   {
+    /* the slots not binned last tick first: the next loop rewrites the
+     * others' slot_bin, which this one reads */
 #pragma omp for schedule(dynamic, 4096)
-    for (int64_t s = 0; s < high; s++) count_slot(c, (uint32_t)s);
+    for (int64_t s = 0; s < high; s++) count_new(c, (uint32_t)s);
+#pragma omp for schedule(dynamic, 1024)
+    for (int64_t k = 0; k < prev; k++) count_slot(c, c->sslot[k], 0);
 #pragma omp for schedule(dynamic, 8)
     for (int64_t b = 0; b < nblk; b++) block_sum(c, (size_t)b);
 #pragma omp single
     block_offsets(c);
 #pragma omp for schedule(dynamic, 8)
     for (int64_t b = 0; b < nblk; b++) block_scan(c, (size_t)b);
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (int64_t k = 0; k < prev; k++) place_old(c, c->sslot[k]);
 #pragma omp for schedule(dynamic, 4096)
-    for (int64_t s = 0; s < high; s++) place_slot(c, (uint32_t)s);
+    for (int64_t s = 0; s < high; s++) place_new(c, (uint32_t)s);
 #pragma omp for schedule(dynamic, 8)
     for (int64_t b = 0; b < nblk; b++) sort_block(c, (size_t)b);
     int64_t n = (int64_t)c->n_binned;
