@@ -94,9 +94,9 @@ typedef enum cairn_order_kind {
 typedef struct cairn_crowd_opts {
   uint32_t max_agents;       /* slots (1..CAIRN_CROWD_MAX_AGENTS) */
   float dt;                  /* seconds per tick (default 0.1) */
-  float bin_size;            /* bin side in cells (default 1.5) */
+  float bin_size;            /* bin side in cells (default 1) */
   float neighbour_radius;    /* neighbours within this many cells
-                                count (default 1.5, at most bin_size) */
+                                count (default 1, at most bin_size) */
   int threads;               /* 0 = OpenMP's default */
   int chunk;                 /* agents per dynamic work item (default 256) */
   uint64_t path_budget;      /* node expansions per tick (default 20000) */

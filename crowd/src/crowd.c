@@ -118,8 +118,10 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   c->cells = cairn_grid_cells(grid, &c->stride);
   c->cap = o.max_agents;
   c->inv_bin = 1.0f / o.bin_size;
-  c->nbx = (int32_t)ceilf((float)c->width * c->inv_bin);
-  c->nby = (int32_t)ceilf((float)c->height * c->inv_bin);
+  /* a border of empty bins all round: the neighbour scan reads the 3 x 3
+   * bins around any agent's without bounds to check */
+  c->nbx = (int32_t)ceilf((float)c->width * c->inv_bin) + 2;
+  c->nby = (int32_t)ceilf((float)c->height * c->inv_bin) + 2;
   c->next_group = 1;
   c->layer_seen = o.penalty ? cairn_penalty_version(o.penalty) : 0;
   cairn_status st = alloc_arrays(c);

@@ -69,7 +69,7 @@ struct cairn_crowd {
   uint8_t *wp_partial;
 
   /* bins, rebuilt each tick by counting sort */
-  int32_t nbx, nby;
+  int32_t nbx, nby; /* bins a side, an empty border bin at each end */
   float inv_bin;
   uint32_t *bin_start; /* nbx * nby + 1 */
   uint32_t *order_of;  /* binned slots in bin order */

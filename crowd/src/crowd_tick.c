@@ -27,10 +27,17 @@ static int takes_part(const cairn_crowd *c, uint32_t s) {
          !(c->order[s] == CAIRN_ORDER_FIELD && c->state[s] == CAIRN_AGENT_ARRIVED);
 }
 
+/* The bin (x, y) falls in, counting the border: column x / bin + 1. */
+static void bin_xy(const cairn_crowd *c, float x, float y, int32_t *bx, int32_t *by) {
+  *bx = (int32_t)(x * c->inv_bin) + 1;
+  *by = (int32_t)(y * c->inv_bin) + 1;
+  if (*bx > c->nbx - 2) *bx = c->nbx - 2; /* x just below the width */
+  if (*by > c->nby - 2) *by = c->nby - 2;
+}
+
 static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
-  int32_t bx = (int32_t)(x * c->inv_bin), by = (int32_t)(y * c->inv_bin);
-  if (bx >= c->nbx) bx = c->nbx - 1;
-  if (by >= c->nby) by = c->nby - 1;
+  int32_t bx, by;
+  bin_xy(c, x, y, &bx, &by);
   return (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
 }
 
@@ -510,11 +517,12 @@ static void scan_block(const cairn_crowd *c, const self *me, const rows *r,
     uint32_t j = place_of(r, i);
     float px = sx[j] - me->x, py = sy[j] - me->y;
     keep[m] = j;
-    m += (uint32_t)(!(px * px + py * py > me->R2) & (j != me->k));
+    m += (uint32_t)!(px * px + py * py > me->R2);
   }
-  uint32_t q0 = n->m;
+  /* the agent itself passed the test: written, then not counted */
+  uint32_t q = n->m;
   for (uint32_t t = 0; t < m; t++) {
-    uint32_t j = keep[t], q = q0 + t;
+    uint32_t j = keep[t];
     n->px[q] = sx[j] - me->x;
     n->py[q] = sy[j] - me->y;
     n->ovx[q] = c->svx[j];
@@ -525,27 +533,28 @@ static void scan_block(const cairn_crowd *c, const self *me, const rows *r,
      * tick's progress), ties to the lower slot; a strict order, so no
      * ring of agents can wait on one another */
     n->first[q] = c->skey[j] < me->key;
+    q += j != me->k;
   }
-  n->m = q0 + m;
+  n->m = q;
 }
 
-/* The 3 x 3 bins around the agent (fewer at the map's edge) as rows. */
+/* The 3 x 3 bins around the agent's as rows (neighbour_radius is at most
+ * the bin's side). */
 static void rows_of(const cairn_crowd *c, const self *me, rows *r) {
-  int32_t bx = (int32_t)(me->x * c->inv_bin), by = (int32_t)(me->y * c->inv_bin);
-  int32_t nbx = c->nbx, x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < nbx ? bx + 1 : nbx - 1;
-  int32_t y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < c->nby ? by + 1 : c->nby - 1;
-  uint32_t from[3] = {0, 0, 0}, len[3] = {0, 0, 0};
-  for (int32_t y = y0; y <= y1; y++) {
-    size_t row = (size_t)y * (size_t)nbx;
-    from[y - y0] = c->bin_start[row + (size_t)x0];
-    len[y - y0] = c->bin_start[row + (size_t)x1 + 1] - from[y - y0];
-  }
-  r->end0 = len[0];
-  r->end1 = len[0] + len[1];
-  r->total = r->end1 + len[2];
-  r->off0 = from[0];
-  r->off1 = from[1] - r->end0;
-  r->off2 = from[2] - r->end1;
+  int32_t bx, by;
+  bin_xy(c, me->x, me->y, &bx, &by);
+  /* the border: bx - 1 .. bx + 1 and by - 1 .. by + 1 are bins */
+  const uint32_t *start = c->bin_start + (size_t)(by - 1) * (size_t)c->nbx + (size_t)bx;
+  size_t row = (size_t)c->nbx;
+  uint32_t f0 = start[-1], t0 = start[2];
+  uint32_t f1 = start[row - 1], t1 = start[row + 2];
+  uint32_t f2 = start[2 * row - 1], t2 = start[2 * row + 2];
+  r->end0 = t0 - f0;
+  r->end1 = r->end0 + (t1 - f1);
+  r->total = r->end1 + (t2 - f2);
+  r->off0 = f0;
+  r->off1 = f1 - r->end0;
+  r->off2 = f2 - r->end1;
 }
 
 static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
