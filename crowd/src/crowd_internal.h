@@ -13,6 +13,7 @@
 #define CROWD_NO_FIELD UINT16_MAX
 #define CROWD_NO_BIN UINT32_MAX
 #define CROWD_BIN_BLOCK 4096 /* bins a thread scans or sorts at a time */
+#define CROWD_MAX_THREADS 64 /* threads one tick uses at most */
 
 /* A binned agent's own state the steering pass reads, gathered in bin
  * order with the neighbour arrays (sx, sy, ...) so the pass reads memory
@@ -84,6 +85,8 @@ struct cairn_crowd {
    * steering pass's results, in bin order; the commit scatters them */
   uint32_t *slot_bin; /* each slot's bin this tick, CROWD_NO_BIN if none */
   uint32_t *blk_sum;  /* per block of CROWD_BIN_BLOCK bins: the scan's sums */
+  /* the steering pass: each thread's next place and end in its share */
+  uint64_t cursor[CROWD_MAX_THREADS], cursor_end[CROWD_MAX_THREADS];
 
   crowd_field_slot fields[CROWD_MAX_FIELDS];
   cairn_flow_cache *cache;

@@ -695,55 +695,155 @@ typedef struct tick_counts {
   uint64_t overlaps, in_wall, non_finite, repath;
 } tick_counts;
 
+/* A thread's share of the tick: blocks of bins [b0, b1), and the agents
+ * in them, places [k0, k1) of the bin order (last tick's while counting
+ * and placing, this tick's after). */
+typedef struct share {
+  int64_t b0, b1, k0, k1;
+} share;
+
+/* The first block whose agents start at or after place k (blk_sum holds
+ * the block offsets of the last scan). */
+static int64_t block_at(const cairn_crowd *c, int64_t nblk, uint64_t k) {
+  int64_t lo = 0, hi = nblk;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (c->blk_sum[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Places [k0, k1) of the share's blocks, n places in all. */
+static void share_places(const cairn_crowd *c, int64_t nblk, int64_t n, share *sh) {
+  sh->k0 = sh->b0 < nblk ? (int64_t)c->blk_sum[sh->b0] : n;
+  sh->k1 = sh->b1 < nblk ? (int64_t)c->blk_sum[sh->b1] : n;
+}
+
+/* Thread t of nth takes the blocks that held its equal part of last
+ * tick's agents (equal parts of the blocks when there were none). */
+static share share_of(const cairn_crowd *c, int64_t nblk, int64_t prev, int t, int nth) {
+  share sh;
+  if (!prev) {
+    sh.b0 = nblk * t / nth;
+    sh.b1 = nblk * (t + 1) / nth;
+  } else {
+    sh.b0 = t ? block_at(c, nblk, (uint64_t)(prev * t / nth)) : 0;
+    sh.b1 = t + 1 < nth ? block_at(c, nblk, (uint64_t)(prev * (t + 1) / nth)) : nblk;
+  }
+  share_places(c, nblk, prev, &sh);
+  return sh;
+}
+
+static int thread_id(void) {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+static int thread_count(void) {
+#ifdef _OPENMP
+  return omp_get_num_threads();
+#else
+  return 1;
+#endif
+}
+
+/* The next chunk of thread u's places, or 0 when they are all taken. */
+static int take_chunk(cairn_crowd *c, int u, uint64_t chunk, uint64_t *from, uint64_t *to) {
+  uint64_t k;
+#pragma omp atomic capture
+  {
+    k = c->cursor[u];
+    c->cursor[u] += chunk;
+  }
+  if (k >= c->cursor_end[u]) return 0;
+  *from = k;
+  *to = k + chunk < c->cursor_end[u] ? k + chunk : c->cursor_end[u];
+  return 1;
+}
+
+/* The steering pass: each thread steers its own share's agents first, a
+ * chunk at a time, then takes chunks from the others' shares while any
+ * are left, so a thread slowed by a busy core holds no one up. */
+static void steer_shares(cairn_crowd *c, int t, int nth, uint64_t chunk) {
+  uint64_t from, to;
+  for (int i = 0; i < nth; i++) {
+    int u = (t + i) % nth;
+    while (take_chunk(c, u, chunk, &from, &to))
+      for (uint64_t k = from; k < to; k++) advance(c, (uint32_t)k);
+  }
+}
+
+/* One agent's commit and its share of the tick's counts. */
+static void commit_one(cairn_crowd *c, uint32_t k, tick_counts *n) {
+  commit_copy(c, k, c->sslot[k]);
+  float x = c->nx[k], y = c->ny[k];
+  n->overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
+  if (!isfinite(x) || !isfinite(y)) n->non_finite++;
+  else n->in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y));
+  n->repath += (c->nflags[k] & (AF_REPATH | AF_ADVANCED)) != 0 ||
+               (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
+}
+
+/* Each thread keeps one share of the bins and of the agents in them
+ * through the whole tick, and tick after tick (agents move less than a
+ * cell a tick): it counts, sorts, steers first and commits the same
+ * agents, so their lines stay in its core's cache. Handed out at random,
+ * every pass found half its lines in the other core's cache. */
 void cairn__crowd_step(cairn_crowd *c) {
   int nt = threads_of(c);
   int chunk = c->opts.chunk;
   int64_t high = (int64_t)c->high, nblk = (int64_t)cairn__crowd_bin_blocks(c);
   int64_t prev = (int64_t)c->n_binned; /* last tick's binned slots, sslot */
-  uint64_t overlaps = 0, in_wall = 0, non_finite = 0, repath = 0;
+  tick_counts sum = {0, 0, 0, 0};
+  if (nt > CROWD_MAX_THREADS) nt = CROWD_MAX_THREADS;
   (void)nt; /* used by the pragmas alone: unused without OpenMP */
-  (void)chunk;
 #pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
   {
-    /* the slots not binned last tick first: the next loop rewrites the
+    int t = thread_id(), nth = thread_count();
+    share sh = share_of(c, nblk, prev, t, nth);
+    /* the slots not binned last tick first: the next pass rewrites the
      * others' slot_bin, which this one reads */
-#pragma omp for schedule(dynamic, 4096)
+#pragma omp for schedule(static)
     for (int64_t s = 0; s < high; s++) count_new(c, (uint32_t)s);
-#pragma omp for schedule(dynamic, 1024)
-    for (int64_t k = 0; k < prev; k++) count_slot(c, c->sslot[k], 0);
-#pragma omp for schedule(dynamic, 8)
-    for (int64_t b = 0; b < nblk; b++) block_sum(c, (size_t)b);
+    for (int64_t k = sh.k0; k < sh.k1; k++) count_slot(c, c->sslot[k], 0);
+#pragma omp barrier
+    for (int64_t b = sh.b0; b < sh.b1; b++) block_sum(c, (size_t)b);
+#pragma omp barrier
 #pragma omp single
     block_offsets(c);
-#pragma omp for schedule(dynamic, 8)
-    for (int64_t b = 0; b < nblk; b++) block_scan(c, (size_t)b);
-#pragma omp for schedule(dynamic, 1024) nowait
-    for (int64_t k = 0; k < prev; k++) place_old(c, c->sslot[k]);
-#pragma omp for schedule(dynamic, 4096)
+    for (int64_t b = sh.b0; b < sh.b1; b++) block_scan(c, (size_t)b);
+#pragma omp barrier
+    for (int64_t k = sh.k0; k < sh.k1; k++) place_old(c, c->sslot[k]);
+#pragma omp for schedule(static)
     for (int64_t s = 0; s < high; s++) place_new(c, (uint32_t)s);
-#pragma omp for schedule(dynamic, 8)
-    for (int64_t b = 0; b < nblk; b++) sort_block(c, (size_t)b);
-    int64_t n = (int64_t)c->n_binned;
-#pragma omp for schedule(dynamic, chunk)
-    for (int64_t k = 0; k < n; k++) advance(c, (uint32_t)k);
-    /* the implicit barrier: every read of the current state is done */
-#pragma omp for schedule(dynamic, 8) nowait
-    for (int64_t b = 0; b < nblk; b++) clear_block(c, (size_t)b);
-#pragma omp for schedule(dynamic, 4096) reduction(+ : overlaps, in_wall, non_finite, repath)
-    for (int64_t k = 0; k < n; k++) {
-      commit_copy(c, (uint32_t)k, c->sslot[k]);
-      float x = c->nx[k], y = c->ny[k];
-      overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
-      if (!isfinite(x) || !isfinite(y)) non_finite++;
-      else in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y));
-      repath += (c->nflags[k] & (AF_REPATH | AF_ADVANCED)) != 0 ||
-                (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
+    for (int64_t b = sh.b0; b < sh.b1; b++) sort_block(c, (size_t)b);
+    share_places(c, nblk, (int64_t)c->n_binned, &sh);
+    c->cursor[t] = (uint64_t)sh.k0;
+    c->cursor_end[t] = (uint64_t)sh.k1;
+#pragma omp barrier
+    steer_shares(c, t, nth, (uint64_t)chunk);
+#pragma omp barrier
+    /* every read of the current state is done */
+    for (int64_t b = sh.b0; b < sh.b1; b++) clear_block(c, (size_t)b);
+    tick_counts mine = {0, 0, 0, 0};
+    for (int64_t k = sh.k0; k < sh.k1; k++) commit_one(c, (uint32_t)k, &mine);
+#pragma omp critical
+    {
+      sum.overlaps += mine.overlaps;
+      sum.in_wall += mine.in_wall;
+      sum.non_finite += mine.non_finite;
+      sum.repath += mine.repath;
     }
   }
+  uint64_t repath = sum.repath;
   cairn_crowd_stats *st = &c->stats;
-  st->overlaps = overlaps;
-  st->in_wall = in_wall;
-  st->non_finite = non_finite;
+  st->overlaps = sum.overlaps;
+  st->in_wall = sum.in_wall;
+  st->non_finite = sum.non_finite;
   /* only path agents get here: a horde's night never does */
   for (uint32_t k = 0; repath && k < c->n_binned; k++) {
     uint32_t s = c->order_of[k];
