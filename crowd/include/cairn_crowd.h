@@ -18,8 +18,9 @@
  * uniform grid of bins (a counting sort run in parallel, whose order is
  * the sequential one: by bin, slots ascending within a bin), and the
  * state the steering reads is gathered in that order; 3. a parallel
- * read-only pass (OpenMP, dynamic schedule) computes each agent's next
- * position, velocity and state from the current ones alone; 4. the
+ * read-only pass (OpenMP; a thread done with its share takes over work
+ * from the others') computes each agent's next position, velocity and
+ * state from the current ones alone; 4. the
  * commit, in parallel but for path requests, which are queued in bin
  * order. Each agent's next state is a function of the current state read
  * in a fixed order, so the result is bit for bit the same at any thread
@@ -55,7 +56,9 @@
  * cairn_crowd_grid_changed before the next tick.
  *
  * Threads: one crowd is single-threaded from the caller's side; the tick
- * uses opts.threads OpenMP threads inside.
+ * uses opts.threads OpenMP threads inside (at most 64): each keeps one
+ * share of the bins and their agents, and the steering pass lets a thread
+ * that finished its share take chunks of the others'.
  *
  * Memory: everything is sized at create from opts.max_agents; a tick never
  * allocates, except the field cache building a new field on an order.
