@@ -150,6 +150,12 @@ static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
+/* The column (or row) of bins a coordinate v >= 0 falls in: v / bin + 1,
+ * column 0 being the empty border. */
+static inline int32_t cairn__crowd_bin_col(const cairn_crowd *c, float v) {
+  return (int32_t)(v * c->inv_bin) + 1;
+}
+
 /* queue (crowd_queue.c) */
 cairn_status cairn__crowd_queue_init(cairn_crowd *c);
 void cairn__crowd_queue_free(cairn_crowd *c);

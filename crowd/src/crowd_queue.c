@@ -275,11 +275,11 @@ static void gather_avoid(cairn_crowd *c, uint32_t s, int stuck) {
   int32_t r = c->opts.avoid_radius;
   if (r <= 0 || !c->n_binned) return;
   int32_t cx = crowd_cell(c->x[s]), cy = crowd_cell(c->y[s]);
-  /* bin x of a position is x / bin + 1 (the border bin is 0) */
-  int32_t b0x = (int32_t)((float)(cx - r) * c->inv_bin),
-          b1x = (int32_t)((float)(cx + r + 1) * c->inv_bin) + 2,
-          b0y = (int32_t)((float)(cy - r) * c->inv_bin),
-          b1y = (int32_t)((float)(cy + r + 1) * c->inv_bin) + 2;
+  /* a bin more on each side, as the cells' bins are rounded */
+  int32_t b0x = cairn__crowd_bin_col(c, (float)(cx - r)) - 1,
+          b1x = cairn__crowd_bin_col(c, (float)(cx + r + 1)) + 1,
+          b0y = cairn__crowd_bin_col(c, (float)(cy - r)) - 1,
+          b1y = cairn__crowd_bin_col(c, (float)(cy + r + 1)) + 1;
   for (int32_t by = b0y < 0 ? 0 : b0y; by <= b1y && by < c->nby; by++)
     for (int32_t bx = b0x < 0 ? 0 : b0x; bx <= b1x && bx < c->nbx; bx++) {
       uint32_t b = (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;

@@ -27,10 +27,10 @@ static int takes_part(const cairn_crowd *c, uint32_t s) {
          !(c->order[s] == CAIRN_ORDER_FIELD && c->state[s] == CAIRN_AGENT_ARRIVED);
 }
 
-/* The bin (x, y) falls in, counting the border: column x / bin + 1. */
+/* The bin (x, y) falls in. */
 static void bin_xy(const cairn_crowd *c, float x, float y, int32_t *bx, int32_t *by) {
-  *bx = (int32_t)(x * c->inv_bin) + 1;
-  *by = (int32_t)(y * c->inv_bin) + 1;
+  *bx = cairn__crowd_bin_col(c, x);
+  *by = cairn__crowd_bin_col(c, y);
   if (*bx > c->nbx - 2) *bx = c->nbx - 2; /* x just below the width */
   if (*by > c->nby - 2) *by = c->nby - 2;
 }
@@ -800,7 +800,6 @@ void cairn__crowd_step(cairn_crowd *c) {
   int64_t prev = (int64_t)c->n_binned; /* last tick's binned slots, sslot */
   tick_counts sum = {0, 0, 0, 0};
   if (nt > CROWD_MAX_THREADS) nt = CROWD_MAX_THREADS;
-  (void)nt; /* used by the pragmas alone: unused without OpenMP */
 #pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
   {
     int t = thread_id(), nth = thread_count();
@@ -839,13 +838,12 @@ void cairn__crowd_step(cairn_crowd *c) {
       sum.repath += mine.repath;
     }
   }
-  uint64_t repath = sum.repath;
   cairn_crowd_stats *st = &c->stats;
   st->overlaps = sum.overlaps;
   st->in_wall = sum.in_wall;
   st->non_finite = sum.non_finite;
   /* only path agents get here: a horde's night never does */
-  for (uint32_t k = 0; repath && k < c->n_binned; k++) {
+  for (uint32_t k = 0; sum.repath && k < c->n_binned; k++) {
     uint32_t s = c->order_of[k];
     if (c->flags[s] & (AF_REPATH | AF_ADVANCED) ||
         (c->claims && c->state[s] == CAIRN_AGENT_ARRIVED))
