@@ -9,7 +9,7 @@
  * Each run (each repetition) sets its crowd up afresh (spawned at the
  * edges, one field to the gates from the flow cache), ticks 300 times so
  * the horde is on its way, then times one tick an iteration (wall time:
- * the tick runs OpenMP threads), 100 iterations a run: every repetition
+ * the tick runs on the job pool), 100 iterations a run: every repetition
  * times the same ticks 300 to 399. A tick includes everything but the
  * field build: bins, steering on the shared field, the commit.
  */

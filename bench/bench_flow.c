@@ -10,7 +10,7 @@
  *
  * The goal of every field is the start of the map's first scenario row
  * (the source of full_distance_map in bench_astar.c). Builds and repairs
- * are timed in wall-clock time (they run OpenMP threads); each benchmark
+ * are timed in wall-clock time (they run on threads); each benchmark
  * fails if its timed loop allocated through the counting allocator.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */

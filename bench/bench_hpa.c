@@ -21,7 +21,7 @@
  *   passes that their optimal lengths add up to HPA_WORK_MIN cells, four
  *   times as many, so each repetition times long enough although HPA* is
  *   much faster (the iteration counts differ from A*'s). Each map has
- *   one hierarchy (the default cluster side, 16; threads = OpenMP's
+ *   one hierarchy (the default cluster side, 16; threads = the job pool's
  *   default) and one cairn_hpa_query, created with a counting allocator,
  *   both made before anything is timed. On its first run each group
  *   answers every query of its sample once, untimed: the path must pass

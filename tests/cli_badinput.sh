@@ -163,6 +163,19 @@ want 2 "cairn: --groups: '0' is not an integer" "$cairn" march --map ok.map --gr
 want 2 "cairn: --width: '0' is not an integer" "$cairn" gen --out g.map --width 0
 want 2 "cairn: --width: '100000' is not an integer" "$cairn" gen --out g.map --width 100000
 want 2 "cairn: --cluster: '0' is not an integer" "$cairn" path --map ok.map --from 0,0 --to 1,1 --algo hpa --cluster 0
+# --threads on every command with parallel work: 1..256, nothing else
+for n in 0 -1 257 x; do
+  msg="cairn: --threads: '$n' is not an integer in 1..256"
+  want 2 "$msg" "$cairn" path --map ok.map --from 0,0 --to 2,2 --algo hpa --threads "$n"
+  want 2 "$msg" "$cairn" scen ok.scen --map ok.map --algo hpa --threads "$n"
+  want 2 "$msg" "$cairn" suite suite --threads "$n"
+  want 2 "$msg" "$cairn" flow --map ok.map --to 1,1 --threads "$n"
+  want 2 "$msg" "$cairn" horde --map gates.map --agents 2 --threads "$n"
+  want 2 "$msg" "$cairn" march --map ok.map --groups 1 --units 1 --threads "$n"
+done
+want 2 "cairn: --threads needs a value" "$cairn" horde --threads
+ok "$cairn" path --map ok.map --from 0,0 --to 2,2 --algo hpa --threads 256
+ok "$cairn" march --map ok.map --groups 1 --units 1 --ticks 5 --threads=1
 # more undead than the map has cells: a runtime refusal, not a crash
 want 1 "cairn: horde: size above the documented limit" "$cairn" horde --map gates.map --agents 50
 ok "$cairn" horde --map gates.map --agents 2 --ticks 5 --json

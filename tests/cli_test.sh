@@ -81,6 +81,21 @@ path_ok() {
     }' "$pm"
 }
 
+# same_at_threads KEYS CMD...: runs CMD with --threads 1 and with --threads 2
+# and wants the same "key":value pairs (KEYS, a grep -E of them, some found)
+# in both outputs: results never depend on the thread count.
+same_at_threads() {
+  keys=$1
+  shift
+  "$@" --threads 1 >"$tmp/t1" 2>&1 && "$@" --threads 2 >"$tmp/t2" 2>&1 &&
+    grep -Eo -- "$keys" "$tmp/t1" >"$tmp/k1" && grep -Eo -- "$keys" "$tmp/t2" >"$tmp/k2" &&
+    cmp -s "$tmp/k1" "$tmp/k2" ||
+    { echo "FAIL: $* differs at --threads 1 and 2 (or failed):" >&2
+      sed 's/^/    1: /' "$tmp/t1" | head -n 5 >&2
+      sed 's/^/    2: /' "$tmp/t2" | head -n 5 >&2
+      fails=$((fails + 1)); }
+}
+
 map="$src/maps/outskirts.map"
 printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' >"$tmp/split.map"
 printf 'type octile\nheight 3\nwidth 5\nmap\n.....\n.....\n' >"$tmp/short.map"
@@ -209,6 +224,9 @@ expect 0 '"found":false,.*"route_len":0,"plain":false' \
   "$cairn" path --map "$tmp/split.map" --from 0,0 --to 4,2 --algo hpa --json
 expect 0 '"found":true,"cost":4.000000,"steps":2,' \
   "$cairn" path --map "$tmp/split.map" --from 0,0 --to 0,2 --algo hpa --json --terrain .=2
+# the hierarchy built on 1 and on 2 threads: the same graph, the same path
+same_at_threads '"(cost|abstract_nodes|abstract_edges|route_len|level2_nodes)":[^,]*|"path":[][0-9,]*' \
+  "$cairn" path --map "$map" --from 0,0 --to 119,59 --algo hpa --cluster 8 --json
 
 # scenario files
 printf 'version 1\n0\tsplit.map\t5\t3\t0\t0\t1\t2\t2.41421356\n' >"$tmp/split.map.scen"
@@ -250,6 +268,11 @@ if [ -f "$mai/scen/arena.map.scen" ]; then
 else
   echo "skipped the Moving AI checks: $mai is absent"
 fi
+# every row through hierarchies built on 1 and on 2 threads
+scen_file=$tmp/split.map.scen
+[ -f "$mai/scen/arena.map.scen" ] && scen_file=$mai/scen/arena.map.scen
+same_at_threads '"(solved|invalid|mean_subopt_pct|max_subopt_pct|mean_expanded|abstract_nodes|abstract_edges)":[^,]*' \
+  "$cairn" scen "$scen_file" --algo hpa --json
 
 # flow: one field, its size, the check against Dijkstra
 expect 2 "flow needs --map FILE --to" "$cairn" flow --map "$map"
@@ -267,6 +290,9 @@ expect 0 "^check: ok$" "$cairn" flow --map "$map" --to 5,30 --check --terrain T=
 expect 0 "^check: ok$" "$cairn" flow --map "$map" --to "5,30;102,30" --check --moves 4 --threads 1
 # the two halves of split.map: a goal on the left reaches the left only
 expect 0 '"cells":15,"reachable":6,' "$cairn" flow --map "$tmp/split.map" --to 0,0 --json
+# the row passes on 1 and on 2 threads: the same field (and it checks)
+same_at_threads '"(cells|reachable|max_cost|check)":[^,}]*' \
+  "$cairn" flow --map "$map" --to "5,30;102,30;60,2" --json --check
 if [ -f "$mai/maps/arena.map" ]; then
   expect 0 '"reachable":2054,.*"check":"ok"' "$cairn" flow --map "$mai/maps/arena.map" --to 24,24 --json --check
   expect 0 "^check: ok$" "$cairn" flow --map "$mai/maps/brc202d.map" --to "93,250;255,395;400,100" --check
@@ -308,6 +334,9 @@ if [ -f "$mai/maps/Berlin_0_256.map" ]; then
   expect 0 '"in_wall":0,"lost":0,.*"max_tick_nodes":([0-9]|[1-9][0-9]{1,2}|1[0-9]{3}|2000),"queue_wait_ticks_p99":[0-9]+\}$' \
     "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --json
 fi
+# the tick, and the hierarchy march builds, on 1 and on 2 threads: the same state
+same_at_threads '"(ticks|arrived|stuck|state_hash|max_tick_nodes)":[^,]*' \
+  "$cairn" march --map "$map" --groups 4 --units 12 --ticks 400 --algo hpa --json
 
 # suite: every .scen under a folder; the report's table against cairn scen --json
 expect 2 "suite needs a folder" "$cairn" suite
@@ -359,6 +388,9 @@ awk -F, 'NR > 1 && $2 + 0 > 0 { n++ } END { exit !(n >= 4) }' "$tmp/rep/r-rows.c
   { echo "FAIL: suite rows CSV" >&2; fails=$((fails + 1)); }
 expect 0 '^\{"map":"tiny.map","algo":"dijkstra",.*"scenarios":2,.*"mismatch":0,.*"file":"scen/tiny/tiny.map.scen"\}$' \
   "$cairn" suite "$tmp/suite" --algo dijkstra --json
+# every file's hierarchy built on 1 and on 2 threads: the same lines
+same_at_threads '"(file|solved|invalid|mean_subopt_pct|max_subopt_pct|mean_expanded|abstract_nodes)":[^,]*' \
+  "$cairn" suite "$tmp/suite" --algo hpa --json
 
 # horde --replay: the recording leaves the run unchanged; the browser test is ctest's viewer
 expect 2 "--every needs --replay" "$cairn" horde --every 5

@@ -10,6 +10,26 @@
 
 #include "cairn_crowd.h"
 #include "crowd_internal.h"
+#include "test_jobs.h"
+
+/* How a crowd runs its tick: threads, or a scheduler (jobs), and the
+ * steering chunk (0: the default). */
+typedef struct runner {
+  int threads;
+  const cairn_jobs *jobs;
+  int chunk;
+} runner;
+
+static cairn_crowd *crowd_on(const cairn_grid *g, uint32_t max, runner r) {
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = max;
+  o.threads = r.threads;
+  o.jobs = r.jobs;
+  if (r.chunk) o.chunk = r.chunk;
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
+  return c;
+}
 
 static cairn_crowd *new_crowd(const cairn_grid *g, uint32_t max, int threads) {
   cairn_crowd_opts o = cairn_crowd_defaults();
@@ -120,10 +140,10 @@ static void refuses_bad_input(void **state) {
 
 /* A mixed crowd on a random map: a horde to two goals, wanderers, units
  * with paths. Returns the hash after `ticks`; *shift moves agent 0. */
-static uint64_t run_mixed(int threads, int ticks, float shift, int check_walls) {
+static uint64_t run_mixed_on(runner run, int ticks, float shift, int check_walls) {
   uint64_t rng = 42;
   cairn_grid *g = tu_random_grid(&rng, 96, 96, 22, 1);
-  cairn_crowd *c = new_crowd(g, 1500, threads);
+  cairn_crowd *c = crowd_on(g, 1500, run);
   cairn_agent *agents = malloc(1500 * sizeof *agents);
   size_t n = 0;
   while (n < 1500) {
@@ -155,6 +175,11 @@ static uint64_t run_mixed(int threads, int ticks, float shift, int check_walls) 
   return h;
 }
 
+static uint64_t run_mixed(int threads, int ticks, float shift, int check_walls) {
+  runner r = {threads, NULL, 0};
+  return run_mixed_on(r, ticks, shift, check_walls);
+}
+
 static void same_state_at_any_thread_count(void **state) {
   (void)state;
   uint64_t one = run_mixed(1, 300, 0.0f, 0), two = run_mixed(2, 300, 0.0f, 0);
@@ -163,6 +188,38 @@ static void same_state_at_any_thread_count(void **state) {
   assert_true(one == three);
   /* the hash sees a change of one agent's start by a hundredth of a cell */
   assert_true(run_mixed(2, 300, 0.01f, 0) != one);
+}
+
+/* The same crowd whatever runs the tick's tasks: serially in reverse
+ * order or shuffled, naming workers as a pool would, or the crowd's own
+ * pool, with small chunks so every pass has many tasks. */
+static void same_state_under_any_scheduler(void **state) {
+  (void)state;
+  uint64_t want = run_mixed(1, 200, 0.0f, 0);
+  tj_sched sched[3] = {tj_make(3, 0, 1), tj_make(2, 1, 5), tj_make(3, 1, 9)};
+  for (int k = 0; k < 3; k++) {
+    runner r = {0, tj_jobs(&sched[k]), 16};
+    assert_true(run_mixed_on(r, 200, 0.0f, 0) == want);
+    /* several tasks a run: the order really varied */
+    assert_true(sched[k].tasks > 4 * (uint64_t)sched[k].runs);
+  }
+  for (int threads = 2; threads <= 3; threads++) {
+    runner r = {threads, NULL, 16};
+    assert_true(run_mixed_on(r, 200, 0.0f, 0) == want);
+  }
+  /* bad jobs are refused */
+  uint64_t rng = 3;
+  cairn_grid *g = tu_random_grid(&rng, 16, 16, 10, 1);
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  cairn_jobs bad = {0, tj_run, NULL};
+  o.jobs = &bad;
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_ERR_ARG);
+  bad.workers = 2;
+  bad.run = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_ERR_ARG);
+  assert_null(c);
+  cairn_grid_destroy(g);
 }
 
 /* Wanderers and a horde on random maps, thousands of ticks, every agent
@@ -427,6 +484,7 @@ int main(void) {
       cmocka_unit_test(handles),
       cmocka_unit_test(refuses_bad_input),
       cmocka_unit_test(same_state_at_any_thread_count),
+      cmocka_unit_test(same_state_under_any_scheduler),
       cmocka_unit_test(never_in_a_wall),
       cmocka_unit_test(groups_cross_head_on),
       cmocka_unit_test(gate_closing_mid_march),

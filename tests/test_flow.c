@@ -1,6 +1,6 @@
 /* Flow fields: integration against the core's Dijkstra, multi-goal minima,
- * legal directions, repair against rebuild, the cache, thread counts,
- * sector tiles, steering and bad input.
+ * legal directions, repair against rebuild, the cache, thread counts and
+ * schedulers, sector tiles, steering and bad input.
  *
  * usage: test_flow                 the unit tests
  *        test_flow --movingai NAME the Moving AI check on maps/NAME.map:
@@ -8,6 +8,7 @@
  *                                  multi-goal set, each verified against
  *                                  Dijkstra, the scenario's optimal
  *                                  length read off the field */
+#include "test_jobs.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -683,6 +684,169 @@ static void thread_count_independent(void **state) {
   cairn_grid_destroy(gt);
 }
 
+/* Everything a build writes: values, directions (with the los flags), the
+ * goals seen, the reached box. */
+static void assert_identical(const cairn_field *a, const cairn_field *b,
+                             const cairn_grid *g) {
+  assert_true(memcmp(a->cost, b->cost, a->n * sizeof *a->cost) == 0);
+  assert_true(memcmp(a->dir, b->dir, a->n) == 0);
+  assert_true(a->bx0 == b->bx0 && a->by0 == b->by0 && a->bx1 == b->bx1 &&
+              a->by1 == b->by1);
+  assert_same_field(a, b, g); /* the los offsets where a flag says so */
+}
+
+/* The ways a build's row passes may run: the caller's jobs in reverse or
+ * in shuffled orders (workers > 0), or the builder's own pool. */
+typedef struct flow_way {
+  uint32_t workers;
+  int shuffle;
+  int threads; /* without jobs */
+} flow_way;
+
+static const flow_way flow_ways[] = {
+    {3, 0, 0}, {2, 1, 0}, {3, 1, 0}, {0, 0, 1}, {0, 0, 2}, {0, 0, 3},
+};
+
+/* Builds f every way and checks each against ref, built at one thread. */
+static void build_every_way(cairn_flow_builder *b, cairn_field *f,
+                            const cairn_field *ref, const cairn_grid *g,
+                            const cairn_point *goals, size_t n,
+                            cairn_flow_opts o, uint64_t seed) {
+  for (size_t k = 0; k < sizeof flow_ways / sizeof *flow_ways; k++) {
+    const flow_way *w = &flow_ways[k];
+    tj_sched s = tj_make(w->workers ? w->workers : 1, w->shuffle, seed + k);
+    o.jobs = w->workers ? tj_jobs(&s) : NULL;
+    o.threads = w->workers ? 0 : w->threads;
+    assert_int_equal(cairn_field_build(b, f, g, goals, n, &o), CAIRN_OK);
+    if (w->workers) {
+      /* the passes really went through the scheduler, in several bands */
+      assert_true(s.runs > 0 && s.tasks > s.runs);
+    } else if (w->threads > 1) {
+      assert_non_null(b->pool);
+      assert_int_equal(b->pool_threads, w->threads);
+    }
+    assert_identical(ref, f, g);
+  }
+}
+
+/* Whatever runs the row passes (a scheduler that reverses or shuffles the
+ * tasks and numbers workers oddly, or the builder's pool at 1, 2 and 3
+ * threads) the field is the one built at one thread, bit for bit: even
+ * and uneven terrain, a cost layer, 4 and 8 moves; and so is a field
+ * built that way and then repaired after edits. */
+static void scheduler_independent(void **state) {
+  (void)state;
+  uint64_t rng = 0x5c4ed;
+  cairn_grid *grids[2] = {tu_random_grid(&rng, 400, 200, 25, 1),
+                          tu_random_grid(&rng, 400, 200, 25, 9)};
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(grids[1], NULL, &p), CAIRN_OK);
+  for (int k = 0; k < 4000; k++) {
+    cairn_point c = tu_random_open(&rng, grids[1]);
+    if (tu_below(&rng, 10) == 0) cairn_penalty_block(p, c.x, c.y, 1);
+    else cairn_penalty_add(p, c.x, c.y, (int64_t)tu_below(&rng, 3 * CAIRN_COST_ONE));
+  }
+  cairn_flow_builder *b = new_builder(), *b1 = new_builder();
+  for (int k = 0; k < 6; k++) {
+    cairn_grid *g = grids[k < 2 ? 0 : 1];
+    cairn_point goals[3];
+    for (int j = 0; j < 3; j++) /* goals the layer leaves open */
+      do goals[j] = tu_random_open(&rng, g);
+      while (cairn_penalty_get(p, goals[j].x, goals[j].y) == CAIRN_PENALTY_BLOCK);
+    cairn_flow_opts o = opts_of(k % 2 ? 4 : 8, CAIRN_FLOW_QUEUE_AUTO, 1);
+    o.los_radius = 12;
+    o.penalty = k >= 4 ? p : NULL;
+    cairn_field *ref = new_field(g), *f = new_field(g);
+    assert_true(ref->n >= FLOW_PARALLEL_MIN_CELLS); /* so the passes split */
+    assert_int_equal(cairn_field_build(b1, ref, g, goals, 3, &o), CAIRN_OK);
+    build_every_way(b, f, ref, g, goals, 3, o, (uint64_t)k * 100);
+    cairn_field_destroy(ref);
+    cairn_field_destroy(f);
+  }
+  /* a field built through the shuffling scheduler, then repaired, equals
+   * the one-thread field repaired alike and a fresh one-thread build */
+  cairn_grid *g = grids[1];
+  cairn_point goals[2];
+  random_goals(&rng, g, goals, 2);
+  cairn_flow_opts o1 = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 1);
+  cairn_flow_opts oj = o1;
+  tj_sched s = tj_make(3, 1, 77);
+  oj.jobs = tj_jobs(&s);
+  cairn_field *ref = new_field(g), *f = new_field(g), *fresh = new_field(g);
+  assert_int_equal(cairn_field_build(b1, ref, g, goals, 2, &o1), CAIRN_OK);
+  assert_int_equal(cairn_field_build(b, f, g, goals, 2, &oj), CAIRN_OK);
+  assert_true(s.tasks > 0);
+  for (int round = 0; round < 4; round++) {
+    cairn_point cells[8];
+    size_t n = 0;
+    while (n < 8) {
+      cairn_point c = tu_random_open(&rng, g);
+      if ((c.x == goals[0].x && c.y == goals[0].y) || (c.x == goals[1].x && c.y == goals[1].y))
+        continue;
+      assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, (uint8_t)(tu_below(&rng, 4) * 3)),
+                       CAIRN_OK);
+      cells[n++] = c;
+    }
+    assert_int_equal(cairn_field_repair(b1, ref, cells, n), CAIRN_OK);
+    assert_int_equal(cairn_field_repair(b, f, cells, n), CAIRN_OK);
+    assert_int_equal(cairn_field_build(b1, fresh, g, goals, 2, &o1), CAIRN_OK);
+    assert_identical(fresh, ref, g);
+    assert_identical(fresh, f, g);
+  }
+  cairn_field_destroy(ref);
+  cairn_field_destroy(f);
+  cairn_field_destroy(fresh);
+  cairn_flow_builder_destroy(b);
+  cairn_flow_builder_destroy(b1);
+  cairn_penalty_destroy(p);
+  cairn_grid_destroy(grids[0]);
+  cairn_grid_destroy(grids[1]);
+}
+
+/* A batch through a scheduler of 3 workers with 3 builders: one task per
+ * request, each on its worker's builder, each field the one built alone;
+ * fewer builders than workers are refused. */
+static void batch_through_jobs(void **state) {
+  (void)state;
+  uint64_t rng = 0xba7c;
+  cairn_grid *g = tu_random_grid(&rng, 400, 200, 25, 5);
+  cairn_flow_builder *b[3] = {new_builder(), new_builder(), new_builder()};
+  cairn_point goals[5];
+  random_goals(&rng, g, goals, 5);
+  cairn_field *fb[5];
+  cairn_flow_request req[5];
+  for (int r = 0; r < 5; r++) {
+    fb[r] = new_field(g);
+    req[r].field = fb[r];
+    req[r].goals = goals + r;
+    req[r].n_goals = r == 4 ? 1 : 2;
+    req[r].status = CAIRN_ERR_STATE;
+  }
+  for (int shuffle = 0; shuffle <= 1; shuffle++) {
+    tj_sched s = tj_make(3, shuffle, 9);
+    cairn_flow_opts o = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 0);
+    o.jobs = tj_jobs(&s);
+    assert_int_equal(cairn_flow_build_batch(b, 2, g, req, 5, &o), CAIRN_ERR_ARG);
+    assert_int_equal(s.tasks, 0);
+    assert_int_equal(cairn_flow_build_batch(b, 3, g, req, 5, &o), CAIRN_OK);
+    /* one task a request; their row passes stayed on their workers */
+    assert_int_equal(s.runs, 1);
+    assert_int_equal(s.tasks, 5);
+    cairn_field *f1 = new_field(g);
+    cairn_flow_opts o1 = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 1);
+    for (int r = 0; r < 5; r++) {
+      assert_int_equal(req[r].status, CAIRN_OK);
+      assert_int_equal(cairn_field_build(b[0], f1, g, req[r].goals, req[r].n_goals, &o1),
+                       CAIRN_OK);
+      assert_identical(f1, fb[r], g);
+    }
+    cairn_field_destroy(f1);
+  }
+  for (int r = 0; r < 5; r++) cairn_field_destroy(fb[r]);
+  for (int t = 0; t < 3; t++) cairn_flow_builder_destroy(b[t]);
+  cairn_grid_destroy(g);
+}
+
 /* After a reserve, builds allocate nothing. */
 static void *counting_alloc(void *user, void *ptr, size_t old_size,
                             size_t new_size) {
@@ -1134,6 +1298,49 @@ static void allocation_failures(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* A builder that cannot make its pool answers CAIRN_ERR_NOMEM and leaves
+ * the field empty; with memory back it builds the one-thread field. A
+ * batch that cannot make its pool fails every request alike. */
+static void pool_failure_is_nomem(void **state) {
+  (void)state;
+  uint64_t rng = 0xfa11;
+  cairn_grid *g = tu_random_grid(&rng, 400, 200, 25, 3);
+  failing fa = {-1, 0};
+  cairn_allocator a = {failing_alloc, &fa};
+  cairn_flow_builder *b = NULL, *b2 = new_builder();
+  cairn_field *f = NULL, *ref = new_field(g);
+  assert_int_equal(cairn_flow_builder_create(&a, &b), CAIRN_OK);
+  assert_int_equal(cairn_field_create(g, &a, &f), CAIRN_OK);
+  cairn_point goals[2];
+  random_goals(&rng, g, goals, 2);
+  cairn_flow_opts o1 = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 1);
+  cairn_flow_opts o2 = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 2);
+  assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o1), CAIRN_OK);
+  assert_int_equal(cairn_field_build(b2, ref, g, goals, 2, &o1), CAIRN_OK);
+  fa.left = 0; /* the builder and goal list are grown: only the pool asks */
+  assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o2), CAIRN_ERR_NOMEM);
+  assert_null(b->pool);
+  assert_true(cairn_field_cost(f, goals[0].x, goals[0].y) == CAIRN_COST_INF);
+  assert_int_equal(cairn_field_dir(f, goals[0].x, goals[0].y), CAIRN_FLOW_NONE);
+  /* a batch's pool comes from builders[0]'s allocator */
+  cairn_flow_builder *pair[2] = {b, b2};
+  cairn_flow_request req[2] = {{ref, goals, 1, CAIRN_OK}, {NULL, goals, 1, CAIRN_OK}};
+  assert_int_equal(cairn_flow_build_batch(pair, 2, g, req, 2, &o1), CAIRN_ERR_NOMEM);
+  assert_int_equal(req[0].status, CAIRN_ERR_NOMEM);
+  assert_int_equal(req[1].status, CAIRN_ERR_NOMEM);
+  assert_true(cairn_field_cost(ref, goals[0].x, goals[0].y) == CAIRN_COST_INF);
+  fa.left = -1;
+  assert_int_equal(cairn_field_build(b2, ref, g, goals, 2, &o1), CAIRN_OK);
+  assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o2), CAIRN_OK);
+  assert_non_null(b->pool);
+  assert_identical(ref, f, g);
+  cairn_field_destroy(f);
+  cairn_field_destroy(ref);
+  cairn_flow_builder_destroy(b);
+  cairn_flow_builder_destroy(b2);
+  cairn_grid_destroy(g);
+}
+
 static void bad_input(void **state) {
   (void)state;
   static const char *const rows[] = {"..#..", ".....", "..2.."};
@@ -1196,6 +1403,31 @@ static void bad_input(void **state) {
    * goal); entering it costs double, so (3,2) goes round it */
   assert_true(cairn_field_cost(f, 2, 2) == 2 * CAIRN_COST_DIAG);
   assert_true(cairn_field_cost(f, 3, 2) == 2 * CAIRN_COST_DIAG + CAIRN_COST_ONE);
+  /* bad jobs and thread counts */
+  o = cairn_flow_defaults();
+  cairn_jobs bad = {0, tj_run, NULL}; /* no workers */
+  o.jobs = &bad;
+  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, &o), CAIRN_ERR_ARG);
+  bad.workers = 1;
+  bad.run = NULL;
+  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, &o), CAIRN_ERR_ARG);
+  bad.workers = CAIRN_JOBS_MAX_WORKERS + 1;
+  bad.run = tj_run;
+  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, &o), CAIRN_ERR_ARG);
+  cairn_flow_cache *bc = NULL;
+  assert_int_equal(cairn_flow_cache_create(g, 1 << 20, &o, NULL, &bc), CAIRN_ERR_ARG);
+  assert_null(bc);
+  cairn_flow_builder *one[1] = {b};
+  cairn_flow_request breq = {f, &ok, 1, CAIRN_ERR_STATE};
+  assert_int_equal(cairn_flow_build_batch(one, 1, g, &breq, 1, &o), CAIRN_ERR_ARG);
+  assert_int_equal(breq.status, CAIRN_ERR_STATE); /* refused before any build */
+  o = cairn_flow_defaults();
+  o.threads = -1;
+  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, &o), CAIRN_ERR_ARG);
+  o.threads = CAIRN_JOBS_MAX_WORKERS + 1;
+  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, &o), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_flow_cache_create(g, 1 << 20, &o, NULL, &bc), CAIRN_ERR_ARG);
+  assert_true(cairn_field_cost(f, 0, 0) == CAIRN_COST_INF);
   /* batch and cache refusals */
   cairn_flow_request req = {NULL, &ok, 1, CAIRN_OK};
   assert_int_equal(cairn_flow_build_batch(&b, 1, g, &req, 1, NULL), CAIRN_ERR_ARG);
@@ -1322,6 +1554,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(layer_repair_is_local),
       cmocka_unit_test(cache_under_layer),
       cmocka_unit_test(thread_count_independent),
+      cmocka_unit_test(scheduler_independent),
+      cmocka_unit_test(batch_through_jobs),
+      cmocka_unit_test(pool_failure_is_nomem),
       cmocka_unit_test(builds_do_not_allocate),
       cmocka_unit_test(cache_shares_and_releases),
       cmocka_unit_test(steering_avoids_walls),

@@ -4,8 +4,9 @@
  * island short-cuts, forced detours and corner crossings, agreement with A*
  * on random terrain, incremental refinement, refusals of bad input,
  * allocation failures that never crash or leak (a stale hierarchy after a
- * failed edit, and its recovery), and a caller's allocator that the
- * parallel build never enters from two threads at once.
+ * failed edit, and its recovery), a caller's allocator that the
+ * parallel build never enters from two threads at once, and builds and
+ * edits that give the same hierarchy under any scheduler (test_jobs.h).
  *
  * usage: test_hpa [--filter PATTERN]
  *            the unit tests (PATTERN: cmocka's test name filter, e.g.
@@ -18,6 +19,7 @@
  * Hierarchies are compared field by field through hpa_internal.h
  * (hierarchy/src). */
 #define _POSIX_C_SOURCE 200809L /* opendir */
+#include "test_jobs.h"
 #include "test_util.h"
 
 #include "cairn_hierarchy.h"
@@ -25,14 +27,12 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static int stride = 1;
 static const char *scen_name = NULL; /* --scen: run the Moving AI check */
@@ -129,6 +129,42 @@ static cairn_cost quiet_path_cost(const cairn_grid *g, const cairn_point *p,
     total += step * cairn_grid_cost(g, p[i].x, p[i].y);
   }
   return total;
+}
+
+/* A pool and one query context per worker of it: queries in parallel,
+ * each task on the context of the worker that runs it. */
+typedef struct query_pool {
+  cairn_pool *pool;
+  uint32_t workers;
+  cairn_hpa_query **q;
+} query_pool;
+
+/* threads: as cairn_pool_create (0: every core). */
+static query_pool query_pool_make(uint32_t threads) {
+  query_pool qp;
+  assert_int_equal(cairn_pool_create(threads, NULL, &qp.pool), CAIRN_OK);
+  qp.workers = cairn_pool_jobs(qp.pool)->workers;
+  qp.q = calloc(qp.workers, sizeof *qp.q);
+  assert_non_null(qp.q);
+  for (uint32_t w = 0; w < qp.workers; w++)
+    assert_int_equal(cairn_hpa_query_create(NULL, &qp.q[w]), CAIRN_OK);
+  return qp;
+}
+
+static void query_pool_free(query_pool *qp) {
+  for (uint32_t w = 0; w < qp->workers; w++) cairn_hpa_query_destroy(qp->q[w]);
+  free(qp->q);
+  cairn_pool_destroy(qp->pool);
+}
+
+/* Whether a pool of 2 really has 2 workers (not so when built with
+ * CAIRN_THREADS=OFF). */
+static bool have_threads(void) {
+  cairn_pool *p = NULL;
+  assert_int_equal(cairn_pool_create(2, NULL, &p), CAIRN_OK);
+  bool two = cairn_pool_jobs(p)->workers == 2;
+  cairn_pool_destroy(p);
+  return two;
 }
 
 static uint64_t hash_points(const cairn_point *p, size_t n) {
@@ -429,6 +465,44 @@ static long count_scens(const char *dir) {
   return n;
 }
 
+/* The rows of a Moving AI check, SCEN_ROWS to a task, each task on the
+ * query context of its worker. */
+enum { SCEN_ROWS = 8 };
+
+typedef struct scen_pass {
+  const cairn_hpa *h;
+  const cairn_grid *g;
+  const cairn_scen *sc;
+  const size_t *run; /* the scenario rows to run */
+  size_t n;
+  row_out *out;      /* n */
+  cairn_hpa_query **q; /* one per worker */
+} scen_pass;
+
+static void scen_row(const scen_pass *p, size_t k, cairn_hpa_query *q) {
+  const cairn_scen_entry *e = cairn_scen_get(p->sc, p->run[k]);
+  row_out *o = &p->out[k];
+  cairn_hpa_result r;
+  o->status = cairn_hpa_find(q, p->h, e->start, e->goal, NULL, &r);
+  if (o->status != CAIRN_OK || r.status != CAIRN_OK) return;
+  cairn_path_check chk;
+  cairn_grid_check_path(p->g, r.path, r.path_len, e->start, e->goal, 8, &chk);
+  o->valid = chk.valid;
+  o->problem = chk.problem;
+  o->check_cost = chk.cost;
+  /* the fixed-point diagonal is sqrt(2) to 1.1e-6 relative */
+  o->recount_ok =
+      quiet_path_cost(p->g, r.path, r.path_len, e->start, e->goal) == r.cost &&
+      fabs(chk.cost - cairn_cost_to_double(r.cost)) <= 1.2e-6 * chk.cost + 1e-9;
+}
+
+static void scen_task(void *arg, uint32_t task, uint32_t worker) {
+  const scen_pass *p = arg;
+  size_t k = (size_t)task * SCEN_ROWS;
+  size_t end = p->n - k < SCEN_ROWS ? p->n : k + SCEN_ROWS;
+  for (; k < end; k++) scen_row(p, k, p->q[worker]);
+}
+
 static void movingai_map(void **state) {
   (void)state;
   char path[1024];
@@ -471,38 +545,12 @@ static void movingai_map(void **state) {
     }
     if (i % (size_t)stride == 0) run[n++] = i;
   }
-  int threads = 1, no_context = 0;
-#ifdef _OPENMP
-#pragma omp parallel reduction(+ : no_context)
-#endif
-  {
-    cairn_hpa_query *q = NULL;
-    if (cairn_hpa_query_create(NULL, &q) != CAIRN_OK) no_context++;
-#ifdef _OPENMP
-#pragma omp single
-    threads = omp_get_num_threads();
-#pragma omp for schedule(dynamic, 8)
-#endif
-    for (long k = 0; k < (long)n; k++) {
-      if (!q) continue;
-      const cairn_scen_entry *e = cairn_scen_get(sc, run[k]);
-      row_out *o = &out[k];
-      cairn_hpa_result r;
-      o->status = cairn_hpa_find(q, h, e->start, e->goal, NULL, &r);
-      if (o->status != CAIRN_OK || r.status != CAIRN_OK) continue;
-      cairn_path_check chk;
-      cairn_grid_check_path(g, r.path, r.path_len, e->start, e->goal, 8, &chk);
-      o->valid = chk.valid;
-      o->problem = chk.problem;
-      o->check_cost = chk.cost;
-      /* the fixed-point diagonal is sqrt(2) to 1.1e-6 relative */
-      o->recount_ok =
-          quiet_path_cost(g, r.path, r.path_len, e->start, e->goal) == r.cost &&
-          fabs(chk.cost - cairn_cost_to_double(r.cost)) <= 1.2e-6 * chk.cost + 1e-9;
-    }
-    cairn_hpa_query_destroy(q);
-  }
-  assert_int_equal(no_context, 0);
+  query_pool qp = query_pool_make(0);
+  scen_pass sp = {h, g, sc, run, n, out, qp.q};
+  cairn_jobs_run(cairn_pool_jobs(qp.pool), (uint32_t)((n + SCEN_ROWS - 1) / SCEN_ROWS),
+                 scen_task, &sp);
+  uint32_t threads = qp.workers;
+  query_pool_free(&qp);
 
   size_t invalid = 0, not_found = 0, below = 0, reported = 0;
   double sum = 0, worst = 0;
@@ -541,7 +589,7 @@ static void movingai_map(void **state) {
   }
   double mean = n ? sum / (double)n : 0;
   print_message("%-26s %6zu rows, %6zu run, %zu skipped: mean %.4f%%, max "
-                "%.4f%% (line %u), %d threads, %.2f s\n",
+                "%.4f%% (line %u), %u threads, %.2f s\n",
                 scen_name, rows, n, skipped, 100 * mean, 100 * worst,
                 worst_line, threads, now_s() - t0);
   assert_int_equal(not_found, 0);
@@ -577,6 +625,26 @@ static cairn_hpa_path_opts mixed_opts(int i) {
   }
 }
 
+/* Queries in parallel on one hierarchy: one per task, on the context of
+ * the worker running it. */
+typedef struct query_pass {
+  const cairn_hpa *h;
+  const cairn_point *pts; /* start and goal of each query */
+  answer *got;
+  cairn_hpa_query **q; /* one per worker */
+  uint8_t *ran;        /* per worker: it answered a query */
+} query_pass;
+
+static void query_task(void *arg, uint32_t task, uint32_t worker) {
+  const query_pass *p = arg;
+  cairn_hpa_path_opts o = mixed_opts((int)task);
+  cairn_hpa_result r;
+  cairn_status st = cairn_hpa_find(p->q[worker], p->h, p->pts[2 * (size_t)task],
+                                   p->pts[2 * (size_t)task + 1], &o, &r);
+  p->got[task] = capture(st, &r);
+  p->ran[worker] = 1;
+}
+
 /* Many threads query one hierarchy at once, each with its own context, and
  * get the single-threaded answers. */
 static void concurrent_queries_on(const cairn_grid *g, int32_t cs, int levels,
@@ -601,30 +669,18 @@ static void concurrent_queries_on(const cairn_grid *g, int32_t cs, int levels,
   }
   cairn_hpa_query_destroy(q);
   assert_true(found > (size_t)nq / 2);
-  int threads = 1, failures = 0;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(4) reduction(+ : failures)
-#endif
-  {
-    cairn_hpa_query *mine = NULL;
-    if (cairn_hpa_query_create(NULL, &mine) != CAIRN_OK) failures++;
-#ifdef _OPENMP
-#pragma omp single
-    threads = omp_get_num_threads();
-#pragma omp for schedule(dynamic, 5)
-#endif
-    for (int i = 0; i < nq; i++) {
-      if (!mine) continue;
-      cairn_hpa_path_opts o = mixed_opts(i);
-      cairn_hpa_result r;
-      cairn_status st = cairn_hpa_find(mine, h, pts[2 * i], pts[2 * i + 1], &o, &r);
-      got[i] = capture(st, &r);
-    }
-    cairn_hpa_query_destroy(mine);
-  }
-  assert_int_equal(failures, 0);
-  print_message("%d queries on %d threads (%dx%d, cluster %d, levels %d)\n", nq,
-                threads, cairn_grid_width(g), cairn_grid_height(g), cs, levels);
+  query_pool qp = query_pool_make(4);
+  uint8_t *ran = calloc(qp.workers, 1); /* the workers that answered */
+  assert_non_null(ran);
+  query_pass qs = {h, pts, got, qp.q, ran};
+  cairn_jobs_run(cairn_pool_jobs(qp.pool), (uint32_t)nq, query_task, &qs);
+  uint32_t threads = 0;
+  for (uint32_t w = 0; w < qp.workers; w++) threads += ran[w];
+  free(ran);
+  print_message("%d queries on %u of %u threads (%dx%d, cluster %d, levels %d)\n",
+                nq, threads, qp.workers, cairn_grid_width(g), cairn_grid_height(g),
+                cs, levels);
+  query_pool_free(&qp);
   int differ = 0;
   for (int i = 0; i < nq; i++)
     if (!same_answer(&want[i], &got[i])) differ++;
@@ -905,6 +961,175 @@ static void random_edit_batches(void **state) {
     cairn_grid_destroy(g);
   }
   for (int k = 0; k < B_KINDS; k++) assert_true(kinds_seen[k] > 0);
+}
+
+/* ---- 3b. the scheduler ----------------------------------------------- */
+
+/* assert_same_hierarchy, and what it leaves out: the rebuild counters, the
+ * landmarks (how many on each graph and the size of their tables; under a
+ * layer the kept level-1 table itself) and the layer's share (each
+ * cluster's terrain-only costs and the layer version it was built at). */
+static void assert_same_all(const cairn_hpa *a, const cairn_hpa *b) {
+  assert_same_hierarchy(a, b);
+  assert_false(a->stale);
+  assert_false(b->stale);
+  assert_true(a->version == b->version);
+  assert_int_equal(a->rebuilt, b->rebuilt);
+  assert_int_equal(a->refresh_at, b->refresh_at);
+  assert_int_equal(cairn_graph_landmarks(a->graph), cairn_graph_landmarks(b->graph));
+  assert_int_equal(cairn_graph_landmark_bytes(a->graph),
+                   cairn_graph_landmark_bytes(b->graph));
+  if (a->levels == 3) {
+    assert_int_equal(cairn_graph_landmarks(a->graph2), cairn_graph_landmarks(b->graph2));
+    assert_int_equal(cairn_graph_landmark_bytes(a->graph2),
+                     cairn_graph_landmark_bytes(b->graph2));
+  }
+  assert_int_equal(a->lm_n, b->lm_n);
+  assert_int_equal(a->lm_size, b->lm_size);
+  if (a->lm_n) assert_memory_equal(a->lm_nodes, b->lm_nodes, a->lm_n * sizeof *a->lm_nodes);
+  if (a->lm_size)
+    assert_memory_equal(a->lm_costs, b->lm_costs, a->lm_size * sizeof *a->lm_costs);
+  uint32_t n_clusters = (uint32_t)a->cw * (uint32_t)a->ch;
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    const hpa_cluster *ca = &a->clusters[k], *cb = &b->clusters[k];
+    assert_true(ca->layer_seen == cb->layer_seen);
+    assert_int_equal(ca->bdist != NULL, cb->bdist != NULL);
+    if (ca->bdist)
+      assert_memory_equal(ca->bdist, cb->bdist, (size_t)ca->n * ca->n * sizeof *ca->bdist);
+  }
+}
+
+/* One hierarchy of the comparison and the grid it follows: built and
+ * edited under one of test_jobs.h's schedulers (every task on the calling
+ * thread, in reverse or shuffled order, on worker numbers a pool might
+ * give), or an owned pool of `threads`. */
+typedef struct sched_case {
+  const char *name;
+  tj_sched s;
+  bool use_s; /* opts.jobs = the scheduler; else opts.threads */
+  int threads;
+  cairn_grid *g;
+  cairn_hpa *h;
+} sched_case;
+
+enum { SCHED_CASES = 7 };
+
+/* Every case against the first (one thread), and the same answers. */
+static void assert_cases_agree(sched_case *c, uint64_t *rng, bool answers) {
+  cairn_hpa_query *qa = new_query(), *qb = new_query();
+  for (int i = 1; i < SCHED_CASES; i++) {
+    assert_same_all(c[0].h, c[i].h);
+    if (answers) assert_same_answers(qa, c[0].h, qb, c[i].h, c[0].g, rng, 20);
+  }
+  cairn_hpa_query_destroy(qa);
+  cairn_hpa_query_destroy(qb);
+}
+
+/* A random layer change: penalties on `adds` cells (a few steps' worth
+ * each), `blocks` cells blocked. */
+static void change_layer(uint64_t *rng, const cairn_grid *g, cairn_penalty *p,
+                         int adds, int blocks) {
+  for (int i = 0; i < adds; i++) {
+    cairn_point c = tu_random_open(rng, g);
+    int64_t amount = (int64_t)(1 + tu_below(rng, 12)) * (int64_t)CAIRN_COST_ONE / 2;
+    assert_int_equal(cairn_penalty_add(p, c.x, c.y, amount), CAIRN_OK);
+  }
+  for (int i = 0; i < blocks; i++) {
+    cairn_point c = tu_random_open(rng, g);
+    assert_int_equal(cairn_penalty_block(p, c.x, c.y, 1), CAIRN_OK);
+  }
+}
+
+/* The hierarchy (two levels and three, with landmarks) is the same, field
+ * by field, whatever runs its tasks: reversed and shuffled orders on 2, 3
+ * and 64 workers (64: far more workers than most passes have tasks), and
+ * owned pools of 2 and 3 threads, as on 1 thread; after the build, random
+ * edits, an update, a cost layer, and refreshes of part of it and of the
+ * rest. */
+static void schedulers_agree(void **state) {
+  (void)state;
+  uint64_t rng = 0x5c4edu;
+  cairn_point cells[MAX_BATCH];
+  uint8_t costs[MAX_BATCH];
+  for (int levels = 2; levels <= 3; levels++) {
+    cairn_grid *g = tu_random_grid(&rng, 256, 208, 25, 4);
+    sched_case c[SCHED_CASES] = {
+        {"1 thread", tj_make(1, 0, 0), false, 1, NULL, NULL},
+        {"reversed, 3 workers", tj_make(3, 0, 1), true, 0, NULL, NULL},
+        {"shuffled, 2 workers", tj_make(2, 1, 0x5eed2), true, 0, NULL, NULL},
+        {"shuffled, 3 workers", tj_make(3, 1, 0x5eed3), true, 0, NULL, NULL},
+        {"shuffled, 64 workers", tj_make(64, 1, 0x5eed64), true, 0, NULL, NULL},
+        {"pool of 2", tj_make(1, 0, 0), false, 2, NULL, NULL},
+        {"pool of 3", tj_make(1, 0, 0), false, 3, NULL, NULL}};
+    for (int i = 0; i < SCHED_CASES; i++) {
+      c[i].g = copy_grid(g);
+      cairn_hpa_opts o = cairn_hpa_defaults();
+      o.cluster = 8;
+      o.levels = levels;
+      o.block = 4;
+      o.landmarks = 5; /* enough for a pass of its own: fills are most of an edit */
+      o.threads = c[i].threads;
+      if (c[i].use_s) o.jobs = tj_jobs(&c[i].s);
+      assert_int_equal(cairn_hpa_create(c[i].g, &o, NULL, &c[i].h), CAIRN_OK);
+    }
+    cairn_grid_destroy(g);
+    cairn_hpa_stats st;
+    cairn_hpa_get_stats(c[0].h, &st);
+    assert_int_equal(st.levels, levels);
+    assert_true(st.landmarks > 0);
+    assert_cases_agree(c, &rng, true);
+    /* edits of every kind, each through cairn_hpa_edit */
+    for (int b = 0; b < B_KINDS; b++) {
+      size_t n = make_batch(&rng, c[0].g, 8, b, 4, cells, costs);
+      for (int i = 0; i < SCHED_CASES; i++)
+        assert_int_equal(cairn_hpa_edit(c[i].h, c[i].g, cells, costs, n), CAIRN_OK);
+      assert_cases_agree(c, &rng, b % 3 == 0);
+    }
+    /* a rectangle changed by the caller */
+    cairn_rect r = {40, 30, 37, 29};
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+      for (int32_t x = r.x; x < r.x + r.w; x++) {
+        if (tu_below(&rng, 5)) continue;
+        uint8_t v = random_cost(&rng, 4);
+        for (int i = 0; i < SCHED_CASES; i++)
+          assert_int_equal(cairn_grid_set_cost(c[i].g, x, y, v), CAIRN_OK);
+      }
+    for (int i = 0; i < SCHED_CASES; i++)
+      assert_int_equal(cairn_hpa_update(c[i].h, c[i].g, r), CAIRN_OK);
+    assert_cases_agree(c, &rng, true);
+    /* a cost layer (one for all: it fits every copy of the grid), then a
+     * change refreshed 25 clusters at a time, then all at once */
+    cairn_penalty *p = NULL;
+    assert_int_equal(cairn_penalty_create(c[0].g, NULL, &p), CAIRN_OK);
+    change_layer(&rng, c[0].g, p, 400, 30);
+    for (int i = 0; i < SCHED_CASES; i++)
+      assert_int_equal(cairn_hpa_set_layer(c[i].h, p), CAIRN_OK);
+    assert_cases_agree(c, &rng, false);
+    cairn_hpa_get_stats(c[0].h, &st);
+    assert_true(st.layered_clusters > 0);
+    change_layer(&rng, c[0].g, p, 300, 20);
+    uint32_t pending[SCHED_CASES];
+    for (int i = 0; i < SCHED_CASES; i++)
+      assert_int_equal(cairn_hpa_refresh(c[i].h, 25, &pending[i]), CAIRN_OK);
+    assert_true(pending[0] > 0);
+    for (int i = 1; i < SCHED_CASES; i++) assert_int_equal(pending[i], pending[0]);
+    assert_cases_agree(c, &rng, false);
+    for (int i = 0; i < SCHED_CASES; i++)
+      assert_int_equal(cairn_hpa_refresh(c[i].h, 0, &pending[i]), CAIRN_OK);
+    for (int i = 0; i < SCHED_CASES; i++) assert_int_equal(pending[i], 0);
+    assert_cases_agree(c, &rng, false);
+    for (int i = 0; i < SCHED_CASES; i++) {
+      if (c[i].use_s) {
+        print_message("levels %d, %s: %u runs, %llu tasks\n", levels, c[i].name,
+                      c[i].s.runs, (unsigned long long)c[i].s.tasks);
+        assert_true(c[i].s.runs > 0);
+        assert_true(c[i].s.tasks > 0); /* the scheduler really ran them */
+      }
+      cairn_hpa_destroy(c[i].h);
+      cairn_grid_destroy(c[i].g);
+    }
+    cairn_penalty_destroy(p);
+  }
 }
 
 /* Which clusters an edit redoes: the cell's own, plus the neighbour across
@@ -1678,7 +1903,11 @@ static void bad_input(void **state) {
   cairn_hpa *h = NULL;
   cairn_hpa_opts o = cairn_hpa_defaults();
   assert_int_equal(o.cluster, CAIRN_HPA_DEFAULT_CLUSTER);
+  assert_null(o.jobs);
   assert_int_equal(o.threads, 0);
+  assert_int_equal(o.levels, 0);
+  assert_int_equal(o.block, CAIRN_HPA_DEFAULT_BLOCK);
+  assert_int_equal(o.landmarks, CAIRN_HPA_DEFAULT_LANDMARKS);
   /* create */
   assert_int_equal(cairn_hpa_create(NULL, &o, NULL, &h), CAIRN_ERR_ARG);
   assert_null(h);
@@ -1693,6 +1922,29 @@ static void bad_input(void **state) {
   o = cairn_hpa_defaults();
   o.threads = -1;
   assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_ERR_ARG);
+  o.threads = CAIRN_JOBS_MAX_WORKERS + 1;
+  assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_ERR_ARG);
+  /* jobs: a run function and 1 .. CAIRN_JOBS_MAX_WORKERS workers */
+  tj_sched js = tj_make(0, 0, 1);
+  o = cairn_hpa_defaults();
+  o.jobs = tj_jobs(&js);
+  const struct {
+    uint32_t workers;
+    bool run;
+  } bad_jobs[] = {{0, true}, {CAIRN_JOBS_MAX_WORKERS + 1, true}, {2, false}, {0, false}};
+  for (size_t i = 0; i < sizeof bad_jobs / sizeof *bad_jobs; i++) {
+    js.jobs.workers = bad_jobs[i].workers;
+    js.jobs.run = bad_jobs[i].run ? tj_run : NULL;
+    h = (cairn_hpa *)&o;
+    assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_ERR_ARG);
+    assert_null(h);
+  }
+  assert_int_equal(js.tasks, 0);
+  js.jobs.workers = CAIRN_JOBS_MAX_WORKERS;
+  js.jobs.run = tj_run;
+  assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_OK);
+  assert_true(js.tasks > 0);
+  cairn_hpa_destroy(h);
   /* landmarks -1 (none), 0 (the default) or 1..CAIRN_GRAPH_MAX_LANDMARKS */
   const int32_t lms[] = {-2, CAIRN_GRAPH_MAX_LANDMARKS + 1, INT32_MIN, -1, 0, 1,
                          CAIRN_GRAPH_MAX_LANDMARKS};
@@ -2009,12 +2261,12 @@ typedef struct fail_alloc {
 
 #define FA_HEADER 16
 
+static pthread_mutex_t fa_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *fa_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
   fail_alloc *fa = user;
   void *res = NULL;
-#ifdef _OPENMP
-#pragma omp critical(cairn_test_alloc)
-#endif
+  pthread_mutex_lock(&fa_lock);
   {
     unsigned char *base = ptr ? (unsigned char *)ptr - FA_HEADER : NULL;
     size_t had = 0;
@@ -2040,6 +2292,7 @@ static void *fa_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
       }
     }
   }
+  pthread_mutex_unlock(&fa_lock);
   return res;
 }
 
@@ -2450,25 +2703,31 @@ static void update_elsewhere_after_failed_edit(void **state) {
   failed_edit_then_update(3, 2, true);
 }
 
-#ifdef _OPENMP
 /* Counts how many threads are inside the allocator at once, and which
- * (team) threads called it. */
+ * threads called it. */
+enum { CONC_CALLERS = 64 };
 typedef struct conc_alloc {
-  int inside, most;
-  unsigned callers; /* bit t: thread t of the calling team */
+  int inside, most; /* inside: atomic; most: under lock */
+  pthread_mutex_t lock;
+  pthread_t caller[CONC_CALLERS]; /* the distinct threads that called it */
+  int callers;
 } conc_alloc;
+
+static void note_caller(conc_alloc *c) {
+  pthread_t me = pthread_self();
+  for (int i = 0; i < c->callers; i++)
+    if (pthread_equal(c->caller[i], me)) return;
+  if (c->callers < CONC_CALLERS) c->caller[c->callers++] = me;
+}
 
 static void *conc_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
   conc_alloc *c = user;
   (void)old_size;
-  int now;
-#pragma omp atomic capture
-  now = ++c->inside;
-#pragma omp critical(cairn_test_conc)
-  {
-    if (now > c->most) c->most = now;
-    c->callers |= 1u << (omp_get_thread_num() & 31);
-  }
+  int now = __atomic_add_fetch(&c->inside, 1, __ATOMIC_SEQ_CST);
+  pthread_mutex_lock(&c->lock);
+  if (now > c->most) c->most = now;
+  note_caller(c);
+  pthread_mutex_unlock(&c->lock);
   for (volatile int i = 0; i < 20000; i++) {
   } /* widen the window */
   void *r = NULL;
@@ -2476,17 +2735,9 @@ static void *conc_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
     free(ptr);
   else
     r = realloc(ptr, new_size);
-#pragma omp atomic
-  c->inside--;
+  __atomic_sub_fetch(&c->inside, 1, __ATOMIC_SEQ_CST);
   return r;
 }
-
-static int bits(unsigned v) {
-  int n = 0;
-  for (; v; v &= v - 1) n++;
-  return n;
-}
-#endif
 
 /* The caller's allocator is never entered by two threads at once: not in a
  * 2- or 4-thread build, nor in the parallel cluster (and block) rebuilds of
@@ -2495,10 +2746,10 @@ static int bits(unsigned v) {
  * goal records were allocated outside the build's critical section.) */
 static void allocator_never_concurrent(void **state) {
   (void)state;
-#ifndef _OPENMP
-  print_message("skipped: built without OpenMP, every build is serial\n");
-  skip();
-#else
+  if (!have_threads()) {
+    print_message("skipped: built without threads, every build is serial\n");
+    skip();
+  }
   uint64_t rng = 0xc0c0;
   int most_callers = 0;
   for (int levels = 2; levels <= 3; levels++)
@@ -2506,6 +2757,7 @@ static void allocator_never_concurrent(void **state) {
       cairn_grid *g = tu_random_grid(&rng, 160, 128, 25, 3);
       conc_alloc c;
       memset(&c, 0, sizeof c);
+      assert_int_equal(pthread_mutex_init(&c.lock, NULL), 0);
       cairn_allocator a = {conc_fn, &c};
       cairn_hpa_opts o = cairn_hpa_defaults();
       o.cluster = 8;
@@ -2514,7 +2766,7 @@ static void allocator_never_concurrent(void **state) {
       o.block = 2;
       cairn_hpa *h = NULL;
       assert_int_equal(cairn_hpa_create(g, &o, &a, &h), CAIRN_OK);
-      int build_callers = bits(c.callers);
+      int build_callers = c.callers;
       /* one cell in each of 64 clusters spread over the map */
       cairn_point cells[MAX_BATCH];
       uint8_t costs[MAX_BATCH];
@@ -2533,7 +2785,7 @@ static void allocator_never_concurrent(void **state) {
           if (tu_below(&rng, 9) == 0)
             assert_int_equal(cairn_grid_set_cost(g, x, y, random_cost(&rng, 3)), CAIRN_OK);
       assert_int_equal(cairn_hpa_update(h, g, r), CAIRN_OK);
-      int edit_callers = bits(c.callers);
+      int edit_callers = c.callers;
       print_message("%d levels, %d threads: at most %d thread(s) inside the "
                     "allocator at once; %d build and %d edit threads called it\n",
                     levels, threads, c.most, build_callers, edit_callers);
@@ -2542,11 +2794,11 @@ static void allocator_never_concurrent(void **state) {
       if (edit_callers > most_callers) most_callers = edit_callers;
       assert_matches_fresh(h, g, 8, &rng, 10);
       cairn_hpa_destroy(h);
+      pthread_mutex_destroy(&c.lock);
       cairn_grid_destroy(g);
     }
   /* the work really was spread over threads */
   assert_true(most_callers >= 2);
-#endif
 }
 
 /* core/src/search.c, ensure_path, through the core alone: every allocation
@@ -2639,6 +2891,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(concurrent_queries),
       cmocka_unit_test(build_threads_agree),
       cmocka_unit_test(random_edit_batches),
+      cmocka_unit_test(schedulers_agree),
       cmocka_unit_test(edit_rebuilds_nearby_clusters),
       cmocka_unit_test(edit_far_apart_cells),
       cmocka_unit_test(islands_short_cut),

@@ -92,7 +92,8 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       }
       a->opts.moves = (int)n;
     } else if (cli_is(&c, "--threads")) {
-      if (!cli_parse_int("--threads", v, 1, 256, &n)) return EXIT_USAGE;
+      if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &n))
+        return EXIT_USAGE;
       a->opts.threads = (int)n;
     } else if (cli_is(&c, "--influence")) {
       if (!cli_parse_influence(v, &a->influence)) return EXIT_USAGE;

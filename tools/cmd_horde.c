@@ -64,7 +64,8 @@ static int parse_args(int argc, char **argv, horde_args *a) {
     } else if (cli_is(&c, "--ticks")) {
       if (!cli_parse_int("--ticks", v, 1, 10000000, &a->ticks)) return EXIT_USAGE;
     } else if (cli_is(&c, "--threads")) {
-      if (!cli_parse_int("--threads", v, 1, 1024, &a->threads)) return EXIT_USAGE;
+      if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &a->threads))
+        return EXIT_USAGE;
     } else if (cli_is(&c, "--seed")) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
     } else if (cli_is(&c, "--replay")) {

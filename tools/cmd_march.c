@@ -48,7 +48,8 @@ static int parse_args(int argc, char **argv, march_args *a) {
     } else if (cli_is(&c, "--ticks")) {
       if (!cli_parse_int("--ticks", v, 1, 10000000, &a->ticks)) return EXIT_USAGE;
     } else if (cli_is(&c, "--threads")) {
-      if (!cli_parse_int("--threads", v, 1, 1024, &a->threads)) return EXIT_USAGE;
+      if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &a->threads))
+        return EXIT_USAGE;
     } else if (cli_is(&c, "--seed")) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
     } else if (cli_is(&c, "--budget")) {
@@ -140,7 +141,10 @@ int cmd_march(int argc, char **argv) {
   rc = EXIT_RUNTIME;
   cairn_hpa *h = NULL;
   cairn_status st = agents && taken ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, NULL, NULL, &h);
+  /* the hierarchy's builds and edits run on as many threads as the tick */
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.threads = o.threads;
+  if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, &ho, NULL, &h);
   o.hpa = h;
   if (st == CAIRN_OK) st = cairn_crowd_create(g, &o, NULL, &c);
   uint32_t island = main_island(g);

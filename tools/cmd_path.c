@@ -12,7 +12,7 @@ static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
     "--levels",       "--landmarks", "--influence", "--claims",
-    "--claim-penalty", "--claim-radius", "--png", NULL};
+    "--claim-penalty", "--claim-radius", "--png", "--threads", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -24,6 +24,7 @@ typedef struct path_args {
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   long landmarks;               /* hpa; -1 = the default, 0 = none */
+  long threads;                 /* hpa build; 0 = every core */
   cli_influence influence; /* --influence events */
   const char *claims;       /* --claims FILE (grid searches) */
   const char *png;          /* --png FILE: the picture */
@@ -131,6 +132,11 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
                          &p->landmarks))
         return EXIT_USAGE;
       if (!hpa_only) hpa_only = "--landmarks";
+    } else if (cli_is(&a, "--threads")) {
+      /* any algorithm takes it, so scripts may pass it always; only the
+       * hierarchy's build runs in parallel */
+      if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &p->threads))
+        return EXIT_USAGE;
     }
   }
   if (!p->map || !p->have_from || !p->have_to) {
@@ -313,6 +319,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.cluster = (int32_t)p->cluster;
   ho.levels = (int)p->levels;
+  ho.threads = (int)p->threads;
   if (p->landmarks >= 0) ho.landmarks = p->landmarks ? (int32_t)p->landmarks : -1;
   cairn_status st = cairn_hpa_create(g, &ho, NULL, hpa);
   if (st == CAIRN_OK && p->opts.penalty) st = cairn_hpa_set_layer(*hpa, p->opts.penalty);

@@ -13,7 +13,7 @@
 static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
                                          "--algo",    "--cluster", "--nearby",
                                          "--levels",  "--landmarks", "--png",
-                                         "--index",   NULL};
+                                         "--index",   "--threads", NULL};
 
 typedef struct scen_args {
   const char *scen, *map, *csv;
@@ -24,6 +24,7 @@ typedef struct scen_args {
   double weight;
   long cluster, nearby, levels;
   long landmarks; /* -1 = the default, 0 = none */
+  long threads;   /* the hierarchy's build; 0 = every core */
 } scen_args;
 
 static int parse_scen_args(int argc, char **argv, scen_args *p) {
@@ -81,6 +82,9 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
       if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
                          &p->landmarks))
         return EXIT_USAGE;
+    } else if (cli_is(&a, "--threads")) {
+      if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &p->threads))
+        return EXIT_USAGE;
     }
   }
   if (!p->scen) {
@@ -108,8 +112,8 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
 
 /* The search options of cairn scen's arguments. */
 static scen_config config_of(const scen_args *p) {
-  scen_config c = {p->algo,   p->weight,    p->cluster,  p->nearby,
-                   p->levels, p->landmarks, p->no_smooth};
+  scen_config c = {p->algo,   p->weight,    p->cluster,   p->nearby,
+                   p->levels, p->landmarks, p->no_smooth, (int)p->threads};
   return c;
 }
 

@@ -20,6 +20,7 @@ typedef struct suite_args {
   bool json;
   scen_algo algos[ALGO_COUNT];
   int n_algos;
+  long threads; /* the hierarchies' builds; 0 = every core */
 } suite_args;
 
 /* "astar,hpa": each name once. */
@@ -64,13 +65,17 @@ static int parse_args(int argc, char **argv, suite_args *a) {
       a->dir = c.val;
     } else if (cli_is(&c, "--json")) {
       a->json = true;
-    } else if (!cli_is(&c, "--algo") && !cli_is(&c, "--report")) {
+    } else if (!cli_is(&c, "--algo") && !cli_is(&c, "--report") &&
+               !cli_is(&c, "--threads")) {
       cli_error("suite: unknown option '%s'", c.opt);
       return EXIT_USAGE;
     } else if (!(v = cli_value(&c))) {
       return EXIT_USAGE;
     } else if (cli_is(&c, "--report")) {
       a->report = v;
+    } else if (cli_is(&c, "--threads")) {
+      if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &a->threads))
+        return EXIT_USAGE;
     } else if (!parse_algos(v, a)) {
       return EXIT_USAGE;
     }
@@ -217,7 +222,7 @@ static int keep_run(const suite_args *a, suite_data *d, const scen_config *cfg,
 /* One file with one algorithm; *failed set when its paths fail. */
 static int run_one(const suite_args *a, suite_data *d, const scen_file *f,
                    scen_algo algo, bool *failed) {
-  scen_config cfg = {algo, 1.0, 0, -1, 0, -1, false};
+  scen_config cfg = {algo, 1.0, 0, -1, 0, -1, false, (int)a->threads};
   size_t n = cairn_scen_count(f->sc);
   scen_row *rows = calloc(n ? n : 1, sizeof *rows);
   double *scratch = calloc(n ? n : 1, sizeof *scratch);

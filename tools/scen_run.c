@@ -79,6 +79,7 @@ int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out) {
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.cluster = (int32_t)c->cluster;
   ho.levels = (int)c->levels;
+  ho.threads = c->threads;
   if (c->landmarks >= 0) ho.landmarks = c->landmarks ? (int32_t)c->landmarks : -1;
   cairn_status st = cairn_hpa_create(f->g, &ho, NULL, out);
   if (st != CAIRN_OK) {

@@ -22,6 +22,7 @@ typedef struct scen_config {
   long cluster, nearby, levels;
   long landmarks; /* -1 = the default, 0 = none */
   bool no_smooth;
+  int threads; /* the hierarchy's build; 0 = every core */
 } scen_config;
 
 /* One row's outcome. */

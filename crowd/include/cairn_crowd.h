@@ -17,14 +17,13 @@
  * that runs out resumes next tick); 2. every live agent is counted into a
  * uniform grid of bins (a counting sort run in parallel, whose order is
  * the sequential one: by bin, slots ascending within a bin), and the
- * state the steering reads is gathered in that order; 3. a parallel
- * read-only pass (OpenMP; a thread done with its share takes over work
- * from the others') computes each agent's next position, velocity and
- * state from the current ones alone; 4. the
- * commit, in parallel but for path requests, which are queued in bin
- * order. Each agent's next state is a function of the current state read
- * in a fixed order, so the result is bit for bit the same at any thread
- * count (cairn_crowd_hash). No -ffast-math.
+ * state the steering reads is gathered in that order; 3. a read-only pass
+ * computes each agent's next position, velocity and state from the
+ * current ones alone; 4. the commit, in parallel but for path requests,
+ * which are queued in bin order. Each agent's next state is a function of
+ * the current state read in a fixed order, so the result is bit for bit
+ * the same at any worker count and under any scheduler
+ * (cairn_crowd_hash). No -ffast-math.
  *
  * Steering: the order's direction (the field's cairn_field_sample, or the
  * next waypoint) at max speed, slowed behind close agents ahead, plus
@@ -55,13 +54,22 @@
  * After the caller edits the walk grid (and route grid), it calls
  * cairn_crowd_grid_changed before the next tick.
  *
- * Threads: one crowd is single-threaded from the caller's side; the tick
- * uses opts.threads OpenMP threads inside (at most 64): each keeps one
- * share of the bins and their agents, and the steering pass lets a thread
- * that finished its share take chunks of the others'.
+ * Threads: one crowd is single-threaded from the caller's side. The
+ * tick's passes (count, scan, place, sort, steer, commit: six runs a tick)
+ * are tasks handed to opts.jobs, the game's job system, or to a pool the
+ * crowd owns (opts.threads); the crowd's field builds go the same way.
+ * Tasks never wait on one another, and the calling thread takes every task
+ * no worker has started, so a worker the system descheduled delays a tick
+ * by at most the task it holds (a few tens of microseconds of work:
+ * opts.chunk agents to steer, 16 times as many to count, place or commit).
  *
- * Memory: everything is sized at create from opts.max_agents; a tick never
- * allocates, except the field cache building a new field on an order.
+ * Memory: everything is sized at create from opts.max_agents (and the
+ * workers of opts.jobs). A tick allocates nothing, with one exception:
+ * with opts.hpa, the hierarchy's query context (reserved at create by
+ * cairn_hpa_query_reserve) grows when a route needs more room than that
+ * reserve (a leg longer than its estimate, or a hierarchy that gained
+ * entrances in an edit). Orders may allocate: the field cache builds the
+ * fields they ask for.
  */
 #ifndef CAIRN_CROWD_H
 #define CAIRN_CROWD_H
@@ -100,8 +108,15 @@ typedef struct cairn_crowd_opts {
   float bin_size;            /* bin side in cells (default 1) */
   float neighbour_radius;    /* neighbours within this many cells
                                 count (default 1, at most bin_size) */
-  int threads;               /* 0 = OpenMP's default */
-  int chunk;                 /* agents per dynamic work item (default 256) */
+  /* Where the tick's passes (and the crowd's field builds) run: the
+   * caller's job system (cairn_jobs, cairn_core.h; it must outlive the
+   * crowd), or NULL for a pool the crowd owns with `threads` threads
+   * (0 = every core, 1 = the calling thread alone). */
+  const cairn_jobs *jobs;
+  int threads;
+  int chunk;                 /* agents a steering task takes (default 256;
+                                counting, placing and committing tasks
+                                take 16 times as many) */
   uint64_t path_budget;      /* node expansions per tick (default 20000) */
   uint32_t waypoints;        /* waypoints kept per agent (default 16) */
   uint32_t stuck_ticks;      /* ticks without progress before a repath
@@ -214,6 +229,12 @@ cairn_status cairn_crowd_layer_changed(cairn_crowd *c);
 
 /* ---- tick ----------------------------------------------------------- */
 
+/* Serves the path queue under its budget, then moves every agent one
+ * tick. CAIRN_ERR_ARG for NULL. CAIRN_ERR_NOMEM when a path search could
+ * not get memory: the rest of the tick ran, the request stays at the head
+ * of the queue and is tried again next tick, and its agents keep waiting
+ * (a failure never marks an agent unreachable; only a search that ends
+ * without a path does). */
 cairn_status cairn_crowd_tick(cairn_crowd *c);
 
 /* FNV-1a over the bit patterns of every live agent's position, velocity,

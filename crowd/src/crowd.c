@@ -78,6 +78,10 @@ static void free_arrays(cairn_crowd *c) {
   cairn__crowd_free(c, c->bin_start,
                     sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1));
   cairn__crowd_free(c, c->blk_sum, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c));
+  size_t nw = cairn__workers_count(&c->workers);
+  cairn__crowd_free(c, c->wblk, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c));
+  cairn__crowd_free(c, c->wblk_tick, sizeof *c->wblk_tick * nw);
+  cairn__crowd_free(c, c->wsum, sizeof *c->wsum * nw);
 }
 
 static cairn_status alloc_arrays(cairn_crowd *c) {
@@ -92,6 +96,11 @@ static cairn_status alloc_arrays(cairn_crowd *c) {
                   c, sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1)));
   ok = ok && (c->blk_sum = cairn__crowd_alloc(
                   c, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c)));
+  size_t nw = cairn__workers_count(&c->workers);
+  ok = ok && (c->wblk = cairn__crowd_alloc(
+                  c, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c)));
+  ok = ok && (c->wblk_tick = cairn__crowd_alloc(c, sizeof *c->wblk_tick * nw));
+  ok = ok && (c->wsum = cairn__crowd_alloc(c, sizeof *c->wsum * nw));
   return ok ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
@@ -102,7 +111,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   if (!out) return CAIRN_ERR_ARG;
   *out = NULL;
   cairn_crowd_opts o = opts ? *opts : cairn_crowd_defaults();
-  if (!grid || !opts_ok(&o)) return CAIRN_ERR_ARG;
+  if (!grid || !opts_ok(&o) || cairn_jobs_check(o.jobs) != CAIRN_OK) return CAIRN_ERR_ARG;
   if (o.route_grid && !same_walls(grid, o.route_grid)) return CAIRN_ERR_ARG;
   if (o.penalty && !cairn_penalty_fits(o.penalty, grid)) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
@@ -124,14 +133,17 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   c->nby = (int32_t)ceilf((float)c->height * c->inv_bin) + 2;
   c->next_group = 1;
   c->layer_seen = o.penalty ? cairn_penalty_version(o.penalty) : 0;
-  cairn_status st = alloc_arrays(c);
+  cairn_status st = cairn__workers_init(&c->workers, o.jobs, o.threads, &c->alloc);
+  if (st == CAIRN_OK) st = alloc_arrays(c);
   /* no slot was binned at a last tick */
   if (st == CAIRN_OK) memset(c->slot_bin, 0xff, sizeof *c->slot_bin * c->cap);
   if (st == CAIRN_OK) st = cairn_flow_builder_create(&c->alloc, &c->builder);
   if (st == CAIRN_OK) st = cairn_flow_builder_reserve(c->builder, c->route);
   if (st == CAIRN_OK) {
     cairn_flow_opts fo = cairn_flow_defaults();
-    fo.threads = o.threads;
+    /* the crowd's field builds share its workers */
+    fo.jobs = c->workers.jobs;
+    fo.threads = 1;
     /* no line of sight: it steers every agent in sight of a goal set at
      * its first goal cell, so a horde would funnel into one cell of a
      * wide gate; the blend of moves spreads them over all of it */
@@ -155,6 +167,7 @@ void cairn_crowd_destroy(cairn_crowd *c) {
   cairn_flow_cache_destroy(c->cache);
   cairn_flow_builder_destroy(c->builder);
   free_arrays(c);
+  cairn__workers_free(&c->workers);
   c->alloc.fn(c->alloc.user, c, sizeof *c, 0);
 }
 
@@ -501,10 +514,11 @@ cairn_status cairn_crowd_layer_changed(cairn_crowd *c) {
 
 cairn_status cairn_crowd_tick(cairn_crowd *c) {
   if (!c) return CAIRN_ERR_ARG;
+  c->tick_status = CAIRN_OK;
   cairn__crowd_serve(c);
   cairn__crowd_step(c);
   c->tick++;
-  return CAIRN_OK;
+  return c->tick_status;
 }
 
 static uint64_t mix(uint64_t h, uint32_t v) {
@@ -575,6 +589,9 @@ size_t cairn_crowd_memory(const cairn_crowd *c) {
   return sizeof *c + per_agent * c->cap +
          sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1) +
          sizeof *c->blk_sum * cairn__crowd_bin_blocks(c) +
+         cairn__workers_count(&c->workers) *
+             (sizeof *c->wblk * cairn__crowd_bin_blocks(c) + sizeof *c->wblk_tick +
+              sizeof *c->wsum) +
          sizeof *c->ring * c->ring_cap + sizeof *c->smooth * c->smooth_cap +
          cairn_search_memory(c->search) + cairn_flow_builder_memory(c->builder) +
          fs.bytes;

@@ -5,6 +5,7 @@
 
 #include "cairn_crowd.h"
 #include "cairn_hierarchy.h"
+#include "cairn_thread.h"
 
 #include <math.h>
 
@@ -12,8 +13,7 @@
 #define CROWD_NO_REQ UINT32_MAX
 #define CROWD_NO_FIELD UINT16_MAX
 #define CROWD_NO_BIN UINT32_MAX
-#define CROWD_BIN_BLOCK 4096 /* bins a thread scans or sorts at a time */
-#define CROWD_MAX_THREADS 64 /* threads one tick uses at most */
+#define CROWD_BIN_BLOCK 4096 /* bins a task scans, sorts or clears */
 
 /* A binned agent's own state the steering pass reads, gathered in bin
  * order with the neighbour arrays (sx, sy, ...) so the pass reads memory
@@ -43,6 +43,17 @@ typedef struct crowd_request {
                         from the agent's cell */
   cairn_point from;
 } crowd_request;
+
+/* A tick's counts, summed over the workers: integers, so in any order. */
+typedef struct crowd_counts {
+  uint64_t overlaps, in_wall, non_finite, repath;
+} crowd_counts;
+
+/* The tick's passes in progress: what their tasks cover. */
+typedef struct crowd_pass {
+  uint64_t prev;       /* places of last tick's bin order */
+  uint32_t old_tasks;  /* counting and placing tasks over those places */
+} crowd_pass;
 
 #define CROWD_MAX_AVOID 256 /* stopped units' cells one search avoids */
 
@@ -84,9 +95,14 @@ struct cairn_crowd {
   /* nx, ny, nvx, nvy, nstate, nflags, nbest, nprog, nstall, nwp_i: the
    * steering pass's results, in bin order; the commit scatters them */
   uint32_t *slot_bin; /* each slot's bin this tick, CROWD_NO_BIN if none */
-  uint32_t *blk_sum;  /* per block of CROWD_BIN_BLOCK bins: the scan's sums */
-  /* the steering pass: each thread's next place and end in its share */
-  uint64_t cursor[CROWD_MAX_THREADS], cursor_end[CROWD_MAX_THREADS];
+  uint32_t *blk_sum;  /* per block of CROWD_BIN_BLOCK bins: its offset */
+  /* where the tick's passes run, and per worker: agents counted per block
+   * (a row, valid in the tick its stamp names: tick + 1), the tick's counts */
+  cairn__workers workers;
+  uint32_t *wblk;
+  uint64_t *wblk_tick;
+  crowd_counts *wsum;
+  crowd_pass pass;
 
   crowd_field_slot fields[CROWD_MAX_FIELDS];
   cairn_flow_cache *cache;
@@ -110,6 +126,7 @@ struct cairn_crowd {
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
 
   uint64_t tick;
+  cairn_status tick_status; /* the tick's first failure (a search's memory) */
   cairn_crowd_stats stats;
 };
 

@@ -325,6 +325,16 @@ static int over_hpa(const cairn_crowd *c, const crowd_request *r) {
   return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group);
 }
 
+/* A search of the head request ran out of memory: the tick reports it,
+ * and the request stays at the head, begun afresh next tick (its agents
+ * keep waiting: a failure is never taken for "unreachable"). Returns 0:
+ * serve no more this tick. */
+static int out_of_memory(cairn_crowd *c) {
+  c->in_search = 0;
+  if (c->tick_status == CAIRN_OK) c->tick_status = CAIRN_ERR_NOMEM;
+  return 0;
+}
+
 /* The head request over the hierarchy: the plan (one step: an abstract
  * search cannot be cut), then one abstract edge refined at a time while
  * the budget lasts (an edge whose grid path the hierarchy holds costs no
@@ -348,6 +358,7 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
       c->in_search = 0;
       return 1;
     }
+    if (st == CAIRN_ERR_NOMEM) return out_of_memory(c);
   }
   while (st == CAIRN_IN_PROGRESS && *used < budget) {
     uint64_t before = *used;
@@ -358,6 +369,7 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
       c->in_search = 0;
       return 1;
     }
+    if (st == CAIRN_ERR_NOMEM) return out_of_memory(c);
     if (st == CAIRN_IN_PROGRESS && !c->head_given && res.path_len > 1) {
       deliver_first(c, r, res.path, res.path_len);
       c->head_given = res.path_len;
@@ -396,7 +408,11 @@ void cairn__crowd_serve(cairn_crowd *c) {
     cairn_status st;
     if (!c->in_search) {
       st = begin(c, r);
-      if (st != CAIRN_OK) {
+      if (st == CAIRN_ERR_NOMEM) {
+        out_of_memory(c);
+        break;
+      }
+      if (st != CAIRN_OK) { /* the goal blocked or off the route grid */
         crowd_request done = *r;
         pop(c);
         finish(c, &done, CAIRN_NO_PATH);
@@ -410,6 +426,14 @@ void cairn__crowd_serve(cairn_crowd *c) {
     cairn_search_result(c->search, &res);
     charge(c, res.expanded, &used);
     if (st == CAIRN_IN_PROGRESS) break;
+    if (st == CAIRN_ERR_NOMEM) {
+      out_of_memory(c);
+      break;
+    }
+    if (st == CAIRN_ERR_STATE) { /* the grid changed under it: again */
+      c->in_search = 0;
+      continue;
+    }
     if (st != CAIRN_OK && c->n_avoid) {
       /* the stopped units walled it in: again, through them */
       r->no_avoid = 1;

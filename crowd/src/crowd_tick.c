@@ -2,11 +2,10 @@
  * that writes next-state arrays, and the commit. */
 #include "crowd_internal.h"
 
+#include "cairn_thread.h"
+
 #include <math.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define AVOID_HORIZON 1.5f /* seconds ahead the predictive term looks */
 #define ARRIVE_DIST 0.4f   /* cells from the last waypoint */
@@ -41,34 +40,57 @@ static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
   return (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
 }
 
-/* The bins are a counting sort, run in parallel: each slot's bin is
- * counted (atomically: bin_start is all zero between ticks), the counts
- * are scanned block by block, then each slot takes a place in its bin from
- * the end down (atomically), and each bin is sorted by slot, so the order
- * is the one a sequential stable sort gives, at any thread count.
+/* The bins are a counting sort, run as tasks: each slot's bin is counted
+ * (atomically: bin_start is all zero between ticks; each worker also
+ * counts its blocks' agents in a row of its own, so the block offsets need
+ * no pass over the bins), the counts are scanned block by block, then each
+ * slot takes a place in its bin from the end down (atomically), and each
+ * bin is sorted by slot, so the order is the one a sequential stable sort
+ * gives, whatever ran where.
  *
  * The slots are counted and placed in last tick's bin order (sslot), then
  * the slots that were not binned then: agents move less than a cell a
- * tick, so a thread's run of slots falls into a few nearby bins, and the
- * atomics stay in its own cache lines instead of both threads' hitting
- * random bins all over the map. */
+ * tick, so a task's run of slots falls into a few nearby bins, and the
+ * atomics stay in a few cache lines instead of hitting random bins all
+ * over the map. */
 
 /* slot_bin's mark on a slot counted among those not binned last tick,
  * cleared when it is placed (bins stay below 2^30: grid sides of at most
  * CAIRN_GRID_MAX_SIDE, bins of at least half a cell) */
 #define BIN_FRESH 0x80000000u
+/* slot_bin of a slot binned last tick but not this one, until placing
+ * turns it into CROWD_NO_BIN: while counting, the test for slots not
+ * binned last tick (CROWD_NO_BIN) must not see it change */
+#define BIN_GONE 0x7fffffffu
 
-static void count_slot(cairn_crowd *c, uint32_t s, uint32_t mark) {
+/* Worker w's row of per-block counts, zeroed by its first count task of
+ * the tick (the row of a worker that ran none is stale, and skipped). */
+static uint32_t *worker_blocks(cairn_crowd *c, uint32_t w) {
+  size_t nblk = cairn__crowd_bin_blocks(c);
+  uint32_t *row = c->wblk + (size_t)w * nblk;
+  if (c->wblk_tick[w] != c->tick + 1) {
+    memset(row, 0, sizeof *row * nblk);
+    c->wblk_tick[w] = c->tick + 1;
+  }
+  return row;
+}
+
+/* slot_bin is read by count_new and place_new for every slot while other
+ * tasks rewrite last tick's slots: relaxed atomics (plain moves) keep
+ * those reads defined; either value gives the same answer. */
+static void count_slot(cairn_crowd *c, uint32_t *blocks, uint32_t s, uint32_t mark,
+                       uint32_t none) {
   uint32_t b = takes_part(c, s) ? bin_of(c, c->x[s], c->y[s]) : CROWD_NO_BIN;
-  c->slot_bin[s] = b == CROWD_NO_BIN ? b : b | mark;
+  cairn__atomic_store(&c->slot_bin[s], b == CROWD_NO_BIN ? none : b | mark);
   if (b == CROWD_NO_BIN) return;
-#pragma omp atomic
-  c->bin_start[b]++;
+  cairn__atomic_inc(&c->bin_start[b]);
+  blocks[b / CROWD_BIN_BLOCK]++;
 }
 
 /* A slot not binned last tick (new, or back from idling at a goal). */
-static void count_new(cairn_crowd *c, uint32_t s) {
-  if (c->slot_bin[s] == CROWD_NO_BIN) count_slot(c, s, BIN_FRESH);
+static void count_new(cairn_crowd *c, uint32_t *blocks, uint32_t s) {
+  if (cairn__atomic_load(&c->slot_bin[s]) == CROWD_NO_BIN)
+    count_slot(c, blocks, s, BIN_FRESH, CROWD_NO_BIN);
 }
 
 static size_t n_bins(const cairn_crowd *c) { return (size_t)c->nbx * (size_t)c->nby; }
@@ -79,20 +101,16 @@ static void block_bounds(const cairn_crowd *c, size_t blk, size_t *b0, size_t *b
   *b1 = nb - *b0 > CROWD_BIN_BLOCK ? *b0 + CROWD_BIN_BLOCK : nb;
 }
 
-static void block_sum(cairn_crowd *c, size_t blk) {
-  size_t b0, b1;
-  block_bounds(c, blk, &b0, &b1);
-  uint32_t sum = 0;
-  for (size_t b = b0; b < b1; b++) sum += c->bin_start[b];
-  c->blk_sum[blk] = sum;
-}
-
-/* Sequential, over the few blocks: each block's offset; the total. */
+/* On the caller, over the few blocks: each block's offset, summed from the
+ * workers' rows; the total. */
 static void block_offsets(cairn_crowd *c) {
   size_t nblk = cairn__crowd_bin_blocks(c);
+  uint32_t nw = cairn__workers_count(&c->workers);
   uint32_t run = 0;
   for (size_t i = 0; i < nblk; i++) {
-    uint32_t t = c->blk_sum[i];
+    uint32_t t = 0;
+    for (uint32_t w = 0; w < nw; w++)
+      if (c->wblk_tick[w] == c->tick + 1) t += c->wblk[(size_t)w * nblk + i];
     c->blk_sum[i] = run;
     run += t;
   }
@@ -114,20 +132,19 @@ static void block_scan(cairn_crowd *c, size_t blk) {
 /* Takes the last free place of the slot's bin; once every slot has,
  * bin_start[b] is the start of bin b. */
 static void place_slot(cairn_crowd *c, uint32_t s, uint32_t b) {
-  uint32_t pos;
-#pragma omp atomic capture
-  pos = --c->bin_start[b];
+  uint32_t pos = cairn__atomic_dec(&c->bin_start[b]);
   c->order_of[pos] = s;
 }
 
 /* Last tick's binned slot s, if binned again. */
 static void place_old(cairn_crowd *c, uint32_t s) {
   uint32_t b = c->slot_bin[s];
-  if (b != CROWD_NO_BIN) place_slot(c, s, b);
+  if (b == BIN_GONE) cairn__atomic_store(&c->slot_bin[s], CROWD_NO_BIN);
+  else if (b != CROWD_NO_BIN) place_slot(c, s, b);
 }
 
 static void place_new(cairn_crowd *c, uint32_t s) {
-  uint32_t b = c->slot_bin[s];
+  uint32_t b = cairn__atomic_load(&c->slot_bin[s]);
   if (b == CROWD_NO_BIN || !(b & BIN_FRESH)) return;
   c->slot_bin[s] = b & ~BIN_FRESH;
   place_slot(c, s, b & ~BIN_FRESH);
@@ -658,15 +675,6 @@ static void advance(cairn_crowd *c, uint32_t k) {
   c->nflags[k] = fl;
 }
 
-static int threads_of(const cairn_crowd *c) {
-#ifdef _OPENMP
-  return c->opts.threads > 0 ? c->opts.threads : omp_get_max_threads();
-#else
-  (void)c;
-  return 1;
-#endif
-}
-
 /* The next state (at k in bin order) becomes slot s's current one: slot
  * s alone, so in parallel. */
 static void commit_copy(cairn_crowd *c, uint32_t k, uint32_t s) {
@@ -690,95 +698,8 @@ static void commit_path(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
   cairn__crowd_commit_path(c, s);
 }
 
-/* The tick's counts, summed over the threads: integers, so in any order. */
-typedef struct tick_counts {
-  uint64_t overlaps, in_wall, non_finite, repath;
-} tick_counts;
-
-/* A thread's share of the tick: blocks of bins [b0, b1), and the agents
- * in them, places [k0, k1) of the bin order (last tick's while counting
- * and placing, this tick's after). */
-typedef struct share {
-  int64_t b0, b1, k0, k1;
-} share;
-
-/* The first block whose agents start at or after place k (blk_sum holds
- * the block offsets of the last scan). */
-static int64_t block_at(const cairn_crowd *c, int64_t nblk, uint64_t k) {
-  int64_t lo = 0, hi = nblk;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (c->blk_sum[mid] < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* Places [k0, k1) of the share's blocks, n places in all. */
-static void share_places(const cairn_crowd *c, int64_t nblk, int64_t n, share *sh) {
-  sh->k0 = sh->b0 < nblk ? (int64_t)c->blk_sum[sh->b0] : n;
-  sh->k1 = sh->b1 < nblk ? (int64_t)c->blk_sum[sh->b1] : n;
-}
-
-/* Thread t of nth takes the blocks that held its equal part of last
- * tick's agents (equal parts of the blocks when there were none). */
-static share share_of(const cairn_crowd *c, int64_t nblk, int64_t prev, int t, int nth) {
-  share sh;
-  if (!prev) {
-    sh.b0 = nblk * t / nth;
-    sh.b1 = nblk * (t + 1) / nth;
-  } else {
-    sh.b0 = t ? block_at(c, nblk, (uint64_t)(prev * t / nth)) : 0;
-    sh.b1 = t + 1 < nth ? block_at(c, nblk, (uint64_t)(prev * (t + 1) / nth)) : nblk;
-  }
-  share_places(c, nblk, prev, &sh);
-  return sh;
-}
-
-static int thread_id(void) {
-#ifdef _OPENMP
-  return omp_get_thread_num();
-#else
-  return 0;
-#endif
-}
-
-static int thread_count(void) {
-#ifdef _OPENMP
-  return omp_get_num_threads();
-#else
-  return 1;
-#endif
-}
-
-/* The next chunk of thread u's places, or 0 when they are all taken. */
-static int take_chunk(cairn_crowd *c, int u, uint64_t chunk, uint64_t *from, uint64_t *to) {
-  uint64_t k;
-#pragma omp atomic capture
-  {
-    k = c->cursor[u];
-    c->cursor[u] += chunk;
-  }
-  if (k >= c->cursor_end[u]) return 0;
-  *from = k;
-  *to = k + chunk < c->cursor_end[u] ? k + chunk : c->cursor_end[u];
-  return 1;
-}
-
-/* The steering pass: each thread steers its own share's agents first, a
- * chunk at a time, then takes chunks from the others' shares while any
- * are left, so a thread slowed by a busy core holds no one up. */
-static void steer_shares(cairn_crowd *c, int t, int nth, uint64_t chunk) {
-  uint64_t from, to;
-  for (int i = 0; i < nth; i++) {
-    int u = (t + i) % nth;
-    while (take_chunk(c, u, chunk, &from, &to))
-      for (uint64_t k = from; k < to; k++) advance(c, (uint32_t)k);
-  }
-}
-
 /* One agent's commit and its share of the tick's counts. */
-static void commit_one(cairn_crowd *c, uint32_t k, tick_counts *n) {
+static void commit_one(cairn_crowd *c, uint32_t k, crowd_counts *n) {
   commit_copy(c, k, c->sslot[k]);
   float x = c->nx[k], y = c->ny[k];
   n->overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
@@ -788,55 +709,112 @@ static void commit_one(cairn_crowd *c, uint32_t k, tick_counts *n) {
                (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
 }
 
-/* Each thread keeps one share of the bins and of the agents in them
- * through the whole tick, and tick after tick (agents move less than a
- * cell a tick): it counts, sorts, steers first and commits the same
- * agents, so their lines stay in its core's cache. Handed out at random,
- * every pass found half its lines in the other core's cache. */
+/* ---- the passes as tasks -------------------------------------------- */
+
+/* Agents a task of a light pass (counting, placing, committing) takes:
+ * 16 steering chunks (4096 agents by default), tens of microseconds of
+ * work, so a late worker holds nothing up for long, and few tasks a pass. */
+static uint64_t light_chunk(const cairn_crowd *c) { return 16u * (uint64_t)c->opts.chunk; }
+
+static uint32_t tasks_for(uint64_t total, uint64_t per) {
+  return (uint32_t)((total + per - 1) / per);
+}
+
+/* Items [from, to) of task t, `per` a task. */
+static void span(uint64_t total, uint64_t per, uint32_t t, uint64_t *from,
+                 uint64_t *to) {
+  *from = (uint64_t)t * per;
+  *to = total - *from > per ? *from + per : total;
+}
+
+/* Counting and placing: the first old_tasks tasks take last tick's
+ * places, the rest every slot (for those not binned last tick). */
+static void count_task(void *arg, uint32_t t, uint32_t w) {
+  cairn_crowd *c = arg;
+  uint32_t *blocks = worker_blocks(c, w);
+  uint64_t from, to;
+  if (t < c->pass.old_tasks) {
+    span(c->pass.prev, light_chunk(c), t, &from, &to);
+    for (uint64_t k = from; k < to; k++) count_slot(c, blocks, c->sslot[k], 0, BIN_GONE);
+  } else {
+    span(c->high, light_chunk(c), t - c->pass.old_tasks, &from, &to);
+    for (uint64_t s = from; s < to; s++) count_new(c, blocks, (uint32_t)s);
+  }
+}
+
+static void place_task(void *arg, uint32_t t, uint32_t w) {
+  cairn_crowd *c = arg;
+  uint64_t from, to;
+  (void)w;
+  if (t < c->pass.old_tasks) {
+    span(c->pass.prev, light_chunk(c), t, &from, &to);
+    for (uint64_t k = from; k < to; k++) place_old(c, c->sslot[k]);
+  } else {
+    span(c->high, light_chunk(c), t - c->pass.old_tasks, &from, &to);
+    for (uint64_t s = from; s < to; s++) place_new(c, (uint32_t)s);
+  }
+}
+
+static void scan_task(void *arg, uint32_t t, uint32_t w) {
+  (void)w;
+  block_scan(arg, t);
+}
+
+static void sort_task(void *arg, uint32_t t, uint32_t w) {
+  (void)w;
+  sort_block(arg, t);
+}
+
+/* The steering pass, opts.chunk agents a task. */
+static void steer_task(void *arg, uint32_t t, uint32_t w) {
+  cairn_crowd *c = arg;
+  uint64_t from, to;
+  (void)w;
+  span(c->n_binned, (uint64_t)c->opts.chunk, t, &from, &to);
+  for (uint64_t k = from; k < to; k++) advance(c, (uint32_t)k);
+}
+
+/* The first nblk tasks clear a block of bins for the next tick (every read
+ * of them is done), the others commit agents, counting into their
+ * worker's counts. */
+static void commit_task(void *arg, uint32_t t, uint32_t w) {
+  cairn_crowd *c = arg;
+  uint32_t nblk = (uint32_t)cairn__crowd_bin_blocks(c);
+  if (t < nblk) {
+    clear_block(c, t);
+    return;
+  }
+  uint64_t from, to;
+  span(c->n_binned, light_chunk(c), t - nblk, &from, &to);
+  for (uint64_t k = from; k < to; k++) commit_one(c, (uint32_t)k, &c->wsum[w]);
+}
+
+/* Six passes a tick, each a run of tasks on the crowd's jobs: count, scan,
+ * place, sort and gather, steer, commit. A task never waits for another;
+ * a run ends when its last task does, and the caller takes every task no
+ * worker has started. Each pass writes only what its own items own, so
+ * the result is the same whatever ran where. */
 void cairn__crowd_step(cairn_crowd *c) {
-  int nt = threads_of(c);
-  int chunk = c->opts.chunk;
-  int64_t high = (int64_t)c->high, nblk = (int64_t)cairn__crowd_bin_blocks(c);
-  int64_t prev = (int64_t)c->n_binned; /* last tick's binned slots, sslot */
-  tick_counts sum = {0, 0, 0, 0};
-  if (nt > CROWD_MAX_THREADS) nt = CROWD_MAX_THREADS;
-#pragma omp parallel num_threads(nt) if (nt > 1 && high > chunk)
-  {
-    int t = thread_id(), nth = thread_count();
-    share sh = share_of(c, nblk, prev, t, nth);
-    /* the slots not binned last tick first: the next pass rewrites the
-     * others' slot_bin, which this one reads */
-#pragma omp for schedule(static)
-    for (int64_t s = 0; s < high; s++) count_new(c, (uint32_t)s);
-    for (int64_t k = sh.k0; k < sh.k1; k++) count_slot(c, c->sslot[k], 0);
-#pragma omp barrier
-    for (int64_t b = sh.b0; b < sh.b1; b++) block_sum(c, (size_t)b);
-#pragma omp barrier
-#pragma omp single
-    block_offsets(c);
-    for (int64_t b = sh.b0; b < sh.b1; b++) block_scan(c, (size_t)b);
-#pragma omp barrier
-    for (int64_t k = sh.k0; k < sh.k1; k++) place_old(c, c->sslot[k]);
-#pragma omp for schedule(static)
-    for (int64_t s = 0; s < high; s++) place_new(c, (uint32_t)s);
-    for (int64_t b = sh.b0; b < sh.b1; b++) sort_block(c, (size_t)b);
-    share_places(c, nblk, (int64_t)c->n_binned, &sh);
-    c->cursor[t] = (uint64_t)sh.k0;
-    c->cursor_end[t] = (uint64_t)sh.k1;
-#pragma omp barrier
-    steer_shares(c, t, nth, (uint64_t)chunk);
-#pragma omp barrier
-    /* every read of the current state is done */
-    for (int64_t b = sh.b0; b < sh.b1; b++) clear_block(c, (size_t)b);
-    tick_counts mine = {0, 0, 0, 0};
-    for (int64_t k = sh.k0; k < sh.k1; k++) commit_one(c, (uint32_t)k, &mine);
-#pragma omp critical
-    {
-      sum.overlaps += mine.overlaps;
-      sum.in_wall += mine.in_wall;
-      sum.non_finite += mine.non_finite;
-      sum.repath += mine.repath;
-    }
+  const cairn__workers *jobs = &c->workers;
+  uint32_t nblk = (uint32_t)cairn__crowd_bin_blocks(c);
+  c->pass.prev = c->n_binned; /* last tick's binned slots, sslot */
+  c->pass.old_tasks = tasks_for(c->pass.prev, light_chunk(c));
+  uint32_t light = c->pass.old_tasks + tasks_for(c->high, light_chunk(c));
+  cairn__workers_run(jobs, light, count_task, c);
+  block_offsets(c);
+  cairn__workers_run(jobs, nblk, scan_task, c);
+  cairn__workers_run(jobs, light, place_task, c);
+  cairn__workers_run(jobs, nblk, sort_task, c);
+  cairn__workers_run(jobs, tasks_for(c->n_binned, (uint64_t)c->opts.chunk), steer_task, c);
+  uint32_t nw = cairn__workers_count(jobs);
+  memset(c->wsum, 0, sizeof *c->wsum * nw);
+  cairn__workers_run(jobs, nblk + tasks_for(c->n_binned, light_chunk(c)), commit_task, c);
+  crowd_counts sum = {0, 0, 0, 0};
+  for (uint32_t w = 0; w < nw; w++) {
+    sum.overlaps += c->wsum[w].overlaps;
+    sum.in_wall += c->wsum[w].in_wall;
+    sum.non_finite += c->wsum[w].non_finite;
+    sum.repath += c->wsum[w].repath;
   }
   cairn_crowd_stats *st = &c->stats;
   st->overlaps = sum.overlaps;

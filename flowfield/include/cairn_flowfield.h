@@ -36,10 +36,18 @@
  *
  * Threads: a built field is read-only: any number of threads may read and
  * sample it at once. A builder holds all scratch of a build or repair: one
- * per thread. Builds split their row passes over opts.threads OpenMP
- * threads; the integration itself is sequential, so the result is
- * bit-identical at any thread count. cairn_flow_build_batch builds several
- * fields in parallel, one builder per thread. A cache and a tile set are
+ * per thread. A build's row passes (resetting the values, then finding the
+ * directions) run as tasks over bands of rows: through opts.jobs when
+ * given (the game's job system, or a shared cairn_pool; cairn_core.h),
+ * else through a pool the builder owns, made by the first build that needs
+ * it with opts.threads threads and made again when a build asks another
+ * count; without jobs, grids under 2^16 padded cells and opts.threads = 1
+ * run them on the calling thread (no pool is made). The integration
+ * itself is sequential, so the result is bit-identical whatever the jobs,
+ * the worker count or the order tasks run in. Repairs run on the calling
+ * thread.
+ * cairn_flow_build_batch builds several fields at once, one task per
+ * request, one builder per worker. A cache and a tile set are
  * single-threaded objects (lock them yourself); the fields a cache hands
  * out may be read from any thread. A repair (cairn_field_repair, or
  * cairn_flow_cache_update on the fields it repairs) writes its field in
@@ -50,7 +58,8 @@
  * offset. A builder holds 17 bytes per padded cell of the largest grid it
  * served (cairn_flow_builder_reserve grows it up front); after that, builds
  * and repairs allocate nothing (but for a field's goal list, which grows
- * the first time it is given more goals than before). Tiles hold 9 bytes per cell of each routed
+ * the first time it is given more goals than before, and the builder's
+ * pool, made by the first build that needs it). Tiles hold 9 bytes per cell of each routed
  * sector only, plus 9 bytes per cluster of the map.
  *
  * Limits: grids up to CAIRN_GRID_MAX_SIDE (the core's); at most
@@ -102,7 +111,14 @@ typedef enum cairn_flow_queue {
 
 typedef struct cairn_flow_opts {
   int moves;          /* 8 (default) or 4 */
-  int threads;        /* threads for the row passes; 0 = OpenMP's default */
+  /* Where a build's row passes run: the caller's job system (cairn_jobs,
+   * cairn_core.h; it must stay unchanged and outlive every build, and a
+   * cache's whole life, that uses it), or NULL for a pool the builder owns
+   * with `threads` threads (0 = every core, 1 = the calling thread alone;
+   * at most CAIRN_JOBS_MAX_WORKERS). Bad jobs (cairn_jobs_check) or
+   * threads out of range: CAIRN_ERR_ARG. */
+  const cairn_jobs *jobs;
+  int threads;
   int32_t los_radius; /* 0..CAIRN_FLOW_MAX_LOS; default
                          CAIRN_FLOW_DEFAULT_LOS; 0 = no line of sight */
   cairn_flow_queue queue;
@@ -150,8 +166,8 @@ void cairn_field_destroy(cairn_field *f);
  * grid of another size than the field's, FIFO on uneven terrain),
  * CAIRN_ERR_TOO_LARGE (more than CAIRN_FLOW_MAX_GOALS goals),
  * CAIRN_ERR_RANGE (a goal off the grid), CAIRN_ERR_BLOCKED (a goal on a
- * blocked cell), CAIRN_ERR_NOMEM (growing the builder or the goal list).
- * Goals listed twice count once. */
+ * blocked cell), CAIRN_ERR_NOMEM (growing the builder or the goal list,
+ * or making the builder's pool). Goals listed twice count once. */
 cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
                                const cairn_grid *grid,
                                const cairn_point *goals, size_t n_goals,
@@ -165,11 +181,18 @@ typedef struct cairn_flow_request {
   cairn_status status; /* written by the batch */
 } cairn_flow_request;
 
-/* Builds n requests on grid in parallel, request k on some thread t using
- * builders[t] (n_builders >= 1; OpenMP threads = n_builders). Each field is
- * what cairn_field_build gives it alone (its own row passes run on one
- * thread here). Returns CAIRN_OK if every request succeeded, else the first
- * failing request's status (each request has its own). */
+/* Builds n requests on grid in parallel, one task per request: request k
+ * runs on some worker w, with builders[w]. With opts->jobs the tasks go
+ * through it, and n_builders must be at least its workers (else
+ * CAIRN_ERR_ARG, nothing built); without, through a pool made for this
+ * call with n_builders threads (fewer when there are fewer requests, at
+ * most CAIRN_JOBS_MAX_WORKERS; none for one: on the calling thread),
+ * allocated with builders[0]'s allocator: if it cannot be made, every
+ * request gets CAIRN_ERR_NOMEM and an empty field. opts->threads is not
+ * read. Each field is what cairn_field_build gives it alone (its own row
+ * passes run on its worker alone). Returns CAIRN_OK if every request
+ * succeeded, else the first failing request's status in request order
+ * (each request has its own). */
 cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
                                     size_t n_builders, const cairn_grid *grid,
                                     cairn_flow_request *reqs, size_t n,

@@ -5,9 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 const int8_t cairn__flow_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
 const int8_t cairn__flow_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
@@ -36,17 +33,6 @@ cairn_flow_opts cairn_flow_defaults(void) {
   o.los_radius = CAIRN_FLOW_DEFAULT_LOS;
   o.queue = CAIRN_FLOW_QUEUE_AUTO;
   return o;
-}
-
-static int threads_of(const cairn_flow_opts *o, size_t cells) {
-#ifdef _OPENMP
-  if (cells < FLOW_PARALLEL_MIN_CELLS) return 1;
-  return o->threads > 0 ? o->threads : omp_get_max_threads();
-#else
-  (void)o;
-  (void)cells;
-  return 1;
-#endif
 }
 
 /* ---- builder -------------------------------------------------------- */
@@ -78,6 +64,7 @@ static void builder_release(cairn_flow_builder *b) {
 void cairn_flow_builder_destroy(cairn_flow_builder *b) {
   if (!b) return;
   builder_release(b);
+  cairn_pool_destroy(b->pool);
   cairn_allocator a = b->alloc;
   cairn__flow_free(&a, b, sizeof *b);
 }
@@ -246,38 +233,101 @@ static inline size_t cell_index(const cairn_field *f, int32_t x, int32_t y) {
   return (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
 }
 
-/* Values to INF on passable cells, 0 on blocked ones; the settled marks
- * cleared; the terrain's cheapest and dearest costs found. Rows in
- * parallel. */
-static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      int nt, unsigned *tmin_out, unsigned *tmax_out,
-                      uint32_t *pmax_out) {
-  unsigned tmin = 255, tmax = 0;
-  uint32_t pmax = 0; /* the layer's dearest penalty short of a block */
-  const uint32_t *pen = f->pen;
-  const long rows = (long)f->h + 2;
+/* ---- the row passes ------------------------------------------------ */
+
+/* A pass over the padded rows runs as one task per band of rows: a band
+ * holds at least FLOW_BAND_CELLS cells, so a task outweighs handing it
+ * out, and there are about FLOW_BANDS_PER_WORKER bands per worker, so a
+ * worker the system holds up delays a small share. Each band writes its
+ * own rows and its own partial reduction, combined after the run: min and
+ * max do not care in which order the bands ran or how many there were. */
+#define FLOW_BAND_CELLS 4096u
+#define FLOW_BANDS_PER_WORKER 4u
+#define FLOW_MAX_BANDS 512u
+
+typedef struct row_bands {
+  cairn_field *f;
+  cairn_flow_builder *b;
+  const uint8_t *g;
+  size_t rows, per; /* padded rows; rows per band (the last may have fewer) */
+  uint32_t n;       /* bands */
+} row_bands;
+
+static row_bands bands_of(cairn_field *f, cairn_flow_builder *b,
+                          const uint8_t *g, const cairn_jobs *jobs) {
+  row_bands r = {f, b, g, (size_t)f->h + 2, 0, 0};
   const size_t stride = (size_t)f->stride;
-  cairn_cost *cost = f->cost;
-  uint8_t *mark = b->mark;
-  (void)nt; /* read by the pragma alone: unused without OpenMP */
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
-    reduction(min : tmin) reduction(max : tmax, pmax)
-  for (long y = 0; y < rows; y++) {
-    const size_t row = (size_t)y * stride;
+  const uint32_t workers = jobs ? jobs->workers : 1u;
+  size_t want = workers > 1 ? (size_t)workers * FLOW_BANDS_PER_WORKER : 1;
+  if (want > FLOW_MAX_BANDS) want = FLOW_MAX_BANDS;
+  size_t least = (FLOW_BAND_CELLS + stride - 1) / stride;
+  r.per = (r.rows + want - 1) / want;
+  if (r.per < least) r.per = least;
+  r.n = (uint32_t)((r.rows + r.per - 1) / r.per);
+  return r;
+}
+
+/* The rows [*y0, *y1) of band k. */
+static void band_rows(const row_bands *r, uint32_t k, size_t *y0, size_t *y1) {
+  *y0 = (size_t)k * r->per;
+  *y1 = *y0 + r->per < r->rows ? *y0 + r->per : r->rows;
+}
+
+typedef struct init_part {
+  unsigned tmin, tmax; /* the terrain's cheapest and dearest passable costs */
+  uint32_t pmax;       /* the layer's dearest penalty short of a block */
+} init_part;
+
+typedef struct init_job {
+  row_bands r;
+  init_part part[FLOW_MAX_BANDS];
+} init_job;
+
+static void init_task(void *arg, uint32_t k, uint32_t worker) {
+  (void)worker;
+  init_job *j = arg;
+  cairn_field *f = j->r.f;
+  const uint8_t *g = j->r.g;
+  const uint32_t *pen = f->pen;
+  const size_t stride = (size_t)f->stride;
+  unsigned tmin = 255, tmax = 0;
+  uint32_t pmax = 0;
+  size_t y0, y1;
+  band_rows(&j->r, k, &y0, &y1);
+  for (size_t y = y0; y < y1; y++) {
+    const size_t row = y * stride;
     for (size_t x = 0; x < stride; x++) {
       unsigned t = g[row + x];
-      cost[row + x] = t ? CAIRN_COST_INF : 0;
+      f->cost[row + x] = t ? CAIRN_COST_INF : 0;
       if (t) {
         tmin = t < tmin ? t : tmin;
         tmax = t > tmax ? t : tmax;
       }
       if (pen && pen[row + x] != CAIRN_PENALTY_BLOCK && pen[row + x] > pmax) pmax = pen[row + x];
     }
-    memset(mark + row, 0, stride);
+    memset(j->r.b->mark + row, 0, stride);
   }
-  *tmin_out = tmin;
-  *tmax_out = tmax;
-  *pmax_out = pmax;
+  j->part[k].tmin = tmin;
+  j->part[k].tmax = tmax;
+  j->part[k].pmax = pmax;
+}
+
+/* Values to INF on passable cells, 0 on blocked ones; the settled marks
+ * cleared; the terrain's cheapest and dearest costs found. Bands of rows
+ * through jobs. */
+static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
+                      const cairn_jobs *jobs, init_part *out) {
+  init_job j;
+  j.r = bands_of(f, b, g, jobs);
+  cairn_jobs_run(jobs, j.r.n, init_task, &j);
+  init_part all = {255, 0, 0};
+  for (uint32_t k = 0; k < j.r.n; k++) {
+    const init_part *p = &j.part[k];
+    all.tmin = p->tmin < all.tmin ? p->tmin : all.tmin;
+    all.tmax = p->tmax > all.tmax ? p->tmax : all.tmax;
+    all.pmax = p->pmax > all.pmax ? p->pmax : all.pmax;
+  }
+  *out = all;
 }
 
 /* Two FIFO queues, one per step length: on uniform terrain every cell
@@ -477,24 +527,32 @@ uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i) {
   return m ? (uint8_t)__builtin_ctz(m) : CAIRN_FLOW_NONE;
 }
 
-/* Directions from the finished values, rows in parallel; also the bounding
- * box of the reached cells. Writes every padded cell (clearing los flags)
- * and clears what the integration left in the builder: the settled marks,
- * and qb, which the FIFOs and buckets use for other things than the heap's
- * positions (all 0 between calls, for repairs). */
-static void direction_pass(cairn_field *f, cairn_flow_builder *b,
-                           const uint8_t *g, int nt) {
-  int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1;
-  const long rows = (long)f->h + 2;
+/* The bounding box of a band's reached cells (grid coordinates); empty:
+ * INT32_MAX, INT32_MAX, -1, -1. */
+typedef struct box_part {
+  int32_t x0, y0, x1, y1;
+} box_part;
+
+typedef struct dir_job {
+  row_bands r;
+  box_part part[FLOW_MAX_BANDS];
+} dir_job;
+
+static void dir_task(void *arg, uint32_t k, uint32_t worker) {
+  (void)worker;
+  dir_job *j = arg;
+  cairn_field *f = j->r.f;
+  cairn_flow_builder *b = j->r.b;
+  const uint8_t *g = j->r.g;
   const size_t stride = (size_t)f->stride;
-  (void)nt;
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) \
-    reduction(min : x0, y0) reduction(max : x1, y1)
-  for (long y = 0; y < rows; y++) {
-    const size_t row = (size_t)y * stride;
+  box_part box = {INT32_MAX, INT32_MAX, -1, -1};
+  size_t y0, y1;
+  band_rows(&j->r, k, &y0, &y1);
+  for (size_t y = y0; y < y1; y++) {
+    const size_t row = y * stride;
     memset(b->mark + row, 0, stride);
     memset(b->qb + row, 0, stride * sizeof *b->qb);
-    if (y == 0 || y == rows - 1) {
+    if (y == 0 || y + 1 == j->r.rows) {
       memset(f->dir + row, CAIRN_FLOW_NONE, stride);
       continue;
     }
@@ -504,16 +562,38 @@ static void direction_pass(cairn_field *f, cairn_flow_builder *b,
       f->dir[row + x] = d;
       if (d == CAIRN_FLOW_NONE) continue;
       int32_t gx = (int32_t)x - 1, gy = (int32_t)y - 1;
-      x0 = gx < x0 ? gx : x0;
-      x1 = gx > x1 ? gx : x1;
-      y0 = gy < y0 ? gy : y0;
-      y1 = gy > y1 ? gy : y1;
+      box.x0 = gx < box.x0 ? gx : box.x0;
+      box.x1 = gx > box.x1 ? gx : box.x1;
+      box.y0 = gy < box.y0 ? gy : box.y0;
+      box.y1 = gy > box.y1 ? gy : box.y1;
     }
   }
-  f->bx0 = x0;
-  f->by0 = y0;
-  f->bx1 = x1;
-  f->by1 = y1;
+  j->part[k] = box;
+}
+
+/* Directions from the finished values, bands of rows through jobs; also
+ * the bounding box of the reached cells. Writes every padded cell
+ * (clearing los flags) and clears what the integration left in the
+ * builder: the settled marks, and qb, which the FIFOs and buckets use for
+ * other things than the heap's positions (all 0 between calls, for
+ * repairs). */
+static void direction_pass(cairn_field *f, cairn_flow_builder *b,
+                           const uint8_t *g, const cairn_jobs *jobs) {
+  dir_job j;
+  j.r = bands_of(f, b, g, jobs);
+  cairn_jobs_run(jobs, j.r.n, dir_task, &j);
+  box_part all = {INT32_MAX, INT32_MAX, -1, -1};
+  for (uint32_t k = 0; k < j.r.n; k++) {
+    const box_part *p = &j.part[k];
+    all.x0 = p->x0 < all.x0 ? p->x0 : all.x0;
+    all.y0 = p->y0 < all.y0 ? p->y0 : all.y0;
+    all.x1 = p->x1 > all.x1 ? p->x1 : all.x1;
+    all.y1 = p->y1 > all.y1 ? p->y1 : all.y1;
+  }
+  f->bx0 = all.x0;
+  f->by0 = all.y0;
+  f->bx1 = all.x1;
+  f->by1 = all.y1;
 }
 
 /* Line of sight of the cells in one goal's window that have none yet. */
@@ -541,9 +621,11 @@ void cairn__flow_los_all(cairn_field *f) {
   for (size_t k = 0; k < f->n_goals; k++) los_window(f, f->goals[k]);
 }
 
-static cairn_status check_opts(const cairn_flow_opts *o) {
+cairn_status cairn__flow_check_opts(const cairn_flow_opts *o) {
   if (o->moves != 4 && o->moves != 8) return CAIRN_ERR_ARG;
-  if (o->threads < 0 || o->los_radius < 0 || o->los_radius > CAIRN_FLOW_MAX_LOS)
+  if (o->threads < 0 || o->threads > CAIRN_JOBS_MAX_WORKERS) return CAIRN_ERR_ARG;
+  if (cairn_jobs_check(o->jobs) != CAIRN_OK) return CAIRN_ERR_ARG;
+  if (o->los_radius < 0 || o->los_radius > CAIRN_FLOW_MAX_LOS)
     return CAIRN_ERR_ARG;
   if (o->queue < CAIRN_FLOW_QUEUE_AUTO || o->queue > CAIRN_FLOW_QUEUE_HEAP)
     return CAIRN_ERR_ARG;
@@ -556,6 +638,24 @@ static void field_clear(cairn_field *f) {
   memset(f->dir, CAIRN_FLOW_NONE, f->n);
 }
 
+/* The jobs a build's row passes run through: the caller's; none on a small
+ * grid or at one thread; else the builder's pool, made the first time one
+ * is needed and made again when a build asks another thread count. */
+static cairn_status build_jobs(cairn_flow_builder *b, const cairn_flow_opts *o,
+                               size_t cells, const cairn_jobs **out) {
+  *out = o->jobs;
+  if (o->jobs || o->threads == 1 || cells < FLOW_PARALLEL_MIN_CELLS) return CAIRN_OK;
+  if (!b->pool || b->pool_threads != o->threads) {
+    cairn_pool_destroy(b->pool);
+    b->pool = NULL;
+    cairn_status st = cairn_pool_create((uint32_t)o->threads, &b->alloc, &b->pool);
+    if (st != CAIRN_OK) return st;
+    b->pool_threads = o->threads;
+  }
+  *out = cairn_pool_jobs(b->pool);
+  return CAIRN_OK;
+}
+
 static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
                                   const cairn_grid *grid,
                                   const cairn_point *goals, size_t n_goals,
@@ -563,9 +663,11 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   if (cairn_grid_width(grid) != f->w || cairn_grid_height(grid) != f->h)
     return CAIRN_ERR_ARG;
   if (o->penalty && !cairn_penalty_fits(o->penalty, grid)) return CAIRN_ERR_ARG;
-  cairn_status st = check_opts(o);
+  cairn_status st = cairn__flow_check_opts(o);
   if (st == CAIRN_OK) st = set_goals(f, grid, goals, n_goals);
   if (st == CAIRN_OK) st = cairn__flow_builder_grow(b, f->n);
+  const cairn_jobs *jobs = NULL;
+  if (st == CAIRN_OK) st = build_jobs(b, o, f->n, &jobs);
   if (st != CAIRN_OK) return st;
   double t0 = cairn__flow_now_ms();
   int32_t stride;
@@ -576,10 +678,10 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->penalty = o->penalty;
   f->pen = o->penalty ? cairn_penalty_cells(o->penalty, NULL) : NULL;
   f->layer_version = o->penalty ? cairn_penalty_version(o->penalty) : 0;
-  const int nt = threads_of(o, f->n);
-  unsigned tmin, tmax;
-  uint32_t pmax;
-  init_pass(f, b, g, nt, &tmin, &tmax, &pmax);
+  init_part terrain;
+  init_pass(f, b, g, jobs, &terrain);
+  const unsigned tmin = terrain.tmin, tmax = terrain.tmax;
+  const uint32_t pmax = terrain.pmax;
   cairn_flow_queue q = o->queue;
   const bool even = tmin == tmax && !f->pen; /* one price per step length */
   if (q == CAIRN_FLOW_QUEUE_AUTO) q = even ? CAIRN_FLOW_QUEUE_FIFO : CAIRN_FLOW_QUEUE_BUCKETS;
@@ -593,7 +695,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   if (q == CAIRN_FLOW_QUEUE_FIFO) integrate_fifo(f, b, g, tmin);
   else if (q == CAIRN_FLOW_QUEUE_BUCKETS) integrate_buckets(f, b, g, tmin);
   else integrate_heap(f, b, g);
-  direction_pass(f, b, g, nt);
+  direction_pass(f, b, g, jobs);
   cairn__flow_los_all(f);
   f->queue = q;
   f->uniform = tmin == tmax && !f->pen ? tmin : 0;
@@ -615,6 +717,29 @@ cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
   return st;
 }
 
+typedef struct batch_job {
+  cairn_flow_builder *const *builders; /* one per worker */
+  const cairn_grid *grid;
+  cairn_flow_request *reqs;
+  cairn_flow_opts o; /* no jobs, one thread: a request is one task */
+} batch_job;
+
+static void batch_task(void *arg, uint32_t k, uint32_t worker) {
+  batch_job *j = arg;
+  cairn_flow_request *r = &j->reqs[k];
+  r->status = r->field ? cairn_field_build(j->builders[worker], r->field, j->grid,
+                                           r->goals, r->n_goals, &j->o)
+                       : CAIRN_ERR_ARG;
+}
+
+/* Every request fails with st (no pool for the batch). */
+static void batch_refuse(cairn_flow_request *reqs, size_t n, cairn_status st) {
+  for (size_t k = 0; k < n; k++) {
+    reqs[k].status = st;
+    if (reqs[k].field) field_clear(reqs[k].field);
+  }
+}
+
 cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
                                     size_t n_builders, const cairn_grid *grid,
                                     cairn_flow_request *reqs, size_t n,
@@ -622,23 +747,28 @@ cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
   if (!builders || !n_builders || !grid || (n && !reqs)) return CAIRN_ERR_ARG;
   for (size_t t = 0; t < n_builders; t++)
     if (!builders[t]) return CAIRN_ERR_ARG;
-  if (n_builders > 1024) return CAIRN_ERR_TOO_LARGE;
-  cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
-  o.threads = 1; /* each build on its own thread */
-  const int nt = (int)n_builders;
-  const long count = (long)n;
-  (void)nt;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)
-  for (long k = 0; k < count; k++) {
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
-    cairn_flow_request *r = &reqs[k];
-    r->status = r->field ? cairn_field_build(builders[t], r->field, grid,
-                                             r->goals, r->n_goals, &o)
-                         : CAIRN_ERR_ARG;
+  batch_job j = {builders, grid, reqs, opts ? *opts : cairn_flow_defaults()};
+  const cairn_jobs *jobs = j.o.jobs;
+  if (cairn_jobs_check(jobs) != CAIRN_OK) return CAIRN_ERR_ARG;
+  if (jobs && n_builders < jobs->workers) return CAIRN_ERR_ARG;
+  if (n > UINT32_MAX) return CAIRN_ERR_TOO_LARGE;
+  j.o.jobs = NULL;
+  j.o.threads = 1;
+  /* without jobs, a pool for this call: no more threads than builders or
+   * requests, none at all for one */
+  cairn_pool *pool = NULL;
+  size_t threads = n_builders < n ? n_builders : n;
+  if (threads > CAIRN_JOBS_MAX_WORKERS) threads = CAIRN_JOBS_MAX_WORKERS;
+  if (!jobs && threads > 1) {
+    cairn_status st = cairn_pool_create((uint32_t)threads, &builders[0]->alloc, &pool);
+    if (st != CAIRN_OK) {
+      batch_refuse(reqs, n, st);
+      return st;
+    }
+    jobs = cairn_pool_jobs(pool);
   }
+  cairn_jobs_run(jobs, (uint32_t)n, batch_task, &j);
+  cairn_pool_destroy(pool);
   for (size_t k = 0; k < n; k++)
     if (reqs[k].status != CAIRN_OK) return reqs[k].status;
   return CAIRN_OK;

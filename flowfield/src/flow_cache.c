@@ -38,9 +38,7 @@ cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
   *out = NULL;
   if (!grid || !max_bytes) return CAIRN_ERR_ARG;
   cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
-  if ((o.moves != 4 && o.moves != 8) || o.los_radius < 0 ||
-      o.los_radius > CAIRN_FLOW_MAX_LOS || o.threads < 0)
-    return CAIRN_ERR_ARG;
+  if (cairn__flow_check_opts(&o) != CAIRN_OK) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
   cairn_flow_cache *c = cairn__flow_alloc(&a, sizeof *c);
   if (!c) return CAIRN_ERR_NOMEM;

@@ -18,10 +18,11 @@
  * 92682 * 255 / 65536 = 360.6 buckets, so 362 in a ring always suffice. */
 #define FLOW_BUCKETS 362
 
-/* Below this many padded cells the row passes take less than starting a
- * thread team (about 3 ms the first time, measured with cairn flow on
- * arena: 0.11 ms on 1 thread, 3.3 ms on 2), so small grids run them on
- * one thread; the result is the same either way. */
+/* Below this many padded cells a build without jobs runs its row passes
+ * on the calling thread and makes no pool: the whole build takes about as
+ * long as handing tasks to other threads (a 62 x 62 open map: 0.09 ms on
+ * one thread, 0.13 ms through a pool of 2). The result is the same either
+ * way. */
 #define FLOW_PARALLEL_MIN_CELLS (1u << 16)
 
 struct cairn_flow_builder {
@@ -36,6 +37,10 @@ struct cairn_flow_builder {
                       between calls */
   uint32_t heads[FLOW_BUCKETS];
   size_t heap_len;
+  /* the row passes' pool when the options give no jobs (NULL until a
+   * build needs one), and the opts.threads it was made for */
+  cairn_pool *pool;
+  int pool_threads;
 };
 
 struct cairn_field {
@@ -73,6 +78,9 @@ extern const cairn_cost cairn__flow_base[8];
 void *cairn__flow_alloc(const cairn_allocator *a, size_t bytes);
 void cairn__flow_free(const cairn_allocator *a, void *p, size_t bytes);
 double cairn__flow_now_ms(void);
+
+/* CAIRN_ERR_ARG for options a build refuses (bad jobs included). */
+cairn_status cairn__flow_check_opts(const cairn_flow_opts *o);
 
 /* Grows the builder to n padded cells. */
 cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n);

@@ -26,10 +26,14 @@
  * and goal join the abstract graph inside the query context, never by
  * editing the shared graph. Edits and updates need exclusive access: no
  * query may run meanwhile; a query between incremental steps answers
- * CAIRN_ERR_STATE at its next cairn_hpa_refine (plan again). Building runs
- * the per-cluster work in parallel with OpenMP; the result is the same at
- * any thread count, and the caller's allocator is only ever called from
- * one thread at a time.
+ * CAIRN_ERR_STATE at its next cairn_hpa_refine (plan again). Builds,
+ * edits and updates, layer changes and refreshes, and the landmarks after
+ * them run their per-cluster, per-block and per-landmark work as tasks
+ * through opts.jobs (the caller's job system), or a pool the hierarchy
+ * owns (opts.threads). The hierarchy is the same, bit for bit, at any
+ * worker count and under any scheduler (whatever order the tasks run in
+ * and whichever workers run them). The caller's allocator is only ever
+ * entered by one thread at a time.
  *
  * Levels: clusters (level 1) and, on large maps, blocks of clusters (level
  * 2, a third tier above the grid) that long queries search first.
@@ -71,7 +75,13 @@ typedef struct cairn_hpa cairn_hpa;
 
 typedef struct cairn_hpa_opts {
   int32_t cluster; /* cluster side in cells; 0 = the default */
-  int threads;     /* build threads; 0 = OpenMP's default */
+  /* Where builds, edits, updates, refreshes and landmarks run their
+   * parallel work: the caller's job system (cairn_jobs, cairn_core.h; it
+   * must outlive the hierarchy), or NULL for a pool the hierarchy owns
+   * with `threads` threads (0 = every core, 1 = the calling thread alone,
+   * at most CAIRN_JOBS_MAX_WORKERS). The result never depends on which. */
+  const cairn_jobs *jobs;
+  int threads;
   /* 2: clusters only; 3: clusters and blocks of clusters; 0 (default):
    * 3 on maps of at least CAIRN_HPA_AUTO_LEVEL3 clusters, else 2 */
   int levels;
@@ -86,8 +96,10 @@ cairn_hpa_opts cairn_hpa_defaults(void);
 /* Builds the hierarchy over an 8-way grid. CAIRN_ERR_ARG for NULL grid or
  * out, or a cluster side outside [CAIRN_HPA_MIN_CLUSTER,
  * CAIRN_HPA_MAX_CLUSTER], levels other than 0, 2 or 3, a block side
- * outside [2, 64], landmarks outside [-1, CAIRN_GRAPH_MAX_LANDMARKS];
- * CAIRN_ERR_NOMEM. Refreshes nothing in the grid:
+ * outside [2, 64], landmarks outside [-1, CAIRN_GRAPH_MAX_LANDMARKS],
+ * threads outside [0, CAIRN_JOBS_MAX_WORKERS], or jobs that
+ * cairn_jobs_check refuses; CAIRN_ERR_NOMEM (memory, a lock or the pool's
+ * threads cannot be had). Refreshes nothing in the grid:
  * if its islands are stale, unreachable queries are found by searching. */
 cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,

@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 const int8_t cairn__hpa_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
 const int8_t cairn__hpa_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
@@ -138,7 +135,8 @@ static size_t transitions_cap(int32_t cs) { return 4 * ((size_t)cs + 2) + 8; }
 
 /* ---- one cluster ---------------------------------------------------- */
 
-/* Per-thread scratch for building clusters. */
+/* One worker's scratch for building clusters, set up by the first task
+ * that runs on the worker. */
 typedef struct hpa_scratch {
   /* a cs x cs copy of the cluster being built, and a search sized for it:
    * small enough to stay in cache, and an edit never allocates a search
@@ -146,7 +144,8 @@ typedef struct hpa_scratch {
   cairn_grid *local;
   cairn_search *search;
   hpa_transition *trans; /* transitions_cap */
-  cairn_point *cells;    /* a cluster's nodes as points: 2 x transitions_cap */
+  uint32_t *nodes;       /* a cluster's entrance cells: 2 x transitions_cap */
+  cairn_point *cells;    /* and as points: 2 x transitions_cap */
   cairn_point *trace;    /* cs * cs */
   uint8_t *run;          /* one path's codes: cs * cs */
   uint32_t *poff, *plen; /* per node pair: where its steps are in `steps` */
@@ -229,11 +228,10 @@ static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
                       const uint8_t *steps, size_t len, bool reversed) {
   bool ok = sc->n_steps + len <= sc->steps_cap; /* the lock only to grow */
   if (!ok) {
-#ifdef _OPENMP
-#pragma omp critical(cairn_hpa_alloc)
-#endif
+    hpa_lock(h);
     ok = cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
                          sc->n_steps + len, 1);
+    hpa_unlock(h);
   }
   if (!ok) return false;
   sc->poff[pair] = (uint32_t)sc->n_steps;
@@ -453,21 +451,17 @@ size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
 static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
   if (nn <= sc->pairs_cap) return true;
   size_t cap = nn < 256 ? 256 : nn;
-  uint32_t *poff, *plen;
-#ifdef _OPENMP
-#pragma omp critical(cairn_hpa_alloc)
-#endif
-  {
-    poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
-    plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
-    if (!poff || !plen) {
-      hpa_free(&h->alloc, poff, cap * sizeof *poff);
-      hpa_free(&h->alloc, plen, cap * sizeof *plen);
-    } else {
-      hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
-      hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
-    }
+  hpa_lock(h);
+  uint32_t *poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
+  uint32_t *plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
+  if (!poff || !plen) {
+    hpa_free(&h->alloc, poff, cap * sizeof *poff);
+    hpa_free(&h->alloc, plen, cap * sizeof *plen);
+  } else {
+    hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+    hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
   }
+  hpa_unlock(h);
   if (!poff || !plen) return false;
   sc->poff = poff;
   sc->plen = plen;
@@ -476,24 +470,19 @@ static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
 }
 
 /* Rebuilds cluster k from the grid. On failure the cluster is left empty. */
-static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
-                                  uint32_t *cells) {
+static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   hpa_cluster *c = &h->clusters[k];
   int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
   const cairn_allocator *a = &h->alloc;
+  uint32_t *cells = sc->nodes;
   uint32_t n = cluster_nodes(h, c, cx, cy, sc, cells);
   size_t nn = (size_t)n * n;
-  cairn_cost *dist;
-  uint32_t *off, *cell;
-#ifdef _OPENMP
-#pragma omp critical(cairn_hpa_alloc)
-#endif
-  {
-    cluster_free(a, c);
-    dist = hpa_alloc(a, nn * sizeof *dist);
-    off = hpa_alloc(a, (nn + 1) * sizeof *off);
-    cell = hpa_alloc(a, n * sizeof *cell);
-  }
+  hpa_lock(h);
+  cluster_free(a, c);
+  cairn_cost *dist = hpa_alloc(a, nn * sizeof *dist);
+  uint32_t *off = hpa_alloc(a, (nn + 1) * sizeof *off);
+  uint32_t *cell = hpa_alloc(a, n * sizeof *cell);
+  hpa_unlock(h);
   cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
   /* under a layer that touches the cluster, the terrain's costs first (for
@@ -501,10 +490,9 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   const bool layered = st == CAIRN_OK && cluster_layered(h, c);
   cairn_cost *bdist = NULL;
   if (layered) {
-#ifdef _OPENMP
-#pragma omp critical(cairn_hpa_alloc)
-#endif
+    hpa_lock(h);
     bdist = hpa_alloc(a, nn * sizeof *bdist);
+    hpa_unlock(h);
     st = bdist ? cluster_paths(h, c, cells, n, sc, bdist, false) : CAIRN_ERR_NOMEM;
   }
   if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist, layered);
@@ -512,22 +500,18 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
   size_t n_steps = st == CAIRN_OK ? cairn__hpa_keep_pairs(dist, n, sc->plen) : 0;
   uint8_t *steps = NULL;
   if (st == CAIRN_OK) {
-#ifdef _OPENMP
-#pragma omp critical(cairn_hpa_alloc)
-#endif
+    hpa_lock(h);
     steps = hpa_alloc(a, n_steps);
+    hpa_unlock(h);
     if (!steps) st = CAIRN_ERR_NOMEM;
   }
   if (st != CAIRN_OK) {
-#ifdef _OPENMP
-#pragma omp critical(cairn_hpa_alloc)
-#endif
-    {
-      hpa_free(a, dist, nn * sizeof *dist);
-      hpa_free(a, off, (nn + 1) * sizeof *off);
-      hpa_free(a, cell, n * sizeof *cell);
-      hpa_free(a, bdist, nn * sizeof *bdist);
-    }
+    hpa_lock(h);
+    hpa_free(a, dist, nn * sizeof *dist);
+    hpa_free(a, off, (nn + 1) * sizeof *off);
+    hpa_free(a, cell, n * sizeof *cell);
+    hpa_free(a, bdist, nn * sizeof *bdist);
+    hpa_unlock(h);
     return st;
   }
   memcpy(cell, cells, n * sizeof *cell);
@@ -552,12 +536,13 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc,
 /* ---- building many clusters in parallel ----------------------------- */
 
 static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
-  size_t cs = (size_t)h->cs;
+  size_t cs = (size_t)h->cs, tc = transitions_cap(h->cs);
   cairn_search_destroy(sc->search);
   cairn_penalty_destroy(sc->lpen);
   cairn_grid_destroy(sc->local);
-  hpa_free(&h->alloc, sc->trans, transitions_cap(h->cs) * sizeof *sc->trans);
-  hpa_free(&h->alloc, sc->cells, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
+  hpa_free(&h->alloc, sc->trans, tc * sizeof *sc->trans);
+  hpa_free(&h->alloc, sc->nodes, 2 * tc * sizeof *sc->nodes);
+  hpa_free(&h->alloc, sc->cells, 2 * tc * sizeof *sc->cells);
   hpa_free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
   hpa_free(&h->alloc, sc->run, cs * cs);
   hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
@@ -566,79 +551,87 @@ static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   memset(sc, 0, sizeof *sc);
 }
 
+/* Called with the allocator's lock held. */
 static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
-  size_t cs = (size_t)h->cs;
+  size_t cs = (size_t)h->cs, tc = transitions_cap(h->cs);
   memset(sc, 0, sizeof *sc);
   cairn_status st = cairn_search_create(&h->alloc, &sc->search);
   if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
-  /* everything the search will need, taken now: the caller's allocator is
-   * only ever called from one thread at a time */
+  /* everything the search will need, taken now: it must not call the
+   * allocator later, outside the lock */
   if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
   if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
   if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
   if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
-  sc->trans = hpa_alloc(&h->alloc, transitions_cap(h->cs) * sizeof *sc->trans);
-  sc->cells = hpa_alloc(&h->alloc, 2 * transitions_cap(h->cs) * sizeof *sc->cells);
+  sc->trans = hpa_alloc(&h->alloc, tc * sizeof *sc->trans);
+  sc->nodes = hpa_alloc(&h->alloc, 2 * tc * sizeof *sc->nodes);
+  sc->cells = hpa_alloc(&h->alloc, 2 * tc * sizeof *sc->cells);
   sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
   sc->run = hpa_alloc(&h->alloc, cs * cs);
-  if (st == CAIRN_OK && (!sc->trans || !sc->cells || !sc->trace || !sc->run))
+  if (st == CAIRN_OK &&
+      (!sc->trans || !sc->nodes || !sc->cells || !sc->trace || !sc->run))
     st = CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) scratch_free(h, sc);
   return st;
 }
 
-static int build_threads(const cairn_hpa *h) {
-#ifdef _OPENMP
-  return h->threads > 0 ? h->threads : omp_get_max_threads();
-#else
-  (void)h;
-  return 1;
-#endif
+/* Clusters go out 4 to a task, claimed as workers come free (a fixed split
+ * stalls when one core is busy). */
+#define HPA_CLUSTERS_PER_TASK 4
+
+/* A worker's part in a pass over clusters: its scratch, set up by the
+ * first task that runs on it (so a job system of many workers sets up no
+ * more scratch than a small edit has tasks), and the lowest status of its
+ * clusters. */
+typedef struct cluster_slot {
+  hpa_scratch sc;
+  bool ready;
+  cairn_status failed;
+} cluster_slot;
+
+typedef struct cluster_pass {
+  cairn_hpa *h;
+  const uint32_t *list;
+  size_t n;
+  cluster_slot *slot; /* one per worker */
+} cluster_pass;
+
+static void cluster_task(void *arg, uint32_t task, uint32_t worker) {
+  cluster_pass *p = arg;
+  cluster_slot *w = &p->slot[worker];
+  size_t i = (size_t)task * HPA_CLUSTERS_PER_TASK;
+  size_t end = p->n - i < HPA_CLUSTERS_PER_TASK ? p->n : i + HPA_CLUSTERS_PER_TASK;
+  for (; i < end; i++) {
+    cairn_status st = CAIRN_OK;
+    if (!w->ready) { /* again after a failure: the next cluster may fit */
+      hpa_lock(p->h);
+      st = scratch_init(p->h, &w->sc);
+      hpa_unlock(p->h);
+      w->ready = st == CAIRN_OK;
+    }
+    if (st == CAIRN_OK) st = cluster_build(p->h, p->list[i], &w->sc);
+    if (st < w->failed) w->failed = st;
+  }
 }
 
-/* Builds the listed clusters, `threads` at a time; each thread has its own
- * search context and scratch, and claims clusters dynamically (a fixed split
- * stalls when one core is busy). */
+/* Builds the listed clusters through the hierarchy's jobs. The status is
+ * the lowest over all clusters, whichever worker built which. */
 static cairn_status build_clusters(cairn_hpa *h, const uint32_t *list,
                                    size_t n) {
   h->version++; /* even if it fails: the clusters are rewritten */
-  int threads = build_threads(h);
-  /* clusters go out 4 at a time: more threads than chunks only wait (a
-   * refresh of a few clusters then runs without a team) */
-  const size_t chunks = (n + 3) / 4;
-  if ((size_t)threads > chunks) threads = chunks ? (int)chunks : 1;
-  hpa_scratch *sc = hpa_alloc(&h->alloc, (size_t)threads * sizeof *sc);
-  if (!sc) return CAIRN_ERR_NOMEM;
+  const uint32_t workers = cairn__workers_count(&h->workers);
+  cluster_slot *slot = hpa_alloc(&h->alloc, workers * sizeof *slot);
+  if (!slot) return CAIRN_ERR_NOMEM;
+  memset(slot, 0, workers * sizeof *slot);
+  cluster_pass p = {h, list, n, slot};
+  const size_t tasks = (n + HPA_CLUSTERS_PER_TASK - 1) / HPA_CLUSTERS_PER_TASK;
+  cairn__workers_run(&h->workers, (uint32_t)tasks, cluster_task, &p);
   cairn_status st = CAIRN_OK;
-  int ready = 0;
-  for (; ready < threads && st == CAIRN_OK; ready++)
-    st = scratch_init(h, &sc[ready]);
-  if (st != CAIRN_OK) ready--;
-  /* node cells: one cluster's worth per thread */
-  size_t cells_per = 2 * transitions_cap(h->cs);
-  uint32_t *cells = st == CAIRN_OK
-                        ? hpa_alloc(&h->alloc, (size_t)threads * cells_per *
-                                                   sizeof *cells)
-                        : NULL;
-  if (st == CAIRN_OK && !cells) st = CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK) {
-    int failed = 0; /* the lowest failing status, made deterministic */
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 4) reduction(min : failed)
-#endif
-    for (long i = 0; i < (long)n; i++) {
-      int t = 0;
-#ifdef _OPENMP
-      t = omp_get_thread_num();
-#endif
-      cairn_status r = cluster_build(h, list[i], &sc[t], cells + (size_t)t * cells_per);
-      if ((int)r < failed) failed = (int)r;
-    }
-    st = (cairn_status)failed;
+  for (uint32_t w = 0; w < workers; w++) {
+    if (slot[w].failed < st) st = slot[w].failed;
+    if (slot[w].ready) scratch_free(h, &slot[w].sc);
   }
-  hpa_free(&h->alloc, cells, (size_t)threads * cells_per * sizeof *cells);
-  for (int t = 0; t < ready; t++) scratch_free(h, &sc[t]);
-  hpa_free(&h->alloc, sc, (size_t)threads * sizeof *sc);
+  hpa_free(&h->alloc, slot, workers * sizeof *slot);
   return st;
 }
 
@@ -916,8 +909,12 @@ static cairn_status reassemble(cairn_hpa *h, const uint32_t *ids, size_t n) {
 /* ---- public --------------------------------------------------------- */
 
 cairn_hpa_opts cairn_hpa_defaults(void) {
-  cairn_hpa_opts o = {CAIRN_HPA_DEFAULT_CLUSTER, 0, 0, CAIRN_HPA_DEFAULT_BLOCK,
-                      CAIRN_HPA_DEFAULT_LANDMARKS};
+  cairn_hpa_opts o = {.cluster = CAIRN_HPA_DEFAULT_CLUSTER,
+                      .jobs = NULL,
+                      .threads = 0,
+                      .levels = 0,
+                      .block = CAIRN_HPA_DEFAULT_BLOCK,
+                      .landmarks = CAIRN_HPA_DEFAULT_LANDMARKS};
   return o;
 }
 
@@ -934,6 +931,8 @@ void cairn_hpa_destroy(cairn_hpa *h) {
   hpa_free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   cairn_graph_destroy(h->graph);
   hpa_free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
+  cairn__workers_free(&h->workers);
+  cairn__mutex_destroy(&h->alloc_lock);
   hpa_free(&a, h, sizeof *h);
 }
 
@@ -1006,6 +1005,15 @@ static cairn_status hpa_init(cairn_hpa *h, const cairn_grid *grid,
   return CAIRN_OK;
 }
 
+/* The lock and the jobs of a new hierarchy; on failure neither is left. */
+static cairn_status jobs_init(cairn_hpa *h, const cairn_hpa_opts *o) {
+  cairn_status st = cairn__mutex_init(&h->alloc_lock);
+  if (st != CAIRN_OK) return st;
+  st = cairn__workers_init(&h->workers, o->jobs, o->threads, &h->alloc);
+  if (st != CAIRN_OK) cairn__mutex_destroy(&h->alloc_lock);
+  return st;
+}
+
 cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,
                               const cairn_allocator *alloc, cairn_hpa **out) {
@@ -1016,6 +1024,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (o.block == 0) o.block = CAIRN_HPA_DEFAULT_BLOCK;
   if (!grid || o.cluster < CAIRN_HPA_MIN_CLUSTER ||
       o.cluster > CAIRN_HPA_MAX_CLUSTER || o.threads < 0 ||
+      o.threads > CAIRN_JOBS_MAX_WORKERS || cairn_jobs_check(o.jobs) != CAIRN_OK ||
       (o.levels != 0 && o.levels != 2 && o.levels != 3) || o.block < 2 ||
       o.block > 64 || o.landmarks < -1 ||
       o.landmarks > CAIRN_GRAPH_MAX_LANDMARKS)
@@ -1027,9 +1036,13 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (!h) return CAIRN_ERR_NOMEM;
   memset(h, 0, sizeof *h);
   h->alloc = a;
-  h->threads = o.threads;
   h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
-  cairn_status st = hpa_init(h, grid, o.cluster);
+  cairn_status st = jobs_init(h, &o);
+  if (st != CAIRN_OK) { /* not for cairn_hpa_destroy: it frees both */
+    hpa_free(&a, h, sizeof *h);
+    return st;
+  }
+  st = hpa_init(h, grid, o.cluster);
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t *all = NULL;
   if (st == CAIRN_OK) {
@@ -1041,12 +1054,12 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
     st = build_clusters(h, all, n_clusters);
   }
   if (st == CAIRN_OK) st = assemble(h);
-  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1, build_threads(h));
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
   if (st == CAIRN_OK) {
     h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
     if (h->levels == 3) st = blocks_init(h, o.block);
     if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
-    if (h->levels == 3 && st == CAIRN_OK) st = cairn__hpa_landmarks(h, 2, build_threads(h));
+    if (h->levels == 3 && st == CAIRN_OK) st = cairn__hpa_landmarks(h, 2);
   }
   hpa_free(&a, all, n_clusters * sizeof *all);
   if (st != CAIRN_OK) {
@@ -1097,8 +1110,8 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   hpa_free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
   if (st == CAIRN_OK && grid && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
-  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1, build_threads(h));
-  if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2, build_threads(h));
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
+  if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2);
   h->stale = st != CAIRN_OK;
   h->update_ms = cairn__hpa_now_ms() - t0;
   h->rebuilt = (uint32_t)n;

@@ -3,6 +3,7 @@
 #define CAIRN_HPA_INTERNAL_H
 
 #include "cairn_hierarchy.h"
+#include "cairn_thread.h"
 
 #include <stdbool.h>
 
@@ -71,6 +72,10 @@ typedef struct hpa_edges {
 
 struct cairn_hpa {
   cairn_allocator alloc;
+  /* what the parallel passes run through (opts.jobs, or a pool of its
+   * own), and the lock every task holds while it is in the allocator */
+  cairn__workers workers;
+  cairn__mutex alloc_lock;
   const cairn_grid *grid;
   const uint8_t *cost; /* the grid's padded costs */
   const uint8_t *moves; /* and its move sets (cairn_grid_moves) */
@@ -78,7 +83,6 @@ struct cairn_hpa {
   int32_t cs;          /* cluster side */
   int32_t cw, ch;      /* clusters across and down */
   hpa_cluster *clusters;
-  int threads;
   int32_t landmarks;   /* wanted (0: none) */
   /* the assembled abstract graph */
   cairn_graph *graph;
@@ -176,10 +180,20 @@ static inline void hpa_free(const cairn_allocator *a, void *p, size_t size) {
 bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
                      size_t n, size_t size);
 
+/* A task of a parallel pass calls the caller's allocator only between
+ * hpa_lock and hpa_unlock. The lock is no part of the hierarchy's value,
+ * so tasks that only read the hierarchy take it too. */
+static inline void hpa_lock(const cairn_hpa *h) {
+  cairn__mutex_lock((cairn__mutex *)&h->alloc_lock);
+}
+static inline void hpa_unlock(const cairn_hpa *h) {
+  cairn__mutex_unlock((cairn__mutex *)&h->alloc_lock);
+}
+
 /* Landmarks of the level-1 (level = 1) or level-2 graph (hpa_landmarks.c):
  * h->landmarks of them, the nodes nearest points around the map's edge,
- * their fills run on up to `threads` threads. */
-cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads);
+ * one fill per landmark, each a task of a parallel pass. */
+cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level);
 /* Puts the kept level-1 landmark table (under a layer) on h->graph. */
 cairn_status cairn__hpa_put_landmarks(cairn_hpa *h);
 /* The level-1 graph on terrain costs alone (under a layer), for landmarks. */

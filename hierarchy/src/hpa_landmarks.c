@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 /* The island most of the n nodes lie on: a landmark on a small island
  * bounds nothing elsewhere. isl[v] is node v's island; count is scratch of
  * `labels` (the island count + 1). */
@@ -132,7 +128,69 @@ cairn_status cairn__hpa_put_landmarks(cairn_hpa *h) {
   return cairn_graph_set_landmarks(h->graph, h->lm_nodes, h->lm_n, h->lm_costs);
 }
 
-cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads) {
+/* A worker's part in the fills: its search, made by the first task that
+ * runs on it, and the lowest status of its fills. */
+typedef struct landmark_slot {
+  cairn_search *s;
+  cairn_status failed;
+} landmark_slot;
+
+typedef struct landmark_pass {
+  const cairn_hpa *h;
+  const cairn_graph *g; /* the graph measured */
+  size_t n;             /* its nodes */
+  const uint32_t *nodes; /* the landmarks */
+  cairn_cost *costs;    /* a row of n per landmark */
+  landmark_slot *slot;  /* one per worker */
+} landmark_pass;
+
+/* A search sized up front, so that the fills never call the allocator.
+ * Called with the lock held. */
+static cairn_status landmark_search(const cairn_hpa *h, size_t n,
+                                    cairn_search **out) {
+  cairn_status st = cairn_search_create(&h->alloc, out);
+  if (st == CAIRN_OK) st = cairn_search_reserve(*out, n);
+  if (st != CAIRN_OK) {
+    cairn_search_destroy(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+static void landmark_task(void *arg, uint32_t task, uint32_t worker) {
+  landmark_pass *p = arg;
+  landmark_slot *w = &p->slot[worker];
+  cairn_status st = CAIRN_OK;
+  if (!w->s) {
+    hpa_lock(p->h);
+    st = landmark_search(p->h, p->n, &w->s);
+    hpa_unlock(p->h);
+  }
+  if (st == CAIRN_OK)
+    st = landmark_row(p->g, p->n, w->s, p->nodes[task], p->costs + (size_t)task * p->n);
+  if (st < w->failed) w->failed = st;
+}
+
+/* One fill per landmark, one landmark per task, into costs (k rows of n).
+ * The status is the lowest over all fills, whichever worker ran which. */
+static cairn_status measure(const cairn_hpa *h, const cairn_graph *g, size_t n,
+                            const uint32_t *nodes, uint32_t k, cairn_cost *costs) {
+  const uint32_t workers = cairn__workers_count(&h->workers);
+  landmark_slot *slot = hpa_alloc(&h->alloc, workers * sizeof *slot);
+  if (!slot) return CAIRN_ERR_NOMEM;
+  memset(slot, 0, workers * sizeof *slot);
+  landmark_pass p = {h, g, n, nodes, costs, slot};
+  cairn__workers_run(&h->workers, k, landmark_task, &p);
+  cairn_status st = CAIRN_OK;
+  for (uint32_t w = 0; w < workers; w++) {
+    if (slot[w].failed < st) st = slot[w].failed;
+    cairn_search_destroy(slot[w].s);
+  }
+  hpa_free(&h->alloc, slot, workers * sizeof *slot);
+  return st;
+}
+
+cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level) {
   cairn_graph *g = level == 1 ? h->graph : h->graph2;
   const size_t n = level == 1 ? h->n_nodes : h->n2;
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS], k = 0;
@@ -152,35 +210,11 @@ cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level, int threads) {
     cairn_status st = cairn__hpa_base_graph(h, &measured);
     if (st != CAIRN_OK) return st;
   }
-  if (threads > (int)k) threads = (int)k;
-  if (threads < 1) threads = 1;
   cairn_cost *costs = hpa_alloc(&h->alloc, (size_t)k * n * sizeof *costs);
-  cairn_search *s[CAIRN_GRAPH_MAX_LANDMARKS] = {NULL};
-  cairn_status st = costs ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  /* contexts sized up front, so the parallel fills never allocate */
-  for (int t = 0; t < threads && st == CAIRN_OK; t++) {
-    st = cairn_search_create(&h->alloc, &s[t]);
-    if (st == CAIRN_OK) st = cairn_search_reserve(s[t], n);
-  }
-  if (st == CAIRN_OK) {
-    int failed = 0;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(min : failed)
-#endif
-    for (int i = 0; i < (int)k; i++) {
-      int t = 0;
-#ifdef _OPENMP
-      t = omp_get_thread_num();
-#endif
-      cairn_status r = landmark_row(measured, n, s[t], nodes[i], costs + (size_t)i * n);
-      if ((int)r < failed) failed = (int)r;
-    }
-    st = (cairn_status)failed;
-  }
+  cairn_status st = costs ? measure(h, measured, n, nodes, k, costs) : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) st = cairn_graph_set_landmarks(g, nodes, k, costs);
   if (st == CAIRN_OK && h->layer) st = keep_landmarks(h, nodes, k, costs, (size_t)k * n);
   if (measured != g) cairn_graph_destroy(measured);
-  for (int t = 0; t < threads; t++) cairn_search_destroy(s[t]);
   hpa_free(&h->alloc, costs, (size_t)k * n * sizeof *costs);
   return st;
 }

@@ -13,9 +13,6 @@
 #include "hpa_internal.h"
 
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- one block ------------------------------------------------------ */
 
@@ -114,19 +111,13 @@ static bool crosses_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   return leaves_block(h, b, v) || (h->layer && entered_from_outside(h, b, v));
 }
 
-#ifdef _OPENMP
-#define CRITICAL _Pragma("omp critical(cairn_hpa_alloc)")
-#else
-#define CRITICAL
-#endif
-
 /* Local ids and the two block graphs. */
 static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   const cairn_allocator *a = &h->alloc;
   cairn_status st = CAIRN_OK;
-  CRITICAL {
-    b->base = hpa_alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
-  }
+  hpa_lock(h);
+  b->base = hpa_alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
+  hpa_unlock(h);
   if (!b->base) return CAIRN_ERR_NOMEM;
   uint32_t m = 0;
   for (int32_t y = 0; y < b->ch; y++)
@@ -135,7 +126,9 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
       b->base[y * b->cw + x] = m;
       m += h->clusters[k].n;
     }
-  CRITICAL { b->l1_cluster = hpa_alloc(a, m * sizeof *b->l1_cluster); }
+  hpa_lock(h);
+  b->l1_cluster = hpa_alloc(a, m * sizeof *b->l1_cluster);
+  hpa_unlock(h);
   if (!b->l1_cluster) return CAIRN_ERR_NOMEM;
   b->m = m;
   for (int32_t y = 0; y < b->ch; y++)
@@ -146,16 +139,17 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
     }
   if (!m) return CAIRN_OK;
   size_t ne = block_edges(h, b, NULL, false);
-  bool ok;
-  CRITICAL {
-    ok = cairn__hpa_grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
-                         sizeof *sc->edges);
-  }
+  hpa_lock(h);
+  bool ok = cairn__hpa_grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
+                            sizeof *sc->edges);
+  hpa_unlock(h);
   if (!ok) return CAIRN_ERR_NOMEM;
   for (int dir = 0; dir < 2 && st == CAIRN_OK; dir++) {
     block_edges(h, b, sc->edges, dir == 1);
     cairn_graph_desc d = {m, NULL, ne, sc->edges, 0, CAIRN_GH_ZERO, 0};
-    CRITICAL { st = cairn_graph_create(&d, a, dir ? &b->rev : &b->fwd); }
+    hpa_lock(h);
+    st = cairn_graph_create(&d, a, dir ? &b->rev : &b->fwd);
+    hpa_unlock(h);
   }
   return st;
 }
@@ -166,28 +160,26 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   uint32_t n = 0;
   for (uint32_t u = 0; u < b->m; u++) n += crosses_block(h, b, hpa_global_of(h, b, u));
   size_t nn = (size_t)n * n;
-  bool ok;
-  CRITICAL {
-    b->node = hpa_alloc(a, n * sizeof *b->node);
-    b->dist = hpa_alloc(a, nn * sizeof *b->dist);
-    b->off = hpa_alloc(a, (nn + 1) * sizeof *b->off);
-    ok = cairn__hpa_grow(a, (void **)&sc->trace, &sc->trace_cap, b->m + 1,
-                         sizeof *sc->trace) &&
-         cairn__hpa_grow(a, (void **)&sc->poff, &sc->poff_cap, nn + 1,
-                         sizeof *sc->poff) &&
-         cairn__hpa_grow(a, (void **)&sc->plen, &sc->plen_cap, nn + 1,
-                         sizeof *sc->plen);
-  }
-  if (!b->node || !b->dist || !b->off || !ok) {
-    CRITICAL {
-      hpa_free(a, b->node, n * sizeof *b->node);
-      hpa_free(a, b->dist, nn * sizeof *b->dist);
-      hpa_free(a, b->off, (nn + 1) * sizeof *b->off);
-    }
+  hpa_lock(h);
+  b->node = hpa_alloc(a, n * sizeof *b->node);
+  b->dist = hpa_alloc(a, nn * sizeof *b->dist);
+  b->off = hpa_alloc(a, (nn + 1) * sizeof *b->off);
+  bool ok = cairn__hpa_grow(a, (void **)&sc->trace, &sc->trace_cap, b->m + 1,
+                            sizeof *sc->trace) &&
+            cairn__hpa_grow(a, (void **)&sc->poff, &sc->poff_cap, nn + 1,
+                            sizeof *sc->poff) &&
+            cairn__hpa_grow(a, (void **)&sc->plen, &sc->plen_cap, nn + 1,
+                            sizeof *sc->plen);
+  ok = ok && b->node && b->dist && b->off;
+  if (!ok) {
+    hpa_free(a, b->node, n * sizeof *b->node);
+    hpa_free(a, b->dist, nn * sizeof *b->dist);
+    hpa_free(a, b->off, (nn + 1) * sizeof *b->off);
     b->node = b->off = NULL;
     b->dist = NULL;
-    return CAIRN_ERR_NOMEM;
   }
+  hpa_unlock(h);
+  if (!ok) return CAIRN_ERR_NOMEM;
   b->n = n;
   n = 0;
   for (uint32_t u = 0; u < b->m; u++)
@@ -207,10 +199,10 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
       if (i == j || info.state != CAIRN_NODE_CLOSED) continue;
       size_t len;
       cairn_search_trace_nodes(sc->search, b->node[j], sc->trace, sc->trace_cap, &len);
-      CRITICAL {
-        ok = cairn__hpa_grow(a, (void **)&sc->seq, &sc->seq_cap, sc->n_seq + len,
-                             sizeof *sc->seq);
-      }
+      hpa_lock(h);
+      ok = cairn__hpa_grow(a, (void **)&sc->seq, &sc->seq_cap, sc->n_seq + len,
+                           sizeof *sc->seq);
+      hpa_unlock(h);
       if (!ok) return CAIRN_ERR_NOMEM;
       for (size_t k = len - 1; k-- > 0;) sc->seq[sc->n_seq++] = sc->trace[k];
       sc->plen[pair] = (uint32_t)(len - 1);
@@ -218,7 +210,9 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   }
   /* keep the chains of the edges the level-2 graph will have */
   size_t total = cairn__hpa_keep_pairs(b->dist, n, sc->plen);
-  CRITICAL { b->seq = hpa_alloc(a, total * sizeof *b->seq); }
+  hpa_lock(h);
+  b->seq = hpa_alloc(a, total * sizeof *b->seq);
+  hpa_unlock(h);
   if (!b->seq) return CAIRN_ERR_NOMEM;
   size_t at = 0;
   for (size_t pair = 0; pair < nn; pair++) {
@@ -234,11 +228,15 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
 
 static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
   hpa_block *b = &h->blocks[bi];
-  CRITICAL { block_free(&h->alloc, b); }
+  hpa_lock(h);
+  block_free(&h->alloc, b);
+  hpa_unlock(h);
   cairn_status st = block_graphs(h, b, sc);
   if (st == CAIRN_OK && b->m) st = block_paths(h, b, sc);
   if (st != CAIRN_OK) {
-    CRITICAL { block_free(&h->alloc, b); }
+    hpa_lock(h);
+    block_free(&h->alloc, b);
+    hpa_unlock(h);
   }
   return st;
 }
@@ -351,19 +349,49 @@ static void scratch_free(const cairn_allocator *a, block_scratch *sc) {
   memset(sc, 0, sizeof *sc);
 }
 
-cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
-                                     size_t n) {
-  const cairn_allocator *a = &h->alloc;
-  int threads = 1;
-#ifdef _OPENMP
-  threads = h->threads > 0 ? h->threads : omp_get_max_threads();
-#endif
-  if ((size_t)threads > n) threads = n ? (int)n : 1;
-  block_scratch *sc = hpa_alloc(a, (size_t)threads * sizeof *sc);
-  if (!sc) return CAIRN_ERR_NOMEM;
-  memset(sc, 0, (size_t)threads * sizeof *sc);
-  /* searches sized for the largest block, goal records included, so the
-   * threads never call the allocator for them */
+/* A search sized for `nodes` level-1 nodes, goal records included, so that
+ * the block's fills never call the allocator. Called with the lock held. */
+static cairn_status scratch_init(const cairn_allocator *a, block_scratch *sc,
+                                 uint32_t nodes) {
+  memset(sc, 0, sizeof *sc);
+  cairn_status st = cairn_search_create(a, &sc->search);
+  if (st == CAIRN_OK) st = cairn_search_reserve(sc->search, nodes);
+  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
+  if (st != CAIRN_OK) scratch_free(a, sc);
+  return st;
+}
+
+/* A worker's part in a pass over blocks: its scratch, set up by the first
+ * task that runs on it, and the lowest status of its blocks. */
+typedef struct block_slot {
+  block_scratch sc;
+  bool ready;
+  cairn_status failed;
+} block_slot;
+
+typedef struct block_pass {
+  cairn_hpa *h;
+  const uint32_t *list;
+  uint32_t most; /* level-1 nodes of the largest listed block */
+  block_slot *slot; /* one per worker */
+} block_pass;
+
+static void block_task(void *arg, uint32_t task, uint32_t worker) {
+  block_pass *p = arg;
+  block_slot *w = &p->slot[worker];
+  cairn_status st = CAIRN_OK;
+  if (!w->ready) {
+    hpa_lock(p->h);
+    st = scratch_init(&p->h->alloc, &w->sc, p->most);
+    hpa_unlock(p->h);
+    w->ready = st == CAIRN_OK;
+  }
+  if (st == CAIRN_OK) st = block_build(p->h, p->list[task], &w->sc);
+  if (st < w->failed) w->failed = st;
+}
+
+/* Level-1 nodes of the largest listed block. */
+static uint32_t most_nodes(const cairn_hpa *h, const uint32_t *list, size_t n) {
   uint32_t most = 1;
   for (size_t i = 0; i < n; i++) {
     const hpa_block *b = &h->blocks[list[i]];
@@ -373,29 +401,26 @@ cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
         m += h->clusters[(uint32_t)(b->cy0 + y) * (uint32_t)h->cw + (uint32_t)(b->cx0 + x)].n;
     if (m > most) most = m;
   }
+  return most;
+}
+
+/* One block per task; the status is the lowest over all blocks, whichever
+ * worker built which. */
+cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
+                                     size_t n) {
+  const cairn_allocator *a = &h->alloc;
+  const uint32_t workers = cairn__workers_count(&h->workers);
+  block_slot *slot = hpa_alloc(a, workers * sizeof *slot);
+  if (!slot) return CAIRN_ERR_NOMEM;
+  memset(slot, 0, workers * sizeof *slot);
+  block_pass p = {h, list, most_nodes(h, list, n), slot};
+  cairn__workers_run(&h->workers, (uint32_t)n, block_task, &p);
   cairn_status st = CAIRN_OK;
-  for (int t = 0; t < threads && st == CAIRN_OK; t++) {
-    st = cairn_search_create(a, &sc[t].search);
-    if (st == CAIRN_OK) st = cairn_search_reserve(sc[t].search, most);
-    if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc[t].search);
+  for (uint32_t w = 0; w < workers; w++) {
+    if (slot[w].failed < st) st = slot[w].failed;
+    if (slot[w].ready) scratch_free(a, &slot[w].sc);
   }
-  if (st == CAIRN_OK) {
-    int failed = 0;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(min : failed)
-#endif
-    for (long i = 0; i < (long)n; i++) {
-      int t = 0;
-#ifdef _OPENMP
-      t = omp_get_thread_num();
-#endif
-      cairn_status r = block_build(h, list[i], &sc[t]);
-      if ((int)r < failed) failed = (int)r;
-    }
-    st = (cairn_status)failed;
-  }
-  for (int t = 0; t < threads; t++) scratch_free(a, &sc[t]);
-  hpa_free(a, sc, (size_t)threads * sizeof *sc);
+  hpa_free(a, slot, workers * sizeof *slot);
   if (st == CAIRN_OK) st = assemble2(h);
   return st;
 }

@@ -1,0 +1,95 @@
+/* Private to cairn's modules: locks, relaxed atomics, and the jobs an
+ * object runs its parallel passes through (the caller's, or a pool of its
+ * own). Not installed; include paths give it to every module's src/. */
+#ifndef CAIRN_THREAD_H
+#define CAIRN_THREAD_H
+
+#include "cairn_core.h"
+
+#include <stdint.h>
+
+#if defined(CAIRN_NO_THREADS)
+/* one thread: locks do nothing */
+#elif defined(_WIN32)
+#define CAIRN_WIN32_THREADS 1
+#include <windows.h>
+#else
+#include <pthread.h>
+#endif
+
+/* ---- a lock --------------------------------------------------------- */
+
+typedef struct cairn__mutex {
+#if defined(CAIRN_NO_THREADS)
+  int unused;
+#elif defined(CAIRN_WIN32_THREADS)
+  SRWLOCK lock;
+#else
+  pthread_mutex_t lock;
+#endif
+} cairn__mutex;
+
+/* CAIRN_ERR_NOMEM when the system refuses a lock. */
+cairn_status cairn__mutex_init(cairn__mutex *m);
+void cairn__mutex_destroy(cairn__mutex *m);
+void cairn__mutex_lock(cairn__mutex *m);
+void cairn__mutex_unlock(cairn__mutex *m);
+
+/* ---- relaxed atomics on plain integers ------------------------------ */
+/* Counters that tasks bump at once (the crowd's bins): no ordering is
+ * implied; the end of a run orders everything before the next. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static inline uint32_t cairn__atomic_inc(uint32_t *p) {
+  return (uint32_t)_InterlockedIncrement((volatile long *)p) - 1u;
+}
+static inline uint32_t cairn__atomic_dec(uint32_t *p) {
+  return (uint32_t)_InterlockedDecrement((volatile long *)p);
+}
+static inline uint32_t cairn__atomic_load(const uint32_t *p) {
+  return *(const volatile uint32_t *)p;
+}
+static inline void cairn__atomic_store(uint32_t *p, uint32_t v) {
+  *(volatile uint32_t *)p = v;
+}
+#else
+/* the value before the increment */
+static inline uint32_t cairn__atomic_inc(uint32_t *p) {
+  return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
+}
+/* the value after the decrement */
+static inline uint32_t cairn__atomic_dec(uint32_t *p) {
+  return __atomic_sub_fetch(p, 1u, __ATOMIC_RELAXED);
+}
+static inline uint32_t cairn__atomic_load(const uint32_t *p) {
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void cairn__atomic_store(uint32_t *p, uint32_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+#endif
+
+/* ---- an object's jobs ----------------------------------------------- */
+
+/* What an object's parallel passes run through: the caller's jobs when its
+ * options gave some, else a pool the object owns (threads 0 = every core,
+ * 1 = none: the passes run on the calling thread). */
+typedef struct cairn__workers {
+  const cairn_jobs *jobs; /* NULL: on the calling thread */
+  cairn_pool *own;        /* the pool behind jobs when the object made it */
+} cairn__workers;
+
+/* CAIRN_ERR_ARG for bad jobs or threads < 0, CAIRN_ERR_NOMEM. */
+cairn_status cairn__workers_init(cairn__workers *w, const cairn_jobs *jobs,
+                                 int threads, const cairn_allocator *alloc);
+void cairn__workers_free(cairn__workers *w);
+/* Workers a task's index may name (1 without jobs). */
+static inline uint32_t cairn__workers_count(const cairn__workers *w) {
+  return w->jobs ? w->jobs->workers : 1u;
+}
+static inline void cairn__workers_run(const cairn__workers *w, uint32_t n,
+                                      cairn_task_fn fn, void *arg) {
+  cairn_jobs_run(w->jobs, n, fn, arg);
+}
+
+#endif
