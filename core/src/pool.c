@@ -3,8 +3,9 @@
  * every thread, the caller first, claims task indices from one counter
  * until none is left. The caller waits only for tasks already claimed, so
  * a thread the system has descheduled delays a run by at most the task it
- * holds, never by a share it has not started. Idle threads block on a
- * condition variable: nothing spins while the game needs the core. */
+ * holds, never by a share it has not started. A thread with nothing to do
+ * polls briefly, yielding its core all the while, then blocks on a
+ * condition variable: an idle pool uses no CPU. */
 #if !defined(_WIN32) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
@@ -15,6 +16,7 @@
 
 #if !defined(CAIRN_NO_THREADS) && !defined(CAIRN_WIN32_THREADS)
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -140,6 +142,67 @@ static uint32_t load_done(const uint32_t *p) { return __atomic_load_n(p, __ATOMI
 static void store_done(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 #endif
 
+/* ---- waiting: a short, yielding spin, then sleep --------------------- */
+
+/* How long a thread polls before it sleeps: a worker for the next run, the
+ * caller for a task still running elsewhere. Runs of one tick follow each
+ * other within microseconds, and waking a sleeping thread costs tens of
+ * microseconds on a virtual machine (more than a light pass takes), so a
+ * thread polls this long first. It yields the core on every few polls:
+ * another thread that wants this core (the game's, or a worker sharing
+ * the caller's core) gets it, so the poll costs only an idle core's time. */
+#ifndef CAIRN_POOL_SPIN_NS
+#define CAIRN_POOL_SPIN_NS 100000
+#endif
+
+static void cpu_relax(void) {
+#if defined(_MSC_VER) && !defined(__clang__)
+  YieldProcessor();
+#elif defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static void yield_core(void) {
+#if defined(CAIRN_WIN32_THREADS)
+  SwitchToThread();
+#else
+  sched_yield();
+#endif
+}
+
+static uint64_t now_ns(void) {
+#if defined(CAIRN_WIN32_THREADS)
+  LARGE_INTEGER f, t;
+  QueryPerformanceFrequency(&f);
+  QueryPerformanceCounter(&t);
+  return (uint64_t)((double)t.QuadPart * 1e9 / (double)f.QuadPart);
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+typedef int (*poll_fn)(const void *what, uint32_t value);
+
+/* Polls until done(what, value) holds or CAIRN_POOL_SPIN_NS have passed;
+ * returns whether it holds. */
+static int spin_until(poll_fn done, const void *what, uint32_t value) {
+  uint64_t end = 0;
+  for (uint32_t i = 1;; i++) {
+    if (done(what, value)) return 1;
+    cpu_relax();
+    if (i % 32) continue;
+    uint64_t t = now_ns();
+    if (!end) end = t + CAIRN_POOL_SPIN_NS;
+    else if (t >= end) return done(what, value);
+    yield_core();
+  }
+}
+
 typedef struct pool_worker {
   cairn_pool *pool;
   uint32_t index; /* 1 .. threads - 1; the caller is 0 */
@@ -189,6 +252,17 @@ static void work(cairn_pool *p, uint32_t gen, cairn_task_fn fn, void *arg,
   }
 }
 
+/* A job other than `seen` was published (the claim counter names it). */
+static int new_job(const void *pool, uint32_t seen) {
+  const cairn_pool *p = pool;
+  return (uint32_t)(load64(&p->next) >> 32) != seen;
+}
+
+/* The job of n tasks has none running any more. */
+static int job_done(const void *pool, uint32_t n) {
+  return load_done(&((const cairn_pool *)pool)->done) == n;
+}
+
 #if defined(CAIRN_WIN32_THREADS)
 static DWORD WINAPI worker_main(LPVOID arg) {
 #else
@@ -201,6 +275,11 @@ static void *worker_main(void *arg) {
    * job in progress (stale claims fail on the generation) */
   uint32_t seen = 0;
   for (;;) {
+    if (p->gen == seen && !p->stop && seen) {
+      cairn__mutex_unlock(&p->lock);
+      spin_until(new_job, p, seen);
+      cairn__mutex_lock(&p->lock);
+    }
     while (p->gen == seen && !p->stop) {
       p->sleeping++;
       cond_wait(&p->wake, &p->lock);
@@ -247,7 +326,7 @@ static void pool_run(void *user, uint32_t n, cairn_task_fn fn, void *arg) {
   }
   cairn__mutex_unlock(&p->lock);
   work(p, gen, fn, arg, n, 0);
-  if (load_done(&p->done) != n) {
+  if (!spin_until(job_done, p, n)) {
     cairn__mutex_lock(&p->lock);
     p->caller_waits = 1;
     while (load_done(&p->done) != n) cond_wait(&p->finished, &p->lock);
