@@ -15,6 +15,10 @@ void *cairn__alloc(const cairn_allocator *a, size_t size);
 void *cairn__realloc(const cairn_allocator *a, void *p, size_t old_size,
                      size_t new_size);
 void cairn__free(const cairn_allocator *a, void *p, size_t size);
+/* Grows *list (*cap entries) to hold at least need, doubling from 256;
+ * false when the allocator refuses (the list is then unchanged). */
+bool cairn__grow_u32(const cairn_allocator *a, uint32_t **list, size_t *cap,
+                     size_t need);
 /* n * size, or 0 (and *ok = false) if it overflows. */
 size_t cairn__mul(size_t n, size_t size, bool *ok);
 

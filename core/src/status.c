@@ -51,6 +51,18 @@ void cairn__free(const cairn_allocator *a, void *p, size_t size) {
   if (p) a->fn(a->user, p, size, 0);
 }
 
+bool cairn__grow_u32(const cairn_allocator *a, uint32_t **list, size_t *cap,
+                     size_t need) {
+  if (need <= *cap) return true;
+  size_t c = *cap ? *cap : 256;
+  while (c < need) c *= 2;
+  uint32_t *l = cairn__realloc(a, *list, *cap * sizeof *l, c * sizeof *l);
+  if (!l) return false;
+  *list = l;
+  *cap = c;
+  return true;
+}
+
 size_t cairn__mul(size_t n, size_t size, bool *ok) {
   if (size != 0 && n > SIZE_MAX / size) {
     *ok = false;
