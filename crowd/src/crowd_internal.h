@@ -188,6 +188,52 @@ void cairn__crowd_commit_path(cairn_crowd *c, uint32_t s);
 /* Drops slot s's claims (no claims: nothing). */
 void cairn__crowd_unclaim(cairn_crowd *c, uint32_t s);
 
+/* The bin (x, y) falls in (positions on the grid: a coordinate just below
+ * the width or height is clamped into the last inner bin). */
+static inline void cairn__crowd_bin_xy(const cairn_crowd *c, float x, float y,
+                                       int32_t *bx, int32_t *by) {
+  *bx = cairn__crowd_bin_col(c, x);
+  *by = cairn__crowd_bin_col(c, y);
+  if (*bx > c->nbx - 2) *bx = c->nbx - 2;
+  if (*by > c->nby - 2) *by = c->nby - 2;
+}
+
+/* ---- the tick's passes as tasks ------------------------------------- */
+
+/* Agents a task of a light pass (counting, placing, committing) takes:
+ * 16 steering chunks (4096 agents by default), tens of microseconds of
+ * work, so a late worker holds nothing up for long, and few tasks a pass. */
+static inline uint64_t cairn__crowd_light_chunk(const cairn_crowd *c) {
+  return 16u * (uint64_t)c->opts.chunk;
+}
+
+/* Tasks of `per` items each over `total` items. */
+static inline uint32_t cairn__crowd_tasks(uint64_t total, uint64_t per) {
+  return (uint32_t)((total + per - 1) / per);
+}
+
+/* Items [from, to) of task t, `per` a task. */
+static inline void cairn__crowd_span(uint64_t total, uint64_t per, uint32_t t,
+                                     uint64_t *from, uint64_t *to) {
+  *from = (uint64_t)t * per;
+  *to = total - *from > per ? *from + per : total;
+}
+
+/* bins (crowd_bins.c): counting (the first pass.old_tasks tasks over last
+ * tick's places, then tasks over every slot), the block offsets on the
+ * caller, the scan (a task a block), placing (tasks as counting), sorting
+ * and gathering (a task a block), and a block's clearing for the next
+ * tick. */
+void cairn__crowd_count_task(void *arg, uint32_t t, uint32_t w);
+void cairn__crowd_block_offsets(cairn_crowd *c);
+void cairn__crowd_scan_task(void *arg, uint32_t t, uint32_t w);
+void cairn__crowd_place_task(void *arg, uint32_t t, uint32_t w);
+void cairn__crowd_sort_task(void *arg, uint32_t t, uint32_t w);
+void cairn__crowd_clear_block(cairn_crowd *c, size_t blk);
+
+/* steering (crowd_steer.c): opts.chunk agents a task, in bin order. */
+void cairn__crowd_steer_task(void *arg, uint32_t t, uint32_t w);
+
 /* tick (crowd_tick.c) */
 void cairn__crowd_step(cairn_crowd *c);
 

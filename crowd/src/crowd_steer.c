@@ -1,0 +1,481 @@
+/* Steering: each agent's next position, velocity and state from the
+ * current ones alone (its order's wish, its neighbours in bin order, the
+ * walls), written at its place in bin order. Read-only but for those
+ * next-state arrays, so any number of tasks run it at once. */
+#include "crowd_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define AVOID_HORIZON 1.5f /* seconds ahead the predictive term looks */
+#define ARRIVE_DIST 0.4f   /* cells from the last waypoint */
+#define ARRIVE_NEAR 2.0f   /* cells from the last waypoint that count */
+#define ARRIVE_STALL 10    /* ... after this many ticks without progress */
+#define ADVANCE_DIST 0.75f /* cells from a waypoint before the next */
+#define ADVANCE_NEAR_WP 2.0f /* ... or this near, with the next in sight */
+#define SEP_GAIN 0.5f      /* share of an overlap undone per tick */
+#define SEP_MAX 0.3f       /* cells a separation push may move per tick */
+#define STEP_MAX 0.9f      /* cells an agent moves per axis per tick */
+#define MAX_CONTACTS 6   /* touching neighbours whose approach is cut */
+#define SLOW_MIN 0.4f     /* slowest pace behind an agent ahead */
+
+/* What the order asks of an agent this tick. */
+typedef struct wish {
+  float dx, dy;    /* unit direction, or 0,0 */
+  float progress;  /* lower is nearer the goal; INFINITY when idle */
+  uint8_t state;   /* next state */
+  uint16_t wp_i;   /* next waypoint index */
+  int repath;      /* the stored waypoints ran out before the goal */
+} wish;
+
+static void unit(float *x, float *y) {
+  float l = sqrtf(*x * *x + *y * *y);
+  if (l > 1e-6f) {
+    *x /= l;
+    *y /= l;
+  } else {
+    *x = *y = 0.0f;
+  }
+}
+
+/* Within a cell of a goal: the cell the move leads to is one, or (when the
+ * value is small enough for it) any of the 8 neighbours is. */
+static int beside_goal(const cairn_field *f, int32_t x, int32_t y, int dir,
+                       cairn_cost cost) {
+  if (cairn_field_dir(f, x + cairn_flow_dir_dx(dir), y + cairn_flow_dir_dy(dir)) ==
+      CAIRN_FLOW_GOAL)
+    return 1;
+  if (cost > 2 * CAIRN_COST_ONE) return 0;
+  for (int d = 0; d < 8; d++)
+    if (cairn_field_dir(f, x + cairn_flow_dir_dx(d), y + cairn_flow_dir_dy(d)) ==
+        CAIRN_FLOW_GOAL)
+      return 1;
+  return 0;
+}
+
+static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
+  const cairn_field *f = c->fields[c->sa[k].field].field;
+  cairn_flow_sample smp;
+  float x = c->sx[k], y = c->sy[k];
+  int32_t cx = crowd_cell(x), cy = crowd_cell(y);
+  if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK || smp.dir == CAIRN_FLOW_NONE) {
+    w->state = CAIRN_AGENT_UNREACHABLE;
+    return;
+  }
+  cairn_cost cost = cairn_field_cost(f, cx, cy);
+  if (smp.dir == CAIRN_FLOW_GOAL || beside_goal(f, cx, cy, smp.dir, cost)) {
+    w->state = CAIRN_AGENT_ARRIVED;
+    return;
+  }
+  w->dx = smp.vx;
+  w->dy = smp.vy;
+  w->state = CAIRN_AGENT_MOVING;
+  w->progress = (float)cairn_cost_to_double(cost);
+}
+
+/* The waypoint plus the agent's formation offset where the offset point is
+ * open and in sight of both the waypoint and the agent (a wide corridor),
+ * else the waypoint itself (filing through a narrow pass). */
+static void target_of(const cairn_crowd *c, uint32_t s, cairn_point p,
+                      float *tx, float *ty) {
+  *tx = (float)p.x + 0.5f;
+  *ty = (float)p.y + 0.5f;
+  if (c->offx[s] == 0.0f && c->offy[s] == 0.0f) return;
+  float ox = *tx + c->offx[s], oy = *ty + c->offy[s];
+  cairn_point q = {crowd_cell(ox), crowd_cell(oy)};
+  cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+  /* in sight of the agent too: a straight line into a wall face pins it */
+  if (cairn__crowd_blocked(c, q.x, q.y) || !cairn_grid_line_of_sight(c->grid, p, q) ||
+      !cairn_grid_line_of_sight(c->grid, here, q))
+    return;
+  *tx = ox;
+  *ty = oy;
+}
+
+static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
+  w->state = c->state[s];
+  if (c->state[s] != CAIRN_AGENT_MOVING) return;
+  const cairn_point *wp = c->wp + (size_t)s * c->opts.waypoints;
+  uint16_t i = c->wp_i[s], n = c->wp_n[s];
+  float tx, ty;
+  target_of(c, s, wp[i], &tx, &ty);
+  float dx = tx - c->x[s], dy = ty - c->y[s];
+  float d = sqrtf(dx * dx + dy * dy);
+  int last = i + 1 == n;
+  cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+  /* On to the next waypoint once this one is reached, or once the next is
+   * in sight within ADVANCE_NEAR_WP (so units crowding one waypoint need
+   * not all reach it). Near the offset point but without the next in sight,
+   * to the waypoint itself first (the agent may stand on the wrong side of
+   * a corner); the zone reaches |offset| past the waypoint's own
+   * ADVANCE_DIST, so heading for the waypoint never leaves it. */
+  if (!last) {
+    float wx = (float)wp[i].x + 0.5f - c->x[s], wy = (float)wp[i].y + 0.5f - c->y[s];
+    float dwp = sqrtf(wx * wx + wy * wy);
+    float off = sqrtf(c->offx[s] * c->offx[s] + c->offy[s] * c->offy[s]);
+    int advance = dwp < ADVANCE_DIST ||
+                  (d < ADVANCE_NEAR_WP && cairn_grid_line_of_sight(c->grid, here, wp[i + 1]));
+    if (advance) {
+      i++;
+      target_of(c, s, wp[i], &tx, &ty);
+      last = i + 1 == n;
+    } else if (d < ADVANCE_DIST || dwp < ADVANCE_DIST + off) {
+      tx = (float)wp[i].x + 0.5f;
+      ty = (float)wp[i].y + 0.5f;
+    }
+    dx = tx - c->x[s];
+    dy = ty - c->y[s];
+    d = sqrtf(dx * dx + dy * dy);
+  }
+  w->wp_i = i;
+  /* arrived: on the point, or close to it and held off it (by units that
+   * arrived first) for a while */
+  if (last && (d < ARRIVE_DIST || (d < ARRIVE_NEAR && c->stall[s] > ARRIVE_STALL))) {
+    if (c->wp_partial[s]) w->repath = 1;
+    else w->state = CAIRN_AGENT_ARRIVED;
+    return;
+  }
+  w->dx = dx;
+  w->dy = dy;
+  unit(&w->dx, &w->dy);
+  if (last && d < 1.0f) { /* ease in so the agent stops on the point */
+    w->dx *= d;
+    w->dy *= d;
+  }
+  w->progress = (float)(n - i) * 1000.0f + d;
+}
+
+static void wish_wander(const cairn_crowd *c, uint32_t s, wish *w) {
+  static const float dir[8][2] = {{1, 0}, {0.7071f, 0.7071f}, {0, 1},
+                                  {-0.7071f, 0.7071f}, {-1, 0},
+                                  {-0.7071f, -0.7071f}, {0, -1},
+                                  {0.7071f, -0.7071f}};
+  uint64_t z = c->seed[s] + (c->tick / 30) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  int k = (int)((z ^ (z >> 31)) & 7u);
+  w->dx = dir[k][0];
+  w->dy = dir[k][1];
+  w->state = CAIRN_AGENT_MOVING;
+}
+
+/* k: the agent's place in bin order, s its slot. */
+static void wish_of(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) {
+  const crowd_sorted *a = &c->sa[k];
+  memset(w, 0, sizeof *w);
+  w->progress = INFINITY;
+  w->state = a->state;
+  w->wp_i = a->wp_i;
+  switch (a->order) {
+  case CAIRN_ORDER_FIELD: wish_field(c, k, w); break;
+  case CAIRN_ORDER_PATH: wish_path(c, s, w); break;
+  case CAIRN_ORDER_WANDER: wish_wander(c, s, w); break;
+  default: break;
+  }
+}
+
+/* What the neighbours ask: separation, predictive avoidance, slowing
+ * behind close agents ahead. Read in bin order, so the sums are the same
+ * at any thread count. */
+typedef struct push {
+  float sepx, sepy;     /* displacement undoing overlaps */
+  float avx, avy;       /* avoidance direction (weighted) */
+  float slow;           /* speed factor 0..1 */
+  int overlap;          /* an overlap of more than half the radius */
+  int contacts;         /* touching neighbours recorded (at most MAX_CONTACTS) */
+  float cnx[MAX_CONTACTS], cny[MAX_CONTACTS]; /* unit normals towards them */
+  float cvn[MAX_CONTACTS]; /* their velocity along that normal */
+  int ahead_moving;     /* the agent blocking the way moves on */
+} push;
+
+/* The agent itself, in locals, for the neighbour scan. */
+typedef struct self {
+  float x, y, vx, vy, r, dx, dy, speed, R2;
+  uint64_t key; /* skey: progress, then slot */
+  uint32_t k, slot;
+} self;
+
+/* Candidates filtered at a time: the distance test runs over a block
+ * without branches into a list of survivors (two thirds of the candidates
+ * fail it, and a branch per candidate mispredicts). */
+#define SCAN_BLOCK 64
+/* Survivors held before the steering math runs on them all at once. */
+#define NEAR_CAP (2 * SCAN_BLOCK)
+
+/* The neighbours within the radius, as arrays, and each one's terms. The
+ * math runs on every neighbour without branches (one loop the compiler
+ * turns into vector code), each term kept or dropped by a mask; then the
+ * terms are summed in bin order, exactly as one neighbour at a time would
+ * sum them. */
+typedef struct near_set {
+  uint32_t m;
+  /* in: offset to the neighbour, its velocity, the radii's sum, which way
+   * a tie at the same point splits, whether it goes first */
+  float px[NEAR_CAP], py[NEAR_CAP], ovx[NEAR_CAP], ovy[NEAR_CAP];
+  float rr[NEAR_CAP], sgn[NEAR_CAP];
+  int32_t first[NEAR_CAP];
+  /* out */
+  int32_t touch[NEAR_CAP], ovl[NEAR_CAP], amove[NEAR_CAP];
+  float nx[NEAR_CAP], ny[NEAR_CAP], cvn[NEAR_CAP], sepx[NEAR_CAP], sepy[NEAR_CAP];
+  float slow[NEAR_CAP], avx[NEAR_CAP], avy[NEAR_CAP];
+} near_set;
+
+/* c ? a : b for c 0 or 1, by bit masks: no branch, which the compiler
+ * would otherwise bring back (moving a quotient or a load into it) and
+ * which keeps the loop below from vector code. */
+static inline float pick(int32_t c, float a, float b) {
+  uint32_t m = 0u - (uint32_t)c, ua, ub;
+  memcpy(&ua, &a, sizeof ua);
+  memcpy(&ub, &b, sizeof ub);
+  ua = (ua & m) | (ub & ~m);
+  memcpy(&a, &ua, sizeof a);
+  return a;
+}
+
+/* The terms of neighbour q, without branches: every quotient is computed,
+ * NaN or not, and the masks choose. */
+static void near_terms(const self *me, near_set *n, uint32_t q) {
+  float px = n->px[q], py = n->py[q], rr = n->rr[q];
+  float ovx = n->ovx[q], ovy = n->ovy[q], dx = me->dx, dy = me->dy;
+  float d = sqrtf(px * px + py * py);
+  int32_t touch = d < rr, tiny = !(d > 1e-5f);
+  float qx = px / d, qy = py / d;
+  /* same point: split by slot order, deterministically */
+  float sg = n->sgn[q], nx = pick(tiny, sg, qx), ny = pick(tiny, 0.0f, qy);
+  float over = rr - d;
+  n->touch[q] = touch;
+  n->nx[q] = nx;
+  n->ny[q] = ny;
+  n->cvn[q] = ovx * nx + ovy * ny;
+  /* x - (+0) is x for every x: the untouched add nothing */
+  n->sepx[q] = pick(touch, nx * over * SEP_GAIN, 0.0f);
+  n->sepy[q] = pick(touch, ny * over * SEP_GAIN, 0.0f);
+  n->ovl[q] = touch & (over > 0.5f * me->r);
+  /* keep to the pace of a close agent ahead that goes first */
+  float ahead = px * dx + py * dy;
+  int32_t slows = n->first[q] & (ahead > 0.0f) & (fabsf(px * dy - py * dx) < rr);
+  float gap = d - rr, along = ovx * dx + ovy * dy;
+  float fg = gap / (2.0f * rr), f = pick(gap > 0.0f, fg, 0.0f);
+  float pace = along / me->speed;
+  f = pick(pace > f, pace, f);
+  f = pick(f < SLOW_MIN, SLOW_MIN, f);
+  n->slow[q] = pick(slows, f, 1.0f); /* 1: no slower than with no one ahead */
+  n->amove[q] = slows & (along > 0.1f);
+  /* closest approach under the current velocities */
+  float vx = ovx - me->vx, vy = ovy - me->vy;
+  float v2 = vx * vx + vy * vy;
+  float t = -(px * vx + py * vy);
+  int32_t soon = !((t <= 0.0f) | (t > AVOID_HORIZON * v2));
+  t /= v2;
+  float cx = px + vx * t, cy = py + vy * t;
+  float cd2 = cx * cx + cy * cy, reach = rr + 0.1f;
+  int32_t hits = soon & (cd2 < reach * reach);
+  float cd = sqrtf(cd2);
+  float wgt = (1.0f - t / AVOID_HORIZON) * (1.0f - cd / reach);
+  int32_t aside = cd > 1e-3f;
+  /* dead ahead: to the agent's own right */
+  float ax0 = -cx / cd, ay0 = -cy / cd;
+  float ax = pick(aside, ax0, -dy), ay = pick(aside, ay0, dx);
+  int32_t oncoming = along < 0.0f; /* keep right */
+  ax = pick(oncoming, ax - dy * 0.5f, ax);
+  ay = pick(oncoming, ay + dx * 0.5f, ay);
+  /* x + (-0) is x for every x: the missed add nothing */
+  n->avx[q] = pick(hits, ax * wgt, -0.0f);
+  n->avy[q] = pick(hits, ay * wgt, -0.0f);
+}
+
+/* The held neighbours' terms, summed into p in order; the set empties. */
+static void near_flush(const self *me, near_set *n, push *p) {
+  uint32_t m = n->m;
+  for (uint32_t q = 0; q < m; q++) near_terms(me, n, q);
+  for (uint32_t q = 0; q < m; q++) {
+    if (n->touch[q] && p->contacts < MAX_CONTACTS) {
+      p->cnx[p->contacts] = n->nx[q];
+      p->cny[p->contacts] = n->ny[q];
+      p->cvn[p->contacts++] = n->cvn[q];
+    }
+    p->sepx -= n->sepx[q];
+    p->sepy -= n->sepy[q];
+    p->overlap |= n->ovl[q];
+    p->slow = n->slow[q] < p->slow ? n->slow[q] : p->slow;
+    p->ahead_moving |= n->amove[q];
+    p->avx += n->avx[q];
+    p->avy += n->avy[q];
+  }
+  n->m = 0;
+}
+
+/* The bin-ordered agents of up to three rows of bins: candidates
+ * [0, total), candidate i at place i + off[row of i]. */
+typedef struct rows {
+  uint32_t total, end0, end1;  /* ends of the first two rows' candidates */
+  uint32_t off0, off1, off2;
+} rows;
+
+static uint32_t place_of(const rows *r, uint32_t i) {
+  /* selects, not branches: which row a candidate falls in is random */
+  uint32_t off = i < r->end1 ? r->off1 : r->off2;
+  return i + (i < r->end0 ? r->off0 : off);
+}
+
+/* Candidates [i0, i1) filtered to those within the radius (a block
+ * without branches: two thirds fail, and a branch each would mispredict),
+ * then their state joins the set, in order. */
+static void scan_block(const cairn_crowd *c, const self *me, const rows *r,
+                       uint32_t i0, uint32_t i1, near_set *n) {
+  const float *sx = c->sx, *sy = c->sy;
+  uint32_t keep[SCAN_BLOCK], m = 0;
+  for (uint32_t i = i0; i < i1; i++) {
+    uint32_t j = place_of(r, i);
+    float px = sx[j] - me->x, py = sy[j] - me->y;
+    keep[m] = j;
+    m += (uint32_t)!(px * px + py * py > me->R2);
+  }
+  /* the agent itself passed the test: written, then not counted */
+  uint32_t q = n->m;
+  for (uint32_t t = 0; t < m; t++) {
+    uint32_t j = keep[t];
+    n->px[q] = sx[j] - me->x;
+    n->py[q] = sy[j] - me->y;
+    n->ovx[q] = c->svx[j];
+    n->ovy[q] = c->svy[j];
+    n->rr[q] = me->r + c->sr[j];
+    n->sgn[q] = c->sslot[j] > me->slot ? 1.0f : -1.0f;
+    /* give way to a neighbour that goes first: nearer its goal (last
+     * tick's progress), ties to the lower slot; a strict order, so no
+     * ring of agents can wait on one another */
+    n->first[q] = c->skey[j] < me->key;
+    q += j != me->k;
+  }
+  n->m = q;
+}
+
+/* The 3 x 3 bins around the agent's as rows (neighbour_radius is at most
+ * the bin's side). */
+static void rows_of(const cairn_crowd *c, const self *me, rows *r) {
+  int32_t bx, by;
+  cairn__crowd_bin_xy(c, me->x, me->y, &bx, &by);
+  /* the border: bx - 1 .. bx + 1 and by - 1 .. by + 1 are bins */
+  const uint32_t *start = c->bin_start + (size_t)(by - 1) * (size_t)c->nbx + (size_t)bx;
+  size_t row = (size_t)c->nbx;
+  uint32_t f0 = start[-1], t0 = start[2];
+  uint32_t f1 = start[row - 1], t1 = start[row + 2];
+  uint32_t f2 = start[2 * row - 1], t2 = start[2 * row + 2];
+  r->end0 = t0 - f0;
+  r->end1 = r->end0 + (t1 - f1);
+  r->total = r->end1 + (t2 - f2);
+  r->off0 = f0;
+  r->off1 = f1 - r->end0;
+  r->off2 = f2 - r->end1;
+}
+
+static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
+  /* the contact arrays are read only up to p->contacts */
+  p->sepx = p->sepy = p->avx = p->avy = 0.0f;
+  p->slow = 1.0f;
+  p->overlap = p->contacts = p->ahead_moving = 0;
+  float R = c->opts.neighbour_radius;
+  self me = {c->sx[k], c->sy[k], c->svx[k], c->svy[k], c->sr[k], w->dx, w->dy,
+             c->sa[k].speed, R * R, c->skey[k], k, c->sslot[k]};
+  rows r;
+  rows_of(c, &me, &r);
+  near_set n;
+  n.m = 0;
+  for (uint32_t i = 0; i < r.total; i += SCAN_BLOCK) {
+    scan_block(c, &me, &r, i, r.total - i > SCAN_BLOCK ? i + SCAN_BLOCK : r.total, &n);
+    if (n.m > NEAR_CAP - SCAN_BLOCK) near_flush(&me, &n, p);
+  }
+  near_flush(&me, &n, p);
+}
+
+/* Walls within the radius push the agent back along that axis. */
+static void wall_push(const cairn_crowd *c, float x, float y, float r,
+                      float *px, float *py) {
+  int32_t cx = crowd_cell(x), cy = crowd_cell(y);
+  float fx = x - (float)cx, fy = y - (float)cy;
+  if (fx < r && cairn__crowd_blocked_near(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
+  if (1.0f - fx < r && cairn__crowd_blocked_near(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
+  if (fy < r && cairn__crowd_blocked_near(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
+  if (1.0f - fy < r && cairn__crowd_blocked_near(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
+}
+
+static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
+
+/* One agent's next state from the current one, written at its place k in
+ * bin order. */
+static void advance(cairn_crowd *c, uint32_t k) {
+  uint32_t s = c->sslot[k];
+  const crowd_sorted *a = &c->sa[k];
+  wish w;
+  push p;
+  wish_of(c, k, s, &w);
+  gather(c, k, &w, &p);
+  float speed = a->speed, dt = c->opts.dt;
+  float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : 0.0f;
+  float wx = (w.dx * p.slow + p.avx) * speed * moving;
+  float wy = (w.dy * p.slow + p.avy) * speed * moving;
+  float l = sqrtf(wx * wx + wy * wy);
+  if (l > speed) {
+    wx *= speed / l;
+    wy *= speed / l;
+  }
+  float vx0 = c->svx[k], vy0 = c->svy[k];
+  float vx = vx0 + (wx - vx0) * 0.5f, vy = vy0 + (wy - vy0) * 0.5f;
+  /* no pushing into a touching neighbour: the part of the velocity that
+   * closes on it goes, so agents follow and slide around each other
+   * instead of compressing */
+  for (int q = 0; q < p.contacts; q++) {
+    float into = vx * p.cnx[q] + vy * p.cny[q] - (p.cvn[q] > 0.0f ? p.cvn[q] : 0.0f);
+    if (into > 0.0f) {
+      vx -= into * p.cnx[q];
+      vy -= into * p.cny[q];
+    }
+  }
+  float x = c->sx[k], y = c->sy[k];
+  float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);
+  wall_push(c, x, y, c->sr[k], &sx, &sy);
+  float mx = clampf(vx * dt + sx, STEP_MAX), my = clampf(vy * dt + sy, STEP_MAX);
+  /* one axis at a time: the centre never enters a blocked cell (each step
+   * under one cell, so the cell tested is at most one off the grid) */
+  float nx = x + mx;
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(y))) {
+    nx = x;
+    vx = 0.0f;
+  }
+  float ny = y + my;
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(ny))) {
+    ny = y;
+    vy = 0.0f;
+  }
+  c->nx[k] = nx;
+  c->ny[k] = ny;
+  c->nvx[k] = vx;
+  c->nvy[k] = vy;
+  c->nstate[k] = w.state;
+  c->nwp_i[k] = w.wp_i;
+  uint8_t fl = (uint8_t)(p.overlap ? AF_OVERLAP : 0);
+  if (w.wp_i != c->wp_i[s]) fl |= AF_ADVANCED;
+  /* progress: nearer the goal than ever, or waiting on a unit moving on */
+  uint32_t stall = 0;
+  float best = a->best;
+  if (w.progress < best - 0.01f) best = w.progress;
+  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = a->stall + 1;
+  if (w.repath || (a->order == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
+    fl |= AF_REPATH;
+    stall = 0;
+  }
+  c->nstall[k] = stall;
+  c->nbest[k] = best;
+  c->nprog[k] = w.progress;
+  c->nflags[k] = fl;
+}
+
+/* The steering pass, opts.chunk agents a task. */
+void cairn__crowd_steer_task(void *arg, uint32_t t, uint32_t w) {
+  cairn_crowd *c = arg;
+  uint64_t from, to;
+  (void)w;
+  cairn__crowd_span(c->n_binned, (uint64_t)c->opts.chunk, t, &from, &to);
+  for (uint64_t k = from; k < to; k++) advance(c, (uint32_t)k);
+}
+
