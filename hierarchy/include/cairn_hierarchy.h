@@ -1,5 +1,6 @@
-/*
- * cairn_hierarchy.h - HPA*: two-tier search over clusters of a grid.
+/**
+ * @file cairn_hierarchy.h
+ * @brief HPA*: two-tier search over clusters of a grid.
  *
  * The grid is cut into square clusters. Entrances are cells on the borders
  * between neighbouring clusters (placed per maximal open border segment as
@@ -51,86 +52,108 @@
 extern "C" {
 #endif
 
-/* Cluster sides accepted, in cells. */
+/** Smallest cluster side accepted, in cells. */
 #define CAIRN_HPA_MIN_CLUSTER 4
+/** Largest cluster side accepted, in cells. */
 #define CAIRN_HPA_MAX_CLUSTER 128
-/* The default, chosen by measurement (docs/PERFORMANCE.md). */
+/** The default cluster side, chosen by measurement (docs/PERFORMANCE.md). */
 #define CAIRN_HPA_DEFAULT_CLUSTER 16
 
+/** A hierarchy over a grid (see the file's overview). */
 typedef struct cairn_hpa cairn_hpa;
 
-/* A third level groups CAIRN_HPA_DEFAULT_BLOCK x CAIRN_HPA_DEFAULT_BLOCK
+/** Default block side, in clusters.
+ *
+ * A third level groups CAIRN_HPA_DEFAULT_BLOCK x CAIRN_HPA_DEFAULT_BLOCK
  * clusters into blocks; by default it is built on maps with at least
  * CAIRN_HPA_AUTO_LEVEL3 clusters (docs/PERFORMANCE.md: where it pays).
  * Its graph carries landmarks too. */
 #define CAIRN_HPA_DEFAULT_BLOCK 4
+/** Clusters from which the third level is built by default. */
 #define CAIRN_HPA_AUTO_LEVEL3 4096
 
-/* Landmarks of the abstract graphs (the core's ALT bound,
+/** Default landmarks of each abstract graph.
+ *
+ * Landmarks of the abstract graphs (the core's ALT bound,
  * cairn_graph_set_landmarks): the entrances nearest points spread around
  * the map's edge. They make the abstract search expand far fewer nodes
  * (docs/PERFORMANCE.md) for one fill of the abstract graph each, at every
  * build and after every edit. */
 #define CAIRN_HPA_DEFAULT_LANDMARKS 16
 
+/** Options of cairn_hpa_create (cairn_hpa_defaults gives them). */
 typedef struct cairn_hpa_opts {
-  int32_t cluster; /* cluster side in cells; 0 = the default */
-  /* Where builds, edits, updates, refreshes and landmarks run their
+  int32_t cluster; /**< cluster side in cells; 0 = the default */
+  /** Where builds, edits, updates, refreshes and landmarks run their
    * parallel work: the caller's job system (cairn_jobs, cairn_core.h; it
    * must outlive the hierarchy), or NULL for a pool the hierarchy owns
    * with `threads` threads (0 = every core, 1 = the calling thread alone,
    * at most CAIRN_JOBS_MAX_WORKERS). The result never depends on which. */
   const cairn_jobs *jobs;
-  int threads;
-  /* 2: clusters only; 3: clusters and blocks of clusters; 0 (default):
+  int threads; /**< pool threads when jobs is NULL (see jobs) */
+  /** 2: clusters only; 3: clusters and blocks of clusters; 0 (default):
    * 3 on maps of at least CAIRN_HPA_AUTO_LEVEL3 clusters, else 2 */
   int levels;
-  int32_t block;   /* block side in clusters (2..64); 0 = the default */
-  /* landmarks: 1..CAIRN_GRAPH_MAX_LANDMARKS, -1 for none (cheaper builds
+  int32_t block;   /**< block side in clusters (2..64); 0 = the default */
+  /** landmarks: 1..CAIRN_GRAPH_MAX_LANDMARKS, -1 for none (cheaper builds
    * and edits, slower queries), 0 = CAIRN_HPA_DEFAULT_LANDMARKS */
   int32_t landmarks;
 } cairn_hpa_opts;
 
+/** The default options.
+ * @return cluster 16, levels and landmarks by default, the hierarchy's own
+ * pool over every core */
 cairn_hpa_opts cairn_hpa_defaults(void);
 
-/* Builds the hierarchy over an 8-way grid. CAIRN_ERR_ARG for NULL grid or
+/** Builds the hierarchy over an 8-way grid. Refreshes nothing in the grid:
+ * if its islands are stale, unreachable queries are found by searching.
+ * @param[in] grid the grid (kept: it must outlive the hierarchy)
+ * @param[in] opts options, or NULL for cairn_hpa_defaults
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the hierarchy
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL grid or
  * out, or a cluster side outside [CAIRN_HPA_MIN_CLUSTER,
  * CAIRN_HPA_MAX_CLUSTER], levels other than 0, 2 or 3, a block side
  * outside [2, 64], landmarks outside [-1, CAIRN_GRAPH_MAX_LANDMARKS],
  * threads outside [0, CAIRN_JOBS_MAX_WORKERS], or jobs that
  * cairn_jobs_check refuses; CAIRN_ERR_NOMEM (memory, a lock or the pool's
- * threads cannot be had). Refreshes nothing in the grid:
- * if its islands are stale, unreachable queries are found by searching. */
+ * threads cannot be had) */
 cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,
                               const cairn_allocator *alloc, cairn_hpa **out);
+/** Destroys a hierarchy (not its grid). NULL is ignored.
+ * @param[in] h the hierarchy, or NULL */
 void cairn_hpa_destroy(cairn_hpa *h);
 
+/** What a hierarchy holds and what its last builds cost. */
 typedef struct cairn_hpa_stats {
-  int32_t cluster;          /* side in cells */
-  uint32_t clusters;        /* clusters across x clusters down */
-  uint32_t nodes;           /* abstract nodes (entrance cells) */
-  size_t edges;             /* directed abstract edges */
-  int levels;               /* 2 or 3 */
-  int32_t block;            /* block side in clusters (levels == 3) */
-  uint32_t blocks;          /* blocks (levels == 3) */
-  uint32_t nodes2;          /* level-2 nodes (levels == 3) */
-  size_t edges2;            /* directed level-2 edges (levels == 3) */
-  uint32_t landmarks;       /* landmarks of the level-1 graph (the level-2
+  int32_t cluster;          /**< side in cells */
+  uint32_t clusters;        /**< clusters across x clusters down */
+  uint32_t nodes;           /**< abstract nodes (entrance cells) */
+  size_t edges;             /**< directed abstract edges */
+  int levels;               /**< 2 or 3 */
+  int32_t block;            /**< block side in clusters (levels == 3) */
+  uint32_t blocks;          /**< blocks (levels == 3) */
+  uint32_t nodes2;          /**< level-2 nodes (levels == 3) */
+  size_t edges2;            /**< directed level-2 edges (levels == 3) */
+  uint32_t landmarks;       /**< landmarks of the level-1 graph (the level-2
                                graph has as many, or fewer) */
-  size_t memory_bytes;      /* everything the hierarchy holds */
-  double build_ms;          /* wall time of the last create */
-  double update_ms;         /* wall time of the last edit or update */
-  uint32_t rebuilt_clusters; /* clusters the last edit, update or refresh
+  size_t memory_bytes;      /**< everything the hierarchy holds */
+  double build_ms;          /**< wall time of the last create */
+  double update_ms;         /**< wall time of the last edit or update */
+  uint32_t rebuilt_clusters; /**< clusters the last edit, update or refresh
                                 redid */
-  uint32_t layered_clusters; /* clusters built with the layer's penalties */
-  uint32_t stale_clusters;   /* clusters the layer changed since they were
+  uint32_t layered_clusters; /**< clusters built with the layer's penalties */
+  uint32_t stale_clusters;   /**< clusters the layer changed since they were
                                 built (cairn_hpa_refresh catches up) */
 } cairn_hpa_stats;
 
+/** Fills `*out` with the hierarchy's figures.
+ * @param[in] h the hierarchy
+ * @param[out] out the figures */
 void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
 
-/* Sets n cells of the hierarchy's grid (costs 0 = blocked, 1..255), then
+/** Sets n cells of the hierarchy's grid (costs 0 = blocked, 1..255), then
  * rebuilds only the clusters those cells can affect: the cluster of each
  * cell, and the neighbour across each cluster border the cell lies on, since
  * the entrances of that border move. Island labels are refreshed, and the
@@ -139,18 +162,30 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
  * docs/PERFORMANCE.md). grid must be the one the hierarchy was built on
  * (CAIRN_ERR_ARG otherwise). On
  * CAIRN_ERR_NOMEM the grid holds the new costs and the hierarchy is marked
- * stale: queries answer CAIRN_ERR_STATE until an update succeeds. */
+ * stale: queries answer CAIRN_ERR_STATE until an update succeeds.
+ * @param[in,out] h the hierarchy
+ * @param[in,out] grid the hierarchy's grid
+ * @param[in] cells the cells to set
+ * @param[in] costs their new costs
+ * @param[in] n number of cells
+ * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, another grid), CAIRN_ERR_RANGE (a
+ * cell off the grid), CAIRN_ERR_NOMEM */
 cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
                             const cairn_point *cells, const uint8_t *costs,
                             size_t n);
-/* For callers that changed the grid themselves: rebuilds the clusters the
- * cells inside `changed` can affect and refreshes the island labels. */
+/** For callers that changed the grid themselves: rebuilds the clusters the
+ * cells inside `changed` can affect and refreshes the island labels.
+ * @param[in,out] h the hierarchy
+ * @param[in,out] grid the hierarchy's grid
+ * @param[in] changed the cells that changed
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE, CAIRN_ERR_NOMEM (as
+ * cairn_hpa_edit) */
 cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
                               cairn_rect changed);
 
 /* ---- cost layers ---------------------------------------------------- */
 
-/* Binds a penalty layer (cairn_core.h: influence maps, blocks, a caller's
+/** Binds a penalty layer (cairn_core.h: influence maps, blocks, a caller's
  * own penalties) that the hierarchy's answers pay on top of terrain, or
  * unbinds it (NULL). CAIRN_ERR_ARG if the layer is for a grid of another
  * size. The clusters the old or the new layer touches are rebuilt now,
@@ -182,10 +217,14 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
  * them with the core's A*.
  *
  * The layer must outlive the binding; writing to it while a query runs is
- * a data race (as for the grid). */
+ * a data race (as for the grid).
+ * @param[in,out] h the hierarchy
+ * @param[in] layer the layer, or NULL to unbind
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM (the hierarchy is then
+ * stale, as after a failed edit) */
 cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
 
-/* Rebuilds up to max_clusters clusters (0: all) whose part of the layer
+/** Rebuilds up to max_clusters clusters (0: all) whose part of the layer
  * changed since they were built, in a round over the clusters that
  * resumes where the last refresh stopped (so none waits more than
  * ceil(stale / max_clusters) calls), and sets *pending (may be NULL) to
@@ -198,65 +237,92 @@ cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
  * Exclusive access, as an edit. On CAIRN_ERR_NOMEM the hierarchy is stale
  * (queries answer CAIRN_ERR_STATE) until a refresh succeeds. Its cost:
  * about one cluster's build each, plus making the CSR graph from the edge
- * list and putting the landmark table on it (docs/PERFORMANCE.md). */
+ * list and putting the landmark table on it (docs/PERFORMANCE.md).
+ * @param[in,out] h the hierarchy
+ * @param[in] max_clusters most clusters to rebuild; 0 = all
+ * @param[out] pending stale clusters left, or NULL
+ * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
 cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
                                uint32_t *pending);
 
 /* ---- queries -------------------------------------------------------- */
 
-/* All mutable state of a query: one per thread. */
+/** All mutable state of a query: one per thread. */
 typedef struct cairn_hpa_query cairn_hpa_query;
 
+/** Creates a query context.
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the context
+ * @return CAIRN_OK, CAIRN_ERR_ARG for a NULL out, CAIRN_ERR_NOMEM */
 cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
                                     cairn_hpa_query **out);
+/** Destroys a query context. NULL is ignored.
+ * @param[in] q the context, or NULL */
 void cairn_hpa_query_destroy(cairn_hpa_query *q);
+/** Bytes the context holds.
+ * @param[in] q the context
+ * @return its memory in bytes */
 size_t cairn_hpa_query_memory(const cairn_hpa_query *q);
-/* Grows the context up front for queries on h (the search records for the
+/** Grows the context up front for queries on h (the search records for the
  * whole grid, the link tables for the largest cluster and block), so the
- * first queries do not pay for it; paths still grow to the longest seen. */
+ * first queries do not pay for it; paths still grow to the longest seen.
+ * @param[in,out] q the context
+ * @param[in] h the hierarchy it will query
+ * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
 cairn_status cairn_hpa_query_reserve(cairn_hpa_query *q, const cairn_hpa *h);
 
+/** Options of a query (cairn_hpa_path_defaults gives them). */
 typedef struct cairn_hpa_path_opts {
-  /* Queries whose octile distance is at most this many cells run plain A*
+  /** Queries whose octile distance is at most this many cells run plain A*
    * instead (exact, and cheaper over short distances). -1 = the default,
    * twice the cluster side; 0 = always hierarchical. */
   int32_t nearby;
-  int smooth; /* nonzero (default): shortcut detours, keeping 8-way moves */
+  int smooth; /**< nonzero (default): shortcut detours, keeping 8-way moves */
 } cairn_hpa_path_opts;
 
+/** The default query options.
+ * @return nearby -1 (twice the cluster side), smoothing on */
 cairn_hpa_path_opts cairn_hpa_path_defaults(void);
 
+/** The answer of a query. */
 typedef struct cairn_hpa_result {
-  cairn_status status;   /* CAIRN_OK, CAIRN_NO_PATH, CAIRN_IN_PROGRESS
+  cairn_status status;   /**< CAIRN_OK, CAIRN_NO_PATH, CAIRN_IN_PROGRESS
                             (route planned, not all refined) or an error */
-  cairn_cost cost;       /* cost of `path` (the layer's penalties
+  cairn_cost cost;       /**< cost of `path` (the layer's penalties
                             included); CAIRN_COST_INF if none */
-  cairn_cost base_cost;  /* cost of `path` on terrain alone */
-  cairn_cost route_cost; /* the abstract route's cost (before smoothing) */
-  const cairn_point *path; /* grid cells from start, valid until the next
+  cairn_cost base_cost;  /**< cost of `path` on terrain alone */
+  cairn_cost route_cost; /**< the abstract route's cost (before smoothing) */
+  const cairn_point *path; /**< grid cells from start, valid until the next
                               call on the query context */
-  size_t path_len;
-  uint32_t route_len;    /* level-1 abstract nodes on the route, start and
+  size_t path_len;       /**< cells in path */
+  uint32_t route_len;    /**< level-1 abstract nodes on the route, start and
                             goal included; 0 when plain A* answered */
-  uint32_t route2_len;   /* level-2 nodes on the route when the third level
+  uint32_t route2_len;   /**< level-2 nodes on the route when the third level
                             planned it, start and goal included; else 0 */
-  uint32_t route_refined; /* abstract edges refined so far */
-  uint64_t expanded;     /* nodes expanded: grid fills, abstract A* and any
+  uint32_t route_refined; /**< abstract edges refined so far */
+  uint64_t expanded;     /**< nodes expanded: grid fills, abstract A* and any
                             plain A* */
-  int plain;             /* 1 if plain A* answered (nearby or same cell) */
+  int plain;             /**< 1 if plain A* answered (nearby or same cell) */
 } cairn_hpa_result;
 
-/* Plans, refines the whole route and smooths it. Refusals: CAIRN_ERR_RANGE
- * (off the grid), CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_STATE (the
- * hierarchy is stale after a failed edit), CAIRN_ERR_NOMEM. A goal in
+/** Plans, refines the whole route and smooths it. A goal in
  * another island answers CAIRN_NO_PATH without searching when the grid's
- * islands are fresh. */
+ * islands are fresh.
+ * @param[in,out] q the query context
+ * @param[in] h the hierarchy
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_hpa_path_defaults
+ * @param[out] out the result; its path lives in q
+ * @return CAIRN_OK, CAIRN_NO_PATH; refusals: CAIRN_ERR_RANGE
+ * (off the grid), CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_STATE (the
+ * hierarchy is stale after a failed edit), CAIRN_ERR_NOMEM */
 cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,
                             const cairn_hpa_path_opts *opts,
                             cairn_hpa_result *out);
 
-/* Incremental form: plan the abstract route (the result has status
+/** Incremental form: plan the abstract route (the result has status
  * CAIRN_IN_PROGRESS and no path yet, or the final answer when plain A*
  * answered or there is no path), then refine it a few clusters at a time so
  * a unit can start walking after the first. Each call of cairn_hpa_refine
@@ -268,21 +334,46 @@ cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
  * before any plan, CAIRN_ERR_STATE, and after an edit, update, refresh or
  * layer change of the hierarchy since the plan too (its node ids and
  * cluster paths changed). Abandoning a route costs nothing: plan
- * another. */
+ * another.
+ * @param[in,out] q the query context
+ * @param[in] h the hierarchy (it must not change before the route is
+ * refined)
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_hpa_path_defaults
+ * @param[out] out the result so far
+ * @return CAIRN_IN_PROGRESS (planned), or the final answer: CAIRN_OK,
+ * CAIRN_NO_PATH, or the refusals of cairn_hpa_find */
 cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,
                             const cairn_hpa_path_opts *opts,
                             cairn_hpa_result *out);
+/** Refines up to `edges` more abstract edges of the planned route (see
+ * cairn_hpa_plan).
+ * @param[in,out] q the query context
+ * @param[in] edges abstract edges to refine (at least 1 is)
+ * @param[out] out the result so far
+ * @return CAIRN_IN_PROGRESS, CAIRN_OK, the query's final answer again;
+ * CAIRN_ERR_STATE before any plan or after the hierarchy changed,
+ * CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
 cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
                               cairn_hpa_result *out);
 
 /* ---- inspection (tests, pictures) ----------------------------------- */
 
-/* Position of abstract node `node` (< stats.nodes); CAIRN_ERR_RANGE past
- * the end. Node ids change after edits. */
+/** Position of abstract node `node` (< stats.nodes). Node ids change after
+ * edits.
+ * @param[in] h the hierarchy
+ * @param[in] node the node id
+ * @param[out] out its cell
+ * @return CAIRN_OK; CAIRN_ERR_RANGE past the end, CAIRN_ERR_ARG for NULL,
+ * CAIRN_ERR_STATE while the hierarchy is stale */
 cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
                             cairn_point *out);
-/* The abstract graph itself (node positions are entrance cells). */
+/** The abstract graph itself (node positions are entrance cells).
+ * @param[in] h the hierarchy
+ * @return the level-1 graph, valid until the next edit, update, refresh or
+ * layer change */
 const cairn_graph *cairn_hpa_graph(const cairn_hpa *h);
 
 #ifdef __cplusplus

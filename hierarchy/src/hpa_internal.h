@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 /* Step directions of cached paths: the four straight moves, then the four
- * diagonals. */
+ * diagonals (defined in hpa_cluster.c). */
 extern const int8_t cairn__hpa_dx[8], cairn__hpa_dy[8];
 
 /* One cluster: its entrance cells (abstract nodes) and, for every ordered
@@ -61,7 +61,7 @@ typedef struct hpa_block {
 /* The level-1 graph's edge list as last assembled under a layer, cluster
  * by cluster, and the node positions, kept so that a refresh (whose
  * clusters keep their entrances) regenerates only the share of the
- * clusters it rebuilt (hpa_build.c, reassemble). */
+ * clusters it rebuilt (hpa_assemble.c, cairn__hpa_reassemble). */
 typedef struct hpa_edges {
   cairn_graph_edge *e; /* m, in the order a full assembly lists them */
   size_t m;
@@ -227,7 +227,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
                          uint32_t *turns);
 
 /* Whether the edge i -> j of an n x n cost table is implied by two others
- * through a third node at the same cost (hpa_build.c). Such edges are left
+ * through a third node at the same cost (hpa_cluster.c). Such edges are left
  * out of the abstract graphs, and their paths are not stored: a pair's path
  * is kept exactly when its offsets differ. */
 bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
@@ -243,6 +243,47 @@ size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
 cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
                               const double *xy, const cairn_graph_edge *edges,
                               size_t m, cairn_graph **out);
+
+/* Entrances (hpa_entrances.c). Room for the transitions touching one
+ * cluster of side cs: four borders of at most cs + 2 each, four corners. */
+static inline size_t hpa_transitions_cap(int32_t cs) {
+  return 4 * ((size_t)cs + 2) + 8;
+}
+/* The entrance cells of cluster c at (cx, cy) into cells (room for
+ * 2 x hpa_transitions_cap), sorted, without repeats; returns how many.
+ * trans is scratch of hpa_transitions_cap. */
+uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
+                                  int32_t cx, int32_t cy, hpa_transition *trans,
+                                  uint32_t *cells);
+/* The transitions cluster (cx, cy) owns (east and south borders, south-east
+ * corner: each crossing has one owner) into out; returns how many. */
+size_t cairn__hpa_owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                    hpa_transition *out);
+
+/* Clusters (hpa_cluster.c). Rebuilds the listed clusters from the grid
+ * through the hierarchy's jobs and bumps h->version; the lowest status of
+ * them all, a cluster that failed left empty. */
+cairn_status cairn__hpa_build_clusters(cairn_hpa *h, const uint32_t *list,
+                                       size_t n);
+/* Frees what cluster c holds and leaves it empty (its geometry stays). */
+void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c);
+/* Whether the layer (h->pen) puts anything on the cluster's cells. */
+bool cairn__hpa_cluster_layered(const cairn_hpa *h, const hpa_cluster *c);
+
+/* The abstract graph (hpa_assemble.c). Numbers the clusters' nodes and
+ * builds h->graph and h->node_cluster (under a layer keeping the edge list
+ * in h->kept); on failure the old graph stays and h->kept is empty. */
+cairn_status cairn__hpa_assemble(cairn_hpa *h);
+/* h->graph again after a refresh rebuilt the listed clusters with the
+ * entrances they had, from h->kept with only the shares they change. */
+cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
+                                   size_t n);
+/* Frees a kept edge list and zeroes it. */
+void cairn__hpa_edges_free(const cairn_hpa *h, hpa_edges *k);
+
+/* One zeroed byte per cluster (hpa_build.c), or NULL when out of memory;
+ * freed with hpa_free(&h->alloc, mark, h->cw * h->ch). */
+uint8_t *cairn__hpa_new_marks(cairn_hpa *h);
 
 /* Level 2 (hpa_level2.c). Builds the listed blocks (after the level-1
  * graph is assembled), then reassembles the level-2 graph. */

@@ -1,0 +1,493 @@
+/* Building clusters: for one cluster, the costs and grid paths between
+ * every ordered pair of its entrances (clear runs where the terrain allows,
+ * Dijkstras confined to the cluster otherwise) and which of them the
+ * abstract graph keeps; and the pass that builds many clusters in parallel
+ * as tasks of the hierarchy's jobs, each worker with scratch of its own.
+ *
+ * Everything a cluster stores depends only on the cells of the cluster and
+ * the border cells of its neighbours, so clusters are built independently
+ * and an edit redoes only the clusters within one cell of it. */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Defined here, beside the per-step code that reads them (step_code,
+ * clear_run), so the compiler can fold the known values there. */
+const int8_t cairn__hpa_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+const int8_t cairn__hpa_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+
+/* ---- one cluster ---------------------------------------------------- */
+
+/* One worker's scratch for building clusters, set up by the first task
+ * that runs on the worker. */
+typedef struct hpa_scratch {
+  /* a cs x cs copy of the cluster being built, and a search sized for it:
+   * small enough to stay in cache, and an edit never allocates a search
+   * over the whole map */
+  cairn_grid *local;
+  cairn_search *search;
+  hpa_transition *trans; /* hpa_transitions_cap */
+  uint32_t *nodes;       /* a cluster's entrance cells: 2 x hpa_transitions_cap */
+  cairn_point *cells;    /* and as points: 2 x hpa_transitions_cap */
+  cairn_point *trace;    /* cs * cs */
+  uint8_t *run;          /* one path's codes: cs * cs */
+  uint32_t *poff, *plen; /* per node pair: where its steps are in `steps` */
+  size_t pairs_cap;
+  uint8_t *steps;        /* growing; in the order the paths were found */
+  size_t steps_cap, n_steps;
+  cairn_penalty *lpen;   /* under a layer: its cells over `local` */
+} hpa_scratch;
+
+void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
+  size_t nn = (size_t)c->n * c->n;
+  hpa_free(a, c->cell, c->n * sizeof *c->cell);
+  hpa_free(a, c->dist, nn * sizeof *c->dist);
+  hpa_free(a, c->off, (nn + 1) * sizeof *c->off);
+  hpa_free(a, c->steps, c->n_steps);
+  hpa_free(a, c->bdist, nn * sizeof *c->bdist);
+  c->bdist = NULL;
+  c->cell = NULL;
+  c->dist = NULL;
+  c->off = NULL;
+  c->steps = NULL;
+  c->n = 0;
+  c->n_steps = 0;
+}
+
+
+/* Whether every open cell of a cluster has the same terrain cost: then
+ * costs are symmetric and clear runs are shortest paths. */
+typedef struct cluster_kind {
+  bool uniform;
+} cluster_kind;
+
+static cluster_kind classify(const cairn_hpa *h, const hpa_cluster *c) {
+  cluster_kind k = {true};
+  uint8_t first = 0;
+  for (int32_t y = c->y0; y < c->y0 + c->h; y++) {
+    const uint8_t *row = h->cost + hpa_index(h, c->x0, y);
+    for (int32_t x = 0; x < c->w; x++) {
+      if (!row[x]) continue;
+      if (!first) first = row[x];
+      if (row[x] != first) k.uniform = false;
+    }
+  }
+  return k;
+}
+
+/* opposite[d] is the step back over step d. */
+static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+
+/* Records the path i -> j: its steps go to sc->steps, their place to
+ * sc->poff / sc->plen; `reversed` takes the steps of the path j -> i. */
+static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
+                      const uint8_t *steps, size_t len, bool reversed) {
+  bool ok = sc->n_steps + len <= sc->steps_cap; /* the lock only to grow */
+  if (!ok) {
+    hpa_lock(h);
+    ok = cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
+                         sc->n_steps + len, 1);
+    hpa_unlock(h);
+  }
+  if (!ok) return false;
+  sc->poff[pair] = (uint32_t)sc->n_steps;
+  sc->plen[pair] = (uint32_t)len;
+  uint8_t *out = sc->steps + sc->n_steps;
+  for (size_t k = 0; k < len; k++)
+    out[k] = reversed ? opposite[steps[len - 1 - k]] : steps[k];
+  sc->n_steps += len;
+  return true;
+}
+
+/* Direction code of the step a -> b between neighbours. */
+static uint8_t step_code(cairn_point a, cairn_point b) {
+  int dx = b.x - a.x, dy = b.y - a.y;
+  for (uint8_t d = 0; d < 8; d++)
+    if (cairn__hpa_dx[d] == dx && cairn__hpa_dy[d] == dy) return d;
+  return 0; /* not reached: traces are chains of neighbours */
+}
+
+/* A run of the given shape (HPA_RUN_*) from a to b, as direction codes into buf;
+ * false if it meets a wall or cuts a corner (the local grid's move sets
+ * say both). On uniform terrain a clear run costs the octile distance, a
+ * lower bound on any path, so it is a shortest path and needs no search. */
+static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
+                      int shape, uint8_t *buf, size_t *len) {
+  int32_t stride;
+  const uint8_t *moves = cairn_grid_moves(local, &stride);
+  int32_t dx = b.x - a.x, dy = b.y - a.y;
+  int32_t ax = abs(dx), ay = abs(dy);
+  int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
+  int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+  /* direction codes (the move-set bits): straight E W S N, then SE SW NE NW */
+  const uint8_t diag = (uint8_t)(4 + (sx < 0) + 2 * (sy < 0));
+  const uint8_t straight = ax > ay ? (uint8_t)(sx < 0) : (uint8_t)(2 + (sy < 0));
+  int32_t c = (a.y + 1) * stride + a.x + 1, acc = n / 2;
+  for (int32_t k = 0; k < n; k++) {
+    uint8_t code = hpa_run_diag(shape, k, n, nd, &acc) ? diag : straight;
+    if (!(moves[c] & (1u << code))) return false;
+    c += cairn__hpa_dx[code] + cairn__hpa_dy[code] * stride;
+    buf[k] = code;
+  }
+  *len = (size_t)n;
+  return true;
+}
+
+/* Tries to settle the pair i -> j (and j -> i) with a clear run. */
+static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
+                     uint32_t i, uint32_t j, uint8_t cell_cost,
+                     cairn_cost *dist, bool *nomem) {
+  cairn_point a = sc->cells[i], b = sc->cells[j];
+  size_t len;
+  int shape = 0;
+  while (shape < HPA_RUN_SHAPES && !clear_run(sc->local, a, b, shape, sc->run, &len))
+    shape++;
+  if (shape == HPA_RUN_SHAPES) return false;
+  int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
+  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+  cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) *
+                 cell_cost;
+  dist[i * n + j] = dist[j * n + i] = d;
+  *nomem = !put_steps(h, sc, (size_t)i * n + j, sc->run, len, false) ||
+           !put_steps(h, sc, (size_t)j * n + i, sc->run, len, true);
+  return true;
+}
+
+/* Whether the layer puts anything on the cluster's cells. */
+bool cairn__hpa_cluster_layered(const cairn_hpa *h, const hpa_cluster *c) {
+  if (!h->pen) return false;
+  for (int32_t y = c->y0; y < c->y0 + c->h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, c->x0, y);
+    for (int32_t x = 0; x < c->w; x++)
+      if (row[x]) return true;
+  }
+  return false;
+}
+
+/* The layer's cells over the cluster, into the local layer (at the local
+ * grid's origin, as the cluster's copy of the terrain). */
+static void copy_layer(const cairn_hpa *h, const hpa_cluster *c,
+                       cairn_penalty *local) {
+  cairn_penalty_clear(local);
+  for (int32_t y = 0; y < c->h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, c->x0, c->y0 + y);
+    for (int32_t x = 0; x < c->w; x++) {
+      if (row[x] == CAIRN_PENALTY_BLOCK)
+        cairn_penalty_block(local, x, y, 1);
+      else if (row[x])
+        cairn_penalty_add(local, x, y, row[x]);
+    }
+  }
+}
+
+/* Costs and paths between every ordered pair of a cluster's entrances:
+ * dist[i * n + j], and the steps of each path in scratch (poff, plen). One
+ * Dijkstra per entrance, confined to the cluster and stopped once its
+ * targets are settled. On uniform terrain costs are symmetric, so only the
+ * later entrances are targets and each path also serves the way back; and
+ * a pair joined by a clear straight-as-possible run needs no search. */
+static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
+                                  const uint32_t *cells, uint32_t n,
+                                  hpa_scratch *sc, cairn_cost *dist,
+                                  bool layered) {
+  cluster_kind kind = classify(h, c);
+  cairn_search_opts o = cairn_search_defaults();
+  if (layered) { /* penalties break the symmetry and the clear runs */
+    kind.uniform = false;
+    copy_layer(h, c, sc->lpen);
+    o.penalty = sc->lpen;
+  }
+  /* the cluster's cells, at the local grid's origin; the rest (clusters
+   * cut by the map's edge) blocked */
+  cairn_rect own = {0, 0, c->w, c->h};
+  cairn_grid_set_rect(sc->local, own, h->cost + hpa_index(h, c->x0, c->y0),
+                      (size_t)h->stride);
+  for (int32_t y = 0; y < h->cs; y++)
+    for (int32_t x = y < c->h ? c->w : 0; x < h->cs; x++)
+      cairn_grid_set_cost(sc->local, x, y, 0);
+  sc->n_steps = 0;
+  /* node positions in local coordinates: steps do not depend on the origin */
+  for (uint32_t i = 0; i < n; i++) {
+    sc->cells[i] = hpa_point(h, cells[i]);
+    sc->cells[i].x -= c->x0;
+    sc->cells[i].y -= c->y0;
+  }
+  for (size_t k = 0; k < (size_t)n * n; k++) {
+    dist[k] = CAIRN_COST_INF;
+    sc->plen[k] = 0;
+    sc->poff[k] = 0;
+  }
+  size_t trace_cap = (size_t)c->w * (size_t)c->h;
+  cairn_point *todo = sc->cells + n; /* targets left for the search */
+  for (uint32_t i = 0; i < n; i++) {
+    dist[i * n + i] = 0;
+    if (layered && h->pen[cells[i]] == CAIRN_PENALTY_BLOCK) continue;
+    size_t n_todo = 0;
+    for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
+      if (j == i) continue;
+      bool nomem = false;
+      if (kind.uniform &&
+          run_pair(h, sc, n, i, j, h->cost[cells[i]], dist, &nomem)) {
+        if (nomem) return CAIRN_ERR_NOMEM;
+        continue;
+      }
+      todo[n_todo++] = sc->cells[j];
+    }
+    if (!n_todo) continue;
+    cairn_status st = cairn_dijkstra_fill(sc->search, sc->local, &sc->cells[i],
+                                          1, todo, n_todo, 0, &o);
+    if (st != CAIRN_OK) return st;
+    for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
+      if (j == i || dist[i * n + j] != CAIRN_COST_INF) continue;
+      cairn_node_info info;
+      cairn_search_cell(sc->search, sc->cells[j], &info);
+      if (info.state != CAIRN_NODE_CLOSED) continue;
+      size_t len;
+      st = cairn_search_trace(sc->search, sc->cells[j], sc->trace, trace_cap, &len);
+      if (st != CAIRN_OK) return st;
+      /* the trace runs j .. i: as codes, the path j -> i */
+      for (size_t k = 0; k + 1 < len; k++)
+        sc->run[k] = step_code(sc->trace[k], sc->trace[k + 1]);
+      dist[i * n + j] = info.g;
+      if (!put_steps(h, sc, (size_t)i * n + j, sc->run, len - 1, true))
+        return CAIRN_ERR_NOMEM;
+      if (kind.uniform) {
+        dist[j * n + i] = info.g;
+        if (!put_steps(h, sc, (size_t)j * n + i, sc->run, len - 1, false))
+          return CAIRN_ERR_NOMEM;
+      }
+    }
+  }
+  return CAIRN_OK;
+}
+
+/* Whether the edge i -> j of an n x n cost table is redundant: some third
+ * node k lies on a shortest path between them, so the edges i -> k and
+ * k -> j carry the same cost (each shorter than i -> j, so by induction
+ * every distance survives when all such edges go). Dropping them halves the
+ * abstract edges on open maps, and their cached paths are never needed. */
+bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
+                          uint32_t j) {
+  cairn_cost d = dist[i * n + j];
+  for (uint32_t k = 0; k < n; k++) {
+    if (k == i || k == j) continue;
+    cairn_cost a = dist[i * n + k], b = dist[k * n + j];
+    if (a != CAIRN_COST_INF && b != CAIRN_COST_INF && a + b == d) return true;
+  }
+  return false;
+}
+
+static bool symmetric(const cairn_cost *dist, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = i + 1; j < n; j++)
+      if (dist[i * n + j] != dist[j * n + i]) return false;
+  return true;
+}
+
+/* On a symmetric table (uniform terrain) i -> j and j -> i are redundant
+ * together, so half the tests decide every pair. */
+size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
+                             uint32_t *plen) {
+  const bool sym = symmetric(dist, n);
+  size_t total = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = sym ? i + 1 : 0; j < n; j++) {
+      size_t pair = (size_t)i * n + j, back = (size_t)j * n + i;
+      if (i == j || dist[pair] == CAIRN_COST_INF ||
+          cairn__hpa_redundant(dist, n, i, j)) {
+        plen[pair] = 0;
+        if (sym) plen[back] = 0;
+      }
+      total += plen[pair] + (sym ? plen[back] : 0);
+    }
+  return total;
+}
+
+/* Room for nn node pairs in the scratch's pair arrays (contents dropped). */
+static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
+  if (nn <= sc->pairs_cap) return true;
+  size_t cap = nn < 256 ? 256 : nn;
+  hpa_lock(h);
+  uint32_t *poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
+  uint32_t *plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
+  if (!poff || !plen) {
+    hpa_free(&h->alloc, poff, cap * sizeof *poff);
+    hpa_free(&h->alloc, plen, cap * sizeof *plen);
+  } else {
+    hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+    hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+  }
+  hpa_unlock(h);
+  if (!poff || !plen) return false;
+  sc->poff = poff;
+  sc->plen = plen;
+  sc->pairs_cap = cap;
+  return true;
+}
+
+/* Rebuilds cluster k from the grid. On failure the cluster is left empty. */
+static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
+  hpa_cluster *c = &h->clusters[k];
+  int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
+  const cairn_allocator *a = &h->alloc;
+  uint32_t *cells = sc->nodes;
+  uint32_t n = cairn__hpa_cluster_nodes(h, c, cx, cy, sc->trans, cells);
+  size_t nn = (size_t)n * n;
+  hpa_lock(h);
+  cairn__hpa_cluster_free(a, c);
+  cairn_cost *dist = hpa_alloc(a, nn * sizeof *dist);
+  uint32_t *off = hpa_alloc(a, (nn + 1) * sizeof *off);
+  uint32_t *cell = hpa_alloc(a, n * sizeof *cell);
+  hpa_unlock(h);
+  cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
+  /* under a layer that touches the cluster, the terrain's costs first (for
+   * the landmarks), then the layer's, whose paths are the ones kept */
+  const bool layered = st == CAIRN_OK && cairn__hpa_cluster_layered(h, c);
+  cairn_cost *bdist = NULL;
+  if (layered) {
+    hpa_lock(h);
+    bdist = hpa_alloc(a, nn * sizeof *bdist);
+    hpa_unlock(h);
+    st = bdist ? cluster_paths(h, c, cells, n, sc, bdist, false) : CAIRN_ERR_NOMEM;
+  }
+  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist, layered);
+  /* only the kept edges' paths are stored */
+  size_t n_steps = st == CAIRN_OK ? cairn__hpa_keep_pairs(dist, n, sc->plen) : 0;
+  uint8_t *steps = NULL;
+  if (st == CAIRN_OK) {
+    hpa_lock(h);
+    steps = hpa_alloc(a, n_steps);
+    hpa_unlock(h);
+    if (!steps) st = CAIRN_ERR_NOMEM;
+  }
+  if (st != CAIRN_OK) {
+    hpa_lock(h);
+    hpa_free(a, dist, nn * sizeof *dist);
+    hpa_free(a, off, (nn + 1) * sizeof *off);
+    hpa_free(a, cell, n * sizeof *cell);
+    hpa_free(a, bdist, nn * sizeof *bdist);
+    hpa_unlock(h);
+    return st;
+  }
+  memcpy(cell, cells, n * sizeof *cell);
+  size_t at = 0; /* lay the paths out in pair order */
+  for (size_t pair = 0; pair < nn; pair++) {
+    off[pair] = (uint32_t)at;
+    if (sc->plen[pair]) memcpy(steps + at, sc->steps + sc->poff[pair], sc->plen[pair]);
+    at += sc->plen[pair];
+  }
+  off[nn] = (uint32_t)at;
+  c->n = n;
+  c->cell = cell;
+  c->dist = dist;
+  c->off = off;
+  c->steps = steps;
+  c->n_steps = n_steps;
+  c->bdist = bdist;
+  c->layer_seen = cairn_penalty_version(h->layer);
+  return CAIRN_OK;
+}
+
+/* ---- building many clusters in parallel ----------------------------- */
+
+static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
+  size_t cs = (size_t)h->cs, tc = hpa_transitions_cap(h->cs);
+  cairn_search_destroy(sc->search);
+  cairn_penalty_destroy(sc->lpen);
+  cairn_grid_destroy(sc->local);
+  hpa_free(&h->alloc, sc->trans, tc * sizeof *sc->trans);
+  hpa_free(&h->alloc, sc->nodes, 2 * tc * sizeof *sc->nodes);
+  hpa_free(&h->alloc, sc->cells, 2 * tc * sizeof *sc->cells);
+  hpa_free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
+  hpa_free(&h->alloc, sc->run, cs * cs);
+  hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+  hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+  hpa_free(&h->alloc, sc->steps, sc->steps_cap);
+  memset(sc, 0, sizeof *sc);
+}
+
+/* Called with the allocator's lock held. */
+static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
+  size_t cs = (size_t)h->cs, tc = hpa_transitions_cap(h->cs);
+  memset(sc, 0, sizeof *sc);
+  cairn_status st = cairn_search_create(&h->alloc, &sc->search);
+  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
+  /* everything the search will need, taken now: it must not call the
+   * allocator later, outside the lock */
+  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
+  if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
+  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
+  sc->trans = hpa_alloc(&h->alloc, tc * sizeof *sc->trans);
+  sc->nodes = hpa_alloc(&h->alloc, 2 * tc * sizeof *sc->nodes);
+  sc->cells = hpa_alloc(&h->alloc, 2 * tc * sizeof *sc->cells);
+  sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
+  sc->run = hpa_alloc(&h->alloc, cs * cs);
+  if (st == CAIRN_OK &&
+      (!sc->trans || !sc->nodes || !sc->cells || !sc->trace || !sc->run))
+    st = CAIRN_ERR_NOMEM;
+  if (st != CAIRN_OK) scratch_free(h, sc);
+  return st;
+}
+
+/* Clusters go out 4 to a task, claimed as workers come free (a fixed split
+ * stalls when one core is busy). */
+#define HPA_CLUSTERS_PER_TASK 4
+
+/* A worker's part in a pass over clusters: its scratch, set up by the
+ * first task that runs on it (so a job system of many workers sets up no
+ * more scratch than a small edit has tasks), and the lowest status of its
+ * clusters. */
+typedef struct cluster_slot {
+  hpa_scratch sc;
+  bool ready;
+  cairn_status failed;
+} cluster_slot;
+
+typedef struct cluster_pass {
+  cairn_hpa *h;
+  const uint32_t *list;
+  size_t n;
+  cluster_slot *slot; /* one per worker */
+} cluster_pass;
+
+static void cluster_task(void *arg, uint32_t task, uint32_t worker) {
+  cluster_pass *p = arg;
+  cluster_slot *w = &p->slot[worker];
+  size_t i = (size_t)task * HPA_CLUSTERS_PER_TASK;
+  size_t end = p->n - i < HPA_CLUSTERS_PER_TASK ? p->n : i + HPA_CLUSTERS_PER_TASK;
+  for (; i < end; i++) {
+    cairn_status st = CAIRN_OK;
+    if (!w->ready) { /* again after a failure: the next cluster may fit */
+      hpa_lock(p->h);
+      st = scratch_init(p->h, &w->sc);
+      hpa_unlock(p->h);
+      w->ready = st == CAIRN_OK;
+    }
+    if (st == CAIRN_OK) st = cluster_build(p->h, p->list[i], &w->sc);
+    if (st < w->failed) w->failed = st;
+  }
+}
+
+/* Builds the listed clusters through the hierarchy's jobs. The status is
+ * the lowest over all clusters, whichever worker built which. */
+cairn_status cairn__hpa_build_clusters(cairn_hpa *h, const uint32_t *list,
+                                       size_t n) {
+  h->version++; /* even if it fails: the clusters are rewritten */
+  const uint32_t workers = cairn__workers_count(&h->workers);
+  cluster_slot *slot = hpa_alloc(&h->alloc, workers * sizeof *slot);
+  if (!slot) return CAIRN_ERR_NOMEM;
+  memset(slot, 0, workers * sizeof *slot);
+  cluster_pass p = {h, list, n, slot};
+  const size_t tasks = (n + HPA_CLUSTERS_PER_TASK - 1) / HPA_CLUSTERS_PER_TASK;
+  cairn__workers_run(&h->workers, (uint32_t)tasks, cluster_task, &p);
+  cairn_status st = CAIRN_OK;
+  for (uint32_t w = 0; w < workers; w++) {
+    if (slot[w].failed < st) st = slot[w].failed;
+    if (slot[w].ready) scratch_free(h, &slot[w].sc);
+  }
+  hpa_free(&h->alloc, slot, workers * sizeof *slot);
+  return st;
+}

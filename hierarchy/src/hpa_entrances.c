@@ -1,0 +1,146 @@
+/* Entrances: the transitions (crossings) between neighbouring clusters,
+ * and from them the entrance cells of a cluster, its abstract nodes.
+ *
+ * Both depend only on the cells on either side of a cluster's borders, so
+ * a cluster's entrances are found again from the grid whenever it is
+ * rebuilt, and the graph's assembly lists each crossing from the one
+ * cluster that owns it. */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+
+/* Open border segments shorter than this get one entrance in the middle;
+ * longer ones one at each end (Botea et al.'s rule), and from
+ * HPA_WIDE_SEGMENT on one in the middle too, so routes through wide open
+ * borders need not bend to a corner of the opening. */
+#define HPA_LONG_SEGMENT 6
+#define HPA_WIDE_SEGMENT 10
+
+/* ---- transitions ---------------------------------------------------- */
+
+static bool open_at(const cairn_hpa *h, uint32_t i) { return h->cost[i] != 0; }
+
+/* Crossings of the border between cluster (cx, cy) and its east neighbour
+ * (vertical == true) or its south neighbour. For each maximal run of rows
+ * (columns) where both sides are open: one transition in the middle of a
+ * short run, one at each end of a long one, and the middle too on a wide
+ * one. Writes at most cs + 2 (runs of one or two cells get one transition
+ * each and are separated by a closed cell). */
+static size_t border_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                 bool vertical, hpa_transition *out) {
+  const int32_t cs = h->cs;
+  int32_t x0 = cx * cs, y0 = cy * cs;
+  int32_t len = vertical ? (y0 + cs > h->height ? h->height - y0 : cs)
+                         : (x0 + cs > h->width ? h->width - x0 : cs);
+  /* side a: last column (row) of this cluster; side b: the next one */
+  int32_t ax = vertical ? x0 + cs - 1 : x0, ay = vertical ? y0 : y0 + cs - 1;
+  uint32_t step_b = vertical ? 1u : (uint32_t)h->stride;
+  uint32_t along = vertical ? (uint32_t)h->stride : 1u;
+  uint32_t first = hpa_index(h, ax, ay);
+  size_t n = 0;
+  int32_t k = 0;
+  while (k < len) {
+    while (k < len && !(open_at(h, first + (uint32_t)k * along) &&
+                        open_at(h, first + (uint32_t)k * along + step_b)))
+      k++;
+    if (k == len) break;
+    int32_t run0 = k;
+    while (k < len && open_at(h, first + (uint32_t)k * along) &&
+           open_at(h, first + (uint32_t)k * along + step_b))
+      k++;
+    int32_t run1 = k - 1;
+    int32_t at[3] = {(run0 + run1) / 2, -1, -1};
+    if (run1 - run0 + 1 >= HPA_LONG_SEGMENT) {
+      at[0] = run0;
+      at[1] = run1;
+    }
+    if (run1 - run0 + 1 >= HPA_WIDE_SEGMENT) at[2] = (run0 + run1) / 2;
+    for (int t = 0; t < 3; t++) {
+      if (at[t] < 0) continue;
+      uint32_t a = first + (uint32_t)at[t] * along;
+      out[n].a = a;
+      out[n].b = a + step_b;
+      out[n].diag = false;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* Diagonal crossings at the corner where clusters (cx, cy), (cx + 1, cy),
+ * (cx, cy + 1) and (cx + 1, cy + 1) meet. A diagonal step needs all four
+ * corner cells open (no corner cutting), and then both diagonals exist. */
+static size_t corner_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                 hpa_transition *out) {
+  int32_t x = (cx + 1) * h->cs - 1, y = (cy + 1) * h->cs - 1;
+  uint32_t tl = hpa_index(h, x, y), s = (uint32_t)h->stride;
+  if (!open_at(h, tl) || !open_at(h, tl + 1) || !open_at(h, tl + s) ||
+      !open_at(h, tl + s + 1))
+    return 0;
+  out[0].a = tl;
+  out[0].b = tl + s + 1;
+  out[0].diag = true;
+  out[1].a = tl + 1;
+  out[1].b = tl + s;
+  out[1].diag = true;
+  return 2;
+}
+
+/* Every transition touching cluster (cx, cy), from all eight neighbours.
+ * out holds at least 4 * (cs + 2) + 8. */
+static size_t cluster_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                  hpa_transition *out) {
+  size_t n = 0;
+  if (cx + 1 < h->cw) n += border_transitions(h, cx, cy, true, out + n);
+  if (cx > 0) n += border_transitions(h, cx - 1, cy, true, out + n);
+  if (cy + 1 < h->ch) n += border_transitions(h, cx, cy, false, out + n);
+  if (cy > 0) n += border_transitions(h, cx, cy - 1, false, out + n);
+  for (int32_t dy = -1; dy <= 0; dy++)
+    for (int32_t dx = -1; dx <= 0; dx++) {
+      int32_t bx = cx + dx, by = cy + dy;
+      if (bx >= 0 && by >= 0 && bx + 1 < h->cw && by + 1 < h->ch)
+        n += corner_transitions(h, bx, by, out + n);
+    }
+  return n;
+}
+
+/* Transitions on the east and south borders and the south-east corner of
+ * cluster (cx, cy): each crossing is listed by exactly one cluster. */
+size_t cairn__hpa_owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                    hpa_transition *out) {
+  size_t n = 0;
+  if (cx + 1 < h->cw) n += border_transitions(h, cx, cy, true, out + n);
+  if (cy + 1 < h->ch) n += border_transitions(h, cx, cy, false, out + n);
+  if (cx + 1 < h->cw && cy + 1 < h->ch) n += corner_transitions(h, cx, cy, out + n);
+  return n;
+}
+
+/* ---- a cluster's nodes ---------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static bool in_cluster(const cairn_hpa *h, const hpa_cluster *c, uint32_t i) {
+  cairn_point p = hpa_point(h, i);
+  return p.x >= c->x0 && p.x < c->x0 + c->w && p.y >= c->y0 &&
+         p.y < c->y0 + c->h;
+}
+
+/* The entrance cells of a cluster, sorted and without repeats. */
+uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
+                                  int32_t cx, int32_t cy, hpa_transition *trans,
+                                  uint32_t *cells) {
+  size_t nt = cluster_transitions(h, cx, cy, trans);
+  uint32_t n = 0;
+  for (size_t t = 0; t < nt; t++) {
+    if (in_cluster(h, c, trans[t].a)) cells[n++] = trans[t].a;
+    if (in_cluster(h, c, trans[t].b)) cells[n++] = trans[t].b;
+  }
+  qsort(cells, n, sizeof *cells, cmp_u32);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (m == 0 || cells[m - 1] != cells[i]) cells[m++] = cells[i];
+  return m;
+}
