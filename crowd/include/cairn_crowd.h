@@ -1,5 +1,6 @@
-/*
- * cairn_crowd.h - crowds of agents moving every tick: a horde sharing flow
+/**
+ * @file cairn_crowd.h
+ * @brief Crowds of agents moving every tick: a horde sharing flow
  * fields, units following A* paths served by a budgeted request queue,
  * neighbour avoidance and walls.
  *
@@ -82,69 +83,74 @@
 extern "C" {
 #endif
 
+/** A handle to an agent: slot | generation << 32; 0 is never valid. */
 typedef uint64_t cairn_agent; /* slot | generation << 32; 0 is never valid */
 
+/** Most agent slots a crowd may have. */
 #define CAIRN_CROWD_MAX_AGENTS (1u << 24)
 
+/** What an agent is doing. */
 typedef enum cairn_agent_state {
-  CAIRN_AGENT_IDLE = 0,    /* no order, or holding */
-  CAIRN_AGENT_MOVING,      /* following a field or a path */
-  CAIRN_AGENT_WAITING,     /* path requested, not yet planned */
-  CAIRN_AGENT_ARRIVED,     /* reached the goal; stays put */
-  CAIRN_AGENT_UNREACHABLE, /* the goal cannot be reached from here */
-  CAIRN_AGENT_STUCK        /* no progress for a while; repath requested */
+  CAIRN_AGENT_IDLE = 0,    /**< no order, or holding */
+  CAIRN_AGENT_MOVING,      /**< following a field or a path */
+  CAIRN_AGENT_WAITING,     /**< path requested, not yet planned */
+  CAIRN_AGENT_ARRIVED,     /**< reached the goal; stays put */
+  CAIRN_AGENT_UNREACHABLE, /**< the goal cannot be reached from here */
+  CAIRN_AGENT_STUCK        /**< no progress for a while; repath requested */
 } cairn_agent_state;
 
+/** The order an agent follows. */
 typedef enum cairn_order_kind {
-  CAIRN_ORDER_HOLD = 0,
-  CAIRN_ORDER_FIELD,  /* follow a shared flow field */
-  CAIRN_ORDER_PATH,   /* follow a planned path (own or the group's) */
-  CAIRN_ORDER_WANDER  /* random walk from a seed */
+  CAIRN_ORDER_HOLD = 0, /**< stay put */
+  CAIRN_ORDER_FIELD,  /**< follow a shared flow field */
+  CAIRN_ORDER_PATH,   /**< follow a planned path (own or the group's) */
+  CAIRN_ORDER_WANDER  /**< random walk from a seed */
 } cairn_order_kind;
 
+/** Options of a crowd (cairn_crowd_defaults gives them). */
 typedef struct cairn_crowd_opts {
-  uint32_t max_agents;       /* slots (1..CAIRN_CROWD_MAX_AGENTS) */
-  float dt;                  /* seconds per tick (default 0.1) */
-  float bin_size;            /* bin side in cells (default 1) */
-  float neighbour_radius;    /* neighbours within this many cells
+  uint32_t max_agents;       /**< slots (1..CAIRN_CROWD_MAX_AGENTS; default 1024) */
+  float dt;                  /**< seconds per tick (default 0.1) */
+  float bin_size;            /**< bin side in cells (default 1) */
+  float neighbour_radius;    /**< neighbours within this many cells
                                 count (default 1, at most bin_size) */
-  /* Where the tick's passes (and the crowd's field builds) run: the
+  /** Where the tick's passes (and the crowd's field builds) run: the
    * caller's job system (cairn_jobs, cairn_core.h; it must outlive the
    * crowd), or NULL for a pool the crowd owns with `threads` threads
    * (0 = every core, 1 = the calling thread alone). */
   const cairn_jobs *jobs;
-  int threads;
-  int chunk;                 /* agents a steering task takes (default 256;
+  int threads; /**< pool threads when jobs is NULL (see jobs) */
+  int chunk;                 /**< agents a steering task takes (default 256;
                                 counting, placing and committing tasks
                                 take 16 times as many) */
-  uint64_t path_budget;      /* node expansions per tick (default 20000) */
-  uint32_t waypoints;        /* waypoints kept per agent (default 16) */
-  uint32_t stuck_ticks;      /* ticks without progress before a repath
+  uint64_t path_budget;      /**< node expansions per tick (default 20000) */
+  uint32_t waypoints;        /**< waypoints kept per agent (default 16) */
+  uint32_t stuck_ticks;      /**< ticks without progress before a repath
                                 (default 30) */
-  size_t field_cache_bytes;  /* flow cache budget (default 256 MiB) */
-  const cairn_grid *route_grid; /* fields and paths planned here (same size
+  size_t field_cache_bytes;  /**< flow cache budget (default 256 MiB) */
+  const cairn_grid *route_grid; /**< fields and paths planned here (same size
                                    and walls as the walk grid); NULL = the
                                    walk grid */
-  /* A cost layer over the route grid (torchlight, danger: an influence
+  /** A cost layer over the route grid (torchlight, danger: an influence
    * map's penalty layer) that the fields and paths honour; NULL = none.
    * It must outlive the crowd; after writing to it, call
    * cairn_crowd_layer_changed before the next tick. */
   const cairn_penalty *penalty;
-  /* Stopped units (idle, arrived, unreachable) within this many cells
+  /** Stopped units (idle, arrived, unreachable) within this many cells
    * (Chebyshev) of a unit whose path is planned block that search (the
    * adjacent-unit rule), the grid untouched; the goal cell never. A search
    * they leave without a path runs again without them. 0 = off; default 2. */
   int32_t avoid_radius;
-  /* Claimed nodes for per-unit path orders (cairn_crowd_order_path): each
+  /** Claimed nodes for per-unit path orders (cairn_crowd_order_path): each
    * unit claims the cells of its path still ahead, until claim_ticks after
    * it planned or last passed a waypoint, and another unit's search pays
    * claim_penalty straight steps per claim within claim_radius cells of
    * it. 0 (default) = no claims. Group moves share one path and claim
    * nothing. */
-  float claim_penalty;     /* 0..1000 */
-  int32_t claim_radius;    /* >= 0, 0 = any distance; default 16 */
-  uint32_t claim_ticks;    /* >= 1; default 300 */
-  /* Plan paths over this hierarchy (built on the route grid, kept fresh by
+  float claim_penalty;     /**< 0..1000 */
+  int32_t claim_radius;    /**< >= 0, 0 = any distance; default 16 */
+  uint32_t claim_ticks;    /**< >= 1; default 300 */
+  /** Plan paths over this hierarchy (built on the route grid, kept fresh by
    * the caller: cairn_hpa_edit after map edits, cairn_hpa_set_layer with
    * opts.penalty) instead of A* on the grid; NULL = A*. The plan is one
    * step (its abstract search cannot be cut) and the refinement goes one
@@ -155,130 +161,227 @@ typedef struct cairn_crowd_opts {
   const cairn_hpa *hpa;
 } cairn_crowd_opts;
 
+/** The default options (the values the fields name).
+ * @return the defaults (1,024 agents, dt 0.1 s, bins of 1 cell, ...) */
 cairn_crowd_opts cairn_crowd_defaults(void);
 
+/** A crowd of agents (see the overview). */
 typedef struct cairn_crowd cairn_crowd;
 
-/* CAIRN_ERR_ARG for bad options or a route grid that differs from the walk
- * grid in size or walls. */
+/** Creates a crowd on a walk grid.
+ * @param[in] grid the walk grid (kept: it must outlive the crowd)
+ * @param[in] opts options
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the crowd
+ * @return CAIRN_OK; CAIRN_ERR_ARG for bad options or a route grid that
+ * differs from the walk grid in size or walls; CAIRN_ERR_NOMEM */
 cairn_status cairn_crowd_create(const cairn_grid *grid,
                                 const cairn_crowd_opts *opts,
                                 const cairn_allocator *alloc,
                                 cairn_crowd **out);
+/** Destroys a crowd. NULL is ignored.
+ * @param[in] c the crowd, or NULL */
 void cairn_crowd_destroy(cairn_crowd *c);
 
+/** A new agent. */
 typedef struct cairn_agent_params {
-  float x, y;        /* position in cells: must be on a passable cell */
-  float radius;      /* 0.05..0.5 */
-  float max_speed;   /* cells per second, > 0, under 0.95 / dt */
-  uint16_t faction;
+  /** @{ */
+  float x, y;        /**< position in cells: must be on a passable cell */
+  /** @} */
+  float radius;      /**< 0.05..0.5 */
+  float max_speed;   /**< cells per second, > 0, under 0.95 / dt */
+  uint16_t faction;  /**< the caller's label, kept */
 } cairn_agent_params;
 
-/* CAIRN_ERR_ARG for non-finite or out-of-range values, CAIRN_ERR_RANGE off
- * the grid, CAIRN_ERR_BLOCKED on a blocked cell, CAIRN_ERR_TOO_LARGE when
- * every slot is taken. The agent starts idle. */
+/** Adds an agent. The agent starts idle.
+ * @param[in,out] c the crowd
+ * @param[in] p the agent's position and parameters
+ * @param[out] out its handle
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL, non-finite or out-of-range
+ * values, CAIRN_ERR_RANGE off the grid, CAIRN_ERR_BLOCKED on a blocked
+ * cell, CAIRN_ERR_TOO_LARGE when every slot is taken */
 cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_params *p,
                              cairn_agent *out);
+/** Removes an agent; its handle goes stale.
+ * @param[in,out] c the crowd
+ * @param[in] a the agent
+ * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG for
+ * one that never named a slot (or NULL) */
 cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a);
+/** Live agents.
+ * @param[in] c the crowd
+ * @return the agent count */
 uint32_t cairn_crowd_count(const cairn_crowd *c);
 
+/** An agent as it is now. */
 typedef struct cairn_agent_info {
-  float x, y, vx, vy, radius, max_speed;
-  uint16_t faction;
-  cairn_order_kind order;
-  cairn_agent_state state;
-  uint32_t group; /* 0 for none */
+  /** @{ */
+  float x, y, vx, vy, radius, max_speed; /**< position (cells), velocity
+                                            (cells per second), radius,
+                                            top speed */
+  /** @} */
+  uint16_t faction;        /**< as given */
+  cairn_order_kind order;  /**< the order it follows */
+  cairn_agent_state state; /**< what it is doing */
+  uint32_t group; /**< 0 for none */
 } cairn_agent_info;
 
+/** Reads an agent.
+ * @param[in] c the crowd
+ * @param[in] a the agent
+ * @param[out] out its state
+ * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG */
 cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
                              cairn_agent_info *out);
-/* Teleports an agent (same checks as add); velocity reset. */
+/** Teleports an agent (same checks as add); velocity reset.
+ * @param[in,out] c the crowd
+ * @param[in] a the agent
+ * @param[in] x new position, in cells
+ * @param[in] y new position, in cells
+ * @return CAIRN_OK, the refusals of cairn_crowd_add, CAIRN_ERR_STATE for a
+ * stale handle */
 cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
                                       float y);
 
 /* ---- orders (any handle refused leaves every agent unchanged) ------- */
 
-/* Every agent follows the one field to these goals (cache-shared). At most
- * CAIRN_CROWD_MAX_FIELDS goal sets are followed at once: one more is
- * CAIRN_ERR_TOO_LARGE, no agent changed. */
+/** Most goal sets followed at once (cairn_crowd_order_field). */
 #define CAIRN_CROWD_MAX_FIELDS 64
+/** Every agent follows the one field to these goals (cache-shared). At most
+ * CAIRN_CROWD_MAX_FIELDS goal sets are followed at once: one more is
+ * CAIRN_ERR_TOO_LARGE, no agent changed.
+ * @param[in,out] c the crowd
+ * @param[in] agents the agents ordered
+ * @param[in] n number of agents
+ * @param[in] goals the goal cells
+ * @param[in] n_goals number of goals
+ * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE; CAIRN_ERR_STATE / CAIRN_ERR_ARG for
+ * a refused handle; CAIRN_ERR_ARG for NULL or bad goals; the field
+ * build's refusals (cairn_flow_cache_acquire) */
 cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
                                      size_t n, const cairn_point *goals,
                                      size_t n_goals);
-/* One path for the group, from its first agent to goal; members keep their
- * offsets from the group's centre (in formation) where there is room. */
+/** One path for the group, from its first agent to goal; members keep their
+ * offsets from the group's centre (in formation) where there is room.
+ * @param[in,out] c the crowd
+ * @param[in] agents the group
+ * @param[in] n number of agents
+ * @param[in] goal the goal cell
+ * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle,
+ * CAIRN_ERR_ARG for NULL, CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal */
 cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal);
-/* Each agent plans its own path to goal. */
+/** Each agent plans its own path to goal.
+ * @param[in,out] c the crowd
+ * @param[in] agents the agents ordered
+ * @param[in] n number of agents
+ * @param[in] goal the goal cell
+ * @return as cairn_crowd_order_move */
 cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal);
+/** The agents stop and hold.
+ * @param[in,out] c the crowd
+ * @param[in] agents the agents ordered
+ * @param[in] n number of agents
+ * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle or
+ * NULL */
 cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n);
+/** The agents walk at random, from seed (the same seed, the same walk).
+ * @param[in,out] c the crowd
+ * @param[in] agents the agents ordered
+ * @param[in] n number of agents
+ * @param[in] seed the random seed
+ * @return as cairn_crowd_order_hold */
 cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
                                       size_t n, uint64_t seed);
 
-/* After the caller changed n cells of the walk grid (and the route grid,
+/** After the caller changed n cells of the walk grid (and the route grid,
  * keeping them equal in walls): islands are refreshed, fields repaired,
- * and every path-following agent repaths. */
+ * and every path-following agent repaths.
+ * @param[in,out] c the crowd
+ * @param[in] cells the cells that changed
+ * @param[in] n number of cells
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE, CAIRN_ERR_NOMEM */
 cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
                                       size_t n);
 
-/* After the caller wrote to opts.penalty: the fields the crowd holds
- * follow the layer, and searches read it from the next tick. */
+/** After the caller wrote to opts.penalty: the fields the crowd holds
+ * follow the layer, and searches read it from the next tick.
+ * @param[in,out] c the crowd
+ * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
 cairn_status cairn_crowd_layer_changed(cairn_crowd *c);
 
 /* ---- tick ----------------------------------------------------------- */
 
-/* Serves the path queue under its budget, then moves every agent one
+/** Serves the path queue under its budget, then moves every agent one
  * tick. CAIRN_ERR_ARG for NULL. CAIRN_ERR_NOMEM when a path search could
  * not get memory: the rest of the tick ran, the request stays at the head
  * of the queue and is tried again next tick, and its agents keep waiting
  * (a failure never marks an agent unreachable; only a search that ends
- * without a path does). */
+ * without a path does).
+ * @param[in,out] c the crowd
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM */
 cairn_status cairn_crowd_tick(cairn_crowd *c);
 
-/* FNV-1a over the bit patterns of every live agent's position, velocity,
- * state and order, in slot order, plus the tick number. */
+/** FNV-1a over the bit patterns of every live agent's position, velocity,
+ * state and order, in slot order, plus the tick number.
+ * @param[in] c the crowd
+ * @return the hash */
 uint64_t cairn_crowd_hash(const cairn_crowd *c);
 
+/** A crowd's figures. */
 typedef struct cairn_crowd_stats {
-  uint64_t ticks;
-  uint32_t agents;
-  uint32_t active;         /* agents the last tick moved (all but the
+  uint64_t ticks;          /**< ticks run */
+  uint32_t agents;         /**< live agents */
+  uint32_t active;         /**< agents the last tick moved (all but the
                               horde agents that arrived) */
-  uint32_t moving, waiting, arrived, unreachable;
-  uint32_t stuck;          /* stuck repathing, or moving without progress
+  /** @{ */
+  uint32_t moving, waiting, arrived, unreachable; /**< agents in each state */
+  /** @} */
+  uint32_t stuck;          /**< stuck repathing, or moving without progress
                               for more than opts.stuck_ticks */
-  uint64_t overlaps;       /* last tick: agents whose disc overlaps another
+  uint64_t overlaps;       /**< last tick: agents whose disc overlaps another
                               by more than half its radius */
-  uint64_t in_wall;        /* last tick: agents whose centre is on a
+  uint64_t in_wall;        /**< last tick: agents whose centre is on a
                               blocked cell (0 by construction) */
-  uint64_t non_finite;     /* last tick: agents with a non-finite position */
-  uint64_t repaths;        /* stuck repaths so far */
+  uint64_t non_finite;     /**< last tick: agents with a non-finite position */
+  uint64_t repaths;        /**< stuck repaths so far */
   /* path queue */
-  uint32_t queued;         /* requests waiting or in progress */
-  uint64_t tick_nodes;     /* expansions spent in the last tick */
-  uint64_t max_tick_nodes; /* the most spent in any tick */
-  uint64_t served;         /* requests finished */
-  uint64_t wait_hist[257]; /* served requests by ticks waited (256 = more) */
+  uint32_t queued;         /**< requests waiting or in progress */
+  uint64_t tick_nodes;     /**< expansions spent in the last tick */
+  uint64_t max_tick_nodes; /**< the most spent in any tick */
+  uint64_t served;         /**< requests finished */
+  uint64_t wait_hist[257]; /**< served requests by ticks waited (256 = more) */
 } cairn_crowd_stats;
 
+/** Fills `*out` with the crowd's figures.
+ * @param[in] c the crowd
+ * @param[out] out the figures */
 void cairn_crowd_get_stats(const cairn_crowd *c, cairn_crowd_stats *out);
 
-/* Bytes the crowd holds (its fields and search context included). */
+/** Bytes the crowd holds (its fields and search context included).
+ * @param[in] c the crowd
+ * @return its memory in bytes */
 size_t cairn_crowd_memory(const cairn_crowd *c);
 
 /* ---- the "night of the dead" settlement ---------------------------- */
 
-/* Writes a settlement map of width x height map characters (row by row,
+/** Width, in cells, of each settlement gate. */
+#define CAIRN_SETTLEMENT_GATE 8
+/** Writes a settlement map of width x height map characters (row by row,
  * no line ends) into out: a walled town in the middle with two gates of
  * CAIRN_SETTLEMENT_GATE cells on each side ('G', passable), houses inside
- * ('@'), farm fields ('S', passable), forest ('T'), a river across the west
+ * ('\@'), farm fields ('S', passable), forest ('T'), a river across the west
  * ('W') with fords ('.'), open ground ('.'). In the Moving AI rule 'G' and
- * 'S' cost 1, 'T' 'W' '@' are walls. The same seed gives the same map.
+ * 'S' cost 1, 'T' 'W' '\@' are walls. The same seed gives the same map.
  * CAIRN_ERR_ARG for sides under 64 or NULL out; CAIRN_ERR_TOO_LARGE above
- * CAIRN_GRID_MAX_SIDE. */
-#define CAIRN_SETTLEMENT_GATE 8
+ * CAIRN_GRID_MAX_SIDE.
+ * @param[in] width columns, 64 .. CAIRN_GRID_MAX_SIDE
+ * @param[in] height rows, 64 .. CAIRN_GRID_MAX_SIDE
+ * @param[in] seed the random seed
+ * @param[out] out width * height characters
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE */
 cairn_status cairn_settlement_generate(int32_t width, int32_t height,
                                        uint64_t seed, char *out);
 
