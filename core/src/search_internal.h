@@ -5,6 +5,14 @@
 
 #include "layers_internal.h"
 
+/* Forces the inlining the specialised loops rely on (constant arguments
+ * fold away only once the body is inlined). */
+#if defined(__GNUC__)
+#define CAIRN_INLINE static inline __attribute__((always_inline))
+#else
+#define CAIRN_INLINE static inline
+#endif
+
 /* One record per node. `stamp` says what the record means in the current
  * search: == gen open, == gen + 1 closed, anything else fresh (never seen),
  * so nothing is cleared between searches (Lester's whichList). */
@@ -24,7 +32,7 @@ typedef struct cairn__entry {
   uint32_t node;
 } cairn__entry;
 
-/* An entry of a fill's FIFO queue (uniform terrain, see search.c). */
+/* An entry of a fill's FIFO queue (uniform terrain, see search_fill.c). */
 typedef struct cairn__fifo_entry {
   cairn_cost g;
   uint32_t node;
@@ -96,7 +104,8 @@ struct cairn_search {
   cairn__fifo_entry *ring[2];
   size_t ring_cap[2], ring_head[2], ring_len[2];
   /* fills on uniform terrain: prune[d][m] = the moves not to relax out of
-   * a cell reached by step d from a parent whose move set is m (search.c) */
+   * a cell reached by step d from a parent whose move set is m
+   * (search_fill.c) */
   uint8_t prune[8][256];
   /* linked graph queries: the virtual nodes' links and positions */
   const cairn_graph_link *from_start;
@@ -133,6 +142,21 @@ uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
 /* Builds s->path_nodes (and, for grids, s->path) from `found` back to the
  * start through the parent links. */
 cairn_status cairn__search_reconstruct(cairn_search *s);
+/* Checks opts (NULL: the defaults) and loads its cost factors into s. */
+cairn_status cairn__search_load_opts(cairn_search *s, const cairn_search_opts *o);
+/* CAIRN_OK if grid cell p is open and inside the search's bounds, if any. */
+cairn_status cairn__search_check_in(const cairn_search *s, const cairn_grid *g,
+                                    cairn_point p);
+/* Common start of every grid search: validates opts and start, prepares s
+ * and leaves it a grid search from `start` with no step chosen yet. */
+cairn_status cairn__search_grid_begin(cairn_search *s, const cairn_grid *g,
+                                      cairn_point start,
+                                      const cairn_search_opts *o,
+                                      bool avoid_ok);
+/* The heap fills' steps (search_grid.c): [moves == 4][bounded][reverse]. */
+extern const cairn__step_fn cairn__search_fill_steps[2][2][2];
+/* Fills s->prune, the uniform fills' pruning table (search_fill.c). */
+void cairn__search_prune_table(cairn_search *s);
 
 static inline bool cairn__is_open(const cairn_search *s, uint32_t i) {
   return s->nodes[i].stamp == s->gen;
@@ -233,6 +257,45 @@ static inline uint32_t cairn__pop(cairn_search *s) {
   }
   s->expanded++;
   return top;
+}
+
+/* ---- grid moves (the grid loop and the uniform fills) ---------------- */
+
+/* Neighbour order: the four straight moves, then the four diagonals; a
+ * diagonal's two straight components are dirs (dx_dir, dy_dir) below.
+ * Defined here so each loop's file sees the values (and folds them). */
+static const int8_t cairn__dir_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+static const int8_t cairn__dir_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+
+/* The legal moves out of cell c as a bit set over the dir_* order: the
+ * grid keeps them per cell (struct cairn_grid), one load instead of eight
+ * neighbour tests; a 4-way search keeps the straight ones. */
+CAIRN_INLINE unsigned cairn__moves_from(const cairn_grid *g, uint32_t c, int MOVES) {
+  return MOVES == 4 ? g->moves[c] & 15u : g->moves[c];
+}
+
+/* Moves that stay inside the bounds, as a bit set over the dir_* order. A
+ * diagonal between two cells of a rectangle has both straight components
+ * inside it too, so masking is all the corner rule needs. */
+CAIRN_INLINE unsigned cairn__bound_mask(const cairn_search *s, int32_t cx,
+                                        int32_t cy) {
+  unsigned e = cx < s->bx1, w = cx > s->bx0;
+  unsigned so = cy < s->by1, n = cy > s->by0;
+  return e | w << 1 | so << 2 | n << 3 | (e & so) << 4 | (w & so) << 5 |
+         (e & n) << 6 | (w & n) << 7;
+}
+
+CAIRN_INLINE int cairn__lowest_bit(unsigned m) {
+#if defined(__GNUC__)
+  return __builtin_ctz(m);
+#else
+  int d = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    d++;
+  }
+  return d;
+#endif
 }
 
 #endif

@@ -1,16 +1,11 @@
-/* Builders, fields, the integration (three queues) and the row passes. */
+/* Builders, fields, the row passes and the build that runs them (the
+ * integration queues are flow_integrate.c, reading flow_read.c). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "flow_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-const int8_t cairn__flow_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-const int8_t cairn__flow_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
-const cairn_cost cairn__flow_base[8] = {
-    CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,
-    CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG};
 
 void *cairn__flow_alloc(const cairn_allocator *a, size_t bytes) {
   return a->fn(a->user, NULL, 0, bytes);
@@ -103,59 +98,6 @@ size_t cairn_flow_builder_memory(const cairn_flow_builder *b) {
   return b ? sizeof *b + b->cap * (4 * sizeof(uint32_t) + 1) : 0;
 }
 
-/* ---- heap (repair, tiles, and QUEUE_HEAP builds) ---------------------- */
-
-static inline bool heap_less(const cairn_cost *key, uint32_t a, uint32_t b) {
-  return key[a] < key[b] || (key[a] == key[b] && a < b);
-}
-
-static void heap_up(cairn_flow_builder *b, const cairn_cost *key, size_t k) {
-  uint32_t *h = b->qa, *pos = b->qb;
-  uint32_t c = h[k];
-  while (k > 0) {
-    size_t p = (k - 1) / 2;
-    if (!heap_less(key, c, h[p])) break;
-    h[k] = h[p];
-    pos[h[k]] = (uint32_t)k + 1;
-    k = p;
-  }
-  h[k] = c;
-  pos[c] = (uint32_t)k + 1;
-}
-
-void cairn__flow_heap_push(cairn_flow_builder *b, const cairn_cost *key,
-                           uint32_t c) {
-  b->qa[b->heap_len] = c;
-  heap_up(b, key, b->heap_len++);
-}
-
-void cairn__flow_heap_lower(cairn_flow_builder *b, const cairn_cost *key,
-                            uint32_t c) {
-  if (b->qb[c]) heap_up(b, key, b->qb[c] - 1);
-  else cairn__flow_heap_push(b, key, c);
-}
-
-uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key) {
-  uint32_t *h = b->qa, *pos = b->qb;
-  uint32_t top = h[0];
-  pos[top] = 0;
-  uint32_t last = h[--b->heap_len];
-  size_t n = b->heap_len, k = 0;
-  if (!n) return top;
-  for (;;) {
-    size_t l = 2 * k + 1;
-    if (l >= n) break;
-    size_t m = l + 1 < n && heap_less(key, h[l + 1], h[l]) ? l + 1 : l;
-    if (!heap_less(key, h[m], last)) break;
-    h[k] = h[m];
-    pos[h[k]] = (uint32_t)k + 1;
-    k = m;
-  }
-  h[k] = last;
-  pos[last] = (uint32_t)k + 1;
-  return top;
-}
-
 /* ---- fields --------------------------------------------------------- */
 
 cairn_status cairn_field_create(const cairn_grid *grid,
@@ -227,10 +169,6 @@ static cairn_status set_goals(cairn_field *f, const cairn_grid *g,
     if (point_cmp(&f->goals[k], &f->goals[m - 1]) != 0) f->goals[m++] = f->goals[k];
   f->n_goals = m;
   return CAIRN_OK;
-}
-
-static inline size_t cell_index(const cairn_field *f, int32_t x, int32_t y) {
-  return (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
 }
 
 /* ---- the row passes ------------------------------------------------ */
@@ -328,147 +266,6 @@ static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
     all.pmax = p->pmax > all.pmax ? p->pmax : all.pmax;
   }
   *out = all;
-}
-
-/* Two FIFO queues, one per step length: on uniform terrain every cell
- * settled adds its value plus one of two fixed prices, and cells settle in
- * order of value, so each queue receives values in order and merging the
- * two heads gives Dijkstra's order with O(1) work per step. A queue's
- * values rise with every push, so no cell enters one queue twice, and each
- * needs at most one slot per cell. The head's key is the cell's current
- * value: a cell lowered after it was queued is settled by its cheaper entry
- * first, and the stale entry is skipped by its mark. */
-static void integrate_fifo(cairn_field *f, cairn_flow_builder *b,
-                           const uint8_t *g, unsigned t) {
-  cairn_cost *v = f->cost;
-  uint8_t *mark = b->mark;
-  uint32_t *qs = b->qa, *qd = b->qb;
-  size_t hs = 0, ts = 0, hd = 0, td = 0;
-  const size_t s = (size_t)f->stride;
-  const cairn_cost S = CAIRN_COST_ONE * t, D = CAIRN_COST_DIAG * t;
-  for (size_t k = 0; k < f->n_goals; k++) {
-    size_t i = cell_index(f, f->goals[k].x, f->goals[k].y);
-    v[i] = 0;
-    qs[ts++] = (uint32_t)i;
-  }
-  const bool eight = f->moves == 8;
-  while (hs < ts || hd < td) {
-    size_t c;
-    if (hd == td || (hs < ts && v[qs[hs]] <= v[qd[hd]])) c = qs[hs++];
-    else c = qd[hd++];
-    if (mark[c]) continue;
-    mark[c] = 1;
-    const cairn_cost cs = v[c] + S;
-    if (cs < v[c + 1]) { v[c + 1] = cs; qs[ts++] = (uint32_t)(c + 1); }
-    if (cs < v[c - 1]) { v[c - 1] = cs; qs[ts++] = (uint32_t)(c - 1); }
-    if (cs < v[c + s]) { v[c + s] = cs; qs[ts++] = (uint32_t)(c + s); }
-    if (cs < v[c - s]) { v[c - s] = cs; qs[ts++] = (uint32_t)(c - s); }
-    if (!eight) continue;
-    const cairn_cost cd = v[c] + D;
-    const bool e = g[c + 1], w = g[c - 1], so = g[c + s], n = g[c - s];
-    if (e && so && cd < v[c + s + 1]) { v[c + s + 1] = cd; qd[td++] = (uint32_t)(c + s + 1); }
-    if (w && so && cd < v[c + s - 1]) { v[c + s - 1] = cd; qd[td++] = (uint32_t)(c + s - 1); }
-    if (e && n && cd < v[c - s + 1]) { v[c - s + 1] = cd; qd[td++] = (uint32_t)(c - s + 1); }
-    if (w && n && cd < v[c - s - 1]) { v[c - s - 1] = cd; qd[td++] = (uint32_t)(c - s - 1); }
-  }
-}
-
-/* Dial's buckets of width W = one straight step on the cheapest terrain:
- * a relaxation adds at least W, so nothing in the lowest non-empty bucket
- * can lower anything else in it, and every cell there is final, whatever
- * order it leaves in. Buckets are doubly linked lists threaded through
- * qa (next) and qb (prev), so a lowered cell moves in O(1). */
-static void bucket_link(cairn_flow_builder *b, uint32_t k, uint32_t c) {
-  uint32_t h = b->heads[k];
-  b->qa[c] = h;
-  b->qb[c] = UINT32_MAX;
-  if (h != UINT32_MAX) b->qb[h] = c;
-  b->heads[k] = c;
-}
-
-static void bucket_unlink(cairn_flow_builder *b, uint32_t k, uint32_t c) {
-  uint32_t nx = b->qa[c], pv = b->qb[c];
-  if (pv == UINT32_MAX) b->heads[k] = nx;
-  else b->qa[pv] = nx;
-  if (nx != UINT32_MAX) b->qb[nx] = pv;
-}
-
-static void integrate_buckets(cairn_field *f, cairn_flow_builder *b,
-                              const uint8_t *g, unsigned tmin) {
-  cairn_cost *v = f->cost;
-  uint8_t *mark = b->mark;
-  const cairn_cost W = CAIRN_COST_ONE * tmin;
-  int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
-  for (int k = 0; k < FLOW_BUCKETS; k++) b->heads[k] = UINT32_MAX;
-  size_t queued = 0;
-  for (size_t k = 0; k < f->n_goals; k++) {
-    uint32_t i = (uint32_t)cell_index(f, f->goals[k].x, f->goals[k].y);
-    v[i] = 0;
-    bucket_link(b, 0, i);
-    queued++;
-  }
-  uint64_t cur = 0; /* absolute bucket number being emptied */
-  while (queued) {
-    uint32_t k = (uint32_t)(cur % FLOW_BUCKETS);
-    uint32_t c = b->heads[k];
-    if (c == UINT32_MAX) {
-      cur++;
-      continue;
-    }
-    bucket_unlink(b, k, c);
-    queued--;
-    mark[c] = 1;
-    const cairn_cost gc = v[c];
-    const unsigned t = g[c];
-    /* a step into c also pays c's penalty; a cell the layer blocks is
-     * never stepped into */
-    const cairn_cost pc = f->pen ? f->pen[c] : 0;
-    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
-    while (open) {
-      const int d = __builtin_ctz(open);
-      open &= open - 1;
-      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
-      if (ng >= v[nb]) continue;
-      if (v[nb] != CAIRN_COST_INF) {
-        bucket_unlink(b, (uint32_t)((v[nb] / W) % FLOW_BUCKETS), nb);
-        queued--;
-      }
-      v[nb] = ng;
-      bucket_link(b, (uint32_t)((ng / W) % FLOW_BUCKETS), nb);
-      queued++;
-    }
-  }
-}
-
-static void integrate_heap(cairn_field *f, cairn_flow_builder *b,
-                           const uint8_t *g) {
-  cairn_cost *v = f->cost;
-  int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
-  b->heap_len = 0;
-  for (size_t k = 0; k < f->n_goals; k++) {
-    uint32_t i = (uint32_t)cell_index(f, f->goals[k].x, f->goals[k].y);
-    v[i] = 0;
-    cairn__flow_heap_push(b, v, i);
-  }
-  while (b->heap_len) {
-    const uint32_t c = cairn__flow_heap_pop(b, v);
-    const cairn_cost gc = v[c];
-    const unsigned t = g[c];
-    const cairn_cost pc = f->pen ? f->pen[c] : 0;
-    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
-    while (open) {
-      const int d = __builtin_ctz(open);
-      open &= open - 1;
-      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
-      if (ng >= v[nb]) continue;
-      v[nb] = ng;
-      cairn__flow_heap_lower(b, v, nb);
-    }
-  }
 }
 
 /* The first legal move (in direction order) to a neighbour whose value
@@ -605,7 +402,7 @@ static void los_window(cairn_field *f, cairn_point goal) {
   int32_t yb = goal.y + r >= f->h ? f->h - 1 : goal.y + r;
   for (int32_t y = ya; y <= yb; y++)
     for (int32_t x = xa; x <= xb; x++) {
-      size_t i = cell_index(f, x, y);
+      size_t i = cairn__flow_cell_index(f, x, y);
       uint8_t d = f->dir[i];
       if (d >= 8) continue; /* goal, none, or already seeing a goal */
       cairn_point c = {x, y};
@@ -692,9 +489,9 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   const cairn_cost ring = (cairn_cost)(FLOW_BUCKETS - 2) * CAIRN_COST_ONE * tmin;
   if (q == CAIRN_FLOW_QUEUE_BUCKETS && CAIRN_COST_DIAG * tmax + pmax >= ring)
     q = CAIRN_FLOW_QUEUE_HEAP;
-  if (q == CAIRN_FLOW_QUEUE_FIFO) integrate_fifo(f, b, g, tmin);
-  else if (q == CAIRN_FLOW_QUEUE_BUCKETS) integrate_buckets(f, b, g, tmin);
-  else integrate_heap(f, b, g);
+  if (q == CAIRN_FLOW_QUEUE_FIFO) cairn__flow_integrate_fifo(f, b, g, tmin);
+  else if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
+  else cairn__flow_integrate_heap(f, b, g);
   direction_pass(f, b, g, jobs);
   cairn__flow_los_all(f);
   f->queue = q;
@@ -772,73 +569,4 @@ cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
   for (size_t k = 0; k < n; k++)
     if (reqs[k].status != CAIRN_OK) return reqs[k].status;
   return CAIRN_OK;
-}
-
-/* ---- reading -------------------------------------------------------- */
-
-static bool inside(const cairn_field *f, int32_t x, int32_t y) {
-  return x >= 0 && y >= 0 && x < f->w && y < f->h;
-}
-
-cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y) {
-  if (!f || !inside(f, x, y)) return CAIRN_COST_INF;
-  size_t i = cell_index(f, x, y);
-  if ((f->dir[i] & FLOW_DIR_MASK) == CAIRN_FLOW_NONE) return CAIRN_COST_INF;
-  return f->cost[i];
-}
-
-int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y) {
-  if (!f || !inside(f, x, y)) return CAIRN_FLOW_NONE;
-  return f->dir[cell_index(f, x, y)] & FLOW_DIR_MASK;
-}
-
-int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
-                    cairn_point *goal) {
-  if (!f || !inside(f, x, y)) return 0;
-  size_t i = cell_index(f, x, y);
-  if (!(f->dir[i] & FLOW_LOS_BIT)) return 0;
-  if (goal) {
-    goal->x = x + f->los[2 * i];
-    goal->y = y + f->los[2 * i + 1];
-  }
-  return 1;
-}
-
-cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
-                                    size_t len) {
-  if (!f || !out) return CAIRN_ERR_ARG;
-  if (len < (size_t)f->w * (size_t)f->h) return CAIRN_ERR_BUFFER;
-  for (int32_t y = 0; y < f->h; y++)
-    for (int32_t x = 0; x < f->w; x++)
-      out[(size_t)y * (size_t)f->w + (size_t)x] = cairn_field_cost(f, x, y);
-  return CAIRN_OK;
-}
-
-const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n) {
-  if (n) *n = f ? f->n_goals : 0;
-  return f ? f->goals : NULL;
-}
-
-void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out) {
-  if (!out) return;
-  memset(out, 0, sizeof *out);
-  if (!f) return;
-  out->width = f->w;
-  out->height = f->h;
-  out->cells = (size_t)f->w * (size_t)f->h;
-  out->goals = f->n_goals;
-  out->memory_bytes = sizeof *f + f->n * (sizeof *f->cost + 3) +
-                      f->goals_cap * sizeof *f->goals;
-  out->build_ms = f->build_ms;
-  out->repair_ms = f->repair_ms;
-  out->repaired = f->repaired;
-  out->queue = f->queue;
-  out->built = f->built;
-  for (int32_t y = 0; y < f->h; y++)
-    for (int32_t x = 0; x < f->w; x++) {
-      cairn_cost v = cairn_field_cost(f, x, y);
-      if (v == CAIRN_COST_INF) continue;
-      out->reachable++;
-      if (v > out->max_cost) out->max_cost = v;
-    }
 }

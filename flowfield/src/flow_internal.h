@@ -85,6 +85,12 @@ cairn_status cairn__flow_check_opts(const cairn_flow_opts *o);
 /* Grows the builder to n padded cells. */
 cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n);
 
+/* The padded index of grid cell (x, y). */
+static inline size_t cairn__flow_cell_index(const cairn_field *f, int32_t x,
+                                            int32_t y) {
+  return (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
+}
+
 /* Legal moves out of padded cell i as a bit set in direction order. */
 static inline unsigned cairn__flow_moves(const uint8_t *g, size_t i,
                                          int32_t stride, int moves) {
@@ -112,5 +118,16 @@ void cairn__flow_heap_push(cairn_flow_builder *b, const cairn_cost *key,
 void cairn__flow_heap_lower(cairn_flow_builder *b, const cairn_cost *key,
                             uint32_t c);
 uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key);
+
+/* The integration (flow_integrate.c): from values INF on passable cells and
+ * settled marks all 0, sets every reachable value from f's goals; g is the
+ * grid's padded terrain. FIFO: uniform terrain of cost t, no layer. Buckets:
+ * the cheapest terrain tmin, every step under the ring's span. Heap: any. */
+void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
+                                const uint8_t *g, unsigned t);
+void cairn__flow_integrate_buckets(cairn_field *f, cairn_flow_builder *b,
+                                   const uint8_t *g, unsigned tmin);
+void cairn__flow_integrate_heap(cairn_field *f, cairn_flow_builder *b,
+                                const uint8_t *g);
 
 #endif

@@ -1,0 +1,174 @@
+/**
+ * @file cairn/grid.h
+ * @brief Costs, points, rectangles, grids and their islands. Part of
+ * cairn_core.h.
+ */
+#ifndef CAIRN_GRID_H
+#define CAIRN_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- costs and points ----------------------------------------------- */
+
+/** A fixed-point cost: CAIRN_COST_ONE units per straight step on terrain
+ * cost 1. */
+typedef uint64_t cairn_cost;
+/** One straight step on terrain cost 1 (2^16). */
+#define CAIRN_COST_ONE ((cairn_cost)65536)
+/** One diagonal step on terrain cost 1: round(sqrt(2) * 2^16). */
+#define CAIRN_COST_DIAG ((cairn_cost)92682)
+/** No cost: unreachable, or no path. */
+#define CAIRN_COST_INF UINT64_MAX
+
+/** A cost in straight steps.
+ * @param[in] c fixed-point cost
+ * @return c / CAIRN_COST_ONE */
+static inline double cairn_cost_to_double(cairn_cost c) {
+  return (double)c / (double)CAIRN_COST_ONE;
+}
+
+/** A cell. */
+typedef struct cairn_point {
+  /** @{ */
+  int32_t x, y; /**< column and row */
+  /** @} */
+} cairn_point;
+
+/** A rectangle of cells: columns x .. x + w - 1, rows y .. y + h - 1. */
+typedef struct cairn_rect {
+  /** @{ */
+  int32_t x, y, w, h; /**< first column and row, width and height */
+  /** @} */
+} cairn_rect;
+
+/* ---- grid ----------------------------------------------------------- */
+
+/** Largest width and height accepted anywhere (maps, scenarios, create). */
+#define CAIRN_GRID_MAX_SIDE 16384
+
+/** A rectangular grid of cells, each with a terrain cost: 0 is blocked,
+ * 1..255 multiplies the length of every step that enters the cell. It also
+ * holds island labels (connected components) used to answer unreachable
+ * queries without searching, and optionally the map character of each cell
+ * so a map written back keeps its original glyphs. */
+typedef struct cairn_grid cairn_grid;
+
+/** Creates a w x h grid with every cell set to fill. Islands are computed.
+ * @param[in] width columns, 1 .. CAIRN_GRID_MAX_SIDE
+ * @param[in] height rows, 1 .. CAIRN_GRID_MAX_SIDE
+ * @param[in] fill every cell's cost (0 blocked, 1..255)
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the grid
+ * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE if a side exceeds
+ * CAIRN_GRID_MAX_SIDE, CAIRN_ERR_ARG if a side is below 1 (or out is NULL),
+ * CAIRN_ERR_NOMEM */
+cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
+                               const cairn_allocator *alloc, cairn_grid **out);
+/** Destroys a grid. NULL is ignored.
+ * @param[in] grid the grid, or NULL */
+void cairn_grid_destroy(cairn_grid *grid);
+
+/** Width in cells.
+ * @param[in] grid the grid
+ * @return the number of columns */
+int32_t cairn_grid_width(const cairn_grid *grid);
+/** Height in cells.
+ * @param[in] grid the grid
+ * @return the number of rows */
+int32_t cairn_grid_height(const cairn_grid *grid);
+/** Whether a cell lies inside the grid.
+ * @param[in] grid the grid (NULL contains nothing)
+ * @param[in] x column
+ * @param[in] y row
+ * @return 1 inside, 0 outside */
+int cairn_grid_contains(const cairn_grid *grid, int32_t x, int32_t y);
+/** Terrain cost of a cell; 0 (blocked) outside the grid.
+ * @param[in] grid the grid
+ * @param[in] x column
+ * @param[in] y row
+ * @return 0 (blocked) or 1..255 */
+uint8_t cairn_grid_cost(const cairn_grid *grid, int32_t x, int32_t y);
+/** Sets a cell's cost. Island labels become stale (searches then skip the
+ * unreachable shortcut) until cairn_grid_update_islands. The cell's map
+ * glyph is dropped unless it still fits the new cost.
+ * @param[in,out] grid the grid
+ * @param[in] x column
+ * @param[in] y row
+ * @param[in] cost 0 (blocked) or 1..255
+ * @return CAIRN_OK, CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for NULL */
+cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
+                                 uint8_t cost);
+/** Sets every cell of rectangle r (which must lie inside the grid, else
+ * CAIRN_ERR_RANGE; w or h 0 sets nothing) from costs, row by row, `pitch`
+ * bytes from one row to the next (>= r.w): the bulk form of
+ * cairn_grid_set_cost, with the same effects on islands and glyphs, for
+ * copies and large edits.
+ * @param[in,out] grid the grid
+ * @param[in] r the cells to set
+ * @param[in] costs r.h rows of r.w costs
+ * @param[in] pitch bytes from one row of costs to the next
+ * @return CAIRN_OK, CAIRN_ERR_RANGE, CAIRN_ERR_ARG (NULL, a bad rectangle
+ * or pitch) */
+cairn_status cairn_grid_set_rect(cairn_grid *grid, cairn_rect r,
+                                 const uint8_t *costs, size_t pitch);
+/** Number of passable cells.
+ * @param[in] grid the grid
+ * @return cells with a cost above 0 */
+size_t cairn_grid_passable(const cairn_grid *grid);
+/** Whether every passable cell has the same cost (true of an empty grid):
+ * then shortest paths need no priority queue (fills use FIFO queues).
+ * @param[in] grid the grid
+ * @return nonzero if uniform */
+int cairn_grid_uniform(const cairn_grid *grid);
+/** Read-only view of the terrain costs for loops that walk many cells (the
+ * hierarchy, flow fields, renderers): (width + 2) x (height + 2) bytes, row
+ * by row, with a blocked border one cell wide, so cell (x, y) is at
+ * (y + 1) * stride + (x + 1) and every inner cell's 8 neighbours are valid.
+ * `*stride` gets width + 2. Valid until the grid is destroyed.
+ * @param[in] grid the grid
+ * @param[out] stride bytes from one padded row to the next
+ * @return the padded costs */
+const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *stride);
+/** Read-only view of the legal 8-way moves of every cell, laid out as
+ * cairn_grid_cells: a bit set over the directions E W S N SE SW NE NW (bits
+ * 0..7; x grows east, y south), a diagonal only where both straight
+ * neighbours are open (no corner cutting), 0 for blocked and border cells.
+ * The grid keeps it current through every cost change; searches read it.
+ * @param[in] grid the grid
+ * @param[out] stride bytes from one padded row to the next
+ * @return the padded move bits */
+const uint8_t *cairn_grid_moves(const cairn_grid *grid, int32_t *stride);
+
+/** Relabels the islands. With no corner cutting, two cells joined by a
+ * diagonal step are also joined through an orthogonal neighbour, so one
+ * 4-connected labelling serves both 4-way and 8-way moves. Labels are
+ * 1..count; 0 is blocked.
+ * @param[in,out] grid the grid
+ * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
+cairn_status cairn_grid_update_islands(cairn_grid *grid);
+/** Whether the island labels match the costs.
+ * @param[in] grid the grid
+ * @return nonzero if fresh */
+int cairn_grid_islands_fresh(const cairn_grid *grid);
+/** A cell's island label.
+ * @param[in] grid the grid
+ * @param[in] x column
+ * @param[in] y row
+ * @return 1..count, 0 for blocked cells and cells off the grid */
+uint32_t cairn_grid_island(const cairn_grid *grid, int32_t x, int32_t y);
+/** The largest island label.
+ * @param[in] grid the grid
+ * @return the island count */
+uint32_t cairn_grid_island_count(const cairn_grid *grid);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,93 @@
+/**
+ * @file cairn/path.h
+ * @brief Line of sight, path smoothing and the independent path check.
+ * Part of cairn_core.h.
+ */
+#ifndef CAIRN_PATH_H
+#define CAIRN_PATH_H
+
+#include <stddef.h>
+
+#include "grid.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- paths ---------------------------------------------------------- */
+
+/** Line of sight between two cell centres: true if the segment touches only
+ * passable cells, and where it passes exactly through a cell corner, both
+ * cells beside the corner are passable (no corner cutting).
+ * @param[in] grid the grid
+ * @param[in] a one cell
+ * @param[in] b the other cell
+ * @return nonzero if clear */
+int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
+                             cairn_point b);
+
+/** String pulling: keeps a waypoint only where the line of sight from the
+ * previous one breaks. A shortcut is taken only over cells no costlier than
+ * the dearest cell of the stretch it replaces, so smoothing never drags a
+ * path through a swamp it went around. The scan is greedy: from each
+ * waypoint it extends the shortcut one input point at a time and stops at
+ * the first point it cannot reach, so the result is not the fewest
+ * waypoints possible.
+ *
+ * out may be path itself; an out that overlaps path but starts later is
+ * unsafe. grid, path, out, out_n and length must not be NULL and n must be
+ * at least 1 (CAIRN_ERR_ARG, nothing written). After those checks `*out_n`
+ * and `*length` are 0 on every error. Every input point must be inside the
+ * grid (CAIRN_ERR_RANGE otherwise); blocked input points are allowed and
+ * kept as waypoints, as are the input points just before and after them.
+ * Writes at most cap
+ * points; CAIRN_ERR_ARG if cap < number needed (n is always enough), with
+ * out left untouched. `*length` gets the Euclidean length of the waypoint
+ * polyline.
+ * @param[in] grid the grid
+ * @param[in] path the cells of the path
+ * @param[in] n points in path
+ * @param[out] out room for cap waypoints (may be path)
+ * @param[in] cap points out can hold
+ * @param[out] out_n waypoints written
+ * @param[out] length the polyline's length in cells
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE */
+cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
+                               size_t n, cairn_point *out, size_t cap,
+                               size_t *out_n, double *length);
+
+/** The report of cairn_grid_check_path.
+ *
+ * Independent path check (it shares no code with the searches): endpoints,
+ * each step to one of the `moves` neighbours, no blocked cell, no corner cut.
+ * The cost is recomputed in double (1 or sqrt(2) times the entered cell's
+ * terrain cost). The first broken rule is reported, checked in this order,
+ * which decides bad_index: moves not 4 or 8 ("bad moves", index 0), NULL
+ * path or n == 0 ("empty path", 0), path[0] != start (0), then for each
+ * point k in turn: off the map, blocked cell, and the step from k - 1 (not
+ * a neighbour, cuts a corner) (index k), and last path[n - 1] != goal
+ * (index n - 1). A NULL report is ignored. */
+typedef struct cairn_path_check {
+  int valid;           /**< 1 if every rule holds, else 0 */
+  double cost;         /**< recomputed cost; 0 when !valid */
+  size_t bad_index;    /**< first offending point when !valid; 0 when valid */
+  const char *problem; /**< static text when !valid; NULL when valid */
+} cairn_path_check;
+
+/** Checks a path independently of the searches (see cairn_path_check).
+ * @param[in] grid the grid
+ * @param[in] path the cells of the path
+ * @param[in] n points in path
+ * @param[in] start the start it must begin at
+ * @param[in] goal the goal it must end at
+ * @param[in] moves 4 or 8
+ * @param[out] report the verdict, or NULL */
+void cairn_grid_check_path(const cairn_grid *grid, const cairn_point *path,
+                           size_t n, cairn_point start, cairn_point goal,
+                           int moves, cairn_path_check *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

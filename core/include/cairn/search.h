@@ -1,0 +1,341 @@
+/**
+ * @file cairn/search.h
+ * @brief Grid searches: options, results, the search context, A*,
+ * Dijkstra, sliced search and fills. Part of cairn_core.h.
+ */
+#ifndef CAIRN_SEARCH_H
+#define CAIRN_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- search options and results ------------------------------------- */
+
+/** The grid searches' heuristic. */
+typedef enum cairn_heuristic {
+  CAIRN_H_OCTILE = 0, /**< octile distance (the default) */
+  CAIRN_H_MANHATTAN,  /**< Manhattan distance */
+  CAIRN_H_EUCLIDEAN,  /**< straight-line distance */
+  CAIRN_H_ZERO /**< Dijkstra */
+} cairn_heuristic;
+
+/** Options of the grid searches (cairn_search_defaults gives them). */
+typedef struct cairn_search_opts {
+  cairn_heuristic heuristic; /**< default octile */
+  int moves;                 /**< 8 (default) or 4 */
+  /** Weighted A*: h is multiplied by weight (1..1000); the cost found is at
+   * most weight x optimal. 1 (default) is exact. */
+  double weight;
+  /** Added (in cost units, 0..1000) to every step whose direction differs
+   * from the previous step. It smooths the look of paths, and makes the search
+   * a heuristic one: the state is the cell, not (cell, heading), so the result
+   * is not guaranteed to minimise cost plus turns. The result's cost
+   * includes the penalties paid. 0 (default) is off and runs the plain
+   * loop. */
+  double turn_penalty;
+  /** Stop with CAIRN_PARTIAL after this many expansions; 0 = no limit. */
+  uint64_t max_expanded;
+  /** Search only inside this rectangle: cells outside count as blocked (a
+   * hierarchy's cluster, a local repair window). w == 0 or h == 0 (the
+   * default) is the whole grid. It must lie inside the grid (else
+   * CAIRN_ERR_ARG), and the start, goals and sources inside it (else
+   * CAIRN_ERR_RANGE). A rectangle is convex, so the corner rule inside it is
+   * the grid's own. */
+  cairn_rect bounds;
+  /** Cost layers (cairn_penalty, below): an extra cost per entered cell on
+   * top of its terrain, or a block for this search only. NULL (default):
+   * none. It must be made for a grid of the searched grid's size (else
+   * CAIRN_ERR_ARG), and not change while the search runs. Fills on uniform
+   * terrain lose their FIFO queues under a layer (costs are uneven). */
+  const struct cairn_penalty *penalty;
+  /** Claimed cells (cairn_claims, below): entering a cell that k units
+   * claimed costs k x claim_penalty more (in straight steps, 0..1000),
+   * when the cell lies within claim_radius cells (Chebyshev) of the start;
+   * 0 = at any distance. NULL (default): no claims. A unit's own claims
+   * count too: release them before it searches again. */
+  const struct cairn_claims *claims;
+  double claim_penalty;  /**< straight steps per claim, 0..1000 (see claims) */
+  int32_t claim_radius;  /**< claims count within this many cells of the
+                              start; 0 = at any distance */
+  /** Cells this search alone never enters, the grid and layers untouched:
+   * the stopped units beside a searching one (the adjacent-unit rule).
+   * Unlike walls they leave diagonal steps past their corners open (units
+   * are discs, not blocks). The start and goal are never avoided; cells
+   * off the grid are skipped. Read when the search begins (the list need not outlive that),
+   * at a cost of one write per cell. A* only (cairn_astar and
+   * cairn_astar_begin); the other grid searches refuse a non-empty list
+   * with CAIRN_ERR_ARG. */
+  const cairn_point *avoid;
+  size_t n_avoid; /**< cells in avoid */
+} cairn_search_opts;
+
+/** The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,
+ * whole grid.
+ * @return the default options */
+cairn_search_opts cairn_search_defaults(void);
+/** Names for the CLI and logs: "octile", "manhattan", "euclidean", "zero".
+ * @param[in] h a heuristic
+ * @return its name (a static string) */
+const char *cairn_heuristic_name(cairn_heuristic h);
+/** Parses a name into `*out`.
+ * @param[in] name one of the names cairn_heuristic_name gives
+ * @param[out] out the heuristic
+ * @return CAIRN_OK; CAIRN_ERR_ARG if unknown (or NULL) */
+cairn_status cairn_heuristic_parse(const char *name, cairn_heuristic *out);
+
+/** The answer of a search. */
+typedef struct cairn_result {
+  cairn_status status; /**< CAIRN_OK (found), CAIRN_NO_PATH, CAIRN_PARTIAL, or
+                          the error the query was refused with */
+  cairn_cost cost;     /**< fixed-point path cost; CAIRN_COST_INF if none */
+  uint32_t steps;      /**< moves in the path (path_len - 1) */
+  uint64_t expanded;   /**< nodes removed from the open set */
+  uint64_t generated;  /**< nodes pushed onto the open set, start included */
+  /** Grid searches: the cells from start to goal. Graph searches: NULL. */
+  const cairn_point *path;
+  /** Graph searches: the node ids from start to goal. Grid searches: NULL. */
+  const uint32_t *nodes;
+  size_t path_len; /**< points in path (or ids in nodes) */
+  /** Nearest-goal Dijkstra: index of the goal reached; otherwise 0. */
+  uint32_t goal_index;
+  /** Grid searches: the path's cost from terrain alone (without the cost
+   * layers and turn penalties that `cost` includes); graphs: `cost`. */
+  cairn_cost base_cost;
+} cairn_result;
+
+/* ---- search context ------------------------------------------------- */
+
+/** All mutable search state: node records stamped with a search number (so
+ * nothing is cleared between queries), the indexed binary heap, the path
+ * buffer. One per thread; it may serve any grid or graph in turn. */
+typedef struct cairn_search cairn_search;
+
+/** Creates a search context.
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the context
+ * @return CAIRN_OK, CAIRN_ERR_ARG for a NULL out, CAIRN_ERR_NOMEM */
+cairn_status cairn_search_create(const cairn_allocator *alloc,
+                                 cairn_search **out);
+/** Destroys a search context. NULL is ignored.
+ * @param[in] s the context, or NULL */
+void cairn_search_destroy(cairn_search *s);
+/** Grows the node arrays to `nodes` records: a graph needs one per node, a
+ * grid (width + 2) x (height + 2) (its blocked border has records too);
+ * cairn_search_reserve_grid computes that. Growing ends a search in
+ * progress.
+ * @param[in,out] s the context
+ * @param[in] nodes records wanted
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE (above 2^32 - 1),
+ * CAIRN_ERR_NOMEM */
+cairn_status cairn_search_reserve(cairn_search *s, size_t nodes);
+/** Grows the node arrays for searches on grid (as cairn_search_reserve).
+ * @param[in,out] s the context
+ * @param[in] grid the grid
+ * @return as cairn_search_reserve */
+cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
+/** Allocates the goal-set records (one pair per node record, kept through
+ * later growth) that nearest-goal Dijkstra, fills with targets and linked
+ * graph searches use; without this they are taken on first use. A context
+ * that must never allocate in a query (or whose allocator must only be
+ * called from one thread at a time) reserves them up front.
+ * @param[in,out] s the context
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM */
+cairn_status cairn_search_reserve_goals(cairn_search *s);
+/** Grows the queues of fills on uniform terrain so that fills on g (or
+ * inside bounds on it) never grow them and skip the per-expansion room
+ * test: 128 bytes per cell of g, so meant for small grids (a hierarchy's
+ * cluster copies); larger fills grow their queues to what they use.
+ * @param[in,out] s the context
+ * @param[in] grid the grid
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_NOMEM */
+cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *grid);
+/** Grows the path buffer to `points` points. Paths longer than any before
+ * grow it otherwise (amortised doubling), so a caller that must never
+ * allocate in a query reserves its longest path here (at most the number of
+ * passable cells, or of graph nodes).
+ * @param[in,out] s the context
+ * @param[in] points path points wanted
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_NOMEM */
+cairn_status cairn_search_reserve_path(cairn_search *s, size_t points);
+/** Bytes the context holds.
+ * @param[in] s the context
+ * @return its memory in bytes */
+size_t cairn_search_memory(const cairn_search *s);
+
+/** A* on a grid, blocking. Returns out->status. A goal in another
+ * island answers CAIRN_NO_PATH with 0 expansions when islands are fresh.
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_search_defaults
+ * @param[out] out the result; its path lives in s
+ * @return CAIRN_OK, CAIRN_NO_PATH or CAIRN_PARTIAL; refusals:
+ * CAIRN_ERR_RANGE (start or goal off the grid), CAIRN_ERR_BLOCKED (on a
+ * blocked cell), CAIRN_ERR_ARG (bad options or NULL), CAIRN_ERR_NOMEM */
+cairn_status cairn_astar(cairn_search *s, const cairn_grid *grid,
+                         cairn_point start, cairn_point goal,
+                         const cairn_search_opts *opts, cairn_result *out);
+
+/** Sliced search: begin, then step with a budget of expansions until it stops
+ * returning CAIRN_IN_PROGRESS, then read the result. The blocking calls are
+ * exactly this loop. A begin that already knows the answer (start == goal,
+ * other island) makes the first step return it.
+ * @param[in,out] s the search context
+ * @param[in] grid the grid (read at every step)
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_search_defaults
+ * @return CAIRN_OK (begun), or the refusals of cairn_astar */
+cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
+                               cairn_point start, cairn_point goal,
+                               const cairn_search_opts *opts);
+/** Expands at most `budget` nodes (>= 1).
+ * @param[in,out] s the search context
+ * @param[in] budget expansions allowed in this call
+ * @return CAIRN_IN_PROGRESS, or the final status; CAIRN_ERR_STATE if no
+ * search was begun, or if the grid's costs (or the graph's landmarks)
+ * changed since the begin (the search then ends with that status);
+ * CAIRN_ERR_ARG for NULL */
+cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
+/** Fills `*out` for the last search that ended (or the one in progress, with
+ * status CAIRN_IN_PROGRESS and no path).
+ * @param[in,out] s the search context (its path buffer is filled)
+ * @param[out] out the result
+ * @return out->status, or CAIRN_ERR_ARG for NULL */
+cairn_status cairn_search_result(cairn_search *s, cairn_result *out);
+
+/** What the last (or current) grid search knows of one cell, for tests,
+ * debugging and pictures of the expanded nodes. f = g + h. */
+typedef enum cairn_node_state {
+  CAIRN_NODE_FRESH = 0, /**< not reached by this search */
+  CAIRN_NODE_OPEN,      /**< in the open set */
+  CAIRN_NODE_CLOSED     /**< expanded: its g is final */
+} cairn_node_state;
+/** What a search knows of a cell or node. */
+typedef struct cairn_node_info {
+  cairn_node_state state; /**< fresh, open or closed */
+  /** @{ */
+  cairn_cost g, h, f; /**< cost so far, heuristic, g + h; CAIRN_COST_INF
+                           when fresh */
+  /** @} */
+} cairn_node_info;
+/** What the context's last grid search knows of cell p.
+ * @param[in] s the search context
+ * @param[in] p the cell
+ * @param[out] out what it knows
+ * @return CAIRN_OK; CAIRN_ERR_STATE if the context's last search was not on
+ * a grid, CAIRN_ERR_RANGE for a cell off that grid, CAIRN_ERR_ARG for
+ * NULL */
+cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
+                               cairn_node_info *out);
+
+/** Dijkstra from start to the nearest of n goals (the gathering case);
+ * out->goal_index tells which. opts: only moves, turn_penalty and
+ * max_expanded are used (the heuristic is zero).
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] start the start cell
+ * @param[in] goals the goal cells
+ * @param[in] n_goals number of goals
+ * @param[in] opts options, or NULL for the defaults
+ * @param[out] out the result
+ * @return as cairn_astar; goals off the grid or blocked are refused with
+ * CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED */
+cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *grid,
+                                    cairn_point start, const cairn_point *goals,
+                                    size_t n_goals,
+                                    const cairn_search_opts *opts,
+                                    cairn_result *out);
+/** The sliced form of cairn_dijkstra_nearest (step with cairn_search_step;
+ * goals must stay valid until the search ends).
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] start the start cell
+ * @param[in] goals the goal cells
+ * @param[in] n_goals number of goals
+ * @param[in] opts options, or NULL for the defaults
+ * @return CAIRN_OK (begun), or the refusals of cairn_dijkstra_nearest */
+cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
+                                          const cairn_grid *grid,
+                                          cairn_point start,
+                                          const cairn_point *goals,
+                                          size_t n_goals,
+                                          const cairn_search_opts *opts);
+
+/** Dijkstra fill: settles every cell reachable from the sources (inside
+ * opts->bounds, when set), or stops as soon as every target is settled when
+ * n_targets > 0 (targets may be NULL when n_targets is 0; targets outside the
+ * bounds, blocked or unreachable make it run to the end). Afterwards
+ * cairn_search_cell gives each cell's g (state CAIRN_NODE_CLOSED = final)
+ * and cairn_search_trace the path behind it.
+ * - to_sources == 0: g = cost from the nearest source.
+ * - to_sources != 0: g = cost of reaching the nearest source (a step costs
+ *   the terrain of the cell it enters, so this is not the same map on
+ *   uneven terrain): the integration field of a flow field, or the cost from
+ *   every entrance of a cluster to a goal inside it.
+ *
+ * opts: moves, bounds; the heuristic, turn penalty and max_expanded are
+ * ignored.
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] sources the source cells
+ * @param[in] n_sources number of sources (at least 1)
+ * @param[in] targets cells to stop at, or NULL
+ * @param[in] n_targets number of targets; 0 = fill everything
+ * @param[in] to_sources nonzero: costs towards the sources
+ * @param[in] opts options, or NULL for the defaults
+ * @return CAIRN_OK, or the refusal (sources off the grid or bounds:
+ * CAIRN_ERR_RANGE, blocked: CAIRN_ERR_BLOCKED, none or bad options:
+ * CAIRN_ERR_ARG; CAIRN_ERR_NOMEM) */
+cairn_status cairn_dijkstra_fill(cairn_search *s, const cairn_grid *grid,
+                                 const cairn_point *sources, size_t n_sources,
+                                 const cairn_point *targets, size_t n_targets,
+                                 int to_sources, const cairn_search_opts *opts);
+
+/** The path the last grid search holds behind a reached cell: from `cell`
+ * along parent links back to where the search began, `cell` first. After an
+ * A* or a forward fill that is the path reversed; after a to_sources fill it
+ * is the path from `cell` to its nearest source, in walking order. Writes at
+ * most cap points and sets `*n` to the number the whole path has; if that is
+ * more than cap it returns CAIRN_ERR_BUFFER (nothing written), so a caller
+ * can grow its buffer and retry.
+ * @param[in] s the search context
+ * @param[in] cell a cell the search reached
+ * @param[out] out room for cap points
+ * @param[in] cap points out can hold
+ * @param[out] n points the whole path has
+ * @return CAIRN_OK, CAIRN_ERR_BUFFER; CAIRN_NO_PATH if the search did not
+ * reach the cell, CAIRN_ERR_RANGE if it is off the grid, CAIRN_ERR_STATE if
+ * the context's last search was not on a grid, CAIRN_ERR_ARG for NULL */
+cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
+                                cairn_point *out, size_t cap, size_t *n);
+
+/** Full distance map: dist[y * width + x] = cost from the nearest source, or
+ * CAIRN_COST_INF if unreachable. dist_len must be at least width * height.
+ * The heuristic and max_expanded are ignored.
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] sources the source cells
+ * @param[in] n_sources number of sources
+ * @param[in] opts options, or NULL for the defaults
+ * @param[out] dist width * height costs
+ * @param[in] dist_len room in dist
+ * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, dist_len too small), or the
+ * refusals of cairn_dijkstra_fill */
+cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *grid,
+                                const cairn_point *sources, size_t n_sources,
+                                const cairn_search_opts *opts,
+                                cairn_cost *dist, size_t dist_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

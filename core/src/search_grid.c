@@ -1,0 +1,422 @@
+/* A* and Dijkstra on grids: the grid loop and its entry points.
+ *
+ * One loop, grid_step_impl, serves A* with every heuristic, nearest-goal
+ * Dijkstra and full distance maps; it is specialised at compile time on the
+ * heuristic, the move set, the turn penalty and the goal test (always_inline
+ * with constant arguments), so the plain case carries no test for features it
+ * does not use. Blocking calls are begin + step(unbounded). */
+#include "search_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the grid loop -------------------------------------------------- */
+
+/* GOAL_FILL runs until the open set empties, or until every target is
+ * settled when the fill has targets. */
+enum { GOAL_ONE, GOAL_SET, GOAL_FILL };
+
+CAIRN_INLINE cairn_cost grid_h(const cairn_search *s, int H, int32_t x,
+                               int32_t y) {
+  uint32_t dx = (uint32_t)abs(x - s->gx), dy = (uint32_t)abs(y - s->gy);
+  switch (H) {
+  case CAIRN_H_OCTILE: {
+    uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+  }
+  case CAIRN_H_MANHATTAN:
+    return s->h_straight * (dx + dy);
+  case CAIRN_H_EUCLIDEAN:
+    /* floor keeps it below the integer octile cost, so it stays consistent */
+    return (cairn_cost)(sqrt((double)dx * dx + (double)dy * dy) * s->h_euclid);
+  default:
+    return 0;
+  }
+}
+
+cairn_status cairn__finish(cairn_search *s, cairn_status st) {
+  if (st == CAIRN_OK && s->found != UINT32_MAX) {
+    cairn_status r = cairn__search_reconstruct(s);
+    if (r != CAIRN_OK) st = r;
+  }
+  s->state = st;
+  return st;
+}
+
+uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
+                            bool *limited) {
+  *limited = false;
+  if (!s->max_expanded) return budget;
+  uint64_t left = s->max_expanded > s->expanded ? s->max_expanded - s->expanded : 0;
+  if (left <= budget) {
+    *limited = true;
+    return left;
+  }
+  return budget;
+}
+
+
+/* Whether claims on cell (x, y) (padded) count for this search. */
+CAIRN_INLINE bool in_claim_radius(const cairn_search *s, int32_t x, int32_t y) {
+  return !s->claim_r || (abs(x - s->sx) <= s->claim_r && abs(y - s->sy) <= s->claim_r);
+}
+
+/* REVERSE (fills only): g is the cost of reaching the sources, so a step
+ * from neighbour nb into c costs c's terrain, not nb's. */
+CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
+                                         const int H, const int MOVES,
+                                         const bool TURN, const int GOAL,
+                                         const bool BOUNDED,
+                                         const bool REVERSE) {
+  const cairn_grid *g = s->grid;
+  const uint8_t *cost = g->cost;
+  const uint32_t *pen = s->pen;
+  const uint16_t *claims = s->claims;
+  const int32_t stride = g->stride;
+  const uint32_t goal = s->goal;
+  int32_t off[8];
+  cairn_cost base[8];
+  for (int d = 0; d < 8; d++) {
+    off[d] = cairn__dir_dx[d] + cairn__dir_dy[d] * stride;
+    base[d] = d < 4 ? CAIRN_COST_ONE : CAIRN_COST_DIAG;
+  }
+  bool limited;
+  uint64_t n = cairn__step_budget(s, budget, &limited);
+  while (n--) {
+    if (!s->heap_len)
+      return cairn__finish(s, GOAL == GOAL_FILL ? CAIRN_OK : CAIRN_NO_PATH);
+    const uint32_t c = cairn__pop(s);
+    if (GOAL == GOAL_FILL && s->goal_set && s->goal_mark[c] == s->gen &&
+        --s->targets_left == 0)
+      return cairn__finish(s, CAIRN_OK);
+    if (GOAL == GOAL_ONE && c == goal) {
+      s->found = c;
+      return cairn__finish(s, CAIRN_OK);
+    }
+    if (GOAL == GOAL_SET && s->goal_mark[c] == s->gen) {
+      s->found = c;
+      return cairn__finish(s, CAIRN_OK);
+    }
+    const cairn_cost gc = s->nodes[c].g;
+    const int32_t cx = (int32_t)(c % (uint32_t)stride);
+    const int32_t cy = (int32_t)(c / (uint32_t)stride);
+    const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
+    unsigned open = cairn__moves_from(g, c, MOVES);
+    if (BOUNDED) open &= cairn__bound_mask(s, cx, cy);
+    while (open) {
+      const int d = cairn__lowest_bit(open);
+      open &= open - 1;
+      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+      cairn_cost ng = gc + base[d] * cost[REVERSE ? c : nb];
+      if (pen) { /* a cost layer: one predictable branch when there is none */
+        const uint32_t p = pen[REVERSE ? c : nb];
+        if (p == CAIRN_PENALTY_BLOCK) continue;
+        ng += p;
+      }
+      if (claims) {
+        const uint32_t k = claims[REVERSE ? c : nb];
+        if (k && in_claim_radius(s, REVERSE ? cx : cx + cairn__dir_dx[d],
+                                 REVERSE ? cy : cy + cairn__dir_dy[d]))
+          ng += k * s->claim_pen;
+      }
+      if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
+      if (cairn__is_fresh(s, nb)) {
+        cairn_cost h = grid_h(s, H, cx + cairn__dir_dx[d], cy + cairn__dir_dy[d]);
+        cairn__open(s, nb, ng, h, c);
+      } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
+        cairn__lower(s, nb, ng, c);
+      }
+    }
+  }
+  if (!s->heap_len)
+    return cairn__finish(s, GOAL == GOAL_FILL ? CAIRN_OK : CAIRN_NO_PATH);
+  if (limited) return cairn__finish(s, CAIRN_PARTIAL);
+  return CAIRN_IN_PROGRESS;
+}
+
+#define GRID_STEP(name, H, M, T, G, B, R)                             \
+  static cairn_status name(cairn_search *s, uint64_t budget) {        \
+    return grid_step_impl(s, budget, H, M, T, G, B, R);               \
+  }
+/* Each search kind in all four (turn, moves) forms; bounded ones get _b. */
+#define GRID_STEPS_TM(tag, H, G, B)                                   \
+  GRID_STEP(step_##tag##_8, H, 8, false, G, B, false)                 \
+  GRID_STEP(step_##tag##_4, H, 4, false, G, B, false)                 \
+  GRID_STEP(step_##tag##_8t, H, 8, true, G, B, false)                 \
+  GRID_STEP(step_##tag##_4t, H, 4, true, G, B, false)
+#define GRID_STEPS_TMB(tag, H, G)                                     \
+  GRID_STEPS_TM(tag, H, G, false) GRID_STEPS_TM(tag##_b, H, G, true)
+GRID_STEPS_TMB(oct, CAIRN_H_OCTILE, GOAL_ONE)
+GRID_STEPS_TMB(man, CAIRN_H_MANHATTAN, GOAL_ONE)
+GRID_STEPS_TMB(euc, CAIRN_H_EUCLIDEAN, GOAL_ONE)
+GRID_STEPS_TMB(zero, CAIRN_H_ZERO, GOAL_ONE)
+GRID_STEPS_TMB(set, CAIRN_H_ZERO, GOAL_SET)
+/* fills: [moves == 4][bounded][reverse]; no turn penalty */
+#define FILL_STEP(tag, M, B, R) GRID_STEP(step_fill_##tag, CAIRN_H_ZERO, M, false, GOAL_FILL, B, R)
+FILL_STEP(8, 8, false, false)
+FILL_STEP(8r, 8, false, true)
+FILL_STEP(8b, 8, true, false)
+FILL_STEP(8br, 8, true, true)
+FILL_STEP(4, 4, false, false)
+FILL_STEP(4r, 4, false, true)
+FILL_STEP(4b, 4, true, false)
+FILL_STEP(4br, 4, true, true)
+const cairn__step_fn cairn__search_fill_steps[2][2][2] = {
+    {{step_fill_8, step_fill_8r}, {step_fill_8b, step_fill_8br}},
+    {{step_fill_4, step_fill_4r}, {step_fill_4b, step_fill_4br}}};
+
+#define TM_TABLE(tag)                                                 \
+  {{{step_##tag##_8, step_##tag##_4}, {step_##tag##_8t, step_##tag##_4t}}, \
+   {{step_##tag##_b_8, step_##tag##_b_4},                             \
+    {step_##tag##_b_8t, step_##tag##_b_4t}}}
+/* [heuristic][bounded][turn][moves == 4] */
+static const cairn__step_fn one_goal_steps[4][2][2][2] = {
+    TM_TABLE(oct), TM_TABLE(man), TM_TABLE(euc), TM_TABLE(zero)};
+/* [bounded][turn][moves == 4] */
+static const cairn__step_fn goal_set_steps[2][2][2] = TM_TABLE(set);
+
+/* ---- grid entry points ---------------------------------------------- */
+
+static cairn_status check_cell(const cairn_grid *g, cairn_point p) {
+  if (!cairn_grid_contains(g, p.x, p.y)) return CAIRN_ERR_RANGE;
+  if (!g->cost[cairn__grid_index(g, p.x, p.y)]) return CAIRN_ERR_BLOCKED;
+  return CAIRN_OK;
+}
+
+/* check_cell, and inside the search's bounds when it has them. */
+cairn_status cairn__search_check_in(const cairn_search *s, const cairn_grid *g,
+                                    cairn_point p) {
+  cairn_status st = check_cell(g, p);
+  if (st != CAIRN_OK || !s->bounded) return st;
+  int32_t x = p.x + 1, y = p.y + 1;
+  if (x < s->bx0 || x > s->bx1 || y < s->by0 || y > s->by1)
+    return CAIRN_ERR_RANGE;
+  return CAIRN_OK;
+}
+
+/* Loads opts->bounds (already checked to be non-NULL or defaulted) into the
+ * padded, inclusive form the bounded loops read. */
+static cairn_status load_bounds(cairn_search *s, const cairn_grid *g,
+                                const cairn_search_opts *o) {
+  s->bounded = false;
+  if (!o) return CAIRN_OK;
+  cairn_rect r = o->bounds;
+  if (r.w == 0 || r.h == 0) return CAIRN_OK;
+  if (r.w < 0 || r.h < 0 || r.x < 0 || r.y < 0 || r.x > g->width - r.w ||
+      r.y > g->height - r.h)
+    return CAIRN_ERR_ARG;
+  s->bounded = true;
+  s->bx0 = r.x + 1;
+  s->by0 = r.y + 1;
+  s->bx1 = r.x + r.w;
+  s->by1 = r.y + r.h;
+  return CAIRN_OK;
+}
+
+/* Common start of every grid search: validates, prepares, opens `start`. */
+cairn_status cairn__search_grid_begin(cairn_search *s, const cairn_grid *g,
+                                      cairn_point start,
+                                      const cairn_search_opts *o,
+                                      bool avoid_ok) {
+  if (!s) return CAIRN_ERR_ARG;
+  s->state = CAIRN_ERR_ARG;
+  s->kind = CAIRN__NONE;
+  if (!g) return CAIRN_ERR_ARG;
+  cairn_status st = check_cell(g, start);
+  if (st == CAIRN_OK) st = cairn__search_load_opts(s, o);
+  if (st == CAIRN_OK && o && o->n_avoid && (!avoid_ok || !o->avoid))
+    st = CAIRN_ERR_ARG;
+  if (st == CAIRN_OK && o && o->penalty && !cairn_penalty_fits(o->penalty, g))
+    st = CAIRN_ERR_ARG;
+  /* the claims' grid must have this one's size: equal padded sizes are not
+   * enough (10 x 20 and 20 x 10 have the same) */
+  if (st == CAIRN_OK && o && o->claims &&
+      (o->claims->grid->width != g->width || o->claims->grid->height != g->height))
+    st = CAIRN_ERR_ARG;
+  if (st == CAIRN_OK) st = load_bounds(s, g, o);
+  if (st == CAIRN_OK) st = cairn__search_check_in(s, g, start);
+  if (st == CAIRN_OK) st = cairn__search_prepare(s, g->padded);
+  if (st != CAIRN_OK) return s->state = st;
+  cairn__search_reset(s, CAIRN__GRID, NULL);
+  s->grid = g;
+  s->grid_edits = g->edits;
+  s->start = cairn__grid_index(g, start.x, start.y);
+  s->sx = start.x + 1;
+  s->sy = start.y + 1;
+  return CAIRN_OK;
+}
+
+/* Closes the avoided cells before the search opens its start: a closed
+ * record is never entered again, so they act as walls for this search. */
+static void avoid_cells(cairn_search *s, const cairn_grid *g,
+                        const cairn_point *cells, size_t n) {
+  for (size_t k = 0; cells && k < n; k++) {
+    if (!cairn_grid_contains(g, cells[k].x, cells[k].y)) continue;
+    uint32_t i = cairn__grid_index(g, cells[k].x, cells[k].y);
+    if (i == s->start || i == s->goal) continue;
+    s->nodes[i].stamp = s->gen + 1;
+    s->nodes[i].g = CAIRN_COST_INF;
+  }
+}
+
+cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
+                               cairn_point start, cairn_point goal,
+                               const cairn_search_opts *o) {
+  cairn_status st = cairn__search_grid_begin(s, g, start, o, true);
+  if (st != CAIRN_OK) return st;
+  st = cairn__search_check_in(s, g, goal);
+  if (st != CAIRN_OK) {
+    s->kind = CAIRN__NONE;
+    return s->state = st;
+  }
+  s->goal = cairn__grid_index(g, goal.x, goal.y);
+  s->gx = goal.x + 1;
+  s->gy = goal.y + 1;
+  s->step = one_goal_steps[s->heuristic][s->bounded][s->turn != 0]
+                          [s->moves == 4];
+  if (o) avoid_cells(s, g, o->avoid, o->n_avoid);
+  if ((g->islands_fresh && g->island[s->start] != g->island[s->goal]) ||
+      (s->pen && s->pen[s->goal] == CAIRN_PENALTY_BLOCK && s->goal != s->start)) {
+    s->state = CAIRN_NO_PATH; /* other island, or a goal the layer blocks */
+    return CAIRN_OK;
+  }
+  cairn__open(s, s->start, 0,
+              grid_h(s, s->heuristic, start.x + 1, start.y + 1), s->start);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_search_step(cairn_search *s, uint64_t budget) {
+  if (!s) return CAIRN_ERR_ARG;
+  if (s->kind == CAIRN__NONE) return CAIRN_ERR_STATE;
+  if (s->state != CAIRN_IN_PROGRESS) return s->state;
+  if (budget == 0) return CAIRN_ERR_ARG;
+  /* an edit between steps leaves open nodes whose costs and moves no longer
+   * hold: stop rather than return a path through a changed cell */
+  if (s->kind == CAIRN__GRID && s->grid && s->grid->edits != s->grid_edits)
+    return s->state = CAIRN_ERR_STATE;
+  /* new landmarks free the table the search's bounds read */
+  if (s->kind == CAIRN__GRAPH && s->graph &&
+      cairn__graph_version(s->graph) != s->graph_version)
+    return s->state = CAIRN_ERR_STATE;
+  return s->step(s, budget);
+}
+
+/* A path's cost from terrain alone: what it costs without layers or turn
+ * penalties. */
+static cairn_cost terrain_cost(const cairn_grid *g, const uint32_t *nodes,
+                               size_t n) {
+  cairn_cost c = 0;
+  for (size_t k = 1; k < n; k++) {
+    uint32_t d = nodes[k] > nodes[k - 1] ? nodes[k] - nodes[k - 1] : nodes[k - 1] - nodes[k];
+    bool straight = d == 1 || d == (uint32_t)g->stride;
+    c += (straight ? CAIRN_COST_ONE : CAIRN_COST_DIAG) * g->cost[nodes[k]];
+  }
+  return c;
+}
+
+cairn_status cairn_search_result(cairn_search *s, cairn_result *out) {
+  if (!s || !out) return CAIRN_ERR_ARG;
+  memset(out, 0, sizeof *out);
+  out->status = s->state;
+  out->cost = CAIRN_COST_INF;
+  out->expanded = s->expanded;
+  out->generated = s->generated;
+  if (s->kind == CAIRN__NONE || s->state != CAIRN_OK || s->full_map)
+    return out->status;
+  out->cost = s->nodes[s->found].g;
+  out->base_cost = out->cost;
+  out->path_len = s->path_len;
+  out->steps = (uint32_t)(s->path_len - 1);
+  if (s->kind == CAIRN__GRID) {
+    out->path = s->path;
+    out->base_cost = terrain_cost(s->grid, s->path_nodes, s->path_len);
+  } else {
+    out->nodes = s->path_nodes;
+  }
+  if (s->goal_set) out->goal_index = s->goal_id[s->found];
+  return out->status;
+}
+
+cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
+                               cairn_node_info *out) {
+  if (!s || !out) return CAIRN_ERR_ARG;
+  out->state = CAIRN_NODE_FRESH;
+  out->g = out->h = out->f = CAIRN_COST_INF;
+  if (s->kind != CAIRN__GRID || !s->grid) return CAIRN_ERR_STATE;
+  if (!cairn_grid_contains(s->grid, p.x, p.y)) return CAIRN_ERR_RANGE;
+  uint32_t i = cairn__grid_index(s->grid, p.x, p.y);
+  if (cairn__is_fresh(s, i)) return CAIRN_OK;
+  out->state = cairn__is_open(s, i) ? CAIRN_NODE_OPEN : CAIRN_NODE_CLOSED;
+  out->g = s->nodes[i].g;
+  out->h = s->goal_set || s->full_map
+               ? 0
+               : grid_h(s, (int)s->heuristic, p.x + 1, p.y + 1);
+  out->f = out->g + out->h;
+  return CAIRN_OK;
+}
+
+cairn_status cairn__run_to_end(cairn_search *s, cairn_status begun,
+                               cairn_result *out) {
+  if (begun == CAIRN_OK)
+    while (cairn_search_step(s, UINT64_MAX) == CAIRN_IN_PROGRESS) {
+    }
+  if (!out) return s ? s->state : CAIRN_ERR_ARG;
+  if (!s) {
+    memset(out, 0, sizeof *out);
+    out->cost = CAIRN_COST_INF;
+    return out->status = CAIRN_ERR_ARG;
+  }
+  cairn_search_result(s, out);
+  if (begun != CAIRN_OK) out->status = begun;
+  return out->status;
+}
+
+cairn_status cairn_astar(cairn_search *s, const cairn_grid *g,
+                         cairn_point start, cairn_point goal,
+                         const cairn_search_opts *o, cairn_result *out) {
+  return cairn__run_to_end(s, cairn_astar_begin(s, g, start, goal, o), out);
+}
+
+cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
+                                          const cairn_grid *g,
+                                          cairn_point start,
+                                          const cairn_point *goals,
+                                          size_t n_goals,
+                                          const cairn_search_opts *o) {
+  cairn_status st = cairn__search_grid_begin(s, g, start, o, false);
+  if (st != CAIRN_OK) return st;
+  if (!goals || n_goals == 0 || n_goals > UINT32_MAX) st = CAIRN_ERR_ARG;
+  for (size_t k = 0; st == CAIRN_OK && k < n_goals; k++)
+    st = cairn__search_check_in(s, g, goals[k]);
+  if (st == CAIRN_OK) st = cairn__search_goal_marks(s);
+  if (st != CAIRN_OK) {
+    s->kind = CAIRN__NONE;
+    return s->state = st;
+  }
+  bool reachable = !g->islands_fresh;
+  for (size_t k = n_goals; k-- > 0;) { /* backwards: the first index wins */
+    uint32_t i = cairn__grid_index(g, goals[k].x, goals[k].y);
+    s->goal_mark[i] = s->gen;
+    s->goal_id[i] = (uint32_t)k;
+    reachable = reachable || g->island[i] == g->island[s->start];
+  }
+  s->goal_set = true;
+  s->heuristic = CAIRN_H_ZERO;
+  s->step = goal_set_steps[s->bounded][s->turn != 0][s->moves == 4];
+  if (!reachable) {
+    s->state = CAIRN_NO_PATH;
+    return CAIRN_OK;
+  }
+  cairn__open(s, s->start, 0, 0, s->start);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *g,
+                                    cairn_point start, const cairn_point *goals,
+                                    size_t n_goals,
+                                    const cairn_search_opts *o,
+                                    cairn_result *out) {
+  return cairn__run_to_end(
+      s, cairn_dijkstra_nearest_begin(s, g, start, goals, n_goals, o), out);
+}

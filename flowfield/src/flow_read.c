@@ -1,0 +1,73 @@
+/* Reading a built field: values, directions, line of sight, goals, stats. */
+#include "flow_internal.h"
+
+#include <string.h>
+
+/* ---- reading -------------------------------------------------------- */
+
+static bool inside(const cairn_field *f, int32_t x, int32_t y) {
+  return x >= 0 && y >= 0 && x < f->w && y < f->h;
+}
+
+cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y) {
+  if (!f || !inside(f, x, y)) return CAIRN_COST_INF;
+  size_t i = cairn__flow_cell_index(f, x, y);
+  if ((f->dir[i] & FLOW_DIR_MASK) == CAIRN_FLOW_NONE) return CAIRN_COST_INF;
+  return f->cost[i];
+}
+
+int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y) {
+  if (!f || !inside(f, x, y)) return CAIRN_FLOW_NONE;
+  return f->dir[cairn__flow_cell_index(f, x, y)] & FLOW_DIR_MASK;
+}
+
+int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
+                    cairn_point *goal) {
+  if (!f || !inside(f, x, y)) return 0;
+  size_t i = cairn__flow_cell_index(f, x, y);
+  if (!(f->dir[i] & FLOW_LOS_BIT)) return 0;
+  if (goal) {
+    goal->x = x + f->los[2 * i];
+    goal->y = y + f->los[2 * i + 1];
+  }
+  return 1;
+}
+
+cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
+                                    size_t len) {
+  if (!f || !out) return CAIRN_ERR_ARG;
+  if (len < (size_t)f->w * (size_t)f->h) return CAIRN_ERR_BUFFER;
+  for (int32_t y = 0; y < f->h; y++)
+    for (int32_t x = 0; x < f->w; x++)
+      out[(size_t)y * (size_t)f->w + (size_t)x] = cairn_field_cost(f, x, y);
+  return CAIRN_OK;
+}
+
+const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n) {
+  if (n) *n = f ? f->n_goals : 0;
+  return f ? f->goals : NULL;
+}
+
+void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  if (!f) return;
+  out->width = f->w;
+  out->height = f->h;
+  out->cells = (size_t)f->w * (size_t)f->h;
+  out->goals = f->n_goals;
+  out->memory_bytes = sizeof *f + f->n * (sizeof *f->cost + 3) +
+                      f->goals_cap * sizeof *f->goals;
+  out->build_ms = f->build_ms;
+  out->repair_ms = f->repair_ms;
+  out->repaired = f->repaired;
+  out->queue = f->queue;
+  out->built = f->built;
+  for (int32_t y = 0; y < f->h; y++)
+    for (int32_t x = 0; x < f->w; x++) {
+      cairn_cost v = cairn_field_cost(f, x, y);
+      if (v == CAIRN_COST_INF) continue;
+      out->reachable++;
+      if (v > out->max_cost) out->max_cost = v;
+    }
+}
