@@ -722,8 +722,8 @@ static void build_every_way(cairn_flow_builder *b, cairn_field *f,
       /* the passes really went through the scheduler, in several bands */
       assert_true(s.runs > 0 && s.tasks > s.runs);
     } else if (w->threads > 1) {
-      assert_non_null(b->pool);
-      assert_int_equal(b->pool_threads, w->threads);
+      assert_non_null(b->workers.own);
+      assert_int_equal(b->workers_threads, w->threads);
     }
     assert_identical(ref, f, g);
   }
@@ -1319,7 +1319,7 @@ static void pool_failure_is_nomem(void **state) {
   assert_int_equal(cairn_field_build(b2, ref, g, goals, 2, &o1), CAIRN_OK);
   fa.left = 0; /* the builder and goal list are grown: only the pool asks */
   assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o2), CAIRN_ERR_NOMEM);
-  assert_null(b->pool);
+  assert_null(b->workers.own);
   assert_true(cairn_field_cost(f, goals[0].x, goals[0].y) == CAIRN_COST_INF);
   assert_int_equal(cairn_field_dir(f, goals[0].x, goals[0].y), CAIRN_FLOW_NONE);
   /* a batch's pool comes from builders[0]'s allocator */
@@ -1332,7 +1332,7 @@ static void pool_failure_is_nomem(void **state) {
   fa.left = -1;
   assert_int_equal(cairn_field_build(b2, ref, g, goals, 2, &o1), CAIRN_OK);
   assert_int_equal(cairn_field_build(b, f, g, goals, 2, &o2), CAIRN_OK);
-  assert_non_null(b->pool);
+  assert_non_null(b->workers.own);
   assert_identical(ref, f, g);
   cairn_field_destroy(f);
   cairn_field_destroy(ref);

@@ -59,7 +59,7 @@ static void builder_release(cairn_flow_builder *b) {
 void cairn_flow_builder_destroy(cairn_flow_builder *b) {
   if (!b) return;
   builder_release(b);
-  cairn_pool_destroy(b->pool);
+  cairn__workers_free(&b->workers);
   cairn_allocator a = b->alloc;
   cairn__flow_free(&a, b, sizeof *b);
 }
@@ -442,14 +442,13 @@ static cairn_status build_jobs(cairn_flow_builder *b, const cairn_flow_opts *o,
                                size_t cells, const cairn_jobs **out) {
   *out = o->jobs;
   if (o->jobs || o->threads == 1 || cells < FLOW_PARALLEL_MIN_CELLS) return CAIRN_OK;
-  if (!b->pool || b->pool_threads != o->threads) {
-    cairn_pool_destroy(b->pool);
-    b->pool = NULL;
-    cairn_status st = cairn_pool_create((uint32_t)o->threads, &b->alloc, &b->pool);
+  if (!b->workers.jobs || b->workers_threads != o->threads) {
+    cairn__workers_free(&b->workers);
+    cairn_status st = cairn__workers_init(&b->workers, NULL, o->threads, &b->alloc);
     if (st != CAIRN_OK) return st;
-    b->pool_threads = o->threads;
+    b->workers_threads = o->threads;
   }
-  *out = cairn_pool_jobs(b->pool);
+  *out = b->workers.jobs;
   return CAIRN_OK;
 }
 
@@ -552,20 +551,18 @@ cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
   j.o.jobs = NULL;
   j.o.threads = 1;
   /* without jobs, a pool for this call: no more threads than builders or
-   * requests, none at all for one */
-  cairn_pool *pool = NULL;
+   * requests, none at all for one (or none: 0 would mean every core) */
   size_t threads = n_builders < n ? n_builders : n;
   if (threads > CAIRN_JOBS_MAX_WORKERS) threads = CAIRN_JOBS_MAX_WORKERS;
-  if (!jobs && threads > 1) {
-    cairn_status st = cairn_pool_create((uint32_t)threads, &builders[0]->alloc, &pool);
-    if (st != CAIRN_OK) {
-      batch_refuse(reqs, n, st);
-      return st;
-    }
-    jobs = cairn_pool_jobs(pool);
+  if (threads < 1) threads = 1;
+  cairn__workers w;
+  cairn_status st = cairn__workers_init(&w, jobs, (int)threads, &builders[0]->alloc);
+  if (st != CAIRN_OK) {
+    batch_refuse(reqs, n, st);
+    return st;
   }
-  cairn_jobs_run(jobs, (uint32_t)n, batch_task, &j);
-  cairn_pool_destroy(pool);
+  cairn__workers_run(&w, (uint32_t)n, batch_task, &j);
+  cairn__workers_free(&w);
   for (size_t k = 0; k < n; k++)
     if (reqs[k].status != CAIRN_OK) return reqs[k].status;
   return CAIRN_OK;

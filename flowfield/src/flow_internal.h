@@ -4,6 +4,7 @@
 #define CAIRN_FLOW_INTERNAL_H
 
 #include "cairn_flowfield.h"
+#include "cairn_thread.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,10 +38,10 @@ struct cairn_flow_builder {
                       between calls */
   uint32_t heads[FLOW_BUCKETS];
   size_t heap_len;
-  /* the row passes' pool when the options give no jobs (NULL until a
-   * build needs one), and the opts.threads it was made for */
-  cairn_pool *pool;
-  int pool_threads;
+  /* the row passes' jobs when the options give none: a pool made by the
+   * first build that needs one, and the opts.threads it was made for */
+  cairn__workers workers;
+  int workers_threads;
 };
 
 struct cairn_field {
