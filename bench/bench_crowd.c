@@ -16,6 +16,7 @@
 #include "bench_shim.h"
 
 #include "cairn_crowd.h"
+#include "cairn_scenarios.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* Crowds: handles, refused input, the same state at any thread count, no
  * centre ever in a wall, groups crossing head-on, a gate closing mid-march,
  * the path queue under its budget, formations, the tick's bins. */
+#include "cairn_scenarios.h"
 #include "test_crowd_util.h"
 
 #include <math.h>

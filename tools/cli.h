@@ -75,7 +75,7 @@ int cmd_render(int argc, char **argv);
  * memory failure. */
 int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n);
 
-/* A crowd run's summary (cairn horde and cairn march). */
+/* A crowd run's summary (cairn horde and cairn march; cli_crowd.c). */
 typedef struct cli_crowd_summary {
   long agents, ticks;
   uint32_t arrived, unreachable;

@@ -80,7 +80,8 @@ static bool claims_room(cairn_claims *c, uint32_t u, size_t n) {
     set->cell = cell;
     set->cap = n;
   }
-  return set->live || cairn__grow_u32(&c->alloc, &c->live, &c->cap_live, c->n_live + 1);
+  return set->live || cairn__grow(&c->alloc, (void **)&c->live, &c->cap_live,
+                                  c->n_live + 1, sizeof *c->live);
 }
 
 cairn_status cairn_claims_set(cairn_claims *c, uint32_t unit,

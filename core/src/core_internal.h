@@ -3,24 +3,10 @@
 #define CAIRN_CORE_INTERNAL_H
 
 #include "cairn_core.h"
+#include "cairn_private.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
-
-/* ---- allocation ----------------------------------------------------- */
-
-/* Copies *alloc, or the malloc-backed default when alloc is NULL or has no fn. */
-cairn_allocator cairn__allocator(const cairn_allocator *alloc);
-void *cairn__alloc(const cairn_allocator *a, size_t size);
-void *cairn__realloc(const cairn_allocator *a, void *p, size_t old_size,
-                     size_t new_size);
-void cairn__free(const cairn_allocator *a, void *p, size_t size);
-/* Grows *list (*cap entries) to hold at least need, doubling from 256;
- * false when the allocator refuses (the list is then unchanged). */
-bool cairn__grow_u32(const cairn_allocator *a, uint32_t **list, size_t *cap,
-                     size_t need);
-/* n * size, or 0 (and *ok = false) if it overflows. */
-size_t cairn__mul(size_t n, size_t size, bool *ok);
 
 /* ---- errors --------------------------------------------------------- */
 
@@ -28,10 +14,7 @@ size_t cairn__mul(size_t n, size_t size, bool *ok);
  * is 0) and returns status. */
 cairn_status cairn__fail(cairn_error *err, cairn_status status,
                          const char *name, int32_t line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+    CAIRN_PRINTF(5, 6);
 
 /* ---- grid ----------------------------------------------------------- */
 

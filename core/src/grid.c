@@ -237,7 +237,7 @@ cairn_status cairn__grid_put_size(const cairn_allocator *a, uint32_t **sizes,
   if (label >= *cap) {
     size_t n = *cap ? *cap : 64;
     while (n <= label) n *= 2;
-    uint32_t *p = a->fn(a->user, *sizes, *cap * sizeof *p, n * sizeof *p);
+    uint32_t *p = cairn__realloc(a, *sizes, *cap * sizeof *p, n * sizeof *p);
     if (!p) return CAIRN_ERR_NOMEM;
     memset(p + *cap, 0, (n - *cap) * sizeof *p);
     *sizes = p;

@@ -87,7 +87,8 @@ cairn_status cairn_influence_event(cairn_influence *m, int32_t x, int32_t y,
   if (radius < 0 || radius > CAIRN_INFLUENCE_MAX_RADIUS) return CAIRN_ERR_ARG;
   /* room for every cell of the square first: then nothing fails halfway */
   size_t side = 2 * (size_t)radius + 1;
-  if (!cairn__grow_u32(&m->alloc, &m->active, &m->cap_active, m->n_active + side * side))
+  if (!cairn__grow(&m->alloc, (void **)&m->active, &m->cap_active,
+                   m->n_active + side * side, sizeof *m->active))
     return CAIRN_ERR_NOMEM;
   for (int32_t cy = y - radius; cy <= y + radius; cy++)
     for (int32_t cx = x - radius; cx <= x + radius; cx++) {
@@ -114,8 +115,10 @@ cairn_status cairn_influence_tick(cairn_influence *m, uint32_t keep,
   const int32_t off[4] = {1, -1, g->stride, -g->stride};
   /* every active cell and up to four new neighbours each */
   size_t most = m->n_active * (spread ? 5 : 1);
-  if (!cairn__grow_u32(&m->alloc, &m->touched, &m->cap_touched, most ? most : 1) ||
-      !cairn__grow_u32(&m->alloc, &m->active, &m->cap_active, most ? most : 1))
+  if (!cairn__grow(&m->alloc, (void **)&m->touched, &m->cap_touched, most ? most : 1,
+                   sizeof *m->touched) ||
+      !cairn__grow(&m->alloc, (void **)&m->active, &m->cap_active, most ? most : 1,
+                   sizeof *m->active))
     return CAIRN_ERR_NOMEM;
   size_t n_touched = 0;
   /* the values after spreading and fading, from the values before */

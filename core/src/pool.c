@@ -9,7 +9,6 @@
 #if !defined(_WIN32) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
-#include "cairn_thread.h"
 #include "core_internal.h"
 
 #include <string.h>
@@ -173,19 +172,6 @@ static void yield_core(void) {
 #endif
 }
 
-static uint64_t now_ns(void) {
-#if defined(CAIRN_WIN32_THREADS)
-  LARGE_INTEGER f, t;
-  QueryPerformanceFrequency(&f);
-  QueryPerformanceCounter(&t);
-  return (uint64_t)((double)t.QuadPart * 1e9 / (double)f.QuadPart);
-#else
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
-
 typedef int (*poll_fn)(const void *what, uint32_t value);
 
 /* Polls until done(what, value) holds or CAIRN_POOL_SPIN_NS have passed;
@@ -196,7 +182,7 @@ static int spin_until(poll_fn done, const void *what, uint32_t value) {
     if (done(what, value)) return 1;
     cpu_relax();
     if (i % 32) continue;
-    uint64_t t = now_ns();
+    uint64_t t = cairn__now_ns();
     if (!end) end = t + CAIRN_POOL_SPIN_NS;
     else if (t >= end) return done(what, value);
     yield_core();

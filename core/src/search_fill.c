@@ -88,7 +88,7 @@ CAIRN_INLINE uint64_t fifo_relax(cairn__node *nodes, uint32_t *parent,
                                  cairn_cost ng) {
   uint64_t pushed = 0;
   while (open) {
-    const int d = cairn__lowest_bit(open);
+    const int d = cairn__ctz(open);
     open &= open - 1;
     const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
     cairn__node *n = &nodes[nb];
@@ -153,7 +153,7 @@ CAIRN_INLINE cairn_status fifo_fill_impl(cairn_search *s, uint64_t budget,
   const uint32_t gen = s->gen;
   const uint32_t *goal_mark = s->goal_set ? s->goal_mark : NULL;
   int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__dir_dx[d] + cairn__dir_dy[d] * stride;
+  for (int d = 0; d < 8; d++) off[d] = cairn__dx[d] + cairn__dy[d] * stride;
   fifo_q f0 = fifo_load(s, 0), f1 = fifo_load(s, 1);
   uint64_t expanded = 0, generated = 0;
   cairn_status st = CAIRN_IN_PROGRESS;

@@ -1,7 +1,9 @@
 /* A* and Dijkstra on grids: the grid loop and its entry points.
  *
  * One loop, grid_step_impl, serves A* with every heuristic, nearest-goal
- * Dijkstra and full distance maps; it is specialised at compile time on the
+ * Dijkstra and the heap fills and distance maps on uneven terrain (on
+ * uniform terrain the FIFO fill of search_fill.c is a second loop, with no
+ * heap at all); it is specialised at compile time on the
  * heuristic, the move set, the turn penalty and the goal test (always_inline
  * with constant arguments), so the plain case carries no test for features it
  * does not use. Blocking calls are begin + step(unbounded). */
@@ -78,7 +80,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
   int32_t off[8];
   cairn_cost base[8];
   for (int d = 0; d < 8; d++) {
-    off[d] = cairn__dir_dx[d] + cairn__dir_dy[d] * stride;
+    off[d] = cairn__dx[d] + cairn__dy[d] * stride;
     base[d] = d < 4 ? CAIRN_COST_ONE : CAIRN_COST_DIAG;
   }
   bool limited;
@@ -105,7 +107,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     unsigned open = cairn__moves_from(g, c, MOVES);
     if (BOUNDED) open &= cairn__bound_mask(s, cx, cy);
     while (open) {
-      const int d = cairn__lowest_bit(open);
+      const int d = cairn__ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
       cairn_cost ng = gc + base[d] * cost[REVERSE ? c : nb];
@@ -116,13 +118,13 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
       }
       if (claims) {
         const uint32_t k = claims[REVERSE ? c : nb];
-        if (k && in_claim_radius(s, REVERSE ? cx : cx + cairn__dir_dx[d],
-                                 REVERSE ? cy : cy + cairn__dir_dy[d]))
+        if (k && in_claim_radius(s, REVERSE ? cx : cx + cairn__dx[d],
+                                 REVERSE ? cy : cy + cairn__dy[d]))
           ng += k * s->claim_pen;
       }
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
-        cairn_cost h = grid_h(s, H, cx + cairn__dir_dx[d], cy + cairn__dir_dy[d]);
+        cairn_cost h = grid_h(s, H, cx + cairn__dx[d], cy + cairn__dy[d]);
         cairn__open(s, nb, ng, h, c);
       } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
         cairn__lower(s, nb, ng, c);

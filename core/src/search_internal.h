@@ -1,17 +1,10 @@
 /* Private to the core module (and its tests): the search context, its node
- * records and its indexed binary heap, shared by the grid and graph loops. */
+ * records and its indexed 4-ary heap, shared by the grid and graph loops. */
 #ifndef CAIRN_SEARCH_INTERNAL_H
 #define CAIRN_SEARCH_INTERNAL_H
 
 #include "layers_internal.h"
 
-/* Forces the inlining the specialised loops rely on (constant arguments
- * fold away only once the body is inlined). */
-#if defined(__GNUC__)
-#define CAIRN_INLINE static inline __attribute__((always_inline))
-#else
-#define CAIRN_INLINE static inline
-#endif
 
 /* One record per node. `stamp` says what the record means in the current
  * search: == gen open, == gen + 1 closed, anything else fresh (never seen),
@@ -36,7 +29,7 @@ typedef struct cairn__entry {
 typedef struct cairn__fifo_entry {
   cairn_cost g;
   uint32_t node;
-  uint32_t dir; /* the step that reached node (dir_* order), 8 for a source */
+  uint32_t dir; /* the step that reached node (cairn__dx order), 8 for a source */
 } cairn__fifo_entry;
 
 typedef enum cairn__kind {
@@ -261,20 +254,14 @@ static inline uint32_t cairn__pop(cairn_search *s) {
 
 /* ---- grid moves (the grid loop and the uniform fills) ---------------- */
 
-/* Neighbour order: the four straight moves, then the four diagonals; a
- * diagonal's two straight components are dirs (dx_dir, dy_dir) below.
- * Defined here so each loop's file sees the values (and folds them). */
-static const int8_t cairn__dir_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-static const int8_t cairn__dir_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
-
-/* The legal moves out of cell c as a bit set over the dir_* order: the
+/* The legal moves out of cell c as a bit set over the cairn__dx order: the
  * grid keeps them per cell (struct cairn_grid), one load instead of eight
  * neighbour tests; a 4-way search keeps the straight ones. */
 CAIRN_INLINE unsigned cairn__moves_from(const cairn_grid *g, uint32_t c, int MOVES) {
   return MOVES == 4 ? g->moves[c] & 15u : g->moves[c];
 }
 
-/* Moves that stay inside the bounds, as a bit set over the dir_* order. A
+/* Moves that stay inside the bounds, as a bit set over the cairn__dx order. A
  * diagonal between two cells of a rectangle has both straight components
  * inside it too, so masking is all the corner rule needs. */
 CAIRN_INLINE unsigned cairn__bound_mask(const cairn_search *s, int32_t cx,
@@ -283,19 +270,6 @@ CAIRN_INLINE unsigned cairn__bound_mask(const cairn_search *s, int32_t cx,
   unsigned so = cy < s->by1, n = cy > s->by0;
   return e | w << 1 | so << 2 | n << 3 | (e & so) << 4 | (w & so) << 5 |
          (e & n) << 6 | (w & n) << 7;
-}
-
-CAIRN_INLINE int cairn__lowest_bit(unsigned m) {
-#if defined(__GNUC__)
-  return __builtin_ctz(m);
-#else
-  int d = 0;
-  while (!(m & 1u)) {
-    m >>= 1;
-    d++;
-  }
-  return d;
-#endif
 }
 
 #endif

@@ -365,26 +365,6 @@ void cairn_crowd_get_stats(const cairn_crowd *c, cairn_crowd_stats *out);
  * @return its memory in bytes */
 size_t cairn_crowd_memory(const cairn_crowd *c);
 
-/* ---- the "night of the dead" settlement ---------------------------- */
-
-/** Width, in cells, of each settlement gate. */
-#define CAIRN_SETTLEMENT_GATE 8
-/** Writes a settlement map of width x height map characters (row by row,
- * no line ends) into out: a walled town in the middle with two gates of
- * CAIRN_SETTLEMENT_GATE cells on each side ('G', passable), houses inside
- * ('\@'), farm fields ('S', passable), forest ('T'), a river across the west
- * ('W') with fords ('.'), open ground ('.'). In the Moving AI rule 'G' and
- * 'S' cost 1, 'T' 'W' '\@' are walls. The same seed gives the same map.
- * CAIRN_ERR_ARG for sides under 64 or NULL out; CAIRN_ERR_TOO_LARGE above
- * CAIRN_GRID_MAX_SIDE.
- * @param[in] width columns, 64 .. CAIRN_GRID_MAX_SIDE
- * @param[in] height rows, 64 .. CAIRN_GRID_MAX_SIDE
- * @param[in] seed the random seed
- * @param[out] out width * height characters
- * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE */
-cairn_status cairn_settlement_generate(int32_t width, int32_t height,
-                                       uint64_t seed, char *out);
-
 #ifdef __cplusplus
 }
 #endif

@@ -4,16 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes) {
-  void *p = c->alloc.fn(c->alloc.user, NULL, 0, bytes ? bytes : 1);
-  if (p) memset(p, 0, bytes);
-  return p;
-}
-
-void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes) {
-  if (p) c->alloc.fn(c->alloc.user, p, bytes ? bytes : 1, 0);
-}
-
 cairn_crowd_opts cairn_crowd_defaults(void) {
   cairn_crowd_opts o;
   memset(&o, 0, sizeof o);
@@ -71,36 +61,36 @@ static int same_walls(const cairn_grid *a, const cairn_grid *b) {
 
 static void free_arrays(cairn_crowd *c) {
   size_t n = c->cap;
-#define FREE_ONE(name, k) cairn__crowd_free(c, c->name, sizeof *c->name * n * (k));
+#define FREE_ONE(name, k) cairn__free(&c->alloc, c->name, sizeof *c->name * n * (k));
   CROWD_ARRAYS(FREE_ONE)
 #undef FREE_ONE
-  cairn__crowd_free(c, c->wp, sizeof *c->wp * n * c->opts.waypoints);
-  cairn__crowd_free(c, c->bin_start,
+  cairn__free(&c->alloc, c->wp, sizeof *c->wp * n * c->opts.waypoints);
+  cairn__free(&c->alloc, c->bin_start,
                     sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1));
-  cairn__crowd_free(c, c->blk_sum, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c));
+  cairn__free(&c->alloc, c->blk_sum, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c));
   size_t nw = cairn__workers_count(&c->workers);
-  cairn__crowd_free(c, c->wblk, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c));
-  cairn__crowd_free(c, c->wblk_tick, sizeof *c->wblk_tick * nw);
-  cairn__crowd_free(c, c->wsum, sizeof *c->wsum * nw);
+  cairn__free(&c->alloc, c->wblk, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c));
+  cairn__free(&c->alloc, c->wblk_tick, sizeof *c->wblk_tick * nw);
+  cairn__free(&c->alloc, c->wsum, sizeof *c->wsum * nw);
 }
 
 static cairn_status alloc_arrays(cairn_crowd *c) {
   size_t n = c->cap;
   int ok = 1;
 #define ALLOC_ONE(name, k) \
-  ok = ok && (c->name = cairn__crowd_alloc(c, sizeof *c->name * n * (k))) != NULL;
+  ok = ok && (c->name = cairn__alloc_zero(&c->alloc, sizeof *c->name * n * (k))) != NULL;
   CROWD_ARRAYS(ALLOC_ONE)
 #undef ALLOC_ONE
-  ok = ok && (c->wp = cairn__crowd_alloc(c, sizeof *c->wp * n * c->opts.waypoints));
-  ok = ok && (c->bin_start = cairn__crowd_alloc(
-                  c, sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1)));
-  ok = ok && (c->blk_sum = cairn__crowd_alloc(
-                  c, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c)));
+  ok = ok && (c->wp = cairn__alloc_zero(&c->alloc, sizeof *c->wp * n * c->opts.waypoints));
+  ok = ok && (c->bin_start = cairn__alloc_zero(
+                  &c->alloc, sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1)));
+  ok = ok && (c->blk_sum = cairn__alloc_zero(
+                  &c->alloc, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c)));
   size_t nw = cairn__workers_count(&c->workers);
-  ok = ok && (c->wblk = cairn__crowd_alloc(
-                  c, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c)));
-  ok = ok && (c->wblk_tick = cairn__crowd_alloc(c, sizeof *c->wblk_tick * nw));
-  ok = ok && (c->wsum = cairn__crowd_alloc(c, sizeof *c->wsum * nw));
+  ok = ok && (c->wblk = cairn__alloc_zero(
+                  &c->alloc, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c)));
+  ok = ok && (c->wblk_tick = cairn__alloc_zero(&c->alloc, sizeof *c->wblk_tick * nw));
+  ok = ok && (c->wsum = cairn__alloc_zero(&c->alloc, sizeof *c->wsum * nw));
   return ok ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
@@ -115,9 +105,8 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   if (o.route_grid && !same_walls(grid, o.route_grid)) return CAIRN_ERR_ARG;
   if (o.penalty && !cairn_penalty_fits(o.penalty, grid)) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_crowd *c = a.fn(a.user, NULL, 0, sizeof *c);
+  cairn_crowd *c = cairn__alloc_zero(&a, sizeof *c);
   if (!c) return CAIRN_ERR_NOMEM;
-  memset(c, 0, sizeof *c);
   c->alloc = a;
   c->opts = o;
   c->grid = grid;
@@ -168,7 +157,8 @@ void cairn_crowd_destroy(cairn_crowd *c) {
   cairn_flow_builder_destroy(c->builder);
   free_arrays(c);
   cairn__workers_free(&c->workers);
-  c->alloc.fn(c->alloc.user, c, sizeof *c, 0);
+  cairn_allocator a = c->alloc;
+  cairn__free(&a, c, sizeof *c);
 }
 
 /* ---- handles -------------------------------------------------------- */

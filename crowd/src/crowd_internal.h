@@ -5,7 +5,7 @@
 
 #include "cairn_crowd.h"
 #include "cairn_hierarchy.h"
-#include "cairn_thread.h"
+#include "cairn_private.h"
 
 #include <math.h>
 
@@ -151,8 +151,6 @@ static inline size_t cairn__crowd_bin_blocks(const cairn_crowd *c) {
   return (nb + CROWD_BIN_BLOCK - 1) / CROWD_BIN_BLOCK;
 }
 
-void *cairn__crowd_alloc(cairn_crowd *c, size_t bytes);
-void cairn__crowd_free(cairn_crowd *c, void *p, size_t bytes);
 /* 1 for a blocked cell or one off the grid (inline: the tick asks it
  * several times an agent). */
 static inline int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y) {

@@ -13,10 +13,10 @@
 cairn_status cairn__crowd_queue_init(cairn_crowd *c) {
   /* twice the slots: dropped requests stay in the ring until compacted */
   c->ring_cap = c->cap * 2;
-  c->ring = cairn__crowd_alloc(c, sizeof *c->ring * c->ring_cap);
+  c->ring = cairn__alloc_zero(&c->alloc, sizeof *c->ring * c->ring_cap);
   /* a smoothed path, or the cells ahead of a unit */
   c->smooth_cap = cairn_grid_passable(c->route) + 2;
-  c->smooth = cairn__crowd_alloc(c, sizeof *c->smooth * c->smooth_cap);
+  c->smooth = cairn__alloc_zero(&c->alloc, sizeof *c->smooth * c->smooth_cap);
   if (!c->ring || !c->smooth) return CAIRN_ERR_NOMEM;
   if (c->opts.claim_penalty > 0.0f &&
       cairn_claims_create(c->route, &c->alloc, &c->claims) != CAIRN_OK)
@@ -33,8 +33,8 @@ void cairn__crowd_queue_free(cairn_crowd *c) {
   cairn_search_destroy(c->search);
   cairn_hpa_query_destroy(c->hq);
   cairn_claims_destroy(c->claims);
-  cairn__crowd_free(c, c->ring, sizeof *c->ring * c->ring_cap);
-  cairn__crowd_free(c, c->smooth, sizeof *c->smooth * c->smooth_cap);
+  cairn__free(&c->alloc, c->ring, sizeof *c->ring * c->ring_cap);
+  cairn__free(&c->alloc, c->smooth, sizeof *c->smooth * c->smooth_cap);
 }
 
 static uint32_t ring_at(const cairn_crowd *c, uint32_t k) {

@@ -1,0 +1,47 @@
+/* Private to cairn's modules: compiler hints and bit tricks, each with a
+ * portable fallback, so the library builds with GCC, Clang and MSVC. */
+#ifndef CAIRN_BITS_H
+#define CAIRN_BITS_H
+
+#include <stdint.h>
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
+/* Forces the inlining the specialised loops rely on: constant arguments
+ * fold away only once the body is inlined. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CAIRN_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define CAIRN_INLINE static __forceinline
+#else
+#define CAIRN_INLINE static inline
+#endif
+
+/* printf-style checking of a function's format argument (1-based). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CAIRN_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define CAIRN_PRINTF(fmt, first)
+#endif
+
+/* The index of the lowest set bit of m; m must not be 0. */
+static inline int cairn__ctz(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctz(m);
+#elif defined(_MSC_VER)
+  unsigned long i;
+  _BitScanForward(&i, m);
+  return (int)i;
+#else
+  int d = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    d++;
+  }
+  return d;
+#endif
+}
+
+#endif

@@ -1,0 +1,100 @@
+/* A crowd's run to the end and its summary, shared by cairn horde and
+ * cairn march (cli.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cairn_crowd.h"
+#include "cli.h"
+#include "cli_png.h"
+#include "replay.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
+  double *ms = malloc((size_t)ticks * sizeof *ms);
+  if (!ms) return CAIRN_ERR_NOMEM;
+  double total_us = 0;
+  long t = 0;
+  cairn_crowd_stats st;
+  for (; t < ticks; t++) {
+    double t0 = cli_now_us();
+    cairn_crowd_tick(c);
+    double us = cli_now_us() - t0;
+    ms[t] = us / 1000.0;
+    total_us += us;
+    cairn_crowd_get_stats(c, &st);
+    sum->in_wall += st.in_wall;
+    sum->lost += st.non_finite;
+    sum->overlaps += st.overlaps;
+    sum->agent_ticks += st.active;
+    if (sum->replay && cli_replay_tick(sum->replay, t + 1) != CAIRN_OK) {
+      free(ms);
+      return CAIRN_ERR_IO;
+    }
+    if (sum->movie && cli_png_movie_tick(sum->movie, t + 1) != CAIRN_OK) {
+      free(ms);
+      return CAIRN_ERR_IO;
+    }
+    if (st.moving + st.waiting + st.queued == 0) {
+      t++;
+      break;
+    }
+  }
+  cairn_crowd_get_stats(c, &st);
+  sum->ticks = t;
+  sum->arrived = st.arrived;
+  sum->stuck = st.stuck + st.unreachable;
+  sum->unreachable = st.unreachable;
+  sum->lost += (uint64_t)(sum->agents - (long)st.agents);
+  sum->hash = cairn_crowd_hash(c);
+  sum->updates_per_s = total_us > 0 ? (double)sum->agent_ticks / (total_us / 1e6) : 0;
+  sum->max_tick_nodes = st.max_tick_nodes;
+  /* the 99th percentile of the ticks a served request waited */
+  uint64_t seen = 0, want = (uint64_t)((double)st.served * 0.99);
+  sum->wait_p99 = 0;
+  for (int k = 0; k <= 256 && st.served; k++) {
+    seen += st.wait_hist[k];
+    if (seen > want || k == 256) {
+      sum->wait_p99 = k;
+      break;
+    }
+  }
+  qsort(ms, (size_t)t, sizeof *ms, cmp_double);
+  sum->median_ms = ms[t / 2];
+  sum->p99_ms = ms[(size_t)((double)(t - 1) * 0.99)];
+  free(ms);
+  return CAIRN_OK;
+}
+
+void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
+  double pct = s->agent_ticks ? 100.0 * (double)s->overlaps / (double)s->agent_ticks : 0;
+  if (json) {
+    printf("{\"agents\":%ld,\"ticks\":%ld,\"arrived\":%u,\"in_wall\":%llu,\"lost\":%llu,"
+           "\"stuck\":%u,\"overlap_pct\":%.3f,\"state_hash\":\"%016llx\","
+           "\"median_tick_ms\":%.3f,\"p99_tick_ms\":%.3f,\"agent_updates_per_s\":%.0f",
+           s->agents, s->ticks, s->arrived, (unsigned long long)s->in_wall,
+           (unsigned long long)s->lost, s->stuck, pct, (unsigned long long)s->hash,
+           s->median_ms, s->p99_ms, s->updates_per_s);
+    if (queue)
+      printf(",\"max_tick_nodes\":%llu,\"queue_wait_ticks_p99\":%d",
+             (unsigned long long)s->max_tick_nodes, s->wait_p99);
+    printf("}\n");
+    return;
+  }
+  printf("agents      %ld, over after %ld ticks (%.1f s of game time)\n", s->agents,
+         s->ticks, (double)s->ticks * 0.1);
+  printf("arrived     %u (%.2f %%), stuck or unreachable %u (unreachable %u)\n", s->arrived,
+         100.0 * s->arrived / (double)s->agents, s->stuck, s->unreachable);
+  printf("in a wall   %llu agent-ticks, lost %llu\n", (unsigned long long)s->in_wall,
+         (unsigned long long)s->lost);
+  printf("overlap     %.3f %% of agent-ticks (discs overlapping by more than half a radius)\n", pct);
+  printf("tick        median %.3f ms, p99 %.3f ms, %.2f M agent updates/s\n",
+         s->median_ms, s->p99_ms, s->updates_per_s / 1e6);
+  if (queue)
+    printf("paths       at most %llu nodes in a tick, 99 %% of requests waited <= %d ticks\n",
+           (unsigned long long)s->max_tick_nodes, s->wait_p99);
+  printf("state hash  %016llx\n", (unsigned long long)s->hash);
+}
