@@ -1,25 +1,9 @@
 /* Builders, fields, the row passes and the build that runs them (the
  * integration queues are flow_integrate.c, reading flow_read.c). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "flow_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-void *cairn__flow_alloc(const cairn_allocator *a, size_t bytes) {
-  return a->fn(a->user, NULL, 0, bytes);
-}
-
-void cairn__flow_free(const cairn_allocator *a, void *p, size_t bytes) {
-  if (p) a->fn(a->user, p, bytes, 0);
-}
-
-double cairn__flow_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 cairn_flow_opts cairn_flow_defaults(void) {
   cairn_flow_opts o;
@@ -37,7 +21,7 @@ cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
   if (!out) return CAIRN_ERR_ARG;
   *out = NULL;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_flow_builder *b = cairn__flow_alloc(&a, sizeof *b);
+  cairn_flow_builder *b = cairn__alloc(&a, sizeof *b);
   if (!b) return CAIRN_ERR_NOMEM;
   memset(b, 0, sizeof *b);
   b->alloc = a;
@@ -46,11 +30,11 @@ cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
 }
 
 static void builder_release(cairn_flow_builder *b) {
-  cairn__flow_free(&b->alloc, b->qa, b->cap * sizeof *b->qa);
-  cairn__flow_free(&b->alloc, b->qb, b->cap * sizeof *b->qb);
-  cairn__flow_free(&b->alloc, b->list, b->cap * sizeof *b->list);
-  cairn__flow_free(&b->alloc, b->seeds, b->cap * sizeof *b->seeds);
-  cairn__flow_free(&b->alloc, b->mark, b->cap);
+  cairn__free(&b->alloc, b->qa, b->cap * sizeof *b->qa);
+  cairn__free(&b->alloc, b->qb, b->cap * sizeof *b->qb);
+  cairn__free(&b->alloc, b->list, b->cap * sizeof *b->list);
+  cairn__free(&b->alloc, b->seeds, b->cap * sizeof *b->seeds);
+  cairn__free(&b->alloc, b->mark, b->cap);
   b->qa = b->qb = b->list = b->seeds = NULL;
   b->mark = NULL;
   b->cap = 0;
@@ -61,17 +45,17 @@ void cairn_flow_builder_destroy(cairn_flow_builder *b) {
   builder_release(b);
   cairn__workers_free(&b->workers);
   cairn_allocator a = b->alloc;
-  cairn__flow_free(&a, b, sizeof *b);
+  cairn__free(&a, b, sizeof *b);
 }
 
 cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n) {
   if (n <= b->cap) return CAIRN_OK;
   builder_release(b);
-  b->qa = cairn__flow_alloc(&b->alloc, n * sizeof *b->qa);
-  b->qb = cairn__flow_alloc(&b->alloc, n * sizeof *b->qb);
-  b->list = cairn__flow_alloc(&b->alloc, n * sizeof *b->list);
-  b->seeds = cairn__flow_alloc(&b->alloc, n * sizeof *b->seeds);
-  b->mark = cairn__flow_alloc(&b->alloc, n);
+  b->qa = cairn__alloc(&b->alloc, n * sizeof *b->qa);
+  b->qb = cairn__alloc(&b->alloc, n * sizeof *b->qb);
+  b->list = cairn__alloc(&b->alloc, n * sizeof *b->list);
+  b->seeds = cairn__alloc(&b->alloc, n * sizeof *b->seeds);
+  b->mark = cairn__alloc(&b->alloc, n);
   if (!b->qa || !b->qb || !b->list || !b->seeds || !b->mark) {
     b->cap = n; /* so the release frees what was taken */
     builder_release(b);
@@ -107,7 +91,7 @@ cairn_status cairn_field_create(const cairn_grid *grid,
   *out = NULL;
   if (!grid) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_field *f = cairn__flow_alloc(&a, sizeof *f);
+  cairn_field *f = cairn__alloc(&a, sizeof *f);
   if (!f) return CAIRN_ERR_NOMEM;
   memset(f, 0, sizeof *f);
   f->alloc = a;
@@ -116,9 +100,9 @@ cairn_status cairn_field_create(const cairn_grid *grid,
   f->h = cairn_grid_height(grid);
   f->stride = f->w + 2;
   f->n = padded_cells(grid);
-  f->cost = cairn__flow_alloc(&a, f->n * sizeof *f->cost);
-  f->dir = cairn__flow_alloc(&a, f->n);
-  f->los = cairn__flow_alloc(&a, 2 * f->n);
+  f->cost = cairn__alloc(&a, f->n * sizeof *f->cost);
+  f->dir = cairn__alloc(&a, f->n);
+  f->los = cairn__alloc(&a, 2 * f->n);
   if (!f->cost || !f->dir || !f->los) {
     cairn_field_destroy(f);
     return CAIRN_ERR_NOMEM;
@@ -132,11 +116,11 @@ cairn_status cairn_field_create(const cairn_grid *grid,
 void cairn_field_destroy(cairn_field *f) {
   if (!f) return;
   cairn_allocator a = f->alloc;
-  cairn__flow_free(&a, f->cost, f->n * sizeof *f->cost);
-  cairn__flow_free(&a, f->dir, f->n);
-  cairn__flow_free(&a, f->los, 2 * f->n);
-  cairn__flow_free(&a, f->goals, f->goals_cap * sizeof *f->goals);
-  cairn__flow_free(&a, f, sizeof *f);
+  cairn__free(&a, f->cost, f->n * sizeof *f->cost);
+  cairn__free(&a, f->dir, f->n);
+  cairn__free(&a, f->los, 2 * f->n);
+  cairn__free(&a, f->goals, f->goals_cap * sizeof *f->goals);
+  cairn__free(&a, f, sizeof *f);
 }
 
 static int point_cmp(const void *pa, const void *pb) {
@@ -156,9 +140,9 @@ static cairn_status set_goals(cairn_field *f, const cairn_grid *g,
     if (!cairn_grid_cost(g, goals[k].x, goals[k].y)) return CAIRN_ERR_BLOCKED;
   }
   if (n > f->goals_cap) {
-    cairn_point *p = cairn__flow_alloc(&f->alloc, n * sizeof *p);
+    cairn_point *p = cairn__alloc(&f->alloc, n * sizeof *p);
     if (!p) return CAIRN_ERR_NOMEM;
-    cairn__flow_free(&f->alloc, f->goals, f->goals_cap * sizeof *f->goals);
+    cairn__free(&f->alloc, f->goals, f->goals_cap * sizeof *f->goals);
     f->goals = p;
     f->goals_cap = n;
   }
@@ -284,7 +268,7 @@ static uint8_t dir_of_layered(const cairn_field *f, const uint8_t *g, size_t i) 
   const ptrdiff_t off[8] = {1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1};
   unsigned open = cairn__flow_moves(g, i, f->stride, f->moves);
   while (open) {
-    const int d = __builtin_ctz(open);
+    const int d = cairn__ctz(open);
     open &= open - 1;
     const size_t nb = (size_t)((ptrdiff_t)i + off[d]);
     const uint32_t p = f->pen[nb];
@@ -321,7 +305,7 @@ uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i) {
          (w & n & (c[i - s - 1] + D * g[i - s - 1] == v)) << 7;
   }
   /* none cannot happen on an exact field */
-  return m ? (uint8_t)__builtin_ctz(m) : CAIRN_FLOW_NONE;
+  return m ? (uint8_t)cairn__ctz(m) : CAIRN_FLOW_NONE;
 }
 
 /* The bounding box of a band's reached cells (grid coordinates); empty:
@@ -465,7 +449,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   const cairn_jobs *jobs = NULL;
   if (st == CAIRN_OK) st = build_jobs(b, o, f->n, &jobs);
   if (st != CAIRN_OK) return st;
-  double t0 = cairn__flow_now_ms();
+  double t0 = cairn__now_ms();
   int32_t stride;
   const uint8_t *g = cairn_grid_cells(grid, &stride);
   f->grid = grid;
@@ -496,7 +480,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->queue = q;
   f->uniform = tmin == tmax && !f->pen ? tmin : 0;
   f->built = 1;
-  f->build_ms = cairn__flow_now_ms() - t0;
+  f->build_ms = cairn__now_ms() - t0;
   f->repair_ms = 0;
   f->repaired = 0;
   return CAIRN_OK;

@@ -40,7 +40,7 @@ cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
   cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
   if (cairn__flow_check_opts(&o) != CAIRN_OK) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_flow_cache *c = cairn__flow_alloc(&a, sizeof *c);
+  cairn_flow_cache *c = cairn__alloc(&a, sizeof *c);
   if (!c) return CAIRN_ERR_NOMEM;
   memset(c, 0, sizeof *c);
   c->alloc = a;
@@ -55,9 +55,9 @@ void cairn_flow_cache_destroy(cairn_flow_cache *c) {
   if (!c) return;
   for (size_t k = 0; k < c->n; k++) cairn_field_destroy(c->e[k].field);
   cairn_allocator a = c->alloc;
-  cairn__flow_free(&a, c->e, c->cap * sizeof *c->e);
-  cairn__flow_free(&a, c->key, c->key_cap * sizeof *c->key);
-  cairn__flow_free(&a, c, sizeof *c);
+  cairn__free(&a, c->e, c->cap * sizeof *c->e);
+  cairn__free(&a, c->key, c->key_cap * sizeof *c->key);
+  cairn__free(&a, c, sizeof *c);
 }
 
 static int point_cmp(const void *pa, const void *pb) {
@@ -71,9 +71,9 @@ static int point_cmp(const void *pa, const void *pb) {
 static cairn_status make_key(cairn_flow_cache *c, const cairn_point *goals,
                              size_t n, size_t *m, uint64_t *hash) {
   if (n > c->key_cap) {
-    cairn_point *p = cairn__flow_alloc(&c->alloc, n * sizeof *p);
+    cairn_point *p = cairn__alloc(&c->alloc, n * sizeof *p);
     if (!p) return CAIRN_ERR_NOMEM;
-    cairn__flow_free(&c->alloc, c->key, c->key_cap * sizeof *c->key);
+    cairn__free(&c->alloc, c->key, c->key_cap * sizeof *c->key);
     c->key = p;
     c->key_cap = n;
   }
@@ -122,13 +122,9 @@ static bool make_room(cairn_flow_cache *c, size_t need) {
 }
 
 static cairn_status grow_entries(cairn_flow_cache *c) {
-  if (c->n < c->cap) return CAIRN_OK;
-  size_t cap = c->cap ? 2 * c->cap : 8;
-  entry *e = c->alloc.fn(c->alloc.user, c->e, c->cap * sizeof *e, cap * sizeof *e);
-  if (!e) return CAIRN_ERR_NOMEM;
-  c->e = e;
-  c->cap = cap;
-  return CAIRN_OK;
+  return cairn__grow(&c->alloc, (void **)&c->e, &c->cap, c->n + 1, sizeof *c->e)
+             ? CAIRN_OK
+             : CAIRN_ERR_NOMEM;
 }
 
 static size_t field_bytes(const cairn_grid *g, size_t goals) {

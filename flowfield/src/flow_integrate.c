@@ -3,8 +3,6 @@
  * share. */
 #include "flow_internal.h"
 
-const int8_t cairn__flow_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-const int8_t cairn__flow_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
 const cairn_cost cairn__flow_base[8] = {
     CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,
     CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG};
@@ -127,23 +125,40 @@ static void bucket_unlink(cairn_flow_builder *b, uint32_t k, uint32_t c) {
   if (nx != UINT32_MAX) b->qb[nx] = pv;
 }
 
+/* The buckets' side of a relaxation: the cell moves to its new bucket. */
+typedef struct bucket_queue {
+  cairn_flow_builder *b;
+  const cairn_cost *v;
+  cairn_cost width; /* W */
+  size_t queued;
+} bucket_queue;
+
+static inline void bucket_lowered(void *ctx, uint32_t nb, cairn_cost old) {
+  bucket_queue *q = ctx;
+  if (old != CAIRN_COST_INF) {
+    bucket_unlink(q->b, (uint32_t)((old / q->width) % FLOW_BUCKETS), nb);
+    q->queued--;
+  }
+  bucket_link(q->b, (uint32_t)((q->v[nb] / q->width) % FLOW_BUCKETS), nb);
+  q->queued++;
+}
+
 void cairn__flow_integrate_buckets(cairn_field *f, cairn_flow_builder *b,
                                    const uint8_t *g, unsigned tmin) {
   cairn_cost *v = f->cost;
   uint8_t *mark = b->mark;
-  const cairn_cost W = CAIRN_COST_ONE * tmin;
   int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
+  cairn__flow_offsets(f, off);
   for (int k = 0; k < FLOW_BUCKETS; k++) b->heads[k] = UINT32_MAX;
-  size_t queued = 0;
+  bucket_queue q = {b, v, CAIRN_COST_ONE * tmin, 0};
   for (size_t k = 0; k < f->n_goals; k++) {
     uint32_t i = (uint32_t)cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
     v[i] = 0;
     bucket_link(b, 0, i);
-    queued++;
+    q.queued++;
   }
   uint64_t cur = 0; /* absolute bucket number being emptied */
-  while (queued) {
+  while (q.queued) {
     uint32_t k = (uint32_t)(cur % FLOW_BUCKETS);
     uint32_t c = b->heads[k];
     if (c == UINT32_MAX) {
@@ -151,56 +166,36 @@ void cairn__flow_integrate_buckets(cairn_field *f, cairn_flow_builder *b,
       continue;
     }
     bucket_unlink(b, k, c);
-    queued--;
+    q.queued--;
     mark[c] = 1;
-    const cairn_cost gc = v[c];
-    const unsigned t = g[c];
-    /* a step into c also pays c's penalty; a cell the layer blocks is
-     * never stepped into */
-    const cairn_cost pc = f->pen ? f->pen[c] : 0;
-    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
-    while (open) {
-      const int d = __builtin_ctz(open);
-      open &= open - 1;
-      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
-      if (ng >= v[nb]) continue;
-      if (v[nb] != CAIRN_COST_INF) {
-        bucket_unlink(b, (uint32_t)((v[nb] / W) % FLOW_BUCKETS), nb);
-        queued--;
-      }
-      v[nb] = ng;
-      bucket_link(b, (uint32_t)((ng / W) % FLOW_BUCKETS), nb);
-      queued++;
-    }
+    cairn__flow_relax(f, v, g, off, c, bucket_lowered, &q);
   }
+}
+
+/* The heap's side of a relaxation: the cell moves up. */
+typedef struct heap_queue {
+  cairn_flow_builder *b;
+  const cairn_cost *v;
+} heap_queue;
+
+static inline void heap_lowered(void *ctx, uint32_t nb, cairn_cost old) {
+  heap_queue *q = ctx;
+  (void)old;
+  cairn__flow_heap_lower(q->b, q->v, nb);
 }
 
 void cairn__flow_integrate_heap(cairn_field *f, cairn_flow_builder *b,
                                 const uint8_t *g) {
   cairn_cost *v = f->cost;
   int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
+  cairn__flow_offsets(f, off);
   b->heap_len = 0;
   for (size_t k = 0; k < f->n_goals; k++) {
     uint32_t i = (uint32_t)cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
     v[i] = 0;
     cairn__flow_heap_push(b, v, i);
   }
-  while (b->heap_len) {
-    const uint32_t c = cairn__flow_heap_pop(b, v);
-    const cairn_cost gc = v[c];
-    const unsigned t = g[c];
-    const cairn_cost pc = f->pen ? f->pen[c] : 0;
-    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
-    while (open) {
-      const int d = __builtin_ctz(open);
-      open &= open - 1;
-      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
-      if (ng >= v[nb]) continue;
-      v[nb] = ng;
-      cairn__flow_heap_lower(b, v, nb);
-    }
-  }
+  heap_queue q = {b, v};
+  while (b->heap_len)
+    cairn__flow_relax(f, v, g, off, cairn__flow_heap_pop(b, v), heap_lowered, &q);
 }

@@ -4,7 +4,7 @@
 #define CAIRN_FLOW_INTERNAL_H
 
 #include "cairn_flowfield.h"
-#include "cairn_thread.h"
+#include "cairn_private.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,13 +72,8 @@ struct cairn_field {
   int32_t bx0, by0, bx1, by1;
 };
 
-/* The step bases in direction order. */
-extern const int8_t cairn__flow_dx[8], cairn__flow_dy[8];
+/* The step bases in direction order (cairn_dirs.h). */
 extern const cairn_cost cairn__flow_base[8];
-
-void *cairn__flow_alloc(const cairn_allocator *a, size_t bytes);
-void cairn__flow_free(const cairn_allocator *a, void *p, size_t bytes);
-double cairn__flow_now_ms(void);
 
 /* CAIRN_ERR_ARG for options a build refuses (bad jobs included). */
 cairn_status cairn__flow_check_opts(const cairn_flow_opts *o);
@@ -105,6 +100,42 @@ static inline unsigned cairn__flow_moves(const uint8_t *g, size_t i,
   m |= (e & n & (g[i - s + 1] != 0)) << 6;
   m |= (w & n & (g[i - s - 1] != 0)) << 7;
   return m;
+}
+
+/* The step offsets of a field's padded cells, in cairn__dx order. */
+static inline void cairn__flow_offsets(const cairn_field *f, int32_t off[8]) {
+  for (int d = 0; d < 8; d++) off[d] = cairn__dx[d] + cairn__dy[d] * f->stride;
+}
+
+/* Tells a queue that relaxation gave cell nb a lower value; old is the
+ * value it had (CAIRN_COST_INF when none). */
+typedef void (*flow_lowered_fn)(void *ctx, uint32_t nb, cairn_cost old);
+
+/* Relaxes the moves around cell c, just settled at v[c]: every passable
+ * neighbour whose value the step lowers gets it, and `lowered` is told.
+ * The field runs back from the goals, so the step from a neighbour into c
+ * pays c's terrain and c's penalty, and nobody steps into a cell the layer
+ * blocks. The one relaxation of the heap and bucket builds and the heap
+ * repair, inlined into each with its queue's `lowered` (the uniform FIFO
+ * loops, with no terrain or layer, have their own). */
+CAIRN_INLINE void cairn__flow_relax(const cairn_field *f, cairn_cost *v,
+                                    const uint8_t *g, const int32_t *off,
+                                    uint32_t c, flow_lowered_fn lowered,
+                                    void *ctx) {
+  const cairn_cost gc = v[c];
+  const unsigned t = g[c];
+  const cairn_cost pc = f->pen ? f->pen[c] : 0;
+  unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
+  while (open) {
+    const int d = cairn__ctz(open);
+    open &= open - 1;
+    const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
+    const cairn_cost ng = gc + cairn__flow_base[d] * t + pc;
+    if (ng >= v[nb]) continue;
+    const cairn_cost old = v[nb];
+    v[nb] = ng;
+    lowered(ctx, nb, old);
+  }
 }
 
 /* The direction code of padded cell i from the values around it. */

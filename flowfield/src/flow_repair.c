@@ -41,7 +41,7 @@ enum { IN_I = 1, LOWERED = 2, SETTLED = 4, SEEDED = 8 };
 /* The index offsets of the eight moves. */
 static void offsets(const cairn_field *f, ptrdiff_t off[8]) {
   for (int d = 0; d < 8; d++)
-    off[d] = cairn__flow_dx[d] + (ptrdiff_t)cairn__flow_dy[d] * f->stride;
+    off[d] = cairn__dx[d] + (ptrdiff_t)cairn__dy[d] * f->stride;
 }
 
 #define STEP(i, d) ((size_t)((ptrdiff_t)(i) + off[d]))
@@ -59,7 +59,7 @@ static size_t seed_cell(const cairn_field *f, cairn_flow_builder *b,
   size_t c = (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
   if (!b->mark[c]) len = add(b, len, c, IN_I);
   for (int d = 0; d < 8; d++) {
-    int32_t nx = x + cairn__flow_dx[d], ny = y + cairn__flow_dy[d];
+    int32_t nx = x + cairn__dx[d], ny = y + cairn__dy[d];
     if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h) continue;
     size_t nb = (size_t)(ny + 1) * (size_t)f->stride + (size_t)(nx + 1);
     if (!b->mark[nb]) len = add(b, len, nb, IN_I);
@@ -132,31 +132,32 @@ static inline size_t lowered(cairn_flow_builder *b, size_t len, size_t nb) {
 
 /* General terrain (and any layer): the indexed heap, seeded with every
  * start. */
+/* The repair heap's side of a relaxation: the cell moves up, and joins
+ * the list of changed cells. */
+typedef struct repair_queue {
+  cairn_flow_builder *b;
+  const cairn_cost *v;
+  size_t len;
+} repair_queue;
+
+static inline void repair_lowered(void *ctx, uint32_t nb, cairn_cost old) {
+  repair_queue *q = ctx;
+  (void)old;
+  cairn__flow_heap_lower(q->b, q->v, nb);
+  q->len = lowered(q->b, q->len, nb);
+}
+
 static size_t propagate_heap(cairn_field *f, cairn_flow_builder *b,
                              const uint8_t *g, size_t len, size_t n_seeds) {
   int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
+  cairn__flow_offsets(f, off);
   b->heap_len = 0;
   for (size_t k = 0; k < n_seeds; k++) cairn__flow_heap_push(b, f->cost, b->seeds[k]);
-  while (b->heap_len) {
-    const uint32_t c = cairn__flow_heap_pop(b, f->cost);
-    const cairn_cost gc = f->cost[c];
-    /* as in the build: a step into c pays c's penalty, and nobody steps
-     * into a cell the layer blocks */
-    const cairn_cost pc = f->pen ? f->pen[c] : 0;
-    unsigned open = pc == CAIRN_PENALTY_BLOCK ? 0 : cairn__flow_moves(g, c, f->stride, f->moves);
-    while (open) {
-      const int d = __builtin_ctz(open);
-      open &= open - 1;
-      const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      const cairn_cost ng = gc + cairn__flow_base[d] * g[c] + pc;
-      if (ng >= f->cost[nb]) continue;
-      f->cost[nb] = ng;
-      cairn__flow_heap_lower(b, f->cost, nb);
-      len = lowered(b, len, nb);
-    }
-  }
-  return len;
+  repair_queue q = {b, f->cost, len};
+  while (b->heap_len)
+    cairn__flow_relax(f, f->cost, g, off, cairn__flow_heap_pop(b, f->cost),
+                      repair_lowered, &q);
+  return q.len;
 }
 
 /* Sorts the starts by value through the heap (free before the FIFOs
@@ -181,7 +182,7 @@ static size_t propagate_fifo(cairn_field *f, cairn_flow_builder *b,
   size_t head[3] = {0, 0, 0}, tail[3] = {n_seeds, 0, 0};
   const cairn_cost price[2] = {CAIRN_COST_ONE * t, CAIRN_COST_DIAG * t};
   int32_t off[8];
-  for (int d = 0; d < 8; d++) off[d] = cairn__flow_dx[d] + cairn__flow_dy[d] * f->stride;
+  cairn__flow_offsets(f, off);
   for (;;) {
     int best = -1;
     for (int k = 0; k < 3; k++)
@@ -193,7 +194,7 @@ static size_t propagate_fifo(cairn_field *f, cairn_flow_builder *b,
     b->mark[c] |= SETTLED;
     unsigned open = cairn__flow_moves(g, c, f->stride, f->moves);
     while (open) {
-      const int d = __builtin_ctz(open);
+      const int d = cairn__ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
       const cairn_cost ng = v[c] + price[d >= 4];
@@ -293,7 +294,7 @@ static cairn_status repair(cairn_flow_builder *b, cairn_field *f,
       return CAIRN_ERR_BLOCKED;
   cairn_status st = cairn__flow_builder_grow(b, f->n);
   if (st != CAIRN_OK) return st;
-  double t0 = cairn__flow_now_ms();
+  double t0 = cairn__now_ms();
   int32_t stride;
   const uint8_t *g = cairn_grid_cells(f->grid, &stride);
   for (size_t k = 0; k < n; k++) {
@@ -313,7 +314,7 @@ static cairn_status repair(cairn_flow_builder *b, cairn_field *f,
   else len = propagate_heap(f, b, g, len, n_seeds);
   finish(f, b, g, len, n_seeds, touches_los(f, changed, n));
   f->repaired = len;
-  f->repair_ms = cairn__flow_now_ms() - t0;
+  f->repair_ms = cairn__now_ms() - t0;
   return CAIRN_OK;
 }
 

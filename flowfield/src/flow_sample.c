@@ -45,7 +45,7 @@ static bool unit(float *vx, float *vy) {
 
 /* Bilinear blend of the moves of the four cells whose centres surround
  * (x, y); cells without a move do not count. */
-/* The unit move of each direction code (cairn__flow_dx/dy, diagonals
+/* The unit move of each direction code (cairn__dx/dy, diagonals
  * times 0.70710678f): the same floats the scaling gives, read at once. */
 static const float move_x[8] = {1, -1, 0, 0, 0.70710678f, -0.70710678f,
                                 0.70710678f, -0.70710678f};
@@ -100,8 +100,8 @@ cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
     if (unit(&vx, &vy) && segment_clear(f, g, x, y, vx, vy)) goto done;
   }
   if (blend(f, x, y, &vx, &vy) && segment_clear(f, g, x, y, vx, vy)) goto done;
-  vx = (float)cairn__flow_dx[d];
-  vy = (float)cairn__flow_dy[d];
+  vx = (float)cairn__dx[d];
+  vy = (float)cairn__dy[d];
   unit(&vx, &vy);
 done:
   out->vx = vx;

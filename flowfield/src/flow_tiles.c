@@ -40,14 +40,14 @@ static void tiles_free(cairn_flow_tiles *t) {
   cairn_allocator *a = &t->alloc;
   for (size_t k = 0; k < t->n_sec; k++) {
     size_t cells = (size_t)t->sec[k].w * (size_t)t->sec[k].h;
-    cairn__flow_free(a, t->sec[k].cost, cells * sizeof(cairn_cost));
-    cairn__flow_free(a, t->sec[k].dir, cells);
+    cairn__free(a, t->sec[k].cost, cells * sizeof(cairn_cost));
+    cairn__free(a, t->sec[k].dir, cells);
   }
-  cairn__flow_free(a, t->sec, t->max_sectors * sizeof *t->sec);
-  cairn__flow_free(a, t->slot, t->n_clusters * sizeof *t->slot);
-  cairn__flow_free(a, t->next, t->n_clusters * sizeof *t->next);
-  cairn__flow_free(a, t->built, t->n_clusters);
-  cairn__flow_free(a, t->chain, t->max_sectors * sizeof *t->chain);
+  cairn__free(a, t->sec, t->max_sectors * sizeof *t->sec);
+  cairn__free(a, t->slot, t->n_clusters * sizeof *t->slot);
+  cairn__free(a, t->next, t->n_clusters * sizeof *t->next);
+  cairn__free(a, t->built, t->n_clusters);
+  cairn__free(a, t->chain, t->max_sectors * sizeof *t->chain);
   cairn_flow_builder_destroy(t->b);
 }
 
@@ -55,7 +55,7 @@ void cairn_flow_tiles_destroy(cairn_flow_tiles *t) {
   if (!t) return;
   tiles_free(t);
   cairn_allocator a = t->alloc;
-  cairn__flow_free(&a, t, sizeof *t);
+  cairn__free(&a, t, sizeof *t);
 }
 
 static cairn_status add_sector(cairn_flow_tiles *t, size_t k) {
@@ -67,11 +67,11 @@ static cairn_status add_sector(cairn_flow_tiles *t, size_t k) {
   s->w = s->x0 + t->side > w ? w - s->x0 : t->side;
   s->h = s->y0 + t->side > h ? h - s->y0 : t->side;
   size_t cells = (size_t)s->w * (size_t)s->h;
-  s->cost = cairn__flow_alloc(&t->alloc, cells * sizeof *s->cost);
-  s->dir = cairn__flow_alloc(&t->alloc, cells);
+  s->cost = cairn__alloc(&t->alloc, cells * sizeof *s->cost);
+  s->dir = cairn__alloc(&t->alloc, cells);
   if (!s->cost || !s->dir) {
-    cairn__flow_free(&t->alloc, s->cost, cells * sizeof *s->cost);
-    cairn__flow_free(&t->alloc, s->dir, cells);
+    cairn__free(&t->alloc, s->cost, cells * sizeof *s->cost);
+    cairn__free(&t->alloc, s->dir, cells);
     return CAIRN_ERR_NOMEM;
   }
   t->slot[k] = (int32_t)t->n_sec++;
@@ -98,7 +98,7 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   size_t n_clusters = (size_t)cw * (size_t)ch;
   if (max_sectors > n_clusters) max_sectors = n_clusters;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_flow_tiles *t = cairn__flow_alloc(&a, sizeof *t);
+  cairn_flow_tiles *t = cairn__alloc(&a, sizeof *t);
   if (!t) return CAIRN_ERR_NOMEM;
   memset(t, 0, sizeof *t);
   t->alloc = a;
@@ -110,11 +110,11 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   t->ch = ch;
   t->n_clusters = n_clusters;
   t->max_sectors = max_sectors;
-  t->slot = cairn__flow_alloc(&a, n_clusters * sizeof *t->slot);
-  t->next = cairn__flow_alloc(&a, n_clusters * sizeof *t->next);
-  t->built = cairn__flow_alloc(&a, n_clusters);
-  t->sec = cairn__flow_alloc(&a, max_sectors * sizeof *t->sec);
-  t->chain = cairn__flow_alloc(&a, max_sectors * sizeof *t->chain);
+  t->slot = cairn__alloc(&a, n_clusters * sizeof *t->slot);
+  t->next = cairn__alloc(&a, n_clusters * sizeof *t->next);
+  t->built = cairn__alloc(&a, n_clusters);
+  t->sec = cairn__alloc(&a, max_sectors * sizeof *t->sec);
+  t->chain = cairn__alloc(&a, max_sectors * sizeof *t->chain);
   cairn_status st = CAIRN_ERR_NOMEM;
   if (t->slot && t->next && t->built && t->sec && t->chain)
     st = cairn_flow_builder_create(&a, &t->b);
@@ -155,7 +155,7 @@ cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
   cairn_hpa_result r;
   cairn_status st = cairn_hpa_find(q, t->hpa, start, t->goal, NULL, &r);
   if (st != CAIRN_OK) return st;
-  int32_t *seq = cairn__flow_alloc(&t->alloc, r.path_len * sizeof *seq);
+  int32_t *seq = cairn__alloc(&t->alloc, r.path_len * sizeof *seq);
   if (!seq) return CAIRN_ERR_NOMEM;
   size_t m = route_clusters(t, r.path, r.path_len, seq);
   /* count the new clusters (marking them -2) before adding any; every
@@ -175,7 +175,7 @@ cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
     if (st == CAIRN_OK) st = add_sector(t, (size_t)seq[i]);
     if (st != CAIRN_OK) t->slot[seq[i]] = -1;
   }
-  cairn__flow_free(&t->alloc, seq, r.path_len * sizeof *seq);
+  cairn__free(&t->alloc, seq, r.path_len * sizeof *seq);
   return st;
 }
 
@@ -183,7 +183,7 @@ cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
 
 static bool legal(const uint8_t *g, int32_t stride, int32_t x, int32_t y,
                   int d) {
-  int32_t dx = cairn__flow_dx[d], dy = cairn__flow_dy[d];
+  int32_t dx = cairn__dx[d], dy = cairn__dy[d];
   size_t i = (size_t)(y + 1) * (size_t)stride + (size_t)(x + 1);
   size_t n = (size_t)((ptrdiff_t)i + dx + (ptrdiff_t)dy * stride);
   if (!g[n]) return false;
@@ -227,7 +227,7 @@ static void seed(cairn_flow_tiles *t, size_t k, const uint8_t *g,
       if (!edge || !g[(size_t)(y + 1) * (size_t)stride + (size_t)(x + 1)]) continue;
       size_t i = local(s, x, y);
       for (int d = 0; d < 8; d++) {
-        int32_t ox = x + cairn__flow_dx[d], oy = y + cairn__flow_dy[d];
+        int32_t ox = x + cairn__dx[d], oy = y + cairn__dy[d];
         if (!in_rect(nx, ox, oy) || !legal(g, stride, x, y, d)) continue;
         cairn_cost v = nx->cost[local(nx, ox, oy)];
         if (v == CAIRN_COST_INF) continue;
@@ -246,7 +246,7 @@ static void integrate(cairn_flow_tiles *t, sector *s, const uint8_t *g,
     int32_t x = s->x0 + (int32_t)(c % (uint32_t)s->w), y = s->y0 + (int32_t)(c / (uint32_t)s->w);
     const cairn_cost step_t = g[(size_t)(y + 1) * (size_t)stride + (size_t)(x + 1)];
     for (int d = 0; d < 8; d++) {
-      int32_t ox = x + cairn__flow_dx[d], oy = y + cairn__flow_dy[d];
+      int32_t ox = x + cairn__dx[d], oy = y + cairn__dy[d];
       if (!in_rect(s, ox, oy) || !legal(g, stride, x, y, d)) continue;
       size_t o = local(s, ox, oy);
       cairn_cost nv = s->cost[c] + cairn__flow_base[d] * step_t;
@@ -277,7 +277,7 @@ static void directions(cairn_flow_tiles *t, size_t k, const uint8_t *g,
       s->dir[i] = v == CAIRN_COST_INF ? CAIRN_FLOW_NONE : v == 0 ? CAIRN_FLOW_GOAL : CAIRN_FLOW_NONE;
       if (v == CAIRN_COST_INF || v == 0) continue;
       for (int d = 0; d < 8; d++) {
-        int32_t ox = x + cairn__flow_dx[d], oy = y + cairn__flow_dy[d];
+        int32_t ox = x + cairn__dx[d], oy = y + cairn__dy[d];
         if (!legal(g, stride, x, y, d)) continue;
         cairn_cost nv = value_near(t, k, ox, oy);
         cairn_cost step = cairn__flow_base[d] * g[(size_t)(oy + 1) * (size_t)stride + (size_t)(ox + 1)];
@@ -305,13 +305,13 @@ static void build_one(cairn_flow_tiles *t, size_t k) {
 
 /* Builds cluster k and every unbuilt sector after it, goal side first. */
 static void build_chain(cairn_flow_tiles *t, size_t k) {
-  double t0 = cairn__flow_now_ms();
+  double t0 = cairn__now_ms();
   size_t n = 0;
   for (int32_t c = (int32_t)k; c >= 0 && t->slot[c] >= 0 && !t->built[c] && n < t->max_sectors;
        c = goal_sector(t, (size_t)c) ? -1 : t->next[c])
     t->chain[n++] = c;
   while (n) build_one(t, (size_t)t->chain[--n]);
-  t->build_ms += cairn__flow_now_ms() - t0;
+  t->build_ms += cairn__now_ms() - t0;
 }
 
 cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,

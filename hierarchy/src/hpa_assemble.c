@@ -101,9 +101,9 @@ static size_t graph_edges(const cairn_hpa *h, hpa_transition *trans, bool base,
 
 void cairn__hpa_edges_free(const cairn_hpa *h, hpa_edges *k) {
   const size_t n_clusters = (size_t)h->cw * (size_t)h->ch;
-  hpa_free(&h->alloc, k->e, k->m * sizeof *k->e);
-  hpa_free(&h->alloc, k->seg, k->seg ? (n_clusters + 1) * sizeof *k->seg : 0);
-  hpa_free(&h->alloc, k->xy, 2 * (size_t)k->n * sizeof *k->xy);
+  cairn__free(&h->alloc, k->e, k->m * sizeof *k->e);
+  cairn__free(&h->alloc, k->seg, k->seg ? (n_clusters + 1) * sizeof *k->seg : 0);
+  cairn__free(&h->alloc, k->xy, 2 * (size_t)k->n * sizeof *k->xy);
   memset(k, 0, sizeof *k);
 }
 
@@ -118,6 +118,37 @@ cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
   return cairn_graph_create(&d, a, out);
 }
 
+cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
+                                 const double *xy, hpa_edges_fn edges,
+                                 void *ctx, cairn_graph **out,
+                                 cairn_graph_edge **keep, size_t *kept) {
+  const cairn_allocator *a = &h->alloc;
+  size_t m = edges(h, ctx, NULL);
+  cairn_graph_edge *e = cairn__alloc(a, m * sizeof *e);
+  if (!e) return CAIRN_ERR_NOMEM;
+  edges(h, ctx, e);
+  cairn_status st = cairn__hpa_graph(a, n, xy, e, m, out);
+  if (st == CAIRN_OK && keep) {
+    *keep = e;
+    *kept = m;
+    return st;
+  }
+  cairn__free(a, e, m * sizeof *e);
+  return st;
+}
+
+/* What graph_edges needs, for cairn__hpa_graph_of. */
+typedef struct level1_edges {
+  hpa_transition *trans;
+  bool base;
+  size_t *seg;
+} level1_edges;
+
+static size_t list_level1(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
+  level1_edges *l = ctx;
+  return graph_edges(h, l->trans, l->base, e, l->seg);
+}
+
 /* The CSR graph of the numbered nodes (clusters' first set): the layer's
  * costs, or with `base` the terrain's alone. With keep (not NULL), the
  * edge list, its cluster shares and the positions go there (what was
@@ -126,9 +157,9 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
                                 cairn_graph **out, hpa_edges *keep) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
-  hpa_transition *trans = hpa_alloc(a, hpa_transitions_cap(h->cs) * sizeof *trans);
-  size_t *seg = keep ? hpa_alloc(a, ((size_t)n_clusters + 1) * sizeof *seg) : NULL;
+  double *xy = cairn__alloc(a, 2 * (size_t)n * sizeof *xy);
+  hpa_transition *trans = cairn__alloc(a, hpa_transitions_cap(h->cs) * sizeof *trans);
+  size_t *seg = keep ? cairn__alloc(a, ((size_t)n_clusters + 1) * sizeof *seg) : NULL;
   cairn_status st = xy && trans && (seg || !keep) ? CAIRN_OK : CAIRN_ERR_NOMEM;
   cairn_graph_edge *edges = NULL;
   size_t m = 0;
@@ -140,13 +171,9 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
         xy[2 * (size_t)v] = p.x;
         xy[2 * (size_t)v + 1] = p.y;
       }
-    m = graph_edges(h, trans, base, NULL, NULL);
-    edges = hpa_alloc(a, m * sizeof *edges);
-    if (!edges) st = CAIRN_ERR_NOMEM;
-  }
-  if (st == CAIRN_OK) {
-    graph_edges(h, trans, base, edges, seg);
-    st = cairn__hpa_graph(a, n, xy, edges, m, out);
+    level1_edges l = {trans, base, seg};
+    st = cairn__hpa_graph_of(h, n, xy, list_level1, &l, out,
+                             keep ? &edges : NULL, &m);
   }
   if (st == CAIRN_OK && keep) {
     cairn__hpa_edges_free(h, keep);
@@ -156,10 +183,10 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
     seg = NULL;
     xy = NULL;
   }
-  hpa_free(a, edges, m * sizeof *edges);
-  hpa_free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
-  hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
-  hpa_free(a, trans, hpa_transitions_cap(h->cs) * sizeof *trans);
+  cairn__free(a, edges, m * sizeof *edges);
+  cairn__free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
+  cairn__free(a, xy, 2 * (size_t)n * sizeof *xy);
+  cairn__free(a, trans, hpa_transitions_cap(h->cs) * sizeof *trans);
   return st;
 }
 
@@ -176,21 +203,21 @@ cairn_status cairn__hpa_assemble(cairn_hpa *h) {
     h->clusters[k].first = n;
     n += h->clusters[k].n;
   }
-  uint32_t *node_cluster = hpa_alloc(a, (size_t)n * sizeof *node_cluster);
+  uint32_t *node_cluster = cairn__alloc(a, (size_t)n * sizeof *node_cluster);
   cairn_graph *g = NULL;
   /* the edge list is kept for refreshes, which only layers have */
   cairn__hpa_edges_free(h, &h->kept);
   hpa_edges *keep = h->layer ? &h->kept : NULL;
   cairn_status st = node_cluster ? build_graph(h, n, false, &g, keep) : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
-    hpa_free(a, node_cluster, (size_t)n * sizeof *node_cluster);
+    cairn__free(a, node_cluster, (size_t)n * sizeof *node_cluster);
     return st;
   }
   for (uint32_t k = 0; k < n_clusters; k++)
     for (uint32_t i = 0; i < h->clusters[k].n; i++)
       node_cluster[h->clusters[k].first + i] = k;
   cairn_graph_destroy(h->graph);
-  hpa_free(a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
+  cairn__free(a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
   h->graph = g;
   h->node_cluster = node_cluster;
   h->n_nodes = n;
@@ -216,8 +243,8 @@ cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
   const cairn_allocator *a = &h->alloc;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint8_t *redo = cairn__hpa_new_marks(h);
-  hpa_transition *trans = hpa_alloc(a, hpa_transitions_cap(h->cs) * sizeof *trans);
-  size_t *seg = hpa_alloc(a, ((size_t)n_clusters + 1) * sizeof *seg);
+  hpa_transition *trans = cairn__alloc(a, hpa_transitions_cap(h->cs) * sizeof *trans);
+  size_t *seg = cairn__alloc(a, ((size_t)n_clusters + 1) * sizeof *seg);
   cairn_graph_edge *edges = NULL;
   size_t m = 0;
   cairn_status st = redo && trans && seg ? CAIRN_OK : CAIRN_ERR_NOMEM;
@@ -232,7 +259,7 @@ cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
     for (uint32_t k = 0; k < n_clusters; k++)
       m += redo[k] ? cluster_edges(h, k, trans, false, NULL)
                    : h->kept.seg[k + 1] - h->kept.seg[k];
-    edges = hpa_alloc(a, m * sizeof *edges);
+    edges = cairn__alloc(a, m * sizeof *edges);
     if (!edges) st = CAIRN_ERR_NOMEM;
   }
   if (st == CAIRN_OK) {
@@ -253,8 +280,8 @@ cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
     if (st == CAIRN_OK) {
       cairn_graph_destroy(h->graph);
       h->graph = g;
-      hpa_free(a, h->kept.e, h->kept.m * sizeof *h->kept.e);
-      hpa_free(a, h->kept.seg, ((size_t)n_clusters + 1) * sizeof *h->kept.seg);
+      cairn__free(a, h->kept.e, h->kept.m * sizeof *h->kept.e);
+      cairn__free(a, h->kept.seg, ((size_t)n_clusters + 1) * sizeof *h->kept.seg);
       h->kept.e = edges;
       h->kept.m = m;
       h->kept.seg = seg;
@@ -262,10 +289,10 @@ cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
       seg = NULL;
     }
   }
-  hpa_free(a, edges, m * sizeof *edges);
-  hpa_free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
-  hpa_free(a, trans, trans ? hpa_transitions_cap(h->cs) * sizeof *trans : 0);
-  hpa_free(a, redo, redo ? n_clusters : 0);
+  cairn__free(a, edges, m * sizeof *edges);
+  cairn__free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
+  cairn__free(a, trans, trans ? hpa_transitions_cap(h->cs) * sizeof *trans : 0);
+  cairn__free(a, redo, redo ? n_clusters : 0);
   return st;
 }
 

@@ -10,27 +10,8 @@
 #include "hpa_internal.h"
 
 #include <string.h>
-#include <time.h>
 
 /* ---- small helpers -------------------------------------------------- */
-
-bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap, size_t n,
-                     size_t size) {
-  if (n <= *cap) return true;
-  size_t c = *cap ? *cap : 16;
-  while (c < n) c *= 2;
-  void *q = a->fn(a->user, *p, *cap ? *cap * size : 0, c * size);
-  if (!q) return false;
-  *p = q;
-  *cap = c;
-  return true;
-}
-
-double cairn__hpa_now_ms(void) {
-  struct timespec t;
-  timespec_get(&t, TIME_UTC);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 /* ---- public --------------------------------------------------------- */
 
@@ -50,16 +31,16 @@ void cairn_hpa_destroy(cairn_hpa *h) {
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   if (h->clusters) {
     for (uint32_t k = 0; k < n_clusters; k++) cairn__hpa_cluster_free(&a, &h->clusters[k]);
-    hpa_free(&a, h->clusters, n_clusters * sizeof *h->clusters);
+    cairn__free(&a, h->clusters, n_clusters * sizeof *h->clusters);
   }
   cairn__hpa_free_blocks(h);
   cairn__hpa_edges_free(h, &h->kept);
-  hpa_free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
+  cairn__free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   cairn_graph_destroy(h->graph);
-  hpa_free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
+  cairn__free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
   cairn__workers_free(&h->workers);
   cairn__mutex_destroy(&h->alloc_lock);
-  hpa_free(&a, h, sizeof *h);
+  cairn__free(&a, h, sizeof *h);
 }
 
 /* Block geometry, when the third level is on. */
@@ -68,7 +49,7 @@ static cairn_status blocks_init(cairn_hpa *h, int32_t bs) {
   h->bw = (h->cw + bs - 1) / bs;
   h->bh = (h->ch + bs - 1) / bs;
   uint32_t n = (uint32_t)h->bw * (uint32_t)h->bh;
-  h->blocks = hpa_alloc(&h->alloc, n * sizeof *h->blocks);
+  h->blocks = cairn__alloc(&h->alloc, n * sizeof *h->blocks);
   if (!h->blocks) return CAIRN_ERR_NOMEM;
   memset(h->blocks, 0, n * sizeof *h->blocks);
   for (uint32_t k = 0; k < n; k++) {
@@ -85,7 +66,7 @@ static cairn_status blocks_init(cairn_hpa *h, int32_t bs) {
 static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
                                    size_t n) {
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  uint32_t *list = hpa_alloc(&h->alloc, n_blocks * sizeof *list);
+  uint32_t *list = cairn__alloc(&h->alloc, n_blocks * sizeof *list);
   if (!list) return CAIRN_ERR_NOMEM;
   for (uint32_t b = 0; b < n_blocks; b++) list[b] = 0;
   /* under a layer a cluster's crossings can also decide which nodes of
@@ -103,7 +84,7 @@ static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
   for (uint32_t b = 0; b < n_blocks; b++)
     if (list[b]) list[m++] = b;
   cairn_status st = cairn__hpa_build_blocks(h, list, m);
-  hpa_free(&h->alloc, list, n_blocks * sizeof *list);
+  cairn__free(&h->alloc, list, n_blocks * sizeof *list);
   return st;
 }
 
@@ -118,7 +99,7 @@ static cairn_status hpa_init(cairn_hpa *h, const cairn_grid *grid,
   h->cw = (h->width + cs - 1) / cs;
   h->ch = (h->height + cs - 1) / cs;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  h->clusters = hpa_alloc(&h->alloc, n_clusters * sizeof *h->clusters);
+  h->clusters = cairn__alloc(&h->alloc, n_clusters * sizeof *h->clusters);
   if (!h->clusters) return CAIRN_ERR_NOMEM;
   memset(h->clusters, 0, n_clusters * sizeof *h->clusters);
   for (uint32_t k = 0; k < n_clusters; k++) {
@@ -156,23 +137,23 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
       o.landmarks > CAIRN_GRAPH_MAX_LANDMARKS)
     return CAIRN_ERR_ARG;
   if (o.landmarks == 0) o.landmarks = CAIRN_HPA_DEFAULT_LANDMARKS;
-  double t0 = cairn__hpa_now_ms();
+  double t0 = cairn__now_ms();
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_hpa *h = hpa_alloc(&a, sizeof *h);
+  cairn_hpa *h = cairn__alloc(&a, sizeof *h);
   if (!h) return CAIRN_ERR_NOMEM;
   memset(h, 0, sizeof *h);
   h->alloc = a;
   h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
   cairn_status st = jobs_init(h, &o);
   if (st != CAIRN_OK) { /* not for cairn_hpa_destroy: it frees both */
-    hpa_free(&a, h, sizeof *h);
+    cairn__free(&a, h, sizeof *h);
     return st;
   }
   st = hpa_init(h, grid, o.cluster);
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t *all = NULL;
   if (st == CAIRN_OK) {
-    all = hpa_alloc(&a, n_clusters * sizeof *all);
+    all = cairn__alloc(&a, n_clusters * sizeof *all);
     if (!all) st = CAIRN_ERR_NOMEM;
   }
   if (st == CAIRN_OK) {
@@ -187,12 +168,12 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
     if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
     if (h->levels == 3 && st == CAIRN_OK) st = cairn__hpa_landmarks(h, 2);
   }
-  hpa_free(&a, all, n_clusters * sizeof *all);
+  cairn__free(&a, all, n_clusters * sizeof *all);
   if (st != CAIRN_OK) {
     cairn_hpa_destroy(h);
     return st;
   }
-  h->build_ms = cairn__hpa_now_ms() - t0;
+  h->build_ms = cairn__now_ms() - t0;
   h->rebuilt = n_clusters;
   *out = h;
   return CAIRN_OK;
@@ -223,7 +204,7 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   if (h->stale) memset(mark, 1, n_clusters);
   size_t n = 0;
   for (uint32_t k = 0; k < n_clusters; k++) n += mark[k];
-  uint32_t *ids = hpa_alloc(&h->alloc, (n ? n : 1) * sizeof *ids);
+  uint32_t *ids = cairn__alloc(&h->alloc, (n ? n : 1) * sizeof *ids);
   cairn_status st = ids ? CAIRN_OK : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) {
     size_t k = 0;
@@ -233,20 +214,20 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   }
   if (st == CAIRN_OK) st = cairn__hpa_assemble(h);
   if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
-  hpa_free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
+  cairn__free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
   if (st == CAIRN_OK && grid && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
   if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2);
   h->stale = st != CAIRN_OK;
-  h->update_ms = cairn__hpa_now_ms() - t0;
+  h->update_ms = cairn__now_ms() - t0;
   h->rebuilt = (uint32_t)n;
   return st;
 }
 
 uint8_t *cairn__hpa_new_marks(cairn_hpa *h) {
   size_t n = (size_t)h->cw * (size_t)h->ch;
-  uint8_t *mark = hpa_alloc(&h->alloc, n);
+  uint8_t *mark = cairn__alloc(&h->alloc, n);
   if (mark) memset(mark, 0, n);
   return mark;
 }
@@ -257,7 +238,7 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
   if (r.w <= 0 || r.h <= 0) return CAIRN_ERR_ARG;
   if (r.x >= h->width || r.y >= h->height || r.x + r.w <= 0 || r.y + r.h <= 0)
     return CAIRN_ERR_RANGE;
-  double t0 = cairn__hpa_now_ms();
+  double t0 = cairn__now_ms();
   uint8_t *mark = cairn__hpa_new_marks(h);
   if (!mark) {
     h->stale = true;
@@ -266,7 +247,7 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
   }
   mark_clusters(h, r, mark);
   cairn_status st = rebuild_marked(h, grid, mark, t0);
-  hpa_free(&h->alloc, mark, (size_t)h->cw * (size_t)h->ch);
+  cairn__free(&h->alloc, mark, (size_t)h->cw * (size_t)h->ch);
   return st;
 }
 
@@ -277,7 +258,7 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
   if (n == 0) return CAIRN_OK;
   for (size_t i = 0; i < n; i++)
     if (!cairn_grid_contains(grid, cells[i].x, cells[i].y)) return CAIRN_ERR_RANGE;
-  double t0 = cairn__hpa_now_ms();
+  double t0 = cairn__now_ms();
   uint8_t *mark = cairn__hpa_new_marks(h);
   for (size_t i = 0; i < n; i++) {
     cairn_grid_set_cost(grid, cells[i].x, cells[i].y, costs[i]);
@@ -290,7 +271,7 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
     return CAIRN_ERR_NOMEM;
   }
   cairn_status st = rebuild_marked(h, grid, mark, t0);
-  hpa_free(&h->alloc, mark, (size_t)h->cw * (size_t)h->ch);
+  cairn__free(&h->alloc, mark, (size_t)h->cw * (size_t)h->ch);
   return st;
 }
 
@@ -308,7 +289,7 @@ static bool layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
 
 cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
   if (!h || (layer && !cairn_penalty_fits(layer, h->grid))) return CAIRN_ERR_ARG;
-  double t0 = cairn__hpa_now_ms();
+  double t0 = cairn__now_ms();
   uint8_t *mark = cairn__hpa_new_marks(h);
   if (!mark) return CAIRN_ERR_NOMEM;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
@@ -320,13 +301,13 @@ cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
   for (uint32_t k = 0; k < n_clusters; k++)
     if (cairn__hpa_cluster_layered(h, &h->clusters[k])) mark[k] = 1;
   if (!layer) { /* the kept landmark table is for layers only */
-    hpa_free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
+    cairn__free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
     h->lm_costs = NULL;
     h->lm_size = 0;
     h->lm_n = 0;
   }
   cairn_status st = rebuild_marked(h, NULL, mark, t0);
-  hpa_free(&h->alloc, mark, n_clusters);
+  cairn__free(&h->alloc, mark, n_clusters);
   return st;
 }
 
@@ -353,17 +334,17 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
   if (pending) *pending = 0;
   if (!h) return CAIRN_ERR_ARG;
   if (!h->layer) return CAIRN_OK;
-  double t0 = cairn__hpa_now_ms();
+  double t0 = cairn__now_ms();
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   if (h->stale) { /* a failed update or refresh left clusters empty */
     uint8_t *mark = cairn__hpa_new_marks(h);
     if (!mark) return CAIRN_ERR_NOMEM;
     memset(mark, 1, n_clusters);
     cairn_status st = rebuild_marked(h, NULL, mark, t0);
-    hpa_free(&h->alloc, mark, n_clusters);
+    cairn__free(&h->alloc, mark, n_clusters);
     return st;
   }
-  uint32_t *ids = hpa_alloc(&h->alloc, 2 * (size_t)n_clusters * sizeof *ids);
+  uint32_t *ids = cairn__alloc(&h->alloc, 2 * (size_t)n_clusters * sizeof *ids);
   if (!ids) return CAIRN_ERR_NOMEM;
   uint32_t left;
   size_t n = pick_stale(h, max_clusters, ids, &left);
@@ -382,10 +363,10 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
     if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
     h->stale = st != CAIRN_OK;
     h->refresh_at = (ids[n - 1] + 1) % n_clusters;
-    h->update_ms = cairn__hpa_now_ms() - t0;
+    h->update_ms = cairn__now_ms() - t0;
     h->rebuilt = (uint32_t)n;
   }
-  hpa_free(&h->alloc, ids, 2 * (size_t)n_clusters * sizeof *ids);
+  cairn__free(&h->alloc, ids, 2 * (size_t)n_clusters * sizeof *ids);
   if (pending) *pending = st == CAIRN_OK ? left : n_clusters;
   return st;
 }

@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Defined here, beside the per-step code that reads them (step_code,
- * clear_run), so the compiler can fold the known values there. */
-const int8_t cairn__hpa_dx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-const int8_t cairn__hpa_dy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
-
 /* ---- one cluster ---------------------------------------------------- */
 
 /* One worker's scratch for building clusters, set up by the first task
@@ -41,11 +36,11 @@ typedef struct hpa_scratch {
 
 void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
   size_t nn = (size_t)c->n * c->n;
-  hpa_free(a, c->cell, c->n * sizeof *c->cell);
-  hpa_free(a, c->dist, nn * sizeof *c->dist);
-  hpa_free(a, c->off, (nn + 1) * sizeof *c->off);
-  hpa_free(a, c->steps, c->n_steps);
-  hpa_free(a, c->bdist, nn * sizeof *c->bdist);
+  cairn__free(a, c->cell, c->n * sizeof *c->cell);
+  cairn__free(a, c->dist, nn * sizeof *c->dist);
+  cairn__free(a, c->off, (nn + 1) * sizeof *c->off);
+  cairn__free(a, c->steps, c->n_steps);
+  cairn__free(a, c->bdist, nn * sizeof *c->bdist);
   c->bdist = NULL;
   c->cell = NULL;
   c->dist = NULL;
@@ -86,7 +81,7 @@ static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
   bool ok = sc->n_steps + len <= sc->steps_cap; /* the lock only to grow */
   if (!ok) {
     hpa_lock(h);
-    ok = cairn__hpa_grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
+    ok = cairn__grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
                          sc->n_steps + len, 1);
     hpa_unlock(h);
   }
@@ -104,7 +99,7 @@ static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
 static uint8_t step_code(cairn_point a, cairn_point b) {
   int dx = b.x - a.x, dy = b.y - a.y;
   for (uint8_t d = 0; d < 8; d++)
-    if (cairn__hpa_dx[d] == dx && cairn__hpa_dy[d] == dy) return d;
+    if (cairn__dx[d] == dx && cairn__dy[d] == dy) return d;
   return 0; /* not reached: traces are chains of neighbours */
 }
 
@@ -127,7 +122,7 @@ static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
   for (int32_t k = 0; k < n; k++) {
     uint8_t code = hpa_run_diag(shape, k, n, nd, &acc) ? diag : straight;
     if (!(moves[c] & (1u << code))) return false;
-    c += cairn__hpa_dx[code] + cairn__hpa_dy[code] * stride;
+    c += cairn__dx[code] + cairn__dy[code] * stride;
     buf[k] = code;
   }
   *len = (size_t)n;
@@ -304,19 +299,33 @@ size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
   return total;
 }
 
+void cairn__hpa_pack_paths(void *to, const void *from, size_t elem,
+                           const uint32_t *poff, const uint32_t *plen,
+                           size_t nn, uint32_t *off) {
+  size_t at = 0;
+  for (size_t pair = 0; pair < nn; pair++) {
+    off[pair] = (uint32_t)at;
+    if (plen[pair])
+      memcpy((char *)to + at * elem, (const char *)from + (size_t)poff[pair] * elem,
+             plen[pair] * elem);
+    at += plen[pair];
+  }
+  off[nn] = (uint32_t)at;
+}
+
 /* Room for nn node pairs in the scratch's pair arrays (contents dropped). */
 static bool scratch_pairs(const cairn_hpa *h, hpa_scratch *sc, size_t nn) {
   if (nn <= sc->pairs_cap) return true;
   size_t cap = nn < 256 ? 256 : nn;
   hpa_lock(h);
-  uint32_t *poff = hpa_alloc(&h->alloc, cap * sizeof *poff);
-  uint32_t *plen = hpa_alloc(&h->alloc, cap * sizeof *plen);
+  uint32_t *poff = cairn__alloc(&h->alloc, cap * sizeof *poff);
+  uint32_t *plen = cairn__alloc(&h->alloc, cap * sizeof *plen);
   if (!poff || !plen) {
-    hpa_free(&h->alloc, poff, cap * sizeof *poff);
-    hpa_free(&h->alloc, plen, cap * sizeof *plen);
+    cairn__free(&h->alloc, poff, cap * sizeof *poff);
+    cairn__free(&h->alloc, plen, cap * sizeof *plen);
   } else {
-    hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
-    hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+    cairn__free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+    cairn__free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
   }
   hpa_unlock(h);
   if (!poff || !plen) return false;
@@ -336,9 +345,9 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   size_t nn = (size_t)n * n;
   hpa_lock(h);
   cairn__hpa_cluster_free(a, c);
-  cairn_cost *dist = hpa_alloc(a, nn * sizeof *dist);
-  uint32_t *off = hpa_alloc(a, (nn + 1) * sizeof *off);
-  uint32_t *cell = hpa_alloc(a, n * sizeof *cell);
+  cairn_cost *dist = cairn__alloc(a, nn * sizeof *dist);
+  uint32_t *off = cairn__alloc(a, (nn + 1) * sizeof *off);
+  uint32_t *cell = cairn__alloc(a, n * sizeof *cell);
   hpa_unlock(h);
   cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
@@ -348,7 +357,7 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   cairn_cost *bdist = NULL;
   if (layered) {
     hpa_lock(h);
-    bdist = hpa_alloc(a, nn * sizeof *bdist);
+    bdist = cairn__alloc(a, nn * sizeof *bdist);
     hpa_unlock(h);
     st = bdist ? cluster_paths(h, c, cells, n, sc, bdist, false) : CAIRN_ERR_NOMEM;
   }
@@ -358,27 +367,21 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   uint8_t *steps = NULL;
   if (st == CAIRN_OK) {
     hpa_lock(h);
-    steps = hpa_alloc(a, n_steps);
+    steps = cairn__alloc(a, n_steps);
     hpa_unlock(h);
     if (!steps) st = CAIRN_ERR_NOMEM;
   }
   if (st != CAIRN_OK) {
     hpa_lock(h);
-    hpa_free(a, dist, nn * sizeof *dist);
-    hpa_free(a, off, (nn + 1) * sizeof *off);
-    hpa_free(a, cell, n * sizeof *cell);
-    hpa_free(a, bdist, nn * sizeof *bdist);
+    cairn__free(a, dist, nn * sizeof *dist);
+    cairn__free(a, off, (nn + 1) * sizeof *off);
+    cairn__free(a, cell, n * sizeof *cell);
+    cairn__free(a, bdist, nn * sizeof *bdist);
     hpa_unlock(h);
     return st;
   }
   memcpy(cell, cells, n * sizeof *cell);
-  size_t at = 0; /* lay the paths out in pair order */
-  for (size_t pair = 0; pair < nn; pair++) {
-    off[pair] = (uint32_t)at;
-    if (sc->plen[pair]) memcpy(steps + at, sc->steps + sc->poff[pair], sc->plen[pair]);
-    at += sc->plen[pair];
-  }
-  off[nn] = (uint32_t)at;
+  cairn__hpa_pack_paths(steps, sc->steps, 1, sc->poff, sc->plen, nn, off);
   c->n = n;
   c->cell = cell;
   c->dist = dist;
@@ -397,14 +400,14 @@ static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   cairn_search_destroy(sc->search);
   cairn_penalty_destroy(sc->lpen);
   cairn_grid_destroy(sc->local);
-  hpa_free(&h->alloc, sc->trans, tc * sizeof *sc->trans);
-  hpa_free(&h->alloc, sc->nodes, 2 * tc * sizeof *sc->nodes);
-  hpa_free(&h->alloc, sc->cells, 2 * tc * sizeof *sc->cells);
-  hpa_free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
-  hpa_free(&h->alloc, sc->run, cs * cs);
-  hpa_free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
-  hpa_free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
-  hpa_free(&h->alloc, sc->steps, sc->steps_cap);
+  cairn__free(&h->alloc, sc->trans, tc * sizeof *sc->trans);
+  cairn__free(&h->alloc, sc->nodes, 2 * tc * sizeof *sc->nodes);
+  cairn__free(&h->alloc, sc->cells, 2 * tc * sizeof *sc->cells);
+  cairn__free(&h->alloc, sc->trace, cs * cs * sizeof *sc->trace);
+  cairn__free(&h->alloc, sc->run, cs * cs);
+  cairn__free(&h->alloc, sc->poff, sc->pairs_cap * sizeof *sc->poff);
+  cairn__free(&h->alloc, sc->plen, sc->pairs_cap * sizeof *sc->plen);
+  cairn__free(&h->alloc, sc->steps, sc->steps_cap);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -420,11 +423,11 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
   if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
   if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
-  sc->trans = hpa_alloc(&h->alloc, tc * sizeof *sc->trans);
-  sc->nodes = hpa_alloc(&h->alloc, 2 * tc * sizeof *sc->nodes);
-  sc->cells = hpa_alloc(&h->alloc, 2 * tc * sizeof *sc->cells);
-  sc->trace = hpa_alloc(&h->alloc, cs * cs * sizeof *sc->trace);
-  sc->run = hpa_alloc(&h->alloc, cs * cs);
+  sc->trans = cairn__alloc(&h->alloc, tc * sizeof *sc->trans);
+  sc->nodes = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->nodes);
+  sc->cells = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->cells);
+  sc->trace = cairn__alloc(&h->alloc, cs * cs * sizeof *sc->trace);
+  sc->run = cairn__alloc(&h->alloc, cs * cs);
   if (st == CAIRN_OK &&
       (!sc->trans || !sc->nodes || !sc->cells || !sc->trace || !sc->run))
     st = CAIRN_ERR_NOMEM;
@@ -436,39 +439,22 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
  * stalls when one core is busy). */
 #define HPA_CLUSTERS_PER_TASK 4
 
-/* A worker's part in a pass over clusters: its scratch, set up by the
- * first task that runs on it (so a job system of many workers sets up no
- * more scratch than a small edit has tasks), and the lowest status of its
- * clusters. */
-typedef struct cluster_slot {
-  hpa_scratch sc;
-  bool ready;
-  cairn_status failed;
-} cluster_slot;
-
 typedef struct cluster_pass {
   cairn_hpa *h;
   const uint32_t *list;
-  size_t n;
-  cluster_slot *slot; /* one per worker */
 } cluster_pass;
 
-static void cluster_task(void *arg, uint32_t task, uint32_t worker) {
-  cluster_pass *p = arg;
-  cluster_slot *w = &p->slot[worker];
-  size_t i = (size_t)task * HPA_CLUSTERS_PER_TASK;
-  size_t end = p->n - i < HPA_CLUSTERS_PER_TASK ? p->n : i + HPA_CLUSTERS_PER_TASK;
-  for (; i < end; i++) {
-    cairn_status st = CAIRN_OK;
-    if (!w->ready) { /* again after a failure: the next cluster may fit */
-      hpa_lock(p->h);
-      st = scratch_init(p->h, &w->sc);
-      hpa_unlock(p->h);
-      w->ready = st == CAIRN_OK;
-    }
-    if (st == CAIRN_OK) st = cluster_build(p->h, p->list[i], &w->sc);
-    if (st < w->failed) w->failed = st;
-  }
+static cairn_status cluster_init(void *ctx, void *sc) {
+  return scratch_init(((cluster_pass *)ctx)->h, sc);
+}
+
+static cairn_status cluster_run(void *ctx, void *sc, size_t i) {
+  cluster_pass *p = ctx;
+  return cluster_build(p->h, p->list[i], sc);
+}
+
+static void cluster_fini(void *ctx, void *sc) {
+  scratch_free(((cluster_pass *)ctx)->h, sc);
 }
 
 /* Builds the listed clusters through the hierarchy's jobs. The status is
@@ -476,18 +462,8 @@ static void cluster_task(void *arg, uint32_t task, uint32_t worker) {
 cairn_status cairn__hpa_build_clusters(cairn_hpa *h, const uint32_t *list,
                                        size_t n) {
   h->version++; /* even if it fails: the clusters are rewritten */
-  const uint32_t workers = cairn__workers_count(&h->workers);
-  cluster_slot *slot = hpa_alloc(&h->alloc, workers * sizeof *slot);
-  if (!slot) return CAIRN_ERR_NOMEM;
-  memset(slot, 0, workers * sizeof *slot);
-  cluster_pass p = {h, list, n, slot};
-  const size_t tasks = (n + HPA_CLUSTERS_PER_TASK - 1) / HPA_CLUSTERS_PER_TASK;
-  cairn__workers_run(&h->workers, (uint32_t)tasks, cluster_task, &p);
-  cairn_status st = CAIRN_OK;
-  for (uint32_t w = 0; w < workers; w++) {
-    if (slot[w].failed < st) st = slot[w].failed;
-    if (slot[w].ready) scratch_free(h, &slot[w].sc);
-  }
-  hpa_free(&h->alloc, slot, workers * sizeof *slot);
-  return st;
+  cluster_pass c = {h, list};
+  hpa_pass p = {&c, sizeof(hpa_scratch), HPA_CLUSTERS_PER_TASK,
+                cluster_init, cluster_run, cluster_fini};
+  return cairn__hpa_run_pass(h, &p, n);
 }

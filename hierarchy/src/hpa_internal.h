@@ -3,13 +3,9 @@
 #define CAIRN_HPA_INTERNAL_H
 
 #include "cairn_hierarchy.h"
-#include "cairn_thread.h"
+#include "cairn_private.h"
 
 #include <stdbool.h>
-
-/* Step directions of cached paths: the four straight moves, then the four
- * diagonals (defined in hpa_cluster.c). */
-extern const int8_t cairn__hpa_dx[8], cairn__hpa_dy[8];
 
 /* One cluster: its entrance cells (abstract nodes) and, for every ordered
  * pair of them, the cost and the grid path inside the cluster. Local node i
@@ -168,18 +164,6 @@ static inline uint32_t hpa_node_cell(const cairn_hpa *h, uint32_t node) {
   return c->cell[node - c->first];
 }
 
-/* Allocation through the caller's allocator (cairn_allocator_or_default). */
-static inline void *hpa_alloc(const cairn_allocator *a, size_t size) {
-  return a->fn(a->user, NULL, 0, size ? size : 1);
-}
-static inline void hpa_free(const cairn_allocator *a, void *p, size_t size) {
-  if (p) a->fn(a->user, p, size ? size : 1, 0);
-}
-/* Grows *p (of *cap elements of `size` bytes) to hold at least n, doubling;
- * the contents are kept. */
-bool cairn__hpa_grow(const cairn_allocator *a, void **p, size_t *cap,
-                     size_t n, size_t size);
-
 /* A task of a parallel pass calls the caller's allocator only between
  * hpa_lock and hpa_unlock. The lock is no part of the hierarchy's value,
  * so tasks that only read the hierarchy take it too. */
@@ -238,11 +222,28 @@ bool cairn__hpa_redundant(const cairn_cost *dist, uint32_t n, uint32_t i,
  * returns the sum of what is left: the length of the kept paths. */
 size_t cairn__hpa_keep_pairs(const cairn_cost *dist, uint32_t n,
                              uint32_t *plen);
+/* Lays the kept paths out in pair order: pair p's plen[p] entries of
+ * `elem` bytes, found at entry poff[p] of `from`, go to entry off[p] of
+ * `to`, and off[nn] is the total (both levels store their paths so). */
+void cairn__hpa_pack_paths(void *to, const void *from, size_t elem,
+                           const uint32_t *poff, const uint32_t *plen,
+                           size_t nn, uint32_t *off);
 /* An abstract graph of n nodes at positions xy (octile heuristic); a level
  * without nodes gets a graph of one node, so queries still run. */
 cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
                               const double *xy, const cairn_graph_edge *edges,
                               size_t m, cairn_graph **out);
+/* Lists a level's edges: writes them to e when e is not NULL, and returns
+ * how many there are either way. */
+typedef size_t (*hpa_edges_fn)(const cairn_hpa *h, void *ctx, cairn_graph_edge *e);
+/* The abstract graph (cairn__hpa_graph) of the edges `edges` lists, called
+ * once to count them and once to write them: how both levels are
+ * assembled. With keep (not NULL) the edge list goes to *keep and its
+ * length to *kept once the graph is made; otherwise it is freed. */
+cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
+                                 const double *xy, hpa_edges_fn edges,
+                                 void *ctx, cairn_graph **out,
+                                 cairn_graph_edge **keep, size_t *kept);
 
 /* Entrances (hpa_entrances.c). Room for the transitions touching one
  * cluster of side cs: four borders of at most cs + 2 each, four corners. */
@@ -263,6 +264,22 @@ size_t cairn__hpa_owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
 /* Clusters (hpa_cluster.c). Rebuilds the listed clusters from the grid
  * through the hierarchy's jobs and bumps h->version; the lowest status of
  * them all, a cluster that failed left empty. */
+/* A parallel pass over items 0 .. n-1 through the hierarchy's jobs
+ * (hpa_pass.c), per_task items a task. A worker's scratch (scratch_size
+ * bytes, zeroed) is set up by init, under the allocator's lock, before the
+ * first item it runs (again after a failed init), and freed by fini once
+ * the pass is over; run does one item with it. Returns the lowest status
+ * over all items, whichever worker ran which. */
+typedef struct hpa_pass {
+  void *ctx;
+  size_t scratch_size;
+  uint32_t per_task;
+  cairn_status (*init)(void *ctx, void *scratch);
+  cairn_status (*run)(void *ctx, void *scratch, size_t item);
+  void (*fini)(void *ctx, void *scratch);
+} hpa_pass;
+cairn_status cairn__hpa_run_pass(const cairn_hpa *h, const hpa_pass *p, size_t n);
+
 cairn_status cairn__hpa_build_clusters(cairn_hpa *h, const uint32_t *list,
                                        size_t n);
 /* Frees what cluster c holds and leaves it empty (its geometry stays). */
@@ -282,7 +299,7 @@ cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
 void cairn__hpa_edges_free(const cairn_hpa *h, hpa_edges *k);
 
 /* One zeroed byte per cluster (hpa_build.c), or NULL when out of memory;
- * freed with hpa_free(&h->alloc, mark, h->cw * h->ch). */
+ * freed with cairn__free(&h->alloc, mark, h->cw * h->ch). */
 uint8_t *cairn__hpa_new_marks(cairn_hpa *h);
 
 /* Level 2 (hpa_level2.c). Builds the listed blocks (after the level-1
@@ -312,7 +329,5 @@ static inline uint32_t hpa_global_of(const cairn_hpa *h, const hpa_block *b,
   return h->clusters[k].first + (u - b->base[cy * b->cw + cx]);
 }
 
-/* Monotonic wall clock in milliseconds. */
-double cairn__hpa_now_ms(void);
 
 #endif

@@ -48,8 +48,8 @@ static cairn_status pick_landmarks(const cairn_hpa *h, const cairn_point *at,
                                    size_t n, uint32_t *out, uint32_t *k_out) {
   const bool fresh = cairn_grid_islands_fresh(h->grid);
   const size_t labels = fresh ? (size_t)cairn_grid_island_count(h->grid) + 1 : 0;
-  uint32_t *isl = hpa_alloc(&h->alloc, n * sizeof *isl);
-  uint32_t *count = hpa_alloc(&h->alloc, (labels ? labels : 1) * sizeof *count);
+  uint32_t *isl = cairn__alloc(&h->alloc, n * sizeof *isl);
+  uint32_t *count = cairn__alloc(&h->alloc, (labels ? labels : 1) * sizeof *count);
   uint32_t k = 0;
   if (isl && count) {
     for (size_t v = 0; v < n; v++)
@@ -70,15 +70,15 @@ static cairn_status pick_landmarks(const cairn_hpa *h, const cairn_point *at,
       if (!dup) out[k++] = best;
     }
   }
-  hpa_free(&h->alloc, isl, n * sizeof *isl);
-  hpa_free(&h->alloc, count, (labels ? labels : 1) * sizeof *count);
+  cairn__free(&h->alloc, isl, n * sizeof *isl);
+  cairn__free(&h->alloc, count, (labels ? labels : 1) * sizeof *count);
   *k_out = k;
   return isl && count ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
 /* The cell of every node of the level's graph. */
 static cairn_point *node_cells(const cairn_hpa *h, int level, size_t n) {
-  cairn_point *at = hpa_alloc(&h->alloc, n * sizeof *at);
+  cairn_point *at = cairn__alloc(&h->alloc, n * sizeof *at);
   if (!at) return NULL;
   if (level == 1) {
     for (uint32_t v = 0; v < n; v++) at[v] = hpa_point(h, hpa_node_cell(h, v));
@@ -110,12 +110,12 @@ static cairn_status landmark_row(const cairn_graph *g, size_t n, cairn_search *s
 static cairn_status keep_landmarks(cairn_hpa *h, const uint32_t *nodes,
                                    uint32_t k, const cairn_cost *costs,
                                    size_t size) {
-  hpa_free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
+  cairn__free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   h->lm_costs = NULL;
   h->lm_size = 0;
   h->lm_n = 0;
   if (!k) return CAIRN_OK;
-  h->lm_costs = hpa_alloc(&h->alloc, size * sizeof *h->lm_costs);
+  h->lm_costs = cairn__alloc(&h->alloc, size * sizeof *h->lm_costs);
   if (!h->lm_costs) return CAIRN_ERR_NOMEM;
   memcpy(h->lm_costs, costs, size * sizeof *costs);
   memcpy(h->lm_nodes, nodes, k * sizeof *nodes);
@@ -128,66 +128,47 @@ cairn_status cairn__hpa_put_landmarks(cairn_hpa *h) {
   return cairn_graph_set_landmarks(h->graph, h->lm_nodes, h->lm_n, h->lm_costs);
 }
 
-/* A worker's part in the fills: its search, made by the first task that
- * runs on it, and the lowest status of its fills. */
-typedef struct landmark_slot {
-  cairn_search *s;
-  cairn_status failed;
-} landmark_slot;
-
 typedef struct landmark_pass {
   const cairn_hpa *h;
-  const cairn_graph *g; /* the graph measured */
-  size_t n;             /* its nodes */
+  const cairn_graph *g;  /* the graph measured */
+  size_t n;              /* its nodes */
   const uint32_t *nodes; /* the landmarks */
-  cairn_cost *costs;    /* a row of n per landmark */
-  landmark_slot *slot;  /* one per worker */
+  cairn_cost *costs;     /* a row of n per landmark */
 } landmark_pass;
 
-/* A search sized up front, so that the fills never call the allocator.
- * Called with the lock held. */
-static cairn_status landmark_search(const cairn_hpa *h, size_t n,
-                                    cairn_search **out) {
-  cairn_status st = cairn_search_create(&h->alloc, out);
-  if (st == CAIRN_OK) st = cairn_search_reserve(*out, n);
+/* A worker's scratch: a search sized up front, so that the fills never
+ * call the allocator. */
+static cairn_status landmark_init(void *ctx, void *scratch) {
+  landmark_pass *p = ctx;
+  cairn_search **s = scratch;
+  cairn_status st = cairn_search_create(&p->h->alloc, s);
+  if (st == CAIRN_OK) st = cairn_search_reserve(*s, p->n);
   if (st != CAIRN_OK) {
-    cairn_search_destroy(*out);
-    *out = NULL;
+    cairn_search_destroy(*s);
+    *s = NULL;
   }
   return st;
 }
 
-static void landmark_task(void *arg, uint32_t task, uint32_t worker) {
-  landmark_pass *p = arg;
-  landmark_slot *w = &p->slot[worker];
-  cairn_status st = CAIRN_OK;
-  if (!w->s) {
-    hpa_lock(p->h);
-    st = landmark_search(p->h, p->n, &w->s);
-    hpa_unlock(p->h);
-  }
-  if (st == CAIRN_OK)
-    st = landmark_row(p->g, p->n, w->s, p->nodes[task], p->costs + (size_t)task * p->n);
-  if (st < w->failed) w->failed = st;
+static cairn_status landmark_run(void *ctx, void *scratch, size_t i) {
+  landmark_pass *p = ctx;
+  return landmark_row(p->g, p->n, *(cairn_search **)scratch, p->nodes[i],
+                      p->costs + i * p->n);
+}
+
+static void landmark_fini(void *ctx, void *scratch) {
+  (void)ctx;
+  cairn_search_destroy(*(cairn_search **)scratch);
 }
 
 /* One fill per landmark, one landmark per task, into costs (k rows of n).
  * The status is the lowest over all fills, whichever worker ran which. */
 static cairn_status measure(const cairn_hpa *h, const cairn_graph *g, size_t n,
                             const uint32_t *nodes, uint32_t k, cairn_cost *costs) {
-  const uint32_t workers = cairn__workers_count(&h->workers);
-  landmark_slot *slot = hpa_alloc(&h->alloc, workers * sizeof *slot);
-  if (!slot) return CAIRN_ERR_NOMEM;
-  memset(slot, 0, workers * sizeof *slot);
-  landmark_pass p = {h, g, n, nodes, costs, slot};
-  cairn__workers_run(&h->workers, k, landmark_task, &p);
-  cairn_status st = CAIRN_OK;
-  for (uint32_t w = 0; w < workers; w++) {
-    if (slot[w].failed < st) st = slot[w].failed;
-    cairn_search_destroy(slot[w].s);
-  }
-  hpa_free(&h->alloc, slot, workers * sizeof *slot);
-  return st;
+  landmark_pass l = {h, g, n, nodes, costs};
+  hpa_pass p = {&l, sizeof(cairn_search *), 1, landmark_init, landmark_run,
+                landmark_fini};
+  return cairn__hpa_run_pass(h, &p, k);
 }
 
 cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level) {
@@ -198,7 +179,7 @@ cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level) {
   if (n && h->landmarks > 0) {
     cairn_point *at = node_cells(h, level, n);
     cairn_status st = at ? pick_landmarks(h, at, n, nodes, &k) : CAIRN_ERR_NOMEM;
-    hpa_free(&h->alloc, at, n * sizeof *at);
+    cairn__free(&h->alloc, at, n * sizeof *at);
     if (st != CAIRN_OK) return st;
   }
   if (!k) {
@@ -210,11 +191,11 @@ cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level) {
     cairn_status st = cairn__hpa_base_graph(h, &measured);
     if (st != CAIRN_OK) return st;
   }
-  cairn_cost *costs = hpa_alloc(&h->alloc, (size_t)k * n * sizeof *costs);
+  cairn_cost *costs = cairn__alloc(&h->alloc, (size_t)k * n * sizeof *costs);
   cairn_status st = costs ? measure(h, measured, n, nodes, k, costs) : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) st = cairn_graph_set_landmarks(g, nodes, k, costs);
   if (st == CAIRN_OK && h->layer) st = keep_landmarks(h, nodes, k, costs, (size_t)k * n);
   if (measured != g) cairn_graph_destroy(measured);
-  hpa_free(&h->alloc, costs, (size_t)k * n * sizeof *costs);
+  cairn__free(&h->alloc, costs, (size_t)k * n * sizeof *costs);
   return st;
 }

@@ -30,14 +30,14 @@ typedef struct block_scratch {
 
 static void block_free(const cairn_allocator *a, hpa_block *b) {
   size_t nn = (size_t)b->n * b->n;
-  hpa_free(a, b->base, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
-  hpa_free(a, b->l1_cluster, b->m * sizeof *b->l1_cluster);
+  cairn__free(a, b->base, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
+  cairn__free(a, b->l1_cluster, b->m * sizeof *b->l1_cluster);
   cairn_graph_destroy(b->fwd);
   cairn_graph_destroy(b->rev);
-  hpa_free(a, b->node, b->n * sizeof *b->node);
-  hpa_free(a, b->dist, nn * sizeof *b->dist);
-  hpa_free(a, b->off, (nn + 1) * sizeof *b->off);
-  hpa_free(a, b->seq, b->n_seq * sizeof *b->seq);
+  cairn__free(a, b->node, b->n * sizeof *b->node);
+  cairn__free(a, b->dist, nn * sizeof *b->dist);
+  cairn__free(a, b->off, (nn + 1) * sizeof *b->off);
+  cairn__free(a, b->seq, b->n_seq * sizeof *b->seq);
   b->base = b->l1_cluster = b->node = b->off = b->seq = NULL;
   b->fwd = b->rev = NULL;
   b->dist = NULL;
@@ -92,7 +92,7 @@ static bool leaves_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
 static bool entered_from_outside(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   cairn_point p = hpa_point(h, hpa_node_cell(h, v));
   for (int d = 0; d < 8; d++) {
-    cairn_point q = {p.x + cairn__hpa_dx[d], p.y + cairn__hpa_dy[d]};
+    cairn_point q = {p.x + cairn__dx[d], p.y + cairn__dy[d]};
     if (q.x < 0 || q.y < 0 || q.x >= h->width || q.y >= h->height) continue;
     if (cluster_in_block(h, b, hpa_cluster_of(h, q))) continue;
     uint32_t w = cairn__hpa_node_at(h, hpa_index(h, q.x, q.y));
@@ -116,7 +116,7 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
   const cairn_allocator *a = &h->alloc;
   cairn_status st = CAIRN_OK;
   hpa_lock(h);
-  b->base = hpa_alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
+  b->base = cairn__alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
   hpa_unlock(h);
   if (!b->base) return CAIRN_ERR_NOMEM;
   uint32_t m = 0;
@@ -127,7 +127,7 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
       m += h->clusters[k].n;
     }
   hpa_lock(h);
-  b->l1_cluster = hpa_alloc(a, m * sizeof *b->l1_cluster);
+  b->l1_cluster = cairn__alloc(a, m * sizeof *b->l1_cluster);
   hpa_unlock(h);
   if (!b->l1_cluster) return CAIRN_ERR_NOMEM;
   b->m = m;
@@ -140,7 +140,7 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
   if (!m) return CAIRN_OK;
   size_t ne = block_edges(h, b, NULL, false);
   hpa_lock(h);
-  bool ok = cairn__hpa_grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
+  bool ok = cairn__grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
                             sizeof *sc->edges);
   hpa_unlock(h);
   if (!ok) return CAIRN_ERR_NOMEM;
@@ -154,27 +154,32 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
   return st;
 }
 
-/* Level-2 nodes, and the cost and level-1 path of every pair. */
+/* Level-2 nodes, and the cost and level-1 path of every pair. Level 1's
+ * cluster_paths does the same over grid cells; what is alike is shared
+ * (cairn__hpa_keep_pairs, cairn__hpa_pack_paths, the pass that runs
+ * both). The rest differs in kind: there, cells, step codes, clear runs
+ * and the symmetry of uniform terrain; here, node ids and a graph with no
+ * such short cuts. */
 static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n = 0;
   for (uint32_t u = 0; u < b->m; u++) n += crosses_block(h, b, hpa_global_of(h, b, u));
   size_t nn = (size_t)n * n;
   hpa_lock(h);
-  b->node = hpa_alloc(a, n * sizeof *b->node);
-  b->dist = hpa_alloc(a, nn * sizeof *b->dist);
-  b->off = hpa_alloc(a, (nn + 1) * sizeof *b->off);
-  bool ok = cairn__hpa_grow(a, (void **)&sc->trace, &sc->trace_cap, b->m + 1,
+  b->node = cairn__alloc(a, n * sizeof *b->node);
+  b->dist = cairn__alloc(a, nn * sizeof *b->dist);
+  b->off = cairn__alloc(a, (nn + 1) * sizeof *b->off);
+  bool ok = cairn__grow(a, (void **)&sc->trace, &sc->trace_cap, b->m + 1,
                             sizeof *sc->trace) &&
-            cairn__hpa_grow(a, (void **)&sc->poff, &sc->poff_cap, nn + 1,
+            cairn__grow(a, (void **)&sc->poff, &sc->poff_cap, nn + 1,
                             sizeof *sc->poff) &&
-            cairn__hpa_grow(a, (void **)&sc->plen, &sc->plen_cap, nn + 1,
+            cairn__grow(a, (void **)&sc->plen, &sc->plen_cap, nn + 1,
                             sizeof *sc->plen);
   ok = ok && b->node && b->dist && b->off;
   if (!ok) {
-    hpa_free(a, b->node, n * sizeof *b->node);
-    hpa_free(a, b->dist, nn * sizeof *b->dist);
-    hpa_free(a, b->off, (nn + 1) * sizeof *b->off);
+    cairn__free(a, b->node, n * sizeof *b->node);
+    cairn__free(a, b->dist, nn * sizeof *b->dist);
+    cairn__free(a, b->off, (nn + 1) * sizeof *b->off);
     b->node = b->off = NULL;
     b->dist = NULL;
   }
@@ -200,7 +205,7 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
       size_t len;
       cairn_search_trace_nodes(sc->search, b->node[j], sc->trace, sc->trace_cap, &len);
       hpa_lock(h);
-      ok = cairn__hpa_grow(a, (void **)&sc->seq, &sc->seq_cap, sc->n_seq + len,
+      ok = cairn__grow(a, (void **)&sc->seq, &sc->seq_cap, sc->n_seq + len,
                            sizeof *sc->seq);
       hpa_unlock(h);
       if (!ok) return CAIRN_ERR_NOMEM;
@@ -211,17 +216,11 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   /* keep the chains of the edges the level-2 graph will have */
   size_t total = cairn__hpa_keep_pairs(b->dist, n, sc->plen);
   hpa_lock(h);
-  b->seq = hpa_alloc(a, total * sizeof *b->seq);
+  b->seq = cairn__alloc(a, total * sizeof *b->seq);
   hpa_unlock(h);
   if (!b->seq) return CAIRN_ERR_NOMEM;
-  size_t at = 0;
-  for (size_t pair = 0; pair < nn; pair++) {
-    b->off[pair] = (uint32_t)at;
-    if (sc->plen[pair])
-      memcpy(b->seq + at, sc->seq + sc->poff[pair], sc->plen[pair] * sizeof *b->seq);
-    at += sc->plen[pair];
-  }
-  b->off[nn] = (uint32_t)at;
+  cairn__hpa_pack_paths(b->seq, sc->seq, sizeof *b->seq, sc->poff, sc->plen, nn,
+                        b->off);
   b->n_seq = total;
   return CAIRN_OK;
 }
@@ -245,7 +244,8 @@ static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
 
 /* Every level-2 edge: kept intra-block pairs, then the level-1 edges that
  * leave the block. Writes them when e is not NULL; returns the count. */
-static size_t level2_edges(const cairn_hpa *h, cairn_graph_edge *e) {
+static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
+  (void)ctx;
   size_t m = 0;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
   for (uint32_t bi = 0; bi < n_blocks; bi++) {
@@ -288,12 +288,10 @@ static cairn_status assemble2(cairn_hpa *h) {
     h->blocks[bi].first = n;
     n += h->blocks[bi].n;
   }
-  uint32_t *l2_block = hpa_alloc(a, (size_t)n * sizeof *l2_block);
-  uint32_t *l2_of = hpa_alloc(a, (size_t)h->n_nodes * sizeof *l2_of);
-  double *xy = hpa_alloc(a, 2 * (size_t)n * sizeof *xy);
+  uint32_t *l2_block = cairn__alloc(a, (size_t)n * sizeof *l2_block);
+  uint32_t *l2_of = cairn__alloc(a, (size_t)h->n_nodes * sizeof *l2_of);
+  double *xy = cairn__alloc(a, 2 * (size_t)n * sizeof *xy);
   cairn_status st = l2_block && l2_of && xy ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  cairn_graph_edge *edges = NULL;
-  size_t m = 0;
   cairn_graph *g = NULL;
   uint32_t *old_of = h->l2_of;
   if (st == CAIRN_OK) {
@@ -310,25 +308,18 @@ static cairn_status assemble2(cairn_hpa *h) {
       }
     }
     h->l2_of = l2_of; /* level2_edges reads it */
-    m = level2_edges(h, NULL);
-    edges = hpa_alloc(a, m * sizeof *edges);
-    if (!edges) st = CAIRN_ERR_NOMEM;
+    st = cairn__hpa_graph_of(h, n, xy, level2_edges, NULL, &g, NULL, NULL);
   }
-  if (st == CAIRN_OK) {
-    level2_edges(h, edges);
-    st = cairn__hpa_graph(a, n, xy, edges, m, &g);
-  }
-  hpa_free(a, edges, m * sizeof *edges);
-  hpa_free(a, xy, 2 * (size_t)n * sizeof *xy);
+  cairn__free(a, xy, 2 * (size_t)n * sizeof *xy);
   if (st != CAIRN_OK) {
     h->l2_of = old_of;
-    hpa_free(a, l2_block, (size_t)n * sizeof *l2_block);
-    hpa_free(a, l2_of, (size_t)h->n_nodes * sizeof *l2_of);
+    cairn__free(a, l2_block, (size_t)n * sizeof *l2_block);
+    cairn__free(a, l2_of, (size_t)h->n_nodes * sizeof *l2_of);
     return st;
   }
   /* the old level-1 count sized the old table */
-  hpa_free(a, old_of, (size_t)h->l2_of_cap * sizeof *old_of);
-  hpa_free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
+  cairn__free(a, old_of, (size_t)h->l2_of_cap * sizeof *old_of);
+  cairn__free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
   cairn_graph_destroy(h->graph2);
   h->graph2 = g;
   h->l2_block = l2_block;
@@ -341,11 +332,11 @@ static cairn_status assemble2(cairn_hpa *h) {
 
 static void scratch_free(const cairn_allocator *a, block_scratch *sc) {
   cairn_search_destroy(sc->search);
-  hpa_free(a, sc->edges, sc->edges_cap * sizeof *sc->edges);
-  hpa_free(a, sc->trace, sc->trace_cap * sizeof *sc->trace);
-  hpa_free(a, sc->seq, sc->seq_cap * sizeof *sc->seq);
-  hpa_free(a, sc->poff, sc->poff_cap * sizeof *sc->poff);
-  hpa_free(a, sc->plen, sc->plen_cap * sizeof *sc->plen);
+  cairn__free(a, sc->edges, sc->edges_cap * sizeof *sc->edges);
+  cairn__free(a, sc->trace, sc->trace_cap * sizeof *sc->trace);
+  cairn__free(a, sc->seq, sc->seq_cap * sizeof *sc->seq);
+  cairn__free(a, sc->poff, sc->poff_cap * sizeof *sc->poff);
+  cairn__free(a, sc->plen, sc->plen_cap * sizeof *sc->plen);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -361,33 +352,24 @@ static cairn_status scratch_init(const cairn_allocator *a, block_scratch *sc,
   return st;
 }
 
-/* A worker's part in a pass over blocks: its scratch, set up by the first
- * task that runs on it, and the lowest status of its blocks. */
-typedef struct block_slot {
-  block_scratch sc;
-  bool ready;
-  cairn_status failed;
-} block_slot;
-
 typedef struct block_pass {
   cairn_hpa *h;
   const uint32_t *list;
   uint32_t most; /* level-1 nodes of the largest listed block */
-  block_slot *slot; /* one per worker */
 } block_pass;
 
-static void block_task(void *arg, uint32_t task, uint32_t worker) {
-  block_pass *p = arg;
-  block_slot *w = &p->slot[worker];
-  cairn_status st = CAIRN_OK;
-  if (!w->ready) {
-    hpa_lock(p->h);
-    st = scratch_init(&p->h->alloc, &w->sc, p->most);
-    hpa_unlock(p->h);
-    w->ready = st == CAIRN_OK;
-  }
-  if (st == CAIRN_OK) st = block_build(p->h, p->list[task], &w->sc);
-  if (st < w->failed) w->failed = st;
+static cairn_status block_init(void *ctx, void *sc) {
+  block_pass *p = ctx;
+  return scratch_init(&p->h->alloc, sc, p->most);
+}
+
+static cairn_status block_run(void *ctx, void *sc, size_t i) {
+  block_pass *p = ctx;
+  return block_build(p->h, p->list[i], sc);
+}
+
+static void block_fini(void *ctx, void *sc) {
+  scratch_free(&((block_pass *)ctx)->h->alloc, sc);
 }
 
 /* Level-1 nodes of the largest listed block. */
@@ -408,19 +390,9 @@ static uint32_t most_nodes(const cairn_hpa *h, const uint32_t *list, size_t n) {
  * worker built which. */
 cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
                                      size_t n) {
-  const cairn_allocator *a = &h->alloc;
-  const uint32_t workers = cairn__workers_count(&h->workers);
-  block_slot *slot = hpa_alloc(a, workers * sizeof *slot);
-  if (!slot) return CAIRN_ERR_NOMEM;
-  memset(slot, 0, workers * sizeof *slot);
-  block_pass p = {h, list, most_nodes(h, list, n), slot};
-  cairn__workers_run(&h->workers, (uint32_t)n, block_task, &p);
-  cairn_status st = CAIRN_OK;
-  for (uint32_t w = 0; w < workers; w++) {
-    if (slot[w].failed < st) st = slot[w].failed;
-    if (slot[w].ready) scratch_free(a, &slot[w].sc);
-  }
-  hpa_free(a, slot, workers * sizeof *slot);
+  block_pass b = {h, list, most_nodes(h, list, n)};
+  hpa_pass p = {&b, sizeof(block_scratch), 1, block_init, block_run, block_fini};
+  cairn_status st = cairn__hpa_run_pass(h, &p, n);
   if (st == CAIRN_OK) st = assemble2(h);
   return st;
 }
@@ -430,10 +402,10 @@ void cairn__hpa_free_blocks(cairn_hpa *h) {
   if (h->blocks) {
     uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
     for (uint32_t bi = 0; bi < n_blocks; bi++) block_free(a, &h->blocks[bi]);
-    hpa_free(a, h->blocks, n_blocks * sizeof *h->blocks);
+    cairn__free(a, h->blocks, n_blocks * sizeof *h->blocks);
   }
-  hpa_free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
-  hpa_free(a, h->l2_of, (size_t)h->l2_of_cap * sizeof *h->l2_of);
+  cairn__free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
+  cairn__free(a, h->l2_of, (size_t)h->l2_of_cap * sizeof *h->l2_of);
   cairn_graph_destroy(h->graph2);
   h->blocks = NULL;
   h->l2_block = h->l2_of = NULL;

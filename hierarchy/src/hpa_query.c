@@ -66,7 +66,7 @@ cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
                                     cairn_hpa_query **out) {
   if (!out) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_hpa_query *q = hpa_alloc(&a, sizeof *q);
+  cairn_hpa_query *q = cairn__alloc(&a, sizeof *q);
   *out = q;
   if (!q) return CAIRN_ERR_NOMEM;
   memset(q, 0, sizeof *q);
@@ -74,7 +74,7 @@ cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
   q->state = CAIRN_ERR_STATE;
   cairn_status st = cairn_search_create(&a, &q->search);
   if (st != CAIRN_OK) {
-    hpa_free(&a, q, sizeof *q);
+    cairn__free(&a, q, sizeof *q);
     *out = NULL;
   }
   return st;
@@ -84,26 +84,26 @@ void cairn_hpa_query_destroy(cairn_hpa_query *q) {
   if (!q) return;
   cairn_allocator a = q->alloc;
   cairn_search_destroy(q->search);
-  hpa_free(&a, q->from_start, q->links_cap * sizeof *q->from_start);
-  hpa_free(&a, q->to_goal, q->links_cap * sizeof *q->to_goal);
-  hpa_free(&a, q->leg_from, q->links_cap * sizeof *q->leg_from);
-  hpa_free(&a, q->leg_to, q->links_cap * sizeof *q->leg_to);
-  hpa_free(&a, q->legs, q->legs_cap * sizeof *q->legs);
-  hpa_free(&a, q->trace, q->trace_cap * sizeof *q->trace);
-  hpa_free(&a, q->route, q->route_cap * sizeof *q->route);
-  hpa_free(&a, q->raw, q->raw_cap * sizeof *q->raw);
-  hpa_free(&a, q->path, q->path_cap * sizeof *q->path);
-  hpa_free(&a, q->prefix, q->prefix_cap * sizeof *q->prefix);
-  hpa_free(&a, q->turns, q->turns_cap * sizeof *q->turns);
-  hpa_free(&a, q->src, q->src_cap * sizeof *q->src);
-  hpa_free(&a, q->from2, q->from2_cap * sizeof *q->from2);
-  hpa_free(&a, q->to2, q->to2_cap * sizeof *q->to2);
-  hpa_free(&a, q->leg2_from, q->leg2_from_cap * sizeof *q->leg2_from);
-  hpa_free(&a, q->leg2_to, q->leg2_to_cap * sizeof *q->leg2_to);
-  hpa_free(&a, q->chains, q->chains_cap * sizeof *q->chains);
-  hpa_free(&a, q->ids, q->ids_cap * sizeof *q->ids);
-  hpa_free(&a, q->route2, q->route2_cap * sizeof *q->route2);
-  hpa_free(&a, q, sizeof *q);
+  cairn__free(&a, q->from_start, q->links_cap * sizeof *q->from_start);
+  cairn__free(&a, q->to_goal, q->links_cap * sizeof *q->to_goal);
+  cairn__free(&a, q->leg_from, q->links_cap * sizeof *q->leg_from);
+  cairn__free(&a, q->leg_to, q->links_cap * sizeof *q->leg_to);
+  cairn__free(&a, q->legs, q->legs_cap * sizeof *q->legs);
+  cairn__free(&a, q->trace, q->trace_cap * sizeof *q->trace);
+  cairn__free(&a, q->route, q->route_cap * sizeof *q->route);
+  cairn__free(&a, q->raw, q->raw_cap * sizeof *q->raw);
+  cairn__free(&a, q->path, q->path_cap * sizeof *q->path);
+  cairn__free(&a, q->prefix, q->prefix_cap * sizeof *q->prefix);
+  cairn__free(&a, q->turns, q->turns_cap * sizeof *q->turns);
+  cairn__free(&a, q->src, q->src_cap * sizeof *q->src);
+  cairn__free(&a, q->from2, q->from2_cap * sizeof *q->from2);
+  cairn__free(&a, q->to2, q->to2_cap * sizeof *q->to2);
+  cairn__free(&a, q->leg2_from, q->leg2_from_cap * sizeof *q->leg2_from);
+  cairn__free(&a, q->leg2_to, q->leg2_to_cap * sizeof *q->leg2_to);
+  cairn__free(&a, q->chains, q->chains_cap * sizeof *q->chains);
+  cairn__free(&a, q->ids, q->ids_cap * sizeof *q->ids);
+  cairn__free(&a, q->route2, q->route2_cap * sizeof *q->route2);
+  cairn__free(&a, q, sizeof *q);
 }
 
 size_t cairn_hpa_query_memory(const cairn_hpa_query *q) {
@@ -126,7 +126,7 @@ cairn_hpa_path_opts cairn_hpa_path_defaults(void) {
 
 /* Grows an array of the context; false on allocation failure. */
 #define GROW(q, field, cap, n) \
-  cairn__hpa_grow(&(q)->alloc, (void **)&(q)->field, &(q)->cap, (n), sizeof *(q)->field)
+  cairn__grow(&(q)->alloc, (void **)&(q)->field, &(q)->cap, (n), sizeof *(q)->field)
 
 /* The link arrays (and their leg offsets) hold one entry per entrance. */
 static bool grow_links(cairn_hpa_query *q, size_t n) {
@@ -134,15 +134,15 @@ static bool grow_links(cairn_hpa_query *q, size_t n) {
   size_t cap = q->links_cap ? q->links_cap : 16;
   while (cap < n) cap *= 2;
   const cairn_allocator *a = &q->alloc;
-  cairn_graph_link *f = hpa_alloc(a, cap * sizeof *f);
-  cairn_graph_link *t = hpa_alloc(a, cap * sizeof *t);
-  hpa_leg *lf = hpa_alloc(a, cap * sizeof *lf);
-  hpa_leg *lt = hpa_alloc(a, cap * sizeof *lt);
+  cairn_graph_link *f = cairn__alloc(a, cap * sizeof *f);
+  cairn_graph_link *t = cairn__alloc(a, cap * sizeof *t);
+  hpa_leg *lf = cairn__alloc(a, cap * sizeof *lf);
+  hpa_leg *lt = cairn__alloc(a, cap * sizeof *lt);
   if (!f || !t || !lf || !lt) {
-    hpa_free(a, f, cap * sizeof *f);
-    hpa_free(a, t, cap * sizeof *t);
-    hpa_free(a, lf, cap * sizeof *lf);
-    hpa_free(a, lt, cap * sizeof *lt);
+    cairn__free(a, f, cap * sizeof *f);
+    cairn__free(a, t, cap * sizeof *t);
+    cairn__free(a, lf, cap * sizeof *lf);
+    cairn__free(a, lt, cap * sizeof *lt);
     return false;
   }
   if (q->links_cap) { /* the start's links survive the goal's growth */
@@ -151,10 +151,10 @@ static bool grow_links(cairn_hpa_query *q, size_t n) {
     memcpy(lf, q->leg_from, q->links_cap * sizeof *lf);
     memcpy(lt, q->leg_to, q->links_cap * sizeof *lt);
   }
-  hpa_free(a, q->from_start, q->links_cap * sizeof *q->from_start);
-  hpa_free(a, q->to_goal, q->links_cap * sizeof *q->to_goal);
-  hpa_free(a, q->leg_from, q->links_cap * sizeof *q->leg_from);
-  hpa_free(a, q->leg_to, q->links_cap * sizeof *q->leg_to);
+  cairn__free(a, q->from_start, q->links_cap * sizeof *q->from_start);
+  cairn__free(a, q->to_goal, q->links_cap * sizeof *q->to_goal);
+  cairn__free(a, q->leg_from, q->links_cap * sizeof *q->leg_from);
+  cairn__free(a, q->leg_to, q->links_cap * sizeof *q->leg_to);
   q->from_start = f;
   q->to_goal = t;
   q->leg_from = lf;
@@ -326,7 +326,7 @@ static cairn_status search_linked(cairn_hpa_query *q, const cairn_graph *g,
   cairn_status st = cairn_graph_astar_linked(q->search, g, &gq, NULL, &r);
   q->expanded += r.expanded;
   if (st != CAIRN_OK) return st;
-  if (!cairn__hpa_grow(&q->alloc, (void **)route, cap, r.path_len, sizeof **route))
+  if (!cairn__grow(&q->alloc, (void **)route, cap, r.path_len, sizeof **route))
     return CAIRN_ERR_NOMEM;
   memcpy(*route, r.nodes, r.path_len * sizeof *r.nodes);
   *len = r.path_len;
@@ -339,7 +339,9 @@ static cairn_status search_linked(cairn_hpa_query *q, const cairn_graph *g,
 /* Dijkstra over block b's level-1 graph (forward from the start's links, or
  * over the transpose from the goal's, which gives costs to the goal), with
  * the block's level-2 nodes as targets: one level-2 link per node reached,
- * and the level-1 chain behind it in walking order (global ids). */
+ * and the level-1 chain behind it in walking order (global ids). It mirrors
+ * join one level up, but over graph nodes rather than grid cells: other
+ * fills, traces and leg storage, so the two stay apart. */
 static cairn_status join2(cairn_hpa_query *q, const hpa_block *b,
                           bool from_start) {
   const cairn_hpa *h = q->h;
@@ -591,8 +593,8 @@ static bool refine_edge(cairn_hpa_query *q, uint32_t u, uint32_t v) {
   if (!GROW(q, raw, raw_cap, q->raw_len + (to - from))) return false;
   cairn_point p = pu;
   for (uint32_t k = from; k < to; k++) {
-    p.x += cairn__hpa_dx[c->steps[k]];
-    p.y += cairn__hpa_dy[c->steps[k]];
+    p.x += cairn__dx[c->steps[k]];
+    p.y += cairn__dy[c->steps[k]];
     q->raw[q->raw_len++] = p;
   }
   return true;

@@ -49,7 +49,7 @@ typedef struct rays {
 static void rays_init(const cairn_hpa *h, rays *r, cairn_point a) {
   r->origin = hpa_index(h, a.x, a.y);
   for (int d = 0; d < 8; d++) {
-    r->off[d] = cairn__hpa_dx[d] + cairn__hpa_dy[d] * h->stride;
+    r->off[d] = cairn__dx[d] + cairn__dy[d] * h->stride;
     r->clear[d] = 0;
     r->blocked[d] = false;
   }
@@ -60,7 +60,7 @@ static void rays_init(const cairn_hpa *h, rays *r, cairn_point a) {
 static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
                       uint32_t len) {
   const unsigned bit = step_bit(mx, my);
-  const int d = __builtin_ctz(bit);
+  const int d = cairn__ctz(bit);
   if (len <= r->clear[d]) return true;
   if (r->blocked[d]) return false;
   uint32_t c = (uint32_t)((int32_t)r->origin + (int32_t)r->clear[d] * r->off[d]);
