@@ -13,9 +13,8 @@ cairn_status cairn_claims_create(const cairn_grid *grid,
   *out = NULL;
   if (!grid) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_claims *c = cairn__alloc(&a, sizeof *c);
+  cairn_claims *c = cairn__alloc_zero(&a, sizeof *c);
   if (!c) return CAIRN_ERR_NOMEM;
-  memset(c, 0, sizeof *c);
   c->alloc = a;
   c->grid = grid;
   c->count = cairn__alloc(&a, grid->padded * sizeof *c->count);

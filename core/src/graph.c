@@ -34,10 +34,9 @@ void cairn_graph_destroy(cairn_graph *g) {
 static cairn_status graph_alloc(const cairn_allocator *alloc, uint32_t n,
                                 size_t m, bool with_xy, cairn_graph **out) {
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_graph *g = cairn__alloc(&a, sizeof *g);
+  cairn_graph *g = cairn__alloc_zero(&a, sizeof *g);
   *out = NULL;
   if (!g) return CAIRN_ERR_NOMEM;
-  memset(g, 0, sizeof *g);
   g->alloc = a;
   g->n = n;
   g->m = m;

@@ -12,9 +12,8 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   if (width > CAIRN_GRID_MAX_SIDE || height > CAIRN_GRID_MAX_SIDE)
     return CAIRN_ERR_TOO_LARGE;
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_grid *g = cairn__alloc(&a, sizeof *g);
+  cairn_grid *g = cairn__alloc_zero(&a, sizeof *g);
   if (!g) return CAIRN_ERR_NOMEM;
-  memset(g, 0, sizeof *g);
   g->alloc = a;
   g->width = width;
   g->height = height;

@@ -26,9 +26,8 @@ cairn_status cairn_influence_create(const cairn_grid *grid, cairn_penalty *into,
   if (!grid || !into || into->padded != grid->padded || into->stride != grid->stride)
     return CAIRN_ERR_ARG;
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_influence *m = cairn__alloc(&a, sizeof *m);
+  cairn_influence *m = cairn__alloc_zero(&a, sizeof *m);
   if (!m) return CAIRN_ERR_NOMEM;
-  memset(m, 0, sizeof *m);
   m->alloc = a;
   m->grid = grid;
   m->into = into;

@@ -28,9 +28,8 @@ cairn_status cairn_knowledge_create(const cairn_grid *truth,
   *out = NULL;
   if (!truth || !unknown_cost) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_knowledge *k = cairn__alloc(&a, sizeof *k);
+  cairn_knowledge *k = cairn__alloc_zero(&a, sizeof *k);
   if (!k) return CAIRN_ERR_NOMEM;
-  memset(k, 0, sizeof *k);
   k->alloc = a;
   k->truth = truth;
   cairn_status st = cairn_grid_create(truth->width, truth->height, unknown_cost, alloc, &k->known);

@@ -17,9 +17,8 @@ cairn_status cairn_penalty_create(const cairn_grid *grid,
   *out = NULL;
   if (!grid) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_penalty *p = cairn__alloc(&a, sizeof *p);
+  cairn_penalty *p = cairn__alloc_zero(&a, sizeof *p);
   if (!p) return CAIRN_ERR_NOMEM;
-  memset(p, 0, sizeof *p);
   p->alloc = a;
   p->width = grid->width;
   p->height = grid->height;

@@ -397,9 +397,8 @@ cairn_status cairn_pool_create(uint32_t threads, const cairn_allocator *alloc,
   threads = 1;
 #endif
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_pool *p = cairn__alloc(&a, sizeof *p);
+  cairn_pool *p = cairn__alloc_zero(&a, sizeof *p);
   if (!p) return CAIRN_ERR_NOMEM;
-  memset(p, 0, sizeof *p);
   p->alloc = a;
   p->threads = threads;
   p->jobs.workers = threads;

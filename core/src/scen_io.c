@@ -262,9 +262,8 @@ void cairn_scen_destroy(cairn_scen *s) {
 
 static cairn_scen *scen_new(const cairn_allocator *alloc, const char *name) {
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_scen *s = cairn__alloc(&a, sizeof *s);
+  cairn_scen *s = cairn__alloc_zero(&a, sizeof *s);
   if (!s) return NULL;
-  memset(s, 0, sizeof *s);
   s->alloc = a;
   size_t n = strlen(name);
   s->name = cairn__alloc(&a, n + 1);
@@ -306,6 +305,8 @@ cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
 #define SCEN_FILE_MAX \
   (SIZE_MAX / 4 < ((size_t)1 << 31) ? SIZE_MAX / 4 : ((size_t)1 << 31))
 
+/* The file whole, then the parser: cairn_map_load's steps, which differ
+ * only in the limit and the parser (whose arguments differ too). */
 cairn_status cairn_scen_load(const char *path, const cairn_allocator *alloc,
                              cairn_scen **out, cairn_error *err) {
   cairn__clear_error(err);

@@ -13,10 +13,9 @@ cairn_status cairn_search_create(const cairn_allocator *alloc,
                                  cairn_search **out) {
   if (!out) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn__allocator(alloc);
-  cairn_search *s = cairn__alloc(&a, sizeof *s);
+  cairn_search *s = cairn__alloc_zero(&a, sizeof *s);
   *out = s;
   if (!s) return CAIRN_ERR_NOMEM;
-  memset(s, 0, sizeof *s);
   s->alloc = a;
   s->gen = 2;
   s->state = CAIRN_ERR_STATE;

@@ -21,9 +21,8 @@ cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
   if (!out) return CAIRN_ERR_ARG;
   *out = NULL;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_flow_builder *b = cairn__alloc(&a, sizeof *b);
+  cairn_flow_builder *b = cairn__alloc_zero(&a, sizeof *b);
   if (!b) return CAIRN_ERR_NOMEM;
-  memset(b, 0, sizeof *b);
   b->alloc = a;
   *out = b;
   return CAIRN_OK;
@@ -91,9 +90,8 @@ cairn_status cairn_field_create(const cairn_grid *grid,
   *out = NULL;
   if (!grid) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_field *f = cairn__alloc(&a, sizeof *f);
+  cairn_field *f = cairn__alloc_zero(&a, sizeof *f);
   if (!f) return CAIRN_ERR_NOMEM;
-  memset(f, 0, sizeof *f);
   f->alloc = a;
   f->grid = grid;
   f->w = cairn_grid_width(grid);

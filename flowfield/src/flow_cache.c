@@ -40,9 +40,8 @@ cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
   cairn_flow_opts o = opts ? *opts : cairn_flow_defaults();
   if (cairn__flow_check_opts(&o) != CAIRN_OK) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_flow_cache *c = cairn__alloc(&a, sizeof *c);
+  cairn_flow_cache *c = cairn__alloc_zero(&a, sizeof *c);
   if (!c) return CAIRN_ERR_NOMEM;
-  memset(c, 0, sizeof *c);
   c->alloc = a;
   c->grid = grid;
   c->opts = o;
@@ -244,12 +243,32 @@ static cairn_status fix_entry(cairn_flow_cache *c, size_t *k, fix_job *j) {
   return CAIRN_OK;
 }
 
-static void tally(cairn_flow_cache *c, const fix_job *j, size_t *repaired,
-                  size_t *dropped) {
+/* Fixes every attached entry that `needs` says the change touches, then
+ * adds up what was done. */
+static cairn_status fix_all(cairn_flow_cache *c, fix_job *j,
+                            bool (*needs)(const cairn_flow_cache *c, const fix_job *j,
+                                          cairn_field *f),
+                            size_t *repaired, size_t *dropped) {
+  for (size_t k = 0; k < c->n;) {
+    entry *e = &c->e[k];
+    if (e->detached || !needs(c, j, e->field)) {
+      k++;
+      continue;
+    }
+    cairn_status st = fix_entry(c, &k, j);
+    if (st != CAIRN_OK) return st;
+  }
   c->st.repairs += j->repaired;
   c->st.drops += j->dropped;
   if (repaired) *repaired = j->repaired;
   if (dropped) *dropped = j->dropped;
+  return CAIRN_OK;
+}
+
+static bool edit_needs(const cairn_flow_cache *c, const fix_job *j,
+                       cairn_field *f) {
+  (void)c;
+  return affected(f, j->changed, j->n);
 }
 
 cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
@@ -263,17 +282,7 @@ cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
     if (!cairn_grid_contains(c->grid, changed[k].x, changed[k].y))
       return CAIRN_ERR_RANGE;
   fix_job j = {b, changed, n, false, 0, 0};
-  for (size_t k = 0; k < c->n;) {
-    entry *e = &c->e[k];
-    if (e->detached || !affected(e->field, changed, n)) {
-      k++;
-      continue;
-    }
-    cairn_status st = fix_entry(c, &k, &j);
-    if (st != CAIRN_OK) return st;
-  }
-  tally(c, &j, repaired, dropped);
-  return CAIRN_OK;
+  return fix_all(c, &j, edit_needs, repaired, dropped);
 }
 
 /* Whether the layer changed next to the field's reached box since the
@@ -285,6 +294,20 @@ static bool layer_affected(const cairn_field *f, const cairn_penalty *p) {
   return cairn_penalty_changed(p, r) > f->layer_version;
 }
 
+/* A field that has not seen the layer's version: repaired where the
+ * change borders its reached cells, and otherwise only told the version
+ * (it is already what a build would give). */
+static bool layer_needs(const cairn_flow_cache *c, const fix_job *j,
+                        cairn_field *f) {
+  (void)j;
+  const cairn_penalty *p = c->opts.penalty;
+  const uint64_t now = cairn_penalty_version(p);
+  if (f->layer_version == now) return false;
+  if (layer_affected(f, p)) return true;
+  f->layer_version = now;
+  return false;
+}
+
 cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
                                             cairn_flow_builder *b,
                                             size_t *repaired, size_t *dropped) {
@@ -293,24 +316,8 @@ cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
   if (!c || !b) return CAIRN_ERR_ARG;
   const cairn_penalty *p = c->opts.penalty;
   if (!p) return CAIRN_OK;
-  const uint64_t now = cairn_penalty_version(p);
   fix_job j = {b, NULL, 0, true, 0, 0};
-  for (size_t k = 0; k < c->n;) {
-    entry *e = &c->e[k];
-    if (e->detached || e->field->layer_version == now) {
-      k++;
-      continue;
-    }
-    if (!layer_affected(e->field, p)) {
-      e->field->layer_version = now; /* already what a build gives */
-      k++;
-      continue;
-    }
-    cairn_status st = fix_entry(c, &k, &j);
-    if (st != CAIRN_OK) return st;
-  }
-  tally(c, &j, repaired, dropped);
-  return CAIRN_OK;
+  return fix_all(c, &j, layer_needs, repaired, dropped);
 }
 
 void cairn_flow_cache_get_stats(const cairn_flow_cache *c,

@@ -98,9 +98,8 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   size_t n_clusters = (size_t)cw * (size_t)ch;
   if (max_sectors > n_clusters) max_sectors = n_clusters;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_flow_tiles *t = cairn__alloc(&a, sizeof *t);
+  cairn_flow_tiles *t = cairn__alloc_zero(&a, sizeof *t);
   if (!t) return CAIRN_ERR_NOMEM;
-  memset(t, 0, sizeof *t);
   t->alloc = a;
   t->grid = grid;
   t->hpa = hpa;

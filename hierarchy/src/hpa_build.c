@@ -139,9 +139,8 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (o.landmarks == 0) o.landmarks = CAIRN_HPA_DEFAULT_LANDMARKS;
   double t0 = cairn__now_ms();
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_hpa *h = cairn__alloc(&a, sizeof *h);
+  cairn_hpa *h = cairn__alloc_zero(&a, sizeof *h);
   if (!h) return CAIRN_ERR_NOMEM;
-  memset(h, 0, sizeof *h);
   h->alloc = a;
   h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
   cairn_status st = jobs_init(h, &o);

@@ -280,6 +280,9 @@ static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
   return m;
 }
 
+/* Numbers the level-2 nodes block by block, as cairn__hpa_assemble
+ * numbers level 1's cluster by cluster, and builds the level-2 graph
+ * through the same cairn__hpa_graph_of. */
 static cairn_status assemble2(cairn_hpa *h) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;

@@ -66,10 +66,9 @@ cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
                                     cairn_hpa_query **out) {
   if (!out) return CAIRN_ERR_ARG;
   cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_hpa_query *q = cairn__alloc(&a, sizeof *q);
+  cairn_hpa_query *q = cairn__alloc_zero(&a, sizeof *q);
   *out = q;
   if (!q) return CAIRN_ERR_NOMEM;
-  memset(q, 0, sizeof *q);
   q->alloc = a;
   q->state = CAIRN_ERR_STATE;
   cairn_status st = cairn_search_create(&a, &q->search);
