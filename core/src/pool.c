@@ -53,33 +53,6 @@ uint32_t cairn_cpu_count(void) {
 #endif
 }
 
-/* ---- locks ---------------------------------------------------------- */
-
-#if defined(CAIRN_NO_THREADS)
-cairn_status cairn__mutex_init(cairn__mutex *m) {
-  m->unused = 0;
-  return CAIRN_OK;
-}
-void cairn__mutex_destroy(cairn__mutex *m) { (void)m; }
-void cairn__mutex_lock(cairn__mutex *m) { (void)m; }
-void cairn__mutex_unlock(cairn__mutex *m) { (void)m; }
-#elif defined(CAIRN_WIN32_THREADS)
-cairn_status cairn__mutex_init(cairn__mutex *m) {
-  InitializeSRWLock(&m->lock);
-  return CAIRN_OK;
-}
-void cairn__mutex_destroy(cairn__mutex *m) { (void)m; }
-void cairn__mutex_lock(cairn__mutex *m) { AcquireSRWLockExclusive(&m->lock); }
-void cairn__mutex_unlock(cairn__mutex *m) { ReleaseSRWLockExclusive(&m->lock); }
-#else
-cairn_status cairn__mutex_init(cairn__mutex *m) {
-  return pthread_mutex_init(&m->lock, NULL) ? CAIRN_ERR_NOMEM : CAIRN_OK;
-}
-void cairn__mutex_destroy(cairn__mutex *m) { pthread_mutex_destroy(&m->lock); }
-void cairn__mutex_lock(cairn__mutex *m) { pthread_mutex_lock(&m->lock); }
-void cairn__mutex_unlock(cairn__mutex *m) { pthread_mutex_unlock(&m->lock); }
-#endif
-
 /* ---- the pool ------------------------------------------------------- */
 
 #if !defined(CAIRN_NO_THREADS)
@@ -433,29 +406,3 @@ void cairn_pool_destroy(cairn_pool *p) {
 }
 
 const cairn_jobs *cairn_pool_jobs(const cairn_pool *p) { return p ? &p->jobs : NULL; }
-
-/* ---- an object's jobs ----------------------------------------------- */
-
-cairn_status cairn__workers_init(cairn__workers *w, const cairn_jobs *jobs,
-                                 int threads, const cairn_allocator *alloc) {
-  w->jobs = NULL;
-  w->own = NULL;
-  if (cairn_jobs_check(jobs) != CAIRN_OK || threads < 0 ||
-      threads > CAIRN_JOBS_MAX_WORKERS)
-    return CAIRN_ERR_ARG;
-  if (jobs) {
-    w->jobs = jobs;
-    return CAIRN_OK;
-  }
-  if (threads == 1 || (threads == 0 && cairn_cpu_count() == 1)) return CAIRN_OK;
-  cairn_status st = cairn_pool_create((uint32_t)threads, alloc, &w->own);
-  if (st != CAIRN_OK) return st;
-  w->jobs = cairn_pool_jobs(w->own);
-  return CAIRN_OK;
-}
-
-void cairn__workers_free(cairn__workers *w) {
-  cairn_pool_destroy(w->own);
-  w->own = NULL;
-  w->jobs = NULL;
-}

@@ -163,7 +163,7 @@ typedef struct cairn_crowd_opts {
 
 /** The default options (the values the fields name).
  * @return the defaults (1,024 agents, dt 0.1 s, bins of 1 cell, ...) */
-cairn_crowd_opts cairn_crowd_defaults(void);
+CAIRN_CROWD_API cairn_crowd_opts cairn_crowd_defaults(void);
 
 /** A crowd of agents (see the overview). */
 typedef struct cairn_crowd cairn_crowd;
@@ -175,13 +175,13 @@ typedef struct cairn_crowd cairn_crowd;
  * @param[out] out the crowd
  * @return CAIRN_OK; CAIRN_ERR_ARG for bad options or a route grid that
  * differs from the walk grid in size or walls; CAIRN_ERR_NOMEM */
-cairn_status cairn_crowd_create(const cairn_grid *grid,
+CAIRN_CROWD_API cairn_status cairn_crowd_create(const cairn_grid *grid,
                                 const cairn_crowd_opts *opts,
                                 const cairn_allocator *alloc,
                                 cairn_crowd **out);
 /** Destroys a crowd. NULL is ignored.
  * @param[in] c the crowd, or NULL */
-void cairn_crowd_destroy(cairn_crowd *c);
+CAIRN_CROWD_API void cairn_crowd_destroy(cairn_crowd *c);
 
 /** A new agent. */
 typedef struct cairn_agent_params {
@@ -200,18 +200,18 @@ typedef struct cairn_agent_params {
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL, non-finite or out-of-range
  * values, CAIRN_ERR_RANGE off the grid, CAIRN_ERR_BLOCKED on a blocked
  * cell, CAIRN_ERR_TOO_LARGE when every slot is taken */
-cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_params *p,
+CAIRN_CROWD_API cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_params *p,
                              cairn_agent *out);
 /** Removes an agent; its handle goes stale.
  * @param[in,out] c the crowd
  * @param[in] a the agent
  * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG for
  * one that never named a slot (or NULL) */
-cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a);
+CAIRN_CROWD_API cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a);
 /** Live agents.
  * @param[in] c the crowd
  * @return the agent count */
-uint32_t cairn_crowd_count(const cairn_crowd *c);
+CAIRN_CROWD_API uint32_t cairn_crowd_count(const cairn_crowd *c);
 
 /** An agent as it is now. */
 typedef struct cairn_agent_info {
@@ -231,7 +231,7 @@ typedef struct cairn_agent_info {
  * @param[in] a the agent
  * @param[out] out its state
  * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG */
-cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
+CAIRN_CROWD_API cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
                              cairn_agent_info *out);
 /** Teleports an agent (same checks as add); velocity reset.
  * @param[in,out] c the crowd
@@ -240,7 +240,7 @@ cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
  * @param[in] y new position, in cells
  * @return CAIRN_OK, the refusals of cairn_crowd_add, CAIRN_ERR_STATE for a
  * stale handle */
-cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
+CAIRN_CROWD_API cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
                                       float y);
 
 /* ---- orders (any handle refused leaves every agent unchanged) ------- */
@@ -258,7 +258,7 @@ cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
  * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE; CAIRN_ERR_STATE / CAIRN_ERR_ARG for
  * a refused handle; CAIRN_ERR_ARG for NULL or bad goals; the field
  * build's refusals (cairn_flow_cache_acquire) */
-cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
+CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
                                      size_t n, const cairn_point *goals,
                                      size_t n_goals);
 /** One path for the group, from its first agent to goal; members keep their
@@ -269,7 +269,7 @@ cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
  * @param[in] goal the goal cell
  * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle,
  * CAIRN_ERR_ARG for NULL, CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal */
-cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
+CAIRN_CROWD_API cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal);
 /** Each agent plans its own path to goal.
  * @param[in,out] c the crowd
@@ -277,7 +277,7 @@ cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
  * @param[in] n number of agents
  * @param[in] goal the goal cell
  * @return as cairn_crowd_order_move */
-cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
+CAIRN_CROWD_API cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal);
 /** The agents stop and hold.
  * @param[in,out] c the crowd
@@ -285,7 +285,7 @@ cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
  * @param[in] n number of agents
  * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle or
  * NULL */
-cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
+CAIRN_CROWD_API cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n);
 /** The agents walk at random, from seed (the same seed, the same walk).
  * @param[in,out] c the crowd
@@ -293,7 +293,7 @@ cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
  * @param[in] n number of agents
  * @param[in] seed the random seed
  * @return as cairn_crowd_order_hold */
-cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
+CAIRN_CROWD_API cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
                                       size_t n, uint64_t seed);
 
 /** After the caller changed n cells of the walk grid (and the route grid,
@@ -303,14 +303,14 @@ cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
  * @param[in] cells the cells that changed
  * @param[in] n number of cells
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE, CAIRN_ERR_NOMEM */
-cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
+CAIRN_CROWD_API cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
                                       size_t n);
 
 /** After the caller wrote to opts.penalty: the fields the crowd holds
  * follow the layer, and searches read it from the next tick.
  * @param[in,out] c the crowd
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_crowd_layer_changed(cairn_crowd *c);
+CAIRN_CROWD_API cairn_status cairn_crowd_layer_changed(cairn_crowd *c);
 
 /* ---- tick ----------------------------------------------------------- */
 
@@ -322,13 +322,13 @@ cairn_status cairn_crowd_layer_changed(cairn_crowd *c);
  * without a path does).
  * @param[in,out] c the crowd
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM */
-cairn_status cairn_crowd_tick(cairn_crowd *c);
+CAIRN_CROWD_API cairn_status cairn_crowd_tick(cairn_crowd *c);
 
 /** FNV-1a over the bit patterns of every live agent's position, velocity,
  * state and order, in slot order, plus the tick number.
  * @param[in] c the crowd
  * @return the hash */
-uint64_t cairn_crowd_hash(const cairn_crowd *c);
+CAIRN_CROWD_API uint64_t cairn_crowd_hash(const cairn_crowd *c);
 
 /** A crowd's figures. */
 typedef struct cairn_crowd_stats {
@@ -358,12 +358,12 @@ typedef struct cairn_crowd_stats {
 /** Fills `*out` with the crowd's figures.
  * @param[in] c the crowd
  * @param[out] out the figures */
-void cairn_crowd_get_stats(const cairn_crowd *c, cairn_crowd_stats *out);
+CAIRN_CROWD_API void cairn_crowd_get_stats(const cairn_crowd *c, cairn_crowd_stats *out);
 
 /** Bytes the crowd holds (its fields and search context included).
  * @param[in] c the crowd
  * @return its memory in bytes */
-size_t cairn_crowd_memory(const cairn_crowd *c);
+CAIRN_CROWD_API size_t cairn_crowd_memory(const cairn_crowd *c);
 
 #ifdef __cplusplus
 }

@@ -103,7 +103,7 @@ typedef struct cairn_hpa_opts {
 /** The default options.
  * @return cluster 16, levels and landmarks by default, the hierarchy's own
  * pool over every core */
-cairn_hpa_opts cairn_hpa_defaults(void);
+CAIRN_HIERARCHY_API cairn_hpa_opts cairn_hpa_defaults(void);
 
 /** Builds the hierarchy over an 8-way grid. Refreshes nothing in the grid:
  * if its islands are stale, unreachable queries are found by searching.
@@ -118,12 +118,12 @@ cairn_hpa_opts cairn_hpa_defaults(void);
  * threads outside [0, CAIRN_JOBS_MAX_WORKERS], or jobs that
  * cairn_jobs_check refuses; CAIRN_ERR_NOMEM (memory, a lock or the pool's
  * threads cannot be had) */
-cairn_status cairn_hpa_create(const cairn_grid *grid,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,
                               const cairn_allocator *alloc, cairn_hpa **out);
 /** Destroys a hierarchy (not its grid). NULL is ignored.
  * @param[in] h the hierarchy, or NULL */
-void cairn_hpa_destroy(cairn_hpa *h);
+CAIRN_HIERARCHY_API void cairn_hpa_destroy(cairn_hpa *h);
 
 /** What a hierarchy holds and what its last builds cost. */
 typedef struct cairn_hpa_stats {
@@ -151,7 +151,7 @@ typedef struct cairn_hpa_stats {
 /** Fills `*out` with the hierarchy's figures.
  * @param[in] h the hierarchy
  * @param[out] out the figures */
-void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
+CAIRN_HIERARCHY_API void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
 
 /** Sets n cells of the hierarchy's grid (costs 0 = blocked, 1..255), then
  * rebuilds only the clusters those cells can affect: the cluster of each
@@ -170,7 +170,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out);
  * @param[in] n number of cells
  * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, another grid), CAIRN_ERR_RANGE (a
  * cell off the grid), CAIRN_ERR_NOMEM */
-cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
                             const cairn_point *cells, const uint8_t *costs,
                             size_t n);
 /** For callers that changed the grid themselves: rebuilds the clusters the
@@ -180,7 +180,7 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
  * @param[in] changed the cells that changed
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE, CAIRN_ERR_NOMEM (as
  * cairn_hpa_edit) */
-cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
                               cairn_rect changed);
 
 /* ---- cost layers ---------------------------------------------------- */
@@ -222,7 +222,7 @@ cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid,
  * @param[in] layer the layer, or NULL to unbind
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM (the hierarchy is then
  * stale, as after a failed edit) */
-cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
 
 /** Rebuilds up to max_clusters clusters (0: all) whose part of the layer
  * changed since they were built, in a round over the clusters that
@@ -242,7 +242,7 @@ cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
  * @param[in] max_clusters most clusters to rebuild; 0 = all
  * @param[out] pending stale clusters left, or NULL
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
                                uint32_t *pending);
 
 /* ---- queries -------------------------------------------------------- */
@@ -254,22 +254,22 @@ typedef struct cairn_hpa_query cairn_hpa_query;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the context
  * @return CAIRN_OK, CAIRN_ERR_ARG for a NULL out, CAIRN_ERR_NOMEM */
-cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_query_create(const cairn_allocator *alloc,
                                     cairn_hpa_query **out);
 /** Destroys a query context. NULL is ignored.
  * @param[in] q the context, or NULL */
-void cairn_hpa_query_destroy(cairn_hpa_query *q);
+CAIRN_HIERARCHY_API void cairn_hpa_query_destroy(cairn_hpa_query *q);
 /** Bytes the context holds.
  * @param[in] q the context
  * @return its memory in bytes */
-size_t cairn_hpa_query_memory(const cairn_hpa_query *q);
+CAIRN_HIERARCHY_API size_t cairn_hpa_query_memory(const cairn_hpa_query *q);
 /** Grows the context up front for queries on h (the search records for the
  * whole grid, the link tables for the largest cluster and block), so the
  * first queries do not pay for it; paths still grow to the longest seen.
  * @param[in,out] q the context
  * @param[in] h the hierarchy it will query
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_hpa_query_reserve(cairn_hpa_query *q, const cairn_hpa *h);
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_query_reserve(cairn_hpa_query *q, const cairn_hpa *h);
 
 /** Options of a query (cairn_hpa_path_defaults gives them). */
 typedef struct cairn_hpa_path_opts {
@@ -282,7 +282,7 @@ typedef struct cairn_hpa_path_opts {
 
 /** The default query options.
  * @return nearby -1 (twice the cluster side), smoothing on */
-cairn_hpa_path_opts cairn_hpa_path_defaults(void);
+CAIRN_HIERARCHY_API cairn_hpa_path_opts cairn_hpa_path_defaults(void);
 
 /** The answer of a query. */
 typedef struct cairn_hpa_result {
@@ -317,7 +317,7 @@ typedef struct cairn_hpa_result {
  * @return CAIRN_OK, CAIRN_NO_PATH; refusals: CAIRN_ERR_RANGE
  * (off the grid), CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_STATE (the
  * hierarchy is stale after a failed edit), CAIRN_ERR_NOMEM */
-cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,
                             const cairn_hpa_path_opts *opts,
                             cairn_hpa_result *out);
@@ -344,7 +344,7 @@ cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
  * @param[out] out the result so far
  * @return CAIRN_IN_PROGRESS (planned), or the final answer: CAIRN_OK,
  * CAIRN_NO_PATH, or the refusals of cairn_hpa_find */
-cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,
                             const cairn_hpa_path_opts *opts,
                             cairn_hpa_result *out);
@@ -356,7 +356,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
  * @return CAIRN_IN_PROGRESS, CAIRN_OK, the query's final answer again;
  * CAIRN_ERR_STATE before any plan or after the hierarchy changed,
  * CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
                               cairn_hpa_result *out);
 
 /* ---- inspection (tests, pictures) ----------------------------------- */
@@ -368,13 +368,13 @@ cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
  * @param[out] out its cell
  * @return CAIRN_OK; CAIRN_ERR_RANGE past the end, CAIRN_ERR_ARG for NULL,
  * CAIRN_ERR_STATE while the hierarchy is stale */
-cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
                             cairn_point *out);
 /** The abstract graph itself (node positions are entrance cells).
  * @param[in] h the hierarchy
  * @return the level-1 graph, valid until the next edit, update, refresh or
  * layer change */
-const cairn_graph *cairn_hpa_graph(const cairn_hpa *h);
+CAIRN_HIERARCHY_API const cairn_graph *cairn_hpa_graph(const cairn_hpa *h);
 
 #ifdef __cplusplus
 }

@@ -80,20 +80,20 @@ typedef struct cairn_graph_desc {
  * a simple path could cost more than 2^62 fixed-point units: the bound is
  * min((n_nodes - 1) x dearest edge, sum of all given edges), both taken
  * over the rounded costs; CAIRN_ERR_NOMEM */
-cairn_status cairn_graph_create(const cairn_graph_desc *desc,
+CAIRN_CORE_API cairn_status cairn_graph_create(const cairn_graph_desc *desc,
                                 const cairn_allocator *alloc,
                                 cairn_graph **out);
 /** Destroys a graph. NULL is ignored.
  * @param[in] g the graph, or NULL */
-void cairn_graph_destroy(cairn_graph *g);
+CAIRN_CORE_API void cairn_graph_destroy(cairn_graph *g);
 /** Number of nodes.
  * @param[in] g the graph
  * @return the node count */
-uint32_t cairn_graph_nodes(const cairn_graph *g);
+CAIRN_CORE_API uint32_t cairn_graph_nodes(const cairn_graph *g);
 /** Number of stored (directed) edges.
  * @param[in] g the graph
  * @return the edge count */
-size_t cairn_graph_edges(const cairn_graph *g);
+CAIRN_CORE_API size_t cairn_graph_edges(const cairn_graph *g);
 /** Out-edges of a node: `*targets` and `*costs` point into the graph. Returns
  * the count. For an id out of range (or a NULL g) it returns 0 and sets
  * `*targets` and `*costs` to NULL. Either pointer argument may be NULL (not
@@ -103,7 +103,7 @@ size_t cairn_graph_edges(const cairn_graph *g);
  * @param[out] targets the edges' target nodes, or NULL
  * @param[out] costs the edges' fixed-point costs, or NULL
  * @return the number of out-edges */
-uint32_t cairn_graph_neighbours(const cairn_graph *g, uint32_t node,
+CAIRN_CORE_API uint32_t cairn_graph_neighbours(const cairn_graph *g, uint32_t node,
                                 const uint32_t **targets,
                                 const cairn_cost **costs);
 
@@ -121,7 +121,7 @@ uint32_t cairn_graph_neighbours(const cairn_graph *g, uint32_t node,
  * directed edges between passable neighbours would exceed
  * CAIRN_GRAPH_MAX_EDGES (at six a cell: maps of more than about 179M,
  * 2^30 / 6, passable cells); CAIRN_ERR_NOMEM */
-cairn_status cairn_hex_graph_create(int32_t width, int32_t height,
+CAIRN_CORE_API cairn_status cairn_hex_graph_create(int32_t width, int32_t height,
                                     const uint8_t *cost,
                                     const cairn_allocator *alloc,
                                     cairn_graph **out);
@@ -136,7 +136,7 @@ cairn_status cairn_hex_graph_create(int32_t width, int32_t height,
  * @param[out] out the result; its nodes live in s
  * @return CAIRN_OK, CAIRN_NO_PATH, CAIRN_PARTIAL; CAIRN_ERR_ARG for NULL,
  * CAIRN_ERR_RANGE for a node out of range, CAIRN_ERR_NOMEM */
-cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
+CAIRN_CORE_API cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
                                uint32_t start, uint32_t goal,
                                const cairn_search_opts *opts,
                                cairn_result *out);
@@ -147,7 +147,7 @@ cairn_status cairn_graph_astar(cairn_search *s, const cairn_graph *g,
  * @param[in] goal the goal node
  * @param[in] opts options, or NULL
  * @return CAIRN_OK (begun), or the refusals of cairn_graph_astar */
-cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
+CAIRN_CORE_API cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
                                      uint32_t start, uint32_t goal,
                                      const cairn_search_opts *opts);
 
@@ -191,7 +191,7 @@ typedef struct cairn_graph_query {
  * argument, a link naming a node out of range, a cost of 2^62 or more, two
  * goal links on one node, non-finite positions (when the heuristic uses
  * them); CAIRN_ERR_NOMEM */
-cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
+CAIRN_CORE_API cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
                                       const cairn_graph_query *q,
                                       const cairn_search_opts *opts,
                                       cairn_result *out);
@@ -201,7 +201,7 @@ cairn_status cairn_graph_astar_linked(cairn_search *s, const cairn_graph *g,
  * @param[in] q the links and positions (read at every step)
  * @param[in] opts options, or NULL
  * @return CAIRN_OK (begun), or the refusals of cairn_graph_astar_linked */
-cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
+CAIRN_CORE_API cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
                                             const cairn_graph *g,
                                             const cairn_graph_query *q,
                                             const cairn_search_opts *opts);
@@ -221,7 +221,7 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
  * @param[in] n_targets number of targets; 0 = fill everything
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL arguments, no sources, a source
  * out of range or a cost of 2^62 or more; CAIRN_ERR_NOMEM */
-cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
+CAIRN_CORE_API cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
                               const cairn_graph_link *sources,
                               size_t n_sources, const uint32_t *targets,
                               size_t n_targets);
@@ -234,7 +234,7 @@ cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
  * @return CAIRN_OK; CAIRN_ERR_STATE if the last search was not on a graph,
  * CAIRN_ERR_RANGE for a node past the graph's (or a linked search's
  * virtual) nodes, CAIRN_ERR_ARG for NULL */
-cairn_status cairn_search_node(const cairn_search *s, uint32_t node,
+CAIRN_CORE_API cairn_status cairn_search_node(const cairn_search *s, uint32_t node,
                                cairn_node_info *out);
 
 /** The nodes behind a reached node of the last graph search, from `node`
@@ -248,7 +248,7 @@ cairn_status cairn_search_node(const cairn_search *s, uint32_t node,
  * @return CAIRN_OK; CAIRN_ERR_BUFFER (nothing written) if that is more than
  * cap, CAIRN_NO_PATH if the node was not reached, CAIRN_ERR_RANGE /
  * CAIRN_ERR_STATE as cairn_search_node, CAIRN_ERR_ARG for NULL */
-cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
+CAIRN_CORE_API cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
                                       uint32_t *out, size_t cap, size_t *n);
 
 /** Most landmarks a graph may have.
@@ -278,7 +278,7 @@ cairn_status cairn_search_trace_nodes(const cairn_search *s, uint32_t node,
  * of range, a landmark whose own cost is not 0 or a finite cost of 2^62 or
  * more; CAIRN_ERR_TOO_LARGE above the maximum; CAIRN_ERR_NOMEM (the graph
  * keeps its previous landmarks) */
-cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
+CAIRN_CORE_API cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
                                        uint32_t n, const cairn_cost *costs);
 /** The same, computing the costs with one fill per landmark on s (a caller
  * with threads can run the fills itself, one context each, and call
@@ -288,16 +288,16 @@ cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
  * @param[in] nodes the landmark nodes
  * @param[in] n number of landmarks
  * @return as cairn_graph_set_landmarks */
-cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
+CAIRN_CORE_API cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
                                            const uint32_t *nodes, uint32_t n);
 /** Landmarks the graph has (0: none).
  * @param[in] g the graph
  * @return the landmark count */
-uint32_t cairn_graph_landmarks(const cairn_graph *g);
+CAIRN_CORE_API uint32_t cairn_graph_landmarks(const cairn_graph *g);
 /** Bytes the graph's landmark table holds.
  * @param[in] g the graph
  * @return the table's size in bytes */
-size_t cairn_graph_landmark_bytes(const cairn_graph *g);
+CAIRN_CORE_API size_t cairn_graph_landmark_bytes(const cairn_graph *g);
 
 #ifdef __cplusplus
 }

@@ -69,32 +69,32 @@ typedef struct cairn_grid cairn_grid;
  * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE if a side exceeds
  * CAIRN_GRID_MAX_SIDE, CAIRN_ERR_ARG if a side is below 1 (or out is NULL),
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
+CAIRN_CORE_API cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
                                const cairn_allocator *alloc, cairn_grid **out);
 /** Destroys a grid. NULL is ignored.
  * @param[in] grid the grid, or NULL */
-void cairn_grid_destroy(cairn_grid *grid);
+CAIRN_CORE_API void cairn_grid_destroy(cairn_grid *grid);
 
 /** Width in cells.
  * @param[in] grid the grid
  * @return the number of columns */
-int32_t cairn_grid_width(const cairn_grid *grid);
+CAIRN_CORE_API int32_t cairn_grid_width(const cairn_grid *grid);
 /** Height in cells.
  * @param[in] grid the grid
  * @return the number of rows */
-int32_t cairn_grid_height(const cairn_grid *grid);
+CAIRN_CORE_API int32_t cairn_grid_height(const cairn_grid *grid);
 /** Whether a cell lies inside the grid.
  * @param[in] grid the grid (NULL contains nothing)
  * @param[in] x column
  * @param[in] y row
  * @return 1 inside, 0 outside */
-int cairn_grid_contains(const cairn_grid *grid, int32_t x, int32_t y);
+CAIRN_CORE_API int cairn_grid_contains(const cairn_grid *grid, int32_t x, int32_t y);
 /** Terrain cost of a cell; 0 (blocked) outside the grid.
  * @param[in] grid the grid
  * @param[in] x column
  * @param[in] y row
  * @return 0 (blocked) or 1..255 */
-uint8_t cairn_grid_cost(const cairn_grid *grid, int32_t x, int32_t y);
+CAIRN_CORE_API uint8_t cairn_grid_cost(const cairn_grid *grid, int32_t x, int32_t y);
 /** Sets a cell's cost. Island labels become stale (searches then skip the
  * unreachable shortcut) until cairn_grid_update_islands. The cell's map
  * glyph is dropped unless it still fits the new cost.
@@ -103,7 +103,7 @@ uint8_t cairn_grid_cost(const cairn_grid *grid, int32_t x, int32_t y);
  * @param[in] y row
  * @param[in] cost 0 (blocked) or 1..255
  * @return CAIRN_OK, CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for NULL */
-cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
+CAIRN_CORE_API cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
                                  uint8_t cost);
 /** Sets every cell of rectangle r (which must lie inside the grid, else
  * CAIRN_ERR_RANGE; w or h 0 sets nothing) from costs, row by row, `pitch`
@@ -116,17 +116,17 @@ cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int32_t y,
  * @param[in] pitch bytes from one row of costs to the next
  * @return CAIRN_OK, CAIRN_ERR_RANGE, CAIRN_ERR_ARG (NULL, a bad rectangle
  * or pitch) */
-cairn_status cairn_grid_set_rect(cairn_grid *grid, cairn_rect r,
+CAIRN_CORE_API cairn_status cairn_grid_set_rect(cairn_grid *grid, cairn_rect r,
                                  const uint8_t *costs, size_t pitch);
 /** Number of passable cells.
  * @param[in] grid the grid
  * @return cells with a cost above 0 */
-size_t cairn_grid_passable(const cairn_grid *grid);
+CAIRN_CORE_API size_t cairn_grid_passable(const cairn_grid *grid);
 /** Whether every passable cell has the same cost (true of an empty grid):
  * then shortest paths need no priority queue (fills use FIFO queues).
  * @param[in] grid the grid
  * @return nonzero if uniform */
-int cairn_grid_uniform(const cairn_grid *grid);
+CAIRN_CORE_API int cairn_grid_uniform(const cairn_grid *grid);
 /** Read-only view of the terrain costs for loops that walk many cells (the
  * hierarchy, flow fields, renderers): (width + 2) x (height + 2) bytes, row
  * by row, with a blocked border one cell wide, so cell (x, y) is at
@@ -135,7 +135,7 @@ int cairn_grid_uniform(const cairn_grid *grid);
  * @param[in] grid the grid
  * @param[out] stride bytes from one padded row to the next
  * @return the padded costs */
-const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *stride);
+CAIRN_CORE_API const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *stride);
 /** Read-only view of the legal 8-way moves of every cell, laid out as
  * cairn_grid_cells: a bit set over the directions E W S N SE SW NE NW (bits
  * 0..7; x grows east, y south), a diagonal only where both straight
@@ -144,7 +144,7 @@ const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *stride);
  * @param[in] grid the grid
  * @param[out] stride bytes from one padded row to the next
  * @return the padded move bits */
-const uint8_t *cairn_grid_moves(const cairn_grid *grid, int32_t *stride);
+CAIRN_CORE_API const uint8_t *cairn_grid_moves(const cairn_grid *grid, int32_t *stride);
 
 /** Relabels the islands. With no corner cutting, two cells joined by a
  * diagonal step are also joined through an orthogonal neighbour, so one
@@ -152,21 +152,21 @@ const uint8_t *cairn_grid_moves(const cairn_grid *grid, int32_t *stride);
  * 1..count; 0 is blocked.
  * @param[in,out] grid the grid
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_grid_update_islands(cairn_grid *grid);
+CAIRN_CORE_API cairn_status cairn_grid_update_islands(cairn_grid *grid);
 /** Whether the island labels match the costs.
  * @param[in] grid the grid
  * @return nonzero if fresh */
-int cairn_grid_islands_fresh(const cairn_grid *grid);
+CAIRN_CORE_API int cairn_grid_islands_fresh(const cairn_grid *grid);
 /** A cell's island label.
  * @param[in] grid the grid
  * @param[in] x column
  * @param[in] y row
  * @return 1..count, 0 for blocked cells and cells off the grid */
-uint32_t cairn_grid_island(const cairn_grid *grid, int32_t x, int32_t y);
+CAIRN_CORE_API uint32_t cairn_grid_island(const cairn_grid *grid, int32_t x, int32_t y);
 /** The largest island label.
  * @param[in] grid the grid
  * @return the island count */
-uint32_t cairn_grid_island_count(const cairn_grid *grid);
+CAIRN_CORE_API uint32_t cairn_grid_island_count(const cairn_grid *grid);
 
 #ifdef __cplusplus
 }

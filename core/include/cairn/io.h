@@ -33,7 +33,7 @@ typedef struct cairn_terrain {
 /** The Moving AI rule that reproduces every published optimal length:
  * '.', 'G', 'S' cost 1; '\@', 'O', 'T', 'W' blocked. Writes '.' and '\@'.
  * @param[out] t the table to fill */
-void cairn_terrain_movingai(cairn_terrain *t);
+CAIRN_CORE_API void cairn_terrain_movingai(cairn_terrain *t);
 /** Maps character c to cost (0..255) and makes c the writer's character for
  * that cost.
  * @param[in,out] t the table
@@ -42,7 +42,7 @@ void cairn_terrain_movingai(cairn_terrain *t);
  * @return CAIRN_OK; CAIRN_ERR_ARG for a NULL t, a cost outside 0..255, or
  * a c outside '!'..'~' (0x21..0x7e): control characters, DEL, bytes above
  * 0x7e and the space character are all rejected */
-cairn_status cairn_terrain_set(cairn_terrain *t, char c, int cost);
+CAIRN_CORE_API cairn_status cairn_terrain_set(cairn_terrain *t, char c, int cost);
 
 /** Parses a .map held in memory (name is used in messages only). terrain
  * NULL means cairn_terrain_movingai. Accepts LF and CRLF.
@@ -55,7 +55,7 @@ cairn_status cairn_terrain_set(cairn_terrain *t, char c, int cost);
  * @param[out] err error detail, or NULL
  * @return CAIRN_OK; CAIRN_ERR_PARSE, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_ARG
  * (NULL), CAIRN_ERR_NOMEM */
-cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
+CAIRN_CORE_API cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
                              const cairn_terrain *terrain,
                              const cairn_allocator *alloc, cairn_grid **out,
                              cairn_error *err);
@@ -69,7 +69,7 @@ cairn_status cairn_map_parse(const char *buf, size_t len, const char *name,
  * @param[out] out the grid
  * @param[out] err error detail, or NULL
  * @return as cairn_map_parse, and CAIRN_ERR_IO */
-cairn_status cairn_map_load(const char *path, const cairn_terrain *terrain,
+CAIRN_CORE_API cairn_status cairn_map_load(const char *path, const cairn_terrain *terrain,
                             const cairn_allocator *alloc, cairn_grid **out,
                             cairn_error *err);
 /** Writes the grid as a .map. A cell keeps its original glyph if it still has
@@ -80,7 +80,7 @@ cairn_status cairn_map_load(const char *path, const cairn_terrain *terrain,
  * @param[out] err error detail, or NULL
  * @return CAIRN_OK; CAIRN_ERR_ARG (NULL, or a cost without a character),
  * CAIRN_ERR_IO, CAIRN_ERR_NOMEM */
-cairn_status cairn_map_save(const cairn_grid *grid, const char *path,
+CAIRN_CORE_API cairn_status cairn_map_save(const cairn_grid *grid, const char *path,
                             const cairn_terrain *terrain, cairn_error *err);
 
 /** One scenario row. */
@@ -117,7 +117,7 @@ typedef struct cairn_scen cairn_scen;
  * @param[out] err error detail, or NULL
  * @return CAIRN_OK, CAIRN_ERR_PARSE, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_RANGE,
  * CAIRN_ERR_ARG (NULL), CAIRN_ERR_NOMEM */
-cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
+CAIRN_CORE_API cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
                               const cairn_allocator *alloc, cairn_scen **out,
                               cairn_error *err);
 /** Reads the file at path and parses it as cairn_scen_parse does.
@@ -126,26 +126,26 @@ cairn_status cairn_scen_parse(const char *buf, size_t len, const char *name,
  * @param[out] out the scenario
  * @param[out] err error detail, or NULL
  * @return as cairn_scen_parse, and CAIRN_ERR_IO */
-cairn_status cairn_scen_load(const char *path, const cairn_allocator *alloc,
+CAIRN_CORE_API cairn_status cairn_scen_load(const char *path, const cairn_allocator *alloc,
                              cairn_scen **out, cairn_error *err);
 /** Destroys a scenario. NULL is ignored.
  * @param[in] scen the scenario, or NULL */
-void cairn_scen_destroy(cairn_scen *scen);
+CAIRN_CORE_API void cairn_scen_destroy(cairn_scen *scen);
 /** Number of rows.
  * @param[in] scen the scenario
  * @return the row count */
-size_t cairn_scen_count(const cairn_scen *scen);
+CAIRN_CORE_API size_t cairn_scen_count(const cairn_scen *scen);
 /** One row.
  * @param[in] scen the scenario
  * @param[in] i the row's index
  * @return the row, valid until the scenario is destroyed; NULL past the
  * end */
-const cairn_scen_entry *cairn_scen_get(const cairn_scen *scen, size_t i);
+CAIRN_CORE_API const cairn_scen_entry *cairn_scen_get(const cairn_scen *scen, size_t i);
 /** File name of the map the rows name, without directories; "" when the
  * scenario has no rows, NULL for a NULL scen.
  * @param[in] scen the scenario
  * @return the map's file name */
-const char *cairn_scen_map_name(const cairn_scen *scen);
+CAIRN_CORE_API const char *cairn_scen_map_name(const cairn_scen *scen);
 /** Checks every row against a grid: map size equal (CAIRN_ERR_MISMATCH) and
  * start and goal inside it (CAIRN_ERR_RANGE); err names the first bad row.
  * @param[in] scen the scenario
@@ -153,7 +153,7 @@ const char *cairn_scen_map_name(const cairn_scen *scen);
  * @param[out] err error detail, or NULL
  * @return CAIRN_OK, CAIRN_ERR_MISMATCH, CAIRN_ERR_RANGE, CAIRN_ERR_ARG
  * (NULL) */
-cairn_status cairn_scen_check(const cairn_scen *scen, const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_scen_check(const cairn_scen *scen, const cairn_grid *grid,
                               cairn_error *err);
 
 #ifdef __cplusplus

@@ -54,13 +54,13 @@ typedef struct cairn_jobs {
  * @param[in] n number of tasks
  * @param[in] fn the task function
  * @param[in] arg passed to every call of fn */
-void cairn_jobs_run(const cairn_jobs *jobs, uint32_t n, cairn_task_fn fn,
+CAIRN_CORE_API void cairn_jobs_run(const cairn_jobs *jobs, uint32_t n, cairn_task_fn fn,
                     void *arg);
 /** Checks a cairn_jobs before use.
  * @param[in] jobs the scheduler, or NULL
  * @return CAIRN_OK, or CAIRN_ERR_ARG unless jobs is NULL or has a run
  * function and workers in 1 .. CAIRN_JOBS_MAX_WORKERS */
-cairn_status cairn_jobs_check(const cairn_jobs *jobs);
+CAIRN_CORE_API cairn_status cairn_jobs_check(const cairn_jobs *jobs);
 
 /** The default backend: a pool of threads - 1 threads plus the thread that
  * calls run (worker 0), which never waits for a task no thread has
@@ -83,18 +83,18 @@ typedef struct cairn_pool cairn_pool;
  * @param[out] out the pool
  * @return CAIRN_OK; CAIRN_ERR_ARG for a NULL out or too many threads,
  * CAIRN_ERR_NOMEM when memory or threads cannot be had */
-cairn_status cairn_pool_create(uint32_t threads, const cairn_allocator *alloc,
+CAIRN_CORE_API cairn_status cairn_pool_create(uint32_t threads, const cairn_allocator *alloc,
                                cairn_pool **out);
 /** Joins the threads; no run may be in progress. NULL is ignored.
  * @param[in] pool the pool, or NULL */
-void cairn_pool_destroy(cairn_pool *pool);
+CAIRN_CORE_API void cairn_pool_destroy(cairn_pool *pool);
 /** The pool as a cairn_jobs, valid until the pool is destroyed.
  * @param[in] pool the pool
  * @return the pool's scheduler */
-const cairn_jobs *cairn_pool_jobs(const cairn_pool *pool);
+CAIRN_CORE_API const cairn_jobs *cairn_pool_jobs(const cairn_pool *pool);
 /** The processors this process may run on (at least 1).
  * @return the processor count */
-uint32_t cairn_cpu_count(void);
+CAIRN_CORE_API uint32_t cairn_cpu_count(void);
 
 #ifdef __cplusplus
 }

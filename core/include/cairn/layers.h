@@ -38,12 +38,12 @@ typedef struct cairn_penalty cairn_penalty;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the layer
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_penalty_create(const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_penalty_create(const cairn_grid *grid,
                                   const cairn_allocator *alloc,
                                   cairn_penalty **out);
 /** Destroys a layer. NULL is ignored.
  * @param[in] p the layer, or NULL */
-void cairn_penalty_destroy(cairn_penalty *p);
+CAIRN_CORE_API void cairn_penalty_destroy(cairn_penalty *p);
 /** Adds delta (which may be negative) to a cell's penalty, saturating at 0
  * and CAIRN_PENALTY_MAX.
  * @param[in,out] p the layer
@@ -52,7 +52,7 @@ void cairn_penalty_destroy(cairn_penalty *p);
  * @param[in] delta cost units to add
  * @return CAIRN_OK; CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for NULL or
  * |delta| > UINT32_MAX */
-cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
+CAIRN_CORE_API cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
                                int64_t delta);
 /** Blocks (block != 0) or unblocks a cell for searches using the layer.
  * @param[in,out] p the layer
@@ -62,29 +62,29 @@ cairn_status cairn_penalty_add(cairn_penalty *p, int32_t x, int32_t y,
  * @return CAIRN_OK; CAIRN_ERR_STATE to unblock a cell nobody blocked,
  * CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for NULL,
  * CAIRN_ERR_TOO_LARGE when the cell's block count is full */
-cairn_status cairn_penalty_block(cairn_penalty *p, int32_t x, int32_t y,
+CAIRN_CORE_API cairn_status cairn_penalty_block(cairn_penalty *p, int32_t x, int32_t y,
                                  int block);
 /** The cell's penalty (CAIRN_PENALTY_BLOCK while blocked; 0 off the grid).
  * @param[in] p the layer
  * @param[in] x column
  * @param[in] y row
  * @return the penalty in cost units */
-uint32_t cairn_penalty_get(const cairn_penalty *p, int32_t x, int32_t y);
+CAIRN_CORE_API uint32_t cairn_penalty_get(const cairn_penalty *p, int32_t x, int32_t y);
 /** Every cell back to 0 and unblocked.
  * @param[in,out] p the layer */
-void cairn_penalty_clear(cairn_penalty *p);
+CAIRN_CORE_API void cairn_penalty_clear(cairn_penalty *p);
 /** Read-only view of what searches read, laid out as cairn_grid_cells
  * (padded, stride width + 2; border cells 0), for loops over many cells
  * (flow fields). Valid until the layer is destroyed.
  * @param[in] p the layer
  * @param[out] stride values from one padded row to the next
  * @return the padded penalties */
-const uint32_t *cairn_penalty_cells(const cairn_penalty *p, int32_t *stride);
+CAIRN_CORE_API const uint32_t *cairn_penalty_cells(const cairn_penalty *p, int32_t *stride);
 /** Whether the layer was made for a grid of grid's size.
  * @param[in] p the layer
  * @param[in] grid the grid
  * @return nonzero if it fits */
-int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
+CAIRN_CORE_API int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
 /** Side, in cells, of the tiles change tracking works in.
  *
  * Change tracking, for users that precompute over a layer (the
@@ -98,13 +98,13 @@ int cairn_penalty_fits(const cairn_penalty *p, const cairn_grid *grid);
 /** The layer's version (see CAIRN_PENALTY_TILE).
  * @param[in] p the layer
  * @return the writes that changed what searches read */
-uint64_t cairn_penalty_version(const cairn_penalty *p);
+CAIRN_CORE_API uint64_t cairn_penalty_version(const cairn_penalty *p);
 /** The version of the last change to a tile r overlaps (see
  * CAIRN_PENALTY_TILE).
  * @param[in] p the layer
  * @param[in] r the cells asked about
  * @return that version, or 0 if none ever changed */
-uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
+CAIRN_CORE_API uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
 /** The cells whose penalty changed after version `since`, for users that
  * update what they derived from the layer cell by cell (flow fields):
  * writes the padded index (cairn_penalty_cells' layout) of up to cap of
@@ -119,7 +119,7 @@ uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r);
  * @param[out] out room for cap padded indices
  * @param[in] cap indices out can hold
  * @return the number of changed cells (may exceed cap) */
-size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
+CAIRN_CORE_API size_t cairn_penalty_changes(const cairn_penalty *p, uint64_t since,
                              uint32_t *out, size_t cap);
 
 /** Claimed cells (Lester's claimed nodes): units claim the cells of the
@@ -138,12 +138,12 @@ typedef struct cairn_claims cairn_claims;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the table
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_claims_create(const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_claims_create(const cairn_grid *grid,
                                  const cairn_allocator *alloc,
                                  cairn_claims **out);
 /** Destroys a claim table. NULL is ignored.
  * @param[in] c the table, or NULL */
-void cairn_claims_destroy(cairn_claims *c);
+CAIRN_CORE_API void cairn_claims_destroy(cairn_claims *c);
 /** Unit `unit` claims n cells (its path ahead, cells off the grid refused
  * with CAIRN_ERR_RANGE and nothing changed) until tick `until`, replacing
  * its previous claims.
@@ -154,26 +154,26 @@ void cairn_claims_destroy(cairn_claims *c);
  * @param[in] until the tick the claims last to
  * @return CAIRN_OK, CAIRN_ERR_RANGE, CAIRN_ERR_ARG for NULL or a unit id too
  * large, CAIRN_ERR_NOMEM */
-cairn_status cairn_claims_set(cairn_claims *c, uint32_t unit,
+CAIRN_CORE_API cairn_status cairn_claims_set(cairn_claims *c, uint32_t unit,
                               const cairn_point *cells, size_t n,
                               uint64_t until);
 /** Drops a unit's claims (none: nothing happens).
  * @param[in,out] c the table
  * @param[in] unit the unit's id
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL or a unit id too large */
-cairn_status cairn_claims_release(cairn_claims *c, uint32_t unit);
+CAIRN_CORE_API cairn_status cairn_claims_release(cairn_claims *c, uint32_t unit);
 /** Drops every claim whose tick is before now; returns how many units lost
  * theirs. Costs the number of claiming units, not the map.
  * @param[in,out] c the table
  * @param[in] now the current tick
  * @return units whose claims expired */
-size_t cairn_claims_expire(cairn_claims *c, uint64_t now);
+CAIRN_CORE_API size_t cairn_claims_expire(cairn_claims *c, uint64_t now);
 /** Claims on a cell (0 off the grid).
  * @param[in] c the table
  * @param[in] x column
  * @param[in] y row
  * @return the claim count */
-uint32_t cairn_claims_count(const cairn_claims *c, int32_t x, int32_t y);
+CAIRN_CORE_API uint32_t cairn_claims_count(const cairn_claims *c, int32_t x, int32_t y);
 
 /** An influence map: a value per cell (danger, carnage, torchlight, a
  * defenders' zone) fed by events and fading with time, that it keeps
@@ -191,13 +191,13 @@ typedef struct cairn_influence cairn_influence;
  * @param[out] out the influence map
  * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, a layer of another size),
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_influence_create(const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_influence_create(const cairn_grid *grid,
                                     cairn_penalty *into,
                                     const cairn_allocator *alloc,
                                     cairn_influence **out);
 /** Takes its contribution back out of the penalty layer. NULL is ignored.
  * @param[in] m the influence map, or NULL */
-void cairn_influence_destroy(cairn_influence *m);
+CAIRN_CORE_API void cairn_influence_destroy(cairn_influence *m);
 /** Largest event radius. */
 #define CAIRN_INFLUENCE_MAX_RADIUS 1024
 /** An event at cell (x, y): every open cell within `radius` cells
@@ -211,7 +211,7 @@ void cairn_influence_destroy(cairn_influence *m);
  * @param[in] amount cost units at the centre
  * @return CAIRN_OK; CAIRN_ERR_RANGE for a centre off the grid,
  * CAIRN_ERR_ARG for NULL or a bad radius, CAIRN_ERR_NOMEM */
-cairn_status cairn_influence_event(cairn_influence *m, int32_t x, int32_t y,
+CAIRN_CORE_API cairn_status cairn_influence_event(cairn_influence *m, int32_t x, int32_t y,
                                    int32_t radius, uint32_t amount);
 /** One tick: every value is multiplied by keep / 65536 (0..65536, so 65536
  * keeps everything) after passing spread / 65536 of itself (0..16384) to
@@ -223,18 +223,18 @@ cairn_status cairn_influence_event(cairn_influence *m, int32_t x, int32_t y,
  * @param[in] spread 0..16384
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL or bad factors,
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_influence_tick(cairn_influence *m, uint32_t keep,
+CAIRN_CORE_API cairn_status cairn_influence_tick(cairn_influence *m, uint32_t keep,
                                   uint32_t spread);
 /** The value of a cell (0 off the grid or untouched).
  * @param[in] m the influence map
  * @param[in] x column
  * @param[in] y row
  * @return the value in cost units */
-uint32_t cairn_influence_get(const cairn_influence *m, int32_t x, int32_t y);
+CAIRN_CORE_API uint32_t cairn_influence_get(const cairn_influence *m, int32_t x, int32_t y);
 /** Cells with a value.
  * @param[in] m the influence map
  * @return the active cell count */
-size_t cairn_influence_active(const cairn_influence *m);
+CAIRN_CORE_API size_t cairn_influence_active(const cairn_influence *m);
 
 /** Per-faction knowledge of a map (unexplored maps): each faction, not
  * each unit, has its own grid of what it knows, where cells it has not
@@ -259,35 +259,35 @@ typedef struct cairn_knowledge cairn_knowledge;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the knowledge
  * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, unknown_cost 0), CAIRN_ERR_NOMEM */
-cairn_status cairn_knowledge_create(const cairn_grid *truth,
+CAIRN_CORE_API cairn_status cairn_knowledge_create(const cairn_grid *truth,
                                     uint8_t unknown_cost,
                                     const cairn_allocator *alloc,
                                     cairn_knowledge **out);
 /** Destroys a faction's knowledge. NULL is ignored.
  * @param[in] k the knowledge, or NULL */
-void cairn_knowledge_destroy(cairn_knowledge *k);
+CAIRN_CORE_API void cairn_knowledge_destroy(cairn_knowledge *k);
 /** The faction sees the cells of r (clipped to the map; an empty r sees
  * nothing). `*changed` (may be NULL) is set when a known cost changed.
  * @param[in,out] k the knowledge
  * @param[in] r the cells seen
  * @param[out] changed nonzero if a known cost changed, or NULL
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL */
-cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
+CAIRN_CORE_API cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
                                     int *changed);
 /** The faction's map, valid until the knowledge is destroyed; read-only.
  * @param[in] k the knowledge
  * @return the faction's grid */
-const cairn_grid *cairn_knowledge_grid(const cairn_knowledge *k);
+CAIRN_CORE_API const cairn_grid *cairn_knowledge_grid(const cairn_knowledge *k);
 /** Advances with every reveal that changed a known cost; starts at 0.
  * @param[in] k the knowledge
  * @return the version */
-uint64_t cairn_knowledge_version(const cairn_knowledge *k);
+CAIRN_CORE_API uint64_t cairn_knowledge_version(const cairn_knowledge *k);
 /** Whether the faction has seen the cell (0 off the map).
  * @param[in] k the knowledge
  * @param[in] x column
  * @param[in] y row
  * @return nonzero if seen */
-int cairn_knowledge_seen(const cairn_knowledge *k, int32_t x, int32_t y);
+CAIRN_CORE_API int cairn_knowledge_seen(const cairn_knowledge *k, int32_t x, int32_t y);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,7 @@ extern "C" {
  * @param[in] a one cell
  * @param[in] b the other cell
  * @return nonzero if clear */
-int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
+CAIRN_CORE_API int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
                              cairn_point b);
 
 /** String pulling: keeps a waypoint only where the line of sight from the
@@ -53,7 +53,7 @@ int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
  * @param[out] out_n waypoints written
  * @param[out] length the polyline's length in cells
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE */
-cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
+CAIRN_CORE_API cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
                                size_t n, cairn_point *out, size_t cap,
                                size_t *out_n, double *length);
 
@@ -83,7 +83,7 @@ typedef struct cairn_path_check {
  * @param[in] goal the goal it must end at
  * @param[in] moves 4 or 8
  * @param[out] report the verdict, or NULL */
-void cairn_grid_check_path(const cairn_grid *grid, const cairn_point *path,
+CAIRN_CORE_API void cairn_grid_check_path(const cairn_grid *grid, const cairn_point *path,
                            size_t n, cairn_point start, cairn_point goal,
                            int moves, cairn_path_check *report);
 

@@ -79,16 +79,16 @@ typedef struct cairn_search_opts {
 /** The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,
  * whole grid.
  * @return the default options */
-cairn_search_opts cairn_search_defaults(void);
+CAIRN_CORE_API cairn_search_opts cairn_search_defaults(void);
 /** Names for the CLI and logs: "octile", "manhattan", "euclidean", "zero".
  * @param[in] h a heuristic
  * @return its name (a static string) */
-const char *cairn_heuristic_name(cairn_heuristic h);
+CAIRN_CORE_API const char *cairn_heuristic_name(cairn_heuristic h);
 /** Parses a name into `*out`.
  * @param[in] name one of the names cairn_heuristic_name gives
  * @param[out] out the heuristic
  * @return CAIRN_OK; CAIRN_ERR_ARG if unknown (or NULL) */
-cairn_status cairn_heuristic_parse(const char *name, cairn_heuristic *out);
+CAIRN_CORE_API cairn_status cairn_heuristic_parse(const char *name, cairn_heuristic *out);
 
 /** The answer of a search. */
 typedef struct cairn_result {
@@ -121,11 +121,11 @@ typedef struct cairn_search cairn_search;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the context
  * @return CAIRN_OK, CAIRN_ERR_ARG for a NULL out, CAIRN_ERR_NOMEM */
-cairn_status cairn_search_create(const cairn_allocator *alloc,
+CAIRN_CORE_API cairn_status cairn_search_create(const cairn_allocator *alloc,
                                  cairn_search **out);
 /** Destroys a search context. NULL is ignored.
  * @param[in] s the context, or NULL */
-void cairn_search_destroy(cairn_search *s);
+CAIRN_CORE_API void cairn_search_destroy(cairn_search *s);
 /** Grows the node arrays to `nodes` records: a graph needs one per node, a
  * grid (width + 2) x (height + 2) (its blocked border has records too);
  * cairn_search_reserve_grid computes that. Growing ends a search in
@@ -134,12 +134,12 @@ void cairn_search_destroy(cairn_search *s);
  * @param[in] nodes records wanted
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE (above 2^32 - 1),
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_search_reserve(cairn_search *s, size_t nodes);
+CAIRN_CORE_API cairn_status cairn_search_reserve(cairn_search *s, size_t nodes);
 /** Grows the node arrays for searches on grid (as cairn_search_reserve).
  * @param[in,out] s the context
  * @param[in] grid the grid
  * @return as cairn_search_reserve */
-cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
+CAIRN_CORE_API cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
 /** Allocates the goal-set records (one pair per node record, kept through
  * later growth) that nearest-goal Dijkstra, fills with targets and linked
  * graph searches use; without this they are taken on first use. A context
@@ -147,7 +147,7 @@ cairn_status cairn_search_reserve_grid(cairn_search *s, const cairn_grid *grid);
  * called from one thread at a time) reserves them up front.
  * @param[in,out] s the context
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM */
-cairn_status cairn_search_reserve_goals(cairn_search *s);
+CAIRN_CORE_API cairn_status cairn_search_reserve_goals(cairn_search *s);
 /** Grows the queues of fills on uniform terrain so that fills on g (or
  * inside bounds on it) never grow them and skip the per-expansion room
  * test: 128 bytes per cell of g, so meant for small grids (a hierarchy's
@@ -155,7 +155,7 @@ cairn_status cairn_search_reserve_goals(cairn_search *s);
  * @param[in,out] s the context
  * @param[in] grid the grid
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_NOMEM */
-cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *grid);
+CAIRN_CORE_API cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *grid);
 /** Grows the path buffer to `points` points. Paths longer than any before
  * grow it otherwise (amortised doubling), so a caller that must never
  * allocate in a query reserves its longest path here (at most the number of
@@ -163,11 +163,11 @@ cairn_status cairn_search_reserve_fill(cairn_search *s, const cairn_grid *grid);
  * @param[in,out] s the context
  * @param[in] points path points wanted
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_NOMEM */
-cairn_status cairn_search_reserve_path(cairn_search *s, size_t points);
+CAIRN_CORE_API cairn_status cairn_search_reserve_path(cairn_search *s, size_t points);
 /** Bytes the context holds.
  * @param[in] s the context
  * @return its memory in bytes */
-size_t cairn_search_memory(const cairn_search *s);
+CAIRN_CORE_API size_t cairn_search_memory(const cairn_search *s);
 
 /** A* on a grid, blocking. Returns out->status. A goal in another
  * island answers CAIRN_NO_PATH with 0 expansions when islands are fresh.
@@ -180,7 +180,7 @@ size_t cairn_search_memory(const cairn_search *s);
  * @return CAIRN_OK, CAIRN_NO_PATH or CAIRN_PARTIAL; refusals:
  * CAIRN_ERR_RANGE (start or goal off the grid), CAIRN_ERR_BLOCKED (on a
  * blocked cell), CAIRN_ERR_ARG (bad options or NULL), CAIRN_ERR_NOMEM */
-cairn_status cairn_astar(cairn_search *s, const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_astar(cairn_search *s, const cairn_grid *grid,
                          cairn_point start, cairn_point goal,
                          const cairn_search_opts *opts, cairn_result *out);
 
@@ -194,7 +194,7 @@ cairn_status cairn_astar(cairn_search *s, const cairn_grid *grid,
  * @param[in] goal the goal cell
  * @param[in] opts options, or NULL for cairn_search_defaults
  * @return CAIRN_OK (begun), or the refusals of cairn_astar */
-cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
                                cairn_point start, cairn_point goal,
                                const cairn_search_opts *opts);
 /** Expands at most `budget` nodes (>= 1).
@@ -204,13 +204,13 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *grid,
  * search was begun, or if the grid's costs (or the graph's landmarks)
  * changed since the begin (the search then ends with that status);
  * CAIRN_ERR_ARG for NULL */
-cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
+CAIRN_CORE_API cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
 /** Fills `*out` for the last search that ended (or the one in progress, with
  * status CAIRN_IN_PROGRESS and no path).
  * @param[in,out] s the search context (its path buffer is filled)
  * @param[out] out the result
  * @return out->status, or CAIRN_ERR_ARG for NULL */
-cairn_status cairn_search_result(cairn_search *s, cairn_result *out);
+CAIRN_CORE_API cairn_status cairn_search_result(cairn_search *s, cairn_result *out);
 
 /** What the last (or current) grid search knows of one cell, for tests,
  * debugging and pictures of the expanded nodes. f = g + h. */
@@ -234,7 +234,7 @@ typedef struct cairn_node_info {
  * @return CAIRN_OK; CAIRN_ERR_STATE if the context's last search was not on
  * a grid, CAIRN_ERR_RANGE for a cell off that grid, CAIRN_ERR_ARG for
  * NULL */
-cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
+CAIRN_CORE_API cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
                                cairn_node_info *out);
 
 /** Dijkstra from start to the nearest of n goals (the gathering case);
@@ -249,7 +249,7 @@ cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
  * @param[out] out the result
  * @return as cairn_astar; goals off the grid or blocked are refused with
  * CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED */
-cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *grid,
                                     cairn_point start, const cairn_point *goals,
                                     size_t n_goals,
                                     const cairn_search_opts *opts,
@@ -263,7 +263,7 @@ cairn_status cairn_dijkstra_nearest(cairn_search *s, const cairn_grid *grid,
  * @param[in] n_goals number of goals
  * @param[in] opts options, or NULL for the defaults
  * @return CAIRN_OK (begun), or the refusals of cairn_dijkstra_nearest */
-cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
+CAIRN_CORE_API cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
                                           const cairn_grid *grid,
                                           cairn_point start,
                                           const cairn_point *goals,
@@ -295,7 +295,7 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
  * @return CAIRN_OK, or the refusal (sources off the grid or bounds:
  * CAIRN_ERR_RANGE, blocked: CAIRN_ERR_BLOCKED, none or bad options:
  * CAIRN_ERR_ARG; CAIRN_ERR_NOMEM) */
-cairn_status cairn_dijkstra_fill(cairn_search *s, const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_dijkstra_fill(cairn_search *s, const cairn_grid *grid,
                                  const cairn_point *sources, size_t n_sources,
                                  const cairn_point *targets, size_t n_targets,
                                  int to_sources, const cairn_search_opts *opts);
@@ -315,7 +315,7 @@ cairn_status cairn_dijkstra_fill(cairn_search *s, const cairn_grid *grid,
  * @return CAIRN_OK, CAIRN_ERR_BUFFER; CAIRN_NO_PATH if the search did not
  * reach the cell, CAIRN_ERR_RANGE if it is off the grid, CAIRN_ERR_STATE if
  * the context's last search was not on a grid, CAIRN_ERR_ARG for NULL */
-cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
+CAIRN_CORE_API cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
                                 cairn_point *out, size_t cap, size_t *n);
 
 /** Full distance map: dist[y * width + x] = cost from the nearest source, or
@@ -330,7 +330,7 @@ cairn_status cairn_search_trace(const cairn_search *s, cairn_point cell,
  * @param[in] dist_len room in dist
  * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, dist_len too small), or the
  * refusals of cairn_dijkstra_fill */
-cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *grid,
+CAIRN_CORE_API cairn_status cairn_distance_map(cairn_search *s, const cairn_grid *grid,
                                 const cairn_point *sources, size_t n_sources,
                                 const cairn_search_opts *opts,
                                 cairn_cost *dist, size_t dist_len);

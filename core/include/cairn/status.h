@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -71,7 +73,7 @@ typedef enum cairn_status {
 /** A static string for any status (unknown values give "unknown status").
  * @param[in] s any value
  * @return the status's text, never NULL */
-const char *cairn_status_str(cairn_status s);
+CAIRN_CORE_API const char *cairn_status_str(cairn_status s);
 
 /* ---- allocator ------------------------------------------------------ */
 
@@ -96,7 +98,7 @@ typedef struct cairn_allocator {
  * malloc.)
  * @param[in] alloc an allocator, or NULL
  * @return a copy of *alloc, or the default */
-cairn_allocator cairn_allocator_or_default(const cairn_allocator *alloc);
+CAIRN_CORE_API cairn_allocator cairn_allocator_or_default(const cairn_allocator *alloc);
 
 #ifdef __cplusplus
 }

@@ -29,11 +29,33 @@ typedef struct cairn__mutex {
 #endif
 } cairn__mutex;
 
-/* CAIRN_ERR_NOMEM when the system refuses a lock. */
-cairn_status cairn__mutex_init(cairn__mutex *m);
-void cairn__mutex_destroy(cairn__mutex *m);
-void cairn__mutex_lock(cairn__mutex *m);
-void cairn__mutex_unlock(cairn__mutex *m);
+/* Inline, like everything here but the clock, so that no module calls
+ * into another for them and the libraries export no internal symbol.
+ * cairn__mutex_init: CAIRN_ERR_NOMEM when the system refuses a lock. */
+#if defined(CAIRN_NO_THREADS)
+static inline cairn_status cairn__mutex_init(cairn__mutex *m) {
+  m->unused = 0;
+  return CAIRN_OK;
+}
+static inline void cairn__mutex_destroy(cairn__mutex *m) { (void)m; }
+static inline void cairn__mutex_lock(cairn__mutex *m) { (void)m; }
+static inline void cairn__mutex_unlock(cairn__mutex *m) { (void)m; }
+#elif defined(CAIRN_WIN32_THREADS)
+static inline cairn_status cairn__mutex_init(cairn__mutex *m) {
+  InitializeSRWLock(&m->lock);
+  return CAIRN_OK;
+}
+static inline void cairn__mutex_destroy(cairn__mutex *m) { (void)m; }
+static inline void cairn__mutex_lock(cairn__mutex *m) { AcquireSRWLockExclusive(&m->lock); }
+static inline void cairn__mutex_unlock(cairn__mutex *m) { ReleaseSRWLockExclusive(&m->lock); }
+#else
+static inline cairn_status cairn__mutex_init(cairn__mutex *m) {
+  return pthread_mutex_init(&m->lock, NULL) ? CAIRN_ERR_NOMEM : CAIRN_OK;
+}
+static inline void cairn__mutex_destroy(cairn__mutex *m) { pthread_mutex_destroy(&m->lock); }
+static inline void cairn__mutex_lock(cairn__mutex *m) { pthread_mutex_lock(&m->lock); }
+static inline void cairn__mutex_unlock(cairn__mutex *m) { pthread_mutex_unlock(&m->lock); }
+#endif
 
 /* ---- relaxed atomics on plain integers ------------------------------ */
 /* Counters that tasks bump at once (the crowd's bins): no ordering is
@@ -79,10 +101,32 @@ typedef struct cairn__workers {
   cairn_pool *own;        /* the pool behind jobs when the object made it */
 } cairn__workers;
 
-/* CAIRN_ERR_ARG for bad jobs or threads < 0, CAIRN_ERR_NOMEM. */
-cairn_status cairn__workers_init(cairn__workers *w, const cairn_jobs *jobs,
-                                 int threads, const cairn_allocator *alloc);
-void cairn__workers_free(cairn__workers *w);
+/* CAIRN_ERR_ARG for bad jobs or threads outside 0 ..
+ * CAIRN_JOBS_MAX_WORKERS, CAIRN_ERR_NOMEM. */
+static inline cairn_status cairn__workers_init(cairn__workers *w,
+                                               const cairn_jobs *jobs, int threads,
+                                               const cairn_allocator *alloc) {
+  w->jobs = NULL;
+  w->own = NULL;
+  if (cairn_jobs_check(jobs) != CAIRN_OK || threads < 0 ||
+      threads > CAIRN_JOBS_MAX_WORKERS)
+    return CAIRN_ERR_ARG;
+  if (jobs) {
+    w->jobs = jobs;
+    return CAIRN_OK;
+  }
+  if (threads == 1 || (threads == 0 && cairn_cpu_count() == 1)) return CAIRN_OK;
+  cairn_status st = cairn_pool_create((uint32_t)threads, alloc, &w->own);
+  if (st != CAIRN_OK) return st;
+  w->jobs = cairn_pool_jobs(w->own);
+  return CAIRN_OK;
+}
+
+static inline void cairn__workers_free(cairn__workers *w) {
+  cairn_pool_destroy(w->own);
+  w->own = NULL;
+  w->jobs = NULL;
+}
 /* Workers a task's index may name (1 without jobs). */
 static inline uint32_t cairn__workers_count(const cairn__workers *w) {
   return w->jobs ? w->jobs->workers : 1u;

@@ -32,13 +32,13 @@ typedef struct cairn_flow_cache cairn_flow_cache;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the cache
  * @return CAIRN_OK, CAIRN_ERR_ARG (NULL, bad opts), CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
                                      const cairn_flow_opts *opts,
                                      const cairn_allocator *alloc,
                                      cairn_flow_cache **out);
 /** Destroys every field, held or not. NULL is ignored.
  * @param[in] c the cache, or NULL */
-void cairn_flow_cache_destroy(cairn_flow_cache *c);
+CAIRN_FLOWFIELD_API void cairn_flow_cache_destroy(cairn_flow_cache *c);
 /** The field for these goals: the cached one (its count raised), or a new
  * one built with b. A new field that does not fit evicts unheld fields;
  * CAIRN_ERR_NOMEM if it still does not fit. Build refusals as
@@ -49,7 +49,7 @@ void cairn_flow_cache_destroy(cairn_flow_cache *c);
  * @param[in] n number of goals
  * @param[out] out the field, held until cairn_flow_cache_release
  * @return CAIRN_OK, CAIRN_ERR_NOMEM, the refusals of cairn_field_build */
-cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
                                       cairn_flow_builder *b,
                                       const cairn_point *goals, size_t n,
                                       const cairn_field **out);
@@ -58,13 +58,13 @@ cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
  * @param[in] f a field the cache handed out
  * @return CAIRN_OK; CAIRN_ERR_ARG for a field the cache did not hand out or
  * one already fully released */
-cairn_status cairn_flow_cache_release(cairn_flow_cache *c,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_release(cairn_flow_cache *c,
                                       const cairn_field *f);
 /** Drops every unheld field now (memory back at once, instead of at the
  * next eviction).
  * @param[in,out] c the cache
  * @return how many fields were dropped */
-size_t cairn_flow_cache_trim(cairn_flow_cache *c);
+CAIRN_FLOWFIELD_API size_t cairn_flow_cache_trim(cairn_flow_cache *c);
 /** After the caller changed n cells of the grid: fields whose reached area
  * (bounding box of reachable cells, grown by one) holds none of them are
  * untouched; unheld affected fields are dropped; held ones are repaired
@@ -78,7 +78,7 @@ size_t cairn_flow_cache_trim(cairn_flow_cache *c);
  * @param[out] repaired fields repaired, or NULL
  * @param[out] dropped fields dropped, or NULL
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE, CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
                                      cairn_flow_builder *b,
                                      const cairn_point *changed, size_t n,
                                      size_t *repaired, size_t *dropped);
@@ -100,7 +100,7 @@ cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
  * @param[out] repaired fields repaired, or NULL
  * @param[out] dropped fields dropped, or NULL
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
                                             cairn_flow_builder *b,
                                             size_t *repaired, size_t *dropped);
 
@@ -117,7 +117,7 @@ typedef struct cairn_flow_cache_stats {
 /** Fills `*out` with the cache's figures.
  * @param[in] c the cache
  * @param[out] out the figures */
-void cairn_flow_cache_get_stats(const cairn_flow_cache *c,
+CAIRN_FLOWFIELD_API void cairn_flow_cache_get_stats(const cairn_flow_cache *c,
                                 cairn_flow_cache_stats *out);
 
 #ifdef __cplusplus

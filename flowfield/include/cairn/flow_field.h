@@ -88,7 +88,7 @@ typedef struct cairn_flow_opts {
 /** The default options.
  * @return 8 moves, the builder's own pool over every core, los_radius
  * CAIRN_FLOW_DEFAULT_LOS, queue AUTO, no layer */
-cairn_flow_opts cairn_flow_defaults(void);
+CAIRN_FLOWFIELD_API cairn_flow_opts cairn_flow_defaults(void);
 
 /* ---- builder (scratch, one per thread) ------------------------------ */
 
@@ -99,21 +99,21 @@ typedef struct cairn_flow_builder cairn_flow_builder;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the builder
  * @return CAIRN_OK, CAIRN_ERR_ARG for a NULL out, CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_builder_create(const cairn_allocator *alloc,
                                        cairn_flow_builder **out);
 /** Destroys a builder (and its pool). NULL is ignored.
  * @param[in] b the builder, or NULL */
-void cairn_flow_builder_destroy(cairn_flow_builder *b);
+CAIRN_FLOWFIELD_API void cairn_flow_builder_destroy(cairn_flow_builder *b);
 /** Grows the scratch for grids up to this one's size.
  * @param[in,out] b the builder
  * @param[in] grid the grid
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_builder_reserve(cairn_flow_builder *b,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_builder_reserve(cairn_flow_builder *b,
                                         const cairn_grid *grid);
 /** Bytes the builder holds.
  * @param[in] b the builder
  * @return its memory in bytes */
-size_t cairn_flow_builder_memory(const cairn_flow_builder *b);
+CAIRN_FLOWFIELD_API size_t cairn_flow_builder_memory(const cairn_flow_builder *b);
 
 /* ---- fields --------------------------------------------------------- */
 
@@ -126,12 +126,12 @@ typedef struct cairn_field cairn_field;
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the field
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL arguments, CAIRN_ERR_NOMEM */
-cairn_status cairn_field_create(const cairn_grid *grid,
+CAIRN_FLOWFIELD_API cairn_status cairn_field_create(const cairn_grid *grid,
                                 const cairn_allocator *alloc,
                                 cairn_field **out);
 /** Destroys a field. NULL is ignored.
  * @param[in] f the field, or NULL */
-void cairn_field_destroy(cairn_field *f);
+CAIRN_FLOWFIELD_API void cairn_field_destroy(cairn_field *f);
 
 /** Builds the field towards the goals. Goals listed twice count once.
  * @param[in,out] b the builder (scratch)
@@ -147,7 +147,7 @@ void cairn_field_destroy(cairn_field *f);
  * CAIRN_ERR_RANGE (a goal off the grid), CAIRN_ERR_BLOCKED (a goal on a
  * blocked cell), CAIRN_ERR_NOMEM (growing the builder or the goal list,
  * or making the builder's pool) */
-cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
+CAIRN_FLOWFIELD_API cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
                                const cairn_grid *grid,
                                const cairn_point *goals, size_t n_goals,
                                const cairn_flow_opts *opts);
@@ -182,7 +182,7 @@ typedef struct cairn_flow_request {
  * @param[in] opts options, or NULL for cairn_flow_defaults
  * @return CAIRN_OK, the first failing request's status, CAIRN_ERR_ARG (NULL,
  * too few builders), CAIRN_ERR_TOO_LARGE (too many requests) */
-cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
                                     size_t n_builders, const cairn_grid *grid,
                                     cairn_flow_request *reqs, size_t n,
                                     const cairn_flow_opts *opts);
@@ -193,20 +193,20 @@ cairn_status cairn_flow_build_batch(cairn_flow_builder *const *builders,
  * @param[in] x column
  * @param[in] y row
  * @return the cost to the nearest goal */
-cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y);
+CAIRN_FLOWFIELD_API cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y);
 /** Direction code of a cell (CAIRN_FLOW_NONE off the grid).
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
  * @return 0..7, CAIRN_FLOW_GOAL or CAIRN_FLOW_NONE */
-int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y);
+CAIRN_FLOWFIELD_API int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y);
 /** Whether the cell sees a goal (and `*goal`, when not NULL, gets it).
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
  * @param[out] goal the goal seen, or NULL
  * @return 1 if the cell sees a goal, else 0 */
-int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
+CAIRN_FLOWFIELD_API int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
                     cairn_point *goal);
 /** Writes every value row by row (width x height, CAIRN_COST_INF for
  * blocked and unreachable).
@@ -215,14 +215,14 @@ int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
  * @param[in] len values out can hold
  * @return CAIRN_OK; CAIRN_ERR_BUFFER if len < width * height, CAIRN_ERR_ARG
  * for NULL */
-cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
+CAIRN_FLOWFIELD_API cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
                                     size_t len);
 /** The goals, sorted by (y, x), duplicates removed; valid until the next
  * build.
  * @param[in] f the field
  * @param[out] n the number of goals
  * @return the goals */
-const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n);
+CAIRN_FLOWFIELD_API const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n);
 
 /** What a field holds and what its last build cost. */
 typedef struct cairn_field_stats {
@@ -244,7 +244,7 @@ typedef struct cairn_field_stats {
 /** O(cells): counts reachable cells and the largest value.
  * @param[in] f the field
  * @param[out] out the figures */
-void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out);
+CAIRN_FLOWFIELD_API void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out);
 
 /* ---- sampling for agents at float positions ------------------------ */
 
@@ -272,7 +272,7 @@ typedef struct cairn_flow_sample {
  * @param[in] y position, in cells
  * @param[out] out the sample
  * @return CAIRN_OK, CAIRN_ERR_RANGE, CAIRN_ERR_ARG */
-cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
+CAIRN_FLOWFIELD_API cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
                                 cairn_flow_sample *out);
 
 /* ---- checking ------------------------------------------------------- */
@@ -300,7 +300,7 @@ typedef struct cairn_field_fault {
  * @return CAIRN_OK, the fill's refusal, CAIRN_ERR_STATE, CAIRN_ERR_ARG for
  * NULL
  */
-cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
+CAIRN_FLOWFIELD_API cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
                                 cairn_field_fault *out);
 
 /* ---- repair --------------------------------------------------------- */
@@ -320,7 +320,7 @@ cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
  * @param[in] n number of cells
  * @return CAIRN_OK, CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_RANGE,
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
+CAIRN_FLOWFIELD_API cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
                                 const cairn_point *changed, size_t n);
 
 /** Brings a field built with a cost layer (opts.penalty) to exactly what a
@@ -338,12 +338,12 @@ cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
  * @param[in,out] b the builder (scratch)
  * @param[in,out] f the field
  * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_BLOCKED, CAIRN_ERR_NOMEM */
-cairn_status cairn_field_repair_layer(cairn_flow_builder *b, cairn_field *f);
+CAIRN_FLOWFIELD_API cairn_status cairn_field_repair_layer(cairn_flow_builder *b, cairn_field *f);
 /** The layer version (cairn_penalty_version) the field shows; 0 without a
  * layer.
  * @param[in] f the field
  * @return the version */
-uint64_t cairn_field_layer_version(const cairn_field *f);
+CAIRN_FLOWFIELD_API uint64_t cairn_field_layer_version(const cairn_field *f);
 
 #ifdef __cplusplus
 }

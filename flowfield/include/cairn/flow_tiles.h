@@ -44,14 +44,14 @@ typedef struct cairn_flow_tiles cairn_flow_tiles;
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL, max_sectors 0 or an hpa built
  * on another grid size; CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal;
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
                                      const cairn_hpa *hpa, cairn_point goal,
                                      size_t max_sectors,
                                      const cairn_allocator *alloc,
                                      cairn_flow_tiles **out);
 /** Destroys the tiles. NULL is ignored.
  * @param[in] t the tiles, or NULL */
-void cairn_flow_tiles_destroy(cairn_flow_tiles *t);
+CAIRN_FLOWFIELD_API void cairn_flow_tiles_destroy(cairn_flow_tiles *t);
 /** Adds the sectors of the HPA* route from start to the goal (nothing is
  * integrated yet). A route that joins sectors already routed stops there:
  * their next sectors stay. CAIRN_NO_PATH if HPA* finds none,
@@ -62,7 +62,7 @@ void cairn_flow_tiles_destroy(cairn_flow_tiles *t);
  * @param[in] start the route's start cell
  * @return CAIRN_OK, CAIRN_NO_PATH, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_NOMEM,
  * CAIRN_ERR_ARG, the refusals of cairn_hpa_find */
-cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
                                     cairn_point start);
 /** Direction code and value at a cell, integrating its sector (and the
  * sectors after it on the route) first if needed. Cells outside the routed
@@ -75,7 +75,7 @@ cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
  * @param[out] cost the value, or NULL
  * @return CAIRN_OK; CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for NULL,
  * CAIRN_ERR_NOMEM */
-cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
                                   int *dir, cairn_cost *cost);
 
 /** After the caller changed the cells in `changed` (grid coordinates): the
@@ -90,7 +90,7 @@ cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
  * @param[in,out] t the tiles
  * @param[in] changed the cells that changed
  * @return the sectors reset */
-size_t cairn_flow_tiles_invalidate(cairn_flow_tiles *t, cairn_rect changed);
+CAIRN_FLOWFIELD_API size_t cairn_flow_tiles_invalidate(cairn_flow_tiles *t, cairn_rect changed);
 
 /** The tiles' figures. */
 typedef struct cairn_flow_tiles_stats {
@@ -104,7 +104,7 @@ typedef struct cairn_flow_tiles_stats {
 /** Fills `*out` with the tiles' figures.
  * @param[in] t the tiles
  * @param[out] out the figures */
-void cairn_flow_tiles_get_stats(const cairn_flow_tiles *t,
+CAIRN_FLOWFIELD_API void cairn_flow_tiles_get_stats(const cairn_flow_tiles *t,
                                 cairn_flow_tiles_stats *out);
 
 #ifdef __cplusplus
