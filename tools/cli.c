@@ -81,7 +81,8 @@ bool cli_parse_double(const char *opt, const char *text, double lo, double hi,
   char *end;
   errno = 0;
   double v = strtod(text, &end);
-  if (end == text || *end || errno || !isfinite(v) || v < lo || v > hi) {
+  /* written so that a NaN fails too (lo and hi are finite) */
+  if (end == text || *end || errno || !(v >= lo && v <= hi)) {
     cli_error("%s: '%s' is not a number in %g..%g", opt, text, lo, hi);
     return false;
   }

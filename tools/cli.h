@@ -13,7 +13,9 @@ enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3 };
 
 /* Prints "cairn: ..." on stderr. */
 void cli_error(const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* the C99 printf, __USE_MINGW_ANSI_STDIO */
+    __attribute__((format(gnu_printf, 1, 2)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;

@@ -201,7 +201,18 @@ cairn_status cli_png_draw(const cli_png_scene *s, cairn_image **out) {
 
 /* ---- files ----------------------------------------------------------- */
 
+bool cli_png_available(const char *what) {
+  if (cairn_render_has_png()) return true;
+  cli_error("%s: this cairn was built without libpng and writes no PNG "
+            "(--gif still works)", what);
+  return false;
+}
+
 bool cli_png_can_write(const char *path) {
+  return cli_png_available(path ? path : "--png") && cli_can_write(path);
+}
+
+bool cli_can_write(const char *path) {
   struct stat sb;
   if (!path || !*path) {
     cli_error("an empty file name for a picture");
@@ -396,9 +407,16 @@ static cairn_status draw_frame(cli_png_movie *m, long t) {
   return CAIRN_OK;
 }
 
+#if defined(_WIN32)
+#include <direct.h>
+#define make_dir(dir) _mkdir(dir)
+#else
+#define make_dir(dir) mkdir(dir, 0777)
+#endif
+
 /* Creates the frames' folder when missing; false (printed) if unusable. */
 static bool frames_folder(const char *dir) {
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+  if (make_dir(dir) != 0 && errno != EEXIST) {
     cli_error("%s: cannot create the frames folder: %s", dir, strerror(errno));
     return false;
   }
@@ -413,8 +431,9 @@ static bool frames_folder(const char *dir) {
 int cli_png_movie_open(const char *frames_dir, const char *gif, long every,
                        const cli_png_scene *scene, cli_png_movie **out) {
   *out = NULL;
+  if (frames_dir && !cli_png_available(frames_dir)) return EXIT_RUNTIME;
   if (frames_dir && !frames_folder(frames_dir)) return EXIT_RUNTIME;
-  if (gif && !cli_png_can_write(gif)) return EXIT_RUNTIME;
+  if (gif && !cli_can_write(gif)) return EXIT_RUNTIME;
   cli_png_movie *m = calloc(1, sizeof *m);
   if (!m) {
     cli_error("out of memory");

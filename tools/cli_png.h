@@ -50,6 +50,11 @@ cairn_status cli_png_draw(const cli_png_scene *s, cairn_image **out);
 /* Whether a file can be created at path (its folder exists and is
  * writable); prints "cairn: PATH: ..." when not. Commands call it before
  * their work, so a bad --png fails at once. */
+bool cli_can_write(const char *path);
+/* Whether this build writes PNGs (it has libpng); prints "cairn: WHAT:
+ * ..." when not. */
+bool cli_png_available(const char *what);
+/* Both: a PNG can be written at path. */
 bool cli_png_can_write(const char *path);
 
 /* Draws the scene and writes it to path. Exit code (EXIT_RUNTIME with the

@@ -85,6 +85,7 @@ static int parse_args(int argc, char **argv, horde_args *a) {
     return EXIT_USAGE;
   }
   if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
+  if (a->frames && !cli_png_available(a->frames)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
 
@@ -258,9 +259,12 @@ int cmd_horde(int argc, char **argv) {
                        .n_gates = n_gates, .torches = torches,
                        .n_torches = HORDE_TORCHES, .crowd = c, .agents = agents,
                        .n_agents = (size_t)a.agents, .caption = "the night of the dead:"};
+  bool said = false; /* the error is printed already */
   if (st == CAIRN_OK && (a.frames || a.gif) &&
-      cli_png_movie_open(a.frames, a.gif, a.every ? a.every : 60, &pic, &sum.movie) != EXIT_DONE)
+      cli_png_movie_open(a.frames, a.gif, a.every ? a.every : 60, &pic, &sum.movie) != EXIT_DONE) {
     st = CAIRN_ERR_IO;
+    said = true;
+  }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
   if (cli_png_movie_close(sum.movie, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
       st == CAIRN_OK)
@@ -269,7 +273,7 @@ int cmd_horde(int argc, char **argv) {
       st == CAIRN_OK)
     st = CAIRN_ERR_IO;
   if (st != CAIRN_OK) {
-    cli_error("horde: %s", cairn_status_str(st));
+    if (!said) cli_error("horde: %s", cairn_status_str(st));
     goto done;
   }
   cli_crowd_print(&sum, a.json, false);

@@ -34,6 +34,7 @@
 #ifndef CAIRN_CORE_H
 #define CAIRN_CORE_H
 
+#include "cairn/version.h"
 #include "cairn/status.h"
 #include "cairn/jobs.h"
 #include "cairn/grid.h"

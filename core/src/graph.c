@@ -104,10 +104,10 @@ static bool uses_positions(const cairn_graph_desc *d) {
 static cairn_status check_heuristic(const cairn_graph_desc *d) {
   if ((unsigned)d->heuristic > CAIRN_GH_OCTILE) return CAIRN_ERR_ARG;
   if (d->heuristic == CAIRN_GH_ZERO) return CAIRN_OK;
-  if (!d->xy || !isfinite(d->h_scale) || d->h_scale < 0.0)
+  if (!d->xy || !cairn__finite(d->h_scale) || d->h_scale < 0.0)
     return CAIRN_ERR_ARG;
   for (size_t i = 0; i < 2 * (size_t)d->n_nodes; i++)
-    if (!isfinite(d->xy[i])) return CAIRN_ERR_ARG;
+    if (!cairn__finite(d->xy[i])) return CAIRN_ERR_ARG;
   return CAIRN_OK;
 }
 

@@ -218,7 +218,7 @@ static cairn_status check_query(const cairn_graph *g,
     return CAIRN_ERR_ARG;
   if (g->heuristic != CAIRN_GH_ZERO)
     for (int i = 0; i < 2; i++)
-      if (!isfinite(q->start_xy[i]) || !isfinite(q->goal_xy[i]))
+      if (!cairn__finite(q->start_xy[i]) || !cairn__finite(q->goal_xy[i]))
         return CAIRN_ERR_ARG;
   return CAIRN_OK;
 }

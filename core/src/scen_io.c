@@ -77,7 +77,7 @@ static bool parse_real(field f, double *out) {
   char *end;
   errno = 0;
   *out = strtod(buf, &end);
-  return errno == 0 && end == buf + f.n && isfinite(*out) && *out >= 0.0;
+  return errno == 0 && end == buf + f.n && cairn__finite(*out) && *out >= 0.0;
 }
 
 /* ---- rows ----------------------------------------------------------- */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *cairn_version(void) { return CAIRN_VERSION_STRING; }
+
 const char *cairn_status_str(cairn_status s) {
   switch (s) {
 #define CAIRN_STATUS_CASE(name, value, text) \

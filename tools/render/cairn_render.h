@@ -26,6 +26,7 @@
 #ifndef CAIRN_RENDER_H
 #define CAIRN_RENDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -232,6 +233,10 @@ void cairn_render_legend(cairn_image *img, const cairn_legend_entry *e,
                          size_t n, int32_t scale);
 
 /* ---- files ---------------------------------------------------------- */
+
+/* Whether this build writes PNGs: libpng is optional, and without it
+ * cairn_image_write_png answers CAIRN_ERR_IO and says why. */
+bool cairn_render_has_png(void);
 
 /* Writes the image as a PNG (8-bit RGB when every pixel is opaque, else
  * RGBA). CAIRN_ERR_ARG for NULL img or path, CAIRN_ERR_IO when the file

@@ -17,6 +17,8 @@ static void remove_partial(const char *path) {
   if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) remove(path);
 }
 
+bool cairn_render_has_png(void) { return true; }
+
 static void set_error(cairn_error *err, const char *path, const char *why) {
   if (!err) return;
   snprintf(err->message, sizeof err->message, "%s: %s", path, why);

@@ -19,12 +19,25 @@
 #define CAIRN_INLINE static inline
 #endif
 
-/* printf-style checking of a function's format argument (1-based). */
-#if defined(__GNUC__) || defined(__clang__)
+/* printf-style checking of a function's format argument (1-based). MinGW
+ * builds use the C99 printf (__USE_MINGW_ANSI_STDIO), not Microsoft's. */
+#if defined(__MINGW32__)
+#define CAIRN_PRINTF(fmt, first) __attribute__((format(gnu_printf, fmt, first)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define CAIRN_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
 #else
 #define CAIRN_PRINTF(fmt, first)
 #endif
+
+/* Whether v is a number and not infinite. (MinGW's isfinite on a double
+ * warns under -Wfloat-conversion: its macro has a float branch.) */
+static inline int cairn__finite(double v) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_isfinite(v);
+#else
+  return v - v == 0.0; /* NaN for an infinity or a NaN */
+#endif
+}
 
 /* The index of the lowest set bit of m; m must not be 0. */
 static inline int cairn__ctz(uint32_t m) {
