@@ -1,0 +1,28 @@
+#!/bin/sh
+# .ci/cross_cmocka.sh TOOLCHAIN PREFIX: cmocka for a cross target (the unit
+# tests of the MinGW and aarch64 builds), built with TOOLCHAIN from Debian's
+# own source package and installed into PREFIX. Nothing is written into the
+# source tree; a PREFIX that has it already is left alone.
+set -eu
+toolchain=$1
+prefix=$2
+[ -f "$prefix/lib/pkgconfig/cmocka.pc" ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+if ! apt-get source --download-only cmocka >/dev/null 2>&1; then
+  # the source lists: a deb-src entry beside Debian's binary one
+  printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
+    "Suites: bookworm" "Components: main" \
+    "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+    $sudo tee /etc/apt/sources.list.d/cairn-deb-src.sources >/dev/null
+  $sudo apt-get update -qq
+  apt-get source --download-only cmocka >/dev/null 2>&1
+fi
+tar xf cmocka_*.orig.tar.*
+cmake -S cmocka-*/ -B build --toolchain "$toolchain" -DCMAKE_BUILD_TYPE=Release \
+  -DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+cmake --build build -j "$(nproc)" >/dev/null
+cmake --install build >/dev/null
