@@ -142,21 +142,16 @@ def js_round(v):
     return math.floor(v + 0.5)  # Math.round: halves up
 
 
-# Before any script of the page: collect uncaught errors and rejections.
-COLLECT_ERRORS = """
-window.__cairnErrors = [];
-window.addEventListener('error', (e) =>
-  window.__cairnErrors.push(`${e.message} (${e.filename}:${e.lineno})`));
-window.addEventListener('unhandledrejection', (e) =>
-  window.__cairnErrors.push(`unhandled rejection: ${e.reason}`));
-"""
-
 SCRUB = """
 const s = document.getElementById('scrub');
 s.value = arguments[0];
 s.dispatchEvent(new Event('input'));
 return window.cairnViewer.frame;
 """
+
+
+class Fail(Exception):
+    """The viewer is wrong; the message says how."""
 
 
 def main():
@@ -170,40 +165,58 @@ def main():
     for arg in ('--headless', '--no-sandbox', '--disable-dev-shm-usage',
                 f'--window-size={WIDTH},{HEIGHT}', '--force-device-scale-factor=1'):
         opts.add_argument(arg)
+    # the page's uncaught errors and unhandled rejections come through the
+    # browser's log, in full (an onerror handler in a file:// page sees only
+    # 'Script error.', and no rejections)
+    opts.set_capability('goog:loggingPrefs', {'browser': 'SEVERE'})
     # an explicit driver path: Selenium Manager (which would download one) never runs
     driver_path = shutil.which('chromedriver') or '/usr/bin/chromedriver'
     driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=opts)
     try:
-        return check(driver, rp, replay_path, page_url)
+        try:
+            passed, failure = check(driver, rp, replay_path, page_url), None
+        except Fail as e:
+            failure = str(e)
+        # uncaught page errors, whatever else went wrong (they may be why)
+        errors = [e['message'] for e in driver.get_log('browser')
+                  if e['level'] == 'SEVERE' and e.get('source') == 'javascript']
     finally:
         driver.quit()
+    for e in errors:
+        print(f'page error: {e}', file=sys.stderr)
+    if errors and not failure:
+        failure = f'{len(errors)} page errors'
+    if failure:
+        print(f'viewer: {failure}', file=sys.stderr)
+        return 1
+    print(f'viewer: {passed}; 1 passed, 0 failed')
+    return 0
 
 
 def check(driver, rp, replay_path, page_url):
+    """Raises Fail, or returns what passed."""
     # the viewport exactly WIDTH x HEIGHT CSS pixels at one device pixel each
     driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {
         'width': WIDTH, 'height': HEIGHT, 'deviceScaleFactor': 1, 'mobile': False})
-    driver.execute_cdp_cmd('Page.addScriptToEvaluateOnNewDocument', {'source': COLLECT_ERRORS})
     driver.get(page_url)
     driver.find_element(By.ID, 'file').send_keys(replay_path)
     try:
-        WebDriverWait(driver, 30).until(
+        WebDriverWait(driver, 10).until(
             lambda d: d.execute_script('return window.cairnViewer.replay !== null'))
     except TimeoutException:
         status = driver.find_element(By.ID, 'status').text
-        print(f'viewer: the replay did not load (status: {status!r})', file=sys.stderr)
-        return 1
+        raise Fail(f'the replay did not load (status: {status!r})')
 
     def shot():
         width, height, rgb = decode_png(driver.get_screenshot_as_png())
         if (width, height) != (WIDTH, HEIGHT):
-            raise RuntimeError(f'screenshot is {width}x{height}, not {WIDTH}x{HEIGHT}')
+            raise Fail(f'screenshot is {width}x{height}, not {WIDTH}x{HEIGHT}')
         return rgb
 
     def shot_at(frame):
         got = driver.execute_script(SCRUB, frame)
         if got != frame:
-            raise RuntimeError(f'scrubbed to {frame}, the page shows {got}')
+            raise Fail(f'scrubbed to {frame}, the page shows {got}')
         box = driver.execute_script(
             "const r = document.getElementById('view').getBoundingClientRect(); return [r.x, r.y];")
         v = driver.execute_script('return window.cairnViewer.view;')
@@ -254,27 +267,16 @@ def check(driver, rp, replay_path, page_url):
     if box.is_selected():
         box.click()
     if box.is_selected():
-        raise RuntimeError('#layer-terrain stayed checked')
+        raise Fail('#layer-terrain stayed checked')
     off = shot()
     mx, my = b_at(rp['w'] / 2 + 0.5, rp['h'] / 2 + 0.5)
     terrain_gone = not same(off(mx, my), b_rgb(mx, my))
 
-    errors = driver.execute_script('return window.__cairnErrors;')
-    if errors is None:
-        errors = ['the error collector never ran']
-    if errors:
-        print('page errors:', errors, file=sys.stderr)
-        return 1
     if checked < 10 or fails:
-        print(f'viewer: {fails} of {checked} agents wrong (frames {fa} and {fb})', file=sys.stderr)
-        return 1
+        raise Fail(f'{fails} of {checked} agents wrong (frames {fa} and {fb})')
     if not terrain_gone:
-        print(f'viewer: the terrain toggle changed nothing (pixel {mx},{my}: {b_rgb(mx, my)})',
-              file=sys.stderr)
-        return 1
-    print(f'viewer: {checked} agents drawn where the replay puts them, at frames {fa} and {fb}; '
-          '1 passed, 0 failed')
-    return 0
+        raise Fail(f'the terrain toggle changed nothing (pixel {mx},{my}: {b_rgb(mx, my)})')
+    return f'{checked} agents drawn where the replay puts them, at frames {fa} and {fb}'
 
 
 if __name__ == '__main__':
