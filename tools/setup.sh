@@ -6,11 +6,9 @@ set -eu
 
 cairn_root=$(cd "$(dirname "$0")/.." && pwd)
 cairn_packages="cmake gcc g++ make pkg-config libcmocka-dev libbenchmark-dev libpng-dev"
-# the replay viewer's browser test (tools/viewer/test); node and npm only
-# where none is on the PATH (a NodeSource node brings its own npm)
-cairn_packages="$cairn_packages chromium"
-command -v node >/dev/null 2>&1 || cairn_packages="$cairn_packages nodejs"
-command -v npm >/dev/null 2>&1 || cairn_packages="$cairn_packages npm"
+# the replay viewer's browser test (tools/viewer/test): headless Chromium
+# driven through chromedriver by python3's selenium
+cairn_packages="$cairn_packages chromium chromium-driver python3-selenium"
 
 cairn_install_missing() {
   missing=""
