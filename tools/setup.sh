@@ -5,6 +5,10 @@
 set -eu
 
 cairn_root=$(cd "$(dirname "$0")/.." && pwd)
+# what the demo needs (demo.sh installs this set instead): CMake, a C
+# compiler, make and libpng for the pictures
+cairn_demo_packages="cmake gcc libc6-dev make libpng-dev"
+# everything, for the tests and the bench (test.sh)
 cairn_packages="cmake gcc g++ make pkg-config libcmocka-dev libbenchmark-dev libpng-dev"
 # the replay viewer's browser test (tools/viewer/test): headless Chromium
 # driven through chromedriver by python3's selenium
