@@ -17,6 +17,9 @@
 #endif
 
 #define HORDE_NIGHT_TICKS 6000 /* 10 minutes at 0.1 s a tick */
+/* without --map: the shipped 256 x 256 settlement up to this many agents,
+ * the 1024 x 1024 one above */
+#define HORDE_SMALL_MAP_AGENTS 20000
 #define TORCH_RADIUS 6
 #define TORCH_PENALTY (6 * CAIRN_COST_ONE) /* at the flame: six steps dearer */
 #define HORDE_TORCHES 8
@@ -36,7 +39,7 @@ typedef struct horde_args {
 } horde_args;
 
 static int parse_args(int argc, char **argv, horde_args *a) {
-  a->map = CAIRN_MAPS_DIR "/settlement.map";
+  a->map = NULL; /* chosen by --agents below */
   a->agents = 10000;
   a->ticks = HORDE_NIGHT_TICKS;
   a->threads = 0;
@@ -84,6 +87,9 @@ static int parse_args(int argc, char **argv, horde_args *a) {
     cli_error("horde: --every needs --replay FILE, --frames DIR or --gif FILE");
     return EXIT_USAGE;
   }
+  if (!a->map)
+    a->map = a->agents > HORDE_SMALL_MAP_AGENTS ? CAIRN_MAPS_DIR "/settlement-1024.map"
+                                                : CAIRN_MAPS_DIR "/settlement.map";
   if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
   if (a->frames && !cli_png_available(a->frames)) return EXIT_RUNTIME;
   return EXIT_DONE;
@@ -218,6 +224,15 @@ static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island,
   return st;
 }
 
+/* The open cells of an island: where the horde can stand. */
+static size_t island_cells(const cairn_grid *g, uint32_t island) {
+  int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  size_t n = 0;
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) n += cairn_grid_island(g, x, y) == island;
+  return n;
+}
+
 int cmd_horde(int argc, char **argv) {
   horde_args a;
   int rc = parse_args(argc, argv, &a);
@@ -235,6 +250,15 @@ int cmd_horde(int argc, char **argv) {
     rc = EXIT_BADINPUT;
     goto done;
   }
+  /* every agent spawns on its own open cell of the gates' island */
+  uint32_t island = cairn_grid_island(g, gates[0].x, gates[0].y);
+  size_t room = island_cells(g, island);
+  if ((size_t)a.agents > room) {
+    cli_error("%s: %ld agents need as many open cells reachable from its gates; it has %zu",
+              a.map, a.agents, room);
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
   cairn_status st = light_torches(g, torches, place_torches(gates, n_gates, torches),
                                   &torch);
   agents = malloc((size_t)a.agents * sizeof *agents);
@@ -244,8 +268,7 @@ int cmd_horde(int argc, char **argv) {
   o.penalty = torch.layer;
   if (st == CAIRN_OK) st = agents ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK)
-    st = spawn(c, g, cairn_grid_island(g, gates[0].x, gates[0].y), a.agents,
-               (uint64_t)a.seed, agents);
+    st = spawn(c, g, island, a.agents, (uint64_t)a.seed, agents);
   if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
   cli_crowd_summary sum = {0};
   sum.agents = a.agents;
