@@ -18,6 +18,7 @@
 
 static const cairn_rgba band_colour = {250, 249, 245, 255};
 static const cairn_rgba text_colour = {30, 30, 30, 255};
+static const cairn_rgba rule_colour = {150, 150, 150, 255}; /* between panels */
 static const cairn_rgba torch_colour = {255, 200, 40, 255};
 static const cairn_rgba penalty_colour = {236, 130, 110, 255}; /* as the tint shows */
 
@@ -255,6 +256,33 @@ int cli_png_save(const cli_png_scene *s, const char *path) {
   }
   int rc = write_image(img, path);
   cairn_image_destroy(img);
+  return rc;
+}
+
+int cli_png_save_row(const cairn_image *const *imgs, size_t n, const char *path) {
+  int64_t w = 0, h = 1;
+  for (size_t k = 0; k < n; k++) {
+    w += cairn_image_width(imgs[k]) + (k ? CLI_PNG_GAP : 0);
+    if (cairn_image_height(imgs[k]) > h) h = cairn_image_height(imgs[k]);
+  }
+  cairn_image *row = NULL;
+  cairn_status st = n == 0 ? CAIRN_ERR_ARG
+                    : w > CAIRN_IMAGE_MAX_SIDE
+                        ? CAIRN_ERR_TOO_LARGE
+                        : cairn_image_create((int32_t)w, (int32_t)h, band_colour, NULL, &row);
+  if (st != CAIRN_OK) {
+    cli_error("%s: drawing the picture failed: %s", path, cairn_status_str(st));
+    return EXIT_RUNTIME;
+  }
+  int32_t x = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (k) /* a rule down the middle of the gap */
+      cairn_draw_rect(row, (cairn_rect){x - CLI_PNG_GAP / 2 - 1, 0, 2, (int32_t)h}, rule_colour);
+    cairn_image_copy(row, x, 0, imgs[k]);
+    x += cairn_image_width(imgs[k]) + CLI_PNG_GAP;
+  }
+  int rc = write_image(row, path);
+  cairn_image_destroy(row);
   return rc;
 }
 

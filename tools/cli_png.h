@@ -61,6 +61,14 @@ bool cli_png_can_write(const char *path);
  * file named on any failure). */
 int cli_png_save(const cli_png_scene *s, const char *path);
 
+/* Writes n images (cli_png_draw's, for one) side by side as one PNG, left
+ * to right with their tops aligned and CLI_PNG_GAP pixels of the band's
+ * colour, a grey rule down their middle, between them: the first keeps its
+ * pixels where it drew them, the second starts at the first's width plus
+ * the gap. Exit code (EXIT_RUNTIME with the file named on any failure). */
+#define CLI_PNG_GAP 16
+int cli_png_save_row(const cairn_image *const *imgs, size_t n, const char *path);
+
 /* Solves one query on base->grid and writes its picture: base's layers (its
  * cost layer, its hierarchy), then for a grid search (opts, NULL for the
  * defaults) the nodes it expanded, for an HPA* query (hpa not NULL, po its

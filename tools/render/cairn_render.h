@@ -73,6 +73,9 @@ void cairn_image_set(cairn_image *img, int32_t x, int32_t y, cairn_rgba c);
 void cairn_image_blend(cairn_image *img, int32_t x, int32_t y, cairn_rgba c);
 /* Every pixel back to c (exactly). */
 void cairn_image_clear(cairn_image *img, cairn_rgba c);
+/* Copies src into dst with src's top-left corner at (x, y), exactly (no
+ * blending), clipped to dst; NULL images copy nothing. */
+void cairn_image_copy(cairn_image *dst, int32_t x, int32_t y, const cairn_image *src);
 
 /* ---- drawing -------------------------------------------------------- */
 

@@ -102,6 +102,20 @@ void cairn_image_clear(cairn_image *img, cairn_rgba c) {
   for (size_t i = 0; i < n; i++) memcpy(img->px + i * 4, q, 4);
 }
 
+void cairn_image_copy(cairn_image *dst, int32_t x, int32_t y, const cairn_image *src) {
+  if (!dst || !src) return;
+  /* the columns and rows of src that land inside dst */
+  int64_t x0 = x < 0 ? -(int64_t)x : 0, y0 = y < 0 ? -(int64_t)y : 0;
+  int64_t x1 = src->width, y1 = src->height;
+  if ((int64_t)x + x1 > dst->width) x1 = (int64_t)dst->width - x;
+  if ((int64_t)y + y1 > dst->height) y1 = (int64_t)dst->height - y;
+  if (x0 >= x1 || y0 >= y1) return;
+  for (int64_t row = y0; row < y1; row++)
+    memcpy(dst->px + ((size_t)(y + row) * (size_t)dst->width + (size_t)(x + x0)) * 4,
+           src->px + ((size_t)row * (size_t)src->width + (size_t)x0) * 4,
+           (size_t)(x1 - x0) * 4);
+}
+
 void cairn_draw_rect(cairn_image *img, cairn_rect r, cairn_rgba c) {
   if (!img || r.w <= 0 || r.h <= 0 || c.a == 0) return;
   int64_t x0 = r.x, y0 = r.y, x1 = (int64_t)r.x + r.w, y1 = (int64_t)r.y + r.h;
