@@ -85,14 +85,28 @@ typedef struct cli_crowd_summary {
   uint64_t in_wall, lost, overlaps, agent_ticks, hash, max_tick_nodes;
   int wait_p99;
   double median_ms, p99_ms, updates_per_s;
+  /* the ticks begun with no agent arrived (every one still on the field)
+   * and their median time (0 when there were none) */
+  long full_ticks;
+  double full_median_ms;
+  /* in (cairn horde): arrivals by gate, printed when n_gates > 0: each
+   * gate's first cell and its arrivals */
+  size_t n_gates;
+  const cairn_point *gate_first;
+  const uint32_t *by_gate;
   struct cli_replay *replay; /* in: records the ticks when set (replay.h) */
   struct cli_png_movie *movie; /* in: draws the ticks when set (cli_png.h) */
+  /* in: when set, called after each tick t (1, 2, ...) with the crowd's
+   * figures; an error ends the run with that status (printed already) */
+  cairn_status (*after_tick)(void *user, long t, const cairn_crowd_stats *st);
+  void *user;
 } cli_crowd_summary;
 /* Ticks c until no agent moves or waits for a path, or `ticks` are done,
  * adding up the summary (agents set by the caller). */
 cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum);
 /* Prints the summary as text or one JSON object; queue adds the path
- * queue's figures. */
+ * queue's figures, n_gates > 0 the horde's (arrivals by gate, the tick
+ * time while every agent was on the field). */
 void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue);
 
 #endif

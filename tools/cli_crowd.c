@@ -19,7 +19,12 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   double total_us = 0;
   long t = 0;
   cairn_crowd_stats st;
+  cairn_crowd_get_stats(c, &st);
+  /* the ticks that began with every agent on the field: a prefix, as an
+   * arrived agent stays */
+  long full = 0;
   for (; t < ticks; t++) {
+    if (st.arrived == 0) full = t + 1;
     double t0 = cli_now_us();
     cairn_crowd_tick(c);
     double us = cli_now_us() - t0;
@@ -37,6 +42,13 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
     if (sum->movie && cli_png_movie_tick(sum->movie, t + 1) != CAIRN_OK) {
       free(ms);
       return CAIRN_ERR_IO;
+    }
+    if (sum->after_tick) {
+      cairn_status hs = sum->after_tick(sum->user, t + 1, &st);
+      if (hs != CAIRN_OK) {
+        free(ms);
+        return hs;
+      }
     }
     if (st.moving + st.waiting + st.queued == 0) {
       t++;
@@ -62,6 +74,9 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
       break;
     }
   }
+  sum->full_ticks = full;
+  qsort(ms, (size_t)full, sizeof *ms, cmp_double);
+  sum->full_median_ms = full ? ms[full / 2] : 0;
   qsort(ms, (size_t)t, sizeof *ms, cmp_double);
   sum->median_ms = ms[t / 2];
   sum->p99_ms = ms[(size_t)((double)(t - 1) * 0.99)];
@@ -81,6 +96,16 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
     if (queue)
       printf(",\"max_tick_nodes\":%llu,\"queue_wait_ticks_p99\":%d",
              (unsigned long long)s->max_tick_nodes, s->wait_p99);
+    if (s->n_gates) {
+      printf(",\"gates\":[");
+      for (size_t k = 0; k < s->n_gates; k++)
+        printf("%s[%d,%d]", k ? "," : "", s->gate_first[k].x, s->gate_first[k].y);
+      printf("],\"arrived_by_gate\":[");
+      for (size_t k = 0; k < s->n_gates; k++) printf("%s%u", k ? "," : "", s->by_gate[k]);
+      printf("],\"full_ticks\":%ld,\"full_median_tick_ms\":", s->full_ticks);
+      if (s->full_ticks) printf("%.3f", s->full_median_ms);
+      else printf("null");
+    }
     printf("}\n");
     return;
   }
@@ -93,6 +118,19 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
   printf("overlap     %.3f %% of agent-ticks (discs overlapping by more than half a radius)\n", pct);
   printf("tick        median %.3f ms, p99 %.3f ms, %.2f M agent updates/s\n",
          s->median_ms, s->p99_ms, s->updates_per_s / 1e6);
+  if (s->n_gates) {
+    printf("full field  ");
+    if (s->full_ticks)
+      printf("median %.3f ms a tick over the %ld ticks before the first arrival\n",
+             s->full_median_ms, s->full_ticks);
+    else
+      printf("no tick began with every agent on the field\n");
+    /* four gates a line: "113,96 1250 | 134,96 1250 | ..." */
+    for (size_t k = 0; k < s->n_gates; k++)
+      printf("%s%d,%d %u%s", k == 0 ? "by gate     " : k % 4 == 0 ? "            " : "",
+             s->gate_first[k].x, s->gate_first[k].y, s->by_gate[k],
+             k + 1 == s->n_gates || k % 4 == 3 ? "\n" : " | ");
+  }
   if (queue)
     printf("paths       at most %llu nodes in a tick, 99 %% of requests waited <= %d ticks\n",
            (unsigned long long)s->max_tick_nodes, s->wait_p99);

@@ -1,8 +1,10 @@
 /* cairn horde: the night of the dead. Undead spawn near the map's edges at
  * dusk and converge on the settlement's gates (the 'G' cells) along one
  * shared flow field, avoiding the defenders' torches; the summary says how
- * many arrived, how many ever stood in a wall or got lost, how much they
- * overlapped, and how long the ticks took. */
+ * many arrived and at which gate, how many ever stood in a wall or got
+ * lost, how much they overlapped, and how long the ticks took (also while
+ * every agent was still on the field). Counting only reads the crowd: the
+ * state hash is the same with or without it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,17 +235,124 @@ static size_t island_cells(const cairn_grid *g, uint32_t island) {
   return n;
 }
 
+/* Row order, as cli_find_glyphs lists the cells. */
+static int cmp_row(cairn_point a, cairn_point b) {
+  if (a.y != b.y) return a.y < b.y ? -1 : 1;
+  return (a.x > b.x) - (a.x < b.x);
+}
+
+/* The index of cell p among the n gate cells (row order), or -1. */
+static long find_cell(const cairn_point *cells, size_t n, cairn_point p) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = cmp_row(cells[mid], p);
+    if (c == 0) return (long)mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/* The gates: 8-connected groups of 'G' cells (in row order), numbered in
+ * the row order of each group's first cell. gate_of[k] gets cell k's gate,
+ * first[g] gate g's first cell; returns the number of gates (0 on a memory
+ * failure). */
+static size_t group_gates(const cairn_point *cells, size_t n, uint32_t *gate_of,
+                          cairn_point *first) {
+  size_t *stack = malloc(n * sizeof *stack), gates = 0;
+  if (!stack) return 0;
+  for (size_t k = 0; k < n; k++) gate_of[k] = UINT32_MAX;
+  for (size_t k = 0; k < n; k++) {
+    if (gate_of[k] != UINT32_MAX) continue;
+    first[gates] = cells[k];
+    gate_of[k] = (uint32_t)gates;
+    size_t top = 0;
+    stack[top++] = k;
+    while (top) {
+      cairn_point p = cells[stack[--top]];
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          long j = find_cell(cells, n, (cairn_point){p.x + dx, p.y + dy});
+          if (j < 0 || gate_of[j] != UINT32_MAX) continue;
+          gate_of[j] = (uint32_t)gates;
+          stack[top++] = (size_t)j;
+        }
+    }
+    gates++;
+  }
+  free(stack);
+  return gates;
+}
+
+/* What the night watches while it runs: each arrival at the gate nearest
+ * the agent when it arrives. It only reads the crowd. */
+typedef struct night_watch {
+  const cairn_crowd *crowd;
+  const cairn_agent *agents;
+  uint32_t *pending; /* agents not yet arrived */
+  size_t n_pending;
+  uint32_t counted;  /* arrivals tallied */
+  const cairn_point *cells; /* the gate cells and their gates */
+  const uint32_t *gate_of;
+  size_t n_cells;
+  uint32_t *by_gate;
+} night_watch;
+
+/* The gate whose nearest cell is nearest (x, y); ties go to the first. */
+static uint32_t nearest_gate(const night_watch *w, float x, float y) {
+  double best = INFINITY;
+  uint32_t g = 0;
+  for (size_t k = 0; k < w->n_cells; k++) {
+    double dx = (double)x - (w->cells[k].x + 0.5), dy = (double)y - (w->cells[k].y + 0.5);
+    double d = dx * dx + dy * dy;
+    if (d < best) {
+      best = d;
+      g = w->gate_of[k];
+    }
+  }
+  return g;
+}
+
+/* Tallies the agents that arrived since the last call (arrived: the
+ * crowd's count now; an arrived agent stays). */
+static void tally(night_watch *w, uint32_t arrived) {
+  if (arrived <= w->counted) return;
+  size_t keep = 0;
+  for (size_t k = 0; k < w->n_pending; k++) {
+    uint32_t i = w->pending[k];
+    cairn_agent_info ai;
+    if (w->counted < arrived && cairn_crowd_get(w->crowd, w->agents[i], &ai) == CAIRN_OK &&
+        ai.state == CAIRN_AGENT_ARRIVED) {
+      w->by_gate[nearest_gate(w, ai.x, ai.y)]++;
+      w->counted++;
+    } else {
+      w->pending[keep++] = i;
+    }
+  }
+  w->n_pending = keep;
+}
+
+static cairn_status watch_tick(void *user, long t, const cairn_crowd_stats *st) {
+  night_watch *w = user;
+  (void)t;
+  tally(w, st->arrived);
+  return CAIRN_OK;
+}
+
 int cmd_horde(int argc, char **argv) {
   horde_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc != EXIT_DONE) return rc;
   cairn_grid *g = cli_load_map(a.map, NULL);
   if (!g) return EXIT_BADINPUT;
-  cairn_point *gates = NULL, torches[HORDE_TORCHES];
+  cairn_point *gates = NULL, torches[HORDE_TORCHES], *gate_first = NULL;
+  uint32_t *gate_of = NULL;
   size_t n_gates = 0;
   torchlight torch = {NULL, NULL};
   cairn_crowd *c = NULL;
   cairn_agent *agents = NULL;
+  night_watch watch = {0};
   rc = EXIT_RUNTIME;
   if (cli_find_glyphs(a.map, 'G', &gates, &n_gates) != 0 || n_gates == 0) {
     cli_error("%s: no gates ('G' cells) on the map", a.map);
@@ -259,6 +368,18 @@ int cmd_horde(int argc, char **argv) {
     rc = EXIT_BADINPUT;
     goto done;
   }
+  gate_of = malloc(n_gates * sizeof *gate_of);
+  gate_first = malloc(n_gates * sizeof *gate_first);
+  watch.by_gate = calloc(n_gates, sizeof *watch.by_gate);
+  watch.pending = malloc((size_t)a.agents * sizeof *watch.pending);
+  size_t n_groups = gate_of && gate_first && watch.by_gate && watch.pending
+                        ? group_gates(gates, n_gates, gate_of, gate_first)
+                        : 0;
+  if (n_groups == 0) {
+    cli_error("horde: out of memory");
+    goto done;
+  }
+  watch.gate_of = gate_of;
   cairn_status st = light_torches(g, torches, place_torches(gates, n_gates, torches),
                                   &torch);
   agents = malloc((size_t)a.agents * sizeof *agents);
@@ -272,6 +393,9 @@ int cmd_horde(int argc, char **argv) {
   if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
   cli_crowd_summary sum = {0};
   sum.agents = a.agents;
+  sum.n_gates = n_groups;
+  sum.gate_first = gate_first;
+  sum.by_gate = watch.by_gate;
   if (st == CAIRN_OK && a.replay) {
     cli_replay_scene scene = {a.map, g,       gates,        torches,
                               n_gates, HORDE_TORCHES, TORCH_RADIUS, o.dt};
@@ -282,13 +406,26 @@ int cmd_horde(int argc, char **argv) {
                        .n_gates = n_gates, .torches = torches,
                        .n_torches = HORDE_TORCHES, .crowd = c, .agents = agents,
                        .n_agents = (size_t)a.agents, .caption = "the night of the dead:"};
+  watch.crowd = c;
+  watch.agents = agents;
+  watch.cells = gates;
+  watch.n_cells = n_gates;
+  for (long k = 0; k < a.agents; k++) watch.pending[k] = (uint32_t)k;
+  watch.n_pending = (size_t)a.agents;
+  sum.after_tick = watch_tick;
+  sum.user = &watch;
   bool said = false; /* the error is printed already */
   if (st == CAIRN_OK && (a.frames || a.gif) &&
       cli_png_movie_open(a.frames, a.gif, a.every ? a.every : 60, &pic, &sum.movie) != EXIT_DONE) {
     st = CAIRN_ERR_IO;
     said = true;
   }
-  if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (st == CAIRN_OK) {
+    cairn_crowd_stats cs;
+    cairn_crowd_get_stats(c, &cs);
+    tally(&watch, cs.arrived);
+    st = cli_crowd_run(c, a.ticks, &sum);
+  }
   if (cli_png_movie_close(sum.movie, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
       st == CAIRN_OK)
     st = CAIRN_ERR_IO;
@@ -309,6 +446,10 @@ int cmd_horde(int argc, char **argv) {
     rc = cli_png_save(&pic, a.png);
   }
 done:
+  free(gate_of);
+  free(watch.by_gate);
+  free(watch.pending);
+  free(gate_first);
   cairn_crowd_destroy(c);
   douse_torches(&torch);
   cairn_grid_destroy(g);
