@@ -3,8 +3,9 @@
  * shared flow field, avoiding the defenders' torches; the summary says how
  * many arrived and at which gate, how many ever stood in a wall or got
  * lost, how much they overlapped, and how long the ticks took (also while
- * every agent was still on the field). Counting only reads the crowd: the
- * state hash is the same with or without it. */
+ * every agent was still on the field). --png draws the horde at midnight
+ * beside the end. Counting and drawing only read the crowd: the state hash
+ * is the same with or without them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,7 +287,8 @@ static size_t group_gates(const cairn_point *cells, size_t n, uint32_t *gate_of,
 }
 
 /* What the night watches while it runs: each arrival at the gate nearest
- * the agent when it arrives. It only reads the crowd. */
+ * the agent when it arrives, and the picture's midnight panel. It only
+ * reads the crowd. */
 typedef struct night_watch {
   const cairn_crowd *crowd;
   const cairn_agent *agents;
@@ -297,6 +299,11 @@ typedef struct night_watch {
   const uint32_t *gate_of;
   size_t n_cells;
   uint32_t *by_gate;
+  /* --png: the scene, the tick of the midnight panel, the panel */
+  cli_png_scene *pic;
+  long midnight, agents_n;
+  cairn_image *panel;
+  cairn_status panel_st; /* drawing it failed */
 } night_watch;
 
 /* The gate whose nearest cell is nearest (x, y); ties go to the first. */
@@ -333,11 +340,47 @@ static void tally(night_watch *w, uint32_t arrived) {
   w->n_pending = keep;
 }
 
+/* "the night of the dead at midnight: tick 3000, 9321 of 10000 arrived" */
+static void caption_of(char *buf, size_t n, const char *when, long t, const cairn_crowd *c,
+                       long agents) {
+  cairn_crowd_stats cs;
+  cairn_crowd_get_stats(c, &cs);
+  snprintf(buf, n, "the night of the dead%s: tick %ld, %u of %ld arrived", when, t,
+           cs.arrived, agents);
+}
+
+/* A panel of the picture at tick t (*out; the status kept on failure). */
+static void draw_panel(night_watch *w, const char *when, long t, cairn_image **out) {
+  char caption[120];
+  caption_of(caption, sizeof caption, when, t, w->crowd, w->agents_n);
+  cli_png_scene sc = *w->pic;
+  sc.caption = caption;
+  cairn_status st = cli_png_draw(&sc, out);
+  if (st != CAIRN_OK && w->panel_st == CAIRN_OK) w->panel_st = st;
+}
+
 static cairn_status watch_tick(void *user, long t, const cairn_crowd_stats *st) {
   night_watch *w = user;
-  (void)t;
   tally(w, st->arrived);
+  if (w->pic && t == w->midnight) draw_panel(w, " at midnight", t, &w->panel);
   return CAIRN_OK;
+}
+
+/* The picture: the midnight panel (drawn during the run, or now when the
+ * run ended before midnight) beside the end. Exit code. */
+static int save_night(night_watch *w, long last, const char *path) {
+  cairn_image *end = NULL;
+  if (!w->panel) draw_panel(w, ", over before midnight", last, &w->panel);
+  draw_panel(w, " at the end", last, &end);
+  int rc = EXIT_RUNTIME;
+  if (w->panel_st != CAIRN_OK) {
+    cli_error("%s: drawing the picture failed: %s", path, cairn_status_str(w->panel_st));
+  } else {
+    const cairn_image *panels[2] = {w->panel, end};
+    rc = cli_png_save_row(panels, 2, path);
+  }
+  cairn_image_destroy(end);
+  return rc;
 }
 
 int cmd_horde(int argc, char **argv) {
@@ -410,8 +453,12 @@ int cmd_horde(int argc, char **argv) {
   watch.agents = agents;
   watch.cells = gates;
   watch.n_cells = n_gates;
+  watch.agents_n = a.agents;
   for (long k = 0; k < a.agents; k++) watch.pending[k] = (uint32_t)k;
   watch.n_pending = (size_t)a.agents;
+  /* midnight: tick 3000 of the night, or half of a shorter run */
+  watch.midnight = a.ticks >= HORDE_NIGHT_TICKS ? HORDE_NIGHT_TICKS / 2 : a.ticks / 2;
+  if (a.png) watch.pic = &pic;
   sum.after_tick = watch_tick;
   sum.user = &watch;
   bool said = false; /* the error is printed already */
@@ -424,6 +471,7 @@ int cmd_horde(int argc, char **argv) {
     cairn_crowd_stats cs;
     cairn_crowd_get_stats(c, &cs);
     tally(&watch, cs.arrived);
+    if (watch.pic && watch.midnight == 0) draw_panel(&watch, " at midnight", 0, &watch.panel);
     st = cli_crowd_run(c, a.ticks, &sum);
   }
   if (cli_png_movie_close(sum.movie, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
@@ -437,15 +485,9 @@ int cmd_horde(int argc, char **argv) {
     goto done;
   }
   cli_crowd_print(&sum, a.json, false);
-  rc = EXIT_DONE;
-  if (a.png) {
-    char caption[120];
-    snprintf(caption, sizeof caption, "the night of the dead: tick %ld, %u of %ld arrived",
-             sum.ticks, sum.arrived, a.agents);
-    pic.caption = caption;
-    rc = cli_png_save(&pic, a.png);
-  }
+  rc = a.png ? save_night(&watch, sum.ticks, a.png) : EXIT_DONE;
 done:
+  cairn_image_destroy(watch.panel);
   free(gate_of);
   free(watch.by_gate);
   free(watch.pending);
