@@ -408,7 +408,6 @@ int cmd_horde(int argc, char **argv) {
   if ((size_t)a.agents > room) {
     cli_error("%s: %ld agents need as many open cells reachable from its gates; it has %zu",
               a.map, a.agents, room);
-    rc = EXIT_BADINPUT;
     goto done;
   }
   gate_of = malloc(n_gates * sizeof *gate_of);
