@@ -3,7 +3,8 @@
  * schedulers, sector tiles, steering and bad input.
  *
  * usage: test_flow                 the unit tests
- *        test_flow --movingai NAME the Moving AI check on maps/NAME.map:
+ *        test_flow --movingai NAME.map.scen
+ *                                  the Moving AI check on that map:
  *                                  a few goals from its .scen and one
  *                                  multi-goal set, each verified against
  *                                  Dijkstra, the scenario's optimal
@@ -1484,14 +1485,14 @@ static void check_field(cairn_flow_builder *b, cairn_field *f, cairn_search *s,
 static void movingai_map(void **state) {
   (void)state;
   char path[2048];
-  snprintf(path, sizeof path, "%s/scen/%s.map.scen", CAIRN_MOVINGAI_DIR, movingai_name);
+  snprintf(path, sizeof path, "%s/scen/%s", CAIRN_MOVINGAI_DIR, movingai_name);
   cairn_scen *scen = NULL;
   cairn_error err;
   if (cairn_scen_load(path, NULL, &scen, &err) != CAIRN_OK) {
     print_message("skipped: %s (Moving AI data absent)\n", path);
     skip();
   }
-  snprintf(path, sizeof path, "%s/maps/%s.map", CAIRN_MOVINGAI_DIR, movingai_name);
+  snprintf(path, sizeof path, "%s/maps/%s", CAIRN_MOVINGAI_DIR, cairn_scen_map_name(scen));
   cairn_grid *g = NULL;
   assert_int_equal(cairn_map_load(path, NULL, NULL, &g, &err), CAIRN_OK);
   cairn_flow_builder *b = new_builder();
