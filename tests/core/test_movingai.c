@@ -1,7 +1,10 @@
-/* Every scenario of every map in the shared Moving AI folder: A* finds the
- * published optimal length (to |cost - optimal| <= 1e-5 optimal + 0.006) with
- * a valid path, and the rows skipped are exactly the ones the folder's README
- * lists. Every 25th row is also cross-checked against Dijkstra.
+/* A* on every scenario of every map in the shared Moving AI folder, loaded,
+ * run and validated through the scenario harness of cairn scen
+ * (tools/scen_run.h): A* finds the published optimal length (to |cost -
+ * optimal| <= 1e-5 optimal + 0.006) with a valid path whose cost the test
+ * recounts to the last unit, and the rows skipped are exactly the ones the
+ * folder's README lists. Every 25th row is also cross-checked against
+ * Dijkstra.
  *
  * usage: test_movingai [--stride N] [NAME.map.scen ...]  runs the named
  * files (default: all), so ctest can run one test per file side by side;
@@ -12,11 +15,13 @@
 #include "test_util.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cli.h" /* EXIT_DONE */
+#include "scen_run.h"
 
 static int stride = 1;
 static char **only = NULL; /* file names to run, or NULL for all */
@@ -73,69 +78,117 @@ typedef struct tally {
   size_t rows, solved, skipped, not_run;
 } tally;
 
-static void run_scen(cairn_search *s, const char *name, tally *total) {
-  size_t not_run = 0, *sampled_out = &not_run;
+/* What the harness's per-row callback checks beyond its own validation, on
+ * the calling thread (no jobs): the recount, and Dijkstra on every 25th
+ * row through a context of its own. */
+typedef struct row_checks {
+  const scen_file *f;
+  cairn_search *dijkstra_ctx;
+  cairn_search_opts dijkstra;
+  size_t verified; /* solved rows the callback saw */
+  size_t bad_recount, bad_dijkstra;
+  uint32_t bad_line; /* the first row that failed a check */
+} row_checks;
+
+static void check_row(void *user, uint32_t worker, size_t index,
+                      const cairn_result *res, const scen_row *row) {
+  row_checks *c = user;
+  (void)worker;
+  if (row->kind != ROW_SOLVED) return; /* run_scen fails on those */
+  const cairn_scen_entry *e = cairn_scen_get(c->f->sc, index);
+  c->verified++;
+  /* the test's own recount agrees with the search to the last unit */
+  if (tu_path_cost_quiet(c->f->g, res->path, res->path_len, e->start, e->goal, 8) !=
+      res->cost) {
+    c->bad_recount++;
+    if (!c->bad_line) c->bad_line = e->line;
+  }
+  if (index % 25 == 0) {
+    cairn_result r;
+    if (cairn_astar(c->dijkstra_ctx, c->f->g, e->start, e->goal, &c->dijkstra, &r) !=
+            CAIRN_OK ||
+        r.cost != res->cost) {
+      c->bad_dijkstra++;
+      if (!c->bad_line) c->bad_line = e->line;
+    }
+  }
+}
+
+static void run_scen(cairn_search *dijkstra_ctx, const char *name, tally *total) {
   char path[1024];
-  cairn_error err;
   snprintf(path, sizeof path, "%s/scen/%s", CAIRN_MOVINGAI_DIR, name);
-  cairn_scen *sc = NULL;
-  if (cairn_scen_load(path, NULL, &sc, &err) != CAIRN_OK) fail_msg("%s", err.message);
-  snprintf(path, sizeof path, "%s/maps/%s", CAIRN_MOVINGAI_DIR, cairn_scen_map_name(sc));
-  cairn_grid *g = NULL;
-  if (cairn_map_load(path, NULL, NULL, &g, &err) != CAIRN_OK) fail_msg("%s", err.message);
-  if (cairn_scen_check(sc, g, &err) != CAIRN_OK) fail_msg("%s", err.message);
+  scen_file f;
+  if (scen_file_load(path, NULL, &f) != EXIT_DONE) fail_msg("%s: %s", name, f.error);
+  size_t rows = cairn_scen_count(f.sc);
+  scen_row *out = calloc(rows ? rows : 1, sizeof *out);
+  double *scratch = calloc(rows ? rows : 1, sizeof *scratch);
+  assert_non_null(out);
+  assert_non_null(scratch);
+  scen_config astar = {ALGO_ASTAR, 1.0, 0, -1, 0, -1, false, 1};
+  row_checks checks = {&f, dijkstra_ctx, cairn_search_defaults(), 0, 0, 0, 0};
+  checks.dijkstra.heuristic = CAIRN_H_ZERO;
+  scen_run_opts o = {(size_t)stride, NULL, check_row, &checks};
+  assert_int_equal(scen_run_rows_with(&astar, &f, NULL, &o, out), EXIT_DONE);
+
   const skip_list *want_skips = skips_for(name);
   uint32_t skipped[16];
   int n_skipped = 0;
-  size_t solved = 0;
-  cairn_search_opts dijkstra = cairn_search_defaults();
-  dijkstra.heuristic = CAIRN_H_ZERO;
-  for (size_t i = 0; i < cairn_scen_count(sc); i++) {
-    const cairn_scen_entry *e = cairn_scen_get(sc, i);
-    bool blocked = !cairn_grid_cost(g, e->start.x, e->start.y) ||
-                   !cairn_grid_cost(g, e->goal.x, e->goal.y);
-    if (!blocked && i % (size_t)stride != 0) {
-      (*sampled_out)++; /* not run under --stride */
-      continue;
-    }
-    if (blocked) {
+  size_t run_here = 0; /* rows the stride picks that are not blocked */
+  for (size_t i = 0; i < rows; i++) {
+    const cairn_scen_entry *e = cairn_scen_get(f.sc, i);
+    /* the test's own reading of the stride, apart from the harness's */
+    bool blocked = !cairn_grid_cost(f.g, e->start.x, e->start.y) ||
+                   !cairn_grid_cost(f.g, e->goal.x, e->goal.y);
+    if (!blocked && i % (size_t)stride == 0) run_here++;
+    switch (out[i].kind) {
+    case ROW_SKIPPED:
       assert_true(n_skipped < 16);
       skipped[n_skipped++] = e->line;
-      continue;
-    }
-    cairn_result r;
-    if (cairn_astar(s, g, e->start, e->goal, NULL, &r) != CAIRN_OK)
+      break;
+    case ROW_UNREACHABLE:
       fail_msg("%s:%u: no path found", name, e->line);
-    cairn_path_check chk;
-    cairn_grid_check_path(g, r.path, r.path_len, e->start, e->goal, 8, &chk);
-    if (!chk.valid) fail_msg("%s:%u: invalid path: %s", name, e->line, chk.problem);
-    /* the test's own recount agrees with the search to the last unit */
-    assert_true(tu_path_cost(g, r.path, r.path_len, e->start, e->goal, 8) == r.cost);
-    if (fabs(chk.cost - e->optimal) > 1e-5 * e->optimal + 0.006)
-      fail_msg("%s:%u: cost %.6f, optimal %.6f", name, e->line, chk.cost, e->optimal);
-    if (i % 25 == 0) {
-      cairn_cost astar_cost = r.cost;
-      assert_int_equal(cairn_astar(s, g, e->start, e->goal, &dijkstra, &r), CAIRN_OK);
-      if (r.cost != astar_cost) fail_msg("%s:%u: Dijkstra disagrees", name, e->line);
+      break;
+    case ROW_INVALID: /* the harness printed the problem */
+      fail_msg("%s:%u: invalid path", name, e->line);
+      break;
+    case ROW_SOLVED:
+      if (out[i].mismatch)
+        fail_msg("%s:%u: cost %.6f, optimal %.6f", name, e->line, out[i].cost,
+                 e->optimal);
+      break;
+    case ROW_LEFT_OUT:
+      break;
     }
-    solved++;
   }
+  if (checks.bad_recount || checks.bad_dijkstra)
+    fail_msg("%s:%u: %zu paths whose recount differs, %zu rows where Dijkstra "
+             "disagrees", name, checks.bad_line, checks.bad_recount, checks.bad_dijkstra);
   int want_n = want_skips ? want_skips->n : 0;
   if (n_skipped != want_n) fail_msg("%s: %d rows skipped, README lists %d", name, n_skipped, want_n);
   for (int k = 0; k < n_skipped; k++) assert_int_equal(skipped[k], want_skips->lines[k]);
-  print_message("%-26s %6zu rows, %6zu solved, %d skipped\n", name,
-                cairn_scen_count(sc), solved, n_skipped);
+
+  scen_totals t = scen_sum_rows(f.sc, out, 0, UINT32_MAX, scratch);
+  print_message("%-26s %6zu rows, %6zu solved, %zu skipped\n", name, rows, t.solved,
+                t.skipped);
   /* every row solved, skipped (blocked, as the README lists) or left out
-   * by the stride, and the stride ran its share: a row in every stride */
-  assert_int_equal(cairn_scen_count(sc), solved + (size_t)n_skipped + not_run);
-  size_t picked = (cairn_scen_count(sc) + (size_t)stride - 1) / (size_t)stride;
-  assert_true(solved + (size_t)n_skipped >= picked);
-  total->rows += cairn_scen_count(sc);
-  total->solved += solved;
-  total->not_run += not_run;
-  total->skipped += (size_t)n_skipped;
-  cairn_grid_destroy(g);
-  cairn_scen_destroy(sc);
+   * by the stride, and the stride ran its share: a row in every stride.
+   * Solved means searched and checked here: a row left out is never
+   * counted as solved. */
+  assert_int_equal(t.scenarios, rows);
+  assert_int_equal(t.skipped, (size_t)n_skipped);
+  assert_int_equal(t.unreachable + t.invalid + t.mismatch, 0);
+  assert_int_equal(rows, t.solved + t.skipped + t.left_out);
+  assert_int_equal(t.solved, checks.verified);
+  assert_int_equal(t.solved, run_here);
+  size_t picked = (rows + (size_t)stride - 1) / (size_t)stride;
+  assert_true(t.solved + t.skipped >= picked);
+  total->rows += rows;
+  total->solved += t.solved;
+  total->not_run += t.left_out;
+  total->skipped += t.skipped;
+  free(scratch);
+  free(out);
+  scen_file_free(&f);
 }
 
 static bool wanted(const char *name) {
