@@ -7,9 +7,7 @@
 #include "test_search_util.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* The worked example: 5 x 3, 4-way, Manhattan, wall on the top and middle
  * cells of the centre column. */

@@ -4,10 +4,7 @@
 #include "test_util.h"
 #include "test_search_util.h"
 
-#include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Bounded A* (every heuristic, 4 and 8 moves, with and without a turn
  * penalty) answers exactly as A* on a grid cut down to the rectangle; its

@@ -5,7 +5,6 @@
 #include "test_util.h"
 #include "test_search_util.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- random graphs and Floyd-Warshall -------------------------------- */
+/* ---- random graphs and Floyd-Warshall ------------------------------- */
 
 static void random_graphs(void **state) {
   (void)state;

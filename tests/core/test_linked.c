@@ -7,7 +7,6 @@
 #include "search_internal.h" /* to read h off the heap after begin */
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- linked queries ------------------------------------------------- */

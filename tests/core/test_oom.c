@@ -6,9 +6,7 @@
  * succeeds gives the answer a run with malloc gives. */
 #include "test_util.h"
 
-#include <stdlib.h>
 #include <string.h>
-
 
 static cairn_status grid_case(void *ctx, const cairn_allocator *al) {
   cairn_grid *g = (cairn_grid *)ctx; /* not NULL: must be reset on failure */

@@ -9,8 +9,6 @@
 #include "test_badinput_util.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cairn_crowd.h"
 #include "cairn_flowfield.h"

@@ -5,9 +5,6 @@
  * and serves it once memory is back. */
 #include "test_util.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "cairn_crowd.h"
 #include "cairn_hierarchy.h"
 

@@ -7,8 +7,6 @@
 #include "test_badinput_util.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cairn_flowfield.h"
 #include "cairn_hierarchy.h"

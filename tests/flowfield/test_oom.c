@@ -5,9 +5,6 @@
  * succeeds gives the field A*'s cost. */
 #include "test_util.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "cairn_flowfield.h"
 #include "cairn_hierarchy.h"
 

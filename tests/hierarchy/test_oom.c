@@ -5,9 +5,6 @@
  * cheaper than A*'s. */
 #include "test_util.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "cairn_hierarchy.h"
 
 /* Builds with two or three levels and runs a query on each; a third case

@@ -90,7 +90,7 @@ static inline void check_no_path(const cairn_result *r) {
   assert_int_equal(r->path_len, 0);
 }
 
-/* ---- random graphs and Floyd-Warshall -------------------------------- */
+/* ---- random graphs and Floyd-Warshall ------------------------------- */
 
 #define RG_MAX_N 60
 

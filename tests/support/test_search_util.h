@@ -27,7 +27,7 @@ static inline cairn_point pt(int x, int y) {
   return p;
 }
 
-/* ---- bounded searches, fills, traces --------------------------------- */
+/* ---- bounded searches, fills, traces -------------------------------- */
 
 #define INF CAIRN_COST_INF
 
