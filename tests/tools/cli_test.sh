@@ -403,7 +403,7 @@ expect 1 "cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --repla
   { echo "FAIL: horde --replay changed the run or wrote no replay" >&2; fails=$((fails + 1)); }
 
 # pictures: --png on each command, cairn render, horde --frames and --gif;
-# the PNGs decoded (libpng) and the GIFs walked by tests/pic_probe
+# the PNGs decoded (libpng) and the GIFs walked by tests/tools/pic_probe
 probe=${CAIRN_PIC_PROBE:-}
 if [ -z "$probe" ] || [ ! -x "$probe" ]; then
   echo "cli: picture checks skipped (no CAIRN_PIC_PROBE; ctest sets it)"
