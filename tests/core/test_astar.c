@@ -12,10 +12,9 @@
 /* The worked example: 5 x 3, 4-way, Manhattan, wall on the top and middle
  * cells of the centre column. */
 static void worked_example(void **state) {
-  (void)state;
   static const char *const rows[] = {"..#..", "..#..", "....."};
   cairn_grid *g = tu_grid(rows, 3);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_search_opts o = opts_of(CAIRN_H_MANHATTAN, 4);
   assert_int_equal(cairn_astar_begin(s, g, pt(0, 1), pt(4, 1), &o), CAIRN_OK);
   assert_int_equal(cairn_search_step(s, 1), CAIRN_IN_PROGRESS);
@@ -37,30 +36,26 @@ static void worked_example(void **state) {
   assert_true(r.cost == 6 * CAIRN_COST_ONE);
   assert_true(tu_path_cost(g, r.path, r.path_len, pt(0, 1), pt(4, 1), 4) ==
               r.cost);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 static void start_is_goal(void **state) {
-  (void)state;
   cairn_grid *g = NULL;
   assert_int_equal(cairn_grid_create(4, 4, 1, NULL, &g), CAIRN_OK);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(2, 2), pt(2, 2), NULL, &r), CAIRN_OK);
   assert_true(r.cost == 0);
   assert_int_equal(r.steps, 0);
   assert_int_equal(r.path_len, 1);
   assert_int_equal(r.path[0].x, 2);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 static void refusals(void **state) {
-  (void)state;
   static const char *const rows[] = {"..#", "...", "..."};
   cairn_grid *g = tu_grid(rows, 3);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(2, 0), pt(0, 0), NULL, &r),
                    CAIRN_ERR_BLOCKED);
@@ -88,19 +83,17 @@ static void refusals(void **state) {
   /* a refused query leaves nothing to step, and the context still works */
   assert_int_equal(cairn_search_step(s, 10), CAIRN_ERR_STATE);
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(2, 2), NULL, &r), CAIRN_OK);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* Two islands: answered without expanding; with stale islands the search
  * still ends in "no path", after exhausting the start's island. */
 static void islands_short_circuit(void **state) {
-  (void)state;
   static const char *const rows[] = {"...#...", "...#...", "...#..."};
   cairn_grid *g = tu_grid(rows, 3);
   assert_int_equal(cairn_grid_island_count(g), 2);
   assert_int_not_equal(cairn_grid_island(g, 0, 0), cairn_grid_island(g, 6, 0));
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(6, 2), NULL, &r),
                    CAIRN_NO_PATH);
@@ -122,16 +115,14 @@ static void islands_short_circuit(void **state) {
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(6, 2), NULL, &r), CAIRN_OK);
   assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
   assert_int_equal(cairn_grid_island_count(g), 1);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* A diagonal past a wall's corner is refused: the path goes around. */
 static void no_corner_cutting(void **state) {
-  (void)state;
   static const char *const rows[] = {"...", ".#.", "..."};
   cairn_grid *g = tu_grid(rows, 3);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(1, 0), pt(2, 1), NULL, &r), CAIRN_OK);
   assert_true(r.cost == 2 * CAIRN_COST_ONE); /* not one diagonal */
@@ -148,14 +139,12 @@ static void no_corner_cutting(void **state) {
   assert_int_equal(cairn_astar(s, p, pt(0, 0), pt(1, 1), NULL, &r),
                    CAIRN_NO_PATH);
   cairn_grid_destroy(p);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* The road around the swamp: the straight line costs 5 per cell, the detour
  * on cost-1 road is longer in steps and cheaper. */
 static void road_around_swamp(void **state) {
-  (void)state;
   static const char *const rows[] = {
       "...........",
       ".555555555.",
@@ -164,7 +153,7 @@ static void road_around_swamp(void **state) {
       "...........",
   };
   cairn_grid *g = tu_grid(rows, 5);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(0, 2), pt(10, 2), NULL, &r), CAIRN_OK);
   /* detour: one step up, a diagonal onto the road, 8 along it, a diagonal
@@ -180,17 +169,15 @@ static void road_around_swamp(void **state) {
     for (int x = 1; x <= 9; x++) cairn_grid_set_cost(g, x, y, 1);
   assert_int_equal(cairn_astar(s, g, pt(0, 2), pt(10, 2), NULL, &r), CAIRN_OK);
   assert_true(r.cost == 10 * CAIRN_COST_ONE);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* Ties go to the lower h: on an open map with many equal-cost paths, A*
  * expands little more than the path itself. */
 static void ties_toward_lower_h(void **state) {
-  (void)state;
   cairn_grid *g = NULL;
   assert_int_equal(cairn_grid_create(64, 64, 1, NULL, &g), CAIRN_OK);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(3, 5), pt(60, 40), NULL, &r), CAIRN_OK);
   assert_true(r.cost == 22 * CAIRN_COST_ONE + 35 * CAIRN_COST_DIAG);
@@ -199,7 +186,6 @@ static void ties_toward_lower_h(void **state) {
   assert_int_equal(cairn_astar(s, g, pt(3, 5), pt(60, 40), &o, &r), CAIRN_OK);
   assert_true(r.cost == 92 * CAIRN_COST_ONE);
   assert_int_equal(r.expanded, r.steps + 1);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
@@ -218,10 +204,9 @@ static size_t count_turns(const cairn_result *r) {
 /* On open ground sprinkled with obstacles, the turn penalty trades a little
  * cost for fewer changes of direction. */
 static void turn_penalty_straightens(void **state) {
-  (void)state;
   uint64_t rng = 7;
   cairn_grid *g = tu_random_grid(&rng, 60, 60, 10, 1);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   size_t plain = 0, smooth = 0;
   for (int moves = 4; moves <= 8; moves += 4) {
     cairn_search_opts o = opts_of(moves == 4 ? CAIRN_H_MANHATTAN : CAIRN_H_OCTILE, moves);
@@ -242,17 +227,15 @@ static void turn_penalty_straightens(void **state) {
   }
   print_message("turns: plain %zu, with penalty %zu\n", plain, smooth);
   assert_true(smooth * 2 < plain);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* Sliced into budgets of 1, 7 and 1000 expansions, the search ends with
  * the same path, cost and counts as the blocking call. */
 static void sliced_equals_blocking(void **state) {
-  (void)state;
   uint64_t rng = 42;
   cairn_grid *g = tu_random_grid(&rng, 80, 60, 30, 4);
-  cairn_search *s = new_search(), *t = new_search();
+  cairn_search *s = *state, *t = new_search();
   const uint64_t budgets[3] = {1, 7, 1000};
   for (int q = 0; q < 60; q++) {
     cairn_point a = tu_random_open(&rng, g), b = tu_random_open(&rng, g);
@@ -280,18 +263,16 @@ static void sliced_equals_blocking(void **state) {
       assert_int_equal(cairn_search_step(t, 5), want.status);
     }
   }
-  cairn_search_destroy(s);
   cairn_search_destroy(t);
   cairn_grid_destroy(g);
 }
 
 static void node_limit_partial(void **state) {
-  (void)state;
   cairn_grid *g = NULL;
   assert_int_equal(cairn_grid_create(100, 100, 1, NULL, &g), CAIRN_OK);
   for (int y = 0; y < 99; y++) cairn_grid_set_cost(g, 50, y, 0);
   cairn_grid_update_islands(g);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_search_opts o = cairn_search_defaults();
   o.max_expanded = 100;
   cairn_result r;
@@ -307,15 +288,13 @@ static void node_limit_partial(void **state) {
   assert_int_equal(r.expanded, 100);
   o.max_expanded = 0;
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(99, 0), &o, &r), CAIRN_OK);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* Weighted A*: never worse than weight x optimal, and it expands less. */
 static void weighted_within_bound(void **state) {
-  (void)state;
   uint64_t rng = 99;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   uint64_t exact_exp = 0, weighted_exp = 0;
   for (int m = 0; m < 10; m++) {
     cairn_grid *g = tu_random_grid(&rng, 64, 64, 25, 3);
@@ -342,15 +321,13 @@ static void weighted_within_bound(void **state) {
     cairn_grid_destroy(g);
   }
   assert_true(weighted_exp < exact_exp);
-  cairn_search_destroy(s);
 }
 
 /* Nearest of several goals: the cost is the minimum of the single-goal
  * costs and the goal index names a goal at that cost. */
 static void nearest_goal(void **state) {
-  (void)state;
   uint64_t rng = 5;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int m = 0; m < 8; m++) {
     cairn_grid *g = tu_random_grid(&rng, 50, 40, 30, 3);
     for (int q = 0; q < 20; q++) {
@@ -389,15 +366,13 @@ static void nearest_goal(void **state) {
   assert_int_equal(cairn_dijkstra_nearest(s, g, pt(1, 1), bad, 0, NULL, &r),
                    CAIRN_ERR_ARG);
   cairn_grid_destroy(g);
-  cairn_search_destroy(s);
 }
 
 /* The differential test: on random grids and costs, A* with each admissible
  * heuristic finds the Dijkstra cost, and both equal the distance map. */
 static void differential_random(void **state) {
-  (void)state;
   uint64_t rng = 2024;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   int queries = 0;
   for (int m = 0; m < 40; m++) {
     int w = 8 + (int)tu_below(&rng, 50), h = 8 + (int)tu_below(&rng, 50);
@@ -437,15 +412,13 @@ static void differential_random(void **state) {
     cairn_grid_destroy(g);
   }
   assert_true(queries > 2000);
-  cairn_search_destroy(s);
 }
 
 /* Distance map from two sources: each cell gets the nearer one's cost. */
 static void distance_map_multi_source(void **state) {
-  (void)state;
   uint64_t rng = 11;
   cairn_grid *g = tu_random_grid(&rng, 30, 20, 20, 5);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_point src[2] = {tu_random_open(&rng, g), tu_random_open(&rng, g)};
   cairn_cost *both = malloc(600 * sizeof *both);
   cairn_cost *one = malloc(600 * sizeof *one);
@@ -464,15 +437,13 @@ static void distance_map_multi_source(void **state) {
   free(both);
   free(one);
   free(two);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 /* One context serves grids of different sizes in turn, and a grid larger
  * than anything seen so far grows it once. */
 static void context_reuse(void **state) {
-  (void)state;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_grid *small = NULL, *big = NULL;
   cairn_grid_create(5, 5, 1, NULL, &small);
   cairn_grid_create(300, 200, 1, NULL, &big);
@@ -487,7 +458,6 @@ static void context_reuse(void **state) {
     assert_true(r.cost == 299 * CAIRN_COST_ONE);
     if (i > 0) assert_int_equal(cairn_search_memory(s), before);
   }
-  cairn_search_destroy(s);
   cairn_grid_destroy(small);
   cairn_grid_destroy(big);
 }
@@ -564,21 +534,21 @@ static void grid_limits(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(worked_example),
-      cmocka_unit_test(start_is_goal),
-      cmocka_unit_test(refusals),
-      cmocka_unit_test(islands_short_circuit),
-      cmocka_unit_test(no_corner_cutting),
-      cmocka_unit_test(road_around_swamp),
-      cmocka_unit_test(ties_toward_lower_h),
-      cmocka_unit_test(turn_penalty_straightens),
-      cmocka_unit_test(sliced_equals_blocking),
-      cmocka_unit_test(node_limit_partial),
-      cmocka_unit_test(weighted_within_bound),
-      cmocka_unit_test(nearest_goal),
-      cmocka_unit_test(differential_random),
-      cmocka_unit_test(distance_map_multi_source),
-      cmocka_unit_test(context_reuse),
+      tu_with_search(worked_example),
+      tu_with_search(start_is_goal),
+      tu_with_search(refusals),
+      tu_with_search(islands_short_circuit),
+      tu_with_search(no_corner_cutting),
+      tu_with_search(road_around_swamp),
+      tu_with_search(ties_toward_lower_h),
+      tu_with_search(turn_penalty_straightens),
+      tu_with_search(sliced_equals_blocking),
+      tu_with_search(node_limit_partial),
+      tu_with_search(weighted_within_bound),
+      tu_with_search(nearest_goal),
+      tu_with_search(differential_random),
+      tu_with_search(distance_map_multi_source),
+      tu_with_search(context_reuse),
       cmocka_unit_test(reserved_queries_allocate_nothing),
       cmocka_unit_test(grid_limits),
   };

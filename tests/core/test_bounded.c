@@ -11,9 +11,8 @@
  * path stays inside, it reaches no cell outside, and without a turn penalty
  * an admissible heuristic finds the bounded optimum of the reference. */
 static void bounded_matches_copy(void **state) {
-  (void)state;
   uint64_t rng = 0xb0d5;
-  cairn_search *s = new_search(), *t = new_search();
+  cairn_search *s = *state, *t = new_search();
   int compared = 0, cut_off = 0;
   for (int m = 0; m < 14; m++) {
     int w = 10 + (int)tu_below(&rng, 30), h = 10 + (int)tu_below(&rng, 30);
@@ -142,7 +141,6 @@ static void bounded_matches_copy(void **state) {
                 compared, cut_off);
   assert_true(compared > 2000);
   assert_true(cut_off > 0);
-  cairn_search_destroy(s);
   cairn_search_destroy(t);
 }
 
@@ -150,11 +148,10 @@ static void bounded_matches_copy(void **state) {
  * rectangle of the top two rows, so the bounded queries find no path (with
  * fresh islands saying start and goal are connected). */
 static void bounded_route_outside(void **state) {
-  (void)state;
   static const char *const rows[] = {"..#..", "..#..", "....."};
   cairn_grid *g = tu_grid(rows, 3);
   assert_int_equal(cairn_grid_island_count(g), 1);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_search_opts o = cairn_search_defaults();
   cairn_result r;
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(4, 0), &o, &r), CAIRN_OK);
@@ -199,15 +196,13 @@ static void bounded_route_outside(void **state) {
   assert_true(info.g == CAIRN_COST_DIAG);
   assert_int_equal(cairn_search_cell(s, pt(0, 2), &info), CAIRN_OK);
   assert_int_equal(info.state, CAIRN_NODE_FRESH);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 static void bounded_errors(void **state) {
-  (void)state;
   cairn_grid *g = NULL;
   assert_int_equal(cairn_grid_create(8, 6, 1, NULL, &g), CAIRN_OK);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_search_opts o = cairn_search_defaults();
   cairn_result r;
   cairn_point goals[1] = {{1, 1}};
@@ -273,7 +268,6 @@ static void bounded_errors(void **state) {
   o = cairn_search_defaults();
   assert_int_equal(o.bounds.w, 0);
   assert_int_equal(o.bounds.h, 0);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
@@ -283,9 +277,8 @@ static void bounded_errors(void **state) {
  * pass an avoided cell's corner, not a wall's). The start and goal are
  * never avoided; the other grid searches refuse a list. */
 static void avoid_matches_walled_copy(void **state) {
-  (void)state;
   uint64_t rng = 0xa701d;
-  cairn_search *s = new_search(), *t = new_search();
+  cairn_search *s = *state, *t = new_search();
   int compared = 0, detoured = 0;
   for (int m = 0; m < 12; m++) {
     int w = 12 + (int)tu_below(&rng, 30), h = 12 + (int)tu_below(&rng, 30);
@@ -353,16 +346,15 @@ static void avoid_matches_walled_copy(void **state) {
   /* and the context still works */
   assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(7, 7), NULL, &r), CAIRN_OK);
   cairn_grid_destroy(g);
-  cairn_search_destroy(s);
   cairn_search_destroy(t);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bounded_matches_copy),
-      cmocka_unit_test(avoid_matches_walled_copy),
-      cmocka_unit_test(bounded_route_outside),
-      cmocka_unit_test(bounded_errors),
+      tu_with_search(bounded_matches_copy),
+      tu_with_search(avoid_matches_walled_copy),
+      tu_with_search(bounded_route_outside),
+      tu_with_search(bounded_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -182,9 +182,8 @@ static void fill_random(void **state) {
  * reference Dijkstra, which reads only costs, and the passable count and
  * uniformity match a recount. */
 static void edits_keep_grid_state(void **state) {
-  (void)state;
   uint64_t rng = 0xed17;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int m = 0; m < 12; m++) {
     int w = 5 + (int)tu_below(&rng, 20), h = 5 + (int)tu_below(&rng, 20);
     int uniform = m % 2;
@@ -242,7 +241,6 @@ static void edits_keep_grid_state(void **state) {
   }
   assert_int_equal(cairn_grid_uniform(NULL), 0);
   assert_int_equal(cairn_search_reserve_fill(NULL, NULL), CAIRN_ERR_ARG);
-  cairn_search_destroy(s);
 }
 
 /* Fills on uniform terrain take the two-queue path (no heap). */
@@ -254,9 +252,8 @@ static void fill_uniform(void **state) {
 /* A bounded fill equals the fill of the grid cut down to the rectangle,
  * both directions; nothing outside the rectangle is reached. */
 static void fill_bounded_matches_copy(void **state) {
-  (void)state;
   uint64_t rng = 0xc0b1;
-  cairn_search *s = new_search(), *t = new_search();
+  cairn_search *s = *state, *t = new_search();
   int compared = 0;
   for (int m = 0; m < 30; m++) {
     int w = 5 + (int)tu_below(&rng, 40), h = 5 + (int)tu_below(&rng, 40);
@@ -306,7 +303,6 @@ static void fill_bounded_matches_copy(void **state) {
     cairn_grid_destroy(g);
   }
   assert_true(compared > 5000);
-  cairn_search_destroy(s);
   cairn_search_destroy(t);
 }
 
@@ -315,9 +311,8 @@ static void fill_bounded_matches_copy(void **state) {
  * with its final g, and every closed cell final. Targets it can never settle
  * make it run to the end. */
 static void fill_targets(void **state) {
-  (void)state;
   uint64_t rng = 0x7a6e;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   int early = 0;
   for (int m = 0; m < 24; m++) {
     int w = 8 + (int)tu_below(&rng, 25), h = 8 + (int)tu_below(&rng, 25);
@@ -430,17 +425,15 @@ static void fill_targets(void **state) {
     cairn_grid_destroy(g);
   }
   assert_true(early > 50);
-  cairn_search_destroy(s);
 }
 
 /* Targets that can never be settled make a fill run to the end, whatever
  * other targets it has: one outside the bounds does, and so must one off the
  * grid. */
 static void fill_target_off_grid(void **state) {
-  (void)state;
   cairn_grid *g = NULL;
   assert_int_equal(cairn_grid_create(5, 1, 1, NULL, &g), CAIRN_OK);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_point src = {0, 0};
   cairn_result r;
   cairn_search_opts o = cairn_search_defaults();
@@ -471,16 +464,14 @@ static void fill_target_off_grid(void **state) {
       if (r.expanded != 5) stops_early = 1; /* the bug: it stops at 2 */
     }
   }
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
   assert_false(stops_early);
 }
 
 static void fill_errors(void **state) {
-  (void)state;
   static const char *const rows[] = {"....#", ".....", "....."};
   cairn_grid *g = tu_grid(rows, 3);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_point ok[2] = {{0, 0}, {3, 2}};
   cairn_node_info info;
   assert_int_equal(cairn_dijkstra_fill(s, g, ok, 0, NULL, 0, 0, NULL),
@@ -558,7 +549,6 @@ static void fill_errors(void **state) {
   assert_true(r.expanded == 14);
   assert_null(r.path);
   assert_int_equal(cairn_search_step(s, 1), CAIRN_OK);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
@@ -566,9 +556,8 @@ static void fill_errors(void **state) {
  * the start costing that cell's g (open cells of a search in progress
  * included), and the goal's is the result path. Then the errors. */
 static void trace_paths_and_errors(void **state) {
-  (void)state;
   uint64_t rng = 0x77ace;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_point buf[64 * 48];
   for (int m = 0; m < 6; m++) {
     cairn_grid *g = tu_random_grid(&rng, 64, 48, 25, 1 + 2 * m);
@@ -701,7 +690,6 @@ static void trace_paths_and_errors(void **state) {
   assert_string_equal(cairn_status_str(CAIRN_ERR_BUFFER), "buffer too small");
   assert_int_equal(CAIRN_ERR_BUFFER, -10);
   cairn_search_destroy(fresh);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
@@ -710,7 +698,6 @@ static void trace_paths_and_errors(void **state) {
  * down the field (each step to the traced neighbour) g falls by each step's
  * cost. On a swamp, the two directions differ. */
 static void trace_to_sources(void **state) {
-  (void)state;
   static const char *const rows[] = {
       "1111111",
       "1999991",
@@ -719,7 +706,7 @@ static void trace_to_sources(void **state) {
       "1111111",
   };
   cairn_grid *g = tu_grid(rows, 5);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_point src = {3, 2}; /* a cost-5 cell in a pocket of the swamp */
   cairn_point buf[40];
   size_t n = 0;
@@ -754,21 +741,20 @@ static void trace_to_sources(void **state) {
       }
     }
   cairn_search_destroy(t);
-  cairn_search_destroy(s);
   cairn_grid_destroy(g);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(edits_keep_grid_state),
+      tu_with_search(edits_keep_grid_state),
       cmocka_unit_test(fill_random),
       cmocka_unit_test(fill_uniform),
-      cmocka_unit_test(fill_bounded_matches_copy),
-      cmocka_unit_test(fill_targets),
-      cmocka_unit_test(fill_target_off_grid),
-      cmocka_unit_test(fill_errors),
-      cmocka_unit_test(trace_paths_and_errors),
-      cmocka_unit_test(trace_to_sources),
+      tu_with_search(fill_bounded_matches_copy),
+      tu_with_search(fill_targets),
+      tu_with_search(fill_target_off_grid),
+      tu_with_search(fill_errors),
+      tu_with_search(trace_paths_and_errors),
+      tu_with_search(trace_to_sources),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

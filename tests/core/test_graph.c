@@ -14,11 +14,10 @@
 /* ---- random graphs and Floyd-Warshall ------------------------------- */
 
 static void random_graphs(void **state) {
-  (void)state;
   static rgraph rg;
   static cairn_cost dist[RG_MAX_N * RG_MAX_N];
   uint64_t seed = 0x5eed0001;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int iter = 0; iter < 300; iter++) {
     random_graph(&rg, &seed);
     cairn_graph *g = make_graph(&rg.desc);
@@ -29,7 +28,6 @@ static void random_graphs(void **state) {
     check_all_pairs(s, g, dist);
     cairn_graph_destroy(g);
   }
-  cairn_search_destroy(s);
 }
 
 /* ---- a region table ------------------------------------------------- */
@@ -74,12 +72,11 @@ static cairn_graph_desc region_desc(void) {
 }
 
 static void region_table(void **state) {
-  (void)state;
   cairn_graph_desc d = region_desc();
   cairn_graph *g = make_graph(&d);
   cairn_cost dist[N_REGIONS * N_REGIONS];
   floyd_warshall(&d, dist);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   check_all_pairs(s, g, dist);
 
   /* the march from Alaska south: 4 + 2.5 + 3 + 2 days, the only best way */
@@ -106,14 +103,12 @@ static void region_table(void **state) {
   assert_int_equal(cairn_graph_astar(s, g, ALASKA, ATLANTIS, NULL, &r),
                    CAIRN_NO_PATH);
   check_no_path(&r);
-  cairn_search_destroy(s);
   cairn_graph_destroy(g);
 }
 
 /* ---- CSR layout ----------------------------------------------------- */
 
 static void csr_order(void **state) {
-  (void)state;
   const cairn_graph_edge e[] = {
       {0, 2, 1}, {1, 0, 2}, {0, 1, 3}, {0, 2, 4}, {2, 2, 5}};
   cairn_graph_desc d;
@@ -139,7 +134,7 @@ static void csr_order(void **state) {
   assert_int_equal(cairn_graph_neighbours(NULL, 0, &t, &c), 0);
   assert_int_equal(cairn_graph_neighbours(g, 0, NULL, NULL), 3);
   /* parallel edges: the cheaper one wins; self-loops change nothing */
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_graph_astar(s, g, 0, 2, NULL, &r), CAIRN_OK);
   assert_true(r.cost == ONE);
@@ -161,7 +156,6 @@ static void csr_order(void **state) {
   assert_int_equal(cairn_graph_astar(s, g, 2, 1, NULL, &r), CAIRN_OK);
   assert_true(r.cost == 3 * ONE); /* 2 -> 0 at 1, 0 -> 1 at 2 */
   cairn_graph_destroy(g);
-  cairn_search_destroy(s);
 }
 
 static void cost_conversion(void **state) {
@@ -262,7 +256,6 @@ static void create_errors(void **state) {
 /* Simple paths must fit 62 bits: a chain of 70000 edges of cost 1e9 does
  * (4.6e18), a graph that could hold a simple path of 80000 such edges not. */
 static void cost_bound(void **state) {
-  (void)state;
   const uint32_t n = 100000;
   cairn_graph_edge *e = malloc(80000 * sizeof *e);
   assert_non_null(e);
@@ -279,7 +272,7 @@ static void cost_bound(void **state) {
   assert_int_equal(try_create(&d), CAIRN_ERR_TOO_LARGE);
   d.n_edges = 70000;
   cairn_graph *g = make_graph(&d);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_graph_astar(s, g, 0, 70000, NULL, &r), CAIRN_OK);
   assert_true(r.cost == 70000ull * 1000000000ull * ONE);
@@ -290,16 +283,14 @@ static void cost_bound(void **state) {
   d.n_nodes = 2;
   for (uint32_t i = 0; i < 80000; i++) e[i].to = e[i].from = 0;
   assert_int_equal(try_create(&d), CAIRN_OK);
-  cairn_search_destroy(s);
   cairn_graph_destroy(g);
   free(e);
 }
 
 static void begin_errors(void **state) {
-  (void)state;
   cairn_graph_desc d = region_desc();
   cairn_graph *g = make_graph(&d);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_graph_astar_begin(NULL, g, 0, 1, NULL),
                    CAIRN_ERR_ARG);
@@ -338,16 +329,14 @@ static void begin_errors(void **state) {
   assert_int_equal(cairn_graph_astar(s, g, ALASKA, VENEZUELA, &o, &r),
                    CAIRN_OK);
   assert_true(r.cost == 23 * ONE / 2);
-  cairn_search_destroy(s);
   cairn_graph_destroy(g);
 }
 
 /* ---- node limit and sliced search ----------------------------------- */
 
 static void max_expanded(void **state) {
-  (void)state;
   cairn_graph *g = chain(20);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_search_opts o = cairn_search_defaults();
   cairn_result r;
   o.max_expanded = 5;
@@ -375,15 +364,13 @@ static void max_expanded(void **state) {
   assert_int_equal(cairn_graph_astar(s, g, 19, 0, &o, &r), CAIRN_NO_PATH);
   o.max_expanded = 0; /* no limit */
   assert_int_equal(cairn_graph_astar(s, g, 0, 19, &o, &r), CAIRN_OK);
-  cairn_search_destroy(s);
   cairn_graph_destroy(g);
 }
 
 static void sliced(void **state) {
-  (void)state;
   static rgraph rg;
   uint64_t seed = 0x511ced;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int iter = 0; iter < 40; iter++) {
     random_graph(&rg, &seed);
     cairn_graph *g = make_graph(&rg.desc);
@@ -394,7 +381,6 @@ static void sliced(void **state) {
     }
     cairn_graph_destroy(g);
   }
-  cairn_search_destroy(s);
 }
 
 /* ---- memory --------------------------------------------------------- */
@@ -461,7 +447,6 @@ static void query_memory(void **state) {
 /* One context serves graphs of growing and shrinking size and grids in
  * between; each answer is still the reference one. */
 static void context_reuse(void **state) {
-  (void)state;
   static rgraph rg[3];
   static cairn_cost dist[3][RG_MAX_N * RG_MAX_N];
   uint64_t seed = 0xbeef;
@@ -477,7 +462,7 @@ static void context_reuse(void **state) {
   static const char *const rows[] = {"..........", ".########.",
                                      ".........."};
   cairn_grid *walled = tu_grid(rows, 3);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   const cairn_point p00 = {0, 0}, p44 = {4, 4}, p01 = {0, 1}, p91 = {9, 1};
   static const int order[] = {1, 0, 2, 0, 1, 2, 2, 0};
   for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
@@ -498,23 +483,22 @@ static void context_reuse(void **state) {
   cairn_grid_destroy(walled);
   cairn_grid_destroy(grid);
   for (int i = 0; i < 3; i++) cairn_graph_destroy(g[i]);
-  cairn_search_destroy(s);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(region_table),
-      cmocka_unit_test(random_graphs),
-      cmocka_unit_test(csr_order),
+      tu_with_search(region_table),
+      tu_with_search(random_graphs),
+      tu_with_search(csr_order),
       cmocka_unit_test(cost_conversion),
       cmocka_unit_test(create_errors),
-      cmocka_unit_test(cost_bound),
-      cmocka_unit_test(begin_errors),
-      cmocka_unit_test(max_expanded),
-      cmocka_unit_test(sliced),
+      tu_with_search(cost_bound),
+      tu_with_search(begin_errors),
+      tu_with_search(max_expanded),
+      tu_with_search(sliced),
       cmocka_unit_test(create_nomem),
       cmocka_unit_test(query_memory),
-      cmocka_unit_test(context_reuse),
+      tu_with_search(context_reuse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

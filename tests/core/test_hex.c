@@ -80,11 +80,10 @@ static void check_hex_path(const uint8_t *cost, const cairn_result *r) {
 }
 
 static void hex_maps(void **state) {
-  (void)state;
   uint64_t seed = 0x4e7;
   uint8_t cost[HN];
   cairn_cost dist[HN];
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int map = 0; map < 12; map++) {
     random_hex(cost, &seed);
     cairn_graph *g = make_hex(cost);
@@ -106,7 +105,6 @@ static void hex_maps(void **state) {
     }
     cairn_graph_destroy(g);
   }
-  cairn_search_destroy(s);
 }
 
 /* The edges are exactly the test's neighbour rule between passable cells,
@@ -144,12 +142,11 @@ static void hex_edges_consistent(void **state) {
  * positions and the hex heuristic searches exactly like the hex map: so the
  * map's positions and heuristic are the ones the test computes. */
 static void hex_matches_general(void **state) {
-  (void)state;
   uint64_t seed = 0x9e9;
   uint8_t cost[HN];
   static cairn_graph_edge e[6 * HN];
   double xy[2 * HN];
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int map = 0; map < 6; map++) {
     random_hex(cost, &seed);
     cairn_graph *hex = make_hex(cost);
@@ -181,11 +178,9 @@ static void hex_matches_general(void **state) {
     cairn_graph_destroy(gen);
     cairn_graph_destroy(hex);
   }
-  cairn_search_destroy(s);
 }
 
 static void hex_layout(void **state) {
-  (void)state;
   uint8_t cost[9];
   memset(cost, 1, sizeof cost);
   cairn_graph *g = NULL;
@@ -210,14 +205,13 @@ static void hex_layout(void **state) {
   for (uint32_t v = 0; v < 9; v++) assert_true(min_edge(g, v, 4) == INF);
   assert_true(min_edge(g, 1, 0) == 3 * ONE);
   assert_true(min_edge(g, 0, 1) == ONE);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   assert_int_equal(cairn_graph_astar(s, g, 4, 4, NULL, &r), CAIRN_OK);
   assert_int_equal(cairn_graph_astar(s, g, 4, 5, NULL, &r), CAIRN_NO_PATH);
   /* around the hole: 3 -> 1 -> 2 -> 5 or 3 -> 7 -> 8 -> 5 */
   assert_int_equal(cairn_graph_astar(s, g, 3, 5, NULL, &r), CAIRN_OK);
   assert_true(r.cost == 3 * ONE);
-  cairn_search_destroy(s);
   cairn_graph_destroy(g);
 
   /* one cell */
@@ -237,8 +231,7 @@ static cairn_cost h_after_begin(cairn_search *s, const cairn_graph *g,
 }
 
 static void heuristic_values(void **state) {
-  (void)state;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   uint8_t cost[HN];
   memset(cost, 1, sizeof cost);
   cost[5] = 0; /* blocked cells have positions too */
@@ -279,7 +272,6 @@ static void heuristic_values(void **state) {
   g = make_graph(&hd);
   assert_true(h_after_begin(s, g, 1, 2) == 0);
   cairn_graph_destroy(g);
-  cairn_search_destroy(s);
 }
 
 static void hex_errors(void **state) {
@@ -306,8 +298,7 @@ static void hex_errors(void **state) {
 /* ---- the octile heuristic ------------------------------------------- */
 
 static void octile_values(void **state) {
-  (void)state;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   const double xy[10] = {0, 0, 3, 1, 2, 2, -1.5, 0, 4, -7};
   cairn_graph_desc d = {5, xy, 0, NULL, 0, CAIRN_GH_OCTILE, 1.0};
   cairn_graph *g = make_graph(&d);
@@ -341,16 +332,14 @@ static void octile_values(void **state) {
   d.xy = xy;
   d.heuristic = (cairn_graph_heuristic)(CAIRN_GH_OCTILE + 1);
   assert_int_equal(try_create(&d), CAIRN_ERR_ARG);
-  cairn_search_destroy(s);
 }
 
 /* On the graph of a grid, A* with the octile heuristic finds the grid's
  * A* cost, along a path that is a valid grid path, expanding no more than
  * Dijkstra on the same graph (and much less in all). */
 static void octile_grid_graphs(void **state) {
-  (void)state;
   uint64_t rng = 0x0c71;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   uint64_t oct_total = 0, zero_total = 0;
   int found = 0;
   for (int map = 0; map < 8; map++) {
@@ -400,19 +389,18 @@ static void octile_grid_graphs(void **state) {
                 (unsigned long long)oct_total, (unsigned long long)zero_total);
   assert_true(found > 100);
   assert_true(2 * oct_total < zero_total);
-  cairn_search_destroy(s);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(hex_maps),
+      tu_with_search(hex_maps),
       cmocka_unit_test(hex_edges_consistent),
-      cmocka_unit_test(hex_matches_general),
-      cmocka_unit_test(hex_layout),
-      cmocka_unit_test(heuristic_values),
+      tu_with_search(hex_matches_general),
+      tu_with_search(hex_layout),
+      tu_with_search(heuristic_values),
       cmocka_unit_test(hex_errors),
-      cmocka_unit_test(octile_values),
-      cmocka_unit_test(octile_grid_graphs),
+      tu_with_search(octile_values),
+      tu_with_search(octile_grid_graphs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,13 +26,12 @@ static uint32_t add_landmarks(cairn_search *s, cairn_graph *g, uint64_t *st) {
  * every pair, and linked A* the extended graph's optimum, with no more
  * expansions than there are nodes. */
 static void landmarks_exact(void **state) {
-  (void)state;
   static rgraph rg;
   static lgraph L;
   static cairn_cost dist[(LG_MAX_N + 2) * (LG_MAX_N + 2)];
   static cairn_cost all[RG_MAX_N * RG_MAX_N];
   uint64_t seed = 0x1a9d;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int iter = 0; iter < 150; iter++) {
     random_graph(&rg, &seed);
     cairn_graph *g = make_graph(&rg.desc);
@@ -59,16 +58,14 @@ static void landmarks_exact(void **state) {
     cairn_graph_destroy(g);
   }
   assert_true(found > 150);
-  cairn_search_destroy(s);
 }
 
 /* On grid graphs with walls, landmarks at the corners find the same costs
  * as the octile heuristic alone with clearly fewer expansions, and never
  * more on any query than Dijkstra. */
 static void landmarks_prune(void **state) {
-  (void)state;
   uint64_t rng = 0x1a9e;
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   uint64_t with = 0, without = 0;
   for (int map = 0; map < 6; map++) {
     int w = 30 + (int)tu_below(&rng, 20), h = 30 + (int)tu_below(&rng, 20);
@@ -112,15 +109,13 @@ static void landmarks_prune(void **state) {
   print_message("landmarks: %llu expansions, octile alone %llu\n",
                 (unsigned long long)with, (unsigned long long)without);
   assert_true(10 * with < 8 * without);
-  cairn_search_destroy(s);
 }
 
 /* Refusals leave the graph's landmarks as they were; n = 0 removes them;
  * a failed allocation keeps the old table. */
 static void landmarks_errors(void **state) {
-  (void)state;
   cairn_graph *g = chain(4);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS + 1] = {0};
   cairn_cost costs[4 * 2] = {0, 1 * ONE, 2 * ONE, 3 * ONE, INF, INF, 0, ONE};
   assert_int_equal(cairn_graph_set_landmarks(NULL, nodes, 1, costs), CAIRN_ERR_ARG);
@@ -196,14 +191,13 @@ static void landmarks_errors(void **state) {
   c.budget = -1;
   cairn_graph_destroy(g);
   assert_int_equal(c.live, 0);
-  cairn_search_destroy(s);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(landmarks_exact),
-      cmocka_unit_test(landmarks_prune),
-      cmocka_unit_test(landmarks_errors),
+      tu_with_search(landmarks_exact),
+      tu_with_search(landmarks_prune),
+      tu_with_search(landmarks_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

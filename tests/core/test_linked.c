@@ -16,11 +16,10 @@
  * expansions it ends the same, and a node limit below its expansions stops
  * it with CAIRN_PARTIAL. */
 static void linked_random(void **state) {
-  (void)state;
   static lgraph L;
   static cairn_cost dist[(LG_MAX_N + 2) * (LG_MAX_N + 2)];
   uint64_t seed = 0x11c4ed;
-  cairn_search *s = new_search(), *t = new_search();
+  cairn_search *s = *state, *t = new_search();
   int found = 0, none = 0, direct = 0, partial = 0;
   for (int iter = 0; iter < 600; iter++) {
     random_linked(&L, &seed);
@@ -93,15 +92,13 @@ static void linked_random(void **state) {
   print_message("linked: %d found (%d direct), %d none, %d partial\n", found,
                 direct, none, partial);
   assert_true(found > 200 && none > 20 && direct > 10 && partial > 100);
-  cairn_search_destroy(s);
   cairn_search_destroy(t);
 }
 
 /* A chain 0 -> 1 -> 2 -> 3 of cost 1 each, with hand-made queries. */
 static void linked_basics(void **state) {
-  (void)state;
   cairn_graph *g = chain(4);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_result r;
   cairn_graph_query q;
   memset(&q, 0, sizeof q);
@@ -210,19 +207,17 @@ static void linked_basics(void **state) {
   assert_int_equal(cairn_graph_astar(s, g, 0, 3, NULL, &r), CAIRN_OK);
   assert_true(r.cost == 3 * ONE);
   assert_int_equal(r.path_len, 4);
-  cairn_search_destroy(s);
   cairn_graph_destroy(g);
 }
 
 static void linked_errors(void **state) {
-  (void)state;
   const double xy[6] = {0, 0, 1, 0, 2, 0};
   const cairn_graph_edge e[2] = {{0, 1, 1}, {1, 2, 1}};
   cairn_graph_desc d = {3, xy, 2, e, 0, CAIRN_GH_EUCLIDEAN, 1.0};
   cairn_graph *g = make_graph(&d);
   d.heuristic = CAIRN_GH_ZERO;
   cairn_graph *z = make_graph(&d);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   /* every way from (-1, 0) to (3, 0) costs 4, the heuristic admissible */
   cairn_graph_link from[2] = {{0, ONE}, {1, 2 * ONE}};
   cairn_graph_link to[2] = {{2, ONE}, {1, 2 * ONE}};
@@ -326,16 +321,15 @@ static void linked_errors(void **state) {
   o.bounds.w = -5;
   assert_int_equal(cairn_graph_astar_linked(s, g, &ok, &o, &r), CAIRN_OK);
   assert_true(r.cost == 4 * ONE);
-  cairn_search_destroy(s);
   cairn_graph_destroy(z);
   cairn_graph_destroy(g);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(linked_random),
-      cmocka_unit_test(linked_basics),
-      cmocka_unit_test(linked_errors),
+      tu_with_search(linked_random),
+      tu_with_search(linked_basics),
+      tu_with_search(linked_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

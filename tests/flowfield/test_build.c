@@ -70,10 +70,9 @@ static void field_equals_dijkstra(void **state) {
  * the buckets and the heap; the FIFO queue and a layer of another size are
  * refused; a repair (a rebuild under a layer) equals a fresh build. */
 static void field_under_layer(void **state) {
-  (void)state;
   uint64_t rng = 0x1a4e;
   cairn_flow_builder *b = new_builder();
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   for (int trial = 0; trial < 12; trial++) {
     int w = 15 + (int)tu_below(&rng, 30), h = 10 + (int)tu_below(&rng, 30);
     cairn_grid *g = tu_random_grid(&rng, w, h, 20, trial % 2 ? 1 : 5);
@@ -140,7 +139,6 @@ static void field_under_layer(void **state) {
     cairn_penalty_destroy(p);
     cairn_grid_destroy(g);
   }
-  cairn_search_destroy(s);
   cairn_flow_builder_destroy(b);
 }
 
@@ -149,10 +147,9 @@ static void field_under_layer(void **state) {
  * equals the core's layered Dijkstra (cairn flow --influence with such a
  * penalty failed its --check before). */
 static void layer_with_large_penalties(void **state) {
-  (void)state;
   uint64_t rng = 0xb16;
   cairn_flow_builder *b = new_builder();
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_grid *g = tu_random_grid(&rng, 40, 30, 15, 1);
   cairn_penalty *p = NULL;
   assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
@@ -178,7 +175,6 @@ static void layer_with_large_penalties(void **state) {
   cairn_field_destroy(f);
   cairn_penalty_destroy(p);
   cairn_grid_destroy(g);
-  cairn_search_destroy(s);
   cairn_flow_builder_destroy(b);
 }
 
@@ -237,7 +233,6 @@ static cairn_cost follow(const cairn_field *f, const cairn_grid *g, int32_t x,
 /* Following the field from every reachable cell reaches a goal along a
  * legal path of exactly the cell's value; the others have no move. */
 static void directions_legal(void **state) {
-  (void)state;
   uint64_t rng = 13;
   cairn_flow_builder *b = new_builder();
   cairn_point *buf = malloc(4000 * sizeof *buf);
@@ -259,11 +254,10 @@ static void directions_legal(void **state) {
         }
         assert_true(follow(f, g, x, y, moves, buf, 4000) == v);
       }
-    cairn_search *s = new_search();
+    cairn_search *s = *state;
     cairn_field_fault fault;
     assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
     assert_true(fault.ok);
-    cairn_search_destroy(s);
     cairn_field_destroy(f);
     cairn_grid_destroy(g);
   }
@@ -272,14 +266,13 @@ static void directions_legal(void **state) {
 }
 
 static void verify_catches_faults(void **state) {
-  (void)state;
   uint64_t rng = 14;
   cairn_grid *g = tu_random_grid(&rng, 30, 20, 15, 1);
   cairn_flow_builder *b = new_builder();
   cairn_field *f = new_field(g);
   cairn_point goal = tu_random_open(&rng, g);
   assert_int_equal(cairn_field_build(b, f, g, &goal, 1, NULL), CAIRN_OK);
-  cairn_search *s = new_search();
+  cairn_search *s = *state;
   cairn_field_fault fault;
   assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
   assert_true(fault.ok);
@@ -299,7 +292,6 @@ static void verify_catches_faults(void **state) {
   assert_int_equal(cairn_field_verify(f, s, &fault), CAIRN_OK);
   assert_false(fault.ok);
   f->dir[i] = keep;
-  cairn_search_destroy(s);
   cairn_field_destroy(f);
   cairn_flow_builder_destroy(b);
   cairn_grid_destroy(g);
@@ -308,11 +300,11 @@ static void verify_catches_faults(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(field_equals_dijkstra),
-      cmocka_unit_test(field_under_layer),
-      cmocka_unit_test(layer_with_large_penalties),
+      tu_with_search(field_under_layer),
+      tu_with_search(layer_with_large_penalties),
       cmocka_unit_test(multi_goal_is_minimum),
-      cmocka_unit_test(directions_legal),
-      cmocka_unit_test(verify_catches_faults),
+      tu_with_search(directions_legal),
+      tu_with_search(verify_catches_faults),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

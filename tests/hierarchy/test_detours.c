@@ -103,6 +103,42 @@ static void islands_short_cut(void **state) {
 
 /* ---- hand-made maps ------------------------------------------------- */
 
+/* The fixture of the hand-made 16-row maps below: the map (the test's
+ * initial state), its hierarchy of 8 x 8 clusters, a query context and a
+ * search context for A*. */
+typedef struct hand_made {
+  cairn_grid *g;
+  cairn_hpa *h;
+  cairn_hpa_query *q;
+  cairn_search *s;
+} hand_made;
+
+static int hand_made_setup(void **state) {
+  const char *const *rows = *state;
+  hand_made *m = calloc(1, sizeof *m);
+  if (!m) return -1;
+  *state = m;
+  m->g = tu_grid(rows, 16);
+  m->h = build(m->g, 8, 0);
+  m->q = new_query();
+  return cairn_search_create(NULL, &m->s) == CAIRN_OK ? 0 : -1;
+}
+
+static int hand_made_teardown(void **state) {
+  hand_made *m = *state;
+  cairn_search_destroy(m->s);
+  cairn_hpa_query_destroy(m->q);
+  cairn_hpa_destroy(m->h);
+  cairn_grid_destroy(m->g);
+  free(m);
+  return 0;
+}
+
+/* The CMUnitTest of a test on the hand-made map `rows`. */
+#define on_map(test, rows)                                                  \
+  cmocka_unit_test_prestate_setup_teardown(test, hand_made_setup,           \
+                                           hand_made_teardown, (void *)(rows))
+
 /* A wall down column 16 (a cluster border) with one gap at row 2; start and
  * goal below, on both sides: every route goes up through the gap. */
 static const char *const gap_map[] = {
@@ -125,12 +161,11 @@ static const char *const gap_map[] = {
 };
 
 static void forced_detour_through_gap(void **state) {
-  (void)state;
-  cairn_grid *g = tu_grid(gap_map, 16);
-  cairn_hpa *h = build(g, 8, 0);
-  cairn_hpa_query *q = new_query();
-  cairn_search *s = NULL;
-  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  hand_made *m = *state;
+  cairn_grid *g = m->g;
+  cairn_hpa *h = m->h;
+  cairn_hpa_query *q = m->q;
+  cairn_search *s = m->s;
   /* start and goal in the two clusters below the gap, placed so that an
    * optimal path can cross the open border above each at its entrance
    * (x = 15 on the west, x = 17 on the east): the hierarchy must match A* */
@@ -161,10 +196,6 @@ static void forced_detour_through_gap(void **state) {
       assert_true(r.route_cost == best);
     }
   }
-  cairn_search_destroy(s);
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
 }
 
 /* Start and goal in one cluster, split inside it by a wall: the route
@@ -179,12 +210,11 @@ static const char *const u_map[] = {
 };
 
 static void detour_out_of_cluster(void **state) {
-  (void)state;
-  cairn_grid *g = tu_grid(u_map, 16);
-  cairn_hpa *h = build(g, 8, 0);
-  cairn_hpa_query *q = new_query();
-  cairn_search *s = NULL;
-  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  hand_made *m = *state;
+  cairn_grid *g = m->g;
+  cairn_hpa *h = m->h;
+  cairn_hpa_query *q = m->q;
+  cairn_search *s = m->s;
   cairn_point a = pt(2, 3), b = pt(6, 3);
   cairn_cost best;
   assert_int_equal(astar(s, g, a, b, &best), CAIRN_OK);
@@ -200,10 +230,6 @@ static void detour_out_of_cluster(void **state) {
     for (size_t k = 0; k < r.path_len; k++) below |= r.path[k].y >= 8;
     assert_true(below);
   }
-  cairn_search_destroy(s);
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
 }
 
 /* Four 8 x 8 clusters; only the top-left and bottom-right are open, plus
@@ -219,12 +245,11 @@ static const char *const corner_map[] = {
 };
 
 static void diagonal_corner_crossing(void **state) {
-  (void)state;
-  cairn_grid *g = tu_grid(corner_map, 16);
-  cairn_hpa *h = build(g, 8, 0);
-  cairn_hpa_query *q = new_query();
-  cairn_search *s = NULL;
-  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  hand_made *m = *state;
+  cairn_grid *g = m->g;
+  cairn_hpa *h = m->h;
+  cairn_hpa_query *q = m->q;
+  cairn_search *s = m->s;
   /* the abstract graph holds the diagonal crossing at its true cost */
   const cairn_graph *gr = cairn_hpa_graph(h);
   cairn_hpa_stats st;
@@ -273,10 +298,6 @@ static void diagonal_corner_crossing(void **state) {
   assert_true(tu_path_cost(g, r.path, r.path_len, a, b, 8) == r.cost);
   assert_true(r.cost == best);
   assert_matches_fresh(h, g, 8, &(uint64_t){5}, 20);
-  cairn_search_destroy(s);
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
 }
 
 /* A wall down the border between two 8 x 8 clusters with one gap: each
@@ -336,9 +357,9 @@ static void clusters_with_one_entrance(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(islands_short_cut),
-      cmocka_unit_test(forced_detour_through_gap),
-      cmocka_unit_test(detour_out_of_cluster),
-      cmocka_unit_test(diagonal_corner_crossing),
+      on_map(forced_detour_through_gap, gap_map),
+      on_map(detour_out_of_cluster, u_map),
+      on_map(diagonal_corner_crossing, corner_map),
       cmocka_unit_test(clusters_with_one_entrance),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

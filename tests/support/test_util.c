@@ -83,6 +83,18 @@ cairn_cost tu_path_cost_quiet(const cairn_grid *g, const cairn_point *p,
   return total;
 }
 
+int tu_search_setup(void **state) {
+  cairn_search *s = NULL;
+  if (cairn_search_create(NULL, &s) != CAIRN_OK) return -1;
+  *state = s;
+  return 0;
+}
+
+int tu_search_teardown(void **state) {
+  cairn_search_destroy(*state);
+  return 0;
+}
+
 cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
                            int max_cost) {
   cairn_grid *g = NULL;

@@ -30,6 +30,13 @@ cairn_cost tu_path_cost(const cairn_grid *g, const cairn_point *path,
 cairn_cost tu_path_cost_quiet(const cairn_grid *g, const cairn_point *path,
                               size_t n, cairn_point start, cairn_point goal,
                               int moves);
+/* cmocka setup and teardown of a fresh search context (malloc), *state
+ * while the test runs: the fixture of tests that search with one context. */
+int tu_search_setup(void **state);
+int tu_search_teardown(void **state);
+/* The CMUnitTest of such a test. */
+#define tu_with_search(test) \
+  cmocka_unit_test_setup_teardown(test, tu_search_setup, tu_search_teardown)
 /* A random w x h grid: each cell blocked with probability wall_pct/100,
  * otherwise cost 1..max_cost uniformly. Islands are fresh. */
 cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,

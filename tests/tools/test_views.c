@@ -69,9 +69,19 @@ static const char *const room[] = {
     "..........",
 };
 
+/* The group's fixture: the room, parsed once; the tests only read it. */
+static int room_setup(void **state) {
+  *state = tu_grid(room, 6);
+  return 0;
+}
+
+static int room_teardown(void **state) {
+  cairn_grid_destroy(*state);
+  return 0;
+}
+
 static void map_paints_terrain_and_walls(void **state) {
-  (void)state;
-  cairn_grid *g = tu_grid(room, 6);
+  const cairn_grid *g = *state; /* the room */
   cairn_view v = cairn_view_fit(10, 6, 100); /* 10 pixels a cell */
   cairn_image *img;
   assert_int_equal(cairn_render_map(g, &v, NULL, &img), CAIRN_OK);
@@ -97,12 +107,10 @@ static void map_paints_terrain_and_walls(void **state) {
   assert_int_equal(m.r, (2 * cairn_colour_wall.r + 2 * cairn_colour_open.r) / 4);
   assert_rgba(cairn_image_get(img, 4, 2), cairn_colour_open); /* cells 8..9, 4..5 */
   cairn_image_destroy(img);
-  cairn_grid_destroy(g);
 }
 
 static void path_marker_and_expanded_nodes(void **state) {
-  (void)state;
-  cairn_grid *g = tu_grid(room, 6);
+  const cairn_grid *g = *state; /* the room */
   cairn_view v = cairn_view_fit(10, 6, 160); /* 16 pixels a cell */
   cairn_search *s;
   assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
@@ -163,7 +171,6 @@ static void path_marker_and_expanded_nodes(void **state) {
   cairn_image_destroy(img);
   cairn_grid_destroy(other);
   cairn_search_destroy(s);
-  cairn_grid_destroy(g);
 }
 
 static void hierarchy_lines_and_entrances(void **state) {
@@ -263,8 +270,7 @@ static void field_arrows_and_heat(void **state) {
 }
 
 static void penalty_overlay(void **state) {
-  (void)state;
-  cairn_grid *g = tu_grid(room, 6);
+  const cairn_grid *g = *state; /* the room */
   cairn_penalty *p;
   assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
   assert_int_equal(cairn_penalty_add(p, 6, 0, 64 * (int64_t)CAIRN_COST_ONE), CAIRN_OK);
@@ -282,7 +288,6 @@ static void penalty_overlay(void **state) {
   assert_rgba(cell_px(img, &v, 5, 0), cairn_colour_open);
   cairn_image_destroy(img);
   cairn_penalty_destroy(p);
-  cairn_grid_destroy(g);
 }
 
 static void agents_are_dots_by_state(void **state) {
@@ -356,5 +361,5 @@ int main(void) {
       cmocka_unit_test(agents_are_dots_by_state),
       cmocka_unit_test(legend_swatches),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, room_setup, room_teardown);
 }
