@@ -1,3 +1,4 @@
+/* Helpers shared by every test program (test_util.h says what each does). */
 #include "test_util.h"
 
 #include <stdlib.h>
