@@ -516,7 +516,7 @@ static void no_passable_path(void **state) {
   cairn_grid_destroy(g);
 }
 
-/* ---- flow fields ---------------------------------------------------- */
+/* ---- the rest of the core ------------------------------------------- */
 
 /* The rest of the core's argument checks: distance map too short, fills
  * and nearest-goal searches without sources or goals, smoothing an empty

@@ -493,7 +493,7 @@ static void test_movingai_maps_roundtrip(void **state) {
   remove(out);
 }
 
-/* ---- scenarios ------------------------------------------------------ */
+/* ---- the file size limit -------------------------------------------- */
 
 /* The file size limit holds exactly: max bytes are read, max + 1 refused,
  * and the buffer never grows past max + 1 bytes. */

@@ -110,7 +110,7 @@ static void random_edit_batches(void **state) {
   for (int k = 0; k < B_KINDS; k++) assert_true(kinds_seen[k] > 0);
 }
 
-/* ---- the scheduler -------------------------------------------------- */
+/* ---- which clusters an edit redoes ---------------------------------- */
 
 /* Which clusters an edit redoes: the cell's own, plus the neighbour across
  * each cluster border the cell lies on. */

@@ -267,7 +267,7 @@ static void incremental_on(const cairn_grid *g, const cairn_hpa *h,
   *rng_state = rng;
 }
 
-/* ---- bad input and odd maps ----------------------------------------- */
+/* ---- odd maps ------------------------------------------------------- */
 
 /* Every pair of open cells (or `pairs` random ones) against A*, with the
  * hierarchy forced (nearby 0) and by default. */
