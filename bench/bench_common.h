@@ -9,6 +9,7 @@
 #define CAIRN_BENCH_COMMON_H
 
 #include "cairn_core.h"
+#include "scen_run.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,8 @@ const char *cairn_bench_data_root(void);
 void *cairn_bench_counting_alloc(void *user, void *ptr, size_t old_size,
                                  size_t new_size);
 
-/* |cost - optimal| <= 1e-5 optimal + 0.006, as `cairn scen` tests it. */
+/* |cost - optimal| <= 1e-5 optimal + 0.006: scen_cost_matches, the test
+ * of `cairn scen`. */
 int cairn_bench_cost_ok(cairn_cost cost, double optimal);
 
 typedef struct cairn_bench_query {
@@ -62,14 +64,23 @@ cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
                                       size_t *skipped, char *err,
                                       size_t err_len);
 
-/* Loads NAME's scenario file (scen/NAME.map.scen under the data root), or
- * its map (maps/NAME.map) checked against those scenarios; on failure the
- * status, with "what failed: status (detail)" in err. */
-cairn_status cairn_bench_load_scen(const char *name, cairn_scen **out,
-                                   char *err, size_t err_len);
-cairn_status cairn_bench_load_grid(const char *name, const cairn_scen *scen,
-                                   cairn_grid **out, char *err,
-                                   size_t err_len);
+/* A map's scenario file, read through the scenario harness of cairn scen
+ * (tools/scen_run.h): its path, which the harness points to, and the file;
+ * the map is read later (cairn_bench_load_grid), on first use. */
+typedef struct cairn_bench_scen {
+  char path[1400];
+  scen_file file;
+} cairn_bench_scen;
+
+/* Loads NAME's scenario file (scen/NAME.map.scen under the data root) and
+ * finds its map; *scen is then its rows (NULL on failure). Or reads that
+ * map into a new grid, checked against the rows. 0, or -1 with "what
+ * failed: detail" in err. */
+int cairn_bench_load_scen(const char *name, cairn_bench_scen *out,
+                          const cairn_scen **scen, char *err, size_t err_len);
+int cairn_bench_load_grid(cairn_bench_scen *s, cairn_grid **out, char *err,
+                          size_t err_len);
+void cairn_bench_scen_free(cairn_bench_scen *s);
 
 /* bench_hpa.c: registers the HPA* benchmarks (called last by
  * cairn_bench_register_all, once the data is known to be there). */

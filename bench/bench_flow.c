@@ -17,6 +17,8 @@
 #include "bench_shim.h"
 
 #include "cairn_flowfield.h"
+#include "cli.h" /* EXIT_DONE, the harness's success */
+#include "scen_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,9 @@ typedef struct flow_map {
   char error[1600];
   cairn_grid *grid;
   cairn_grid *terrain; /* the same walls, terrain 1..4 from a hash */
-  cairn_scen *scen;
+  char path[1400];  /* of the .scen file, which file points to */
+  scen_file file;   /* read through cairn scen's harness (scen_run.h) */
+  const cairn_scen *scen;
   cairn_point goal;  /* start of the first scenario row */
   cairn_point far;   /* start of the longest row: the sector route */
   uint64_t allocs;
@@ -103,16 +107,21 @@ static void pick_points(flow_map *m) {
 static int map_ready(flow_map *m) {
   if (m->state) return m->state > 0;
   m->state = -1;
-  char path[1400];
-  cairn_error err;
-  snprintf(path, sizeof path, "%s/scen/%s.map.scen", data_root(), m->name);
-  if (cairn_scen_load(path, NULL, &m->scen, &err) != CAIRN_OK || !cairn_scen_count(m->scen)) {
-    snprintf(m->error, sizeof m->error, "cannot load %s (set CAIRN_MOVINGAI_DIR)", path);
+  snprintf(m->path, sizeof m->path, "%s/scen/%s.map.scen", data_root(), m->name);
+  if (scen_file_open(m->path, NULL, true, &m->file) != EXIT_DONE) {
+    snprintf(m->error, sizeof m->error, "%s (set CAIRN_MOVINGAI_DIR)", m->file.error);
     return 0;
   }
-  snprintf(path, sizeof path, "%s/maps/%s.map", data_root(), m->name);
-  cairn_status st = cairn_map_load(path, NULL, NULL, &m->grid, &err);
-  if (st != CAIRN_OK) return fail(m, "loading the map", st);
+  if (!cairn_scen_count(m->file.sc)) {
+    snprintf(m->error, sizeof m->error, "%s: no scenario rows", m->name);
+    return 0;
+  }
+  m->scen = m->file.sc;
+  if (scen_file_read_map(&m->file, &m->grid) != EXIT_DONE) {
+    snprintf(m->error, sizeof m->error, "%s: loading the map: %s", m->name, m->file.error);
+    return 0;
+  }
+  cairn_status st;
   pick_points(m);
   if ((st = make_terrain(m->grid, &m->terrain)) != CAIRN_OK) return fail(m, "terrain", st);
   const cairn_allocator a = {counting_alloc, &m->allocs};
@@ -146,7 +155,7 @@ static void free_all(void) {
     cairn_flow_builder_destroy(m->b);
     cairn_grid_destroy(m->grid);
     cairn_grid_destroy(m->terrain);
-    cairn_scen_destroy(m->scen);
+    scen_file_free(&m->file);
   }
 }
 

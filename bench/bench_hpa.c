@@ -84,7 +84,8 @@ typedef struct hmap {
 
   int state; /* 0: not loaded yet, 1: loaded, -1: failed (see error) */
   char error[2048];
-  cairn_scen *scen; /* read at registration */
+  cairn_bench_scen data;  /* read at registration */
+  const cairn_scen *scen; /* its rows, or NULL */
   cairn_grid *grid; /* never edited */
   int hpa_state;    /* the query hierarchy: 0 not built, 1 ready, -1 failed */
   cairn_hpa *hpa;
@@ -166,7 +167,7 @@ static void free_all(void) {
     cairn_hpa_destroy(m->ehpa);
     cairn_grid_destroy(m->grid);
     cairn_grid_destroy(m->egrid);
-    cairn_scen_destroy(m->scen);
+    cairn_bench_scen_free(&m->data);
     m->query = NULL;
     m->hpa = m->ehpa = NULL;
     m->grid = m->egrid = NULL;
@@ -174,16 +175,15 @@ static void free_all(void) {
   }
 }
 
-static cairn_status load_grid(const hmap *m, cairn_grid **out, char *error,
-                              size_t size) {
-  return cairn_bench_load_grid(m->name, m->scen, out, error, size);
+static int load_grid(hmap *m, cairn_grid **out, char *error, size_t size) {
+  return cairn_bench_load_grid(&m->data, out, error, size);
 }
 
 /* Loads the grid, once. */
 static int map_ready(hmap *m) {
   if (m->state) return m->state > 0;
   m->state = -1;
-  if (load_grid(m, &m->grid, m->error, sizeof m->error) != CAIRN_OK) return 0;
+  if (load_grid(m, &m->grid, m->error, sizeof m->error) != 0) return 0;
   m->state = 1;
   return 1;
 }
@@ -450,8 +450,7 @@ static int edit_ready(hmap *m) {
     snprintf(m->edit_error, sizeof m->edit_error, "no scenarios");
     return 0;
   }
-  if (load_grid(m, &m->egrid, m->edit_error, sizeof m->edit_error) !=
-      CAIRN_OK)
+  if (load_grid(m, &m->egrid, m->edit_error, sizeof m->edit_error) != 0)
     return 0;
   const cairn_allocator a = {edit_alloc, m};
   cairn_status st = cairn_hpa_create(m->egrid, NULL, &a, &m->ehpa);
@@ -553,8 +552,8 @@ void cairn_bench_register_hpa(void) {
   char name[192];
   for (size_t i = 0; i < N_MAPS; i++) {
     hmap *m = &maps[i];
-    if (cairn_bench_load_scen(m->name, &m->scen, m->error, sizeof m->error) !=
-        CAIRN_OK) {
+    if (cairn_bench_load_scen(m->name, &m->data, &m->scen, m->error,
+                              sizeof m->error) != 0) {
       m->state = -1;
       snprintf(name, sizeof name, "hpa/%s/missing", m->name);
       cairn_bench_register(name, bm_missing, m->error);

@@ -60,7 +60,8 @@
 static struct {
   int state; /* 0 not loaded, 1 ready, -1 failed (error) */
   char error[512];
-  cairn_scen *scen;
+  cairn_bench_scen data;
+  const cairn_scen *scen;
   cairn_grid *grid;
   cairn_point spot[64];
 } lb;
@@ -68,8 +69,8 @@ static struct {
 static int lb_ready(void) {
   if (lb.state) return lb.state > 0;
   lb.state = -1;
-  if (cairn_bench_load_scen(LAYERS_MAP, &lb.scen, lb.error, sizeof lb.error) != CAIRN_OK ||
-      cairn_bench_load_grid(LAYERS_MAP, lb.scen, &lb.grid, lb.error, sizeof lb.error) != CAIRN_OK)
+  if (cairn_bench_load_scen(LAYERS_MAP, &lb.data, &lb.scen, lb.error, sizeof lb.error) != 0 ||
+      cairn_bench_load_grid(&lb.data, &lb.grid, lb.error, sizeof lb.error) != 0)
     return 0;
   /* 64 open cells spread over the map: the scenario starts */
   size_t n = cairn_scen_count(lb.scen);
@@ -338,7 +339,8 @@ static void bm_hpa_query(cairn_bench_state *st, void *user) {
 static struct {
   int state; /* 0 not loaded, 1 ready, -1 failed (error) */
   char error[512];
-  cairn_scen *scen;
+  cairn_bench_scen data;
+  const cairn_scen *scen;
   cairn_grid *grid;
   cairn_point goal, spot[64];
 } lf;
@@ -346,8 +348,8 @@ static struct {
 static int lf_ready(void) {
   if (lf.state) return lf.state > 0;
   lf.state = -1;
-  if (cairn_bench_load_scen(FLOW_MAP, &lf.scen, lf.error, sizeof lf.error) != CAIRN_OK ||
-      cairn_bench_load_grid(FLOW_MAP, lf.scen, &lf.grid, lf.error, sizeof lf.error) != CAIRN_OK)
+  if (cairn_bench_load_scen(FLOW_MAP, &lf.data, &lf.scen, lf.error, sizeof lf.error) != 0 ||
+      cairn_bench_load_grid(&lf.data, &lf.grid, lf.error, sizeof lf.error) != 0)
     return 0;
   size_t n = cairn_scen_count(lf.scen);
   lf.goal = cairn_scen_get(lf.scen, 0)->start;
@@ -447,11 +449,11 @@ static void bm_flow_idle(cairn_bench_state *st, void *user) {
 
 static void lb_free(void) {
   cairn_grid_destroy(lb.grid);
-  cairn_scen_destroy(lb.scen);
+  cairn_bench_scen_free(&lb.data);
   lb.grid = NULL;
   lb.scen = NULL;
   cairn_grid_destroy(lf.grid);
-  cairn_scen_destroy(lf.scen);
+  cairn_bench_scen_free(&lf.data);
   lf.grid = NULL;
   lf.scen = NULL;
 }

@@ -3,6 +3,7 @@
 #include "scen_run.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,26 +45,75 @@ static char *find_map(const char *scen_path, const char *map_name) {
   return NULL;
 }
 
-int scen_file_load(const char *path, const char *map, scen_file *f) {
+/* Keeps a failure's message in f->error and, unless f->quiet, prints it
+ * in full as cli_error does. Returns EXIT_BADINPUT. */
+static int load_failed(scen_file *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int load_failed(scen_file *f, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (msg) {
+    va_start(ap, fmt);
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  snprintf(f->error, sizeof f->error, "%s", msg ? msg : "out of memory");
+  if (!f->quiet) cli_error("%s", msg ? msg : "out of memory");
+  free(msg);
+  return EXIT_BADINPUT;
+}
+
+int scen_file_open(const char *path, const char *map, bool quiet, scen_file *f) {
   memset(f, 0, sizeof *f);
   f->path = path;
+  f->quiet = quiet;
   cairn_error err;
-  if (cairn_scen_load(path, NULL, &f->sc, &err) != CAIRN_OK) {
-    cli_error("%s", err.message);
-    return EXIT_BADINPUT;
-  }
+  if (cairn_scen_load(path, NULL, &f->sc, &err) != CAIRN_OK)
+    return load_failed(f, "%s", err.message);
   f->map_path = map ? copy_string(map) : find_map(path, cairn_scen_map_name(f->sc));
-  if (!f->map_path) {
-    cli_error("%s: map '%s' not found beside it or in ../maps (use --map)", path,
-              cairn_scen_map_name(f->sc));
-    return EXIT_BADINPUT;
+  if (!f->map_path)
+    return load_failed(f, "%s: map '%s' not found beside it or in ../maps (use --map)",
+                       path, cairn_scen_map_name(f->sc));
+  return EXIT_DONE;
+}
+
+int scen_file_read_map(scen_file *f, cairn_grid **out) {
+  *out = NULL;
+  cairn_error err;
+  if (cairn_map_load(f->map_path, NULL, NULL, out, &err) != CAIRN_OK) {
+    *out = NULL;
+    return load_failed(f, "%s", err.message);
   }
-  if (!(f->g = cli_load_map(f->map_path, NULL))) return EXIT_BADINPUT;
-  if (cairn_scen_check(f->sc, f->g, &err) != CAIRN_OK) {
-    cli_error("%s", err.message);
-    return EXIT_BADINPUT;
+  if (cairn_scen_check(f->sc, *out, &err) != CAIRN_OK) {
+    cairn_grid_destroy(*out);
+    *out = NULL;
+    return load_failed(f, "%s", err.message);
   }
   return EXIT_DONE;
+}
+
+int scen_file_load(const char *path, const char *map, scen_file *f) {
+  int rc = scen_file_open(path, map, false, f);
+  return rc == EXIT_DONE ? scen_file_read_map(f, &f->g) : rc;
+}
+
+double scen_cost_tolerance(double optimal) {
+  return 1e-5 * optimal + 0.006;
+}
+
+bool scen_cost_matches(double cost, double optimal) {
+  return !(fabs(cost - optimal) > scen_cost_tolerance(optimal));
+}
+
+bool scen_row_blocked(const cairn_grid *g, const cairn_scen_entry *e) {
+  return !cairn_grid_cost(g, e->start.x, e->start.y) ||
+         !cairn_grid_cost(g, e->goal.x, e->goal.y);
 }
 
 void scen_file_free(scen_file *f) {
@@ -132,7 +182,7 @@ static void judge_row(const scen_file *f, const cairn_scen_entry *e,
   }
   r->kind = ROW_SOLVED;
   r->cost = chk.cost;
-  r->mismatch = fabs(chk.cost - e->optimal) > 1e-5 * e->optimal + 0.006;
+  r->mismatch = !scen_cost_matches(chk.cost, e->optimal);
   r->subopt_pct = e->optimal > 0 ? (chk.cost - e->optimal) / e->optimal * 100 : 0;
   if (r->subopt_pct < 0) r->subopt_pct = 0; /* printed-precision noise */
 }
@@ -162,39 +212,102 @@ static void solver_free(solver *v) {
   cairn_hpa_query_destroy(v->q);
 }
 
-int scen_run_rows(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
-                  scen_row *rows) {
-  solver v;
-  int rc = solver_init(c, f->g, hpa, &v);
-  for (size_t i = 0; rc == EXIT_DONE && i < cairn_scen_count(f->sc); i++) {
+/* One run over a file's rows: what every worker reads, and a solver and
+ * an exit code per worker. */
+typedef struct run_pass {
+  const scen_file *f;
+  const scen_run_opts *o;
+  scen_row *rows;
+  solver *v;
+  int *rc;
+} run_pass;
+
+/* Rows [begin, end) on worker w's solver, until a search fails. */
+static void run_range(const run_pass *p, uint32_t w, size_t begin, size_t end) {
+  const scen_file *f = p->f;
+  size_t stride = p->o->stride > 1 ? p->o->stride : 1;
+  for (size_t i = begin; p->rc[w] == EXIT_DONE && i < end; i++) {
     const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
-    scen_row *r = &rows[i];
+    scen_row *r = &p->rows[i];
     memset(r, 0, sizeof *r);
-    if (!cairn_grid_cost(f->g, e->start.x, e->start.y) ||
-        !cairn_grid_cost(f->g, e->goal.x, e->goal.y)) {
+    if (scen_row_blocked(f->g, e)) {
       r->kind = ROW_SKIPPED;
+      continue;
+    }
+    if (i % stride != 0) {
+      r->kind = ROW_LEFT_OUT;
       continue;
     }
     cairn_result res;
     double t0 = cli_now_us();
-    cairn_status st = solve(&v, f->g, e->start, e->goal, &res);
+    cairn_status st = solve(&p->v[w], f->g, e->start, e->goal, &res);
     r->us = cli_now_us() - t0;
     r->expanded = res.expanded;
     if (st < 0) {
       cli_error("%s:%u: search failed: %s", f->path, e->line, cairn_status_str(st));
-      rc = EXIT_RUNTIME;
-    } else if (st != CAIRN_OK) {
-      r->kind = ROW_UNREACHABLE;
-    } else {
-      judge_row(f, e, &res, r);
+      p->rc[w] = EXIT_RUNTIME;
+      continue;
     }
+    if (st != CAIRN_OK)
+      r->kind = ROW_UNREACHABLE;
+    else
+      judge_row(f, e, &res, r);
+    if (p->o->on_row) p->o->on_row(p->o->user, w, i, &res, r);
   }
-  solver_free(&v);
-  return rc;
+}
+
+static void run_task(void *arg, uint32_t task, uint32_t worker) {
+  const run_pass *p = arg;
+  size_t n = cairn_scen_count(p->f->sc), begin = (size_t)task * SCEN_TASK_ROWS;
+  run_range(p, worker, begin, n - begin < SCEN_TASK_ROWS ? n : begin + SCEN_TASK_ROWS);
+}
+
+int scen_run_rows(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
+                  scen_row *rows) {
+  return scen_run_rows_with(c, f, hpa, NULL, rows);
+}
+
+int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
+                       const scen_run_opts *o, scen_row *rows) {
+  scen_run_opts plain;
+  memset(&plain, 0, sizeof plain);
+  if (!o) o = &plain;
+  uint32_t workers = o->jobs ? o->jobs->workers : 1;
+  solver *v = calloc(workers, sizeof *v);
+  int *rc = calloc(workers, sizeof *rc);
+  if (!v || !rc) {
+    free(v);
+    free(rc);
+    cli_error("out of memory");
+    return EXIT_RUNTIME;
+  }
+  uint32_t ready = 0;
+  int status = EXIT_DONE;
+  while (ready < workers && status == EXIT_DONE)
+    status = solver_init(c, f->g, hpa, &v[ready++]);
+  if (status == EXIT_DONE) {
+    run_pass p = {f, o, rows, v, rc};
+    size_t n = cairn_scen_count(f->sc);
+    if (o->jobs)
+      cairn_jobs_run(o->jobs, (uint32_t)((n + SCEN_TASK_ROWS - 1) / SCEN_TASK_ROWS),
+                     run_task, &p);
+    else
+      run_range(&p, 0, 0, n);
+    for (uint32_t w = 0; w < workers; w++)
+      if (rc[w] != EXIT_DONE) status = rc[w];
+  }
+  for (uint32_t w = 0; w < ready; w++) solver_free(&v[w]);
+  free(v);
+  free(rc);
+  return status;
 }
 
 static void add_row(scen_totals *t, const scen_row *r) {
   t->scenarios++;
+  if (r->kind == ROW_LEFT_OUT) {
+    t->left_out++;
+    return;
+  }
   if (r->kind == ROW_SKIPPED) {
     t->skipped++;
     return;
@@ -220,7 +333,8 @@ scen_totals scen_sum_rows(const cairn_scen *sc, const scen_row *rows, uint32_t b
     uint32_t b = cairn_scen_get(sc, i)->bucket;
     if (b < b0 || b > b1) continue;
     add_row(&t, &rows[i]);
-    if (rows[i].kind != ROW_SKIPPED) scratch[n++] = rows[i].us;
+    if (rows[i].kind != ROW_SKIPPED && rows[i].kind != ROW_LEFT_OUT)
+      scratch[n++] = rows[i].us;
   }
   qsort(scratch, n, sizeof *scratch, cmp_double);
   t.median_us = percentile(scratch, n, 50);

@@ -1,6 +1,9 @@
 /* Running a Moving AI scenario file with one algorithm: shared by cairn scen
- * (one file) and cairn suite (every file under a folder). Only public
- * headers. */
+ * (one file), cairn suite (every file under a folder), the Moving AI tests
+ * of the core, hierarchy and flow-field modules and the benchmarks, through
+ * the static library cairn_scen_run (tools/CMakeLists.txt). Only public
+ * headers. Exit codes are cli.h's: EXIT_DONE (0), EXIT_RUNTIME,
+ * EXIT_BADINPUT. */
 #ifndef CAIRN_SCEN_RUN_H
 #define CAIRN_SCEN_RUN_H
 
@@ -25,17 +28,22 @@ typedef struct scen_config {
   int threads; /* the hierarchy's build; 0 = every core */
 } scen_config;
 
-/* One row's outcome. */
+/* One row's outcome. ROW_SKIPPED: its start or goal is blocked (never
+ * searched); ROW_LEFT_OUT: not searched because a stride passed it over
+ * (scen_run_opts), counted apart from the solved and the skipped rows. */
 typedef struct scen_row {
   double cost, us, subopt_pct;
   uint64_t expanded;
-  enum { ROW_SKIPPED, ROW_SOLVED, ROW_UNREACHABLE, ROW_INVALID } kind;
-  bool mismatch;
+  enum { ROW_SKIPPED, ROW_SOLVED, ROW_UNREACHABLE, ROW_INVALID, ROW_LEFT_OUT } kind;
+  bool mismatch; /* solved, but not within scen_cost_matches of the optimum */
 } scen_row;
 
+/* scenarios counts every row of the range; each is one of solved, skipped,
+ * unreachable, invalid or left_out. */
 typedef struct scen_totals {
   size_t scenarios, solved, skipped, unreachable, invalid, mismatch, searched;
   double sum_subopt, max_subopt, sum_expanded, total_us, median_us, p99_us;
+  size_t left_out;
 } scen_totals;
 
 /* A loaded scenario file with its map. */
@@ -44,13 +52,31 @@ typedef struct scen_file {
   cairn_scen *sc;
   char *map_path;
   cairn_grid *g;
+  bool quiet;       /* failures go to error only, not to stderr */
+  char error[1024]; /* the last failure's message ("" if none) */
 } scen_file;
 
 /* Loads `path` and its map (`map`, or the one it names, beside it or in
  * ../maps from it) and checks the rows against the map. Returns an exit
  * code, the error printed; f is freed by scen_file_free either way. */
 int scen_file_load(const char *path, const char *map, scen_file *f);
+/* The first half of scen_file_load: the scenario file and the path of its
+ * map (f->g stays NULL), so a caller may read the map later, or more than
+ * once. quiet: keep the error in f->error instead of printing it. */
+int scen_file_open(const char *path, const char *map, bool quiet, scen_file *f);
+/* The second half: reads f's map into a new grid (*out, the caller's to
+ * destroy; NULL on failure) and checks f's rows against it. Exit code. */
+int scen_file_read_map(scen_file *f, cairn_grid **out);
 void scen_file_free(scen_file *f);
+
+/* The published lengths' precision: a cost within this of `optimal` meets
+ * it (|cost - optimal| <= 1e-5 optimal + 0.006 holds for an exact search on
+ * every Moving AI family). */
+double scen_cost_tolerance(double optimal);
+bool scen_cost_matches(double cost, double optimal);
+/* Whether row e starts or ends on a blocked cell of g (such rows are
+ * skipped, never searched: the data's README lists them). */
+bool scen_row_blocked(const cairn_grid *g, const cairn_scen_entry *e);
 
 /* Builds the hierarchy for ALGO_HPA (*out NULL for the others). Exit code. */
 int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out);
@@ -59,6 +85,30 @@ int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out);
  * own. Exit code (EXIT_RUNTIME when a search fails). */
 int scen_run_rows(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
                   scen_row *rows);
+
+/* Called for each searched row (not skipped or left out) once it is
+ * judged: res is the search's answer (res->path lives only during the
+ * call), worker the worker that ran it (0 without jobs). Under jobs it may
+ * run on several threads at once. */
+typedef void (*scen_row_fn)(void *user, uint32_t worker, size_t index,
+                            const cairn_result *res, const scen_row *row);
+
+/* How scen_run_rows_with goes through the rows. */
+typedef struct scen_run_opts {
+  /* 0 or 1: every row; N > 1: only rows whose index is a multiple of N,
+   * the others ROW_LEFT_OUT (a blocked row is ROW_SKIPPED at any index) */
+  size_t stride;
+  /* NULL: the rows in file order on the calling thread; else tasks of
+   * SCEN_TASK_ROWS rows on its workers, one search context each */
+  const cairn_jobs *jobs;
+  scen_row_fn on_row; /* or NULL */
+  void *user;         /* passed to on_row */
+} scen_run_opts;
+enum { SCEN_TASK_ROWS = 8 };
+
+/* scen_run_rows with options (NULL: those of scen_run_rows). */
+int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
+                       const scen_run_opts *o, scen_row *rows);
 
 /* Totals of the rows whose bucket is in [b0, b1], time percentiles
  * included (scratch holds cairn_scen_count doubles). */

@@ -1,4 +1,5 @@
-/* pic_probe: checks a picture the cairn tool wrote, for tests/cli_test.sh.
+/* pic_probe: checks a picture the cairn tool wrote, for
+ * tests/tools/cli_test.sh.
  *   pic_probe png FILE W H SCALE [X,Y=NAME ...]
  *     the PNG is W x H pixels and the centre pixel of each map cell X,Y
  *     (SCALE pixels a cell) has the renderer's colour NAME;

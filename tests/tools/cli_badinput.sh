@@ -177,7 +177,7 @@ want 2 "cairn: --threads needs a value" "$cairn" horde --threads
 ok "$cairn" path --map ok.map --from 0,0 --to 2,2 --algo hpa --threads 256
 ok "$cairn" march --map ok.map --groups 1 --units 1 --ticks 5 --threads=1
 # more undead than the map has cells: a runtime refusal, not a crash
-want 1 "cairn: horde: size above the documented limit" "$cairn" horde --map gates.map --agents 50
+want 1 "cairn: gates.map: 50 agents need as many open cells reachable from its gates; it has 4" "$cairn" horde --map gates.map --agents 50
 ok "$cairn" horde --map gates.map --agents 2 --ticks 5 --json
 grep -q '"agents":2,' out.txt || { echo "FAIL: horde on gates.map" >&2; fails=$((fails + 1)); }
 

@@ -304,10 +304,16 @@ expect 2 "--agents" "$cairn" horde --agents 0
 expect 3 "missing.map" "$cairn" horde --map "$tmp/missing.map"
 expect 3 "no gates" "$cairn" horde --map "$map" --agents 10
 expect 2 "outskirts or settlement" "$cairn" gen --out "$tmp/x.map" --kind castle
+# the shipped maps are what the generators make
 "$cairn" gen --kind settlement --out "$tmp/settlement.map" &&
   cmp -s "$tmp/settlement.map" "$src/maps/settlement.map" ||
   { echo "FAIL: cairn gen --kind settlement differs from maps/settlement.map" >&2; fails=$((fails + 1)); }
-expect 0 '^\{"agents":300,"ticks":[0-9]+,"arrived":[0-9]+,"in_wall":0,"lost":0,"stuck":[0-9]+,"overlap_pct":[0-9.]+,"state_hash":"[0-9a-f]{16}","median_tick_ms":[0-9.]+,"p99_tick_ms":[0-9.]+,"agent_updates_per_s":[0-9]+\}$' \
+"$cairn" gen --kind settlement --width 1024 --height 1024 --seed 1 --out "$tmp/s1024.map" &&
+  cmp -s "$tmp/s1024.map" "$src/maps/settlement-1024.map" ||
+  { echo "FAIL: cairn gen differs from maps/settlement-1024.map" >&2; fails=$((fails + 1)); }
+"$cairn" gen --out "$tmp/outskirts.map" && cmp -s "$tmp/outskirts.map" "$src/maps/outskirts.map" ||
+  { echo "FAIL: cairn gen differs from maps/outskirts.map" >&2; fails=$((fails + 1)); }
+expect 0 '^\{"agents":300,"ticks":[0-9]+,"arrived":[0-9]+,"in_wall":0,"lost":0,"stuck":[0-9]+,"overlap_pct":[0-9.]+,"state_hash":"[0-9a-f]{16}","median_tick_ms":[0-9.]+,"p99_tick_ms":[0-9.]+,"agent_updates_per_s":[0-9]+,"gates":\[.*\],"arrived_by_gate":\[[0-9,]+\],"full_ticks":[0-9]+,"full_median_tick_ms":([0-9.]+|null)\}$' \
   "$cairn" horde --agents 300 --ticks 200 --json
 expect 0 "^state hash  [0-9a-f]{16}$" "$cairn" horde --agents 100 --ticks 50
 # the bar: 10,000 undead, every one at a gate before the night's 6000 ticks
@@ -326,6 +332,15 @@ h1=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/h1.json")
 h2=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/h2.json")
 [ -n "$h1" ] && [ "$h1" = "$h2" ] ||
   { echo "FAIL: horde state hash differs at 1 and 2 threads ($h1, $h2)" >&2; fails=$((fails + 1)); }
+# every arrival counted at one gate, eight gates
+by_gate=$(sed 's/.*"arrived_by_gate":\[\([0-9,]*\)\].*/\1/' "$tmp/h1.json")
+echo "$by_gate" | awk -F, '{ s = 0; for (i = 1; i <= NF; i++) s += $i; exit !(NF == 8 && s == 10000) }' ||
+  { echo "FAIL: arrived_by_gate ($by_gate) does not add up to the 10000 arrived" >&2; fails=$((fails + 1)); }
+# 100,000 undead out of the box: the 1024 x 1024 settlement, none in a wall
+# or lost
+"$cairn" horde --agents 100000 --ticks 300 --json >"$tmp/h100k.json" 2>&1 &&
+  grep -q '"agents":100000,"ticks":300,.*"in_wall":0,"lost":0,' "$tmp/h100k.json" ||
+  { echo "FAIL: horde --agents 100000:" >&2; cat "$tmp/h100k.json" >&2; fails=$((fails + 1)); }
 
 # march: groups across a Moving AI map through the path queue
 expect 2 "march needs --map FILE --groups G --units N" "$cairn" march --map "$map"
@@ -403,7 +418,7 @@ expect 1 "cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --repla
   { echo "FAIL: horde --replay changed the run or wrote no replay" >&2; fails=$((fails + 1)); }
 
 # pictures: --png on each command, cairn render, horde --frames and --gif;
-# the PNGs decoded (libpng) and the GIFs walked by tests/pic_probe
+# the PNGs decoded (libpng) and the GIFs walked by tests/tools/pic_probe
 probe=${CAIRN_PIC_PROBE:-}
 if [ -z "$probe" ] || [ ! -x "$probe" ]; then
   echo "cli: picture checks skipped (no CAIRN_PIC_PROBE; ctest sets it)"
@@ -468,7 +483,7 @@ else
   # the GIF fitted in 512 (2 a cell, a 26-pixel band); the first gate is
   # cell 113,96 and a wall cell 96,96; after one tick nobody is at a gate
   ran "$cairn" horde --agents 50 --ticks 1 --png "$pics/h.png"
-  pic_ok "horde" png "$pics/h.png" 1024 1076 4 113,96=goal 96,96=wall
+  pic_ok "horde" png "$pics/h.png" 2064 1076 4 113,96=goal 96,96=wall
   ran "$cairn" horde --agents 50 --ticks 10 --every 4 --frames "$pics/frames" --gif "$pics/h.gif"
   # ticks 0, 4, 8 and the last, 10
   [ "$(ls "$pics/frames" | tr '\n' ' ')" = "tick-000000.png tick-000004.png tick-000008.png tick-000010.png " ] ||

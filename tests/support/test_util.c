@@ -1,3 +1,4 @@
+/* Helpers shared by every test program (test_util.h says what each does). */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -56,6 +57,43 @@ cairn_cost tu_path_cost(const cairn_grid *g, const cairn_point *path,
     total += step * cairn_grid_cost(g, path[i].x, path[i].y);
   }
   return total;
+}
+
+cairn_cost tu_path_cost_quiet(const cairn_grid *g, const cairn_point *p,
+                              size_t n, cairn_point s, cairn_point t,
+                              int moves) {
+  if (!p || n == 0 || p[0].x != s.x || p[0].y != s.y || p[n - 1].x != t.x ||
+      p[n - 1].y != t.y)
+    return CAIRN_COST_INF;
+  cairn_cost total = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!cairn_grid_cost(g, p[i].x, p[i].y)) return CAIRN_COST_INF;
+    if (i == 0) continue;
+    int32_t dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+      return CAIRN_COST_INF;
+    cairn_cost step = CAIRN_COST_ONE;
+    if (dx != 0 && dy != 0) {
+      if (moves != 8 || !cairn_grid_cost(g, p[i - 1].x + dx, p[i - 1].y) ||
+          !cairn_grid_cost(g, p[i - 1].x, p[i - 1].y + dy))
+        return CAIRN_COST_INF;
+      step = CAIRN_COST_DIAG;
+    }
+    total += step * cairn_grid_cost(g, p[i].x, p[i].y);
+  }
+  return total;
+}
+
+int tu_search_setup(void **state) {
+  cairn_search *s = NULL;
+  if (cairn_search_create(NULL, &s) != CAIRN_OK) return -1;
+  *state = s;
+  return 0;
+}
+
+int tu_search_teardown(void **state) {
+  cairn_search_destroy(*state);
+  return 0;
 }
 
 cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
@@ -157,4 +195,37 @@ long tu_oom_sweep(const char *name, tu_oom_fn fn, void *ctx) {
     assert_true(t.failures > 0);
     assert_true(k < TU_MAX_SWEEP);
   }
+}
+
+void tu_oom_check(const char *name, tu_oom_fn fn, void *ctx, long min_allocs) {
+  long n = tu_oom_sweep(name, fn, ctx);
+  print_message("%-22s succeeds from %ld allocations on\n", name, n);
+  assert_true(n >= min_allocs);
+}
+
+static tu_oom_map oom_map;
+
+int tu_oom_map_setup(void **state) {
+  uint64_t rng = 0x00b5;
+  oom_map.grid = tu_random_grid(&rng, 40, 33, 22, 3);
+  oom_map.a = tu_random_open(&rng, oom_map.grid);
+  do oom_map.b = tu_random_open(&rng, oom_map.grid);
+  while (cairn_grid_island(oom_map.grid, oom_map.b.x, oom_map.b.y) !=
+             cairn_grid_island(oom_map.grid, oom_map.a.x, oom_map.a.y) ||
+         abs(oom_map.b.x - oom_map.a.x) + abs(oom_map.b.y - oom_map.a.y) < 30);
+  cairn_search *s = NULL;
+  cairn_result r;
+  if (cairn_search_create(NULL, &s) != CAIRN_OK) return -1;
+  if (cairn_astar(s, oom_map.grid, oom_map.a, oom_map.b, NULL, &r) != CAIRN_OK) return -1;
+  oom_map.astar_cost = r.cost;
+  cairn_search_destroy(s);
+  *state = &oom_map;
+  return 0;
+}
+
+int tu_oom_map_teardown(void **state) {
+  (void)state;
+  cairn_grid_destroy(oom_map.grid);
+  oom_map.grid = NULL;
+  return 0;
 }

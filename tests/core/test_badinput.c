@@ -1,20 +1,18 @@
-/* The bad-input matrix of the library (docs/RELIABILITY.md): one test per
- * row, grouped by module. Each feeds one kind of bad input, checks the
- * documented status (and for the parsers the "FILE:LINE: problem" message),
- * and then does a valid operation on the same objects and checks its
- * result, so a refusal is known to leave everything usable. Limits are
- * checked with an allocator that refuses every request: a refusal above a
- * limit must come before any allocation, so it must not be NOMEM and the
- * allocator must not have been asked. */
+/* The bad-input matrix of the library (docs/RELIABILITY.md), core rows: map
+ * and scenario files, grids, searches, a map with no passable cell, graphs
+ * and cost layers at their limits; one test per row. Each feeds one kind of
+ * bad input, checks the documented status (and for the parsers the
+ * "FILE:LINE: problem" message), and then does a valid operation on the same
+ * objects and checks its result, so a refusal is known to leave everything
+ * usable. Limits are checked with an allocator that refuses every request: a
+ * refusal above a limit must come before any allocation, so it must not be
+ * NOMEM and the allocator must not have been asked. */
 #include "test_util.h"
+#include "test_badinput_util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cairn_crowd.h"
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
 
 /* ---- helpers -------------------------------------------------------- */
 
@@ -95,16 +93,6 @@ static void scen_still_parses(void) {
   assert_int_equal(e->goal.x, 3);
   assert_int_equal(e->goal.y, 2);
   cairn_scen_destroy(s);
-}
-
-/* An allocator that refuses everything: what a limit check must never
- * reach. */
-static cairn_allocator refusing(tu_alloc *t) { return tu_alloc_init(t, 0); }
-
-/* The 4 x 3 grid of ok_map: a wall of two cells in the middle row. */
-static cairn_grid *small_grid(void) {
-  const char *rows[] = {"....", ".##.", "...."};
-  return tu_grid(rows, 3);
 }
 
 /* A* from (0,0) to (3,2) on small_grid: round the wall, 5 straight steps
@@ -501,13 +489,6 @@ static void search_reserve_too_large(void **state) {
 
 /* ---- a map with no passable cell ------------------------------------ */
 
-static cairn_grid *walled_grid(void) {
-  cairn_grid *g = NULL;
-  assert_int_equal(cairn_grid_create(8, 8, 0, NULL, &g), CAIRN_OK);
-  assert_int_equal(cairn_grid_passable(g), 0);
-  return g;
-}
-
 static void no_passable_path(void **state) {
   (void)state;
   cairn_grid *g = walled_grid();
@@ -535,237 +516,7 @@ static void no_passable_path(void **state) {
   cairn_grid_destroy(g);
 }
 
-static void no_passable_flow(void **state) {
-  (void)state;
-  cairn_grid *g = walled_grid();
-  cairn_flow_builder *b = NULL;
-  cairn_field *f = NULL;
-  assert_int_equal(cairn_flow_builder_create(NULL, &b), CAIRN_OK);
-  assert_int_equal(cairn_field_create(g, NULL, &f), CAIRN_OK);
-  cairn_point goal = {3, 3};
-  assert_int_equal(cairn_field_build(b, f, g, &goal, 1, NULL), CAIRN_ERR_BLOCKED);
-  assert_int_equal(cairn_field_dir(f, 3, 3), CAIRN_FLOW_NONE);
-  assert_int_equal(cairn_field_cost(f, 3, 3), CAIRN_COST_INF);
-  assert_int_equal(cairn_grid_set_cost(g, 3, 3, 1), CAIRN_OK);
-  assert_int_equal(cairn_grid_set_cost(g, 4, 3, 1), CAIRN_OK);
-  assert_int_equal(cairn_field_build(b, f, g, &goal, 1, NULL), CAIRN_OK);
-  assert_int_equal(cairn_field_cost(f, 4, 3), CAIRN_COST_ONE);
-  assert_int_equal(cairn_field_dir(f, 3, 3), CAIRN_FLOW_GOAL);
-  cairn_field_destroy(f);
-  cairn_flow_builder_destroy(b);
-  cairn_grid_destroy(g);
-}
-
-static void no_passable_hpa(void **state) {
-  (void)state;
-  cairn_grid *g = NULL;
-  assert_int_equal(cairn_grid_create(32, 32, 0, NULL, &g), CAIRN_OK);
-  cairn_hpa *h = NULL;
-  cairn_hpa_opts ho = cairn_hpa_defaults();
-  ho.cluster = 8;
-  ho.threads = 1;
-  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
-  cairn_hpa_stats st;
-  cairn_hpa_get_stats(h, &st);
-  assert_int_equal(st.nodes, 0);
-  cairn_hpa_query *q = NULL;
-  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
-  cairn_point a = {1, 1}, b = {30, 30};
-  cairn_hpa_result r;
-  assert_int_equal(cairn_hpa_find(q, h, a, b, NULL, &r), CAIRN_ERR_BLOCKED);
-  /* open a corridor along row 1 and column 30 through the hierarchy */
-  cairn_point cells[62];
-  uint8_t costs[62];
-  size_t n = 0;
-  for (int32_t x = 1; x <= 30; x++) cells[n++] = (cairn_point){x, 1};
-  for (int32_t y = 2; y <= 30; y++) cells[n++] = (cairn_point){30, y};
-  memset(costs, 1, sizeof costs);
-  assert_int_equal(cairn_hpa_edit(h, g, cells, costs, n), CAIRN_OK);
-  assert_int_equal(cairn_hpa_find(q, h, a, b, NULL, &r), CAIRN_OK);
-  assert_int_equal(r.cost, (cairn_cost)(n - 1) * CAIRN_COST_ONE);
-  assert_int_equal(tu_path_cost(g, r.path, r.path_len, a, b, 8), r.cost);
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
-}
-
-static void no_passable_crowd(void **state) {
-  (void)state;
-  cairn_grid *g = walled_grid();
-  cairn_crowd_opts o = cairn_crowd_defaults();
-  o.max_agents = 4;
-  o.threads = 1;
-  cairn_crowd *c = NULL;
-  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
-  cairn_agent_params p = {2.5f, 2.5f, 0.3f, 1.0f, 0};
-  cairn_agent a = 1;
-  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_BLOCKED);
-  assert_int_equal(a, 0);
-  assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  cairn_crowd_stats st;
-  cairn_crowd_get_stats(c, &st);
-  assert_int_equal(st.agents, 0);
-  assert_int_equal(st.ticks, 1);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
-/* ---- hierarchy ------------------------------------------------------ */
-
-static void hpa_bad_input(void **state) {
-  (void)state;
-  cairn_grid *g = NULL;
-  assert_int_equal(cairn_grid_create(32, 32, 1, NULL, &g), CAIRN_OK);
-  cairn_hpa *h = NULL;
-  cairn_hpa_opts ho = cairn_hpa_defaults();
-  const int32_t bad_clusters[] = {-1, 3, CAIRN_HPA_MAX_CLUSTER + 1};
-  for (size_t k = 0; k < 3; k++) {
-    ho.cluster = bad_clusters[k];
-    assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_ERR_ARG);
-    assert_null(h);
-  }
-  ho = cairn_hpa_defaults();
-  ho.landmarks = CAIRN_GRAPH_MAX_LANDMARKS + 1;
-  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_ERR_ARG);
-  ho = cairn_hpa_defaults();
-  ho.cluster = 8;
-  ho.threads = 1;
-  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
-  cairn_hpa_query *q = NULL;
-  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
-  cairn_hpa_result r;
-  cairn_point ok = {0, 0}, off = {32, 0}, neg = {-1, -1};
-  assert_int_equal(cairn_hpa_find(q, h, ok, off, NULL, &r), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_hpa_find(q, h, neg, ok, NULL, &r), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_hpa_plan(q, h, neg, ok, NULL, &r), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_hpa_refine(q, 1, &r), CAIRN_ERR_RANGE);
-  cairn_point cell = {40, 3};
-  uint8_t zero = 0;
-  assert_int_equal(cairn_hpa_edit(h, g, &cell, &zero, 1), CAIRN_ERR_RANGE);
-  cairn_point goal = {31, 31};
-  assert_int_equal(cairn_hpa_find(q, h, ok, goal, NULL, &r), CAIRN_OK);
-  assert_int_equal(tu_path_cost(g, r.path, r.path_len, ok, goal, 8), r.cost);
-  assert_true(r.cost >= 31 * CAIRN_COST_DIAG);
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
-}
-
-/* An edit between a plan and its refinement: the route's node ids and the
- * cluster paths behind them are gone, so refine refuses (it used to read
- * past the rebuilt arrays); a new plan answers on the edited map. */
-static void hpa_edit_while_refining(void **state) {
-  (void)state;
-  cairn_grid *g = NULL;
-  assert_int_equal(cairn_grid_create(64, 64, 1, NULL, &g), CAIRN_OK);
-  cairn_hpa *h = NULL;
-  cairn_hpa_opts ho = cairn_hpa_defaults();
-  ho.cluster = 8;
-  ho.threads = 1;
-  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
-  cairn_hpa_query *q = NULL;
-  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
-  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
-  po.nearby = 0;
-  cairn_point a = {0, 0}, b = {62, 62}; /* open after the edit too */
-  cairn_hpa_result r;
-  assert_int_equal(cairn_hpa_plan(q, h, a, b, &po, &r), CAIRN_IN_PROGRESS);
-  assert_true(r.route_len > 2);
-  assert_int_equal(cairn_hpa_refine(q, 1, &r), CAIRN_IN_PROGRESS);
-  /* walls on every cluster border but for a gap in each: far fewer
-   * entrances than the route was planned over */
-  cairn_point cells[64 * 16];
-  uint8_t zeros[64 * 16];
-  size_t n = 0;
-  for (int32_t y = 0; y < 64; y++)
-    for (int32_t x = 0; x < 64; x++)
-      if ((x % 8 == 7 || y % 8 == 7) && x % 8 != 3 && y % 8 != 3)
-        cells[n++] = (cairn_point){x, y};
-  memset(zeros, 0, n);
-  assert_int_equal(cairn_hpa_edit(h, g, cells, zeros, n), CAIRN_OK);
-  assert_int_equal(cairn_hpa_refine(q, UINT32_MAX, &r), CAIRN_ERR_STATE);
-  assert_int_equal(r.status, CAIRN_ERR_STATE);
-  assert_null(r.path);
-  assert_int_equal(cairn_hpa_refine(q, 1, &r), CAIRN_ERR_STATE); /* stays */
-  assert_int_equal(cairn_hpa_find(q, h, a, b, &po, &r), CAIRN_OK);
-  assert_int_equal(tu_path_cost(g, r.path, r.path_len, a, b, 8), r.cost);
-  cairn_hpa_query_destroy(q);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
-}
-
-/* ---- flow fields ---------------------------------------------------- */
-
-static void flow_bad_goals(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  cairn_flow_builder *b = NULL;
-  cairn_field *f = NULL;
-  assert_int_equal(cairn_flow_builder_create(NULL, &b), CAIRN_OK);
-  assert_int_equal(cairn_field_create(g, NULL, &f), CAIRN_OK);
-  cairn_point off = {4, 0}, neg = {-1, 0}, wall = {1, 1}, ok = {3, 2};
-  assert_int_equal(cairn_field_build(b, f, g, &off, 1, NULL), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_field_build(b, f, g, &neg, 1, NULL), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_field_build(b, f, g, &wall, 1, NULL), CAIRN_ERR_BLOCKED);
-  assert_int_equal(cairn_field_build(b, f, g, &ok, 0, NULL), CAIRN_ERR_ARG);
-  /* more goals than the limit: refused from the count, before reading */
-  assert_int_equal(cairn_field_build(b, f, g, &ok, (size_t)CAIRN_FLOW_MAX_GOALS + 1, NULL),
-                   CAIRN_ERR_TOO_LARGE);
-  cairn_flow_opts o = cairn_flow_defaults();
-  o.los_radius = CAIRN_FLOW_MAX_LOS + 1;
-  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, &o), CAIRN_ERR_ARG);
-  assert_int_equal(cairn_field_build(b, f, g, &ok, 1, NULL), CAIRN_OK);
-  assert_int_equal(cairn_field_cost(f, 0, 0), 5 * CAIRN_COST_ONE);
-  cairn_flow_sample smp;
-  assert_int_equal(cairn_field_sample(f, NAN, 0.5f, &smp), CAIRN_ERR_ARG);
-  assert_int_equal(cairn_field_sample(f, 0.5f, -3.0f, &smp), CAIRN_ERR_RANGE);
-  assert_int_equal(smp.dir, CAIRN_FLOW_NONE);
-  assert_int_equal(cairn_field_sample(f, INFINITY, 0.5f, &smp) < 0, 1);
-  assert_int_equal(cairn_field_sample(f, 0.5f, 0.5f, &smp), CAIRN_OK);
-  /* a unit vector, east or south (round the wall), never back */
-  assert_true(smp.vx >= 0.0f && smp.vy >= 0.0f);
-  assert_true(fabsf(smp.vx * smp.vx + smp.vy * smp.vy - 1.0f) < 1e-3f);
-  cairn_field_destroy(f);
-  cairn_flow_builder_destroy(b);
-  cairn_grid_destroy(g);
-}
-
-/* Flow tiles over a hierarchy: a goal off the map or on a wall, no room
- * for sectors, a query cell off the map; then a valid tile set answers. */
-static void flow_tiles_bad_input(void **state) {
-  (void)state;
-  cairn_grid *g = NULL;
-  assert_int_equal(cairn_grid_create(32, 32, 1, NULL, &g), CAIRN_OK);
-  assert_int_equal(cairn_grid_set_cost(g, 5, 5, 0), CAIRN_OK);
-  cairn_hpa_opts ho = cairn_hpa_defaults();
-  ho.cluster = 8;
-  ho.threads = 1;
-  cairn_hpa *h = NULL;
-  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
-  cairn_flow_tiles *t = NULL;
-  cairn_point goal = {30, 30};
-  assert_int_equal(cairn_flow_tiles_create(g, h, (cairn_point){-1, 0}, 16, NULL, &t),
-                   CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_flow_tiles_create(g, h, (cairn_point){5, 5}, 16, NULL, &t),
-                   CAIRN_ERR_BLOCKED);
-  assert_int_equal(cairn_flow_tiles_create(g, h, goal, 0, NULL, &t), CAIRN_ERR_ARG);
-  assert_null(t);
-  assert_int_equal(cairn_flow_tiles_create(g, h, goal, 16, NULL, &t), CAIRN_OK);
-  cairn_hpa_query *q = NULL;
-  assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
-  assert_int_equal(cairn_flow_tiles_route(t, q, (cairn_point){32, 0}), CAIRN_ERR_RANGE);
-  int dir;
-  cairn_cost c;
-  assert_int_equal(cairn_flow_tiles_dir(t, -1, 0, &dir, &c), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_flow_tiles_route(t, q, (cairn_point){0, 0}), CAIRN_OK);
-  assert_int_equal(cairn_flow_tiles_dir(t, 0, 0, &dir, &c), CAIRN_OK);
-  assert_true(dir >= 0 && dir < 8);
-  assert_true(c != CAIRN_COST_INF && c >= 30 * CAIRN_COST_DIAG);
-  cairn_hpa_query_destroy(q);
-  cairn_flow_tiles_destroy(t);
-  cairn_hpa_destroy(h);
-  cairn_grid_destroy(g);
-}
+/* ---- the rest of the core ------------------------------------------- */
 
 /* The rest of the core's argument checks: distance map too short, fills
  * and nearest-goal searches without sources or goals, smoothing an empty
@@ -926,191 +677,6 @@ static void layer_limits(void **state) {
   cairn_grid_destroy(g);
 }
 
-/* ---- crowds --------------------------------------------------------- */
-
-static cairn_crowd *small_crowd(const cairn_grid *g, uint32_t max) {
-  cairn_crowd_opts o = cairn_crowd_defaults();
-  o.max_agents = max;
-  o.threads = 1;
-  cairn_crowd *c = NULL;
-  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
-  return c;
-}
-
-static cairn_agent add_agent(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.0f, 0};
-  cairn_agent a = 0;
-  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
-  return a;
-}
-
-static void crowd_bad_opts(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  tu_alloc t;
-  cairn_allocator a = refusing(&t);
-  cairn_crowd *c = NULL;
-  const float bad[] = {NAN, INFINITY, -INFINITY, 0.0f, -1.0f};
-  for (size_t k = 0; k < 5; k++) {
-    cairn_crowd_opts o = cairn_crowd_defaults();
-    o.dt = bad[k];
-    assert_int_equal(cairn_crowd_create(g, &o, &a, &c), CAIRN_ERR_ARG);
-    o = cairn_crowd_defaults();
-    o.bin_size = bad[k];
-    assert_int_equal(cairn_crowd_create(g, &o, &a, &c), CAIRN_ERR_ARG);
-    o = cairn_crowd_defaults();
-    o.neighbour_radius = bad[k];
-    assert_int_equal(cairn_crowd_create(g, &o, &a, &c), CAIRN_ERR_ARG);
-    assert_null(c);
-  }
-  cairn_crowd_opts o = cairn_crowd_defaults();
-  o.max_agents = 0;
-  assert_int_equal(cairn_crowd_create(g, &o, &a, &c), CAIRN_ERR_ARG);
-  o.max_agents = CAIRN_CROWD_MAX_AGENTS + 1;
-  assert_int_equal(cairn_crowd_create(g, &o, &a, &c), CAIRN_ERR_ARG);
-  o.max_agents = UINT32_MAX;
-  assert_int_equal(cairn_crowd_create(g, &o, &a, &c), CAIRN_ERR_ARG);
-  assert_int_equal(t.calls, 0); /* refused before any allocation */
-  c = small_crowd(g, 2);
-  cairn_agent ag = add_agent(c, 0.5f, 0.5f);
-  cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, ag, &i), CAIRN_OK);
-  assert_true(i.x == 0.5f && i.y == 0.5f);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
-static void crowd_bad_floats(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  cairn_crowd *c = small_crowd(g, 4);
-  const float bad[] = {NAN, INFINITY, -INFINITY};
-  cairn_agent a = 0;
-  for (size_t k = 0; k < 3; k++) {
-    cairn_agent_params p = {bad[k], 0.5f, 0.3f, 1.0f, 0};
-    assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, bad[k], 0.3f, 1.0f, 0};
-    assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, 0.5f, bad[k], 1.0f, 0};
-    assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, 0.5f, 0.3f, bad[k], 0};
-    assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-  }
-  assert_int_equal(cairn_crowd_count(c), 0);
-  cairn_agent ag = add_agent(c, 0.5f, 0.5f);
-  for (size_t k = 0; k < 3; k++) {
-    assert_int_equal(cairn_crowd_set_position(c, ag, bad[k], 0.5f), CAIRN_ERR_ARG);
-    assert_int_equal(cairn_crowd_set_position(c, ag, 0.5f, bad[k]), CAIRN_ERR_ARG);
-  }
-  /* off the map, negative, on the wall */
-  assert_int_equal(cairn_crowd_set_position(c, ag, -0.5f, 0.5f), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_crowd_set_position(c, ag, 4.0f, 0.5f), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_crowd_set_position(c, ag, 0.5f, 1e30f), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_crowd_set_position(c, ag, 1.5f, 1.5f), CAIRN_ERR_BLOCKED);
-  cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, ag, &i), CAIRN_OK);
-  assert_true(i.x == 0.5f && i.y == 0.5f); /* unmoved */
-  assert_int_equal(cairn_crowd_set_position(c, ag, 3.5f, 2.5f), CAIRN_OK);
-  assert_int_equal(cairn_crowd_get(c, ag, &i), CAIRN_OK);
-  assert_true(i.x == 3.5f && i.y == 2.5f);
-  assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  cairn_crowd_stats st;
-  cairn_crowd_get_stats(c, &st);
-  assert_int_equal(st.non_finite, 0);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
-static void crowd_full(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  cairn_crowd *c = small_crowd(g, 1);
-  cairn_agent a = add_agent(c, 0.5f, 0.5f), b = 5;
-  cairn_agent_params p = {3.5f, 0.5f, 0.3f, 1.0f, 0};
-  assert_int_equal(cairn_crowd_add(c, &p, &b), CAIRN_ERR_TOO_LARGE);
-  assert_int_equal(b, 0);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
-  assert_int_equal(cairn_crowd_add(c, &p, &b), CAIRN_OK);
-  assert_int_equal(cairn_crowd_count(c), 1);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
-static void crowd_remove_twice(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  cairn_crowd *c = small_crowd(g, 4);
-  cairn_agent a = add_agent(c, 0.5f, 0.5f), b = add_agent(c, 3.5f, 0.5f);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_count(c), 1);
-  assert_int_equal(cairn_crowd_remove(c, 0), CAIRN_ERR_ARG);
-  assert_int_equal(cairn_crowd_remove(c, (cairn_agent)3 | (cairn_agent)1 << 32),
-                   CAIRN_ERR_ARG); /* a slot never used */
-  /* the other agent is unharmed and takes orders */
-  cairn_point goal = {3, 2};
-  assert_int_equal(cairn_crowd_order_path(c, &b, 1, goal), CAIRN_OK);
-  for (int t = 0; t < 100; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, b, &i), CAIRN_OK);
-  assert_int_equal(i.state, CAIRN_AGENT_ARRIVED);
-  assert_true(hypotf(i.x - 3.5f, i.y - 2.5f) < 1.0f);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
-/* A stale handle: removed, then its slot reused by a new agent. The old
- * handle reaches nothing, the new one its own agent. */
-static void crowd_stale_handle(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  cairn_crowd *c = small_crowd(g, 1);
-  cairn_agent old = add_agent(c, 0.5f, 0.5f);
-  assert_int_equal(cairn_crowd_remove(c, old), CAIRN_OK);
-  cairn_agent fresh = add_agent(c, 3.5f, 2.5f);
-  assert_int_equal(fresh & 0xffffffffu, old & 0xffffffffu); /* same slot */
-  assert_true(fresh != old);
-  cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, old, &i), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_set_position(c, old, 0.5f, 2.5f), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_remove(c, old), CAIRN_ERR_STATE);
-  cairn_point goal = {0, 0};
-  assert_int_equal(cairn_crowd_order_path(c, &old, 1, goal), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_order_field(c, &old, 1, &goal, 1), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_order_hold(c, &old, 1), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_count(c), 1);
-  assert_int_equal(cairn_crowd_get(c, fresh, &i), CAIRN_OK);
-  assert_true(i.x == 3.5f && i.y == 2.5f);
-  assert_int_equal(i.order, CAIRN_ORDER_HOLD);
-  assert_int_equal(cairn_crowd_order_field(c, &fresh, 1, &goal, 1), CAIRN_OK);
-  assert_int_equal(cairn_crowd_get(c, fresh, &i), CAIRN_OK);
-  assert_int_equal(i.order, CAIRN_ORDER_FIELD);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
-static void crowd_bad_goals(void **state) {
-  (void)state;
-  cairn_grid *g = small_grid();
-  cairn_crowd *c = small_crowd(g, 2);
-  cairn_agent a = add_agent(c, 0.5f, 0.5f);
-  cairn_point off = {4, 0}, neg = {-1, -1}, wall = {1, 1};
-  assert_int_equal(cairn_crowd_order_path(c, &a, 1, off), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_crowd_order_move(c, &a, 1, neg), CAIRN_ERR_RANGE);
-  assert_int_equal(cairn_crowd_order_field(c, &a, 1, &wall, 1), CAIRN_ERR_BLOCKED);
-  assert_int_equal(cairn_crowd_order_field(c, &a, 1, &neg, 1), CAIRN_ERR_RANGE);
-  cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_OK);
-  assert_int_equal(i.order, CAIRN_ORDER_HOLD);
-  cairn_point goal = {3, 2};
-  assert_int_equal(cairn_crowd_order_field(c, &a, 1, &goal, 1), CAIRN_OK);
-  for (int t = 0; t < 100; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_OK);
-  assert_int_equal(i.state, CAIRN_AGENT_ARRIVED);
-  cairn_crowd_destroy(c);
-  cairn_grid_destroy(g);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(map_bad_type),
@@ -1135,23 +701,10 @@ int main(void) {
       cmocka_unit_test(search_step_out_of_sequence),
       cmocka_unit_test(search_reserve_too_large),
       cmocka_unit_test(no_passable_path),
-      cmocka_unit_test(no_passable_flow),
-      cmocka_unit_test(no_passable_hpa),
-      cmocka_unit_test(no_passable_crowd),
-      cmocka_unit_test(hpa_bad_input),
-      cmocka_unit_test(hpa_edit_while_refining),
-      cmocka_unit_test(flow_bad_goals),
-      cmocka_unit_test(flow_tiles_bad_input),
       cmocka_unit_test(core_bad_arguments),
       cmocka_unit_test(graph_limits),
       cmocka_unit_test(graph_landmarks_while_sliced),
       cmocka_unit_test(layer_limits),
-      cmocka_unit_test(crowd_bad_opts),
-      cmocka_unit_test(crowd_bad_floats),
-      cmocka_unit_test(crowd_full),
-      cmocka_unit_test(crowd_remove_twice),
-      cmocka_unit_test(crowd_stale_handle),
-      cmocka_unit_test(crowd_bad_goals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,14 +18,25 @@ uint64_t tu_rand(uint64_t *state);
 /* Uniform in [0, n). */
 uint32_t tu_below(uint64_t *state, uint32_t n);
 
-
-
 /* Asserts that path is a valid start..goal chain under `moves` (adjacent
  * steps, passable cells, no corner cut) and returns its fixed-point cost,
  * recomputed here independently of the searches. */
 cairn_cost tu_path_cost(const cairn_grid *g, const cairn_point *path,
                         size_t n, cairn_point start, cairn_point goal,
                         int moves);
+/* tu_path_cost without cmocka asserts, for callbacks and worker threads
+ * (a failing assert there would jump out of the caller): the recomputed
+ * cost, or CAIRN_COST_INF if the path breaks a rule. */
+cairn_cost tu_path_cost_quiet(const cairn_grid *g, const cairn_point *path,
+                              size_t n, cairn_point start, cairn_point goal,
+                              int moves);
+/* cmocka setup and teardown of a fresh search context (malloc), *state
+ * while the test runs: the fixture of tests that search with one context. */
+int tu_search_setup(void **state);
+int tu_search_teardown(void **state);
+/* The CMUnitTest of such a test. */
+#define tu_with_search(test) \
+  cmocka_unit_test_setup_teardown(test, tu_search_setup, tu_search_teardown)
 /* A random w x h grid: each cell blocked with probability wall_pct/100,
  * otherwise cost 1..max_cost uniformly. Islands are fresh. */
 cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
@@ -55,4 +66,20 @@ typedef cairn_status (*tu_oom_fn)(void *ctx, const cairn_allocator *alloc);
  * blocks outstanding with no wrong old_size. Returns the allocations the
  * successful run made (so a caller can check the sweep covered them). */
 long tu_oom_sweep(const char *name, tu_oom_fn fn, void *ctx);
+/* tu_oom_sweep, printing from how many allocations on fn succeeds, and
+ * failing the test when that is under min_allocs: a sweep that stopped
+ * allocating through the allocator tests nothing. */
+void tu_oom_check(const char *name, tu_oom_fn fn, void *ctx, long min_allocs);
+
+/* What every module's sweeps (test_oom.c) work on: one random map with
+ * walls and uneven terrain, two far open cells of one island on it, and
+ * A*'s answer computed with malloc. */
+typedef struct tu_oom_map {
+  cairn_grid *grid;
+  cairn_point a, b;
+  cairn_cost astar_cost; /* A* from a to b */
+} tu_oom_map;
+/* cmocka group setup and teardown: *state is the map, read-only. */
+int tu_oom_map_setup(void **state);
+int tu_oom_map_teardown(void **state);
 #endif

@@ -1,0 +1,203 @@
+/* Graph landmarks: A* and linked A* with landmarks stay exact on random
+ * graphs, landmarks prune expansions, refusals and allocation failures. */
+#include "test_util.h"
+#include "test_graph_util.h"
+
+#include "search_internal.h" /* to read h off the heap after begin */
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- landmarks ------------------------------------------------------ */
+
+/* Random landmarks (1..4, repeats allowed) computed on the graph. */
+static uint32_t add_landmarks(cairn_search *s, cairn_graph *g, uint64_t *st) {
+  uint32_t nodes[4], k = 1 + tu_below(st, 4);
+  for (uint32_t i = 0; i < k; i++) nodes[i] = tu_below(st, cairn_graph_nodes(g));
+  assert_int_equal(cairn_graph_compute_landmarks(g, s, nodes, k), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(g), k);
+  /* 4-byte rows: these graphs' costs all fit in 32 bits */
+  assert_int_equal(cairn_graph_landmark_bytes(g),
+                   (size_t)k * cairn_graph_nodes(g) * sizeof(uint32_t));
+  return k;
+}
+
+/* With landmarks, plain A* on random graphs still meets Floyd-Warshall on
+ * every pair, and linked A* the extended graph's optimum, with no more
+ * expansions than there are nodes. */
+static void landmarks_exact(void **state) {
+  static rgraph rg;
+  static lgraph L;
+  static cairn_cost dist[(LG_MAX_N + 2) * (LG_MAX_N + 2)];
+  static cairn_cost all[RG_MAX_N * RG_MAX_N];
+  uint64_t seed = 0x1a9d;
+  cairn_search *s = *state;
+  for (int iter = 0; iter < 150; iter++) {
+    random_graph(&rg, &seed);
+    cairn_graph *g = make_graph(&rg.desc);
+    add_landmarks(s, g, &seed);
+    floyd_warshall(&rg.desc, all);
+    check_all_pairs(s, g, all);
+    cairn_graph_destroy(g);
+  }
+  int found = 0;
+  for (int iter = 0; iter < 400; iter++) {
+    random_linked(&L, &seed);
+    cairn_graph *g = make_graph(&L.desc);
+    add_landmarks(s, g, &seed);
+    const uint32_t n = L.desc.n_nodes;
+    floyd_warshall(&L.xdesc, dist);
+    cairn_result r;
+    cairn_graph_astar_linked(s, g, &L.q, NULL, &r);
+    assert_true(r.cost == dist[n * (n + 2) + n + 1]);
+    assert_true(r.expanded <= (uint64_t)n + 2);
+    if (r.cost != INF) {
+      check_linked_path(g, &L.q, &r);
+      found++;
+    }
+    cairn_graph_destroy(g);
+  }
+  assert_true(found > 150);
+}
+
+/* On grid graphs with walls, landmarks at the corners find the same costs
+ * as the octile heuristic alone with clearly fewer expansions, and never
+ * more on any query than Dijkstra. */
+static void landmarks_prune(void **state) {
+  uint64_t rng = 0x1a9e;
+  cairn_search *s = *state;
+  uint64_t with = 0, without = 0;
+  for (int map = 0; map < 6; map++) {
+    int w = 30 + (int)tu_below(&rng, 20), h = 30 + (int)tu_below(&rng, 20);
+    cairn_grid *grid = tu_random_grid(&rng, w, h, 30, 1);
+    cairn_graph_edge *e = malloc(8 * (size_t)w * (size_t)h * sizeof *e);
+    double *xy = malloc(2 * (size_t)w * (size_t)h * sizeof *xy);
+    assert_true(e && xy);
+    cairn_graph *plain = grid_graph(grid, CAIRN_GH_OCTILE, e, xy);
+    cairn_graph *lm = grid_graph(grid, CAIRN_GH_OCTILE, e, xy);
+    uint32_t corners[4];
+    const cairn_point c[4] = {{0, 0}, {w - 1, 0}, {0, h - 1}, {w - 1, h - 1}};
+    for (int k = 0; k < 4; k++) { /* the open cell nearest each corner */
+      int32_t best = INT32_MAX;
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+          int32_t d = abs(x - c[k].x) + abs(y - c[k].y);
+          if (cairn_grid_cost(grid, x, y) && d < best) {
+            best = d;
+            corners[k] = (uint32_t)(y * w + x);
+          }
+        }
+    }
+    assert_int_equal(cairn_graph_compute_landmarks(lm, s, corners, 4), CAIRN_OK);
+    for (int q = 0; q < 40; q++) {
+      cairn_point a = tu_random_open(&rng, grid), b = tu_random_open(&rng, grid);
+      uint32_t va = (uint32_t)(a.y * w + a.x), vb = (uint32_t)(b.y * w + b.x);
+      cairn_result rp, rl;
+      cairn_graph_astar(s, plain, va, vb, NULL, &rp);
+      cairn_graph_astar(s, lm, va, vb, NULL, &rl);
+      assert_true(rp.cost == rl.cost);
+      if (rl.cost != INF) check_graph_path(lm, &rl, va, vb);
+      with += rl.expanded;
+      without += rp.expanded;
+    }
+    cairn_graph_destroy(plain);
+    cairn_graph_destroy(lm);
+    free(e);
+    free(xy);
+    cairn_grid_destroy(grid);
+  }
+  print_message("landmarks: %llu expansions, octile alone %llu\n",
+                (unsigned long long)with, (unsigned long long)without);
+  assert_true(10 * with < 8 * without);
+}
+
+/* Refusals leave the graph's landmarks as they were; n = 0 removes them;
+ * a failed allocation keeps the old table. */
+static void landmarks_errors(void **state) {
+  cairn_graph *g = chain(4);
+  cairn_search *s = *state;
+  uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS + 1] = {0};
+  cairn_cost costs[4 * 2] = {0, 1 * ONE, 2 * ONE, 3 * ONE, INF, INF, 0, ONE};
+  assert_int_equal(cairn_graph_set_landmarks(NULL, nodes, 1, costs), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_set_landmarks(g, NULL, 1, costs), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 1, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, CAIRN_GRAPH_MAX_LANDMARKS + 1, costs),
+                   CAIRN_ERR_TOO_LARGE);
+  nodes[0] = 4;
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 1, costs), CAIRN_ERR_ARG);
+  nodes[0] = 1; /* its own cost is 1 * ONE, not 0 */
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 1, costs), CAIRN_ERR_ARG);
+  nodes[0] = 0;
+  nodes[1] = 2;
+  costs[1] = (cairn_cost)1 << 62;
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, costs), CAIRN_ERR_ARG);
+  costs[1] = ONE;
+  assert_int_equal(cairn_graph_landmarks(g), 0);
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, costs), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(g), 2);
+  assert_int_equal(cairn_graph_landmark_bytes(g), 2 * 4 * sizeof(uint32_t));
+  /* a cost past 32 bits: 8-byte rows, the same bounds */
+  cairn_cost wide[4 * 2] = {0, (cairn_cost)1 << 40, (cairn_cost)1 << 41, INF,
+                            INF, INF, 0, ONE};
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, wide), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmark_bytes(g), 2 * 4 * sizeof(cairn_cost));
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, costs), CAIRN_OK);
+  assert_int_equal(cairn_graph_compute_landmarks(g, NULL, nodes, 1), CAIRN_ERR_ARG);
+  nodes[0] = 9;
+  assert_int_equal(cairn_graph_compute_landmarks(g, s, nodes, 1), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_landmarks(g), 2);
+  /* the chain from 0: the bound from landmark 0 to goal 3 is exact */
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, g, 0, 3, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 3 * ONE);
+  assert_true(r.expanded == 4);
+  assert_int_equal(cairn_graph_set_landmarks(g, NULL, 0, NULL), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(g), 0);
+  assert_int_equal(cairn_graph_landmark_bytes(g), 0);
+  cairn_graph_destroy(g);
+  /* costs past 32 bits take 8-byte rows and bound the same way */
+  cairn_graph_edge big[4] = {{0, 1, 1e9}, {1, 2, 1e9}, {2, 3, 1e9}, {0, 3, 1e9}};
+  cairn_graph_desc bd;
+  memset(&bd, 0, sizeof bd);
+  bd.n_nodes = 4;
+  bd.n_edges = 4;
+  bd.edges = big;
+  g = make_graph(&bd);
+  nodes[0] = 0;
+  assert_int_equal(cairn_graph_compute_landmarks(g, s, nodes, 1), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmark_bytes(g), 4 * sizeof(cairn_cost));
+  assert_int_equal(cairn_graph_astar(s, g, 1, 3, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 2 * fixed(1e9));
+  assert_int_equal(cairn_graph_astar(s, g, 0, 3, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == fixed(1e9));
+  assert_true(r.expanded <= 3);
+  cairn_graph_destroy(g);
+  /* out of memory: the previous landmarks stay */
+  counter c = {0, 0, -1};
+  cairn_allocator a = {count_fn, &c};
+  cairn_graph_edge e[3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}};
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = 4;
+  d.n_edges = 3;
+  d.edges = e;
+  assert_int_equal(cairn_graph_create(&d, &a, &g), CAIRN_OK);
+  nodes[0] = 0;
+  assert_int_equal(cairn_graph_compute_landmarks(g, s, nodes, 1), CAIRN_OK);
+  c.budget = 0;
+  assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, costs), CAIRN_ERR_NOMEM);
+  assert_int_equal(cairn_graph_compute_landmarks(g, s, nodes, 1), CAIRN_ERR_NOMEM);
+  assert_int_equal(cairn_graph_landmarks(g), 1);
+  c.budget = -1;
+  cairn_graph_destroy(g);
+  assert_int_equal(c.live, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      tu_with_search(landmarks_exact),
+      tu_with_search(landmarks_prune),
+      tu_with_search(landmarks_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
