@@ -172,9 +172,9 @@ static void edit_rebuilds_nearby_clusters(void **state) {
   assert_int_equal(s.rebuilt_clusters, 4u);
   assert_matches_fresh(h, g, cs, &rng, 10);
   /* two cells far apart: one cluster each */
-  cairn_point far[2] = {{2, 2}, {60, 60}};
-  uint8_t far_c[2] = {2, 3};
-  assert_int_equal(cairn_hpa_edit(h, g, far, far_c, 2), CAIRN_OK);
+  cairn_point apart[2] = {{2, 2}, {60, 60}};
+  uint8_t apart_c[2] = {2, 3};
+  assert_int_equal(cairn_hpa_edit(h, g, apart, apart_c, 2), CAIRN_OK);
   cairn_hpa_get_stats(h, &s);
   assert_int_equal(s.rebuilt_clusters, 2u);
   assert_matches_fresh(h, g, cs, &rng, 10);

@@ -424,7 +424,7 @@ static void test_penalty_versions(void **state) {
   assert_int_equal(cairn_grid_create(50, 40, 1, NULL, &g), CAIRN_OK);
   cairn_penalty *p;
   assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
-  cairn_rect all = {0, 0, 50, 40}, far = {40, 30, 10, 10}, near = {0, 0, 8, 8};
+  cairn_rect all = {0, 0, 50, 40}, away = {40, 30, 10, 10}, nearby = {0, 0, 8, 8};
   assert_int_equal(cairn_penalty_version(p), 0);
   assert_int_equal(cairn_penalty_changed(p, all), 0);
   assert_int_equal(cairn_penalty_add(p, 3, 3, 0), CAIRN_OK); /* no change */
@@ -432,17 +432,17 @@ static void test_penalty_versions(void **state) {
   assert_int_equal(cairn_penalty_add(p, 3, 3, 100), CAIRN_OK);
   uint64_t v = cairn_penalty_version(p);
   assert_true(v > 0);
-  assert_true(cairn_penalty_changed(p, near) == v);
+  assert_true(cairn_penalty_changed(p, nearby) == v);
   assert_true(cairn_penalty_changed(p, all) == v);
-  assert_int_equal(cairn_penalty_changed(p, far), 0);
+  assert_int_equal(cairn_penalty_changed(p, away), 0);
   assert_int_equal(cairn_penalty_block(p, 45, 35, 1), CAIRN_OK);
-  assert_true(cairn_penalty_changed(p, far) > v);
-  assert_true(cairn_penalty_changed(p, near) == v);
+  assert_true(cairn_penalty_changed(p, away) > v);
+  assert_true(cairn_penalty_changed(p, nearby) == v);
   cairn_rect empty = {3, 3, 0, 5}, off = {60, 60, 5, 5};
   assert_int_equal(cairn_penalty_changed(p, empty), 0);
   assert_int_equal(cairn_penalty_changed(p, off), 0);
   cairn_penalty_clear(p);
-  assert_true(cairn_penalty_changed(p, near) > v);
+  assert_true(cairn_penalty_changed(p, nearby) > v);
   cairn_penalty_destroy(p);
   cairn_grid_destroy(g);
 }

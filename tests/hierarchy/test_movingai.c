@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cairn_clock.h"
 #include "cairn_hierarchy.h"
 #include "cli.h" /* EXIT_DONE */
 #include "scen_run.h"
@@ -28,11 +29,7 @@
 static int stride = 1;
 static const char *scen_name = NULL;
 
-static double now_s(void) {
-  struct timespec t;
-  timespec_get(&t, TIME_UTC);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+static double now_s(void) { return cairn__now_ms() / 1e3; }
 
 /* Number of .scen files in dir, or -1 if it cannot be opened. */
 static long count_scens(const char *dir) {

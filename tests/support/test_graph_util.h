@@ -6,6 +6,7 @@
 #ifndef CAIRN_TEST_GRAPH_UTIL_H
 #define CAIRN_TEST_GRAPH_UTIL_H
 
+#include "cairn_bits.h" /* cairn__finite */
 #include "test_util.h"
 
 #include <math.h>
@@ -119,7 +120,7 @@ static inline double admissible_scale(const rgraph *rg) {
     double per = (double)fixed(e->cost) / (double)ONE / len;
     if (len > 0 && per < scale) scale = per;
   }
-  return isfinite(scale) ? scale * (1 - 1e-9) : 1.0;
+  return cairn__finite(scale) ? scale * (1 - 1e-9) : 1.0;
 }
 
 /* 2..60 nodes, up to 4n random directed edges (self-loops and parallel
@@ -432,7 +433,7 @@ static inline void random_linked(lgraph *L, uint64_t *st) {
   if (q->direct != INF)
     lg_scale(&scale, h, q->direct, q->start_xy[0] - q->goal_xy[0],
              q->start_xy[1] - q->goal_xy[1]);
-  scale = isfinite(scale) ? scale * (1 - 1e-9) : 1.0;
+  scale = cairn__finite(scale) ? scale * (1 - 1e-9) : 1.0;
   cairn_graph_desc d = {n, L->xy, m, L->edges, undirected, h, scale};
   L->desc = d;
   /* the extended graph, every edge spelled out in the graph's CSR order */
