@@ -41,7 +41,7 @@
 #include "bench_shim.h"
 
 #include "bench_common.h"
-#include "cairn_core.h"
+#include "cairn/core.h"
 #include "cli.h" /* EXIT_DONE, the harness's success */
 
 #include <math.h>

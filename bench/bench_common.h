@@ -8,7 +8,7 @@
 #ifndef CAIRN_BENCH_COMMON_H
 #define CAIRN_BENCH_COMMON_H
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 #include "scen_run.h"
 
 #include <stddef.h>

@@ -15,7 +15,7 @@
  */
 #include "bench_shim.h"
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 #include "cairn_scenarios.h"
 
 #include <stdio.h>

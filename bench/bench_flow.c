@@ -16,7 +16,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "bench_shim.h"
 
-#include "cairn_flowfield.h"
+#include "cairn/flowfield.h"
 #include "cli.h" /* EXIT_DONE, the harness's success */
 #include "scen_run.h"
 

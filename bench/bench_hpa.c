@@ -1,5 +1,5 @@
 /*
- * bench_hpa.c - HPA* (cairn_hierarchy.h) on Moving AI maps: building the
+ * bench_hpa.c - HPA* (cairn/hierarchy.h) on Moving AI maps: building the
  * hierarchy, per-query cairn_hpa_find against A* on the same queries, the
  * time until a unit can start moving (plan + first refinement), and the
  * cost of one-cell edits. Registered through bench_shim.h, from the end of
@@ -59,8 +59,8 @@
 #include "bench_common.h"
 #include "bench_shim.h"
 
-#include "cairn_core.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/hierarchy.h"
 
 #include <math.h>
 #include <stdatomic.h>

@@ -47,9 +47,9 @@
 #include "bench_common.h"
 #include "bench_shim.h"
 
-#include "cairn_core.h"
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 #include <stdio.h>
 #include <stdlib.h>

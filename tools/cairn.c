@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 #include "cli.h"
 
 typedef struct command {

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cairn_core.h"
-#include "cairn_crowd.h"
+#include "cairn/core.h"
+#include "cairn/crowd.h"
 
 /* Exit codes (documented in the README). */
 enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3 };

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 #include "cli.h"
 #include "cli_png.h"
 #include "replay.h"

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 #define CLI_MAX_INFLUENCE 64
 

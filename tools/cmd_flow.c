@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_flowfield.h"
+#include "cairn/flowfield.h"
 #include "cli.h"
 #include "cli_layers.h"
 #include "cli_png.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 #include "cli.h"
 #include "cli_png.h"
 

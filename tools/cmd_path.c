@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 #include "cli.h"
 #include "cli_layers.h"
 #include "cli_png.h"

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 #include "cli.h"
 #include "cli_layers.h"
 #include "cli_png.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 #include "cli.h"
 #include "cli_png.h"
 #include "scen_run.h"

@@ -5,7 +5,7 @@
 #ifndef CAIRN_REPLAY_H
 #define CAIRN_REPLAY_H
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 
 #define CLI_REPLAY_SCALE 64 /* position units per cell */
 #define CLI_REPLAY_GONE 255 /* the state byte of an agent no longer there */

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cairn_core.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/hierarchy.h"
 
 typedef enum scen_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA, ALGO_COUNT } scen_algo;
 extern const char *const scen_algo_names[ALGO_COUNT];

@@ -2,7 +2,7 @@
 #ifndef CAIRN_CORE_INTERNAL_H
 #define CAIRN_CORE_INTERNAL_H
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 #include "cairn_private.h"
 
 #include <stdarg.h>

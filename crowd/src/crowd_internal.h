@@ -3,8 +3,8 @@
 #ifndef CAIRN_CROWD_INTERNAL_H
 #define CAIRN_CROWD_INTERNAL_H
 
-#include "cairn_crowd.h"
-#include "cairn_hierarchy.h"
+#include "cairn/crowd.h"
+#include "cairn/hierarchy.h"
 #include "cairn_private.h"
 
 #include <math.h>

@@ -2,8 +2,8 @@
  * the HPA* hierarchy. */
 #include <stdio.h>
 
-#include <cairn_core.h>
-#include <cairn_hierarchy.h>
+#include <cairn/core.h>
+#include <cairn/hierarchy.h>
 
 int main(void) {
   cairn_grid *grid = NULL;

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cairn_core.h>
-#include <cairn_crowd.h>
-#include <cairn_hierarchy.h>
+#include <cairn/core.h>
+#include <cairn/crowd.h>
+#include <cairn/hierarchy.h>
 
 /* ---- the "engine's" job system ----------------------------------------
  * workers - 1 threads plus the thread that calls run (worker 0). One run

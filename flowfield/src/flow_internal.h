@@ -3,7 +3,7 @@
 #ifndef CAIRN_FLOW_INTERNAL_H
 #define CAIRN_FLOW_INTERNAL_H
 
-#include "cairn_flowfield.h"
+#include "cairn/flowfield.h"
 #include "cairn_private.h"
 
 #include <stdbool.h>
@@ -144,7 +144,11 @@ uint8_t cairn__flow_dir_of(const cairn_field *f, const uint8_t *g, size_t i);
 void cairn__flow_los_all(cairn_field *f);
 
 /* Indexed binary heap over the builder's qa/qb, keyed by the field's
- * values (ties by cell index, so pops are deterministic). */
+ * values (ties by cell index, so pops are deterministic). Not the search
+ * context's 4-ary heap (core/src/search_internal.h): that one lives in the
+ * context's node records and breaks ties on h; this one lives in the
+ * builder's two queue arrays, which the FIFO and bucket builds reuse, and
+ * sorts the repair's seeds too. */
 void cairn__flow_heap_push(cairn_flow_builder *b, const cairn_cost *key,
                            uint32_t c);
 void cairn__flow_heap_lower(cairn_flow_builder *b, const cairn_cost *key,

@@ -2,7 +2,7 @@
 #ifndef CAIRN_HPA_INTERNAL_H
 #define CAIRN_HPA_INTERNAL_H
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 #include "cairn_private.h"
 
 #include <stdbool.h>

@@ -9,7 +9,7 @@
 #ifndef CAIRN_SCENARIOS_H
 #define CAIRN_SCENARIOS_H
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 #include "crowd_internal.h"
 #include "test_jobs.h"
 

@@ -10,9 +10,9 @@
 
 #include <math.h>
 
-#include "cairn_crowd.h"
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/crowd.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* ---- a map with no passable cell ------------------------------------ */
 

@@ -5,8 +5,8 @@
  * and serves it once memory is back. */
 #include "test_util.h"
 
-#include "cairn_crowd.h"
-#include "cairn_hierarchy.h"
+#include "cairn/crowd.h"
+#include "cairn/hierarchy.h"
 
 /* A crowd with a horde order (a cached field) and a move order (a path
  * request), ticked until the path is planned. */

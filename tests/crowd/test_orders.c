@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 
 static cairn_crowd *crowd_with(const cairn_grid *g, const cairn_crowd_opts *o) {
   cairn_crowd *c = NULL;

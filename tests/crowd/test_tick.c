@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 #include "crowd_internal.h"
 #include "test_jobs.h"
 

@@ -8,8 +8,8 @@
 
 #include <stdlib.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* After a reserve, builds allocate nothing. */
 static void *counting_alloc(void *user, void *ptr, size_t old_size,

@@ -11,8 +11,8 @@
 
 #include <math.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* ---- a map with no passable cell ------------------------------------ */
 

@@ -9,8 +9,8 @@
 
 #include <stdlib.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* The core's reverse fill from the goals, cell by cell. */
 static void assert_matches_dijkstra(const cairn_field *f, const cairn_grid *g,

@@ -6,8 +6,8 @@
 #include "test_util.h"
 #include "test_flow_util.h"
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* The cache under a layer: one call brings held fields up to date (equal
  * to a fresh build), drops unheld affected ones, only re-marks fields the

@@ -13,7 +13,7 @@
 #include <dirent.h>
 #include <stdio.h>
 
-#include "cairn_flowfield.h"
+#include "cairn/flowfield.h"
 #include "cli.h" /* EXIT_DONE */
 #include "scen_run.h"
 

@@ -5,8 +5,8 @@
  * succeeds gives the field A*'s cost. */
 #include "test_util.h"
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* What a flow case reads: the map, and a hierarchy built on it with malloc. */
 typedef struct flow_ctx {

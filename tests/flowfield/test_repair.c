@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* Random edits (walls raised and removed, terrain changed, near and far
  * from the goals), each repaired, equal a fresh build bit for bit. */

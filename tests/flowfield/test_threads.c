@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* 1 and 2 threads (and a batch) give the same field, bit for bit. */
 static void thread_count_independent(void **state) {

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 /* Samples every cell of random maps at 16 points each: the vector is a
  * unit vector (0 on goals), and the segment of one cell's length along it,

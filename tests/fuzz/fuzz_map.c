@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

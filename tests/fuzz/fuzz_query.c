@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_core.h"
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

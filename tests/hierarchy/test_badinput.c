@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 
 /* ---- a map with no passable cell ------------------------------------ */
 

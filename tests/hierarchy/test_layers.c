@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 
 static cairn_point pt(int x, int y) {
   cairn_point p = {x, y};

@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "cairn_clock.h"
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 #include "cli.h" /* EXIT_DONE */
 #include "scen_run.h"
 

@@ -5,7 +5,7 @@
  * cheaper than A*'s. */
 #include "test_util.h"
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 
 /* Builds with two or three levels and runs a query on each; a third case
  * edits a copy of the map (an edit that fails leaves the hierarchy stale,

@@ -8,7 +8,7 @@
 #include "test_util.h"
 #include "test_hpa_util.h"
 
-#include "cairn_hierarchy.h"
+#include "cairn/hierarchy.h"
 #include "hpa_internal.h"
 
 #include <stdbool.h>

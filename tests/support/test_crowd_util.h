@@ -5,7 +5,7 @@
 
 #include "test_util.h"
 
-#include "cairn_crowd.h"
+#include "cairn/crowd.h"
 
 #include <math.h>
 

@@ -6,7 +6,7 @@
 
 #include "test_util.h"
 
-#include "cairn_flowfield.h"
+#include "cairn/flowfield.h"
 #include "flow_internal.h"
 
 #include <string.h>

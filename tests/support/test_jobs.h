@@ -6,7 +6,7 @@
 #ifndef CAIRN_TEST_JOBS_H
 #define CAIRN_TEST_JOBS_H
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 #include <stdint.h>
 #include <stdlib.h>

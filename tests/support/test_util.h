@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 /* Builds a grid from rows of characters: '.' cost 1, '#' blocked, a digit
  * d cost d (1..9). Fails the test on a bad character. */

@@ -5,7 +5,7 @@
  * and cost layers onto it.
  *
  * This is a tool library: the algorithms never call it. It reads the
- * modules only through their public headers (cairn_core.h and the others),
+ * modules only through their public headers (cairn/core.h and the others),
  * and only the CLI (and tests) link it.
  *
  * Coordinates: pixel (0,0) is the top-left corner, x grows right, y down;
@@ -30,10 +30,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cairn_core.h"
-#include "cairn_crowd.h"
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/crowd.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /**
  * @file cairn/export.h
  * @brief The macros that mark cairn's public functions for export from a
- * shared library. Part of cairn_core.h; every public header includes it.
+ * shared library. Part of cairn/core.h; every public header includes it.
  *
  * cairn's libraries are built with hidden symbols: only the declarations
  * marked here are exported, so a shared library offers the public API and

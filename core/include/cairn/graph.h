@@ -1,7 +1,7 @@
 /**
  * @file cairn/graph.h
  * @brief Graphs in compressed sparse rows, graph A* and fills, landmarks.
- * Part of cairn_core.h.
+ * Part of cairn/core.h.
  */
 #ifndef CAIRN_GRAPH_H
 #define CAIRN_GRAPH_H

@@ -1,7 +1,7 @@
 /**
  * @file cairn/grid.h
  * @brief Costs, points, rectangles, grids and their islands. Part of
- * cairn_core.h.
+ * cairn/core.h.
  */
 #ifndef CAIRN_GRID_H
 #define CAIRN_GRID_H

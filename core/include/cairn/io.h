@@ -1,7 +1,7 @@
 /**
  * @file cairn/io.h
  * @brief The Moving AI map and scenario formats, and cairn_error. Part of
- * cairn_core.h.
+ * cairn/core.h.
  */
 #ifndef CAIRN_IO_H
 #define CAIRN_IO_H

@@ -1,7 +1,7 @@
 /**
  * @file cairn/jobs.h
  * @brief Parallel work on the caller's scheduler (cairn_jobs) and the
- * default thread pool (cairn_pool). Part of cairn_core.h.
+ * default thread pool (cairn_pool). Part of cairn/core.h.
  */
 #ifndef CAIRN_JOBS_H
 #define CAIRN_JOBS_H

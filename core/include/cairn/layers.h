@@ -1,7 +1,7 @@
 /**
  * @file cairn/layers.h
  * @brief Cost layers: penalties, claims, influence maps and per-faction
- * knowledge. Part of cairn_core.h.
+ * knowledge. Part of cairn/core.h.
  */
 #ifndef CAIRN_LAYERS_H
 #define CAIRN_LAYERS_H

@@ -1,7 +1,7 @@
 /**
  * @file cairn/path.h
  * @brief Line of sight, path smoothing and the independent path check.
- * Part of cairn_core.h.
+ * Part of cairn/core.h.
  */
 #ifndef CAIRN_PATH_H
 #define CAIRN_PATH_H

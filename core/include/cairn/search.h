@@ -1,7 +1,7 @@
 /**
  * @file cairn/search.h
  * @brief Grid searches: options, results, the search context, A*,
- * Dijkstra, sliced search and fills. Part of cairn_core.h.
+ * Dijkstra, sliced search and fills. Part of cairn/core.h.
  */
 #ifndef CAIRN_SEARCH_H
 #define CAIRN_SEARCH_H

@@ -1,7 +1,7 @@
 /**
  * @file cairn/status.h
  * @brief Status codes (cairn_status, cairn_status_str) and the allocator
- * hook. Part of cairn_core.h.
+ * hook. Part of cairn/core.h.
  */
 #ifndef CAIRN_STATUS_H
 #define CAIRN_STATUS_H

@@ -1,7 +1,7 @@
 /**
  * @file cairn/version.h
  * @brief The version of the headers (CAIRN_VERSION_*) and of the library
- * linked (cairn_version). Part of cairn_core.h.
+ * linked (cairn_version). Part of cairn/core.h.
  *
  * The build reads the numbers from this file, so they are defined here
  * only. A shared library's SONAME carries the major version (major.minor

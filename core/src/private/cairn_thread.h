@@ -4,7 +4,7 @@
 #ifndef CAIRN_THREAD_H
 #define CAIRN_THREAD_H
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 #include <stdint.h>
 

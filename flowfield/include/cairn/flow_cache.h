@@ -1,7 +1,7 @@
 /**
  * @file cairn/flow_cache.h
  * @brief The field cache: fields shared between requests for one goal
- * set. Part of cairn_flowfield.h.
+ * set. Part of cairn/flowfield.h.
  */
 #ifndef CAIRN_FLOW_CACHE_H
 #define CAIRN_FLOW_CACHE_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 #include "flow_field.h"
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /**
  * @file cairn/flow_field.h
  * @brief Field builds: options, builders, fields, sampling, checks and
- * repair. Part of cairn_flowfield.h.
+ * repair. Part of cairn/flowfield.h.
  */
 #ifndef CAIRN_FLOW_FIELD_H
 #define CAIRN_FLOW_FIELD_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,7 +61,7 @@ typedef enum cairn_flow_queue {
 typedef struct cairn_flow_opts {
   int moves;          /**< 8 (default) or 4 */
   /** Where a build's row passes run: the caller's job system (cairn_jobs,
-   * cairn_core.h; it must stay unchanged and outlive every build, and a
+   * cairn/core.h; it must stay unchanged and outlive every build, and a
    * cache's whole life, that uses it), or NULL for a pool the builder owns
    * with `threads` threads (0 = every core, 1 = the calling thread alone;
    * at most CAIRN_JOBS_MAX_WORKERS). Bad jobs (cairn_jobs_check) or
@@ -71,7 +71,7 @@ typedef struct cairn_flow_opts {
   int32_t los_radius; /**< 0..CAIRN_FLOW_MAX_LOS; default
                          CAIRN_FLOW_DEFAULT_LOS; 0 = no line of sight */
   cairn_flow_queue queue; /**< the integration's queue (default AUTO) */
-  /** A cost layer (cairn_penalty, cairn_core.h): every step entering a cell
+  /** A cost layer (cairn_penalty, cairn/core.h): every step entering a cell
    * also pays its penalty, and cells it blocks are never entered, as in
    * the core's searches with opts.penalty (a field equals
    * cairn_dijkstra_fill with to_sources and the same layer). NULL: none.

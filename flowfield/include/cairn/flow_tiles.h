@@ -1,7 +1,7 @@
 /**
  * @file cairn/flow_tiles.h
  * @brief Sector tiles: fields per cluster along HPA* routes. Part of
- * cairn_flowfield.h.
+ * cairn/flowfield.h.
  */
 #ifndef CAIRN_FLOW_TILES_H
 #define CAIRN_FLOW_TILES_H
@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cairn_core.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/hierarchy.h"
 #include "flow_field.h"
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /**
- * @file cairn_hierarchy.h
+ * @file cairn/hierarchy.h
  * @brief HPA*: two-tier search over clusters of a grid.
  *
  * The grid is cut into square clusters. Entrances are cells on the borders
@@ -12,7 +12,7 @@
  * of their clusters, searches the abstract graph with the core's A*, then
  * replaces every abstract edge with its grid steps and smooths the result.
  *
- * Costs are the core's (cairn_cost, cairn_core.h). The abstract cost of a
+ * Costs are the core's (cairn_cost, cairn/core.h). The abstract cost of a
  * route equals the cost of its refined grid path; smoothing only lowers it.
  * The answer is not guaranteed optimal: docs/PERFORMANCE.md gives the
  * suboptimality measured on the Moving AI maps.
@@ -46,7 +46,7 @@
 #ifndef CAIRN_HIERARCHY_H
 #define CAIRN_HIERARCHY_H
 
-#include "cairn_core.h"
+#include "cairn/core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,7 +85,7 @@ typedef struct cairn_hpa cairn_hpa;
 typedef struct cairn_hpa_opts {
   int32_t cluster; /**< cluster side in cells; 0 = the default */
   /** Where builds, edits, updates, refreshes and landmarks run their
-   * parallel work: the caller's job system (cairn_jobs, cairn_core.h; it
+   * parallel work: the caller's job system (cairn_jobs, cairn/core.h; it
    * must outlive the hierarchy), or NULL for a pool the hierarchy owns
    * with `threads` threads (0 = every core, 1 = the calling thread alone,
    * at most CAIRN_JOBS_MAX_WORKERS). The result never depends on which. */
@@ -185,7 +185,7 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid
 
 /* ---- cost layers ---------------------------------------------------- */
 
-/** Binds a penalty layer (cairn_core.h: influence maps, blocks, a caller's
+/** Binds a penalty layer (cairn/core.h: influence maps, blocks, a caller's
  * own penalties) that the hierarchy's answers pay on top of terrain, or
  * unbinds it (NULL). CAIRN_ERR_ARG if the layer is for a grid of another
  * size. The clusters the old or the new layer touches are rebuilt now,

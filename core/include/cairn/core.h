@@ -1,5 +1,5 @@
 /**
- * @file cairn_core.h
+ * @file cairn/core.h
  * @brief Grids, costs, A*, Dijkstra, islands, graph A*, smoothing and the
  * Moving AI file formats.
  *

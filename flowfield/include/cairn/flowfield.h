@@ -1,9 +1,9 @@
 /**
- * @file cairn_flowfield.h
+ * @file cairn/flowfield.h
  * @brief Flow fields: one exact cost-to-goal field and one
  * field of next moves shared by every unit heading to the same goal(s).
  *
- * Costs: the core's (cairn_core.h). The integration value of a cell is the
+ * Costs: the core's (cairn/core.h). The integration value of a cell is the
  * exact cost of the cheapest walk from it to the nearest goal: a straight
  * step CAIRN_COST_ONE, a diagonal CAIRN_COST_DIAG, times the terrain cost
  * (1..255) of the cell entered, no corner cutting (a diagonal needs both
@@ -39,7 +39,7 @@
  * sample it at once. A builder holds all scratch of a build or repair: one
  * per thread. A build's row passes (resetting the values, then finding the
  * directions) run as tasks over bands of rows: through opts.jobs when
- * given (the game's job system, or a shared cairn_pool; cairn_core.h),
+ * given (the game's job system, or a shared cairn_pool; cairn/core.h),
  * else through a pool the builder owns, made by the first build that needs
  * it with opts.threads threads and made again when a build asks another
  * count; without jobs, grids under 2^16 padded cells and opts.threads = 1
@@ -70,8 +70,8 @@
 #ifndef CAIRN_FLOWFIELD_H
 #define CAIRN_FLOWFIELD_H
 
-#include "cairn_core.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/hierarchy.h"
 
 #include "cairn/flow_field.h"
 #include "cairn/flow_cache.h"

@@ -1,5 +1,5 @@
 /**
- * @file cairn_crowd.h
+ * @file cairn/crowd.h
  * @brief Crowds of agents moving every tick: a horde sharing flow
  * fields, units following A* paths served by a budgeted request queue,
  * neighbour avoidance and walls.
@@ -75,9 +75,9 @@
 #ifndef CAIRN_CROWD_H
 #define CAIRN_CROWD_H
 
-#include "cairn_core.h"
-#include "cairn_flowfield.h"
-#include "cairn_hierarchy.h"
+#include "cairn/core.h"
+#include "cairn/flowfield.h"
+#include "cairn/hierarchy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,7 +115,7 @@ typedef struct cairn_crowd_opts {
   float neighbour_radius;    /**< neighbours within this many cells
                                 count (default 1, at most bin_size) */
   /** Where the tick's passes (and the crowd's field builds) run: the
-   * caller's job system (cairn_jobs, cairn_core.h; it must outlive the
+   * caller's job system (cairn_jobs, cairn/core.h; it must outlive the
    * crowd), or NULL for a pool the crowd owns with `threads` threads
    * (0 = every core, 1 = the calling thread alone). */
   const cairn_jobs *jobs;
