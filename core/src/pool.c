@@ -15,7 +15,6 @@
 
 #if !defined(CAIRN_NO_THREADS) && !defined(CAIRN_WIN32_THREADS)
 #include <sched.h>
-#include <time.h>
 #include <unistd.h>
 #endif
 

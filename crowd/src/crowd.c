@@ -66,7 +66,7 @@ static void free_arrays(cairn_crowd *c) {
 #undef FREE_ONE
   cairn__free(&c->alloc, c->wp, sizeof *c->wp * n * c->opts.waypoints);
   cairn__free(&c->alloc, c->bin_start,
-                    sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1));
+              sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1));
   cairn__free(&c->alloc, c->blk_sum, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c));
   size_t nw = cairn__workers_count(&c->workers);
   cairn__free(&c->alloc, c->wblk, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c));

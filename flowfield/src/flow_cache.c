@@ -221,6 +221,7 @@ typedef struct fix_job {
   const cairn_point *changed; /* map edits (n of them), unless `layer` */
   size_t n;
   bool layer;
+  uint64_t now; /* with `layer`: the layer's version */
   size_t repaired, dropped;
 } fix_job;
 
@@ -281,7 +282,7 @@ cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
   for (size_t k = 0; k < n; k++)
     if (!cairn_grid_contains(c->grid, changed[k].x, changed[k].y))
       return CAIRN_ERR_RANGE;
-  fix_job j = {b, changed, n, false, 0, 0};
+  fix_job j = {b, changed, n, false, 0, 0, 0};
   return fix_all(c, &j, edit_needs, repaired, dropped);
 }
 
@@ -299,12 +300,9 @@ static bool layer_affected(const cairn_field *f, const cairn_penalty *p) {
  * (it is already what a build would give). */
 static bool layer_needs(const cairn_flow_cache *c, const fix_job *j,
                         cairn_field *f) {
-  (void)j;
-  const cairn_penalty *p = c->opts.penalty;
-  const uint64_t now = cairn_penalty_version(p);
-  if (f->layer_version == now) return false;
-  if (layer_affected(f, p)) return true;
-  f->layer_version = now;
+  if (f->layer_version == j->now) return false;
+  if (layer_affected(f, c->opts.penalty)) return true;
+  f->layer_version = j->now;
   return false;
 }
 
@@ -316,7 +314,7 @@ cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
   if (!c || !b) return CAIRN_ERR_ARG;
   const cairn_penalty *p = c->opts.penalty;
   if (!p) return CAIRN_OK;
-  fix_job j = {b, NULL, 0, true, 0, 0};
+  fix_job j = {b, NULL, 0, true, cairn_penalty_version(p), 0, 0};
   return fix_all(c, &j, layer_needs, repaired, dropped);
 }
 

@@ -82,7 +82,7 @@ static bool put_steps(const cairn_hpa *h, hpa_scratch *sc, size_t pair,
   if (!ok) {
     hpa_lock(h);
     ok = cairn__grow(&h->alloc, (void **)&sc->steps, &sc->steps_cap,
-                         sc->n_steps + len, 1);
+                     sc->n_steps + len, 1);
     hpa_unlock(h);
   }
   if (!ok) return false;

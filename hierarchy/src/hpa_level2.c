@@ -141,7 +141,7 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
   size_t ne = block_edges(h, b, NULL, false);
   hpa_lock(h);
   bool ok = cairn__grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
-                            sizeof *sc->edges);
+                        sizeof *sc->edges);
   hpa_unlock(h);
   if (!ok) return CAIRN_ERR_NOMEM;
   for (int dir = 0; dir < 2 && st == CAIRN_OK; dir++) {
@@ -170,11 +170,11 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
   b->dist = cairn__alloc(a, nn * sizeof *b->dist);
   b->off = cairn__alloc(a, (nn + 1) * sizeof *b->off);
   bool ok = cairn__grow(a, (void **)&sc->trace, &sc->trace_cap, b->m + 1,
-                            sizeof *sc->trace) &&
+                        sizeof *sc->trace) &&
             cairn__grow(a, (void **)&sc->poff, &sc->poff_cap, nn + 1,
-                            sizeof *sc->poff) &&
+                        sizeof *sc->poff) &&
             cairn__grow(a, (void **)&sc->plen, &sc->plen_cap, nn + 1,
-                            sizeof *sc->plen);
+                        sizeof *sc->plen);
   ok = ok && b->node && b->dist && b->off;
   if (!ok) {
     cairn__free(a, b->node, n * sizeof *b->node);
@@ -206,7 +206,7 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
       cairn_search_trace_nodes(sc->search, b->node[j], sc->trace, sc->trace_cap, &len);
       hpa_lock(h);
       ok = cairn__grow(a, (void **)&sc->seq, &sc->seq_cap, sc->n_seq + len,
-                           sizeof *sc->seq);
+                       sizeof *sc->seq);
       hpa_unlock(h);
       if (!ok) return CAIRN_ERR_NOMEM;
       for (size_t k = len - 1; k-- > 0;) sc->seq[sc->n_seq++] = sc->trace[k];
