@@ -8,11 +8,6 @@
 
 #define INF CAIRN_COST_INF
 
-static cairn_point pt(int x, int y) {
-  cairn_point p = {x, y};
-  return p;
-}
-
 /* The test's own Dijkstra, sharing nothing with the library: an O(cells^2)
  * scan. dist[y * w + x] = the cheapest cost from src, a step paying the
  * entered cell's terrain x step length plus its penalty; blocked cells and
@@ -382,7 +377,6 @@ static void carnage_pass(void **state) {
 }
 
 /* ---- claimed cells --------------------------------------------------- */
-
 
 /* Lester's corridors: six units from one place to one goal through two
  * corridors of equal length. With claims each unit, having claimed its

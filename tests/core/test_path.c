@@ -11,11 +11,6 @@
 #define NROWS(...) ((int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)))
 #define GRID(...) tu_grid(ROWS(__VA_ARGS__), NROWS(__VA_ARGS__))
 
-static cairn_point pt(int32_t x, int32_t y) {
-  cairn_point p = {x, y};
-  return p;
-}
-
 /* cmocka 1.1's assert_float_equal compares in float: too coarse here. */
 #define assert_near(a, b, eps)                                          \
   do {                                                                  \

@@ -8,11 +8,6 @@
 
 #include "cairn/hierarchy.h"
 
-static cairn_point pt(int x, int y) {
-  cairn_point p = {x, y};
-  return p;
-}
-
 /* The path's cost under the layer, recomputed here: each step's terrain
  * (tu_path_cost checks the path itself) plus the penalty of the cell it
  * enters; no cell after the start may be blocked by the layer. */

@@ -11,11 +11,6 @@
 
 #include <string.h>
 
-static inline cairn_point pt(int32_t x, int32_t y) {
-  cairn_point p = {x, y};
-  return p;
-}
-
 static inline cairn_flow_builder *new_builder(void) {
   cairn_flow_builder *b = NULL;
   assert_int_equal(cairn_flow_builder_create(NULL, &b), CAIRN_OK);

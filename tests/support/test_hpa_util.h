@@ -60,11 +60,6 @@ static inline cairn_hpa_path_opts popts(int32_t nearby, int smooth) {
   return o;
 }
 
-static inline cairn_point pt(int32_t x, int32_t y) {
-  cairn_point p = {x, y};
-  return p;
-}
-
 /* A grid with the same costs as g (islands fresh). */
 static inline cairn_grid *copy_grid(const cairn_grid *g) {
   int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);

@@ -22,11 +22,6 @@ static inline cairn_search_opts opts_of(cairn_heuristic h, int moves) {
   return o;
 }
 
-static inline cairn_point pt(int x, int y) {
-  cairn_point p = {x, y};
-  return p;
-}
-
 /* ---- bounded searches, fills, traces -------------------------------- */
 
 #define INF CAIRN_COST_INF

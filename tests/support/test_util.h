@@ -10,6 +10,12 @@
 
 #include "cairn/core.h"
 
+/* The point (x, y). */
+static inline cairn_point pt(int32_t x, int32_t y) {
+  cairn_point p = {x, y};
+  return p;
+}
+
 /* Builds a grid from rows of characters: '.' cost 1, '#' blocked, a digit
  * d cost d (1..9). Fails the test on a bad character. */
 cairn_grid *tu_grid(const char *const *rows, int height);
