@@ -59,6 +59,22 @@ cairn_status cairn_claims_release(cairn_claims *c, uint32_t unit) {
   return CAIRN_OK;
 }
 
+cairn_status cairn_claims_get(const cairn_claims *c, uint32_t unit,
+                              cairn_point *out, size_t cap, size_t *n,
+                              uint64_t *until) {
+  if (!c || !n || !until || (cap && !out) || unit >= CAIRN_CLAIMS_MAX_UNITS)
+    return CAIRN_ERR_ARG;
+  *n = 0;
+  *until = 0;
+  if (unit >= c->n_units || !c->unit[unit].live) return CAIRN_OK;
+  const cairn__claim_set *set = &c->unit[unit];
+  *n = set->n;
+  *until = set->until;
+  if (cap < set->n) return CAIRN_ERR_BUFFER;
+  for (size_t k = 0; k < set->n; k++) out[k] = cairn__grid_point(c->grid, set->cell[k]);
+  return CAIRN_OK;
+}
+
 /* Room for unit u's set and n of its cells, and a live slot. */
 static bool claims_room(cairn_claims *c, uint32_t u, size_t n) {
   if (u >= c->n_units) {

@@ -162,6 +162,23 @@ CAIRN_CORE_API cairn_status cairn_claims_set(cairn_claims *c, uint32_t unit,
  * @param[in] unit the unit's id
  * @return CAIRN_OK, CAIRN_ERR_ARG for NULL or a unit id too large */
 CAIRN_CORE_API cairn_status cairn_claims_release(cairn_claims *c, uint32_t unit);
+/** A unit's claims, as cairn_claims_set last gave them (a save format reads
+ * them to set them again): the cells, in the order given, up to cap of
+ * them into out, their number into *n and the tick they last to into
+ * *until; a unit with none (released, expired or never claimed) has
+ * *n = 0 and *until = 0.
+ * @param[in] c the table
+ * @param[in] unit the unit's id
+ * @param[out] out the cells, or NULL when cap is 0
+ * @param[in] cap cells out holds
+ * @param[out] n the number of cells
+ * @param[out] until the tick the claims last to
+ * @return CAIRN_OK; CAIRN_ERR_BUFFER when cap < *n (nothing written to
+ * out); CAIRN_ERR_ARG for NULL c, n or until (or out NULL with cap > 0), or a
+ * unit id too large */
+CAIRN_CORE_API cairn_status cairn_claims_get(const cairn_claims *c, uint32_t unit,
+                                             cairn_point *out, size_t cap, size_t *n,
+                                             uint64_t *until);
 /** Drops every claim whose tick is before now; returns how many units lost
  * theirs. Costs the number of claiming units, not the map.
  * @param[in,out] c the table

@@ -212,6 +212,49 @@ CAIRN_CORE_API cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
  * @return out->status, or CAIRN_ERR_ARG for NULL */
 CAIRN_CORE_API cairn_status cairn_search_result(cairn_search *s, cairn_result *out);
 
+/** Saves the grid A* in progress in s (cairn_astar_begin, then steps that
+ * returned CAIRN_IN_PROGRESS) to go on with it later, in this context or
+ * another (cairn_astar_resume): the grid's size, the start and the goal,
+ * every cell the search reached with its cost, its parent and whether it
+ * was expanded, and the open set in its heap's order (which decides ties).
+ * Options are not saved: the caller resumes with the same ones. The bytes
+ * are little-endian, the same on every platform: 28 + 17 per reached cell
+ * + 16 per open cell. No checksum: a caller that stores them keeps its
+ * own (the crowd's save format does).
+ * @param[in] s the search context
+ * @param[out] buf where the state goes, or NULL to ask its size
+ * @param[in] cap bytes buf holds
+ * @param[out] len the state's size in bytes
+ * @return CAIRN_OK; CAIRN_ERR_BUFFER (buf NULL or cap under *len, nothing
+ * written); CAIRN_ERR_STATE (*len 0) when s holds no grid A* in progress
+ * (none begun, another kind of search, or one that ended); CAIRN_ERR_ARG
+ * for NULL s or len */
+CAIRN_CORE_API cairn_status cairn_search_save_state(const cairn_search *s, void *buf,
+                                                    size_t cap, size_t *len);
+/** Begins the A* that cairn_search_save_state saved again on grid, with
+ * opts, and puts it back where it was, so that its steps give exactly what
+ * the saved search's would have. The grid (costs, and island labels if
+ * fresh) and the options (heuristic, moves, weight, bounds, the penalty
+ * layer, the claim table with the same counts, the avoided cells) must be
+ * those the saved search had; the state checks what it can (the grid's
+ * size, that every cell it names is open, not avoided, and reached from a
+ * cheaper expanded neighbour, that the open set is a heap of exactly the
+ * open cells). Grows the context as cairn_astar_begin does.
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] opts options, or NULL for the defaults
+ * @param[in] buf the saved state
+ * @param[in] len its size in bytes
+ * @return CAIRN_OK (in progress again); CAIRN_ERR_PARSE for malformed or
+ * inconsistent bytes; CAIRN_ERR_MISMATCH for a state of a grid of another
+ * size, or one begin settles at once (another island, a goal the layer
+ * blocks); the refusals of cairn_astar_begin; CAIRN_ERR_ARG for NULL s,
+ * grid or buf. On failure s holds no search (a step returns
+ * CAIRN_ERR_STATE). */
+CAIRN_CORE_API cairn_status cairn_astar_resume(cairn_search *s, const cairn_grid *grid,
+                                               const cairn_search_opts *opts,
+                                               const void *buf, size_t len);
+
 /** What the last (or current) grid search knows of one cell, for tests,
  * debugging and pictures of the expanded nodes. f = g + h. */
 typedef enum cairn_node_state {
