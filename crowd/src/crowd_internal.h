@@ -124,6 +124,10 @@ struct cairn_crowd {
   size_t head_given;        /* raw cells of the head's route its agents got */
   uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
+  /* the head request's route over the hierarchy, for a save
+   * (crowd_save.c replays it): where its plan started, edges refined */
+  cairn_point head_from;
+  uint32_t head_refined;
 
   uint64_t tick;
   cairn_status tick_status; /* the tick's first failure (a search's memory) */

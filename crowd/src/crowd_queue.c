@@ -351,6 +351,8 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
     c->in_search = 1;
     c->head_expanded = 0;
     c->head_given = 0;
+    c->head_from = start_of(c, r);
+    c->head_refined = 0;
     st = cairn_hpa_plan(c->hq, c->opts.hpa, start_of(c, r), r->goal, &po, &res);
     charge(c, res.expanded, used);
     if (st == CAIRN_ERR_STATE) { /* a stale hierarchy (a failed edit): A* */
@@ -363,6 +365,7 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
   while (st == CAIRN_IN_PROGRESS && *used < budget) {
     uint64_t before = *used;
     st = cairn_hpa_refine(c->hq, 1, &res);
+    c->head_refined = res.route_refined;
     charge(c, res.expanded, used);
     if (*used == before) (*used)++; /* a cached leg still costs its copy */
     if (st == CAIRN_ERR_STATE) { /* rebuilt under the route: plan again */

@@ -368,4 +368,7 @@ CAIRN_CROWD_API size_t cairn_crowd_memory(const cairn_crowd *c);
 #ifdef __cplusplus
 }
 #endif
+
+#include "cairn/crowd_save.h" /* saving and loading a crowd's state */
+
 #endif

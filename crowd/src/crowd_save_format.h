@@ -1,0 +1,108 @@
+/* The crowd's save format, shared by the writer (crowd_save.c) and the
+ * reader (crowd_load.c): the frame, the setup a load must match, and the
+ * per-slot arrays as one table, so both sides walk them alike. The byte
+ * layout is docs/crowd.md's table ("Saving and loading"). */
+#ifndef CAIRN_CROWD_SAVE_FORMAT_H
+#define CAIRN_CROWD_SAVE_FORMAT_H
+
+#include "crowd_internal.h"
+
+#include "cairn_save.h"
+
+#include <stdarg.h>
+
+#define CROWD_MAGIC "CAIRNCRD"
+#define CROWD_MAGIC_LEN 8
+/* magic, version, flags (0), the total size */
+#define CROWD_HEAD_BYTES (CROWD_MAGIC_LEN + 4 + 4 + 8)
+#define CROWD_SUM_BYTES 8 /* the checksum, last */
+
+/* What a load must match: the grids, the layer, the hierarchy and the
+ * options that change results. */
+typedef struct crowd_setup {
+  uint32_t width, height;
+  uint64_t walk_fp, route_fp, penalty_fp; /* 0: no route grid, no layer */
+  uint8_t hpa;                            /* planned over a hierarchy */
+  int32_t hpa_cluster;
+  uint32_t hpa_levels, hpa_nodes;
+  uint64_t hpa_edges;
+  uint32_t max_agents;
+  float dt, bin_size, neighbour_radius;
+  uint64_t path_budget;
+  uint32_t waypoints, stuck_ticks;
+  int32_t avoid_radius;
+  float claim_penalty;
+  int32_t claim_radius;
+  uint32_t claim_ticks;
+} crowd_setup;
+
+/* The per-slot arrays, slots 0 .. high - 1 each, in the file's order:
+ * X(name, kind) with kind U8, U16, U32, U64, F32 or PT (a cell: x, y as
+ * 32-bit integers). */
+#define CROWD_SLOT_ARRAYS(X)                                                  \
+  X(gen, U32) X(alive, U8) X(order, U8) X(state, U8) X(flags, U8)             \
+  X(x, F32) X(y, F32) X(vx, F32) X(vy, F32) X(radius, F32) X(speed, F32)      \
+  X(offx, F32) X(offy, F32) X(best, F32) X(prog, F32) X(faction, U16)         \
+  X(field, U16) X(group, U32) X(stall, U32) X(req, U32) X(seed, U64)          \
+  X(goal, PT) X(wp_n, U16) X(wp_i, U16) X(wp_partial, U8) X(slot_bin, U32)
+
+/* Bytes an element of each kind takes. */
+enum { CROWD_SZ_U8 = 1, CROWD_SZ_U16 = 2, CROWD_SZ_U32 = 4, CROWD_SZ_U64 = 8,
+       CROWD_SZ_F32 = 4, CROWD_SZ_PT = 8 };
+
+/* A queued request on file: slot, gen, group, goal, enqueued, live,
+ * no_avoid, no_hpa, from_set, from. */
+#define CROWD_REQ_BYTES 40u
+/* The search in progress at the head of the queue. */
+enum { CROWD_SEARCH_NONE = 0, CROWD_SEARCH_ASTAR = 1, CROWD_SEARCH_HPA = 2 };
+
+/* The stats saved: the crowd's running figures (the rest of
+ * cairn_crowd_stats is counted from the agents). */
+#define CROWD_STATS_BYTES (8u * (7u + 257u))
+
+/* Writers of one element. */
+static inline void cairn__crowd_put_pt(cairn__wbuf *w, cairn_point p) {
+  cairn__put_u32(w, (uint32_t)p.x);
+  cairn__put_u32(w, (uint32_t)p.y);
+}
+static inline cairn_point cairn__crowd_pt_at(const uint8_t *b) {
+  cairn_point p = {(int32_t)cairn__le32(b), (int32_t)cairn__le32(b + 4)};
+  return p;
+}
+static inline float cairn__crowd_f32_at(const uint8_t *b) {
+  uint32_t u = cairn__le32(b);
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* The crowd's own setup. */
+void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out);
+void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s);
+void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s);
+/* The first way a differs from b, as "what (file X, crowd Y)" into msg
+ * (n bytes); 0 when they match. */
+int cairn__crowd_setup_diff(const crowd_setup *file, const crowd_setup *crowd, char *msg,
+                            size_t n);
+
+/* Checks the frame of buf (size, magic, version, checksum): CAIRN_OK with
+ * a reader over the bytes after the header and before the checksum. */
+cairn_status cairn__crowd_frame(const void *buf, size_t len, const char *name,
+                                cairn__rbuf *body, cairn_error *err);
+
+/* "NAME: problem" into err (may be NULL); returns st. */
+cairn_status cairn__crowd_fail(cairn_error *err, cairn_status st, const char *name,
+                               const char *fmt, ...) CAIRN_PRINTF(4, 5);
+
+/* The whole file at path, in a buffer of the allocator a (size *cap). */
+cairn_status cairn__crowd_read_file(const char *path, const cairn_allocator *a,
+                                    uint8_t **buf, size_t *len, size_t *cap,
+                                    cairn_error *err);
+
+/* Whether a request over the hierarchy serves r (as the queue decides,
+ * crowd_queue.c's over_hpa). */
+static inline int cairn__crowd_req_over_hpa(const cairn_crowd *c, const crowd_request *r) {
+  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group);
+}
+
+#endif
