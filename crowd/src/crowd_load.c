@@ -178,6 +178,9 @@ static int agent_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
       !finite_all(AT_F32(v->offx, s), AT_F32(v->offy, s), r, sp))
     return 0;
   if (x < 0.0f || y < 0.0f || x >= (float)c->width || y >= (float)c->height) return 0;
+  /* a formation offset spans at most the group, so the map */
+  float span = (float)c->width + (float)c->height;
+  if (fabsf(AT_F32(v->offx, s)) > span || fabsf(AT_F32(v->offy, s)) > span) return 0;
   if (r < 0.05f || r > 0.5f || sp <= 0.0f || sp * c->opts.dt >= 0.95f) return 0;
   if (isnan(AT_F32(v->best, s)) || !(AT_F32(v->prog, s) >= 0.0f)) return 0;
   if ((order == CAIRN_ORDER_FIELD) != (field != CROWD_NO_FIELD)) return 0;

@@ -354,11 +354,402 @@ static void resume_wander(void **state) {
   resume_equal(WANDER, 1, 2);
 }
 
+/* ---- refusals ---------------------------------------------------- */
+
+/* A small crowd: 24 x 20 with walls, claims on, a budget so small that
+ * searches span ticks; ten agents: four on a field, six on paths of their
+ * own; before tick 5 two of the field's agents take another goal set. */
+static cairn_grid *small_grid(void) {
+  uint64_t rng = 31;
+  return tu_random_grid(&rng, 24, 20, 15, 2);
+}
+
+static cairn_crowd_opts small_opts(void) {
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = 12;
+  o.threads = 1;
+  o.path_budget = 15;
+  o.claim_penalty = 1.0f;
+  return o;
+}
+
+static cairn_crowd *small_crowd(const cairn_grid *g, const cairn_allocator *al,
+                                uint64_t ticks) {
+  cairn_crowd_opts o = small_opts();
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, al, &c), CAIRN_OK);
+  uint64_t rng = 8;
+  cairn_agent a[10];
+  for (int k = 0; k < 10; k++) {
+    cairn_point p = tu_random_open(&rng, g);
+    cairn_agent_params ap = {(float)p.x + 0.5f, (float)p.y + 0.5f, 0.3f, 1.5f, 0};
+    assert_int_equal(cairn_crowd_add(c, &ap, &a[k]), CAIRN_OK);
+  }
+  cairn_point goal = tu_random_open(&rng, g), other = tu_random_open(&rng, g);
+  assert_int_equal(cairn_crowd_order_field(c, a, 4, &goal, 1), CAIRN_OK);
+  for (int k = 4; k < 10; k++)
+    assert_int_equal(cairn_crowd_order_path(c, &a[k], 1, tu_random_open(&rng, g)), CAIRN_OK);
+  for (uint64_t t = 0; t < ticks; t++) {
+    if (t == 5) assert_int_equal(cairn_crowd_order_field(c, a, 2, &other, 1), CAIRN_OK);
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  }
+  return c;
+}
+
+/* Loading `bytes` into c fails with `want` and leaves c as it was (its
+ * hash and its save, `before`). */
+static void assert_refused(cairn_crowd *c, const uint8_t *bytes, size_t len, cairn_status want,
+                           const uint8_t *before, size_t before_len, int full_check) {
+  uint64_t h = cairn_crowd_hash(c);
+  cairn_error err;
+  cairn_status st = cairn_crowd_load(c, bytes, len, &err);
+  if (st != want)
+    fail_msg("load of %zu bytes: %s, not %s (%s)", len, cairn_status_str(st),
+             cairn_status_str(want), err.message);
+  assert_true(strncmp(err.message, "<memory>: ", 10) == 0);
+  assert_int_equal(cairn_crowd_hash(c), h);
+  if (full_check) assert_same_save(c, before, before_len);
+}
+
+/* The bytes with the checksum made right again: past the frame, so the
+ * reader's own checks are what refuses. */
+static void reseal(uint8_t *b, size_t len) {
+  uint64_t sum = cairn__checksum(b, len - 8);
+  for (int k = 0; k < 8; k++) b[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
+}
+
+/* Two crowds a tick apart continue alike: c (after refused loads) and a
+ * twin made afresh. */
+static void assert_goes_on_as_twin(cairn_crowd *c, const cairn_grid *g, uint64_t ticks) {
+  cairn_crowd *twin = small_crowd(g, NULL, ticks);
+  for (int t = 0; t < 30; t++) {
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    assert_int_equal(cairn_crowd_tick(twin), CAIRN_OK);
+    assert_int_equal(cairn_crowd_hash(c), cairn_crowd_hash(twin));
+  }
+  cairn_crowd_destroy(twin);
+}
+
+static void refuses_truncations_and_bit_flips(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *src = small_crowd(g, NULL, 7), *dst = small_crowd(g, NULL, 3);
+  assert_true(src->in_search && dst->in_search); /* a search on both sides */
+  size_t len, before_len;
+  uint8_t *bytes = save_of(src, &len), *before = save_of(dst, &before_len);
+  printf("a small save: %zu bytes\n", len);
+  for (size_t n = 0; n < len; n++)
+    assert_refused(dst, bytes, n, CAIRN_ERR_PARSE, before, before_len, n % 64 == 0);
+  uint8_t *bad = malloc(len + 1);
+  memcpy(bad, bytes, len);
+  bad[len] = 0;
+  assert_refused(dst, bad, len + 1, CAIRN_ERR_PARSE, before, before_len, 1);
+  for (size_t bit = 0; bit < len * 8; bit++) {
+    bad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    assert_refused(dst, bad, len, CAIRN_ERR_PARSE, before, before_len, bit % 512 == 0);
+    bad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+  }
+  /* another version, the checksum right: refused by the version */
+  bad[8] = 2;
+  reseal(bad, len);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(dst, bad, len, &err), CAIRN_ERR_PARSE);
+  assert_non_null(strstr(err.message, "version 2"));
+  assert_same_save(dst, before, before_len);
+  assert_goes_on_as_twin(dst, g, 3);
+  free(bad);
+  free(before);
+  free(bytes);
+  cairn_crowd_destroy(src);
+  cairn_crowd_destroy(dst);
+  cairn_grid_destroy(g);
+}
+
+/* Every byte of a save set to 0x00, 0x01, 0x7f and 0xff in turn, the
+ * checksum sealed again: the reader refuses it, or takes a state the tick
+ * can run (ASan watches). */
+static void survives_sealed_corruption(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *src = small_crowd(g, NULL, 7), *dst = small_crowd(g, NULL, 3);
+  size_t len, before_len;
+  uint8_t *bytes = save_of(src, &len), *before = save_of(dst, &before_len);
+  uint8_t *bad = malloc(len);
+  const uint8_t values[4] = {0x00, 0x01, 0x7f, 0xff};
+  size_t taken = 0, refused = 0;
+  for (size_t at = 0; at + 8 < len; at++)
+    for (int v = 0; v < 4; v++) {
+      memcpy(bad, bytes, len);
+      if (bad[at] == values[v]) continue;
+      bad[at] = values[v];
+      reseal(bad, len);
+      cairn_error err;
+      uint64_t h = cairn_crowd_hash(dst);
+      cairn_status st = cairn_crowd_load(dst, bad, len, &err);
+      if (st == CAIRN_OK) {
+        taken++;
+        for (int t = 0; t < 3; t++) cairn_crowd_tick(dst);
+        assert_int_equal(cairn_crowd_load(dst, before, before_len, &err), CAIRN_OK);
+        continue;
+      }
+      refused++;
+      assert_true(st == CAIRN_ERR_PARSE || st == CAIRN_ERR_MISMATCH);
+      assert_int_equal(cairn_crowd_hash(dst), h);
+    }
+  printf("sealed corruptions: %zu taken, %zu refused\n", taken, refused);
+  assert_true(refused > 1000);
+  assert_same_save(dst, before, before_len);
+  free(bad);
+  free(before);
+  free(bytes);
+  cairn_crowd_destroy(src);
+  cairn_crowd_destroy(dst);
+  cairn_grid_destroy(g);
+}
+
+/* A crowd like the small one but for what `change` alters. */
+static void assert_mismatch(const uint8_t *bytes, size_t len, const cairn_grid *g,
+                            const cairn_crowd_opts *o, const char *says) {
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, o, NULL, &c), CAIRN_OK);
+  size_t before_len;
+  uint8_t *before = save_of(c, &before_len);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_ERR_MISMATCH);
+  if (!strstr(err.message, says)) fail_msg("'%s' does not say '%s'", err.message, says);
+  assert_same_save(c, before, before_len);
+  free(before);
+  cairn_crowd_destroy(c);
+}
+
+static void refuses_another_map_or_options(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *src = small_crowd(g, NULL, 7);
+  size_t len;
+  uint8_t *bytes = save_of(src, &len);
+  cairn_crowd_opts o = small_opts();
+  /* the map: one cell's cost, the size */
+  cairn_grid *other = small_grid();
+  cairn_point p = {0, 0};
+  while (cairn_grid_cost(other, p.x, p.y) != 1) p.x++;
+  assert_int_equal(cairn_grid_set_cost(other, p.x, p.y, 2), CAIRN_OK);
+  assert_mismatch(bytes, len, other, &o, "walk grid's fingerprint");
+  cairn_grid *wide = NULL;
+  assert_int_equal(cairn_grid_create(25, 20, 1, NULL, &wide), CAIRN_OK);
+  assert_mismatch(bytes, len, wide, &o, "walk grid's width");
+  /* a route grid, a layer, a hierarchy the save did not have */
+  cairn_crowd_opts x = o;
+  x.route_grid = g;
+  assert_mismatch(bytes, len, g, &x, "route grid");
+  cairn_penalty *layer = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &layer), CAIRN_OK);
+  x = o;
+  x.penalty = layer;
+  assert_mismatch(bytes, len, g, &x, "penalty layer");
+  cairn_hpa *h = NULL;
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.threads = 1;
+  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
+  x = o;
+  x.hpa = h;
+  assert_mismatch(bytes, len, g, &x, "hierarchy");
+  /* the options that change results */
+  x = o;
+  x.max_agents = 13;
+  assert_mismatch(bytes, len, g, &x, "max_agents");
+  x = o;
+  x.dt = 0.05f;
+  assert_mismatch(bytes, len, g, &x, "dt");
+  x = o;
+  x.path_budget = 16;
+  assert_mismatch(bytes, len, g, &x, "path_budget");
+  x = o;
+  x.claim_penalty = 0.0f;
+  assert_mismatch(bytes, len, g, &x, "claim_penalty");
+  x = o;
+  x.waypoints = 8;
+  assert_mismatch(bytes, len, g, &x, "waypoints");
+  /* what may differ: threads, chunk, the cache's budget */
+  x = o;
+  x.threads = 2;
+  x.chunk = 3;
+  x.field_cache_bytes = 1 << 20;
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, &x, NULL, &c), CAIRN_OK);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_OK);
+  assert_int_equal(cairn_crowd_hash(c), cairn_crowd_hash(src));
+  cairn_crowd_destroy(c);
+  cairn_hpa_destroy(h);
+  cairn_penalty_destroy(layer);
+  cairn_grid_destroy(wide);
+  cairn_grid_destroy(other);
+  free(bytes);
+  cairn_crowd_destroy(src);
+  cairn_grid_destroy(g);
+}
+
+static void sizes_and_arguments(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *c = small_crowd(g, NULL, 4);
+  size_t len = 0, got = 0;
+  assert_int_equal(cairn_crowd_save(c, NULL, 0, &len), CAIRN_ERR_BUFFER);
+  assert_true(len > 100);
+  uint8_t *buf = malloc(len);
+  assert_int_equal(cairn_crowd_save(c, buf, 0, &got), CAIRN_ERR_BUFFER);
+  assert_int_equal(got, len);
+  assert_int_equal(cairn_crowd_save(c, buf, len - 1, &got), CAIRN_ERR_BUFFER);
+  assert_int_equal(got, len);
+  assert_int_equal(cairn_crowd_save(c, buf, len, &got), CAIRN_OK);
+  assert_int_equal(got, len);
+  assert_int_equal(cairn_crowd_save(NULL, buf, len, &got), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_crowd_save(c, buf, len, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_crowd_load(NULL, buf, len, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_crowd_load(c, NULL, len, NULL), CAIRN_ERR_ARG);
+  cairn_crowd_save_info info;
+  cairn_error err;
+  assert_int_equal(cairn_crowd_read_info(buf, len, &info, &err), CAIRN_OK);
+  assert_int_equal(info.version, CAIRN_CROWD_SAVE_VERSION);
+  assert_int_equal(info.tick, 4);
+  assert_int_equal(info.agents, 10);
+  assert_int_equal(info.width, 24);
+  assert_int_equal(info.height, 20);
+  assert_int_equal(info.opts.max_agents, 12);
+  assert_int_equal(info.opts.path_budget, 15);
+  assert_true(info.opts.claim_penalty == 1.0f);
+  assert_int_equal(info.hpa, 0);
+  assert_int_equal(info.penalty_fingerprint, 0);
+  assert_int_equal(cairn_crowd_read_info(buf, len - 1, &info, &err), CAIRN_ERR_PARSE);
+  assert_non_null(strstr(err.message, "<memory>: truncated"));
+  /* a layer written but not yet taken in: no save */
+  cairn_penalty *layer = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &layer), CAIRN_OK);
+  cairn_crowd_opts o = small_opts();
+  o.penalty = layer;
+  cairn_crowd *lc = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &lc), CAIRN_OK);
+  assert_int_equal(cairn_crowd_save(lc, NULL, 0, &got), CAIRN_ERR_BUFFER);
+  assert_int_equal(cairn_penalty_add(layer, 3, 3, 100), CAIRN_OK);
+  assert_int_equal(cairn_crowd_save(lc, NULL, 0, &got), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_layer_changed(lc), CAIRN_OK);
+  assert_int_equal(cairn_crowd_save(lc, NULL, 0, &got), CAIRN_ERR_BUFFER);
+  cairn_crowd_destroy(lc);
+  cairn_penalty_destroy(layer);
+  free(buf);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
+static int file_exists(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f) fclose(f);
+  return f != NULL;
+}
+
+/* Files: saved and loaded; a failed save leaves the good file; a file
+ * that cannot be read, or a damaged one, is refused naming the file. */
+static void files(void **state) {
+  (void)state;
+  const char *path = "test_crowd_save.crowd";
+  cairn_grid *g = small_grid();
+  cairn_crowd *src = small_crowd(g, NULL, 7), *dst = small_crowd(g, NULL, 2);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_save_file(src, path, &err), CAIRN_OK);
+  assert_false(file_exists("test_crowd_save.crowd.tmp0"));
+  cairn_crowd_save_info info;
+  assert_int_equal(cairn_crowd_read_info_file(path, &info, &err), CAIRN_OK);
+  assert_int_equal(info.tick, 7);
+  assert_int_equal(cairn_crowd_load_file(dst, path, &err), CAIRN_OK);
+  assert_int_equal(cairn_crowd_hash(dst), cairn_crowd_hash(src));
+  /* a save that fails (the layer moved under it) replaces nothing */
+  cairn_penalty *layer = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &layer), CAIRN_OK);
+  cairn_crowd_opts o = small_opts();
+  o.penalty = layer;
+  cairn_crowd *lc = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &lc), CAIRN_OK);
+  assert_int_equal(cairn_penalty_add(layer, 3, 3, 100), CAIRN_OK);
+  assert_int_equal(cairn_crowd_save_file(lc, path, &err), CAIRN_ERR_STATE);
+  assert_non_null(strstr(err.message, path));
+  assert_false(file_exists("test_crowd_save.crowd.tmp0"));
+  assert_int_equal(cairn_crowd_load_file(dst, path, &err), CAIRN_OK);
+  /* unreadable, damaged */
+  assert_int_equal(cairn_crowd_load_file(dst, "no/such/dir/x.crowd", &err), CAIRN_ERR_IO);
+  assert_non_null(strstr(err.message, "no/such/dir/x.crowd"));
+  assert_int_equal(cairn_crowd_save_file(src, "no/such/dir/x.crowd", &err), CAIRN_ERR_IO);
+  FILE *f = fopen(path, "r+b");
+  assert_non_null(f);
+  fseek(f, 100, SEEK_SET);
+  fputc(0x5a, f);
+  fclose(f);
+  uint64_t h = cairn_crowd_hash(dst);
+  assert_int_equal(cairn_crowd_load_file(dst, path, &err), CAIRN_ERR_PARSE);
+  assert_non_null(strstr(err.message, "test_crowd_save.crowd: corrupt"));
+  assert_int_equal(cairn_crowd_hash(dst), h);
+  assert_int_equal(cairn_crowd_read_info_file(path, &info, &err), CAIRN_ERR_PARSE);
+  remove(path);
+  cairn_crowd_destroy(lc);
+  cairn_penalty_destroy(layer);
+  cairn_crowd_destroy(src);
+  cairn_crowd_destroy(dst);
+  cairn_grid_destroy(g);
+}
+
+/* A load whose memory runs out at allocation k, for every k, says
+ * CAIRN_ERR_NOMEM and leaves the crowd as it was; the one that gets its
+ * memory takes the state; nothing leaks. The load builds a field its
+ * crowd does not hold, a claim table and a search context (the crowd's
+ * own is busy). */
+static void out_of_memory_changes_nothing(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *src = small_crowd(g, NULL, 7);
+  size_t len, before_len;
+  uint8_t *bytes = save_of(src, &len);
+  tu_alloc t;
+  cairn_allocator al = tu_alloc_init(&t, -1);
+  cairn_crowd *dst = small_crowd(g, &al, 3);
+  assert_true(dst->in_search);
+  uint8_t *before = save_of(dst, &before_len);
+  long k = 0;
+  for (;; k++) {
+    t.budget = k;
+    uint64_t h = cairn_crowd_hash(dst);
+    cairn_error err;
+    cairn_status st = cairn_crowd_load(dst, bytes, len, &err);
+    t.budget = -1;
+    if (st == CAIRN_OK) break;
+    assert_int_equal(st, CAIRN_ERR_NOMEM);
+    assert_int_equal(cairn_crowd_hash(dst), h);
+    assert_same_save(dst, before, before_len);
+  }
+  printf("a load under a failing allocator: %ld allocations\n", k);
+  assert_true(k >= 3);
+  assert_int_equal(cairn_crowd_hash(dst), cairn_crowd_hash(src));
+  assert_same_save(dst, bytes, len);
+  cairn_crowd_destroy(dst);
+  assert_int_equal(t.live_bytes, 0);
+  assert_int_equal(t.live_blocks, 0);
+  assert_int_equal(t.bad_sizes, 0);
+  free(before);
+  free(bytes);
+  cairn_crowd_destroy(src);
+  cairn_grid_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(resume_horde),  cmocka_unit_test(resume_groups),
       cmocka_unit_test(resume_claims), cmocka_unit_test(resume_hpa),
       cmocka_unit_test(resume_wander),
+      cmocka_unit_test(refuses_truncations_and_bit_flips),
+      cmocka_unit_test(survives_sealed_corruption),
+      cmocka_unit_test(refuses_another_map_or_options),
+      cmocka_unit_test(sizes_and_arguments),
+      cmocka_unit_test(files),
+      cmocka_unit_test(out_of_memory_changes_nothing),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
