@@ -14,21 +14,26 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
-  double *ms = malloc((size_t)ticks * sizeof *ms);
-  if (!ms) return CAIRN_ERR_NOMEM;
-  double total_us = 0;
-  long t = 0;
   cairn_crowd_stats st;
   cairn_crowd_get_stats(c, &st);
+  /* a loaded crowd (--load) goes on from its tick: `ticks` counts from the
+   * start, and a run that had stopped (nothing moving) stays stopped */
+  long t0 = (long)st.ticks;
+  if (t0 > 0 && st.moving + st.waiting + st.queued == 0) ticks = t0;
+  long n = ticks > t0 ? ticks - t0 : 0;
+  double *ms = malloc((size_t)(n ? n : 1) * sizeof *ms);
+  if (!ms) return CAIRN_ERR_NOMEM;
+  double total_us = 0;
+  long t = t0;
   /* the ticks that began with every agent on the field: a prefix, as an
    * arrived agent stays */
   long full = 0;
   for (; t < ticks; t++) {
-    if (st.arrived == 0) full = t + 1;
-    double t0 = cli_now_us();
+    if (st.arrived == 0) full = t - t0 + 1;
+    double t0_us = cli_now_us();
     cairn_crowd_tick(c);
-    double us = cli_now_us() - t0;
-    ms[t] = us / 1000.0;
+    double us = cli_now_us() - t0_us;
+    ms[t - t0] = us / 1000.0;
     total_us += us;
     cairn_crowd_get_stats(c, &st);
     sum->in_wall += st.in_wall;
@@ -56,6 +61,7 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
     }
   }
   cairn_crowd_get_stats(c, &st);
+  long ran = t - t0;
   sum->ticks = t;
   sum->arrived = st.arrived;
   sum->stuck = st.stuck + st.unreachable;
@@ -77,9 +83,9 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   sum->full_ticks = full;
   qsort(ms, (size_t)full, sizeof *ms, cmp_double);
   sum->full_median_ms = full ? ms[full / 2] : 0;
-  qsort(ms, (size_t)t, sizeof *ms, cmp_double);
-  sum->median_ms = ms[t / 2];
-  sum->p99_ms = ms[(size_t)((double)(t - 1) * 0.99)];
+  qsort(ms, (size_t)ran, sizeof *ms, cmp_double);
+  sum->median_ms = ran ? ms[ran / 2] : 0;
+  sum->p99_ms = ran ? ms[(size_t)((double)(ran - 1) * 0.99)] : 0;
   free(ms);
   return CAIRN_OK;
 }

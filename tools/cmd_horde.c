@@ -30,7 +30,7 @@
 static const char *const value_opts[] = {"--map", "--agents", "--ticks",
                                          "--threads", "--seed", "--replay",
                                          "--every", "--png", "--frames", "--gif",
-                                         NULL};
+                                         "--save", "--load", NULL};
 
 typedef struct horde_args {
   const char *map;
@@ -39,6 +39,8 @@ typedef struct horde_args {
   const char *replay; /* --replay FILE, a frame every `every` ticks */
   long every;         /* 0: not given (replay 1, pictures 60) */
   const char *png, *frames, *gif; /* the end of the night; every `every` ticks */
+  const char *save, *load; /* the crowd's state: written at the end, read at the start */
+  bool agents_given;
 } horde_args;
 
 static int parse_args(int argc, char **argv, horde_args *a) {
@@ -51,6 +53,8 @@ static int parse_args(int argc, char **argv, horde_args *a) {
   a->replay = NULL;
   a->every = 0;
   a->png = a->frames = a->gif = NULL;
+  a->save = a->load = NULL;
+  a->agents_given = false;
   cli_args c;
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
@@ -67,6 +71,11 @@ static int parse_args(int argc, char **argv, horde_args *a) {
     if (cli_is(&c, "--map")) a->map = v;
     else if (cli_is(&c, "--agents")) {
       if (!cli_parse_int("--agents", v, 1, CAIRN_CROWD_MAX_AGENTS, &a->agents)) return EXIT_USAGE;
+      a->agents_given = true;
+    } else if (cli_is(&c, "--save")) {
+      a->save = v;
+    } else if (cli_is(&c, "--load")) {
+      a->load = v;
     } else if (cli_is(&c, "--ticks")) {
       if (!cli_parse_int("--ticks", v, 1, 10000000, &a->ticks)) return EXIT_USAGE;
     } else if (cli_is(&c, "--threads")) {
@@ -86,9 +95,24 @@ static int parse_args(int argc, char **argv, horde_args *a) {
       if (!cli_parse_int("--every", v, 1, 1000000, &a->every)) return EXIT_USAGE;
     }
   }
+  if (a->load && a->replay) {
+    cli_error("horde: --replay records a night from its start, not with --load");
+    return EXIT_USAGE;
+  }
   if (a->every && !a->replay && !a->frames && !a->gif) {
     cli_error("horde: --every needs --replay FILE, --frames DIR or --gif FILE");
     return EXIT_USAGE;
+  }
+  /* a saved night's agents are its crowd's slots (--agents, if given, must
+   * agree: the load refuses another count) */
+  if (a->load && !a->agents_given) {
+    cairn_crowd_save_info info;
+    cairn_error err;
+    if (cairn_crowd_read_info_file(a->load, &info, &err) != CAIRN_OK) {
+      cli_error("%s", err.message);
+      return EXIT_BADINPUT;
+    }
+    a->agents = (long)info.opts.max_agents;
   }
   if (!a->map)
     a->map = a->agents > HORDE_SMALL_MAP_AGENTS ? CAIRN_MAPS_DIR "/settlement-1024.map"
@@ -383,6 +407,35 @@ static int save_night(night_watch *w, long last, const char *path) {
   return rc;
 }
 
+/* The night saved in path (--load) instead of a new one: the crowd's state,
+ * and the handles of its agents, slots 0.. of the first generation (a
+ * night never removes one). Exit code. */
+static int load_night(cairn_crowd *c, const char *path, cairn_agent *agents, long n) {
+  cairn_error err;
+  cairn_status st = cairn_crowd_load_file(c, path, &err);
+  if (st != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+  }
+  for (long k = 0; k < n; k++) {
+    cairn_agent_info ai;
+    agents[k] = (cairn_agent)k | (cairn_agent)1 << 32;
+    if (cairn_crowd_get(c, agents[k], &ai) != CAIRN_OK) {
+      cli_error("%s: not a night of cairn horde (agent %ld is missing)", path, k);
+      return EXIT_BADINPUT;
+    }
+  }
+  return EXIT_DONE;
+}
+
+/* The night's state into path (--save). Exit code. */
+static int save_state(const cairn_crowd *c, const char *path) {
+  cairn_error err;
+  if (cairn_crowd_save_file(c, path, &err) == CAIRN_OK) return EXIT_DONE;
+  cli_error("%s", err.message);
+  return EXIT_RUNTIME;
+}
+
 int cmd_horde(int argc, char **argv) {
   horde_args a;
   int rc = parse_args(argc, argv, &a);
@@ -430,9 +483,14 @@ int cmd_horde(int argc, char **argv) {
   o.threads = (int)a.threads;
   o.penalty = torch.layer;
   if (st == CAIRN_OK) st = agents ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK)
-    st = spawn(c, g, island, a.agents, (uint64_t)a.seed, agents);
-  if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
+  if (st == CAIRN_OK && a.load) {
+    if ((rc = load_night(c, a.load, agents, a.agents)) != EXIT_DONE) goto done;
+    rc = EXIT_RUNTIME;
+  } else {
+    if (st == CAIRN_OK) st = spawn(c, g, island, a.agents, (uint64_t)a.seed, agents);
+    if (st == CAIRN_OK)
+      st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
+  }
   cli_crowd_summary sum = {0};
   sum.agents = a.agents;
   sum.n_gates = n_groups;
@@ -485,6 +543,7 @@ int cmd_horde(int argc, char **argv) {
   }
   cli_crowd_print(&sum, a.json, false);
   rc = a.png ? save_night(&watch, sum.ticks, a.png) : EXIT_DONE;
+  if (rc == EXIT_DONE && a.save) rc = save_state(c, a.save);
 done:
   cairn_image_destroy(watch.panel);
   free(gate_of);

@@ -11,7 +11,7 @@
 
 static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
                                          "--threads", "--seed",  "--budget", "--png",
-                                         "--algo",    NULL};
+                                         "--algo",    "--save",  "--load", NULL};
 
 typedef struct march_args {
   const char *map;
@@ -19,7 +19,25 @@ typedef struct march_args {
   bool json;
   bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
   const char *png; /* --png FILE: the end of the march */
+  const char *save, *load; /* the crowd's state: written at the end, read at the start */
+  bool budget_given, algo_given;
 } march_args;
+
+/* --load: the units are the saved crowd's, and --budget and --algo default
+ * to the saved run's (given, they must agree: the load refuses others). */
+static int saved_setup(march_args *a) {
+  cairn_crowd_save_info info;
+  cairn_error err;
+  if (cairn_crowd_read_info_file(a->load, &info, &err) != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return EXIT_BADINPUT;
+  }
+  a->groups = 1;
+  a->units = (long)info.opts.max_agents;
+  if (!a->budget_given) a->budget = (long)info.opts.path_budget;
+  if (!a->algo_given) a->hpa = info.hpa != 0;
+  return a->png && !cli_png_can_write(a->png) ? EXIT_RUNTIME : EXIT_DONE;
+}
 
 static int parse_args(int argc, char **argv, march_args *a) {
   memset(a, 0, sizeof *a);
@@ -41,6 +59,8 @@ static int parse_args(int argc, char **argv, march_args *a) {
     if (!(v = cli_value(&c))) return EXIT_USAGE;
     if (cli_is(&c, "--map")) a->map = v;
     else if (cli_is(&c, "--png")) a->png = v;
+    else if (cli_is(&c, "--save")) a->save = v;
+    else if (cli_is(&c, "--load")) a->load = v;
     else if (cli_is(&c, "--groups")) {
       if (!cli_parse_int("--groups", v, 1, 4096, &a->groups)) return EXIT_USAGE;
     } else if (cli_is(&c, "--units")) {
@@ -54,18 +74,21 @@ static int parse_args(int argc, char **argv, march_args *a) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
     } else if (cli_is(&c, "--budget")) {
       if (!cli_parse_int("--budget", v, 1, 100000000L, &a->budget)) return EXIT_USAGE;
+      a->budget_given = true;
     } else if (cli_is(&c, "--algo")) {
       if (strcmp(v, "hpa") && strcmp(v, "astar")) {
         cli_error("march: --algo must be astar or hpa, not '%s'", v);
         return EXIT_USAGE;
       }
       a->hpa = strcmp(v, "hpa") == 0;
+      a->algo_given = true;
     }
   }
-  if (!a->map || !a->groups || !a->units) {
-    cli_error("march needs --map FILE --groups G --units N");
+  if (!a->map || (!a->load && (!a->groups || !a->units))) {
+    cli_error("march needs --map FILE --groups G --units N (or --map FILE --load STATE)");
     return EXIT_USAGE;
   }
+  if (a->load) return saved_setup(a);
   if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
 }
@@ -124,6 +147,31 @@ static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
   return n;
 }
 
+/* The march saved in path (--load): the crowd's state, and the handles of
+ * its units, slots 0.. of the first generation (a march never removes
+ * one), into agents (*n of them). Exit code. */
+static int load_march(cairn_crowd *c, const char *path, cairn_agent *agents, long total,
+                      long *n) {
+  cairn_error err;
+  cairn_status st = cairn_crowd_load_file(c, path, &err);
+  if (st != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+  }
+  *n = 0;
+  for (long k = 0; k < total; k++) {
+    cairn_agent_info ai;
+    cairn_agent a = (cairn_agent)k | (cairn_agent)1 << 32;
+    if (cairn_crowd_get(c, a, &ai) == CAIRN_OK) agents[(*n)++] = a;
+  }
+  if (*n != (long)cairn_crowd_count(c)) {
+    cli_error("%s: not a march of cairn march (its units are not slots 0.. of the "
+              "first generation)", path);
+    return EXIT_BADINPUT;
+  }
+  return EXIT_DONE;
+}
+
 int cmd_march(int argc, char **argv) {
   march_args a;
   int rc = parse_args(argc, argv, &a);
@@ -151,7 +199,11 @@ int cmd_march(int argc, char **argv) {
   uint64_t rs = (uint64_t)a.seed;
   cli_crowd_summary sum = {0};
   int32_t far = (cairn_grid_width(g) + cairn_grid_height(g)) / 4;
-  for (long k = 0; k < a.groups && st == CAIRN_OK; k++) {
+  if (st == CAIRN_OK && a.load) {
+    if ((rc = load_march(c, a.load, agents, total, &sum.agents)) != EXIT_DONE) goto done;
+    rc = EXIT_RUNTIME;
+  }
+  for (long k = 0; k < a.groups && st == CAIRN_OK && !a.load; k++) {
     cairn_point from = random_cell(g, island, &rs), to = random_cell(g, island, &rs);
     for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
       to = random_cell(g, island, &rs);
@@ -179,6 +231,13 @@ int cmd_march(int argc, char **argv) {
     cli_png_scene pic = {.grid = g, .crowd = c, .agents = agents,
                          .n_agents = (size_t)sum.agents, .caption = caption};
     rc = cli_png_save(&pic, a.png);
+  }
+  if (rc == EXIT_DONE && a.save) {
+    cairn_error err;
+    if (cairn_crowd_save_file(c, a.save, &err) != CAIRN_OK) {
+      cli_error("%s", err.message);
+      rc = EXIT_RUNTIME;
+    }
   }
 done:
   cairn_crowd_destroy(c);

@@ -131,7 +131,7 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
   struct {
     const char *what;
     uint64_t file, crowd;
-  } items[] = {
+  } items[] = { /* fingerprints print in hex */
       {"the walk grid's width", f->width, c->width},
       {"the walk grid's height", f->height, c->height},
       {"the walk grid's fingerprint", f->walk_fp, c->walk_fp},
@@ -156,8 +156,11 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
   };
   for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
     if (items[k].file == items[k].crowd) continue;
-    snprintf(msg, n, "%s differs (file %llu, crowd %llu)", items[k].what,
-             (unsigned long long)items[k].file, (unsigned long long)items[k].crowd);
+    const char *fmt = strstr(items[k].what, "fingerprint")
+                          ? "%s differs (file %016llx, crowd %016llx)"
+                          : "%s differs (file %llu, crowd %llu)";
+    snprintf(msg, n, fmt, items[k].what, (unsigned long long)items[k].file,
+             (unsigned long long)items[k].crowd);
     return 1;
   }
   return 0;

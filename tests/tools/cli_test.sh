@@ -353,6 +353,55 @@ fi
 same_at_threads '"(ticks|arrived|stuck|state_hash|max_tick_nodes)":[^,]*' \
   "$cairn" march --map "$map" --groups 4 --units 12 --ticks 400 --algo hpa --json
 
+# --save and --load: a run saved at tick 600 and resumed (--ticks counting
+# from the start, the setup from the file) gives at tick 1,200 the state
+# of the run never stopped; a damaged file exits 3 naming it
+same_state() { # NAME WHOLE RESUMED: the same ticks, arrivals and hash
+  k='"(ticks|arrived|state_hash|arrived_by_gate)":("[^"]*"|\[[^]]*\]|[0-9]+)'
+  grep -Eo "$k" "$2" >"$tmp/k1" && grep -Eo "$k" "$3" >"$tmp/k2" &&
+    [ -s "$tmp/k1" ] && cmp -s "$tmp/k1" "$tmp/k2" ||
+    { echo "FAIL: $1 resumed from a save differs:" >&2; cat "$2" "$3" >&2; fails=$((fails + 1)); }
+}
+flip_byte() { # FILE OFFSET: one bit of the byte at OFFSET flipped
+  b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "\\$(printf %03o $((b ^ 4)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+"$cairn" horde --agents 2000 --ticks 1200 --json >"$tmp/hw.json" 2>&1
+"$cairn" horde --agents 2000 --ticks 600 --save "$tmp/h.crowd" >/dev/null 2>&1
+"$cairn" horde --load "$tmp/h.crowd" --ticks 1200 --json --threads 2 >"$tmp/hr.json" 2>&1
+same_state "horde" "$tmp/hw.json" "$tmp/hr.json"
+head -c 4000 "$tmp/h.crowd" >"$tmp/short.crowd"
+cp "$tmp/h.crowd" "$tmp/flip.crowd"
+flip_byte "$tmp/flip.crowd" 5000
+expect 3 "short.crowd: truncated" "$cairn" horde --load "$tmp/short.crowd" --ticks 1200
+expect 3 "flip.crowd: corrupt" "$cairn" horde --load "$tmp/flip.crowd" --ticks 1200
+expect 3 "flip.crowd: corrupt" "$cairn" horde --agents 2000 --load "$tmp/flip.crowd" --ticks 1200
+expect 3 "nothere.crowd: cannot open" "$cairn" horde --load "$tmp/nothere.crowd"
+expect 3 "h.crowd: made for another crowd: max_agents differs" \
+  "$cairn" horde --agents 1999 --load "$tmp/h.crowd" --ticks 700
+expect 2 "not with --load" "$cairn" horde --load "$tmp/h.crowd" --replay "$tmp/x.rpl"
+expect 1 "nowhere/x.crowd.*cannot create" "$cairn" horde --agents 10 --ticks 2 --save "$tmp/nowhere/x.crowd"
+if [ -f "$mai/maps/Berlin_0_256.map" ]; then
+  for algo in astar hpa; do
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 8 --units 50 --algo $algo \
+      --ticks 1200 --json >"$tmp/mw.json" 2>&1
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 8 --units 50 --algo $algo \
+      --ticks 600 --save "$tmp/m.crowd" >/dev/null 2>&1
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --load "$tmp/m.crowd" --ticks 1200 \
+      --json >"$tmp/mr.json" 2>&1
+    same_state "march --algo $algo" "$tmp/mw.json" "$tmp/mr.json"
+  done
+  expect 3 "m.crowd: made for another crowd: the walk grid.s width" \
+    "$cairn" march --map "$map" --load "$tmp/m.crowd"
+  head -c 100 "$tmp/m.crowd" >"$tmp/short.crowd"
+  expect 3 "short.crowd: truncated" \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --load "$tmp/short.crowd"
+  cp "$tmp/m.crowd" "$tmp/flip.crowd"
+  flip_byte "$tmp/flip.crowd" 300
+  expect 3 "flip.crowd: corrupt" \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --load "$tmp/flip.crowd"
+fi
+
 # suite: every .scen under a folder; the report's table against cairn scen --json
 expect 2 "suite needs a folder" "$cairn" suite
 expect 2 "not astar, dijkstra or hpa" "$cairn" suite "$tmp" --algo astar,jps
