@@ -1,0 +1,166 @@
+/* libFuzzer target: a crowd save from any bytes, loaded into a small
+ * crowd built here (a 16 x 12 map with walls, six agents at most, claims
+ * on, a tiny path budget and four waypoints, so saves hold searches in
+ * flight, group continuations and claims). A refusal must be a parse or
+ * mismatch status with a message naming "<memory>", and leave the crowd
+ * as it was (its hash). An accepted state must run: saved again, loaded
+ * into a second crowd, it gives the same hash and the same bytes, and
+ * both tick on alike.
+ *
+ * Bytes: the first says how the rest is taken: bit 0 set, as it is (the
+ * frame's checks: size, magic, version, checksum); clear, sealed first
+ * (its size field and checksum made right), so the reader's own checks
+ * of the state see the fuzzer's changes.
+ *
+ * The seeds (corpus/crowd_load/) are saves of this setup, written by the
+ * same file built with -DCROWD_LOAD_SEEDS (see seeds_main below). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cairn/crowd.h"
+
+#include "cairn_save.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond) \
+  do {              \
+    if (!(cond)) abort(); \
+  } while (0)
+
+/* The map: a border of open cells, a wall across the middle with a gap,
+ * a pillar. */
+static cairn_grid *the_grid(void) {
+  static cairn_grid *g;
+  if (g) return g;
+  CHECK(cairn_grid_create(16, 12, 1, NULL, &g) == CAIRN_OK);
+  for (int32_t x = 2; x < 14; x++)
+    if (x != 9) CHECK(cairn_grid_set_cost(g, x, 6, 0) == CAIRN_OK);
+  CHECK(cairn_grid_set_cost(g, 4, 3, 0) == CAIRN_OK);
+  CHECK(cairn_grid_set_cost(g, 12, 9, 3) == CAIRN_OK);
+  CHECK(cairn_grid_update_islands(g) == CAIRN_OK);
+  return g;
+}
+
+static cairn_crowd *new_crowd(void) {
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = 6;
+  o.threads = 1;
+  o.path_budget = 6;
+  o.waypoints = 4;
+  o.claim_penalty = 1.0f;
+  cairn_crowd *c = NULL;
+  CHECK(cairn_crowd_create(the_grid(), &o, NULL, &c) == CAIRN_OK);
+  return c;
+}
+
+/* The crowd's save in a malloc'd buffer. */
+static uint8_t *save_of(const cairn_crowd *c, size_t *len) {
+  CHECK(cairn_crowd_save(c, NULL, 0, len) == CAIRN_ERR_BUFFER);
+  uint8_t *b = malloc(*len);
+  CHECK(b != NULL);
+  size_t got = 0;
+  CHECK(cairn_crowd_save(c, b, *len, &got) == CAIRN_OK && got == *len);
+  return b;
+}
+
+/* The size field and the checksum of a save made right. */
+static void seal(uint8_t *b, size_t len) {
+  if (len < 32) return;
+  for (int k = 0; k < 8; k++) b[16 + k] = (uint8_t)((uint64_t)len >> (8 * k));
+  uint64_t sum = cairn__checksum(b, len - 8);
+  for (int k = 0; k < 8; k++) b[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
+}
+
+/* An accepted state: saved again, loaded elsewhere, the same; both go on
+ * alike. */
+static void check_taken(cairn_crowd *a) {
+  size_t len, len2;
+  uint8_t *bytes = save_of(a, &len);
+  cairn_crowd *b = new_crowd();
+  cairn_error err;
+  CHECK(cairn_crowd_load(b, bytes, len, &err) == CAIRN_OK);
+  CHECK(cairn_crowd_hash(b) == cairn_crowd_hash(a));
+  uint8_t *again = save_of(b, &len2);
+  CHECK(len2 == len && memcmp(again, bytes, len) == 0);
+  for (int t = 0; t < 4; t++) {
+    cairn_status sa = cairn_crowd_tick(a), sb = cairn_crowd_tick(b);
+    CHECK(sa == sb);
+    CHECK(cairn_crowd_hash(a) == cairn_crowd_hash(b));
+  }
+  free(again);
+  free(bytes);
+  cairn_crowd_destroy(b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1) return 0;
+  size_t len = size - 1;
+  uint8_t *bytes = malloc(len ? len : 1);
+  CHECK(bytes != NULL);
+  if (len) memcpy(bytes, data + 1, len);
+  if (!(data[0] & 1)) seal(bytes, len);
+  cairn_crowd *c = new_crowd();
+  uint64_t before = cairn_crowd_hash(c);
+  cairn_error err;
+  cairn_status st = cairn_crowd_load(c, bytes, len, &err);
+  if (st == CAIRN_OK) {
+    check_taken(c);
+  } else {
+    CHECK(st == CAIRN_ERR_PARSE || st == CAIRN_ERR_MISMATCH);
+    CHECK(strncmp(err.message, "<memory>: ", 10) == 0);
+    CHECK(cairn_crowd_hash(c) == before);
+  }
+  cairn_crowd_destroy(c);
+  free(bytes);
+  return 0;
+}
+
+#ifdef CROWD_LOAD_SEEDS
+/* Writes the seeds: cc -DCROWD_LOAD_SEEDS tests/fuzz/fuzz_crowd_load.c
+ * -Icore/include -Icrowd/include -Iflowfield/include -Ihierarchy/include
+ * -Icore/src/private with the libraries, run in corpus/crowd_load/. Each
+ * seed: a mode byte (0: sealed, 1: as is), then a save after some ticks
+ * of some orders. */
+static void write_seed(const char *name, const cairn_crowd *c, uint8_t mode) {
+  size_t len;
+  uint8_t *b = save_of(c, &len);
+  FILE *f = fopen(name, "wb");
+  CHECK(f != NULL);
+  CHECK(fwrite(&mode, 1, 1, f) == 1 && fwrite(b, 1, len, f) == len);
+  fclose(f);
+  free(b);
+}
+
+static cairn_agent add(cairn_crowd *c, float x, float y) {
+  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0};
+  cairn_agent a;
+  CHECK(cairn_crowd_add(c, &p, &a) == CAIRN_OK);
+  return a;
+}
+
+int main(void) {
+  cairn_crowd *c = new_crowd();
+  write_seed("empty", c, 1);
+  cairn_agent a[6];
+  for (int k = 0; k < 6; k++) a[k] = add(c, 1.5f + (float)(2 * k), k % 2 ? 1.5f : 10.5f);
+  cairn_point gate = {9, 6}, corner = {15, 0}, far = {1, 11};
+  CHECK(cairn_crowd_order_field(c, a, 2, &gate, 1) == CAIRN_OK);
+  CHECK(cairn_crowd_order_move(c, a + 2, 2, corner) == CAIRN_OK);
+  CHECK(cairn_crowd_order_path(c, a + 4, 2, far) == CAIRN_OK);
+  write_seed("ordered", c, 0);
+  for (int t = 0; t < 3; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+  write_seed("searching", c, 0);
+  write_seed("searching_as_is", c, 1);
+  for (int t = 0; t < 20; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+  CHECK(cairn_crowd_remove(c, a[1]) == CAIRN_OK);
+  CHECK(cairn_crowd_order_wander(c, a + 2, 1, 7) == CAIRN_OK);
+  write_seed("walking", c, 0);
+  for (int t = 0; t < 60; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+  write_seed("later", c, 0);
+  cairn_crowd_destroy(c);
+  return 0;
+}
+#endif
