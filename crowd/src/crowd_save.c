@@ -10,23 +10,9 @@
 
 /* ---- the setup ------------------------------------------------------ */
 
-/* The grid's fingerprint: cairn's hash over the width, the height and the
- * rows of costs (as cairn_grid_fingerprint defines it). */
-static uint64_t grid_fingerprint(const cairn_grid *g) {
-  int32_t stride;
-  const uint8_t *cells = cairn_grid_cells(g, &stride);
-  int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
-  cairn__hash hs;
-  cairn__hash_init(&hs);
-  cairn__hash_le(&hs, (uint32_t)w, 4);
-  cairn__hash_le(&hs, (uint32_t)h, 4);
-  for (int32_t y = 0; y < h; y++)
-    cairn__hash_add(&hs, cells + (size_t)(y + 1) * (size_t)stride + 1, (size_t)w);
-  return cairn__hash_end(&hs);
-}
-
-/* The layer's fingerprint: the same hash over its rows of penalties, each
- * as 4 little-endian bytes; never 0 (0 says "no layer"). */
+/* The layer's fingerprint: cairn's hash over the width, the height and the
+ * rows of penalties, each as 4 little-endian bytes (as the hierarchy's
+ * save format takes it); never 0 (0 says "no layer"). */
 static uint64_t penalty_fingerprint(const cairn_penalty *p, int32_t w, int32_t h) {
   int32_t stride;
   const uint32_t *cells = cairn_penalty_cells(p, &stride);
@@ -34,9 +20,16 @@ static uint64_t penalty_fingerprint(const cairn_penalty *p, int32_t w, int32_t h
   cairn__hash_init(&hs);
   cairn__hash_le(&hs, (uint32_t)w, 4);
   cairn__hash_le(&hs, (uint32_t)h, 4);
-  for (int32_t y = 0; y < h; y++)
-    for (int32_t x = 0; x < w; x++)
-      cairn__hash_le(&hs, cells[(size_t)(y + 1) * (size_t)stride + (size_t)x + 1], 4);
+  uint8_t chunk[1024]; /* the rows in little-endian bytes, a chunk at a time */
+  for (int32_t y = 0; y < h; y++) {
+    const uint32_t *row = cells + (size_t)(y + 1) * (size_t)stride + 1;
+    for (int32_t x = 0; x < w;) {
+      size_t n = 0;
+      for (; x < w && n + 4 <= sizeof chunk; x++, n += 4)
+        for (int b = 0; b < 4; b++) chunk[n + (size_t)b] = (uint8_t)(row[x] >> (8 * b));
+      cairn__hash_add(&hs, chunk, n);
+    }
+  }
   uint64_t f = cairn__hash_end(&hs);
   return f ? f : 1;
 }
@@ -46,8 +39,8 @@ void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out) {
   memset(out, 0, sizeof *out);
   out->width = (uint32_t)c->width;
   out->height = (uint32_t)c->height;
-  out->walk_fp = grid_fingerprint(c->grid);
-  out->route_fp = o->route_grid ? grid_fingerprint(o->route_grid) : 0;
+  out->walk_fp = cairn_grid_fingerprint(c->grid);
+  out->route_fp = o->route_grid ? cairn_grid_fingerprint(o->route_grid) : 0;
   out->penalty_fp = o->penalty ? penalty_fingerprint(o->penalty, c->width, c->height) : 0;
   if (o->hpa) {
     cairn_hpa_stats hs;
