@@ -609,6 +609,10 @@ static cairn_status load(cairn_crowd *c, const void *buf, size_t len, const char
   crowd_view v;
   memset(&v, 0, sizeof v);
   v.name = name ? name : "<memory>";
+  /* the cache's fields must show the layer the file was checked against */
+  if (c->opts.penalty && cairn_penalty_version(c->opts.penalty) != c->layer_seen)
+    return cairn__crowd_fail(err, CAIRN_ERR_STATE, v.name,
+                             "the penalty layer changed since cairn_crowd_layer_changed");
   cairn__rbuf r;
   cairn_status st = cairn__crowd_frame(buf, len, v.name, &r, err);
   if (st != CAIRN_OK) return st;

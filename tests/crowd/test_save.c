@@ -633,8 +633,14 @@ static void sizes_and_arguments(void **state) {
   assert_int_equal(cairn_crowd_save(lc, NULL, 0, &got), CAIRN_ERR_BUFFER);
   assert_int_equal(cairn_penalty_add(layer, 3, 3, 100), CAIRN_OK);
   assert_int_equal(cairn_crowd_save(lc, NULL, 0, &got), CAIRN_ERR_STATE);
+  size_t llen;
+  uint8_t *lbytes = malloc(1);
+  assert_int_equal(cairn_crowd_load(lc, lbytes, 1, &err), CAIRN_ERR_STATE); /* nor a load */
+  free(lbytes);
   assert_int_equal(cairn_crowd_layer_changed(lc), CAIRN_OK);
-  assert_int_equal(cairn_crowd_save(lc, NULL, 0, &got), CAIRN_ERR_BUFFER);
+  lbytes = save_of(lc, &llen);
+  assert_int_equal(cairn_crowd_load(lc, lbytes, llen, &err), CAIRN_OK);
+  free(lbytes);
   cairn_crowd_destroy(lc);
   cairn_penalty_destroy(layer);
   free(buf);

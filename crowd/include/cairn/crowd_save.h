@@ -95,8 +95,10 @@ CAIRN_CROWD_API cairn_status cairn_crowd_save_file(const cairn_crowd *c, const c
  * @param[out] err error detail ("<memory>: problem"), or NULL
  * @return CAIRN_OK; CAIRN_ERR_PARSE (truncated, corrupt, another format
  * version, malformed); CAIRN_ERR_MISMATCH (another map, options, layer or
- * hierarchy, or a goal or search the map no longer fits); CAIRN_ERR_NOMEM;
- * CAIRN_ERR_ARG for NULL c or buf */
+ * hierarchy, or a goal or search the map no longer fits); CAIRN_ERR_STATE
+ * when the penalty layer changed since the last cairn_crowd_layer_changed
+ * (call it first, as after restoring the layer for a rollback);
+ * CAIRN_ERR_NOMEM; CAIRN_ERR_ARG for NULL c or buf */
 CAIRN_CROWD_API cairn_status cairn_crowd_load(cairn_crowd *c, const void *buf, size_t len,
                                               cairn_error *err);
 
