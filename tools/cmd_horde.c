@@ -439,8 +439,8 @@ int cmd_horde(int argc, char **argv) {
   sum.gate_first = gate_first;
   sum.by_gate = watch.by_gate;
   if (st == CAIRN_OK && a.replay) {
-    cli_replay_scene scene = {a.map, g,       gates,        torches,
-                              n_gates, HORDE_TORCHES, TORCH_RADIUS, o.dt};
+    cli_replay_scene scene = {a.map,   g,         gates,       torches,
+                              n_gates, HORDE_TORCHES, TORCH_RADIUS};
     st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
                          (size_t)a.agents, &sum.replay);
   }

@@ -368,4 +368,5 @@ CAIRN_CROWD_API size_t cairn_crowd_memory(const cairn_crowd *c);
 #ifdef __cplusplus
 }
 #endif
+#include "cairn/crowd_replay.h"
 #endif
