@@ -8,10 +8,11 @@
 #include "cairn/crowd.h"
 #include "cli.h"
 #include "cli_png.h"
+#include "replay.h"
 
 static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
                                          "--threads", "--seed",  "--budget", "--png",
-                                         "--algo",    NULL};
+                                         "--algo",    "--replay", "--every",  NULL};
 
 typedef struct march_args {
   const char *map;
@@ -19,6 +20,8 @@ typedef struct march_args {
   bool json;
   bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
   const char *png; /* --png FILE: the end of the march */
+  const char *replay; /* --replay FILE, a frame every `every` ticks */
+  long every;         /* 0: not given (1) */
 } march_args;
 
 static int parse_args(int argc, char **argv, march_args *a) {
@@ -41,7 +44,10 @@ static int parse_args(int argc, char **argv, march_args *a) {
     if (!(v = cli_value(&c))) return EXIT_USAGE;
     if (cli_is(&c, "--map")) a->map = v;
     else if (cli_is(&c, "--png")) a->png = v;
-    else if (cli_is(&c, "--groups")) {
+    else if (cli_is(&c, "--replay")) a->replay = v;
+    else if (cli_is(&c, "--every")) {
+      if (!cli_parse_int("--every", v, 1, 1000000, &a->every)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--groups")) {
       if (!cli_parse_int("--groups", v, 1, 4096, &a->groups)) return EXIT_USAGE;
     } else if (cli_is(&c, "--units")) {
       if (!cli_parse_int("--units", v, 1, 4096, &a->units)) return EXIT_USAGE;
@@ -64,6 +70,10 @@ static int parse_args(int argc, char **argv, march_args *a) {
   }
   if (!a->map || !a->groups || !a->units) {
     cli_error("march needs --map FILE --groups G --units N");
+    return EXIT_USAGE;
+  }
+  if (a->every && !a->replay) {
+    cli_error("march: --every needs --replay FILE");
     return EXIT_USAGE;
   }
   if (a->png && !cli_png_can_write(a->png)) return EXIT_RUNTIME;
@@ -165,9 +175,21 @@ int cmd_march(int argc, char **argv) {
     rc = EXIT_BADINPUT;
     goto done;
   }
+  bool said = false; /* the error is printed already */
+  if (st == CAIRN_OK && a.replay) {
+    cli_replay_scene scene = {.map_path = a.map, .grid = g};
+    st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
+                         (size_t)sum.agents, &sum.replay);
+    said = st != CAIRN_OK;
+  }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (a.replay && cli_replay_close(sum.replay, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
+      st == CAIRN_OK) {
+    st = CAIRN_ERR_IO;
+    said = true;
+  }
   if (st != CAIRN_OK) {
-    cli_error("march: %s", cairn_status_str(st));
+    if (!said) cli_error("march: %s", cairn_status_str(st));
     goto done;
   }
   cli_crowd_print(&sum, a.json, true);
