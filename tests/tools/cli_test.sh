@@ -414,6 +414,11 @@ expect 2 "--every needs --replay" "$cairn" horde --every 5
 expect 1 "x.rpl: cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --replay "$tmp/nowhere/x.rpl"
 expect 2 "march: --every needs --replay FILE" "$cairn" march --map "$map" --groups 1 --units 2 --every 5
 expect 1 "x.rpl: cannot create the replay" "$cairn" march --map "$map" --groups 1 --units 2 --replay "$tmp/nowhere/x.rpl"
+# a device that takes no bytes: refused before the run, the device left alone
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+  expect 1 "/dev/full: cannot write the replay" "$cairn" horde --agents 10 --ticks 5 --replay /dev/full
+  [ -c /dev/full ] || { echo "FAIL: horde --replay /dev/full removed it" >&2; fails=$((fails + 1)); }
+fi
 # replay_ok NAME FILE PLAIN.json RECORDED.json HEADER: the same state hash
 # with and without the recording, the magic, and the header's width,
 # height, agents and every (u32s after the magic) as HEADER says
