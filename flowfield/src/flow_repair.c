@@ -325,10 +325,12 @@ cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
     if (changed[k].x < 0 || changed[k].y < 0 || changed[k].x >= f->w ||
         changed[k].y >= f->h)
       return CAIRN_ERR_RANGE;
+  /* naming no cell reports nothing: then this is the layer's repair alone,
+   * refused as that one is */
+  if (!n && flow_stale(f)) return CAIRN_ERR_STATE;
   cairn_status st = repair(b, f, changed, n);
-  /* the cells named are the grid's changes: the field shows its version
-   * now (a repair naming none reports nothing) */
-  if (st == CAIRN_OK && n) f->grid_version = cairn_grid_version(f->grid);
+  /* the cells named are the grid's changes: the field shows its version */
+  if (st == CAIRN_OK) f->grid_version = cairn_grid_version(f->grid);
   return st;
 }
 

@@ -342,13 +342,14 @@ CAIRN_FLOWFIELD_API cairn_status cairn_field_verify(const cairn_field *f, cairn_
  * The changed cells are taken as every change since the field's last build
  * or repair: on success the field shows the grid's current version
  * (cairn_grid_version) and its reads answer again. A repair naming no cell
- * reports no grid change (a field whose grid changed stays refused).
+ * reports no grid change: CAIRN_ERR_STATE (field untouched) if the grid
+ * changed since, as cairn_field_repair_layer.
  * @param[in,out] b the builder (scratch)
  * @param[in,out] f the field
  * @param[in] changed the cells whose cost changed
  * @param[in] n number of cells
  * @return CAIRN_OK, CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_RANGE,
- * CAIRN_ERR_NOMEM */
+ * CAIRN_ERR_STATE, CAIRN_ERR_NOMEM */
 CAIRN_FLOWFIELD_API cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
                                 const cairn_point *changed, size_t n);
 
