@@ -354,7 +354,8 @@ static void reported_edits_keep_answering(void **state) {
     }
     for (size_t i = 0; i < n; i++) { /* a cost change, or the same cost */
       uint8_t was = cairn_grid_cost(g, cells[i].x, cells[i].y);
-      uint8_t cost = round % 3 ? (uint8_t)(1 + round % 2) : was;
+      uint8_t cost = was;
+      if (round % 3) cost = (uint8_t)(1 + round % 2);
       assert_int_equal(cairn_grid_set_cost(g, cells[i].x, cells[i].y, cost), CAIRN_OK);
     }
     assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
