@@ -122,7 +122,7 @@ struct cairn_hpa {
 
 /* CAIRN_ERR_STATE when the hierarchy cannot answer: stale after a failed
  * rebuild, or its grid changed since it last matched it; else CAIRN_OK.
- * One load and compare against the grid: every query entry point and each
+ * One call into the grid and a compare: every query entry point and each
  * refine step asks it. */
 static inline cairn_status hpa_unfit(const cairn_hpa *h) {
   if (h->stale || cairn_grid_version(h->grid) != h->grid_version)

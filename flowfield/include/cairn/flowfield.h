@@ -42,9 +42,9 @@
  * taken as every change since. A grid changed without such a report moves
  * past it, and then the reads refuse rather than steer into a new wall:
  * cairn_field_sample, cairn_field_copy_costs, cairn_field_verify,
- * cairn_field_check, cairn_field_repair_layer, cairn_flow_cache_acquire,
- * cairn_flow_cache_layer_changed, cairn_flow_tiles_dir and
- * cairn_flow_tiles_route answer CAIRN_ERR_STATE. Reporting the cells makes
+ * cairn_field_check, cairn_field_repair_layer, a cairn_field_repair of no
+ * cells, cairn_flow_cache_acquire, cairn_flow_cache_layer_changed,
+ * cairn_flow_tiles_dir and cairn_flow_tiles_route answer CAIRN_ERR_STATE. Reporting the cells makes
  * them answer again, exactly as a fresh build would. The check is one
  * call into the grid and a compare per read, never per cell. The per-cell
  * value reads (cairn_field_cost, cairn_field_dir, cairn_field_los) are the
