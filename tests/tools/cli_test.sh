@@ -435,10 +435,10 @@ replay_ok() {
 "$cairn" horde --agents 100 --ticks 50 --json >"$tmp/plain.json" 2>&1
 "$cairn" horde --agents 100 --ticks 50 --json --replay "$tmp/r.rpl" --every 7 >"$tmp/rec.json" 2>&1
 replay_ok horde "$tmp/r.rpl" "$tmp/plain.json" "$tmp/rec.json" "256 256 100 7"
-"$cairn" march --map "$map" --groups 3 --units 5 --ticks 300 --json >"$tmp/plain.json" 2>&1
+"$cairn" march --map "$map" --groups 3 --units 5 --ticks 300 --json >"$tmp/mplain.json" 2>&1
 "$cairn" march --map "$map" --groups 3 --units 5 --ticks 300 --json --replay "$tmp/m.rpl" \
-  --every 4 >"$tmp/rec.json" 2>&1
-replay_ok march "$tmp/m.rpl" "$tmp/plain.json" "$tmp/rec.json" \
+  --every 4 >"$tmp/mrec.json" 2>&1
+replay_ok march "$tmp/m.rpl" "$tmp/mplain.json" "$tmp/mrec.json" \
   "$(sed -n 's/^width //p' "$map") $(sed -n 's/^height //p' "$map") 15 4"
 
 # pictures: --png on each command, cairn render, horde --frames and --gif;
