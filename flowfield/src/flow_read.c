@@ -9,25 +9,24 @@ static bool inside(const cairn_field *f, int32_t x, int32_t y) {
   return x >= 0 && y >= 0 && x < f->w && y < f->h;
 }
 
-/* The per-cell value reads do not ask the grid its version: a crowd reads
- * a cell's value and a neighbour's direction right after sampling the
- * field, and a call into the grid for each would cost more than the read
- * (on the night of the dead, 1.4 % more instructions in all).
- * cairn_field_check and cairn_field_sample answer for them (see the
- * header). */
+/* The per-cell value reads check the grid's version like every other
+ * read: a field whose grid changed unreported reads as unreachable
+ * (CAIRN_COST_INF, CAIRN_FLOW_NONE, no line of sight), so a caller walking
+ * the moves never steps into a new wall. The crowd's hot path takes what
+ * it needs from cairn_field_sample instead (cost, next_goal). */
 cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y) {
-  if (!f || !inside(f, x, y)) return CAIRN_COST_INF;
+  if (!f || !inside(f, x, y) || flow_stale(f)) return CAIRN_COST_INF;
   return flow_value(f, cairn__flow_cell_index(f, x, y));
 }
 
 int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y) {
-  if (!f || !inside(f, x, y)) return CAIRN_FLOW_NONE;
+  if (!f || !inside(f, x, y) || flow_stale(f)) return CAIRN_FLOW_NONE;
   return f->dir[cairn__flow_cell_index(f, x, y)] & FLOW_DIR_MASK;
 }
 
 int cairn_field_los(const cairn_field *f, int32_t x, int32_t y,
                     cairn_point *goal) {
-  if (!f || !inside(f, x, y)) return 0;
+  if (!f || !inside(f, x, y) || flow_stale(f)) return 0;
   size_t i = cairn__flow_cell_index(f, x, y);
   if (!(f->dir[i] & FLOW_LOS_BIT)) return 0;
   if (goal) {

@@ -80,6 +80,7 @@ cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
   if (!f || !out) return CAIRN_ERR_ARG;
   memset(out, 0, sizeof *out);
   out->dir = CAIRN_FLOW_NONE;
+  out->cost = CAIRN_COST_INF;
   if (isnan(x) || isnan(y)) return CAIRN_ERR_ARG;
   if (!(x >= 0 && y >= 0 && x < (float)f->w && y < (float)f->h))
     return CAIRN_ERR_RANGE;
@@ -93,7 +94,10 @@ cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
   size_t i = idx(f, cx, cy);
   int d = f->dir[i] & FLOW_DIR_MASK;
   out->dir = d;
+  out->cost = flow_value(f, i);
   if (d >= 8) return CAIRN_OK;
+  size_t next = i + (size_t)((ptrdiff_t)cairn__dy[d] * (ptrdiff_t)f->stride + cairn__dx[d]);
+  out->next_goal = (f->dir[next] & FLOW_DIR_MASK) == CAIRN_FLOW_GOAL;
   float vx, vy;
   if (f->dir[i] & FLOW_LOS_BIT) {
     out->los = 1;

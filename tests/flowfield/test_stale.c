@@ -111,11 +111,12 @@ static void assert_unchanged(const cairn_field *f, snapshot *s) {
 /* Every status read of f refuses, and f is left as it was. */
 static void assert_field_refused(scene *sc, const cairn_field *f, cairn_point at) {
   snapshot before = snap(f);
-  cairn_flow_sample smp = {3, 1, 0.5f, 0.5f};
+  cairn_flow_sample smp = {3, 1, 0.5f, 0.5f, 1, 7};
   assert_int_equal(cairn_field_sample(f, (float)at.x + 0.5f, (float)at.y + 0.5f, &smp),
                    CAIRN_ERR_STATE);
   assert_int_equal(smp.dir, CAIRN_FLOW_NONE);
-  assert_true(smp.vx == 0 && smp.vy == 0 && smp.los == 0);
+  assert_true(smp.vx == 0 && smp.vy == 0 && smp.los == 0 && smp.next_goal == 0 &&
+              smp.cost == CAIRN_COST_INF);
   /* bad input still answers first */
   assert_int_equal(cairn_field_sample(f, -1.0f, 0.5f, &smp), CAIRN_ERR_RANGE);
   size_t cells = (size_t)W * H;
@@ -128,7 +129,32 @@ static void assert_field_refused(scene *sc, const cairn_field *f, cairn_point at
   cairn_field_fault fault;
   assert_int_equal(cairn_field_verify(f, sc->s, &fault), CAIRN_ERR_STATE);
   assert_int_equal(cairn_field_check(f), CAIRN_ERR_STATE);
+  /* the value reads see nothing to walk: unreachable everywhere */
+  for (int32_t y = 0; y < H; y++)
+    for (int32_t x = 0; x < W; x++) {
+      cairn_point g;
+      assert_true(cairn_field_cost(f, x, y) == CAIRN_COST_INF);
+      assert_int_equal(cairn_field_dir(f, x, y), CAIRN_FLOW_NONE);
+      assert_int_equal(cairn_field_los(f, x, y, &g), 0);
+    }
   assert_unchanged(f, &before);
+}
+
+/* A sample's cost and next_goal are the cell's value and whether the cell
+ * its move leads to is a goal, at every open cell of a fresh field. */
+static void assert_sample_reads(const cairn_field *f, const cairn_grid *g) {
+  for (int32_t y = 0; y < H; y++)
+    for (int32_t x = 0; x < W; x++) {
+      if (!cairn_grid_cost(g, x, y)) continue;
+      cairn_flow_sample smp;
+      assert_int_equal(cairn_field_sample(f, (float)x + 0.25f, (float)y + 0.75f, &smp),
+                       CAIRN_OK);
+      assert_true(smp.cost == cairn_field_cost(f, x, y));
+      int d = cairn_field_dir(f, x, y);
+      int next = d < 8 && cairn_field_dir(f, x + cairn_flow_dir_dx(d),
+                                           y + cairn_flow_dir_dy(d)) == CAIRN_FLOW_GOAL;
+      assert_int_equal(smp.next_goal, next);
+    }
 }
 
 /* f answers again, is what a fresh build on the grid gives, and its moves
@@ -143,6 +169,7 @@ static void assert_field_answers(scene *sc, const cairn_field *f,
   cairn_field_fault fault;
   assert_int_equal(cairn_field_verify(f, sc->s, &fault), CAIRN_OK);
   assert_true(fault.ok);
+  assert_sample_reads(f, sc->g);
   cairn_flow_sample smp;
   assert_int_equal(cairn_field_sample(f, (float)sc->from.x + 0.5f, (float)sc->from.y + 0.5f, &smp),
                    CAIRN_OK);

@@ -188,27 +188,27 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_build_batch(cairn_flow_builder *cons
                                     const cairn_flow_opts *opts);
 
 /** Value of a cell: CAIRN_COST_INF when blocked, unreachable, off the grid,
- * or the field is not built. Like cairn_field_dir and cairn_field_los, a
- * per-cell read that does not check the grid's version (a call into the
- * grid would cost more than the read): it shows the field as of its last
- * build or repair. Establish freshness with a status read first,
- * cairn_field_check, cairn_field_sample or cairn_field_copy_costs, which
- * answer CAIRN_ERR_STATE once the grid changed unreported.
+ * or the field is not built, and when the grid changed since the field's
+ * last build or repair (a stale field reads as unreachable everywhere, so
+ * a caller walking its moves never steps into a new wall; cairn_field_check
+ * tells that case apart). One call into the grid and a compare a read: a
+ * caller reading every cell of a field should use cairn_field_copy_costs.
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
  * @return the cost to the nearest goal */
 CAIRN_FLOWFIELD_API cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y);
-/** Direction code of a cell (CAIRN_FLOW_NONE off the grid). Unchecked, as
- * cairn_field_cost: cairn_field_check or cairn_field_sample tell whether
- * the grid changed since the field's last build or repair.
+/** Direction code of a cell: CAIRN_FLOW_NONE off the grid, on a blocked
+ * or unreachable cell, and everywhere when the grid changed since the
+ * field's last build or repair (as cairn_field_cost).
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
  * @return 0..7, CAIRN_FLOW_GOAL or CAIRN_FLOW_NONE */
 CAIRN_FLOWFIELD_API int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y);
-/** Whether the cell sees a goal (and `*goal`, when not NULL, gets it).
- * Unchecked, as cairn_field_cost.
+/** Whether the cell sees a goal (and `*goal`, when not NULL, gets it); 0
+ * when the grid changed since the field's last build or repair (as
+ * cairn_field_cost).
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
@@ -228,9 +228,8 @@ CAIRN_FLOWFIELD_API cairn_status cairn_field_copy_costs(const cairn_field *f, ca
                                     size_t len);
 /** Whether the field's reads hold: the status counterpart of the per-cell
  * value reads (cairn_field_cost, cairn_field_dir, cairn_field_los), which
- * do not check. One call and compare; once per tick (or after each grid
- * change) is enough for any number of value reads. See "Staleness" in
- * cairn/flowfield.h.
+ * read as unreachable on a stale field. One call and compare. See
+ * "Staleness" in cairn/flowfield.h.
  * @param[in] f the field
  * @return CAIRN_OK when built and its grid unchanged since its last build
  * or repair; CAIRN_ERR_STATE when not built, or when the grid's version
@@ -278,6 +277,9 @@ typedef struct cairn_flow_sample {
   float vx, vy; /**< unit steering vector, or 0,0 on a goal, blocked or
                    unreachable cell */
   /** @} */
+  int next_goal;    /**< 1 if that cell's move leads onto a goal cell */
+  cairn_cost cost;  /**< that cell's value (cairn_field_cost), CAIRN_COST_INF
+                       when unreachable or on an error */
 } cairn_flow_sample;
 
 /** The steering vector at a point. The steering vector is, in order of preference: straight at the goal

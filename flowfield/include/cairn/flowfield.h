@@ -47,12 +47,11 @@
  * cairn_flow_tiles_dir and cairn_flow_tiles_route answer CAIRN_ERR_STATE. Reporting the cells makes
  * them answer again, exactly as a fresh build would. The check is one
  * call into the grid and a compare per read, never per cell. The per-cell
- * value reads (cairn_field_cost, cairn_field_dir, cairn_field_los) are the
- * exception: they return values, not statuses, and are too small to carry
- * a call into the grid (a crowd makes two of them per agent per tick,
- * right after a sample), so they show the field as of its last build or
- * repair; a status read (cairn_field_check, or the sample) vouches for
- * them.
+ * value reads (cairn_field_cost, cairn_field_dir, cairn_field_los) return
+ * values, not statuses: on a stale field they read as unreachable
+ * everywhere, and cairn_field_check tells that apart from a dead end. A
+ * sample carries the cell's value and whether its move leads onto a goal,
+ * so a crowd needs no value read per agent.
  *
  * Threads: a built field is read-only: any number of threads may read and
  * sample it at once. A builder holds all scratch of a build or repair: one
