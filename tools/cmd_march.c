@@ -146,7 +146,11 @@ int cmd_march(int argc, char **argv) {
   ho.threads = o.threads;
   if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, &ho, NULL, &h);
   o.hpa = h;
-  if (st == CAIRN_OK) st = cairn_crowd_create(g, &o, NULL, &c);
+  bool told = false; /* the refusal is printed already */
+  if (st == CAIRN_OK) {
+    st = cli_crowd_create("march", g, &o, &c);
+    told = st != CAIRN_OK;
+  }
   uint32_t island = main_island(g);
   uint64_t rs = (uint64_t)a.seed;
   cli_crowd_summary sum = {0};
@@ -167,7 +171,7 @@ int cmd_march(int argc, char **argv) {
   }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
   if (st != CAIRN_OK) {
-    cli_error("march: %s", cairn_status_str(st));
+    if (!told) cli_crowd_error("march", c, st);
     goto done;
   }
   cli_crowd_print(&sum, a.json, true);

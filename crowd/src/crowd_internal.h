@@ -55,6 +55,8 @@ typedef struct crowd_pass {
   uint32_t old_tasks;  /* counting and placing tasks over those places */
 } crowd_pass;
 
+#define CROWD_ERROR_CAP 160 /* bytes of a refusal's detail */
+
 #define CROWD_MAX_AVOID 256 /* stopped units' cells one search avoids */
 
 struct cairn_crowd {
@@ -128,6 +130,7 @@ struct cairn_crowd {
   uint64_t tick;
   cairn_status tick_status; /* the tick's first failure (a search's memory) */
   cairn_crowd_stats stats;
+  char error[CROWD_ERROR_CAP]; /* the last refused call's detail, "" if none */
 };
 
 /* agent flags (flags / nflags) */
@@ -170,6 +173,33 @@ static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int
 static inline int32_t cairn__crowd_bin_col(const cairn_crowd *c, float v) {
   return (int32_t)(v * c->inv_bin) + 1;
 }
+
+/* checks and refusals (crowd_check.c): each refusal leaves its detail
+ * in c->error (cairn_crowd_error) and returns its status */
+cairn_status cairn__crowd_fail(cairn_crowd *c, cairn_status st, const char *fmt, ...)
+    CAIRN_PRINTF(3, 4);
+/* A call that succeeded: no refusal to tell. */
+static inline cairn_status cairn__crowd_ok(cairn_crowd *c) {
+  c->error[0] = '\0';
+  return CAIRN_OK;
+}
+int cairn__crowd_same_walls(const cairn_grid *a, const cairn_grid *b);
+/* CAIRN_OK with *slot for a live agent's handle; CAIRN_ERR_STALE for one
+ * whose agent was removed (its generation moved on); CAIRN_ERR_ARG for one
+ * that never named a slot (or a NULL crowd). No detail: const callers. */
+cairn_status cairn__crowd_slot(const cairn_crowd *c, cairn_agent a, uint32_t *slot);
+/* cairn__crowd_slot, with the detail of a refusal. */
+cairn_status cairn__crowd_handle(cairn_crowd *c, cairn_agent a, uint32_t *slot);
+/* Every handle of an order (agents may be NULL when n is 0). */
+cairn_status cairn__crowd_handles(cairn_crowd *c, const cairn_agent *agents, size_t n);
+/* A position an agent may stand on; an agent's parameters and position;
+ * a goal cell on the grid and open. */
+cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y);
+cairn_status cairn__crowd_check_params(cairn_crowd *c, const cairn_agent_params *p);
+cairn_status cairn__crowd_check_goal(cairn_crowd *c, cairn_point goal);
+
+/* orders (crowd_orders.c): drops whatever slot s was doing */
+void cairn__crowd_clear_order(cairn_crowd *c, uint32_t s);
 
 /* queue (crowd_queue.c) */
 cairn_status cairn__crowd_queue_init(cairn_crowd *c);

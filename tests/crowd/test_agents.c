@@ -21,13 +21,13 @@ static void handles(void **state) {
   assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_OK);
   assert_true(i.x == 2.5f && i.y == 2.5f && i.state == CAIRN_AGENT_IDLE);
   assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_count(c), 1);
   /* the slot comes back with a new generation: the old handle stays dead */
   cairn_agent a2 = tc_add_at(c, 3.5f, 3.5f);
   assert_true((a2 & 0xffffffffu) == (a & 0xffffffffu) && a2 != a);
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_get(c, a2, &i), CAIRN_OK);
   assert_true(i.x == 3.5f);
   /* never a slot, or generation 0 */
@@ -37,7 +37,7 @@ static void handles(void **state) {
   /* an order naming a stale handle changes no agent */
   cairn_point goal = {10, 10};
   cairn_agent both[2] = {b, a};
-  assert_int_equal(cairn_crowd_order_path(c, both, 2, goal), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_order_path(c, both, 2, goal), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_get(c, b, &i), CAIRN_OK);
   assert_int_equal(i.order, CAIRN_ORDER_HOLD);
   cairn_crowd_destroy(c);

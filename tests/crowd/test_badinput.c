@@ -153,7 +153,7 @@ static void crowd_remove_twice(void **state) {
   cairn_crowd *c = small_crowd(g, 4);
   cairn_agent a = add_agent(c, 0.5f, 0.5f), b = add_agent(c, 3.5f, 0.5f);
   assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_count(c), 1);
   assert_int_equal(cairn_crowd_remove(c, 0), CAIRN_ERR_ARG);
   assert_int_equal(cairn_crowd_remove(c, (cairn_agent)3 | (cairn_agent)1 << 32),
@@ -182,13 +182,13 @@ static void crowd_stale_handle(void **state) {
   assert_int_equal(fresh & 0xffffffffu, old & 0xffffffffu); /* same slot */
   assert_true(fresh != old);
   cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, old, &i), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_set_position(c, old, 0.5f, 2.5f), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_remove(c, old), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_get(c, old, &i), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_set_position(c, old, 0.5f, 2.5f), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_remove(c, old), CAIRN_ERR_STALE);
   cairn_point goal = {0, 0};
-  assert_int_equal(cairn_crowd_order_path(c, &old, 1, goal), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_order_field(c, &old, 1, &goal, 1), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_order_hold(c, &old, 1), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_order_path(c, &old, 1, goal), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_order_field(c, &old, 1, &goal, 1), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_order_hold(c, &old, 1), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_count(c), 1);
   assert_int_equal(cairn_crowd_get(c, fresh, &i), CAIRN_OK);
   assert_true(i.x == 3.5f && i.y == 2.5f);

@@ -9,9 +9,14 @@
  *
  * Agents live in struct-of-arrays storage. A handle (cairn_agent) holds a
  * slot index and a generation: removing an agent bumps the generation, so
- * a stale handle is refused (CAIRN_ERR_STATE) and never reaches another
+ * a stale handle is refused (CAIRN_ERR_STALE) and never reaches another
  * agent; a handle that never named a slot is CAIRN_ERR_ARG. Add and remove
  * at any time between ticks.
+ *
+ * Refusals: a call that changes the crowd and is refused changes nothing
+ * and leaves a short detail, cairn_crowd_error (such as "radius 0.8 is not
+ * in [0.05, 0.5]"); cairn_crowd_check says why options would be refused
+ * before there is a crowd to ask.
  *
  * Tick (cairn_crowd_tick): 1. the path queue serves waiting requests
  * oldest first until opts.path_budget node expansions are spent (a search
@@ -168,13 +173,27 @@ CAIRN_CROWD_API cairn_crowd_opts cairn_crowd_defaults(void);
 /** A crowd of agents (see the overview). */
 typedef struct cairn_crowd cairn_crowd;
 
+/** Checks what cairn_crowd_create checks before it allocates: the options
+ * in their ranges, the job system, the route grid (same size and walls as
+ * the walk grid) and the penalty layer (the grid's size).
+ * @param[in] grid the walk grid
+ * @param[in] opts options, or NULL for the defaults
+ * @param[out] detail room for the refusal's detail (a line such as
+ * "opts.dt 0 is not in (0, 1] seconds"; "" when all is well), or NULL
+ * @param[in] cap bytes detail can hold (the detail is cut to fit)
+ * @return CAIRN_OK, or the CAIRN_ERR_ARG cairn_crowd_create would answer */
+CAIRN_CROWD_API cairn_status cairn_crowd_check(const cairn_grid *grid,
+                                               const cairn_crowd_opts *opts, char *detail,
+                                               size_t cap);
+
 /** Creates a crowd on a walk grid.
  * @param[in] grid the walk grid (kept: it must outlive the crowd)
  * @param[in] opts options
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the crowd
  * @return CAIRN_OK; CAIRN_ERR_ARG for bad options or a route grid that
- * differs from the walk grid in size or walls; CAIRN_ERR_NOMEM */
+ * differs from the walk grid in size or walls (cairn_crowd_check says
+ * which); CAIRN_ERR_NOMEM */
 CAIRN_CROWD_API cairn_status cairn_crowd_create(const cairn_grid *grid,
                                 const cairn_crowd_opts *opts,
                                 const cairn_allocator *alloc,
@@ -182,6 +201,16 @@ CAIRN_CROWD_API cairn_status cairn_crowd_create(const cairn_grid *grid,
 /** Destroys a crowd. NULL is ignored.
  * @param[in] c the crowd, or NULL */
 CAIRN_CROWD_API void cairn_crowd_destroy(cairn_crowd *c);
+
+/** Why the last refused call on the crowd was refused: a short line
+ * naming the value and the rule ("agents[3]: stale handle (the agent of
+ * slot 7 was removed)", "goal 300,12 is off the 256x256 grid"). Every call
+ * that takes a non-const crowd sets it when it fails and empties it when
+ * it succeeds; calls on a const crowd (reads, export, queries) leave it.
+ * @param[in] c the crowd, or NULL
+ * @return the detail ("" after a call that succeeded); valid until the
+ * next call on the crowd; never NULL */
+CAIRN_CROWD_API const char *cairn_crowd_error(const cairn_crowd *c);
 
 /** A new agent. */
 typedef struct cairn_agent_params {
@@ -205,7 +234,7 @@ CAIRN_CROWD_API cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_p
 /** Removes an agent; its handle goes stale.
  * @param[in,out] c the crowd
  * @param[in] a the agent
- * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG for
+ * @return CAIRN_OK; CAIRN_ERR_STALE for a stale handle, CAIRN_ERR_ARG for
  * one that never named a slot (or NULL) */
 CAIRN_CROWD_API cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a);
 /** Live agents.
@@ -230,7 +259,7 @@ typedef struct cairn_agent_info {
  * @param[in] c the crowd
  * @param[in] a the agent
  * @param[out] out its state
- * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG */
+ * @return CAIRN_OK; CAIRN_ERR_STALE for a stale handle, CAIRN_ERR_ARG */
 CAIRN_CROWD_API cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
                              cairn_agent_info *out);
 /** Teleports an agent (same checks as add); velocity reset.
@@ -238,7 +267,7 @@ CAIRN_CROWD_API cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a
  * @param[in] a the agent
  * @param[in] x new position, in cells
  * @param[in] y new position, in cells
- * @return CAIRN_OK, the refusals of cairn_crowd_add, CAIRN_ERR_STATE for a
+ * @return CAIRN_OK, the refusals of cairn_crowd_add, CAIRN_ERR_STALE for a
  * stale handle */
 CAIRN_CROWD_API cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
                                       float y);
@@ -255,7 +284,7 @@ CAIRN_CROWD_API cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agen
  * @param[in] n number of agents
  * @param[in] goals the goal cells
  * @param[in] n_goals number of goals
- * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE; CAIRN_ERR_STATE / CAIRN_ERR_ARG for
+ * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE; CAIRN_ERR_STALE / CAIRN_ERR_ARG for
  * a refused handle; CAIRN_ERR_ARG for NULL or bad goals; the field
  * build's refusals (cairn_flow_cache_acquire) */
 CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
@@ -267,7 +296,7 @@ CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn
  * @param[in] agents the group
  * @param[in] n number of agents
  * @param[in] goal the goal cell
- * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle,
+ * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle,
  * CAIRN_ERR_ARG for NULL, CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal */
 CAIRN_CROWD_API cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal);
@@ -283,7 +312,7 @@ CAIRN_CROWD_API cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_
  * @param[in,out] c the crowd
  * @param[in] agents the agents ordered
  * @param[in] n number of agents
- * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle or
+ * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle or
  * NULL */
 CAIRN_CROWD_API cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n);
