@@ -116,7 +116,7 @@ static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
         if (!cairn_grid_contains(g, x, y) || cairn_grid_island(g, x, y) != island) continue;
         size_t i = (size_t)y * (size_t)w + (size_t)x;
         if (taken[i]) continue;
-        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0};
+        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0, 0};
         if (cairn_crowd_add(c, &p, &out[n]) != CAIRN_OK) return n;
         taken[i] = 1;
         n++;

@@ -30,7 +30,7 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   X(stall, 1) X(nstall, 1) X(req, 1) X(seed, 1) X(goal, 1)                 \
   X(wp_n, 1) X(wp_i, 1) X(nwp_i, 1) X(wp_partial, 1) X(free_slots, 1)      \
   X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1) \
-  X(slot_bin, 1) X(sa, 1)
+  X(slot_bin, 1) X(sa, 1) X(user, 1) X(loose, 1) X(loose_mark, 1)
 
 static void free_arrays(cairn_crowd *c) {
   size_t n = c->cap;
@@ -167,6 +167,8 @@ cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_params *p,
   c->best[s] = INFINITY;
   c->prog[s] = INFINITY;
   c->flags[s] = 0;
+  c->user[s] = p->user;
+  cairn__crowd_loosen(c, s);
   c->live++;
   *out = (cairn_agent)s | (cairn_agent)c->gen[s] << 32;
   return cairn__crowd_ok(c);
@@ -201,6 +203,7 @@ cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
   out->order = (cairn_order_kind)c->order[s];
   out->state = (cairn_agent_state)c->state[s];
   out->group = c->group[s];
+  out->user = c->user[s];
   return CAIRN_OK;
 }
 
@@ -213,6 +216,15 @@ cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
   c->x[s] = x;
   c->y[s] = y;
   c->vx[s] = c->vy[s] = 0.0f;
+  cairn__crowd_loosen(c, s);
+  return cairn__crowd_ok(c);
+}
+
+cairn_status cairn_crowd_set_user(cairn_crowd *c, cairn_agent a, uint64_t user) {
+  uint32_t s;
+  cairn_status st = cairn__crowd_handle(c, a, &s);
+  if (st != CAIRN_OK) return st;
+  c->user[s] = user;
   return cairn__crowd_ok(c);
 }
 
@@ -223,6 +235,7 @@ cairn_status cairn_crowd_tick(cairn_crowd *c) {
   c->tick_status = CAIRN_OK;
   cairn__crowd_serve(c);
   cairn__crowd_step(c);
+  cairn__crowd_tighten(c);
   c->tick++;
   if (c->tick_status != CAIRN_OK)
     return cairn__crowd_fail(c, c->tick_status,

@@ -81,6 +81,17 @@ struct cairn_crowd {
   cairn_point *goal, *wp; /* wp: cap x opts.waypoints */
   uint16_t *wp_n, *wp_i, *nwp_i;
   uint8_t *wp_partial;
+  /* the caller's value of each agent (cairn_agent_params.user,
+   * cairn_crowd_set_user): kept, reported, never read by the crowd */
+  uint64_t *user;
+  /* Agents that may stand outside last tick's bins, for the spatial
+   * queries between ticks: those added, moved by set_position or a grid
+   * edit, or made bodies again by an order since the last tick, in the
+   * order it happened (loose[0 .. n_loose)); loose_mark[s] is 1 while s
+   * is listed. Both empty after every tick. */
+  uint32_t *loose;
+  uint8_t *loose_mark;
+  uint32_t n_loose;
 
   /* bins, rebuilt each tick by counting sort */
   int32_t nbx, nby; /* bins a side, an empty border bin at each end */
@@ -168,6 +179,12 @@ static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
+/* Whether live slot s is a body, in the bins from the next tick on:
+ * all but the horde agents that arrived and went through their gate. */
+static inline int cairn__crowd_is_body(const cairn_crowd *c, uint32_t s) {
+  return !(c->order[s] == CAIRN_ORDER_FIELD && c->state[s] == CAIRN_AGENT_ARRIVED);
+}
+
 /* The column (or row) of bins a coordinate v >= 0 falls in: v / bin + 1,
  * column 0 being the empty border. */
 static inline int32_t cairn__crowd_bin_col(const cairn_crowd *c, float v) {
@@ -201,6 +218,15 @@ cairn_status cairn__crowd_check_goal(cairn_crowd *c, cairn_point goal);
 /* orders (crowd_orders.c): drops whatever slot s was doing */
 void cairn__crowd_clear_order(cairn_crowd *c, uint32_t s);
 
+/* reading (crowd_read.c): lists slot s among the loose ones (once) */
+static inline void cairn__crowd_loosen(cairn_crowd *c, uint32_t s) {
+  if (c->loose_mark[s]) return;
+  c->loose_mark[s] = 1;
+  c->loose[c->n_loose++] = s;
+}
+/* After a tick: every body is in the bins. */
+void cairn__crowd_tighten(cairn_crowd *c);
+
 /* queue (crowd_queue.c) */
 cairn_status cairn__crowd_queue_init(cairn_crowd *c);
 void cairn__crowd_queue_free(cairn_crowd *c);
@@ -224,6 +250,20 @@ static inline void cairn__crowd_bin_xy(const cairn_crowd *c, float x, float y,
   *by = cairn__crowd_bin_col(c, y);
   if (*bx > c->nbx - 2) *bx = c->nbx - 2;
   if (*by > c->nby - 2) *by = c->nby - 2;
+}
+
+/* The first place in the last tick's bin order (sorted by bin) of an
+ * agent in bin b or a later one, by binary search: the tick keeps no bin
+ * starts. slot_bin is only written by the tick, so it stays sorted along
+ * order_of between ticks. */
+static inline uint32_t cairn__crowd_bin_first(const cairn_crowd *c, uint32_t b) {
+  uint32_t lo = 0, hi = c->n_binned;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (c->slot_bin[c->order_of[mid]] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /* ---- the tick's passes as tasks ------------------------------------- */

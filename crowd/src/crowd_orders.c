@@ -35,6 +35,9 @@ static void hand_on_request(cairn_crowd *c, uint32_t s) {
 
 /* Drops whatever the agent was doing. */
 void cairn__crowd_clear_order(cairn_crowd *c, uint32_t s) {
+  /* out of the bins last tick (a horde agent gone through its gate): a
+   * body again from now on, which the queries must see */
+  if (c->slot_bin[s] == CROWD_NO_BIN) cairn__crowd_loosen(c, s);
   leave_field(c, s);
   hand_on_request(c, s);
   cairn__crowd_drop_request(c, s);
@@ -188,6 +191,7 @@ static void evict_from_wall(cairn_crowd *c, uint32_t s) {
         c->x[s] = (float)x + 0.5f;
         c->y[s] = (float)y + 0.5f;
         c->vx[s] = c->vy[s] = 0.0f;
+        cairn__crowd_loosen(c, s);
         return;
       }
 }

@@ -244,18 +244,6 @@ static cairn_point start_of(const cairn_crowd *c, const crowd_request *r) {
   return r->from_set ? r->from : cell_of(c, r->slot);
 }
 
-/* The first place in the last tick's bin order (sorted by bin) of an
- * agent in bin b, by binary search: the tick keeps no bin starts. */
-static uint32_t bin_first(const cairn_crowd *c, uint32_t b) {
-  uint32_t lo = 0, hi = c->n_binned;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (c->slot_bin[c->order_of[mid]] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /* Whether unit o is in the way of s: stopped (idle, arrived,
  * unreachable), or, when s is stuck, anything but moving away from it. */
 static int in_the_way(const cairn_crowd *c, uint32_t s, uint32_t o, int stuck) {
@@ -283,7 +271,7 @@ static void gather_avoid(cairn_crowd *c, uint32_t s, int stuck) {
   for (int32_t by = b0y < 0 ? 0 : b0y; by <= b1y && by < c->nby; by++)
     for (int32_t bx = b0x < 0 ? 0 : b0x; bx <= b1x && bx < c->nbx; bx++) {
       uint32_t b = (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
-      for (uint32_t k = bin_first(c, b); k < c->n_binned && c->slot_bin[c->order_of[k]] == b;
+      for (uint32_t k = cairn__crowd_bin_first(c, b); k < c->n_binned && c->slot_bin[c->order_of[k]] == b;
            k++) {
         uint32_t o = c->order_of[k];
         if (o == s || !c->alive[o] || (c->group[s] && c->group[o] == c->group[s]) ||

@@ -24,7 +24,7 @@ static void no_passable_crowd(void **state) {
   o.threads = 1;
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
-  cairn_agent_params p = {2.5f, 2.5f, 0.3f, 1.0f, 0};
+  cairn_agent_params p = {2.5f, 2.5f, 0.3f, 1.0f, 0, 0};
   cairn_agent a = 1;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_BLOCKED);
   assert_int_equal(a, 0);
@@ -49,7 +49,7 @@ static cairn_crowd *small_crowd(const cairn_grid *g, uint32_t max) {
 }
 
 static cairn_agent add_agent(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.0f, 0};
+  cairn_agent_params p = {x, y, 0.3f, 1.0f, 0, 0};
   cairn_agent a = 0;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
   return a;
@@ -98,13 +98,13 @@ static void crowd_bad_floats(void **state) {
   const float bad[] = {NAN, INFINITY, -INFINITY};
   cairn_agent a = 0;
   for (size_t k = 0; k < 3; k++) {
-    cairn_agent_params p = {bad[k], 0.5f, 0.3f, 1.0f, 0};
+    cairn_agent_params p = {bad[k], 0.5f, 0.3f, 1.0f, 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, bad[k], 0.3f, 1.0f, 0};
+    p = (cairn_agent_params){0.5f, bad[k], 0.3f, 1.0f, 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, 0.5f, bad[k], 1.0f, 0};
+    p = (cairn_agent_params){0.5f, 0.5f, bad[k], 1.0f, 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, 0.5f, 0.3f, bad[k], 0};
+    p = (cairn_agent_params){0.5f, 0.5f, 0.3f, bad[k], 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
   }
   assert_int_equal(cairn_crowd_count(c), 0);
@@ -137,7 +137,7 @@ static void crowd_full(void **state) {
   cairn_grid *g = small_grid();
   cairn_crowd *c = small_crowd(g, 1);
   cairn_agent a = add_agent(c, 0.5f, 0.5f), b = 5;
-  cairn_agent_params p = {3.5f, 0.5f, 0.3f, 1.0f, 0};
+  cairn_agent_params p = {3.5f, 0.5f, 0.3f, 1.0f, 0, 0};
   assert_int_equal(cairn_crowd_add(c, &p, &b), CAIRN_ERR_TOO_LARGE);
   assert_int_equal(b, 0);
   assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);

@@ -95,7 +95,7 @@ static void add_says_what(void **state) {
   cairn_crowd *c = new_crowd(g, 2, 1);
   assert_string_equal(cairn_crowd_error(c), "");
   cairn_agent a = 1;
-  cairn_agent_params p = {0.5f, 0.5f, 0.8f, 1.5f, 0};
+  cairn_agent_params p = {0.5f, 0.5f, 0.8f, 1.5f, 0, 0};
   uint64_t h = cairn_crowd_hash(c);
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
   assert_string_equal(cairn_crowd_error(c), "radius 0.8 is not in [0.05, 0.5]");
