@@ -19,6 +19,7 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   o.avoid_radius = 2;
   o.claim_radius = 16;
   o.claim_ticks = 300;
+  o.max_events = 4096;
   return o;
 }
 
@@ -30,7 +31,12 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   X(stall, 1) X(nstall, 1) X(req, 1) X(seed, 1) X(goal, 1)                 \
   X(wp_n, 1) X(wp_i, 1) X(nwp_i, 1) X(wp_partial, 1) X(free_slots, 1)      \
   X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1) \
-  X(slot_bin, 1) X(sa, 1) X(user, 1) X(loose, 1) X(loose_mark, 1)
+  X(slot_bin, 1) X(sa, 1) X(user, 1) X(loose, 1) X(loose_mark, 1) X(todo, 1)
+
+/* The most commit tasks a tick runs: one a light chunk of agents. */
+static size_t commit_tasks(const cairn_crowd *c) {
+  return cairn__crowd_tasks(c->cap, cairn__crowd_light_chunk(c));
+}
 
 static void free_arrays(cairn_crowd *c) {
   size_t n = c->cap;
@@ -45,6 +51,7 @@ static void free_arrays(cairn_crowd *c) {
   cairn__free(&c->alloc, c->wblk, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c));
   cairn__free(&c->alloc, c->wblk_tick, sizeof *c->wblk_tick * nw);
   cairn__free(&c->alloc, c->wsum, sizeof *c->wsum * nw);
+  cairn__free(&c->alloc, c->todo_n, sizeof *c->todo_n * commit_tasks(c));
 }
 
 static cairn_status alloc_arrays(cairn_crowd *c) {
@@ -64,6 +71,7 @@ static cairn_status alloc_arrays(cairn_crowd *c) {
                   &c->alloc, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c)));
   ok = ok && (c->wblk_tick = cairn__alloc_zero(&c->alloc, sizeof *c->wblk_tick * nw));
   ok = ok && (c->wsum = cairn__alloc_zero(&c->alloc, sizeof *c->wsum * nw));
+  ok = ok && (c->todo_n = cairn__alloc_zero(&c->alloc, sizeof *c->todo_n * commit_tasks(c)));
   return ok ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
@@ -114,6 +122,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
                                  &c->cache);
   }
   if (st == CAIRN_OK) st = cairn__crowd_queue_init(c);
+  if (st == CAIRN_OK) st = cairn__crowd_events_init(c);
   if (st != CAIRN_OK) {
     cairn_crowd_destroy(c);
     return st;
@@ -125,6 +134,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
 void cairn_crowd_destroy(cairn_crowd *c) {
   if (!c) return;
   cairn__crowd_queue_free(c);
+  cairn__crowd_events_free(c);
   cairn_flow_cache_destroy(c->cache);
   cairn_flow_builder_destroy(c->builder);
   free_arrays(c);
@@ -179,6 +189,7 @@ cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a) {
   cairn_status st = cairn__crowd_handle(c, a, &s);
   if (st != CAIRN_OK) return st;
   cairn__crowd_clear_order(c, s);
+  cairn__crowd_event(c, CAIRN_EVENT_REMOVED, s);
   c->alive[s] = 0;
   c->free_slots[c->n_free++] = s;
   c->live--;
@@ -233,10 +244,12 @@ cairn_status cairn_crowd_set_user(cairn_crowd *c, cairn_agent a, uint64_t user) 
 cairn_status cairn_crowd_tick(cairn_crowd *c) {
   if (!c) return CAIRN_ERR_ARG;
   c->tick_status = CAIRN_OK;
+  c->ev_tick = c->tick + 1;
   cairn__crowd_serve(c);
   cairn__crowd_step(c);
   cairn__crowd_tighten(c);
   c->tick++;
+  c->ev_tick = c->tick;
   if (c->tick_status != CAIRN_OK)
     return cairn__crowd_fail(c, c->tick_status,
                              "tick %llu: a path search ran out of memory (retried next tick)",
@@ -316,6 +329,7 @@ size_t cairn_crowd_memory(const cairn_crowd *c) {
              (sizeof *c->wblk * cairn__crowd_bin_blocks(c) + sizeof *c->wblk_tick +
               sizeof *c->wsum) +
          sizeof *c->ring * c->ring_cap + sizeof *c->smooth * c->smooth_cap +
+         sizeof *c->todo_n * commit_tasks(c) + sizeof *c->ev * c->ev_cap +
          cairn_search_memory(c->search) + cairn_flow_builder_memory(c->builder) +
          fs.bytes;
 }

@@ -70,6 +70,9 @@ static cairn_status check_opts(const cairn_crowd_opts *o, char *d, size_t cap) {
     return say(d, cap, CAIRN_ERR_ARG, "opts.claim_radius %ld is negative",
                (long)o->claim_radius);
   if (o->claim_ticks < 1) return say(d, cap, CAIRN_ERR_ARG, "opts.claim_ticks is 0");
+  if (o->max_events > CAIRN_CROWD_MAX_EVENTS)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.max_events %lu is above %lu",
+               (unsigned long)o->max_events, (unsigned long)CAIRN_CROWD_MAX_EVENTS);
   if (cairn_jobs_check(o->jobs) != CAIRN_OK)
     return say(d, cap, CAIRN_ERR_ARG,
                "opts.jobs is not a valid job system (cairn_jobs_check refuses it)");

@@ -46,7 +46,7 @@ typedef struct crowd_request {
 
 /* A tick's counts, summed over the workers: integers, so in any order. */
 typedef struct crowd_counts {
-  uint64_t overlaps, in_wall, non_finite, repath;
+  uint64_t overlaps, in_wall, non_finite;
 } crowd_counts;
 
 /* The tick's passes in progress: what their tasks cover. */
@@ -138,6 +138,19 @@ struct cairn_crowd {
   uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
 
+  /* the commit's agents that need the sequential pass after it (path
+   * bookkeeping, events): each commit task lists its own places k, in bin
+   * order, at todo[t * light chunk ..], todo_n[t] of them */
+  uint32_t *todo; /* cap */
+  uint32_t *todo_n; /* commit tasks at most: cap / light chunk, rounded up */
+
+  /* events: a ring of ev_cap (opts.max_events), ev_len of them from
+   * ev_head, oldest first; ev_tick is the tick they are stamped with (the
+   * tick running, or the ticks run between ticks) */
+  cairn_crowd_event *ev;
+  uint32_t ev_cap, ev_head, ev_len;
+  uint64_t ev_tick;
+
   uint64_t tick;
   cairn_status tick_status; /* the tick's first failure (a search's memory) */
   cairn_crowd_stats stats;
@@ -148,7 +161,10 @@ struct cairn_crowd {
 enum {
   AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
   AF_REPATH = 2,  /* commit: queue a new path request */
-  AF_ADVANCED = 4 /* passed a waypoint this tick */
+  AF_ADVANCED = 4, /* passed a waypoint this tick */
+  AF_EVENT = 8     /* took the state arrived or unreachable, or a horde
+                      agent has just gone opts.stuck_ticks without
+                      progress: an event to record */
 };
 
 /* the group path's continuation (wp_partial) */
@@ -217,6 +233,25 @@ cairn_status cairn__crowd_check_goal(cairn_crowd *c, cairn_point goal);
 
 /* orders (crowd_orders.c): drops whatever slot s was doing */
 void cairn__crowd_clear_order(cairn_crowd *c, uint32_t s);
+
+/* events (crowd_events.c): the ring, recording one event of slot s (or
+ * counting it lost), and the events of the tick's agent k (slot s) */
+cairn_status cairn__crowd_events_init(cairn_crowd *c);
+void cairn__crowd_events_free(cairn_crowd *c);
+void cairn__crowd_event(cairn_crowd *c, cairn_crowd_event_kind kind, uint32_t s);
+void cairn__crowd_steer_events(cairn_crowd *c, uint32_t k, uint32_t s);
+/* Whether an agent of order `order` whose state goes from `was` to `now`
+ * and whose count of ticks without progress is now `stall` has an event
+ * (AF_EVENT): it arrived or became unreachable, or it is a horde agent
+ * that has just gone opts.stuck_ticks without progress (it does not
+ * repath: it says so). */
+static inline int cairn__crowd_has_event(const cairn_crowd *c, uint8_t order, uint8_t was,
+                                         uint8_t now, uint32_t stall) {
+  /* arrived and unreachable are neighbours in the enum: one compare; no
+   * branches, the steering asks it of every agent */
+  int to_end = ((unsigned)now - CAIRN_AGENT_ARRIVED < 2u) & (now != was);
+  return to_end | ((stall == c->opts.stuck_ticks + 1) & (order == CAIRN_ORDER_FIELD));
+}
 
 /* reading (crowd_read.c): lists slot s among the loose ones (once) */
 static inline void cairn__crowd_loosen(cairn_crowd *c, uint32_t s) {

@@ -221,6 +221,7 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
     c->wp_partial[s] = WP_WHOLE;
     c->offx[s] = c->offy[s] = 0.0f;
     cairn__crowd_request(c, s, 0, c->goal[s]);
+    cairn__crowd_event(c, CAIRN_EVENT_REPATHED, s);
   }
   return cairn__crowd_ok(c);
 }

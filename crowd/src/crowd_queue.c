@@ -99,7 +99,10 @@ static void give_path(cairn_crowd *c, uint32_t s, const cairn_point *pts,
   c->wp_n[s] = (uint16_t)(kept + k);
   c->wp_i[s] = 0;
   c->wp_partial[s] = n > room ? WP_PARTIAL : WP_WHOLE;
+  uint8_t was = c->state[s];
   c->state[s] = kept + k ? CAIRN_AGENT_MOVING : CAIRN_AGENT_ARRIVED;
+  if (c->state[s] == CAIRN_AGENT_ARRIVED && was != CAIRN_AGENT_ARRIVED)
+    cairn__crowd_event(c, CAIRN_EVENT_ARRIVED, s); /* planned from the goal */
   c->stall[s] = 0;
   c->best[s] = INFINITY;
 }
@@ -173,6 +176,8 @@ static void give_all(cairn_crowd *c, const crowd_request *r, const cairn_point *
       continue;
     }
     if (!pts) {
+      if (c->state[s] != CAIRN_AGENT_UNREACHABLE)
+        cairn__crowd_event(c, CAIRN_EVENT_UNREACHABLE, s);
       c->state[s] = CAIRN_AGENT_UNREACHABLE;
     } else if (first_steps) {
       if (kept_waypoints(c, s) + n <= c->opts.waypoints) { /* all, or wait for the whole */
@@ -470,6 +475,10 @@ void cairn__crowd_commit_path(cairn_crowd *c, uint32_t s) {
       return;
     }
     c->state[s] = at_end ? CAIRN_AGENT_WAITING : CAIRN_AGENT_STUCK;
+    if (!at_end) { /* no progress for opts.stuck_ticks: a path of its own */
+      cairn__crowd_event(c, CAIRN_EVENT_STUCK, s);
+      cairn__crowd_event(c, CAIRN_EVENT_REPATHED, s);
+    }
     c->group[s] = 0;
     c->offx[s] = c->offy[s] = 0.0f; /* out of formation: its own path */
     c->wp_partial[s] = WP_WHOLE; /* a fresh path, from where it stands */

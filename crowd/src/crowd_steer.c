@@ -464,6 +464,7 @@ static void advance(cairn_crowd *c, uint32_t k) {
     fl |= AF_REPATH;
     stall = 0;
   }
+  if (cairn__crowd_has_event(c, a->order, a->state, w.state, stall)) fl |= AF_EVENT;
   c->nstall[k] = stall;
   c->nbest[k] = best;
   c->nprog[k] = w.progress;
