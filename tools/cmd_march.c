@@ -1,7 +1,9 @@
 /* cairn march: the strategy move. Several groups, each placed around a
- * random start on a map, are ordered at once to random far goals: one path
- * request per group through the crowd's budgeted queue, members in
- * formation where there is room. The summary adds the queue's figures. */
+ * random start on a map, are ordered at once to random far goals (or all
+ * to --goal): one path request per group through the crowd's budgeted
+ * queue, members in formation where there is room; --arrive says how
+ * they end it (stop, leave, or stay around the goal as a cluster). The
+ * summary adds the queue's figures. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +13,7 @@
 
 static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
                                          "--threads", "--seed",  "--budget", "--png",
-                                         "--algo",    NULL};
+                                         "--algo",    "--arrive", "--goal",  NULL};
 
 typedef struct march_args {
   const char *map;
@@ -19,10 +21,14 @@ typedef struct march_args {
   bool json;
   bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
   const char *png; /* --png FILE: the end of the march */
+  cairn_arrival arrive; /* --arrive: how units end the move */
+  bool has_goal;        /* --goal X,Y: every group to this cell */
+  cairn_point goal;
 } march_args;
 
 static int parse_args(int argc, char **argv, march_args *a) {
   memset(a, 0, sizeof *a);
+  a->arrive = CAIRN_ARRIVAL_STOP;
   a->ticks = 20000; /* long maps: 1,000 cells take 7,000 ticks at 1.5 cells/s */
   a->seed = 1;
   a->budget = 20000;
@@ -60,6 +66,17 @@ static int parse_args(int argc, char **argv, march_args *a) {
         return EXIT_USAGE;
       }
       a->hpa = strcmp(v, "hpa") == 0;
+    } else if (cli_is(&c, "--arrive")) {
+      if (!strcmp(v, "stop")) a->arrive = CAIRN_ARRIVAL_STOP;
+      else if (!strcmp(v, "leave")) a->arrive = CAIRN_ARRIVAL_LEAVE;
+      else if (!strcmp(v, "stay")) a->arrive = CAIRN_ARRIVAL_STAY;
+      else {
+        cli_error("march: --arrive must be stop, leave or stay, not '%s'", v);
+        return EXIT_USAGE;
+      }
+    } else if (cli_is(&c, "--goal")) {
+      if (!cli_parse_point("--goal", v, &a->goal)) return EXIT_USAGE;
+      a->has_goal = true;
     }
   }
   if (!a->map || !a->groups || !a->units) {
@@ -124,6 +141,17 @@ static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
   return n;
 }
 
+/* A --goal the units can reach: on the map, open, on the island they
+ * start on; else a message and 0. */
+static bool goal_ok(const cairn_grid *g, uint32_t island, cairn_point p, const char *map) {
+  if (!cairn_grid_contains(g, p.x, p.y) || cairn_grid_island(g, p.x, p.y) != island) {
+    cli_error("%s: --goal %d,%d is off the map, blocked, or off the island the units start on",
+              map, p.x, p.y);
+    return false;
+  }
+  return true;
+}
+
 int cmd_march(int argc, char **argv) {
   march_args a;
   int rc = parse_args(argc, argv, &a);
@@ -155,6 +183,13 @@ int cmd_march(int argc, char **argv) {
   uint64_t rs = (uint64_t)a.seed;
   cli_crowd_summary sum = {0};
   int32_t far = (cairn_grid_width(g) + cairn_grid_height(g)) / 4;
+  if (st == CAIRN_OK && a.has_goal && !goal_ok(g, island, a.goal, a.map)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  cairn_order order = cairn_order_defaults();
+  order.kind = CAIRN_ORDER_PATH;
+  order.arrival = a.arrive;
   for (long k = 0; k < a.groups && st == CAIRN_OK; k++) {
     cairn_point from = random_cell(g, island, &rs), to = random_cell(g, island, &rs);
     for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
@@ -162,7 +197,8 @@ int cmd_march(int argc, char **argv) {
     cairn_agent *grp = agents + sum.agents;
     size_t n = place_group(c, g, island, from, a.units, taken, grp);
     sum.agents += (long)n;
-    if (n) st = cairn_crowd_order_move(c, grp, n, to);
+    order.goal = a.has_goal ? a.goal : to;
+    if (n) st = cairn_crowd_order(c, grp, n, &order);
   }
   if (st == CAIRN_OK && sum.agents == 0) {
     cli_error("%s: no open cell to place a unit on", a.map);

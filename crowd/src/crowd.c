@@ -31,7 +31,8 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   X(stall, 1) X(nstall, 1) X(req, 1) X(seed, 1) X(goal, 1)                 \
   X(wp_n, 1) X(wp_i, 1) X(nwp_i, 1) X(wp_partial, 1) X(free_slots, 1)      \
   X(order_of, 1) X(sx, 1) X(sy, 1) X(svx, 1) X(svy, 1) X(sr, 1) X(sslot, 1) \
-  X(slot_bin, 1) X(sa, 1) X(user, 1) X(loose, 1) X(loose_mark, 1) X(todo, 1)
+  X(slot_bin, 1) X(sa, 1) X(user, 1) X(loose, 1) X(loose_mark, 1) X(todo, 1) \
+  X(arrive, 1) X(arrive_r, 1) X(dvx, 1) X(dvy, 1)
 
 /* The most commit tasks a tick runs: one a light chunk of agents. */
 static size_t commit_tasks(const cairn_crowd *c) {
@@ -177,6 +178,9 @@ cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_params *p,
   c->best[s] = INFINITY;
   c->prog[s] = INFINITY;
   c->flags[s] = 0;
+  c->arrive[s] = CAIRN_ARRIVAL_STOP;
+  c->arrive_r[s] = 0.0f;
+  c->dvx[s] = c->dvy[s] = 0.0f;
   c->user[s] = p->user;
   cairn__crowd_loosen(c, s);
   c->live++;
@@ -215,6 +219,8 @@ cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
   out->state = (cairn_agent_state)c->state[s];
   out->group = c->group[s];
   out->user = c->user[s];
+  out->arrival = cairn__crowd_stays(c, s) ? CAIRN_ARRIVAL_STAY : (cairn_arrival)c->arrive[s];
+  out->arrival_radius = c->arrive_r[s];
   return CAIRN_OK;
 }
 

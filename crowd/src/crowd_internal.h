@@ -28,6 +28,8 @@ typedef struct crowd_sorted {
 typedef struct crowd_field_slot {
   const cairn_field *field; /* NULL when free */
   uint32_t users;           /* agents following it */
+  uint8_t caller;           /* 1: the caller's field (never released to the
+                               cache, never repaired), 0: the cache's */
 } crowd_field_slot;
 
 /* One path request: for one agent, or for a group (leader = the slot). */
@@ -81,6 +83,14 @@ struct cairn_crowd {
   cairn_point *goal, *wp; /* wp: cap x opts.waypoints */
   uint16_t *wp_n, *wp_i, *nwp_i;
   uint8_t *wp_partial;
+  /* how each agent ends its order (cairn_order.arrival, DEFAULT resolved:
+   * CAIRN_ARRIVAL_LEAVE, _STOP or _STAY, or CROWD_STAY_AUTO for STAY with
+   * a radius the crowd chose) and, staying, the radius around the goal it
+   * stays within (cells; the field's cost for fields) */
+  uint8_t *arrive;
+  float *arrive_r;
+  /* the velocity the game set for a driven agent (cairn_crowd_drive) */
+  float *dvx, *dvy;
   /* the caller's value of each agent (cairn_agent_params.user,
    * cairn_crowd_set_user): kept, reported, never read by the crowd */
   uint64_t *user;
@@ -157,6 +167,15 @@ struct cairn_crowd {
   char error[CROWD_ERROR_CAP]; /* the last refused call's detail, "" if none */
 };
 
+/* arrive[s] of an agent that stays with the radius the crowd chose: the
+ * orders to the same goal grow it together */
+#define CROWD_STAY_AUTO (CAIRN_ARRIVAL_STAY + 1)
+
+/* Whether slot s stays at its goal once arrived (CAIRN_ARRIVAL_STAY). */
+static inline int cairn__crowd_stays(const cairn_crowd *c, uint32_t s) {
+  return c->arrive[s] >= CAIRN_ARRIVAL_STAY;
+}
+
 /* agent flags (flags / nflags) */
 enum {
   AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
@@ -164,7 +183,8 @@ enum {
   AF_ADVANCED = 4, /* passed a waypoint this tick */
   AF_EVENT = 8     /* took the state arrived or unreachable, or a horde
                       agent has just gone opts.stuck_ticks without
-                      progress: an event to record */
+                      progress: an event to record (the steering marks
+                      it, cairn__crowd_steer_events records it) */
 };
 
 /* the group path's continuation (wp_partial) */
@@ -195,10 +215,11 @@ static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
-/* Whether live slot s is a body, in the bins from the next tick on:
- * all but the horde agents that arrived and went through their gate. */
+/* Whether live slot s is a body, in the bins from the next tick on: all
+ * but the agents that arrived under CAIRN_ARRIVAL_LEAVE (a horde agent
+ * through its gate). */
 static inline int cairn__crowd_is_body(const cairn_crowd *c, uint32_t s) {
-  return !(c->order[s] == CAIRN_ORDER_FIELD && c->state[s] == CAIRN_AGENT_ARRIVED);
+  return !(c->state[s] == CAIRN_AGENT_ARRIVED && c->arrive[s] == CAIRN_ARRIVAL_LEAVE);
 }
 
 /* The column (or row) of bins a coordinate v >= 0 falls in: v / bin + 1,
@@ -240,19 +261,6 @@ cairn_status cairn__crowd_events_init(cairn_crowd *c);
 void cairn__crowd_events_free(cairn_crowd *c);
 void cairn__crowd_event(cairn_crowd *c, cairn_crowd_event_kind kind, uint32_t s);
 void cairn__crowd_steer_events(cairn_crowd *c, uint32_t k, uint32_t s);
-/* Whether an agent of order `order` whose state goes from `was` to `now`
- * and whose count of ticks without progress is now `stall` has an event
- * (AF_EVENT): it arrived or became unreachable, or it is a horde agent
- * that has just gone opts.stuck_ticks without progress (it does not
- * repath: it says so). */
-static inline int cairn__crowd_has_event(const cairn_crowd *c, uint8_t order, uint8_t was,
-                                         uint8_t now, uint32_t stall) {
-  /* arrived and unreachable are neighbours in the enum: one compare; no
-   * branches, the steering asks it of every agent */
-  int to_end = ((unsigned)now - CAIRN_AGENT_ARRIVED < 2u) & (now != was);
-  return to_end | ((stall == c->opts.stuck_ticks + 1) & (order == CAIRN_ORDER_FIELD));
-}
-
 /* reading (crowd_read.c): lists slot s among the loose ones (once) */
 static inline void cairn__crowd_loosen(cairn_crowd *c, uint32_t s) {
   if (c->loose_mark[s]) return;

@@ -27,7 +27,7 @@ static void read_all(const cairn_crowd *c, everyone *e) {
   assert_int_equal(cairn_crowd_export(c, &out, MAXA, &e->n), CAIRN_OK);
   for (size_t k = 0; k < e->n; k++) {
     cairn_agent_info i = tc_info(c, e->h[k]);
-    e->body[k] = !(i.state == CAIRN_AGENT_ARRIVED && i.order == CAIRN_ORDER_FIELD);
+    e->body[k] = !(i.state == CAIRN_AGENT_ARRIVED && i.arrival == CAIRN_ARRIVAL_LEAVE);
   }
 }
 

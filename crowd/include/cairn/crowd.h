@@ -111,8 +111,33 @@ typedef enum cairn_order_kind {
   CAIRN_ORDER_HOLD = 0, /**< stay put */
   CAIRN_ORDER_FIELD,  /**< follow a shared flow field */
   CAIRN_ORDER_PATH,   /**< follow a planned path (own or the group's) */
-  CAIRN_ORDER_WANDER  /**< random walk from a seed */
+  CAIRN_ORDER_WANDER, /**< random walk from a seed */
+  CAIRN_ORDER_DRIVEN  /**< the game sets its velocity (cairn_crowd_drive) */
 } cairn_order_kind;
+
+/** How an agent ends a field or path order. */
+typedef enum cairn_arrival {
+  /** The order's own: CAIRN_ARRIVAL_LEAVE for fields, CAIRN_ARRIVAL_STOP
+   * for paths (what cairn_crowd_order_field, _move and _path do). */
+  CAIRN_ARRIVAL_DEFAULT = 0,
+  /** It arrives as with STOP, then leaves the bins: no longer a body
+   * others avoid or push, found by no query (a horde agent through its
+   * gate). It stays a live agent, state CAIRN_AGENT_ARRIVED. */
+  CAIRN_ARRIVAL_LEAVE,
+  /** It stops where it arrives and remains a body: a field follower on a
+   * goal cell or next to one, a path follower within 0.4 cells of its
+   * goal point (its formation point in a group) or within 2 cells of it
+   * after 10 ticks without progress. Pushed off, it stands where pushed. */
+  CAIRN_ARRIVAL_STOP,
+  /** It arrives as with STOP, or once it is within the order's
+   * arrival_radius of the goal (the field's cost for fields, in straight
+   * steps; the straight distance to the goal cell's centre for paths)
+   * and has made no progress for 10 ticks (others stand in the way), and
+   * remains a body others avoid and push. Pushed out of the radius, it
+   * walks back in (never into a wall). A group sent to one point forms a
+   * cluster of touching discs around it. */
+  CAIRN_ARRIVAL_STAY
+} cairn_arrival;
 
 /** Options of a crowd (cairn_crowd_defaults gives them). */
 typedef struct cairn_crowd_opts {
@@ -265,6 +290,11 @@ typedef struct cairn_agent_info {
   cairn_agent_state state; /**< what it is doing */
   uint32_t group; /**< 0 for none */
   uint64_t user;  /**< the caller's value (cairn_agent_params.user) */
+  /** How it ends its order (LEAVE, STOP or STAY: DEFAULT resolved; STOP
+   * for orders without an arrival). An agent arrived under LEAVE is out of
+   * the bins: no body, found by no query. */
+  cairn_arrival arrival;
+  float arrival_radius; /**< STAY: the radius it stays within, else 0 */
 } cairn_agent_info;
 
 /** Reads an agent.
@@ -372,11 +402,90 @@ CAIRN_CROWD_API cairn_status cairn_crowd_query_rect(const cairn_crowd *c, float 
 
 /* ---- orders (any handle refused leaves every agent unchanged) ------- */
 
-/** Most goal sets followed at once (cairn_crowd_order_field). */
+/** Most fields followed at once: goal sets of the crowd's cache and the
+ * caller's fields together. */
 #define CAIRN_CROWD_MAX_FIELDS 64
+
+
+/** An order (cairn_order_defaults gives a hold order): one call for every
+ * kind of order, its arrival included. */
+typedef struct cairn_order {
+  cairn_order_kind kind;     /**< what the agents follow (default HOLD) */
+  /** FIELD: the goal cells of a field the crowd's cache builds and shares
+   * (n_goals of them); NULL when `field` is given. */
+  const cairn_point *goals;
+  size_t n_goals;            /**< FIELD: number of goals */
+  /** FIELD: a field the caller built (cairn_field_build) or holds, on the
+   * crowd's route grid (its size is checked: CAIRN_ERR_ARG otherwise),
+   * instead of goals. The crowd shares it between the agents and never
+   * builds, repairs or frees it: the caller keeps it alive and unchanged
+   * while agents follow it, and after cairn_crowd_grid_changed (or a
+   * change of the cost layer) repairs it itself (cairn_field_repair). */
+  const cairn_field *field;
+  cairn_point goal;          /**< PATH: the goal cell */
+  /** PATH: 1 (default) = one path for the group, members in formation
+   * (cairn_crowd_order_move); 0 = a path for each (cairn_crowd_order_path). */
+  int group;
+  uint64_t seed;             /**< WANDER: the random walk's seed */
+  /** @{ */
+  float vx, vy; /**< DRIVEN: the velocity, as cairn_crowd_drive */
+  /** @} */
+  cairn_arrival arrival;     /**< FIELD and PATH: how they end it (default
+                                CAIRN_ARRIVAL_DEFAULT); other kinds ignore it */
+  /** CAIRN_ARRIVAL_STAY: the radius around the goal (cells, >= 0, finite);
+   * 0 (default) = from the agents of this call: their discs packed around
+   * the goal at a density of 0.5, sqrt(sum of r^2 / 0.5), at least 1 cell
+   * (300 agents of radius 0.3: 7.3 cells). */
+  float arrival_radius;
+} cairn_order;
+
+/** A hold order: kind CAIRN_ORDER_HOLD, group 1, arrival DEFAULT, every
+ * other field 0 or NULL.
+ * @return the defaults */
+CAIRN_CROWD_API cairn_order cairn_order_defaults(void);
+
+/** Gives the agents an order. Refusals change no agent: a refused handle,
+ * o NULL, a kind or arrival out of its enum, a negative or non-finite
+ * arrival_radius, FIELD with both or neither of field and goals, a
+ * caller's field of another size than the route grid, a bad PATH goal, a
+ * bad DRIVEN velocity (as cairn_crowd_drive), every field slot taken, the
+ * cache's build refused. With n 0 the order is checked and nothing
+ * happens (no field built).
+ * @param[in,out] c the crowd
+ * @param[in] agents the agents ordered (NULL when n is 0)
+ * @param[in] n number of agents
+ * @param[in] o the order
+ * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle;
+ * CAIRN_ERR_ARG; CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for a path's goal;
+ * CAIRN_ERR_TOO_LARGE (CAIRN_CROWD_MAX_FIELDS fields followed already);
+ * the field build's refusals (cairn_flow_cache_acquire) */
+CAIRN_CROWD_API cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents,
+                                               size_t n, const cairn_order *o);
+
+/** Drives an agent: from the next tick on the crowd moves it by exactly
+ * (vx, vy) * dt each tick and never changes that velocity: no steering,
+ * no separation, no push; the move is resolved one axis at a time against
+ * the walls (an axis that would enter a blocked cell is not moved, the
+ * velocity still reads back as set), so its centre never enters a wall.
+ * Other agents see it in the bins like any body, avoid it and give way
+ * to it. Call it again to change the velocity (each tick if need be);
+ * the first call drops the agent's order (CAIRN_ORDER_DRIVEN from then
+ * on), another order ends the driving. State: MOVING, or IDLE while the
+ * velocity is 0.
+ * @param[in,out] c the crowd
+ * @param[in] a the agent
+ * @param[in] vx velocity, cells per second
+ * @param[in] vy velocity, cells per second
+ * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle;
+ * CAIRN_ERR_ARG for a non-finite velocity or one that moves more than
+ * 0.9 cells an axis in a tick (|vx| * dt or |vy| * dt above 0.9) */
+CAIRN_CROWD_API cairn_status cairn_crowd_drive(cairn_crowd *c, cairn_agent a, float vx,
+                                               float vy);
 /** Every agent follows the one field to these goals (cache-shared). At most
- * CAIRN_CROWD_MAX_FIELDS goal sets are followed at once: one more is
- * CAIRN_ERR_TOO_LARGE, no agent changed.
+ * CAIRN_CROWD_MAX_FIELDS fields are followed at once: one more is
+ * CAIRN_ERR_TOO_LARGE, no agent changed. Arrived agents leave
+ * (CAIRN_ARRIVAL_LEAVE): cairn_crowd_order with kind CAIRN_ORDER_FIELD
+ * and these goals.
  * @param[in,out] c the crowd
  * @param[in] agents the agents ordered
  * @param[in] n number of agents
@@ -390,6 +499,8 @@ CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn
                                      size_t n_goals);
 /** One path for the group, from its first agent to goal; members keep their
  * offsets from the group's centre (in formation) where there is room.
+ * Arrived agents stop (CAIRN_ARRIVAL_STOP): cairn_crowd_order with kind
+ * CAIRN_ORDER_PATH, group 1.
  * @param[in,out] c the crowd
  * @param[in] agents the group
  * @param[in] n number of agents
@@ -398,7 +509,8 @@ CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn
  * CAIRN_ERR_ARG for NULL, CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal */
 CAIRN_CROWD_API cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
                                     size_t n, cairn_point goal);
-/** Each agent plans its own path to goal.
+/** Each agent plans its own path to goal (cairn_crowd_order with kind
+ * CAIRN_ORDER_PATH, group 0).
  * @param[in,out] c the crowd
  * @param[in] agents the agents ordered
  * @param[in] n number of agents
