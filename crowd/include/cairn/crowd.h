@@ -129,13 +129,15 @@ typedef enum cairn_arrival {
    * goal point (its formation point in a group) or within 2 cells of it
    * after 10 ticks without progress. Pushed off, it stands where pushed. */
   CAIRN_ARRIVAL_STOP,
-  /** It arrives as with STOP, or once it is within the order's
-   * arrival_radius of the goal (the field's cost for fields, in straight
-   * steps; the straight distance to the goal cell's centre for paths)
-   * and has made no progress for 10 ticks (others stand in the way), and
-   * remains a body others avoid and push. Pushed out of the radius, it
-   * walks back in (never into a wall). A group sent to one point forms a
-   * cluster of touching discs around it. */
+  /** It arrives as with STOP, or once it has made no progress for 10
+   * ticks (others stand in the way) within three quarters of the order's
+   * arrival_radius of the goal, growing to all of it over the next 50
+   * ticks (the field's cost for fields, in straight and diagonal steps;
+   * the straight distance to the goal cell's centre for paths). It
+   * remains a body others avoid and push, and leans towards the goal at
+   * 0.08 cells per second, so the group packs into a round cluster of
+   * touching discs around the goal; pushed out of the radius, it walks
+   * back in (never into a wall). */
   CAIRN_ARRIVAL_STAY
 } cairn_arrival;
 
@@ -433,9 +435,12 @@ typedef struct cairn_order {
   cairn_arrival arrival;     /**< FIELD and PATH: how they end it (default
                                 CAIRN_ARRIVAL_DEFAULT); other kinds ignore it */
   /** CAIRN_ARRIVAL_STAY: the radius around the goal (cells, >= 0, finite);
-   * 0 (default) = from the agents of this call: their discs packed around
-   * the goal at a density of 0.5, sqrt(sum of r^2 / 0.5), at least 1 cell
-   * (300 agents of radius 0.3: 7.3 cells). */
+   * 0 (default) = the crowd chooses it for every agent staying at that
+   * goal (the same goal cell for paths, the same field for fields) with a
+   * radius it chose, this call's and earlier ones': their discs packed at
+   * a density of 0.5 fill three quarters of it, sqrt(sum of r^2 / 0.5) /
+   * 0.75, at least 1 cell (300 agents of radius 0.3: 9.8 cells); each
+   * order sending more agents there grows it for all. O(slots) then. */
   float arrival_radius;
 } cairn_order;
 
