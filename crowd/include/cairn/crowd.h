@@ -25,8 +25,9 @@
  * the sequential one: by bin, slots ascending within a bin), and the
  * state the steering reads is gathered in that order; 3. a read-only pass
  * computes each agent's next position, velocity and state from the
- * current ones alone; 4. the commit, in parallel but for path requests,
- * which are queued in bin order. Each agent's next state is a function of
+ * current ones alone; 4. the commit, in parallel, which lists the agents
+ * with path bookkeeping (repaths, group continuations, claims) or an
+ * event; those are then seen in sequence, in bin order. Each agent's next state is a function of
  * the current state read in a fixed order, so the result is bit for bit
  * the same at any worker count and under any scheduler
  * (cairn_crowd_hash). No -ffast-math.
@@ -39,9 +40,11 @@
  * move is resolved one axis at a time against the grid, each step under
  * one cell: an agent's centre never enters a blocked cell.
  *
- * Orders: a horde order gives agents one shared field to a goal set (the
- * flow-field cache: one field per goal set, held while agents use it); an
- * agent on a goal cell or next to one arrives. A move order queues one path
+ * Orders (cairn/crowd_orders.h): one call, cairn_crowd_order, for every
+ * kind, or a call of each kind. A horde order gives agents one shared field
+ * to a goal set (the flow-field cache: one field per goal set, held while
+ * agents use it), or a field the caller built; an agent on a goal cell or
+ * next to one arrives. A move order queues one path
  * request for a group; its members follow the shared smoothed path at
  * formation offsets where the offset point is open and in sight of the
  * waypoint, and file through the waypoint itself where it is not; when the
@@ -54,7 +57,17 @@
  * a path search treats the stopped units near the searching one as walls
  * (opts.avoid_radius). An agent that makes no progress for
  * opts.stuck_ticks repaths; a request that finds no path leaves its agents
- * CAIRN_AGENT_UNREACHABLE.
+ * CAIRN_AGENT_UNREACHABLE. Each order says how its agents end it
+ * (cairn_arrival): they leave the bins (a horde through its gate), stop
+ * where they arrive, or stay around the goal as a cluster of bodies. A
+ * driven agent moves by the velocity the game sets (cairn_crowd_drive).
+ *
+ * Reading (cairn/crowd_read.h, cairn/crowd_events.h): every agent in one
+ * call (cairn_crowd_export), the agents near a point or in a rectangle
+ * (from the last tick's bins), and the events of the ticks (arrived,
+ * stuck, unreachable, repathed, removed), in an order that is the same at
+ * any thread count. Each agent carries a value of the caller's
+ * (cairn_agent_params.user), reported with it everywhere.
  *
  * Ownership: the crowd keeps pointers to its grids; they must outlive it.
  * After the caller edits the walk grid (and route grid), it calls
@@ -70,7 +83,8 @@
  * opts.chunk agents to steer, 16 times as many to count, place or commit).
  *
  * Memory: everything is sized at create from opts.max_agents (and the
- * workers of opts.jobs). A tick allocates nothing, with one exception:
+ * workers of opts.jobs), the event ring from opts.max_events. A tick
+ * allocates nothing, with one exception:
  * with opts.hpa, the hierarchy's query context (reserved at create by
  * cairn_hpa_query_reserve) grows when a route needs more room than that
  * reserve (a leg longer than its estimate, or a hierarchy that gained
@@ -93,8 +107,6 @@ typedef uint64_t cairn_agent; /* slot | generation << 32; 0 is never valid */
 
 /** Most agent slots a crowd may have. */
 #define CAIRN_CROWD_MAX_AGENTS (1u << 24)
-/** Most events a crowd may hold (cairn_crowd_opts.max_events). */
-#define CAIRN_CROWD_MAX_EVENTS (1u << 24)
 
 /** What an agent is doing. */
 typedef enum cairn_agent_state {
@@ -324,225 +336,14 @@ CAIRN_CROWD_API cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agen
 CAIRN_CROWD_API cairn_status cairn_crowd_set_user(cairn_crowd *c, cairn_agent a,
                                                   uint64_t user);
 
-/* ---- reading in bulk ------------------------------------------------ */
-
-/** The caller's arrays cairn_crowd_export fills, one per quantity; any
- * may be NULL (not written). Each holds `cap` agents' worth. */
-typedef struct cairn_crowd_arrays {
-  float *pos;    /**< x, y of each agent: 2 floats an agent, in cells */
-  float *vel;    /**< vx, vy: 2 floats an agent, in cells per second */
-  float *radius; /**< radius, in cells */
-  cairn_agent_state *state; /**< what each is doing */
-  cairn_agent *agent;       /**< handles */
-  uint64_t *user;           /**< user values */
-} cairn_crowd_arrays;
-
-/** Every live agent into the caller's arrays, in slot order (the order of
- * cairn_crowd_hash; an agent keeps its place while no agent is added or
- * removed): for a renderer, one call a frame instead of one
- * cairn_crowd_get an agent. Each value is what cairn_crowd_get gives.
- * Horde agents that went through their gate are live agents too (state
- * CAIRN_AGENT_ARRIVED). O(slots used); allocates nothing.
- * @param[in] c the crowd
- * @param[out] out the arrays (any of its pointers NULL)
- * @param[in] cap agents each array can hold
- * @param[out] n the live agents (written also when cap is too small)
- * @return CAIRN_OK; CAIRN_ERR_BUFFER when cap < *n (nothing written);
- * CAIRN_ERR_ARG for NULL c, out or n */
-CAIRN_CROWD_API cairn_status cairn_crowd_export(const cairn_crowd *c,
-                                                const cairn_crowd_arrays *out, size_t cap,
-                                                size_t *n);
-
-/** An agent a spatial query found. */
-typedef struct cairn_crowd_hit {
-  cairn_agent agent; /**< its handle */
-  uint64_t user;     /**< its user value */
-  /** @{ */
-  float x, y; /**< its position, in cells */
-  /** @} */
-} cairn_crowd_hit;
-
-/** The agents whose centre is within r of (x, y) (dx * dx + dy * dy <=
- * r * r, in float), in slot order. Exact: each candidate is tested at its
- * current position. The candidates come from the last tick's bins (a box
- * of bins around the disc, one cell wider for the moves since the bins
- * were counted) and the agents added, moved by cairn_crowd_set_position,
- * moved off a closed cell by cairn_crowd_grid_changed or made bodies again
- * by an order since that tick, so the answer holds at any time between
- * ticks. Only bodies are found: a horde agent that arrived went through
- * its gate and is in none. When more than cap agents match, the cap with
- * the lowest slots are written, *n counts them all, and the call answers
- * CAIRN_ERR_BUFFER. O(bins and agents in the box); allocates nothing.
- * @param[in] c the crowd
- * @param[in] x centre, in cells
- * @param[in] y centre, in cells
- * @param[in] r radius, in cells (finite, >= 0)
- * @param[out] out room for cap hits (NULL when cap is 0: count only)
- * @param[in] cap hits out can hold
- * @param[out] n the agents that match (all of them, also past cap)
- * @return CAIRN_OK; CAIRN_ERR_BUFFER when *n > cap; CAIRN_ERR_ARG for
- * NULL c or n, out NULL with cap > 0, non-finite values or r < 0 */
-CAIRN_CROWD_API cairn_status cairn_crowd_query_radius(const cairn_crowd *c, float x, float y,
-                                                      float r, cairn_crowd_hit *out,
-                                                      size_t cap, size_t *n);
-/** The agents whose centre is in the rectangle x0 <= x <= x1, y0 <= y <= y1,
- * in slot order; otherwise as cairn_crowd_query_radius.
- * @param[in] c the crowd
- * @param[in] x0 left edge, in cells
- * @param[in] y0 top edge, in cells
- * @param[in] x1 right edge (>= x0)
- * @param[in] y1 bottom edge (>= y0)
- * @param[out] out room for cap hits (NULL when cap is 0: count only)
- * @param[in] cap hits out can hold
- * @param[out] n the agents that match (all of them, also past cap)
- * @return CAIRN_OK; CAIRN_ERR_BUFFER when *n > cap; CAIRN_ERR_ARG for
- * NULL c or n, out NULL with cap > 0, non-finite values, x0 > x1 or
- * y0 > y1 */
-CAIRN_CROWD_API cairn_status cairn_crowd_query_rect(const cairn_crowd *c, float x0, float y0,
-                                                    float x1, float y1, cairn_crowd_hit *out,
-                                                    size_t cap, size_t *n);
-
-/* ---- orders (any handle refused leaves every agent unchanged) ------- */
-
-/** Most fields followed at once: goal sets of the crowd's cache and the
- * caller's fields together. */
-#define CAIRN_CROWD_MAX_FIELDS 64
-
-
-/** An order (cairn_order_defaults gives a hold order): one call for every
- * kind of order, its arrival included. */
-typedef struct cairn_order {
-  cairn_order_kind kind;     /**< what the agents follow (default HOLD) */
-  /** FIELD: the goal cells of a field the crowd's cache builds and shares
-   * (n_goals of them); NULL when `field` is given. */
-  const cairn_point *goals;
-  size_t n_goals;            /**< FIELD: number of goals */
-  /** FIELD: a field the caller built (cairn_field_build) or holds, on the
-   * crowd's route grid (its size is checked: CAIRN_ERR_ARG otherwise),
-   * instead of goals. The crowd shares it between the agents and never
-   * builds, repairs or frees it: the caller keeps it alive and unchanged
-   * while agents follow it, and after cairn_crowd_grid_changed (or a
-   * change of the cost layer) repairs it itself (cairn_field_repair). */
-  const cairn_field *field;
-  cairn_point goal;          /**< PATH: the goal cell */
-  /** PATH: 1 (default) = one path for the group, members in formation
-   * (cairn_crowd_order_move); 0 = a path for each (cairn_crowd_order_path). */
-  int group;
-  uint64_t seed;             /**< WANDER: the random walk's seed */
-  /** @{ */
-  float vx, vy; /**< DRIVEN: the velocity, as cairn_crowd_drive */
-  /** @} */
-  cairn_arrival arrival;     /**< FIELD and PATH: how they end it (default
-                                CAIRN_ARRIVAL_DEFAULT); other kinds ignore it */
-  /** CAIRN_ARRIVAL_STAY: the radius around the goal (cells, >= 0, finite);
-   * 0 (default) = the crowd chooses it for every agent staying at that
-   * goal (the same goal cell for paths, the same field for fields) with a
-   * radius it chose, this call's and earlier ones': their discs packed at
-   * a density of 0.5 fill three quarters of it, sqrt(sum of r^2 / 0.5) /
-   * 0.75, at least 1 cell (300 agents of radius 0.3: 9.8 cells); each
-   * order sending more agents there grows it for all. O(slots) then. */
-  float arrival_radius;
-} cairn_order;
-
-/** A hold order: kind CAIRN_ORDER_HOLD, group 1, arrival DEFAULT, every
- * other field 0 or NULL.
- * @return the defaults */
-CAIRN_CROWD_API cairn_order cairn_order_defaults(void);
-
-/** Gives the agents an order. Refusals change no agent: a refused handle,
- * o NULL, a kind or arrival out of its enum, a negative or non-finite
- * arrival_radius, FIELD with both or neither of field and goals, a
- * caller's field of another size than the route grid, a bad PATH goal, a
- * bad DRIVEN velocity (as cairn_crowd_drive), every field slot taken, the
- * cache's build refused. With n 0 the order is checked and nothing
- * happens (no field built).
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered (NULL when n is 0)
- * @param[in] n number of agents
- * @param[in] o the order
- * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle;
- * CAIRN_ERR_ARG; CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for a path's goal;
- * CAIRN_ERR_TOO_LARGE (CAIRN_CROWD_MAX_FIELDS fields followed already);
- * the field build's refusals (cairn_flow_cache_acquire) */
-CAIRN_CROWD_API cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents,
-                                               size_t n, const cairn_order *o);
-
-/** Drives an agent: from the next tick on the crowd moves it by exactly
- * (vx, vy) * dt each tick and never changes that velocity: no steering,
- * no separation, no push; the move is resolved one axis at a time against
- * the walls (an axis that would enter a blocked cell is not moved, the
- * velocity still reads back as set), so its centre never enters a wall.
- * Other agents see it in the bins like any body, avoid it and give way
- * to it. Call it again to change the velocity (each tick if need be);
- * the first call drops the agent's order (CAIRN_ORDER_DRIVEN from then
- * on), another order ends the driving. State: MOVING, or IDLE while the
- * velocity is 0.
- * @param[in,out] c the crowd
- * @param[in] a the agent
- * @param[in] vx velocity, cells per second
- * @param[in] vy velocity, cells per second
- * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle;
- * CAIRN_ERR_ARG for a non-finite velocity or one that moves more than
- * 0.9 cells an axis in a tick (|vx| * dt or |vy| * dt above 0.9) */
-CAIRN_CROWD_API cairn_status cairn_crowd_drive(cairn_crowd *c, cairn_agent a, float vx,
-                                               float vy);
-/** Every agent follows the one field to these goals (cache-shared). At most
- * CAIRN_CROWD_MAX_FIELDS fields are followed at once: one more is
- * CAIRN_ERR_TOO_LARGE, no agent changed. Arrived agents leave
- * (CAIRN_ARRIVAL_LEAVE): cairn_crowd_order with kind CAIRN_ORDER_FIELD
- * and these goals.
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @param[in] goals the goal cells
- * @param[in] n_goals number of goals
- * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE; CAIRN_ERR_STALE / CAIRN_ERR_ARG for
- * a refused handle; CAIRN_ERR_ARG for NULL or bad goals; the field
- * build's refusals (cairn_flow_cache_acquire) */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
-                                     size_t n, const cairn_point *goals,
-                                     size_t n_goals);
-/** One path for the group, from its first agent to goal; members keep their
- * offsets from the group's centre (in formation) where there is room.
- * Arrived agents stop (CAIRN_ARRIVAL_STOP): cairn_crowd_order with kind
- * CAIRN_ORDER_PATH, group 1.
- * @param[in,out] c the crowd
- * @param[in] agents the group
- * @param[in] n number of agents
- * @param[in] goal the goal cell
- * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle,
- * CAIRN_ERR_ARG for NULL, CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
-                                    size_t n, cairn_point goal);
-/** Each agent plans its own path to goal (cairn_crowd_order with kind
- * CAIRN_ORDER_PATH, group 0).
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @param[in] goal the goal cell
- * @return as cairn_crowd_order_move */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
-                                    size_t n, cairn_point goal);
-/** The agents stop and hold.
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle or
- * NULL */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
-                                    size_t n);
-/** The agents walk at random, from seed (the same seed, the same walk).
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @param[in] seed the random seed
- * @return as cairn_crowd_order_hold */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
-                                      size_t n, uint64_t seed);
+/* ---- edits ---------------------------------------------------------- */
 
 /** After the caller changed n cells of the walk grid (and the route grid,
- * keeping them equal in walls): islands are refreshed, fields repaired,
- * and every path-following agent repaths.
+ * keeping them equal in walls): islands are refreshed, the fields of the
+ * crowd's cache repaired (the caller's own fields, cairn_order.field, are
+ * the caller's to repair: cairn_field_repair), agents whose cell closed
+ * moved to the nearest open cell, and every path-following agent repaths
+ * (CAIRN_EVENT_REPATHED).
  * @param[in,out] c the crowd
  * @param[in] cells the cells that changed
  * @param[in] n number of cells
@@ -600,56 +401,6 @@ typedef struct cairn_crowd_stats {
   uint64_t wait_hist[257]; /**< served requests by ticks waited (256 = more) */
 } cairn_crowd_stats;
 
-/* ---- events --------------------------------------------------------- */
-
-/** What happened to an agent. */
-typedef enum cairn_crowd_event_kind {
-  CAIRN_EVENT_ARRIVED = 1, /**< it took the state CAIRN_AGENT_ARRIVED */
-  CAIRN_EVENT_STUCK,       /**< no progress for opts.stuck_ticks: a path
-                              follower then repaths (CAIRN_EVENT_REPATHED
-                              follows), a horde agent keeps pushing */
-  CAIRN_EVENT_UNREACHABLE, /**< it took the state CAIRN_AGENT_UNREACHABLE */
-  CAIRN_EVENT_REPATHED,    /**< it asked for a path of its own, not by an
-                              order: stuck, or its path went stale in
-                              cairn_crowd_grid_changed */
-  CAIRN_EVENT_REMOVED      /**< cairn_crowd_remove (the handle is stale) */
-} cairn_crowd_event_kind;
-
-/** One event. */
-typedef struct cairn_crowd_event {
-  cairn_agent agent;           /**< the agent's handle */
-  uint64_t user;               /**< its user value then */
-  uint64_t tick;               /**< the tick it happened in (1 for the
-                                  first tick), or the ticks run so far for
-                                  a call between ticks */
-  cairn_crowd_event_kind kind; /**< what happened */
-} cairn_crowd_event;
-
-/** Takes the oldest events, up to cap, out of the crowd's ring (sized by
- * opts.max_events at create; a tick allocates nothing). Events are
- * recorded in the order they happen, the same at any thread count: calls
- * between ticks (removals, grid_changed's repaths) in call order; in a
- * tick, first the path queue's (a path not found: unreachable; a path
- * from the goal itself: arrived) in request order, then the steering's in
- * the tick's bin order (bins row by row, slots ascending within a bin),
- * each agent's arrived, unreachable or stuck before its repath. An agent
- * gives CAIRN_EVENT_ARRIVED each time it takes the state, so once per
- * order that gets it there. Drain after each tick (or each few): a full
- * ring keeps the oldest and counts the rest in
- * cairn_crowd_stats.events_lost.
- * @param[in,out] c the crowd
- * @param[out] out room for cap events (NULL when cap is 0)
- * @param[in] cap events out can hold
- * @param[out] n the events taken (the rest stay for the next call)
- * @return CAIRN_OK; CAIRN_ERR_ARG for NULL c or n, or out NULL with
- * cap > 0 (nothing taken) */
-CAIRN_CROWD_API cairn_status cairn_crowd_events(cairn_crowd *c, cairn_crowd_event *out,
-                                                size_t cap, size_t *n);
-/** Events waiting to be taken.
- * @param[in] c the crowd, or NULL (0)
- * @return the count */
-CAIRN_CROWD_API size_t cairn_crowd_events_pending(const cairn_crowd *c);
-
 /** Fills `*out` with the crowd's figures.
  * @param[in] c the crowd
  * @param[out] out the figures */
@@ -663,4 +414,10 @@ CAIRN_CROWD_API size_t cairn_crowd_memory(const cairn_crowd *c);
 #ifdef __cplusplus
 }
 #endif
+
+/* the families of calls on a crowd, a header each */
+#include "cairn/crowd_orders.h"
+#include "cairn/crowd_read.h"
+#include "cairn/crowd_events.h"
+
 #endif
