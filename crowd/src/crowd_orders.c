@@ -93,8 +93,11 @@ static cairn_status check_velocity(cairn_crowd *c, float vx, float vy) {
 static cairn_status check_field(cairn_crowd *c, const cairn_field *f) {
   cairn_flow_sample smp;
   float w = (float)c->width, h = (float)c->height;
-  if (cairn_field_sample(f, w - 0.5f, h - 0.5f, &smp) == CAIRN_ERR_RANGE ||
-      cairn_field_sample(f, w + 0.5f, 0.5f, &smp) != CAIRN_ERR_RANGE ||
+  cairn_status in = cairn_field_sample(f, w - 0.5f, h - 0.5f, &smp);
+  if (in != CAIRN_OK && in != CAIRN_ERR_RANGE) /* a field that cannot be read now */
+    return cairn__crowd_fail(c, in, "the order's field cannot be sampled: %s",
+                             cairn_status_str(in));
+  if (in == CAIRN_ERR_RANGE || cairn_field_sample(f, w + 0.5f, 0.5f, &smp) != CAIRN_ERR_RANGE ||
       cairn_field_sample(f, 0.5f, h + 0.5f, &smp) != CAIRN_ERR_RANGE)
     return cairn__crowd_fail(c, CAIRN_ERR_ARG,
                              "the order's field is not of the route grid's size (%ldx%ld)",

@@ -71,6 +71,7 @@ CAIRN_CROWD_API cairn_order cairn_order_defaults(void);
  * @param[in] o the order
  * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle;
  * CAIRN_ERR_ARG; CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for a path's goal;
+ * what sampling the caller's field answers when it cannot be read;
  * CAIRN_ERR_TOO_LARGE (CAIRN_CROWD_MAX_FIELDS fields followed already);
  * the field build's refusals (cairn_flow_cache_acquire) */
 CAIRN_CROWD_API cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents,
