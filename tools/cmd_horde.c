@@ -220,7 +220,7 @@ static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island,
     cand[j] = t;
     cairn_agent_params p = {(float)cand[k].x + 0.25f + 0.5f * rand01(&rs),
                             (float)cand[k].y + 0.25f + 0.5f * rand01(&rs),
-                            0.2f + 0.1f * rand01(&rs), 1.2f + 0.8f * rand01(&rs), 1};
+                            0.2f + 0.1f * rand01(&rs), 1.2f + 0.8f * rand01(&rs), 1, 0};
     st = cairn_crowd_add(c, &p, &agents[k]);
   }
   free(cand);

@@ -1,7 +1,9 @@
 /* cairn march: the strategy move. Several groups, each placed around a
- * random start on a map, are ordered at once to random far goals: one path
- * request per group through the crowd's budgeted queue, members in
- * formation where there is room. The summary adds the queue's figures. */
+ * random start on a map, are ordered at once to random far goals (or all
+ * to --goal): one path request per group through the crowd's budgeted
+ * queue, members in formation where there is room; --arrive says how
+ * they end it (stop, leave, or stay around the goal as a cluster). The
+ * summary adds the queue's figures. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +14,8 @@
 
 static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
                                          "--threads", "--seed",  "--budget", "--png",
-                                         "--algo",    "--replay", "--every",  NULL};
+                                         "--algo",    "--arrive", "--goal",   "--replay",
+                                         "--every",   NULL};
 
 typedef struct march_args {
   const char *map;
@@ -22,10 +25,14 @@ typedef struct march_args {
   const char *png; /* --png FILE: the end of the march */
   const char *replay; /* --replay FILE, a frame every `every` ticks */
   long every;         /* 0: not given (1) */
+  cairn_arrival arrive; /* --arrive: how units end the move */
+  bool has_goal;        /* --goal X,Y: every group to this cell */
+  cairn_point goal;
 } march_args;
 
 static int parse_args(int argc, char **argv, march_args *a) {
   memset(a, 0, sizeof *a);
+  a->arrive = CAIRN_ARRIVAL_STOP;
   a->ticks = 20000; /* long maps: 1,000 cells take 7,000 ticks at 1.5 cells/s */
   a->seed = 1;
   a->budget = 20000;
@@ -66,6 +73,17 @@ static int parse_args(int argc, char **argv, march_args *a) {
         return EXIT_USAGE;
       }
       a->hpa = strcmp(v, "hpa") == 0;
+    } else if (cli_is(&c, "--arrive")) {
+      if (!strcmp(v, "stop")) a->arrive = CAIRN_ARRIVAL_STOP;
+      else if (!strcmp(v, "leave")) a->arrive = CAIRN_ARRIVAL_LEAVE;
+      else if (!strcmp(v, "stay")) a->arrive = CAIRN_ARRIVAL_STAY;
+      else {
+        cli_error("march: --arrive must be stop, leave or stay, not '%s'", v);
+        return EXIT_USAGE;
+      }
+    } else if (cli_is(&c, "--goal")) {
+      if (!cli_parse_point("--goal", v, &a->goal)) return EXIT_USAGE;
+      a->has_goal = true;
     }
   }
   if (!a->map || !a->groups || !a->units) {
@@ -126,12 +144,23 @@ static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
         if (!cairn_grid_contains(g, x, y) || cairn_grid_island(g, x, y) != island) continue;
         size_t i = (size_t)y * (size_t)w + (size_t)x;
         if (taken[i]) continue;
-        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0};
+        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0, 0};
         if (cairn_crowd_add(c, &p, &out[n]) != CAIRN_OK) return n;
         taken[i] = 1;
         n++;
       }
   return n;
+}
+
+/* A --goal the units can reach: on the map, open, on the island they
+ * start on; else a message and 0. */
+static bool goal_ok(const cairn_grid *g, uint32_t island, cairn_point p, const char *map) {
+  if (!cairn_grid_contains(g, p.x, p.y) || cairn_grid_island(g, p.x, p.y) != island) {
+    cli_error("%s: --goal %d,%d is off the map, blocked, or off the island the units start on",
+              map, p.x, p.y);
+    return false;
+  }
+  return true;
 }
 
 int cmd_march(int argc, char **argv) {
@@ -156,11 +185,22 @@ int cmd_march(int argc, char **argv) {
   ho.threads = o.threads;
   if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, &ho, NULL, &h);
   o.hpa = h;
-  if (st == CAIRN_OK) st = cairn_crowd_create(g, &o, NULL, &c);
+  bool told = false; /* the refusal is printed already */
+  if (st == CAIRN_OK) {
+    st = cli_crowd_create("march", g, &o, &c);
+    told = st != CAIRN_OK;
+  }
   uint32_t island = main_island(g);
   uint64_t rs = (uint64_t)a.seed;
   cli_crowd_summary sum = {0};
   int32_t far = (cairn_grid_width(g) + cairn_grid_height(g)) / 4;
+  if (st == CAIRN_OK && a.has_goal && !goal_ok(g, island, a.goal, a.map)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  cairn_order order = cairn_order_defaults();
+  order.kind = CAIRN_ORDER_PATH;
+  order.arrival = a.arrive;
   for (long k = 0; k < a.groups && st == CAIRN_OK; k++) {
     cairn_point from = random_cell(g, island, &rs), to = random_cell(g, island, &rs);
     for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
@@ -168,28 +208,28 @@ int cmd_march(int argc, char **argv) {
     cairn_agent *grp = agents + sum.agents;
     size_t n = place_group(c, g, island, from, a.units, taken, grp);
     sum.agents += (long)n;
-    if (n) st = cairn_crowd_order_move(c, grp, n, to);
+    order.goal = a.has_goal ? a.goal : to;
+    if (n) st = cairn_crowd_order(c, grp, n, &order);
   }
   if (st == CAIRN_OK && sum.agents == 0) {
     cli_error("%s: no open cell to place a unit on", a.map);
     rc = EXIT_BADINPUT;
     goto done;
   }
-  bool said = false; /* the error is printed already */
   if (st == CAIRN_OK && a.replay) {
     cli_replay_scene scene = {.map_path = a.map, .grid = g};
     st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
                          (size_t)sum.agents, &sum.replay);
-    said = st != CAIRN_OK;
+    told = st != CAIRN_OK;
   }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
   if (a.replay && cli_replay_close(sum.replay, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
       st == CAIRN_OK) {
     st = CAIRN_ERR_IO;
-    said = true;
+    told = true;
   }
   if (st != CAIRN_OK) {
-    if (!said) cli_error("march: %s", cairn_status_str(st));
+    if (!told) cli_crowd_error("march", c, st);
     goto done;
   }
   cli_crowd_print(&sum, a.json, true);

@@ -271,7 +271,7 @@ static cairn_status check_agents(const cairn_crowd *c, const cairn_replay_opts *
     cairn_status st = cairn_crowd_get(c, o->agents[k], &info);
     if (st != CAIRN_OK)
       return fail(err, st, name, "agent %zu: %s", k,
-                  st == CAIRN_ERR_STATE ? "a stale handle" : "not a handle of the crowd");
+                  st == CAIRN_ERR_STALE ? "a stale handle" : "not a handle of the crowd");
   }
   return CAIRN_OK;
 }

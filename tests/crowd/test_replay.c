@@ -557,7 +557,7 @@ static void bad_arguments(void **state) {
   cairn_agent gone = tc_add_at(r.crowd, 20.5f, 14.5f);
   assert_int_equal(cairn_crowd_remove(r.crowd, gone), CAIRN_OK);
   bad[1] = gone;
-  refused(&r, path, &o, CAIRN_ERR_STATE, "agent 1: a stale handle");
+  refused(&r, path, &o, CAIRN_ERR_STALE, "agent 1: a stale handle");
   cairn_point off[2] = {{3, 3}, {24, 3}};
   o = d;
   o.n_gates = 2;

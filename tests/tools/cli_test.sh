@@ -348,7 +348,16 @@ expect 2 "--groups" "$cairn" march --map "$map" --groups 0 --units 3
 if [ -f "$mai/maps/Berlin_0_256.map" ]; then
   expect 0 '"in_wall":0,"lost":0,.*"max_tick_nodes":([0-9]|[1-9][0-9]{1,2}|1[0-9]{3}|2000),"queue_wait_ticks_p99":[0-9]+\}$' \
     "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --json
+  # --arrive stay: 300 units sent to one point form a cluster, not a stack:
+  # all arrived, overlap at most 5 %, none in a wall, the same at 1 and 2 threads
+  expect 0 '"arrived":300,"in_wall":0,"lost":0,"stuck":0,"overlap_pct":([0-4]\.[0-9]+|5\.000),' \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 1 --units 300 --arrive stay --json
+  same_at_threads '"(ticks|arrived|overlap_pct|state_hash)":[^,]*' \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 1 --units 300 --arrive stay --json
 fi
+expect 2 "--arrive must be stop, leave or stay" "$cairn" march --map "$map" --groups 1 --units 3 --arrive sit
+expect 3 "--goal 2,0 is off the map, blocked" "$cairn" march --map "$tmp/split.map" --groups 1 --units 1 --goal 2,0
+expect 0 '"arrived":3,' "$cairn" march --map "$tmp/split.map" --groups 1 --units 3 --goal 0,2 --arrive leave --json
 # the tick, and the hierarchy march builds, on 1 and on 2 threads: the same state
 same_at_threads '"(ticks|arrived|stuck|state_hash|max_tick_nodes)":[^,]*' \
   "$cairn" march --map "$map" --groups 4 --units 12 --ticks 400 --algo hpa --json

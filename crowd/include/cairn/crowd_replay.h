@@ -108,7 +108,7 @@ typedef struct cairn_replay cairn_replay;
  * @param[out] err error detail ("PATH: problem"), or NULL
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL crowd or out, both or neither
  * of path and opts->write, an option out of range, a NULL list with a
- * count, or a handle that never named a slot; CAIRN_ERR_STATE for a stale
+ * count, or a handle that never named a slot; CAIRN_ERR_STALE for a stale
  * handle; CAIRN_ERR_RANGE for a gate or torch off the grid; CAIRN_ERR_IO
  * when the file cannot be created or written; opts->write's error;
  * CAIRN_ERR_NOMEM */
