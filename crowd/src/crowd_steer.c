@@ -57,12 +57,10 @@ static void unit(float *x, float *y) {
 
 /* Within a cell of a goal: the cell the move leads to is one, or (when the
  * value is small enough for it) any of the 8 neighbours is. */
-static int beside_goal(const cairn_field *f, int32_t x, int32_t y, int dir,
-                       cairn_cost cost) {
-  if (cairn_field_dir(f, x + cairn_flow_dir_dx(dir), y + cairn_flow_dir_dy(dir)) ==
-      CAIRN_FLOW_GOAL)
-    return 1;
-  if (cost > 2 * CAIRN_COST_ONE) return 0;
+static int beside_goal(const cairn_field *f, int32_t x, int32_t y,
+                       const cairn_flow_sample *smp) {
+  if (smp->next_goal) return 1;
+  if (smp->cost > 2 * CAIRN_COST_ONE) return 0;
   for (int d = 0; d < 8; d++)
     if (cairn_field_dir(f, x + cairn_flow_dir_dx(d), y + cairn_flow_dir_dy(d)) ==
         CAIRN_FLOW_GOAL)
@@ -92,9 +90,9 @@ static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
     w->state = CAIRN_AGENT_UNREACHABLE;
     return;
   }
-  cairn_cost cost = cairn_field_cost(f, cx, cy);
-  float progress = (float)cairn_cost_to_double(cost);
-  if (smp.dir == CAIRN_FLOW_GOAL || beside_goal(f, cx, cy, smp.dir, cost) ||
+  /* the sample holds the cell's value and its move's end: no value read */
+  float progress = (float)cairn_cost_to_double(smp.cost);
+  if (smp.dir == CAIRN_FLOW_GOAL || beside_goal(f, cx, cy, &smp) ||
       (c->sa[k].stall > ARRIVE_STALL &&
        stays_here(c, c->sslot[k], c->sa[k].stall, progress))) {
     w->state = CAIRN_AGENT_ARRIVED;
@@ -130,9 +128,10 @@ static void wish_settled(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) 
   if (c->sa[k].order == CAIRN_ORDER_FIELD) {
     const cairn_field *f = c->fields[c->sa[k].field].field;
     float x = c->sx[k], y = c->sy[k];
-    d = (float)cairn_cost_to_double(cairn_field_cost(f, crowd_cell(x), crowd_cell(y)));
     cairn_flow_sample smp;
-    if (!(d > STAY_NEAR) || cairn_field_sample(f, x, y, &smp) != CAIRN_OK) return;
+    if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK) return;
+    d = (float)cairn_cost_to_double(smp.cost);
+    if (!(d > STAY_NEAR)) return;
     dx = smp.vx;
     dy = smp.vy;
   } else {

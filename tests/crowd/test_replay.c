@@ -186,7 +186,7 @@ static void start_run(run *r, uint32_t max_agents) {
                          {3.5f, 13.5f}, {6.5f, 12.5f}, {14.5f, 1.5f}, {15.5f, 14.5f},
                          {21.5f, 1.5f}, {14.5f, 5.5f}};
   for (size_t k = 0; k < 11; k++) {
-    cairn_agent_params p = {xy[k][0], xy[k][1], radius_of(k), 1.5f, 0};
+    cairn_agent_params p = {xy[k][0], xy[k][1], radius_of(k), 1.5f, 0, 0};
     assert_int_equal(cairn_crowd_add(r->crowd, &p, &r->agents[k]), CAIRN_OK);
   }
   r->n = 11;
