@@ -114,7 +114,7 @@ static int setup(crowd_case *k) {
     if (w - 1 - x < e) e = w - 1 - x;
     if (h - 1 - y < e) e = h - 1 - y;
     if (e >= depth || cairn_grid_island(k->grid, x, y) != island) continue;
-    cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.25f, 1.6f, 1};
+    cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.25f, 1.6f, 1, 0};
     st = cairn_crowd_add(k->crowd, &p, &agents[added++]);
   }
   if (st == CAIRN_OK && agents)

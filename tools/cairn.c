@@ -38,6 +38,7 @@ static const command commands[] = {
     {"march", cmd_march,
      "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
      "         [--seed S] [--budget NODES] [--algo astar|hpa] [--json] [--png FILE]\n"
+     "         [--replay FILE [--every K]]\n"
      "         (groups across a map; paths by A* or over a hierarchy)\n" },
     {"render", cmd_render,
      "  render --map FILE --png OUT.png [--px N] [--terrain C=COST ...]\n"

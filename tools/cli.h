@@ -101,6 +101,13 @@ typedef struct cli_crowd_summary {
   cairn_status (*after_tick)(void *user, long t, const cairn_crowd_stats *st);
   void *user;
 } cli_crowd_summary;
+/* cairn_crowd_create; a refusal is printed as "CMD: cannot make the crowd:
+ * STATUS: DETAIL", the detail from cairn_crowd_check. */
+cairn_status cli_crowd_create(const char *cmd, const cairn_grid *g,
+                              const cairn_crowd_opts *o, cairn_crowd **out);
+/* Prints "CMD: STATUS: DETAIL" for a call on c that answered st, the
+ * detail from cairn_crowd_error (left out when c is NULL or has none). */
+void cli_crowd_error(const char *cmd, const cairn_crowd *c, cairn_status st);
 /* Ticks c until no agent moves or waits for a path, or `ticks` are done,
  * adding up the summary (agents set by the caller). */
 cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum);

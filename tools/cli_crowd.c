@@ -13,6 +13,22 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+cairn_status cli_crowd_create(const char *cmd, const cairn_grid *g,
+                              const cairn_crowd_opts *o, cairn_crowd **out) {
+  cairn_status st = cairn_crowd_create(g, o, NULL, out);
+  if (st == CAIRN_OK) return st;
+  char why[160] = "";
+  cairn_crowd_check(g, o, why, sizeof why);
+  cli_error("%s: cannot make the crowd: %s%s%s", cmd, cairn_status_str(st), *why ? ": " : "",
+            why);
+  return st;
+}
+
+void cli_crowd_error(const char *cmd, const cairn_crowd *c, cairn_status st) {
+  const char *why = c ? cairn_crowd_error(c) : "";
+  cli_error("%s: %s%s%s", cmd, cairn_status_str(st), *why ? ": " : "", why);
+}
+
 cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   cairn_crowd_stats st;
   cairn_crowd_get_stats(c, &st);

@@ -244,7 +244,7 @@ static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island,
     cand[j] = t;
     cairn_agent_params p = {(float)cand[k].x + 0.25f + 0.5f * rand01(&rs),
                             (float)cand[k].y + 0.25f + 0.5f * rand01(&rs),
-                            0.2f + 0.1f * rand01(&rs), 1.2f + 0.8f * rand01(&rs), 1};
+                            0.2f + 0.1f * rand01(&rs), 1.2f + 0.8f * rand01(&rs), 1, 0};
     st = cairn_crowd_add(c, &p, &agents[k]);
   }
   free(cand);
@@ -497,8 +497,8 @@ int cmd_horde(int argc, char **argv) {
   sum.gate_first = gate_first;
   sum.by_gate = watch.by_gate;
   if (st == CAIRN_OK && a.replay) {
-    cli_replay_scene scene = {a.map, g,       gates,        torches,
-                              n_gates, HORDE_TORCHES, TORCH_RADIUS, o.dt};
+    cli_replay_scene scene = {a.map,   g,         gates,       torches,
+                              n_gates, HORDE_TORCHES, TORCH_RADIUS};
     st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
                          (size_t)a.agents, &sum.replay);
   }

@@ -1,17 +1,21 @@
 /* cairn march: the strategy move. Several groups, each placed around a
- * random start on a map, are ordered at once to random far goals: one path
- * request per group through the crowd's budgeted queue, members in
- * formation where there is room. The summary adds the queue's figures. */
+ * random start on a map, are ordered at once to random far goals (or all
+ * to --goal): one path request per group through the crowd's budgeted
+ * queue, members in formation where there is room; --arrive says how
+ * they end it (stop, leave, or stay around the goal as a cluster). The
+ * summary adds the queue's figures. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cairn/crowd.h"
 #include "cli.h"
 #include "cli_png.h"
+#include "replay.h"
 
 static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
                                          "--threads", "--seed",  "--budget", "--png",
-                                         "--algo",    "--save",  "--load", NULL};
+                                         "--algo",    "--arrive", "--goal",   "--replay",
+                                         "--every",   "--save",   "--load",   NULL};
 
 typedef struct march_args {
   const char *map;
@@ -19,6 +23,11 @@ typedef struct march_args {
   bool json;
   bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
   const char *png; /* --png FILE: the end of the march */
+  const char *replay; /* --replay FILE, a frame every `every` ticks */
+  long every;         /* 0: not given (1) */
+  cairn_arrival arrive; /* --arrive: how units end the move */
+  bool has_goal;        /* --goal X,Y: every group to this cell */
+  cairn_point goal;
   const char *save, *load; /* the crowd's state: written at the end, read at the start */
   bool budget_given, algo_given;
 } march_args;
@@ -41,6 +50,7 @@ static int saved_setup(march_args *a) {
 
 static int parse_args(int argc, char **argv, march_args *a) {
   memset(a, 0, sizeof *a);
+  a->arrive = CAIRN_ARRIVAL_STOP;
   a->ticks = 20000; /* long maps: 1,000 cells take 7,000 ticks at 1.5 cells/s */
   a->seed = 1;
   a->budget = 20000;
@@ -61,7 +71,10 @@ static int parse_args(int argc, char **argv, march_args *a) {
     else if (cli_is(&c, "--png")) a->png = v;
     else if (cli_is(&c, "--save")) a->save = v;
     else if (cli_is(&c, "--load")) a->load = v;
-    else if (cli_is(&c, "--groups")) {
+    else if (cli_is(&c, "--replay")) a->replay = v;
+    else if (cli_is(&c, "--every")) {
+      if (!cli_parse_int("--every", v, 1, 1000000, &a->every)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--groups")) {
       if (!cli_parse_int("--groups", v, 1, 4096, &a->groups)) return EXIT_USAGE;
     } else if (cli_is(&c, "--units")) {
       if (!cli_parse_int("--units", v, 1, 4096, &a->units)) return EXIT_USAGE;
@@ -82,10 +95,29 @@ static int parse_args(int argc, char **argv, march_args *a) {
       }
       a->hpa = strcmp(v, "hpa") == 0;
       a->algo_given = true;
+    } else if (cli_is(&c, "--arrive")) {
+      if (!strcmp(v, "stop")) a->arrive = CAIRN_ARRIVAL_STOP;
+      else if (!strcmp(v, "leave")) a->arrive = CAIRN_ARRIVAL_LEAVE;
+      else if (!strcmp(v, "stay")) a->arrive = CAIRN_ARRIVAL_STAY;
+      else {
+        cli_error("march: --arrive must be stop, leave or stay, not '%s'", v);
+        return EXIT_USAGE;
+      }
+    } else if (cli_is(&c, "--goal")) {
+      if (!cli_parse_point("--goal", v, &a->goal)) return EXIT_USAGE;
+      a->has_goal = true;
     }
   }
   if (!a->map || (!a->load && (!a->groups || !a->units))) {
     cli_error("march needs --map FILE --groups G --units N (or --map FILE --load STATE)");
+    return EXIT_USAGE;
+  }
+  if (a->every && !a->replay) {
+    cli_error("march: --every needs --replay FILE");
+    return EXIT_USAGE;
+  }
+  if (a->load && a->replay) {
+    cli_error("march: --replay records a march from its start, not with --load");
     return EXIT_USAGE;
   }
   if (a->load) return saved_setup(a);
@@ -139,7 +171,7 @@ static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
         if (!cairn_grid_contains(g, x, y) || cairn_grid_island(g, x, y) != island) continue;
         size_t i = (size_t)y * (size_t)w + (size_t)x;
         if (taken[i]) continue;
-        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0};
+        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0, 0};
         if (cairn_crowd_add(c, &p, &out[n]) != CAIRN_OK) return n;
         taken[i] = 1;
         n++;
@@ -172,6 +204,17 @@ static int load_march(cairn_crowd *c, const char *path, cairn_agent *agents, lon
   return EXIT_DONE;
 }
 
+/* A --goal the units can reach: on the map, open, on the island they
+ * start on; else a message and 0. */
+static bool goal_ok(const cairn_grid *g, uint32_t island, cairn_point p, const char *map) {
+  if (!cairn_grid_contains(g, p.x, p.y) || cairn_grid_island(g, p.x, p.y) != island) {
+    cli_error("%s: --goal %d,%d is off the map, blocked, or off the island the units start on",
+              map, p.x, p.y);
+    return false;
+  }
+  return true;
+}
+
 int cmd_march(int argc, char **argv) {
   march_args a;
   int rc = parse_args(argc, argv, &a);
@@ -194,7 +237,11 @@ int cmd_march(int argc, char **argv) {
   ho.threads = o.threads;
   if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, &ho, NULL, &h);
   o.hpa = h;
-  if (st == CAIRN_OK) st = cairn_crowd_create(g, &o, NULL, &c);
+  bool told = false; /* the refusal is printed already */
+  if (st == CAIRN_OK) {
+    st = cli_crowd_create("march", g, &o, &c);
+    told = st != CAIRN_OK;
+  }
   uint32_t island = main_island(g);
   uint64_t rs = (uint64_t)a.seed;
   cli_crowd_summary sum = {0};
@@ -203,6 +250,13 @@ int cmd_march(int argc, char **argv) {
     if ((rc = load_march(c, a.load, agents, total, &sum.agents)) != EXIT_DONE) goto done;
     rc = EXIT_RUNTIME;
   }
+  if (st == CAIRN_OK && !a.load && a.has_goal && !goal_ok(g, island, a.goal, a.map)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  cairn_order order = cairn_order_defaults();
+  order.kind = CAIRN_ORDER_PATH;
+  order.arrival = a.arrive;
   for (long k = 0; k < a.groups && st == CAIRN_OK && !a.load; k++) {
     cairn_point from = random_cell(g, island, &rs), to = random_cell(g, island, &rs);
     for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
@@ -210,16 +264,28 @@ int cmd_march(int argc, char **argv) {
     cairn_agent *grp = agents + sum.agents;
     size_t n = place_group(c, g, island, from, a.units, taken, grp);
     sum.agents += (long)n;
-    if (n) st = cairn_crowd_order_move(c, grp, n, to);
+    order.goal = a.has_goal ? a.goal : to;
+    if (n) st = cairn_crowd_order(c, grp, n, &order);
   }
   if (st == CAIRN_OK && sum.agents == 0) {
     cli_error("%s: no open cell to place a unit on", a.map);
     rc = EXIT_BADINPUT;
     goto done;
   }
+  if (st == CAIRN_OK && a.replay) {
+    cli_replay_scene scene = {.map_path = a.map, .grid = g};
+    st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
+                         (size_t)sum.agents, &sum.replay);
+    told = st != CAIRN_OK;
+  }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (a.replay && cli_replay_close(sum.replay, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
+      st == CAIRN_OK) {
+    st = CAIRN_ERR_IO;
+    told = true;
+  }
   if (st != CAIRN_OK) {
-    cli_error("march: %s", cairn_status_str(st));
+    if (!told) cli_crowd_error("march", c, st);
     goto done;
   }
   cli_crowd_print(&sum, a.json, true);

@@ -42,7 +42,8 @@ struct cairn_grid {
   size_t by_cost[256];
   uint32_t distinct_costs;
   /* counts the cost changes, so a sliced search can tell that the grid was
-   * edited between its steps (cairn_search_step refuses to go on) */
+   * edited between its steps (cairn_search_step refuses to go on); public
+   * as cairn_grid_version, for the hierarchy, fields, caches and tiles */
   uint64_t edits;
 };
 

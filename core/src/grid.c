@@ -124,6 +124,8 @@ cairn_status cairn_grid_set_rect(cairn_grid *g, cairn_rect r,
   return CAIRN_OK;
 }
 
+uint64_t cairn_grid_version(const cairn_grid *g) { return g ? g->edits : 0; }
+
 int cairn_grid_uniform(const cairn_grid *g) { return g && g->distinct_costs <= 1; }
 
 /* The move set of cell i (see struct cairn_grid), built without branches. */

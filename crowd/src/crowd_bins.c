@@ -8,8 +8,7 @@
 /* Horde agents that arrived have gone through the gate: they no longer
  * take part (nor block), unlike stopped units of other orders. */
 static int takes_part(const cairn_crowd *c, uint32_t s) {
-  return c->alive[s] &&
-         !(c->order[s] == CAIRN_ORDER_FIELD && c->state[s] == CAIRN_AGENT_ARRIVED);
+  return c->alive[s] && cairn__crowd_is_body(c, s);
 }
 
 static uint32_t bin_of(const cairn_crowd *c, float x, float y) {

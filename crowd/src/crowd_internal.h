@@ -28,6 +28,8 @@ typedef struct crowd_sorted {
 typedef struct crowd_field_slot {
   const cairn_field *field; /* NULL when free */
   uint32_t users;           /* agents following it */
+  uint8_t caller;           /* 1: the caller's field (never released to the
+                               cache, never repaired), 0: the cache's */
 } crowd_field_slot;
 
 /* One path request: for one agent, or for a group (leader = the slot). */
@@ -46,7 +48,7 @@ typedef struct crowd_request {
 
 /* A tick's counts, summed over the workers: integers, so in any order. */
 typedef struct crowd_counts {
-  uint64_t overlaps, in_wall, non_finite, repath;
+  uint64_t overlaps, in_wall, non_finite;
 } crowd_counts;
 
 /* The tick's passes in progress: what their tasks cover. */
@@ -54,6 +56,8 @@ typedef struct crowd_pass {
   uint64_t prev;       /* places of last tick's bin order */
   uint32_t old_tasks;  /* counting and placing tasks over those places */
 } crowd_pass;
+
+#define CROWD_ERROR_CAP 160 /* bytes of a refusal's detail */
 
 #define CROWD_MAX_AVOID 256 /* stopped units' cells one search avoids */
 
@@ -79,6 +83,25 @@ struct cairn_crowd {
   cairn_point *goal, *wp; /* wp: cap x opts.waypoints */
   uint16_t *wp_n, *wp_i, *nwp_i;
   uint8_t *wp_partial;
+  /* how each agent ends its order (cairn_order.arrival, DEFAULT resolved:
+   * CAIRN_ARRIVAL_LEAVE, _STOP or _STAY, or CROWD_STAY_AUTO for STAY with
+   * a radius the crowd chose) and, staying, the radius around the goal it
+   * stays within (cells; the field's cost for fields) */
+  uint8_t *arrive;
+  float *arrive_r;
+  /* the velocity the game set for a driven agent (cairn_crowd_drive) */
+  float *dvx, *dvy;
+  /* the caller's value of each agent (cairn_agent_params.user,
+   * cairn_crowd_set_user): kept, reported, never read by the crowd */
+  uint64_t *user;
+  /* Agents that may stand outside last tick's bins, for the spatial
+   * queries between ticks: those added, moved by set_position or a grid
+   * edit, or made bodies again by an order since the last tick, in the
+   * order it happened (loose[0 .. n_loose)); loose_mark[s] is 1 while s
+   * is listed. Both empty after every tick. */
+  uint32_t *loose;
+  uint8_t *loose_mark;
+  uint32_t n_loose;
 
   /* bins, rebuilt each tick by counting sort */
   int32_t nbx, nby; /* bins a side, an empty border bin at each end */
@@ -129,16 +152,43 @@ struct cairn_crowd {
   cairn_point head_from;
   uint32_t head_refined;
 
+  /* the commit's agents that need the sequential pass after it (path
+   * bookkeeping, events): each commit task lists its own places k, in bin
+   * order, at todo[t * light chunk ..], todo_n[t] of them */
+  uint32_t *todo; /* cap */
+  uint32_t *todo_n; /* commit tasks at most: cap / light chunk, rounded up */
+
+  /* events: a ring of ev_cap (opts.max_events), ev_len of them from
+   * ev_head, oldest first; ev_tick is the tick they are stamped with (the
+   * tick running, or the ticks run between ticks) */
+  cairn_crowd_event *ev;
+  uint32_t ev_cap, ev_head, ev_len;
+  uint64_t ev_tick;
+
   uint64_t tick;
   cairn_status tick_status; /* the tick's first failure (a search's memory) */
   cairn_crowd_stats stats;
+  char error[CROWD_ERROR_CAP]; /* the last refused call's detail, "" if none */
 };
+
+/* arrive[s] of an agent that stays with the radius the crowd chose: the
+ * orders to the same goal grow it together */
+#define CROWD_STAY_AUTO (CAIRN_ARRIVAL_STAY + 1)
+
+/* Whether slot s stays at its goal once arrived (CAIRN_ARRIVAL_STAY). */
+static inline int cairn__crowd_stays(const cairn_crowd *c, uint32_t s) {
+  return c->arrive[s] >= CAIRN_ARRIVAL_STAY;
+}
 
 /* agent flags (flags / nflags) */
 enum {
   AF_OVERLAP = 1, /* overlapped a neighbour by more than half a radius */
   AF_REPATH = 2,  /* commit: queue a new path request */
-  AF_ADVANCED = 4 /* passed a waypoint this tick */
+  AF_ADVANCED = 4, /* passed a waypoint this tick */
+  AF_EVENT = 8     /* took the state arrived or unreachable, or a horde
+                      agent has just gone opts.stuck_ticks without
+                      progress: an event to record (the steering marks
+                      it, cairn__crowd_steer_events records it) */
 };
 
 /* the group path's continuation (wp_partial) */
@@ -169,11 +219,60 @@ static inline int cairn__crowd_blocked_near(const cairn_crowd *c, int32_t x, int
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
+/* Whether live slot s is a body, in the bins from the next tick on: all
+ * but the agents that arrived under CAIRN_ARRIVAL_LEAVE (a horde agent
+ * through its gate). */
+static inline int cairn__crowd_is_body(const cairn_crowd *c, uint32_t s) {
+  return !(c->state[s] == CAIRN_AGENT_ARRIVED && c->arrive[s] == CAIRN_ARRIVAL_LEAVE);
+}
+
 /* The column (or row) of bins a coordinate v >= 0 falls in: v / bin + 1,
  * column 0 being the empty border. */
 static inline int32_t cairn__crowd_bin_col(const cairn_crowd *c, float v) {
   return (int32_t)(v * c->inv_bin) + 1;
 }
+
+/* checks and refusals (crowd_check.c): each refusal leaves its detail
+ * in c->error (cairn_crowd_error) and returns its status */
+cairn_status cairn__crowd_fail(cairn_crowd *c, cairn_status st, const char *fmt, ...)
+    CAIRN_PRINTF(3, 4);
+/* A call that succeeded: no refusal to tell. */
+static inline cairn_status cairn__crowd_ok(cairn_crowd *c) {
+  c->error[0] = '\0';
+  return CAIRN_OK;
+}
+int cairn__crowd_same_walls(const cairn_grid *a, const cairn_grid *b);
+/* CAIRN_OK with *slot for a live agent's handle; CAIRN_ERR_STALE for one
+ * whose agent was removed (its generation moved on); CAIRN_ERR_ARG for one
+ * that never named a slot (or a NULL crowd). No detail: const callers. */
+cairn_status cairn__crowd_slot(const cairn_crowd *c, cairn_agent a, uint32_t *slot);
+/* cairn__crowd_slot, with the detail of a refusal. */
+cairn_status cairn__crowd_handle(cairn_crowd *c, cairn_agent a, uint32_t *slot);
+/* Every handle of an order (agents may be NULL when n is 0). */
+cairn_status cairn__crowd_handles(cairn_crowd *c, const cairn_agent *agents, size_t n);
+/* A position an agent may stand on; an agent's parameters and position;
+ * a goal cell on the grid and open. */
+cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y);
+cairn_status cairn__crowd_check_params(cairn_crowd *c, const cairn_agent_params *p);
+cairn_status cairn__crowd_check_goal(cairn_crowd *c, cairn_point goal);
+
+/* orders (crowd_orders.c): drops whatever slot s was doing */
+void cairn__crowd_clear_order(cairn_crowd *c, uint32_t s);
+
+/* events (crowd_events.c): the ring, recording one event of slot s (or
+ * counting it lost), and the events of the tick's agent k (slot s) */
+cairn_status cairn__crowd_events_init(cairn_crowd *c);
+void cairn__crowd_events_free(cairn_crowd *c);
+void cairn__crowd_event(cairn_crowd *c, cairn_crowd_event_kind kind, uint32_t s);
+void cairn__crowd_steer_events(cairn_crowd *c, uint32_t k, uint32_t s);
+/* reading (crowd_read.c): lists slot s among the loose ones (once) */
+static inline void cairn__crowd_loosen(cairn_crowd *c, uint32_t s) {
+  if (c->loose_mark[s]) return;
+  c->loose_mark[s] = 1;
+  c->loose[c->n_loose++] = s;
+}
+/* After a tick: every body is in the bins. */
+void cairn__crowd_tighten(cairn_crowd *c);
 
 /* queue (crowd_queue.c) */
 cairn_status cairn__crowd_queue_init(cairn_crowd *c);
@@ -198,6 +297,20 @@ static inline void cairn__crowd_bin_xy(const cairn_crowd *c, float x, float y,
   *by = cairn__crowd_bin_col(c, y);
   if (*bx > c->nbx - 2) *bx = c->nbx - 2;
   if (*by > c->nby - 2) *by = c->nby - 2;
+}
+
+/* The first place in the last tick's bin order (sorted by bin) of an
+ * agent in bin b or a later one, by binary search: the tick keeps no bin
+ * starts. slot_bin is only written by the tick, so it stays sorted along
+ * order_of between ticks. */
+static inline uint32_t cairn__crowd_bin_first(const cairn_crowd *c, uint32_t b) {
+  uint32_t lo = 0, hi = c->n_binned;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (c->slot_bin[c->order_of[mid]] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /* ---- the tick's passes as tasks ------------------------------------- */

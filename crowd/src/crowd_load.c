@@ -53,7 +53,7 @@ typedef struct crowd_view {
   const uint8_t *stats;
 } crowd_view;
 
-#define BAD(v, err, ...) cairn__crowd_fail(err, CAIRN_ERR_PARSE, (v)->name, __VA_ARGS__)
+#define BAD(v, err, ...) cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, (v)->name, __VA_ARGS__)
 
 static int in_grid(const cairn_crowd *c, cairn_point p) {
   return p.x >= 0 && p.y >= 0 && p.x < c->width && p.y < c->height;
@@ -171,7 +171,7 @@ static int agent_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
   float sp = AT_F32(v->speed, s);
   uint8_t order = AT_U8(v->order, s), state = AT_U8(v->state, s);
   uint16_t field = AT_U16(v->field, s), wn = AT_U16(v->wp_n, s), wi = AT_U16(v->wp_i, s);
-  if (order > CAIRN_ORDER_WANDER || state > CAIRN_AGENT_STUCK || AT_U8(v->flags, s) > 7 ||
+  if (order > CAIRN_ORDER_DRIVEN || state > CAIRN_AGENT_STUCK || AT_U8(v->flags, s) > 15 ||
       AT_U8(v->wp_partial, s) > WP_FIRST)
     return 0;
   if (!finite_all(x, y, AT_F32(v->vx, s), AT_F32(v->vy, s)) ||
@@ -397,11 +397,11 @@ static cairn_status load_fields(cairn_crowd *c, const crowd_view *v, crowd_loade
     cairn_status st = cairn_flow_cache_acquire(c->cache, c->builder, goals, f->n_goals,
                                                &l->fields[f->index]);
     if (st == CAIRN_ERR_NOMEM)
-      return cairn__crowd_fail(err, st, v->name, "out of memory building field %u", k);
+      return cairn__crowd_file_fail(err, st, v->name, "out of memory building field %u", k);
     if (st != CAIRN_OK)
-      return cairn__crowd_fail(err, CAIRN_ERR_MISMATCH, v->name,
-                               "field %u cannot be built on this map: %s", k,
-                               cairn_status_str(st));
+      return cairn__crowd_file_fail(err, CAIRN_ERR_MISMATCH, v->name,
+                                    "field %u cannot be built on this map: %s", k,
+                                    cairn_status_str(st));
   }
   return CAIRN_OK;
 }
@@ -417,8 +417,8 @@ static cairn_status load_claims(cairn_crowd *c, const crowd_view *v, crowd_loade
     p += 16 + (size_t)n * CROWD_SZ_PT;
   }
   if (st != CAIRN_OK)
-    return cairn__crowd_fail(err, st, v->name, "cannot set the claims again: %s",
-                             cairn_status_str(st));
+    return cairn__crowd_file_fail(err, st, v->name, "cannot set the claims again: %s",
+                                  cairn_status_str(st));
   return CAIRN_OK;
 }
 
@@ -454,10 +454,10 @@ static cairn_status load_astar(cairn_crowd *c, const crowd_view *v, crowd_loaded
   if (st == CAIRN_OK) st = cairn_astar_resume(s, c->route, &o, v->search, v->search_len);
   if (st == CAIRN_OK) return CAIRN_OK;
   if (st == CAIRN_ERR_NOMEM)
-    return cairn__crowd_fail(err, st, v->name, "out of memory resuming the path search");
-  return cairn__crowd_fail(err, st == CAIRN_ERR_PARSE ? st : CAIRN_ERR_MISMATCH, v->name,
-                           "the path search in progress does not resume on this map: %s",
-                           cairn_status_str(st));
+    return cairn__crowd_file_fail(err, st, v->name, "out of memory resuming the path search");
+  return cairn__crowd_file_fail(err, st == CAIRN_ERR_PARSE ? st : CAIRN_ERR_MISMATCH, v->name,
+                                "the path search in progress does not resume on this map: %s",
+                                cairn_status_str(st));
 }
 
 /* The head request's route over the hierarchy: planned again from where
@@ -474,7 +474,7 @@ static cairn_status load_route(cairn_crowd *c, const crowd_view *v, crowd_loaded
     q = l->hq;
   }
   if (st == CAIRN_ERR_NOMEM)
-    return cairn__crowd_fail(err, st, v->name, "out of memory resuming the route");
+    return cairn__crowd_file_fail(err, st, v->name, "out of memory resuming the route");
   cairn_hpa_path_opts po = cairn_hpa_path_defaults();
   po.smooth = 0; /* as the queue plans */
   cairn_hpa_result res;
@@ -482,11 +482,11 @@ static cairn_status load_route(cairn_crowd *c, const crowd_view *v, crowd_loaded
   for (uint32_t k = 0; k < v->hpa_refined && st == CAIRN_IN_PROGRESS; k++)
     st = cairn_hpa_refine(q, 1, &res);
   if (st == CAIRN_ERR_NOMEM)
-    return cairn__crowd_fail(err, st, v->name, "out of memory resuming the route");
+    return cairn__crowd_file_fail(err, st, v->name, "out of memory resuming the route");
   if (st != CAIRN_IN_PROGRESS || res.route_refined != v->hpa_refined ||
       res.expanded != v->head_expanded)
-    return cairn__crowd_fail(err, CAIRN_ERR_MISMATCH, v->name,
-                             "the route in progress does not resume over this hierarchy");
+    return cairn__crowd_file_fail(err, CAIRN_ERR_MISMATCH, v->name,
+                                  "the route in progress does not resume over this hierarchy");
   return CAIRN_OK;
 }
 
@@ -611,8 +611,8 @@ static cairn_status load(cairn_crowd *c, const void *buf, size_t len, const char
   v.name = name ? name : "<memory>";
   /* the cache's fields must show the layer the file was checked against */
   if (c->opts.penalty && cairn_penalty_version(c->opts.penalty) != c->layer_seen)
-    return cairn__crowd_fail(err, CAIRN_ERR_STATE, v.name,
-                             "the penalty layer changed since cairn_crowd_layer_changed");
+    return cairn__crowd_file_fail(err, CAIRN_ERR_STATE, v.name,
+                                  "the penalty layer changed since cairn_crowd_layer_changed");
   cairn__rbuf r;
   cairn_status st = cairn__crowd_frame(buf, len, v.name, &r, err);
   if (st != CAIRN_OK) return st;
@@ -622,8 +622,8 @@ static cairn_status load(cairn_crowd *c, const void *buf, size_t len, const char
   cairn__crowd_setup_of(c, &mine);
   if (r.over) return BAD(&v, err, "truncated setup");
   if (cairn__crowd_setup_diff(&file, &mine, why, sizeof why))
-    return cairn__crowd_fail(err, CAIRN_ERR_MISMATCH, v.name, "made for another crowd: %s",
-                             why);
+    return cairn__crowd_file_fail(err, CAIRN_ERR_MISMATCH, v.name, "made for another crowd: %s",
+                                  why);
   st = read_view(c, &r, &v, err);
   if (st == CAIRN_OK) st = check_view(c, &v, err);
   if (st != CAIRN_OK) return st;
@@ -643,7 +643,7 @@ cairn_status cairn_crowd_load(cairn_crowd *c, const void *buf, size_t len, cairn
     err->message[0] = '\0';
     err->line = 0;
   }
-  if (!c || !buf) return cairn__crowd_fail(err, CAIRN_ERR_ARG, NULL, "invalid argument");
+  if (!c || !buf) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, NULL, "invalid argument");
   return load(c, buf, len, NULL, err);
 }
 
@@ -652,7 +652,7 @@ cairn_status cairn_crowd_load_file(cairn_crowd *c, const char *path, cairn_error
     err->message[0] = '\0';
     err->line = 0;
   }
-  if (!c || !path) return cairn__crowd_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
+  if (!c || !path) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
   uint8_t *buf;
   size_t len, cap;
   cairn_status st = cairn__crowd_read_file(path, &c->alloc, &buf, &len, &cap, err);

@@ -99,7 +99,10 @@ static void give_path(cairn_crowd *c, uint32_t s, const cairn_point *pts,
   c->wp_n[s] = (uint16_t)(kept + k);
   c->wp_i[s] = 0;
   c->wp_partial[s] = n > room ? WP_PARTIAL : WP_WHOLE;
+  uint8_t was = c->state[s];
   c->state[s] = kept + k ? CAIRN_AGENT_MOVING : CAIRN_AGENT_ARRIVED;
+  if (c->state[s] == CAIRN_AGENT_ARRIVED && was != CAIRN_AGENT_ARRIVED)
+    cairn__crowd_event(c, CAIRN_EVENT_ARRIVED, s); /* planned from the goal */
   c->stall[s] = 0;
   c->best[s] = INFINITY;
 }
@@ -173,6 +176,8 @@ static void give_all(cairn_crowd *c, const crowd_request *r, const cairn_point *
       continue;
     }
     if (!pts) {
+      if (c->state[s] != CAIRN_AGENT_UNREACHABLE)
+        cairn__crowd_event(c, CAIRN_EVENT_UNREACHABLE, s);
       c->state[s] = CAIRN_AGENT_UNREACHABLE;
     } else if (first_steps) {
       if (kept_waypoints(c, s) + n <= c->opts.waypoints) { /* all, or wait for the whole */
@@ -244,18 +249,6 @@ static cairn_point start_of(const cairn_crowd *c, const crowd_request *r) {
   return r->from_set ? r->from : cell_of(c, r->slot);
 }
 
-/* The first place in the last tick's bin order (sorted by bin) of an
- * agent in bin b, by binary search: the tick keeps no bin starts. */
-static uint32_t bin_first(const cairn_crowd *c, uint32_t b) {
-  uint32_t lo = 0, hi = c->n_binned;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (c->slot_bin[c->order_of[mid]] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /* Whether unit o is in the way of s: stopped (idle, arrived,
  * unreachable), or, when s is stuck, anything but moving away from it. */
 static int in_the_way(const cairn_crowd *c, uint32_t s, uint32_t o, int stuck) {
@@ -283,7 +276,7 @@ static void gather_avoid(cairn_crowd *c, uint32_t s, int stuck) {
   for (int32_t by = b0y < 0 ? 0 : b0y; by <= b1y && by < c->nby; by++)
     for (int32_t bx = b0x < 0 ? 0 : b0x; bx <= b1x && bx < c->nbx; bx++) {
       uint32_t b = (uint32_t)by * (uint32_t)c->nbx + (uint32_t)bx;
-      for (uint32_t k = bin_first(c, b); k < c->n_binned && c->slot_bin[c->order_of[k]] == b;
+      for (uint32_t k = cairn__crowd_bin_first(c, b); k < c->n_binned && c->slot_bin[c->order_of[k]] == b;
            k++) {
         uint32_t o = c->order_of[k];
         if (o == s || !c->alive[o] || (c->group[s] && c->group[o] == c->group[s]) ||
@@ -485,6 +478,10 @@ void cairn__crowd_commit_path(cairn_crowd *c, uint32_t s) {
       return;
     }
     c->state[s] = at_end ? CAIRN_AGENT_WAITING : CAIRN_AGENT_STUCK;
+    if (!at_end) { /* no progress for opts.stuck_ticks: a path of its own */
+      cairn__crowd_event(c, CAIRN_EVENT_STUCK, s);
+      cairn__crowd_event(c, CAIRN_EVENT_REPATHED, s);
+    }
     c->group[s] = 0;
     c->offx[s] = c->offy[s] = 0.0f; /* out of formation: its own path */
     c->wp_partial[s] = WP_WHOLE; /* a fresh path, from where it stands */

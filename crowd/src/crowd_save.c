@@ -167,8 +167,8 @@ static void clear_error(cairn_error *err) {
   err->line = 0;
 }
 
-cairn_status cairn__crowd_fail(cairn_error *err, cairn_status st, const char *name,
-                               const char *fmt, ...) {
+cairn_status cairn__crowd_file_fail(cairn_error *err, cairn_status st, const char *name,
+                                    const char *fmt, ...) {
   if (!err) return st;
   char detail[256];
   va_list ap;
@@ -184,26 +184,26 @@ cairn_status cairn__crowd_frame(const void *buf, size_t len, const char *name,
                                 cairn__rbuf *body, cairn_error *err) {
   const uint8_t *b = buf;
   if (len < CROWD_HEAD_BYTES + CROWD_SUM_BYTES)
-    return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name,
-                             "truncated: %zu bytes, not even a crowd save's header", len);
+    return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name,
+                                  "truncated: %zu bytes, not even a crowd save's header", len);
   if (memcmp(b, CROWD_MAGIC, CROWD_MAGIC_LEN) != 0)
-    return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name, "not a crowd save (wrong magic)");
+    return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name, "not a crowd save (wrong magic)");
   uint32_t version = cairn__le32(b + CROWD_MAGIC_LEN);
   if (version != CAIRN_CROWD_SAVE_VERSION)
-    return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name,
-                             "format version %u; this cairn reads version %u", version,
-                             CAIRN_CROWD_SAVE_VERSION);
+    return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name,
+                                  "format version %u; this cairn reads version %u", version,
+                                  CAIRN_CROWD_SAVE_VERSION);
   uint32_t flags = cairn__le32(b + CROWD_MAGIC_LEN + 4);
   uint64_t total = cairn__le64(b + CROWD_MAGIC_LEN + 8);
   if (total != len)
-    return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name,
-                             "%s: %zu bytes, the header says %llu",
-                             total > len ? "truncated" : "trailing bytes", len,
-                             (unsigned long long)total);
+    return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name,
+                                  "%s: %zu bytes, the header says %llu",
+                                  total > len ? "truncated" : "trailing bytes", len,
+                                  (unsigned long long)total);
   if (cairn__checksum(b, len - CROWD_SUM_BYTES) != cairn__le64(b + len - CROWD_SUM_BYTES))
-    return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name, "corrupt (checksum mismatch)");
+    return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name, "corrupt (checksum mismatch)");
   if (flags != 0)
-    return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name, "unknown flags %#x", flags);
+    return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name, "unknown flags %#x", flags);
   *body = cairn__rbuf_init(b + CROWD_HEAD_BYTES, len - CROWD_HEAD_BYTES - CROWD_SUM_BYTES);
   return CAIRN_OK;
 }
@@ -400,19 +400,19 @@ static cairn_status write_file(const char *path, const void *buf, size_t len,
                                const cairn_allocator *a, cairn_error *err) {
   size_t tmp_size = strlen(path) + 16;
   char *tmp = cairn__alloc(a, tmp_size);
-  if (!tmp) return cairn__crowd_fail(err, CAIRN_ERR_NOMEM, path, "out of memory");
+  if (!tmp) return cairn__crowd_file_fail(err, CAIRN_ERR_NOMEM, path, "out of memory");
   cairn_status st = CAIRN_OK;
   FILE *f = open_temp(path, tmp, tmp_size);
   if (!f) {
-    st = cairn__crowd_fail(err, CAIRN_ERR_IO, path, "cannot create %s: %s", tmp,
-                           strerror(errno));
+    st = cairn__crowd_file_fail(err, CAIRN_ERR_IO, path, "cannot create %s: %s", tmp,
+                                strerror(errno));
     cairn__free(a, tmp, tmp_size);
     return st;
   }
   if (fwrite(buf, 1, len, f) != len)
-    st = cairn__crowd_fail(err, CAIRN_ERR_IO, path, "cannot write: %s", strerror(errno));
+    st = cairn__crowd_file_fail(err, CAIRN_ERR_IO, path, "cannot write: %s", strerror(errno));
   if (fclose(f) != 0 && st == CAIRN_OK)
-    st = cairn__crowd_fail(err, CAIRN_ERR_IO, path, "cannot write: %s", strerror(errno));
+    st = cairn__crowd_file_fail(err, CAIRN_ERR_IO, path, "cannot write: %s", strerror(errno));
   if (st == CAIRN_OK && rename(tmp, path) != 0) {
 #ifdef _WIN32
     /* a Windows rename does not replace an existing file */
@@ -421,8 +421,8 @@ static cairn_status write_file(const char *path, const void *buf, size_t len,
       return CAIRN_OK;
     }
 #endif
-    st = cairn__crowd_fail(err, CAIRN_ERR_IO, path, "cannot rename %s: %s", tmp,
-                           strerror(errno));
+    st = cairn__crowd_file_fail(err, CAIRN_ERR_IO, path, "cannot rename %s: %s", tmp,
+                                strerror(errno));
   }
   if (st != CAIRN_OK) remove(tmp);
   cairn__free(a, tmp, tmp_size);
@@ -432,17 +432,17 @@ static cairn_status write_file(const char *path, const void *buf, size_t len,
 cairn_status cairn_crowd_save_file(const cairn_crowd *c, const char *path,
                                    cairn_error *err) {
   clear_error(err);
-  if (!c || !path) return cairn__crowd_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
+  if (!c || !path) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
   size_t len = 0;
   cairn_status st = cairn_crowd_save(c, NULL, 0, &len);
   if (st != CAIRN_ERR_BUFFER)
-    return cairn__crowd_fail(err, st, path, "cannot save the crowd: %s",
-                             cairn_status_str(st));
+    return cairn__crowd_file_fail(err, st, path, "cannot save the crowd: %s",
+                                  cairn_status_str(st));
   uint8_t *buf = cairn__alloc(&c->alloc, len);
-  if (!buf) return cairn__crowd_fail(err, CAIRN_ERR_NOMEM, path, "out of memory");
+  if (!buf) return cairn__crowd_file_fail(err, CAIRN_ERR_NOMEM, path, "out of memory");
   st = cairn_crowd_save(c, buf, len, &len);
   if (st == CAIRN_OK) st = write_file(path, buf, len, &c->alloc, err);
-  else cairn__crowd_fail(err, st, path, "cannot save the crowd: %s", cairn_status_str(st));
+  else cairn__crowd_file_fail(err, st, path, "cannot save the crowd: %s", cairn_status_str(st));
   cairn__free(&c->alloc, buf, len);
   return st;
 }
@@ -453,14 +453,15 @@ cairn_status cairn__crowd_read_file(const char *path, const cairn_allocator *a,
   *buf = NULL;
   *len = *cap = 0;
   FILE *f = fopen(path, "rb");
-  if (!f) return cairn__crowd_fail(err, CAIRN_ERR_IO, path, "cannot open: %s", strerror(errno));
+  if (!f)
+    return cairn__crowd_file_fail(err, CAIRN_ERR_IO, path, "cannot open: %s", strerror(errno));
   cairn_status st = CAIRN_OK;
   for (;;) {
     if (*len == *cap) {
       size_t ncap = *cap ? *cap * 2 : 65536;
       uint8_t *p = ncap > *cap ? cairn__realloc(a, *buf, *cap, ncap) : NULL;
       if (!p) {
-        st = cairn__crowd_fail(err, CAIRN_ERR_NOMEM, path, "out of memory reading the file");
+        st = cairn__crowd_file_fail(err, CAIRN_ERR_NOMEM, path, "out of memory reading the file");
         break;
       }
       *buf = p;
@@ -470,7 +471,7 @@ cairn_status cairn__crowd_read_file(const char *path, const cairn_allocator *a,
     *len += got;
     if (got == 0) {
       if (ferror(f))
-        st = cairn__crowd_fail(err, CAIRN_ERR_IO, path, "read error: %s", strerror(errno));
+        st = cairn__crowd_file_fail(err, CAIRN_ERR_IO, path, "read error: %s", strerror(errno));
       break;
     }
   }
@@ -496,7 +497,7 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
   (void)cairn__get_u32(&r); /* next_group */
   (void)cairn__get_u32(&r); /* high */
   uint32_t live = cairn__get_u32(&r);
-  if (r.over) return cairn__crowd_fail(err, CAIRN_ERR_PARSE, name, "truncated setup");
+  if (r.over) return cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, name, "truncated setup");
   memset(out, 0, sizeof *out);
   out->version = CAIRN_CROWD_SAVE_VERSION;
   out->tick = tick;
@@ -526,14 +527,14 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
 cairn_status cairn_crowd_read_info(const void *buf, size_t len, cairn_crowd_save_info *out,
                                    cairn_error *err) {
   clear_error(err);
-  if (!buf || !out) return cairn__crowd_fail(err, CAIRN_ERR_ARG, NULL, "invalid argument");
+  if (!buf || !out) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, NULL, "invalid argument");
   return read_info(buf, len, NULL, out, err);
 }
 
 cairn_status cairn_crowd_read_info_file(const char *path, cairn_crowd_save_info *out,
                                         cairn_error *err) {
   clear_error(err);
-  if (!path || !out) return cairn__crowd_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
+  if (!path || !out) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
   cairn_allocator a = cairn_allocator_or_default(NULL);
   uint8_t *buf;
   size_t len, cap;

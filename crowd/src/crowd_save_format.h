@@ -44,7 +44,8 @@ typedef struct crowd_setup {
   X(x, F32) X(y, F32) X(vx, F32) X(vy, F32) X(radius, F32) X(speed, F32)      \
   X(offx, F32) X(offy, F32) X(best, F32) X(prog, F32) X(faction, U16)         \
   X(field, U16) X(group, U32) X(stall, U32) X(req, U32) X(seed, U64)          \
-  X(goal, PT) X(wp_n, U16) X(wp_i, U16) X(wp_partial, U8) X(slot_bin, U32)
+  X(goal, PT) X(wp_n, U16) X(wp_i, U16) X(wp_partial, U8) X(slot_bin, U32)   \
+  X(arrive, U8) X(arrive_r, F32) X(dvx, F32) X(dvy, F32) X(user, U64)
 
 /* Bytes an element of each kind takes. */
 enum { CROWD_SZ_U8 = 1, CROWD_SZ_U16 = 2, CROWD_SZ_U32 = 4, CROWD_SZ_U64 = 8,
@@ -90,9 +91,10 @@ int cairn__crowd_setup_diff(const crowd_setup *file, const crowd_setup *crowd, c
 cairn_status cairn__crowd_frame(const void *buf, size_t len, const char *name,
                                 cairn__rbuf *body, cairn_error *err);
 
-/* "NAME: problem" into err (may be NULL); returns st. */
-cairn_status cairn__crowd_fail(cairn_error *err, cairn_status st, const char *name,
-                               const char *fmt, ...) CAIRN_PRINTF(4, 5);
+/* "NAME: problem" into err (may be NULL); returns st. (The crowd's own
+ * refusal detail, cairn_crowd_error, is cairn__crowd_fail's.) */
+cairn_status cairn__crowd_file_fail(cairn_error *err, cairn_status st, const char *name,
+                                    const char *fmt, ...) CAIRN_PRINTF(4, 5);
 
 /* The whole file at path, in a buffer of the allocator a (size *cap). */
 cairn_status cairn__crowd_read_file(const char *path, const cairn_allocator *a,

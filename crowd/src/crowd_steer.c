@@ -7,10 +7,25 @@
 #include <math.h>
 #include <string.h>
 
+/* A rare path kept out of the steering loop's body, so it does not change
+ * how the common one compiles. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CROWD_COLD __attribute__((noinline, cold))
+#else
+#define CROWD_COLD
+#endif
+
 #define AVOID_HORIZON 1.5f /* seconds ahead the predictive term looks */
 #define ARRIVE_DIST 0.4f   /* cells from the last waypoint */
 #define ARRIVE_NEAR 2.0f   /* cells from the last waypoint that count */
 #define ARRIVE_STALL 10    /* ... after this many ticks without progress */
+#define STAY_FIRST_SHARE 0.75f /* of the stay radius a held-off unit stops in */
+#define STAY_GROW_TICKS 50.0f  /* ticks more until it stops in all of it */
+/* cells per second a staying unit leans inwards: under the 0.1 at which a
+ * unit ahead counts as moving on (push.ahead_moving), so those behind it
+ * still count their ticks without progress */
+#define STAY_LEAN 0.08f
+#define STAY_NEAR 0.5f  /* cells from the goal where it stops leaning */
 #define ADVANCE_DIST 0.75f /* cells from a waypoint before the next */
 #define ADVANCE_NEAR_WP 2.0f /* ... or this near, with the next in sight */
 #define SEP_GAIN 0.5f      /* share of an overlap undone per tick */
@@ -26,6 +41,8 @@ typedef struct wish {
   uint8_t state;   /* next state */
   uint16_t wp_i;   /* next waypoint index */
   int repath;      /* the stored waypoints ran out before the goal */
+  float go;        /* share of the top speed when not MOVING (an arrived
+                      agent walking back into its stay radius), else 0 */
 } wish;
 
 static void unit(float *x, float *y) {
@@ -40,17 +57,28 @@ static void unit(float *x, float *y) {
 
 /* Within a cell of a goal: the cell the move leads to is one, or (when the
  * value is small enough for it) any of the 8 neighbours is. */
-static int beside_goal(const cairn_field *f, int32_t x, int32_t y, int dir,
-                       cairn_cost cost) {
-  if (cairn_field_dir(f, x + cairn_flow_dir_dx(dir), y + cairn_flow_dir_dy(dir)) ==
-      CAIRN_FLOW_GOAL)
-    return 1;
-  if (cost > 2 * CAIRN_COST_ONE) return 0;
+static int beside_goal(const cairn_field *f, int32_t x, int32_t y,
+                       const cairn_flow_sample *smp) {
+  if (smp->next_goal) return 1;
+  if (smp->cost > 2 * CAIRN_COST_ONE) return 0;
   for (int d = 0; d < 8; d++)
     if (cairn_field_dir(f, x + cairn_flow_dir_dx(d), y + cairn_flow_dir_dy(d)) ==
         CAIRN_FLOW_GOAL)
       return 1;
   return 0;
+}
+
+/* Whether slot s, `d` from its goal (cells, or the field's steps), may
+ * stop there: it stays (CAIRN_ARRIVAL_STAY) and has made no progress for
+ * a while (those ahead of it stand in the way), within three quarters of
+ * its radius at first, the whole of it STAY_GROW_TICKS later (so a unit
+ * held off at a wall's corner or the cluster's rim stops in the end, and
+ * the cluster stays compact). */
+CROWD_COLD static int stays_here(const cairn_crowd *c, uint32_t s, uint32_t stall, float d) {
+  if (!cairn__crowd_stays(c, s)) return 0;
+  float grow = (float)(stall - ARRIVE_STALL) / STAY_GROW_TICKS;
+  float share = STAY_FIRST_SHARE + (grow < 1.0f ? grow : 1.0f) * (1.0f - STAY_FIRST_SHARE);
+  return d < c->arrive_r[s] * share;
 }
 
 static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
@@ -62,15 +90,58 @@ static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
     w->state = CAIRN_AGENT_UNREACHABLE;
     return;
   }
-  cairn_cost cost = cairn_field_cost(f, cx, cy);
-  if (smp.dir == CAIRN_FLOW_GOAL || beside_goal(f, cx, cy, smp.dir, cost)) {
+  /* the sample holds the cell's value and its move's end: no value read */
+  float progress = (float)cairn_cost_to_double(smp.cost);
+  if (smp.dir == CAIRN_FLOW_GOAL || beside_goal(f, cx, cy, &smp) ||
+      (c->sa[k].stall > ARRIVE_STALL &&
+       stays_here(c, c->sslot[k], c->sa[k].stall, progress))) {
     w->state = CAIRN_AGENT_ARRIVED;
     return;
   }
   w->dx = smp.vx;
   w->dy = smp.vy;
   w->state = CAIRN_AGENT_MOVING;
-  w->progress = (float)cairn_cost_to_double(cost);
+  w->progress = progress;
+}
+
+/* The straight distance from slot s to its path's goal cell's centre, and
+ * the unit direction to it. */
+static float to_goal(const cairn_crowd *c, uint32_t s, float *dx, float *dy) {
+  *dx = (float)c->goal[s].x + 0.5f - c->x[s];
+  *dy = (float)c->goal[s].y + 0.5f - c->y[s];
+  float d = sqrtf(*dx * *dx + *dy * *dy);
+  unit(dx, dy);
+  return d;
+}
+
+/* An agent that arrived (a body: it stopped or stays). Staying, it keeps
+ * leaning towards the goal at STAY_LEAN cells per second (the touching
+ * neighbours' share of it goes, as for any agent, so the cluster packs
+ * round and leaves room at its rim, without pressing), and walks back in,
+ * faster the farther out, when pushed out of its radius. It goes first
+ * for the others (progress 0), so those arriving slow behind it rather
+ * than push into it. */
+static void wish_settled(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) {
+  if (!cairn__crowd_stays(c, s)) return;
+  w->progress = 0.0f;
+  float R = c->arrive_r[s], d, dx, dy;
+  if (c->sa[k].order == CAIRN_ORDER_FIELD) {
+    const cairn_field *f = c->fields[c->sa[k].field].field;
+    float x = c->sx[k], y = c->sy[k];
+    cairn_flow_sample smp;
+    if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK) return;
+    d = (float)cairn_cost_to_double(smp.cost);
+    if (!(d > STAY_NEAR)) return;
+    dx = smp.vx;
+    dy = smp.vy;
+  } else {
+    d = to_goal(c, s, &dx, &dy);
+    if (!(d > STAY_NEAR)) return;
+  }
+  w->dx = dx;
+  w->dy = dy;
+  float lean = STAY_LEAN / c->sa[k].speed, out = d - R;
+  w->go = out < lean ? lean : out < 1.0f ? out : 1.0f;
 }
 
 /* The waypoint plus the agent's formation offset where the offset point is
@@ -95,6 +166,11 @@ static void target_of(const cairn_crowd *c, uint32_t s, cairn_point p,
 static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   w->state = c->state[s];
   if (c->state[s] != CAIRN_AGENT_MOVING) return;
+  float gx, gy;
+  if (c->stall[s] > ARRIVE_STALL && stays_here(c, s, c->stall[s], to_goal(c, s, &gx, &gy))) {
+    w->state = CAIRN_AGENT_ARRIVED;
+    return;
+  }
   const cairn_point *wp = c->wp + (size_t)s * c->opts.waypoints;
   uint16_t i = c->wp_i[s], n = c->wp_n[s];
   float tx, ty;
@@ -167,8 +243,14 @@ static void wish_of(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) {
   w->state = a->state;
   w->wp_i = a->wp_i;
   switch (a->order) {
-  case CAIRN_ORDER_FIELD: wish_field(c, k, w); break;
-  case CAIRN_ORDER_PATH: wish_path(c, s, w); break;
+  case CAIRN_ORDER_FIELD:
+    if (a->state == CAIRN_AGENT_ARRIVED) wish_settled(c, k, s, w);
+    else wish_field(c, k, w);
+    break;
+  case CAIRN_ORDER_PATH:
+    if (a->state == CAIRN_AGENT_ARRIVED) wish_settled(c, k, s, w);
+    else wish_path(c, s, w);
+    break;
   case CAIRN_ORDER_WANDER: wish_wander(c, s, w); break;
   default: break;
   }
@@ -401,6 +483,29 @@ static void wall_push(const cairn_crowd *c, float x, float y, float r,
 
 static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
 
+/* A driven agent moves by the game's velocity times dt, one axis at a
+ * time against the walls (each step under one cell: cairn_crowd_drive
+ * checks it), and keeps that velocity; nothing pushes it. It goes first
+ * for the others (progress 0): they give way. */
+static void advance_driven(cairn_crowd *c, uint32_t k, uint32_t s) {
+  float vx = c->dvx[s], vy = c->dvy[s], dt = c->opts.dt;
+  float x = c->sx[k], y = c->sy[k];
+  float nx = x + vx * dt;
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(y))) nx = x;
+  float ny = y + vy * dt;
+  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(ny))) ny = y;
+  c->nx[k] = nx;
+  c->ny[k] = ny;
+  c->nvx[k] = vx;
+  c->nvy[k] = vy;
+  c->nstate[k] = vx != 0.0f || vy != 0.0f ? CAIRN_AGENT_MOVING : CAIRN_AGENT_IDLE;
+  c->nwp_i[k] = c->sa[k].wp_i;
+  c->nstall[k] = 0;
+  c->nbest[k] = INFINITY;
+  c->nprog[k] = 0.0f;
+  c->nflags[k] = 0;
+}
+
 /* One agent's next state from the current one, written at its place k in
  * bin order. */
 static void advance(cairn_crowd *c, uint32_t k) {
@@ -411,7 +516,7 @@ static void advance(cairn_crowd *c, uint32_t k) {
   wish_of(c, k, s, &w);
   gather(c, k, &w, &p);
   float speed = a->speed, dt = c->opts.dt;
-  float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : 0.0f;
+  float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : w.go;
   float wx = (w.dx * p.slow + p.avx) * speed * moving;
   float wy = (w.dy * p.slow + p.avy) * speed * moving;
   float l = sqrtf(wx * wx + wy * wy);
@@ -459,15 +564,21 @@ static void advance(cairn_crowd *c, uint32_t k) {
   uint32_t stall = 0;
   float best = a->best;
   if (w.progress < best - 0.01f) best = w.progress;
-  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) stall = a->stall + 1;
+  else if (w.state == CAIRN_AGENT_MOVING && !p.ahead_moving) {
+    stall = a->stall + 1;
+    if (stall == c->opts.stuck_ticks + 1 && a->order == CAIRN_ORDER_FIELD) fl |= AF_EVENT;
+  }
   if (w.repath || (a->order == CAIRN_ORDER_PATH && stall > c->opts.stuck_ticks)) {
     fl |= AF_REPATH;
     stall = 0;
   }
+  /* arrived and unreachable are neighbours in the enum: one compare */
+  if (w.state != a->state && (unsigned)w.state - CAIRN_AGENT_ARRIVED < 2u) fl |= AF_EVENT;
   c->nstall[k] = stall;
   c->nbest[k] = best;
   c->nprog[k] = w.progress;
   c->nflags[k] = fl;
+  if (a->order == CAIRN_ORDER_DRIVEN) advance_driven(c, k, s); /* rare: over the above */
 }
 
 /* The steering pass, opts.chunk agents a task. */

@@ -21,11 +21,13 @@ static void commit_copy(cairn_crowd *c, uint32_t k, uint32_t s) {
     c->state[s] = c->nstate[k];
 }
 
-/* Path bookkeeping: sequential, in bin order (the queue's order). */
-static void commit_path(cairn_crowd *c, uint32_t s, cairn_crowd_stats *st) {
-  if (c->flags[s] & AF_REPATH && (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]))
-    st->repaths++;
-  cairn__crowd_commit_path(c, s);
+/* Whether agent k needs the sequential pass after the commit: path
+ * bookkeeping (a repath, a waypoint passed, claims to drop on arrival) or
+ * an event (marked by the steering). Read from the next state, which the
+ * commit leaves as it is. */
+static int needs_pass(const cairn_crowd *c, uint32_t k) {
+  return (c->nflags[k] & (AF_REPATH | AF_ADVANCED | AF_EVENT)) != 0 ||
+         (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
 }
 
 /* One agent's commit and its share of the tick's counts. */
@@ -35,13 +37,11 @@ static void commit_one(cairn_crowd *c, uint32_t k, crowd_counts *n) {
   n->overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
   if (!isfinite(x) || !isfinite(y)) n->non_finite++;
   else n->in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y));
-  n->repath += (c->nflags[k] & (AF_REPATH | AF_ADVANCED)) != 0 ||
-               (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
 }
 
 /* The first nblk tasks clear a block of bins for the next tick (every read
  * of them is done), the others commit agents, counting into their
- * worker's counts. */
+ * worker's counts and listing those the sequential pass must see. */
 static void commit_task(void *arg, uint32_t t, uint32_t w) {
   cairn_crowd *c = arg;
   uint32_t nblk = (uint32_t)cairn__crowd_bin_blocks(c);
@@ -49,9 +49,28 @@ static void commit_task(void *arg, uint32_t t, uint32_t w) {
     cairn__crowd_clear_block(c, t);
     return;
   }
-  uint64_t from, to;
-  cairn__crowd_span(c->n_binned, cairn__crowd_light_chunk(c), t - nblk, &from, &to);
-  for (uint64_t k = from; k < to; k++) commit_one(c, (uint32_t)k, &c->wsum[w]);
+  uint64_t from, to, per = cairn__crowd_light_chunk(c);
+  cairn__crowd_span(c->n_binned, per, t - nblk, &from, &to);
+  uint32_t *list = c->todo + from, m = 0;
+  for (uint64_t k = from; k < to; k++) {
+    commit_one(c, (uint32_t)k, &c->wsum[w]);
+    list[m] = (uint32_t)k;
+    m += (uint32_t)needs_pass(c, (uint32_t)k);
+  }
+  c->todo_n[t - nblk] = m;
+}
+
+/* The sequential pass over the listed agents, in bin order (the queue's
+ * order): the steering's events, then the path bookkeeping. */
+static void after_commit(cairn_crowd *c, uint32_t k) {
+  uint32_t s = c->sslot[k];
+  if (c->flags[s] & AF_EVENT) cairn__crowd_steer_events(c, k, s);
+  if (c->flags[s] & (AF_REPATH | AF_ADVANCED) ||
+      (c->claims && c->state[s] == CAIRN_AGENT_ARRIVED)) {
+    if (c->flags[s] & AF_REPATH && (!c->wp_partial[s] || c->wp_i[s] + 1 < c->wp_n[s]))
+      c->stats.repaths++;
+    cairn__crowd_commit_path(c, s);
+  }
 }
 
 /* Six passes a tick, each a run of tasks on the crowd's jobs: count, scan,
@@ -75,22 +94,17 @@ void cairn__crowd_step(cairn_crowd *c) {
   memset(c->wsum, 0, sizeof *c->wsum * nw);
   uint32_t commits = cairn__crowd_tasks(c->n_binned, cairn__crowd_light_chunk(c));
   cairn__workers_run(jobs, nblk + commits, commit_task, c);
-  crowd_counts sum = {0, 0, 0, 0};
+  crowd_counts sum = {0, 0, 0};
   for (uint32_t w = 0; w < nw; w++) {
     sum.overlaps += c->wsum[w].overlaps;
     sum.in_wall += c->wsum[w].in_wall;
     sum.non_finite += c->wsum[w].non_finite;
-    sum.repath += c->wsum[w].repath;
   }
   cairn_crowd_stats *st = &c->stats;
   st->overlaps = sum.overlaps;
   st->in_wall = sum.in_wall;
   st->non_finite = sum.non_finite;
-  /* only path agents get here: a horde's night never does */
-  for (uint32_t k = 0; sum.repath && k < c->n_binned; k++) {
-    uint32_t s = c->order_of[k];
-    if (c->flags[s] & (AF_REPATH | AF_ADVANCED) ||
-        (c->claims && c->state[s] == CAIRN_AGENT_ARRIVED))
-      commit_path(c, s, st);
-  }
+  uint64_t per = cairn__crowd_light_chunk(c);
+  for (uint32_t j = 0; j < commits; j++)
+    for (uint32_t i = 0; i < c->todo_n[j]; i++) after_commit(c, c->todo[(size_t)j * per + i]);
 }

@@ -184,7 +184,7 @@ static cairn_status crowd_hash(const cairn_grid *g, const cairn_jobs *jobs,
   for (int32_t x = 0; st == CAIRN_OK && x < SIDE && n < AGENTS; x++)
     for (int32_t y = 0; y < SIDE && n < AGENTS; y += 2) {
       if (!cairn_grid_cost(g, x, y)) continue;
-      cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0};
+      cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0, 0};
       if ((st = cairn_crowd_add(c, &p, &agents[n])) != CAIRN_OK) break;
       n++;
     }

@@ -94,6 +94,8 @@ cairn_status cairn_field_create(const cairn_grid *grid,
   if (!f) return CAIRN_ERR_NOMEM;
   f->alloc = a;
   f->grid = grid;
+  f->cells = cairn_grid_cells(grid, NULL);
+  f->grid_version = cairn_grid_version(grid);
   f->w = cairn_grid_width(grid);
   f->h = cairn_grid_height(grid);
   f->stride = f->w + 2;
@@ -451,6 +453,8 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   int32_t stride;
   const uint8_t *g = cairn_grid_cells(grid, &stride);
   f->grid = grid;
+  f->cells = g;
+  f->grid_version = cairn_grid_version(grid);
   f->moves = o->moves;
   f->los_radius = o->los_radius;
   f->penalty = o->penalty;

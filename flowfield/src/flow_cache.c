@@ -27,6 +27,9 @@ struct cairn_flow_cache {
   cairn_point *key; /* the request's goals, sorted */
   size_t key_cap;
   uint64_t tick;
+  /* the grid's version its fields were last brought to (at create and by
+   * every successful cairn_flow_cache_update): past it, acquire refuses */
+  uint64_t grid_version;
   cairn_flow_cache_stats st;
 };
 
@@ -46,6 +49,7 @@ cairn_status cairn_flow_cache_create(const cairn_grid *grid, size_t max_bytes,
   c->grid = grid;
   c->opts = o;
   c->max_bytes = max_bytes;
+  c->grid_version = cairn_grid_version(grid);
   *out = c;
   return CAIRN_OK;
 }
@@ -139,6 +143,9 @@ cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
   *out = NULL;
   if (!c || !b || !goals || !n) return CAIRN_ERR_ARG;
   if (n > CAIRN_FLOW_MAX_GOALS) return CAIRN_ERR_TOO_LARGE;
+  /* a cached field would show the old grid, a new one the new: neither
+   * fits a caller that has not told the cache what changed */
+  if (cairn_grid_version(c->grid) != c->grid_version) return CAIRN_ERR_STATE;
   size_t m;
   uint64_t hash;
   cairn_status st = make_key(c, goals, n, &m, &hash);
@@ -283,7 +290,16 @@ cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
     if (!cairn_grid_contains(c->grid, changed[k].x, changed[k].y))
       return CAIRN_ERR_RANGE;
   fix_job j = {b, changed, n, false, 0, 0, 0};
-  return fix_all(c, &j, edit_needs, repaired, dropped);
+  cairn_status st = fix_all(c, &j, edit_needs, repaired, dropped);
+  if (st != CAIRN_OK || !n) return st; /* naming no cell reports nothing */
+  /* the fields the change did not reach are what a build on the new grid
+   * gives, and the repaired ones already say so; detached ones stay
+   * behind (their holders read CAIRN_ERR_STATE) */
+  const uint64_t now = cairn_grid_version(c->grid);
+  for (size_t k = 0; k < c->n; k++)
+    if (!c->e[k].detached) c->e[k].field->grid_version = now;
+  c->grid_version = now;
+  return CAIRN_OK;
 }
 
 /* Whether the layer changed next to the field's reached box since the
@@ -314,6 +330,8 @@ cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
   if (!c || !b) return CAIRN_ERR_ARG;
   const cairn_penalty *p = c->opts.penalty;
   if (!p) return CAIRN_OK;
+  /* repairs re-integrate against the grid: first the grid's own changes */
+  if (cairn_grid_version(c->grid) != c->grid_version) return CAIRN_ERR_STATE;
   fix_job j = {b, NULL, 0, true, cairn_penalty_version(p), 0, 0};
   return fix_all(c, &j, layer_needs, repaired, dropped);
 }

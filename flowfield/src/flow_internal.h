@@ -47,6 +47,12 @@ struct cairn_flow_builder {
 struct cairn_field {
   cairn_allocator alloc;
   const cairn_grid *grid; /* the grid of the last build */
+  const uint8_t *cells;   /* its padded costs (cairn_grid_cells), kept so
+                             a sample does not ask the grid for them */
+  /* the grid's version (cairn_grid_version) at the last build or repair:
+   * reads answer CAIRN_ERR_STATE (or their documented sentinel) once the
+   * grid moved past it unreported (flow_stale) */
+  uint64_t grid_version;
   int32_t w, h, stride;
   size_t n;               /* padded cells */
   /* Values over the padded grid. Blocked cells (and the border) hold 0, not
@@ -71,6 +77,19 @@ struct cairn_field {
   /* bounding box of the cells reached (grid coordinates), for the cache */
   int32_t bx0, by0, bx1, by1;
 };
+
+/* Whether the field's grid changed since its last build or repair (the
+ * caller edited it without cairn_field_repair): one call and compare,
+ * once per read, never per cell. */
+static inline bool flow_stale(const cairn_field *f) {
+  return cairn_grid_version(f->grid) != f->grid_version;
+}
+
+/* The value a reader sees at padded cell i: CAIRN_COST_INF where the
+ * direction says NONE (blocked cells hold 0, see above). */
+static inline cairn_cost flow_value(const cairn_field *f, size_t i) {
+  return (f->dir[i] & FLOW_DIR_MASK) == CAIRN_FLOW_NONE ? CAIRN_COST_INF : f->cost[i];
+}
 
 /* The step bases in direction order (cairn_dirs.h). */
 extern const cairn_cost cairn__flow_base[8];

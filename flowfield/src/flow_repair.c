@@ -325,11 +325,20 @@ cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
     if (changed[k].x < 0 || changed[k].y < 0 || changed[k].x >= f->w ||
         changed[k].y >= f->h)
       return CAIRN_ERR_RANGE;
-  return repair(b, f, changed, n);
+  /* naming no cell reports nothing: then this is the layer's repair alone,
+   * refused as that one is */
+  if (!n && flow_stale(f)) return CAIRN_ERR_STATE;
+  cairn_status st = repair(b, f, changed, n);
+  /* the cells named are the grid's changes: the field shows its version */
+  if (st == CAIRN_OK) f->grid_version = cairn_grid_version(f->grid);
+  return st;
 }
 
 cairn_status cairn_field_repair_layer(cairn_flow_builder *b, cairn_field *f) {
   if (!b || !f || !f->built) return CAIRN_ERR_ARG;
+  /* the layer's repair re-integrates against the grid: not over cells
+   * the field was never told of */
+  if (flow_stale(f)) return CAIRN_ERR_STATE;
   if (!f->penalty || cairn_penalty_version(f->penalty) == f->layer_version) {
     f->repaired = 0; /* nothing to do: O(1), for a call every tick */
     f->repair_ms = 0;

@@ -80,18 +80,24 @@ cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
   if (!f || !out) return CAIRN_ERR_ARG;
   memset(out, 0, sizeof *out);
   out->dir = CAIRN_FLOW_NONE;
+  out->cost = CAIRN_COST_INF;
   if (isnan(x) || isnan(y)) return CAIRN_ERR_ARG;
   if (!(x >= 0 && y >= 0 && x < (float)f->w && y < (float)f->h))
     return CAIRN_ERR_RANGE;
+  /* the grid changed unreported: the moves may lead into new walls (an
+   * unbuilt field has none to be wrong about) */
+  if (flow_stale(f) && f->built) return CAIRN_ERR_STATE;
   int32_t cx = (int32_t)x, cy = (int32_t)y;
   if (cx >= f->w) cx = f->w - 1; /* x just below w rounds up in float */
   if (cy >= f->h) cy = f->h - 1;
-  int32_t stride;
-  const uint8_t *g = cairn_grid_cells(f->grid, &stride);
+  const uint8_t *g = f->cells;
   size_t i = idx(f, cx, cy);
   int d = f->dir[i] & FLOW_DIR_MASK;
   out->dir = d;
+  out->cost = flow_value(f, i);
   if (d >= 8) return CAIRN_OK;
+  size_t next = i + (size_t)((ptrdiff_t)cairn__dy[d] * (ptrdiff_t)f->stride + cairn__dx[d]);
+  out->next_goal = (f->dir[next] & FLOW_DIR_MASK) == CAIRN_FLOW_GOAL;
   float vx, vy;
   if (f->dir[i] & FLOW_LOS_BIT) {
     out->los = 1;
@@ -167,7 +173,7 @@ cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
                                 cairn_field_fault *out) {
   if (!f || !s || !out) return CAIRN_ERR_ARG;
   memset(out, 0, sizeof *out);
-  if (!f->built) return CAIRN_ERR_STATE;
+  if (!f->built || flow_stale(f)) return CAIRN_ERR_STATE;
   cairn_search_opts o = cairn_search_defaults();
   o.moves = f->moves;
   o.penalty = f->penalty;

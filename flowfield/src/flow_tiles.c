@@ -30,6 +30,9 @@ struct cairn_flow_tiles {
   int32_t *chain;  /* scratch: clusters to build, goal side last */
   cairn_flow_builder *b; /* the heap for one sector */
   double build_ms;
+  /* the grid's version at create and at each invalidation: a sector
+   * built or read past it would mix old values with new walls */
+  uint64_t grid_version;
 };
 
 static size_t cluster_of(const cairn_flow_tiles *t, int32_t x, int32_t y) {
@@ -102,6 +105,7 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   if (!t) return CAIRN_ERR_NOMEM;
   t->alloc = a;
   t->grid = grid;
+  t->grid_version = cairn_grid_version(grid);
   t->hpa = hpa;
   t->goal = goal;
   t->side = hs.cluster;
@@ -151,6 +155,7 @@ static size_t route_clusters(const cairn_flow_tiles *t, const cairn_point *p,
 cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
                                     cairn_point start) {
   if (!t || !q) return CAIRN_ERR_ARG;
+  if (cairn_grid_version(t->grid) != t->grid_version) return CAIRN_ERR_STATE;
   cairn_hpa_result r;
   cairn_status st = cairn_hpa_find(q, t->hpa, start, t->goal, NULL, &r);
   if (st != CAIRN_OK) return st;
@@ -319,6 +324,7 @@ cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
   *dir = CAIRN_FLOW_NONE;
   if (cost) *cost = CAIRN_COST_INF;
   if (!cairn_grid_contains(t->grid, x, y)) return CAIRN_ERR_RANGE;
+  if (cairn_grid_version(t->grid) != t->grid_version) return CAIRN_ERR_STATE;
   size_t k = cluster_of(t, x, y);
   if (t->slot[k] < 0) return CAIRN_OK;
   if (!t->built[k]) build_chain(t, k);
@@ -336,6 +342,7 @@ static bool touches(const sector *s, cairn_rect r) {
 
 size_t cairn_flow_tiles_invalidate(cairn_flow_tiles *t, cairn_rect changed) {
   if (!t || changed.w <= 0 || changed.h <= 0) return 0;
+  t->grid_version = cairn_grid_version(t->grid); /* told: current again */
   size_t reset = 0;
   for (size_t j = 0; j < t->n_sec; j++) {
     size_t k = t->sec[j].cluster;

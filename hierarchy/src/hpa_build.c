@@ -174,6 +174,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   }
   h->build_ms = cairn__now_ms() - t0;
   h->rebuilt = n_clusters;
+  h->grid_version = cairn_grid_version(grid);
   *out = h;
   return CAIRN_OK;
 }
@@ -195,12 +196,15 @@ static void mark_clusters(const cairn_hpa *h, cairn_rect r, uint8_t *mark) {
 
 /* Rebuilds the marked clusters, all at once (the abstract graph is
  * reassembled from every cluster, so no changed cell may be left behind),
- * then the blocks holding them and the islands (of grid, unless NULL). */
+ * then the blocks holding them and the islands (of grid, unless NULL).
+ * Success brings the hierarchy to the grid's version when it was told the
+ * changed cells (grid given: an edit or update) or rebuilt everything. */
 static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
                                    uint8_t *mark, double t0) {
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  const bool full = h->stale;
   /* after a failed rebuild some clusters are empty: redo everything */
-  if (h->stale) memset(mark, 1, n_clusters);
+  if (full) memset(mark, 1, n_clusters);
   size_t n = 0;
   for (uint32_t k = 0; k < n_clusters; k++) n += mark[k];
   uint32_t *ids = cairn__alloc(&h->alloc, (n ? n : 1) * sizeof *ids);
@@ -219,9 +223,21 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
   if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2);
   h->stale = st != CAIRN_OK;
+  if (st == CAIRN_OK && (grid || full)) h->grid_version = cairn_grid_version(h->grid);
   h->update_ms = cairn__now_ms() - t0;
   h->rebuilt = (uint32_t)n;
   return st;
+}
+
+/* CAIRN_ERR_STATE when a call that is no report of the changed cells (a
+ * layer change, a refresh) finds the grid changed behind the hierarchy's
+ * back: rebuilding some clusters from the new cells would leave the rest
+ * on the old ones. A stale hierarchy is rebuilt whole, which takes in any
+ * change. */
+static cairn_status grid_behind(const cairn_hpa *h) {
+  if (!h->stale && cairn_grid_version(h->grid) != h->grid_version)
+    return CAIRN_ERR_STATE;
+  return CAIRN_OK;
 }
 
 uint8_t *cairn__hpa_new_marks(cairn_hpa *h) {
@@ -288,6 +304,7 @@ static bool layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
 
 cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
   if (!h || (layer && !cairn_penalty_fits(layer, h->grid))) return CAIRN_ERR_ARG;
+  if (grid_behind(h) != CAIRN_OK) return CAIRN_ERR_STATE;
   double t0 = cairn__now_ms();
   uint8_t *mark = cairn__hpa_new_marks(h);
   if (!mark) return CAIRN_ERR_NOMEM;
@@ -332,6 +349,7 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
                                uint32_t *pending) {
   if (pending) *pending = 0;
   if (!h) return CAIRN_ERR_ARG;
+  if (grid_behind(h) != CAIRN_OK) return CAIRN_ERR_STATE;
   if (!h->layer) return CAIRN_OK;
   double t0 = cairn__now_ms();
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
@@ -418,7 +436,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
 cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
                             cairn_point *out) {
   if (!h || !out) return CAIRN_ERR_ARG;
-  if (h->stale) return CAIRN_ERR_STATE;
+  if (hpa_unfit(h) != CAIRN_OK) return CAIRN_ERR_STATE;
   if (node >= h->n_nodes) return CAIRN_ERR_RANGE;
   *out = hpa_point(h, hpa_node_cell(h, node));
   return CAIRN_OK;

@@ -97,6 +97,12 @@ struct cairn_hpa {
   /* bumped by every rebuild (and every failed edit): node ids and cluster
    * paths change, so a route planned before it cannot be refined */
   uint64_t version;
+  /* the grid's version (cairn_grid_version) when the hierarchy last matched
+   * it: at the build, and after each successful edit, update or full
+   * rebuild. A grid edited behind the hierarchy's back moves past it, and
+   * every read then answers CAIRN_ERR_STATE instead of a path through a
+   * wall (hpa_unfit) */
+  uint64_t grid_version;
   double build_ms, update_ms;
   uint32_t rebuilt;
   /* the cost layer (cairn_hpa_set_layer), its padded cells, and where the
@@ -113,6 +119,16 @@ struct cairn_hpa {
   size_t lm_size; /* entries in lm_costs */
   hpa_edges kept; /* under a layer; all NULL otherwise */
 };
+
+/* CAIRN_ERR_STATE when the hierarchy cannot answer: stale after a failed
+ * rebuild, or its grid changed since it last matched it; else CAIRN_OK.
+ * One call into the grid and a compare: every query entry point and each
+ * refine step asks it. */
+static inline cairn_status hpa_unfit(const cairn_hpa *h) {
+  if (h->stale || cairn_grid_version(h->grid) != h->grid_version)
+    return CAIRN_ERR_STATE;
+  return CAIRN_OK;
+}
 
 static inline uint32_t hpa_index(const cairn_hpa *h, int32_t x, int32_t y) {
   return (uint32_t)(y + 1) * (uint32_t)h->stride + (uint32_t)(x + 1);

@@ -512,7 +512,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
   q->route_cost = CAIRN_COST_INF;
   cairn_status st = CAIRN_OK;
   if (!h) st = CAIRN_ERR_ARG;
-  else if (h->stale) st = CAIRN_ERR_STATE;
+  else st = hpa_unfit(h);
   if (st == CAIRN_OK) st = check_point(h->grid, start);
   if (st == CAIRN_OK) st = check_point(h->grid, goal);
   q->opts = opts ? *opts : cairn_hpa_path_defaults();
@@ -632,7 +632,9 @@ cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
     if (out) fill_result(q, out);
     return q->state; /* CAIRN_ERR_STATE until something was planned */
   }
-  if (q->h->version != q->version) { /* edited since the plan */
+  /* edited since the plan, or the grid changed behind the hierarchy's
+   * back: its cluster paths may cross new walls */
+  if (q->h->version != q->version || hpa_unfit(q->h) != CAIRN_OK) {
     q->state = CAIRN_ERR_STATE;
     if (out) fill_result(q, out);
     return q->state;

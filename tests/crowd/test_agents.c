@@ -15,19 +15,19 @@ static void handles(void **state) {
   assert_int_equal(cairn_grid_create(16, 16, 1, NULL, &g), CAIRN_OK);
   cairn_crowd *c = new_crowd(g, 2, 1);
   cairn_agent a = tc_add_at(c, 2.5f, 2.5f), b = tc_add_at(c, 5.5f, 5.5f), d;
-  cairn_agent_params p = {8.5f, 8.5f, 0.3f, 1.5f, 0};
+  cairn_agent_params p = {8.5f, 8.5f, 0.3f, 1.5f, 0, 0};
   assert_int_equal(cairn_crowd_add(c, &p, &d), CAIRN_ERR_TOO_LARGE);
   cairn_agent_info i;
   assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_OK);
   assert_true(i.x == 2.5f && i.y == 2.5f && i.state == CAIRN_AGENT_IDLE);
   assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_count(c), 1);
   /* the slot comes back with a new generation: the old handle stays dead */
   cairn_agent a2 = tc_add_at(c, 3.5f, 3.5f);
   assert_true((a2 & 0xffffffffu) == (a & 0xffffffffu) && a2 != a);
-  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_get(c, a, &i), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_get(c, a2, &i), CAIRN_OK);
   assert_true(i.x == 3.5f);
   /* never a slot, or generation 0 */
@@ -37,7 +37,7 @@ static void handles(void **state) {
   /* an order naming a stale handle changes no agent */
   cairn_point goal = {10, 10};
   cairn_agent both[2] = {b, a};
-  assert_int_equal(cairn_crowd_order_path(c, both, 2, goal), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_order_path(c, both, 2, goal), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_get(c, b, &i), CAIRN_OK);
   assert_int_equal(i.order, CAIRN_ORDER_HOLD);
   cairn_crowd_destroy(c);
@@ -50,7 +50,7 @@ static void refuses_bad_input(void **state) {
   cairn_grid *g = tu_grid(rows, 4);
   cairn_crowd *c = new_crowd(g, 8, 1);
   cairn_agent a;
-  cairn_agent_params p = {NAN, 1.5f, 0.3f, 1.5f, 0};
+  cairn_agent_params p = {NAN, 1.5f, 0.3f, 1.5f, 0, 0};
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
   p.x = INFINITY;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
@@ -106,7 +106,7 @@ static void never_in_a_wall(void **state) {
     for (size_t k = 0; k < 300; k++) {
       cairn_point p = tu_random_open(&rng, g);
       cairn_agent_params ap = {(float)p.x + 0.5f, (float)p.y + 0.5f,
-                               0.45f, 9.0f, 0}; /* near a cell a tick */
+                               0.45f, 9.0f, 0, 0}; /* near a cell a tick */
       assert_int_equal(cairn_crowd_add(c, &ap, &agents[k]), CAIRN_OK);
     }
     assert_int_equal(cairn_crowd_order_wander(c, agents, 200, seed), CAIRN_OK);

@@ -24,7 +24,7 @@ static void no_passable_crowd(void **state) {
   o.threads = 1;
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
-  cairn_agent_params p = {2.5f, 2.5f, 0.3f, 1.0f, 0};
+  cairn_agent_params p = {2.5f, 2.5f, 0.3f, 1.0f, 0, 0};
   cairn_agent a = 1;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_BLOCKED);
   assert_int_equal(a, 0);
@@ -49,7 +49,7 @@ static cairn_crowd *small_crowd(const cairn_grid *g, uint32_t max) {
 }
 
 static cairn_agent add_agent(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.0f, 0};
+  cairn_agent_params p = {x, y, 0.3f, 1.0f, 0, 0};
   cairn_agent a = 0;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
   return a;
@@ -98,13 +98,13 @@ static void crowd_bad_floats(void **state) {
   const float bad[] = {NAN, INFINITY, -INFINITY};
   cairn_agent a = 0;
   for (size_t k = 0; k < 3; k++) {
-    cairn_agent_params p = {bad[k], 0.5f, 0.3f, 1.0f, 0};
+    cairn_agent_params p = {bad[k], 0.5f, 0.3f, 1.0f, 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, bad[k], 0.3f, 1.0f, 0};
+    p = (cairn_agent_params){0.5f, bad[k], 0.3f, 1.0f, 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, 0.5f, bad[k], 1.0f, 0};
+    p = (cairn_agent_params){0.5f, 0.5f, bad[k], 1.0f, 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-    p = (cairn_agent_params){0.5f, 0.5f, 0.3f, bad[k], 0};
+    p = (cairn_agent_params){0.5f, 0.5f, 0.3f, bad[k], 0, 0};
     assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
   }
   assert_int_equal(cairn_crowd_count(c), 0);
@@ -137,7 +137,7 @@ static void crowd_full(void **state) {
   cairn_grid *g = small_grid();
   cairn_crowd *c = small_crowd(g, 1);
   cairn_agent a = add_agent(c, 0.5f, 0.5f), b = 5;
-  cairn_agent_params p = {3.5f, 0.5f, 0.3f, 1.0f, 0};
+  cairn_agent_params p = {3.5f, 0.5f, 0.3f, 1.0f, 0, 0};
   assert_int_equal(cairn_crowd_add(c, &p, &b), CAIRN_ERR_TOO_LARGE);
   assert_int_equal(b, 0);
   assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
@@ -153,7 +153,7 @@ static void crowd_remove_twice(void **state) {
   cairn_crowd *c = small_crowd(g, 4);
   cairn_agent a = add_agent(c, 0.5f, 0.5f), b = add_agent(c, 3.5f, 0.5f);
   assert_int_equal(cairn_crowd_remove(c, a), CAIRN_OK);
-  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_remove(c, a), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_count(c), 1);
   assert_int_equal(cairn_crowd_remove(c, 0), CAIRN_ERR_ARG);
   assert_int_equal(cairn_crowd_remove(c, (cairn_agent)3 | (cairn_agent)1 << 32),
@@ -182,13 +182,13 @@ static void crowd_stale_handle(void **state) {
   assert_int_equal(fresh & 0xffffffffu, old & 0xffffffffu); /* same slot */
   assert_true(fresh != old);
   cairn_agent_info i;
-  assert_int_equal(cairn_crowd_get(c, old, &i), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_set_position(c, old, 0.5f, 2.5f), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_remove(c, old), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_get(c, old, &i), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_set_position(c, old, 0.5f, 2.5f), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_remove(c, old), CAIRN_ERR_STALE);
   cairn_point goal = {0, 0};
-  assert_int_equal(cairn_crowd_order_path(c, &old, 1, goal), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_order_field(c, &old, 1, &goal, 1), CAIRN_ERR_STATE);
-  assert_int_equal(cairn_crowd_order_hold(c, &old, 1), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_order_path(c, &old, 1, goal), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_order_field(c, &old, 1, &goal, 1), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_order_hold(c, &old, 1), CAIRN_ERR_STALE);
   assert_int_equal(cairn_crowd_count(c), 1);
   assert_int_equal(cairn_crowd_get(c, fresh, &i), CAIRN_OK);
   assert_true(i.x == 3.5f && i.y == 2.5f);

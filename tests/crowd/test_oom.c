@@ -22,7 +22,7 @@ static cairn_status crowd_case(void *ctx, const cairn_allocator *al) {
     return st;
   }
   cairn_agent_params p = {(float)fx->a.x + 0.5f, (float)fx->a.y + 0.5f, 0.3f,
-                          1.5f, 0};
+                          1.5f, 0, 0};
   cairn_agent ag[2];
   st = cairn_crowd_add(c, &p, &ag[0]);
   if (st == CAIRN_OK) st = cairn_crowd_add(c, &p, &ag[1]);
@@ -75,7 +75,7 @@ static void tick_reports_out_of_memory(void **state) {
   o.hpa = h;
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, &o, &al, &c), CAIRN_OK);
-  cairn_agent_params p = {1.5f, 1.5f, 0.3f, 8.0f, 0};
+  cairn_agent_params p = {1.5f, 1.5f, 0.3f, 8.0f, 0, 0};
   cairn_agent a;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
   cairn_point goal = {120, 126};

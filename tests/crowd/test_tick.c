@@ -42,7 +42,7 @@ static uint64_t run_mixed_on(runner run, int ticks, float shift, int check_walls
     cairn_point p = tu_random_open(&rng, g);
     cairn_agent_params ap = {(float)p.x + 0.5f + (n == 0 ? shift : 0.0f),
                              (float)p.y + 0.5f, 0.2f + 0.02f * (float)(n % 8),
-                             1.0f + 0.1f * (float)(n % 9), 0};
+                             1.0f + 0.1f * (float)(n % 9), 0, 0};
     assert_int_equal(cairn_crowd_add(c, &ap, &agents[n]), CAIRN_OK);
     n++;
   }

@@ -206,10 +206,17 @@ static void repair_refuses_blocked_goal(void **state) {
   cairn_field *f = new_field(g);
   cairn_point goal = pt(4, 4);
   assert_int_equal(cairn_field_build(b, f, g, &goal, 1, NULL), CAIRN_OK);
-  cairn_cost before = cairn_field_cost(f, 0, 0);
+  size_t cells = (size_t)f->n;
+  cairn_cost *before = malloc(cells * sizeof *before);
+  assert_non_null(before);
+  memcpy(before, f->cost, cells * sizeof *before);
   assert_int_equal(cairn_grid_set_cost(g, 4, 4, 0), CAIRN_OK);
   assert_int_equal(cairn_field_repair(b, f, &goal, 1), CAIRN_ERR_BLOCKED);
-  assert_true(cairn_field_cost(f, 0, 0) == before);
+  /* untouched, and (the edit unreported by a repair that took) stale */
+  assert_memory_equal(f->cost, before, cells * sizeof *before);
+  free(before);
+  assert_int_equal(cairn_field_check(f), CAIRN_ERR_STATE);
+  assert_true(cairn_field_cost(f, 0, 0) == CAIRN_COST_INF);
   cairn_point off = pt(10, 0);
   assert_int_equal(cairn_grid_set_cost(g, 4, 4, 1), CAIRN_OK);
   assert_int_equal(cairn_field_repair(b, f, &off, 1), CAIRN_ERR_RANGE);

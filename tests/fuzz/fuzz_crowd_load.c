@@ -135,7 +135,7 @@ static void write_seed(const char *name, const cairn_crowd *c, uint8_t mode) {
 }
 
 static cairn_agent add(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0};
+  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0, 0};
   cairn_agent a;
   CHECK(cairn_crowd_add(c, &p, &a) == CAIRN_OK);
   return a;

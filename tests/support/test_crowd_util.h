@@ -11,7 +11,7 @@
 
 /* An agent of radius 0.3 and speed 1.5 at (x, y); fails the test if refused. */
 static inline cairn_agent tc_add_at(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0};
+  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0, 0};
   cairn_agent a = 0;
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_OK);
   return a;

@@ -348,7 +348,16 @@ expect 2 "--groups" "$cairn" march --map "$map" --groups 0 --units 3
 if [ -f "$mai/maps/Berlin_0_256.map" ]; then
   expect 0 '"in_wall":0,"lost":0,.*"max_tick_nodes":([0-9]|[1-9][0-9]{1,2}|1[0-9]{3}|2000),"queue_wait_ticks_p99":[0-9]+\}$' \
     "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --json
+  # --arrive stay: 300 units sent to one point form a cluster, not a stack:
+  # all arrived, overlap at most 5 %, none in a wall, the same at 1 and 2 threads
+  expect 0 '"arrived":300,"in_wall":0,"lost":0,"stuck":0,"overlap_pct":([0-4]\.[0-9]+|5\.000),' \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 1 --units 300 --arrive stay --json
+  same_at_threads '"(ticks|arrived|overlap_pct|state_hash)":[^,]*' \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 1 --units 300 --arrive stay --json
 fi
+expect 2 "--arrive must be stop, leave or stay" "$cairn" march --map "$map" --groups 1 --units 3 --arrive sit
+expect 3 "--goal 2,0 is off the map, blocked" "$cairn" march --map "$tmp/split.map" --groups 1 --units 1 --goal 2,0
+expect 0 '"arrived":3,' "$cairn" march --map "$tmp/split.map" --groups 1 --units 3 --goal 0,2 --arrive leave --json
 # the tick, and the hierarchy march builds, on 1 and on 2 threads: the same state
 same_at_threads '"(ticks|arrived|stuck|state_hash|max_tick_nodes)":[^,]*' \
   "$cairn" march --map "$map" --groups 4 --units 12 --ticks 400 --algo hpa --json
@@ -456,15 +465,39 @@ expect 0 '^\{"map":"tiny.map","algo":"dijkstra",.*"scenarios":2,.*"mismatch":0,.
 same_at_threads '"(file|solved|invalid|mean_subopt_pct|max_subopt_pct|mean_expanded|abstract_nodes)":[^,]*' \
   "$cairn" suite "$tmp/suite" --algo hpa --json
 
-# horde --replay: the recording leaves the run unchanged; the browser test is ctest's viewer
+# horde and march --replay: the recording leaves the run unchanged, and its
+# header says the map, the agents and K; the file read back frame by frame
+# is the library's test (crowd_replay), the browser test ctest's viewer
 expect 2 "--every needs --replay" "$cairn" horde --every 5
-expect 1 "cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --replay "$tmp/nowhere/x.rpl"
+expect 1 "x.rpl: cannot create the replay" "$cairn" horde --agents 10 --ticks 5 --replay "$tmp/nowhere/x.rpl"
+expect 2 "march: --every needs --replay FILE" "$cairn" march --map "$map" --groups 1 --units 2 --every 5
+expect 1 "x.rpl: cannot create the replay" "$cairn" march --map "$map" --groups 1 --units 2 --replay "$tmp/nowhere/x.rpl"
+# a device that takes no bytes: refused before the run, the device left alone
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+  expect 1 "/dev/full: cannot write the replay" "$cairn" horde --agents 10 --ticks 5 --replay /dev/full
+  [ -c /dev/full ] || { echo "FAIL: horde --replay /dev/full removed it" >&2; fails=$((fails + 1)); }
+fi
+# replay_ok NAME FILE PLAIN.json RECORDED.json HEADER: the same state hash
+# with and without the recording, the magic, and the header's width,
+# height, agents and every (u32s after the magic) as HEADER says
+replay_ok() {
+  rh1=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$3")
+  rh2=$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$4")
+  rhead=$(od -An -tu4 -j8 -N16 "$2" 2>/dev/null | tr -s ' ' | sed 's/^ //;s/ $//')
+  if [ -z "$rh1" ] || [ "$rh1" != "$rh2" ] || [ "$(head -c 8 "$2")" != CAIRNRP1 ] ||
+     [ "$rhead" != "$5" ]; then
+    echo "FAIL: $1 --replay: hash $rh1 then $rh2, header '$rhead' (want '$5')" >&2
+    fails=$((fails + 1))
+  fi
+}
 "$cairn" horde --agents 100 --ticks 50 --json >"$tmp/plain.json" 2>&1
 "$cairn" horde --agents 100 --ticks 50 --json --replay "$tmp/r.rpl" --every 7 >"$tmp/rec.json" 2>&1
-[ "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/plain.json")" = \
-  "$(sed 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/' "$tmp/rec.json")" ] &&
-  [ "$(head -c 8 "$tmp/r.rpl")" = CAIRNRP1 ] ||
-  { echo "FAIL: horde --replay changed the run or wrote no replay" >&2; fails=$((fails + 1)); }
+replay_ok horde "$tmp/r.rpl" "$tmp/plain.json" "$tmp/rec.json" "256 256 100 7"
+"$cairn" march --map "$map" --groups 3 --units 5 --ticks 300 --json >"$tmp/mplain.json" 2>&1
+"$cairn" march --map "$map" --groups 3 --units 5 --ticks 300 --json --replay "$tmp/m.rpl" \
+  --every 4 >"$tmp/mrec.json" 2>&1
+replay_ok march "$tmp/m.rpl" "$tmp/mplain.json" "$tmp/mrec.json" \
+  "$(sed -n 's/^width //p' "$map") $(sed -n 's/^height //p' "$map") 15 4"
 
 # pictures: --png on each command, cairn render, horde --frames and --gif;
 # the PNGs decoded (libpng) and the GIFs walked by tests/tools/pic_probe

@@ -298,7 +298,7 @@ static void agents_are_dots_by_state(void **state) {
   cairn_crowd_opts co = cairn_crowd_defaults();
   assert_int_equal(cairn_crowd_create(g, &co, NULL, &c), CAIRN_OK);
   cairn_agent a[3];
-  cairn_agent_params p = {2.5f, 2.5f, 0.4f, 1.0f, 0};
+  cairn_agent_params p = {2.5f, 2.5f, 0.4f, 1.0f, 0, 0};
   assert_int_equal(cairn_crowd_add(c, &p, &a[0]), CAIRN_OK);
   p.x = 10.5f;
   assert_int_equal(cairn_crowd_add(c, &p, &a[1]), CAIRN_OK);

@@ -1,4 +1,5 @@
-/* cairn replay viewer: plays a `cairn horde --replay FILE` recording on a
+/* cairn replay viewer: plays a crowd's recording (`cairn horde --replay
+ * FILE`, `cairn march --replay FILE`, or a game's cairn_replay_create) on a
  * canvas. Plain script, no build step, nothing fetched: the file comes from
  * the file input or a drop. The format is in docs/REPLAY.md. */
 'use strict';
@@ -77,14 +78,21 @@ function decodeHeader(r) {
 }
 
 /* Every frame decoded to absolute positions (x, y per agent, in 1/scale
- * cell) and states, so scrubbing is random access. */
+ * cell) and states, so scrubbing is random access. A file that ends inside
+ * a frame (a recording cut short) gives the whole frames before it, and
+ * h.truncated is set; a frame whose bytes disagree with its size is an
+ * error. */
 function decodeFrames(r, h) {
   const frames = [];
   let prev = new Int32Array(2 * h.agents);
+  h.truncated = false;
   while (r.at < r.bytes.length) {
+    if (r.at + 4 > r.bytes.length || r.at + 4 + r.view.getUint32(r.at, true) > r.bytes.length) {
+      h.truncated = true;
+      break;
+    }
     const size = r.u32('frame size');
     const start = r.at, end = start + size;
-    r.need(size, `frame ${frames.length}`);
     const tick = r.u32('tick');
     const pos = new Int32Array(2 * h.agents), state = new Uint8Array(h.agents);
     for (let k = 0; k < h.agents; k++) {
@@ -96,7 +104,8 @@ function decodeFrames(r, h) {
     frames.push({ tick, pos, state });
     prev = pos;
   }
-  if (!frames.length) throw new Error('the replay has no frames');
+  /* every recording starts with a frame: none means the file was cut */
+  if (!frames.length) h.truncated = true;
   return frames;
 }
 
@@ -116,6 +125,10 @@ const GLYPH_RGB = {
 const OPEN_RGB = [72, 70, 60];
 /* by cairn_agent_state: idle, moving, waiting, arrived, unreachable, stuck */
 const STATE_CSS = ['#b0b0b0', '#ff3030', '#ffe040', '#30ff60', '#ff40ff', '#40a0ff'];
+/* the legend's rows: each state, then the agents not there (GONE) */
+const STATE_NAMES = ['idle', 'moving', 'waiting', 'arrived', 'unreachable', 'stuck', 'gone'];
+/* a radius of 0 in the header: a slot empty when the recording began */
+const UNKNOWN_RADIUS = 0.3;
 const GATE_CSS = '#ffcc33';
 const TORCH_CSS = 'rgba(255, 150, 40, 0.28)';
 const TORCH_CORE_CSS = '#ffa030';
@@ -135,6 +148,7 @@ const viewer = {
   view: { scale: 1, x: 0, y: 0 }, /* screen = cell * scale + (x, y) */
   layers: { terrain: true, agents: true, marks: true },
   terrain: null, /* the map at one pixel a cell */
+  counts: null, /* agents in each state of STATE_NAMES in the frame shown */
 };
 window.cairnViewer = viewer; /* for the browser test and the console */
 
@@ -208,7 +222,7 @@ function drawAgents(h, v, f) {
     for (let k = 0; k < h.agents; k++) {
       if (f.state[k] !== s) continue;
       const sx = f.pos[2 * k] * inv * v.scale + v.x, sy = f.pos[2 * k + 1] * inv * v.scale + v.y;
-      const r = (h.radii[k] / 256) * v.scale;
+      const r = (h.radii[k] ? h.radii[k] / 256 : UNKNOWN_RADIUS) * v.scale;
       if (discs) {
         ctx.moveTo(sx + r, sy);
         ctx.arc(sx, sy, r, 0, 2 * Math.PI);
@@ -222,25 +236,63 @@ function drawAgents(h, v, f) {
   }
 }
 
+/* The legend: a swatch, a name and a count for each state (gone: no
+ * swatch colour, it is not drawn). */
+function buildLegend() {
+  const legend = $('legend');
+  STATE_NAMES.forEach((name, s) => {
+    const item = document.createElement('span');
+    item.className = 'key';
+    const swatch = document.createElement('i');
+    if (s < STATE_CSS.length) swatch.style.background = STATE_CSS[s];
+    else swatch.className = 'gone';
+    const count = document.createElement('b');
+    count.id = 'count-' + name;
+    count.textContent = '0';
+    item.append(swatch, ` ${name} `, count);
+    legend.append(item);
+  });
+}
+
+/* Agents in each state of STATE_NAMES in frame f (null: none). */
+function countStates(h, f) {
+  const counts = new Array(STATE_NAMES.length).fill(0);
+  if (!f) return counts;
+  for (let k = 0; k < h.agents; k++) {
+    const s = f.state[k];
+    if (s < STATE_CSS.length) counts[s]++;
+    else if (s === GONE) counts[STATE_NAMES.length - 1]++;
+  }
+  return counts;
+}
+
+function showCounts(counts) {
+  viewer.counts = counts;
+  STATE_NAMES.forEach((name, s) => { $('count-' + name).textContent = counts[s]; });
+}
+
 function draw() {
   ctx.fillStyle = '#15151a';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   const h = viewer.replay;
   if (!h) return;
   const v = viewer.view;
+  const f = h.frames[viewer.frame]; /* undefined when the file holds none */
   if (viewer.layers.terrain) {
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(viewer.terrain, v.x, v.y, h.width * v.scale, h.height * v.scale);
   }
   if (viewer.layers.marks) drawMarks(h, v);
-  if (viewer.layers.agents) drawAgents(h, v, h.frames[viewer.frame]);
-  const f = h.frames[viewer.frame];
-  $('tick').textContent = `tick ${f.tick} (${(f.tick * h.dt).toFixed(1)} s), frame ${viewer.frame + 1}/${h.frames.length}`;
+  if (viewer.layers.agents && f) drawAgents(h, v, f);
+  showCounts(countStates(h, f));
+  $('tick').textContent = f
+    ? `tick ${f.tick} (${(f.tick * h.dt).toFixed(1)} s), frame ${viewer.frame + 1}/${h.frames.length}`
+    : 'no frames';
 }
 
 function seek(i) {
   const h = viewer.replay;
-  if (!h) return;
+  if (!h || !h.frames.length) return;
   viewer.frame = Math.max(0, Math.min(h.frames.length - 1, i | 0));
   viewer.clock = h.frames[viewer.frame].tick - h.frames[0].tick;
   $('scrub').value = viewer.frame;
@@ -249,7 +301,7 @@ function seek(i) {
 viewer.seek = seek;
 
 function setPlaying(on) {
-  viewer.playing = on && !!viewer.replay;
+  viewer.playing = on && !!viewer.replay && viewer.replay.frames.length > 0;
   $('play').textContent = viewer.playing ? 'Pause' : 'Play';
   if (viewer.playing) {
     const h = viewer.replay;
@@ -296,10 +348,14 @@ function load(buf, name) {
   }
   setPlaying(false);
   viewer.replay = h;
+  viewer.frame = 0;
   viewer.terrain = terrainImage(h);
-  for (const id of ['play', 'prev', 'next', 'scrub']) $(id).disabled = false;
-  $('scrub').max = h.frames.length - 1;
+  for (const id of ['play', 'prev', 'next', 'scrub']) $(id).disabled = !h.frames.length;
+  $('scrub').max = Math.max(0, h.frames.length - 1);
   $('drop').classList.add('hidden');
+  const warning = $('warning');
+  warning.hidden = !h.truncated;
+  warning.textContent = h.truncated ? `file truncated: ${h.frames.length} frames read` : '';
   status(`${name}: ${h.width} x ${h.height} map, ${h.agents} agents, ${h.frames.length} frames ` +
          `(every ${h.every} ticks of ${h.dt.toFixed(2)} s), ${h.gates.length} gate cells, ${h.torches.length} torches`);
   fit();
@@ -367,5 +423,6 @@ document.addEventListener('keydown', (e) => {
 });
 
 window.addEventListener('resize', () => { resize(); draw(); });
+buildLegend();
 resize();
 draw();

@@ -118,6 +118,15 @@ CAIRN_CORE_API cairn_status cairn_grid_set_cost(cairn_grid *grid, int32_t x, int
  * or pitch) */
 CAIRN_CORE_API cairn_status cairn_grid_set_rect(cairn_grid *grid, cairn_rect r,
                                  const uint8_t *costs, size_t pitch);
+/** The grid's version: it grows by at least one with every change of a
+ * cell's cost (cairn_grid_set_cost, cairn_grid_set_rect, and the edits that
+ * go through them), and by nothing else, so two equal versions mean the
+ * costs did not change in between. Hierarchies, flow fields, caches and
+ * tiles record it when they last matched the grid and answer
+ * CAIRN_ERR_STATE once it moves on without them being told.
+ * @param[in] grid the grid, or NULL
+ * @return the version; 0 for NULL */
+CAIRN_CORE_API uint64_t cairn_grid_version(const cairn_grid *grid);
 /** Number of passable cells.
  * @param[in] grid the grid
  * @return cells with a cost above 0 */

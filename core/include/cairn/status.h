@@ -32,7 +32,8 @@ extern "C" {
   X(CAIRN_ERR_IO, -7, "cannot read or write the file")                   \
   X(CAIRN_ERR_MISMATCH, -8, "input does not match the map")              \
   X(CAIRN_ERR_STATE, -9, "call out of sequence")                         \
-  X(CAIRN_ERR_BUFFER, -10, "buffer too small")
+  X(CAIRN_ERR_BUFFER, -10, "buffer too small")                          \
+  X(CAIRN_ERR_STALE, -11, "stale handle: what it named was removed")
 
 /** What a call answered: outcomes are >= 0, errors < 0 (CAIRN_STATUS_LIST
  * gives each value and its text). */
@@ -67,9 +68,13 @@ typedef enum cairn_status {
  * The input does not match the map (a scenario of another size, a saved
  * hierarchy made for another map or layer). */
 /** @var CAIRN_ERR_STATE
- * Call out of sequence (or on a stale object or handle). */
+ * Call out of sequence (or on a stale object, such as a hierarchy whose
+ * edit failed). */
 /** @var CAIRN_ERR_BUFFER
  * The caller's buffer is too small. */
+/** @var CAIRN_ERR_STALE
+ * A handle whose object was removed (a crowd agent's handle after
+ * cairn_crowd_remove, even once its slot holds a new agent). */
 
 /** A static string for any status (unknown values give "unknown status").
  * @param[in] s any value

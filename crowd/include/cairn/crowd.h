@@ -9,9 +9,14 @@
  *
  * Agents live in struct-of-arrays storage. A handle (cairn_agent) holds a
  * slot index and a generation: removing an agent bumps the generation, so
- * a stale handle is refused (CAIRN_ERR_STATE) and never reaches another
+ * a stale handle is refused (CAIRN_ERR_STALE) and never reaches another
  * agent; a handle that never named a slot is CAIRN_ERR_ARG. Add and remove
  * at any time between ticks.
+ *
+ * Refusals: a call that changes the crowd and is refused changes nothing
+ * and leaves a short detail, cairn_crowd_error (such as "radius 0.8 is not
+ * in [0.05, 0.5]"); cairn_crowd_check says why options would be refused
+ * before there is a crowd to ask.
  *
  * Tick (cairn_crowd_tick): 1. the path queue serves waiting requests
  * oldest first until opts.path_budget node expansions are spent (a search
@@ -20,8 +25,9 @@
  * the sequential one: by bin, slots ascending within a bin), and the
  * state the steering reads is gathered in that order; 3. a read-only pass
  * computes each agent's next position, velocity and state from the
- * current ones alone; 4. the commit, in parallel but for path requests,
- * which are queued in bin order. Each agent's next state is a function of
+ * current ones alone; 4. the commit, in parallel, which lists the agents
+ * with path bookkeeping (repaths, group continuations, claims) or an
+ * event; those are then seen in sequence, in bin order. Each agent's next state is a function of
  * the current state read in a fixed order, so the result is bit for bit
  * the same at any worker count and under any scheduler
  * (cairn_crowd_hash). No -ffast-math.
@@ -34,9 +40,11 @@
  * move is resolved one axis at a time against the grid, each step under
  * one cell: an agent's centre never enters a blocked cell.
  *
- * Orders: a horde order gives agents one shared field to a goal set (the
- * flow-field cache: one field per goal set, held while agents use it); an
- * agent on a goal cell or next to one arrives. A move order queues one path
+ * Orders (cairn/crowd_orders.h): one call, cairn_crowd_order, for every
+ * kind, or a call of each kind. A horde order gives agents one shared field
+ * to a goal set (the flow-field cache: one field per goal set, held while
+ * agents use it), or a field the caller built; an agent on a goal cell or
+ * next to one arrives. A move order queues one path
  * request for a group; its members follow the shared smoothed path at
  * formation offsets where the offset point is open and in sight of the
  * waypoint, and file through the waypoint itself where it is not; when the
@@ -49,7 +57,17 @@
  * a path search treats the stopped units near the searching one as walls
  * (opts.avoid_radius). An agent that makes no progress for
  * opts.stuck_ticks repaths; a request that finds no path leaves its agents
- * CAIRN_AGENT_UNREACHABLE.
+ * CAIRN_AGENT_UNREACHABLE. Each order says how its agents end it
+ * (cairn_arrival): they leave the bins (a horde through its gate), stop
+ * where they arrive, or stay around the goal as a cluster of bodies. A
+ * driven agent moves by the velocity the game sets (cairn_crowd_drive).
+ *
+ * Reading (cairn/crowd_read.h, cairn/crowd_events.h): every agent in one
+ * call (cairn_crowd_export), the agents near a point or in a rectangle
+ * (from the last tick's bins), and the events of the ticks (arrived,
+ * stuck, unreachable, repathed, removed), in an order that is the same at
+ * any thread count. Each agent carries a value of the caller's
+ * (cairn_agent_params.user), reported with it everywhere.
  *
  * Ownership: the crowd keeps pointers to its grids; they must outlive it.
  * After the caller edits the walk grid (and route grid), it calls
@@ -65,7 +83,8 @@
  * opts.chunk agents to steer, 16 times as many to count, place or commit).
  *
  * Memory: everything is sized at create from opts.max_agents (and the
- * workers of opts.jobs). A tick allocates nothing, with one exception:
+ * workers of opts.jobs), the event ring from opts.max_events. A tick
+ * allocates nothing, with one exception:
  * with opts.hpa, the hierarchy's query context (reserved at create by
  * cairn_hpa_query_reserve) grows when a route needs more room than that
  * reserve (a leg longer than its estimate, or a hierarchy that gained
@@ -104,8 +123,35 @@ typedef enum cairn_order_kind {
   CAIRN_ORDER_HOLD = 0, /**< stay put */
   CAIRN_ORDER_FIELD,  /**< follow a shared flow field */
   CAIRN_ORDER_PATH,   /**< follow a planned path (own or the group's) */
-  CAIRN_ORDER_WANDER  /**< random walk from a seed */
+  CAIRN_ORDER_WANDER, /**< random walk from a seed */
+  CAIRN_ORDER_DRIVEN  /**< the game sets its velocity (cairn_crowd_drive) */
 } cairn_order_kind;
+
+/** How an agent ends a field or path order. */
+typedef enum cairn_arrival {
+  /** The order's own: CAIRN_ARRIVAL_LEAVE for fields, CAIRN_ARRIVAL_STOP
+   * for paths (what cairn_crowd_order_field, _move and _path do). */
+  CAIRN_ARRIVAL_DEFAULT = 0,
+  /** It arrives as with STOP, then leaves the bins: no longer a body
+   * others avoid or push, found by no query (a horde agent through its
+   * gate). It stays a live agent, state CAIRN_AGENT_ARRIVED. */
+  CAIRN_ARRIVAL_LEAVE,
+  /** It stops where it arrives and remains a body: a field follower on a
+   * goal cell or next to one, a path follower within 0.4 cells of its
+   * goal point (its formation point in a group) or within 2 cells of it
+   * after 10 ticks without progress. Pushed off, it stands where pushed. */
+  CAIRN_ARRIVAL_STOP,
+  /** It arrives as with STOP, or once it has made no progress for 10
+   * ticks (others stand in the way) within three quarters of the order's
+   * arrival_radius of the goal, growing to all of it over the next 50
+   * ticks (the field's cost for fields, in straight and diagonal steps;
+   * the straight distance to the goal cell's centre for paths). It
+   * remains a body others avoid and push, and leans towards the goal at
+   * 0.08 cells per second, so the group packs into a round cluster of
+   * touching discs around the goal; pushed out of the radius, it walks
+   * back in (never into a wall). */
+  CAIRN_ARRIVAL_STAY
+} cairn_arrival;
 
 /** Options of a crowd (cairn_crowd_defaults gives them). */
 typedef struct cairn_crowd_opts {
@@ -159,6 +205,10 @@ typedef struct cairn_crowd_opts {
    * budget is paid back from the next ticks' budgets. Per-unit orders with
    * claims, and the stopped-unit rule, need A*: those requests use it. */
   const cairn_hpa *hpa;
+  /** Room for events (cairn_crowd_events), allocated at create: 0 records
+   * none, at most CAIRN_CROWD_MAX_EVENTS; default 4096. When it is full,
+   * further events are counted (cairn_crowd_stats.events_lost), not kept. */
+  uint32_t max_events;
 } cairn_crowd_opts;
 
 /** The default options (the values the fields name).
@@ -168,13 +218,27 @@ CAIRN_CROWD_API cairn_crowd_opts cairn_crowd_defaults(void);
 /** A crowd of agents (see the overview). */
 typedef struct cairn_crowd cairn_crowd;
 
+/** Checks what cairn_crowd_create checks before it allocates: the options
+ * in their ranges, the job system, the route grid (same size and walls as
+ * the walk grid) and the penalty layer (the grid's size).
+ * @param[in] grid the walk grid
+ * @param[in] opts options, or NULL for the defaults
+ * @param[out] detail room for the refusal's detail (a line such as
+ * "opts.dt 0 is not in (0, 1] seconds"; "" when all is well), or NULL
+ * @param[in] cap bytes detail can hold (the detail is cut to fit)
+ * @return CAIRN_OK, or the CAIRN_ERR_ARG cairn_crowd_create would answer */
+CAIRN_CROWD_API cairn_status cairn_crowd_check(const cairn_grid *grid,
+                                               const cairn_crowd_opts *opts, char *detail,
+                                               size_t cap);
+
 /** Creates a crowd on a walk grid.
  * @param[in] grid the walk grid (kept: it must outlive the crowd)
  * @param[in] opts options
  * @param[in] alloc allocator, or NULL for malloc
  * @param[out] out the crowd
  * @return CAIRN_OK; CAIRN_ERR_ARG for bad options or a route grid that
- * differs from the walk grid in size or walls; CAIRN_ERR_NOMEM */
+ * differs from the walk grid in size or walls (cairn_crowd_check says
+ * which); CAIRN_ERR_NOMEM */
 CAIRN_CROWD_API cairn_status cairn_crowd_create(const cairn_grid *grid,
                                 const cairn_crowd_opts *opts,
                                 const cairn_allocator *alloc,
@@ -182,6 +246,16 @@ CAIRN_CROWD_API cairn_status cairn_crowd_create(const cairn_grid *grid,
 /** Destroys a crowd. NULL is ignored.
  * @param[in] c the crowd, or NULL */
 CAIRN_CROWD_API void cairn_crowd_destroy(cairn_crowd *c);
+
+/** Why the last refused call on the crowd was refused: a short line
+ * naming the value and the rule ("agents[3]: stale handle (the agent of
+ * slot 7 was removed)", "goal 300,12 is off the 256x256 grid"). Every call
+ * that takes a non-const crowd sets it when it fails and empties it when
+ * it succeeds; calls on a const crowd (reads, export, queries) leave it.
+ * @param[in] c the crowd, or NULL
+ * @return the detail ("" after a call that succeeded); valid until the
+ * next call on the crowd; never NULL */
+CAIRN_CROWD_API const char *cairn_crowd_error(const cairn_crowd *c);
 
 /** A new agent. */
 typedef struct cairn_agent_params {
@@ -191,6 +265,11 @@ typedef struct cairn_agent_params {
   float radius;      /**< 0.05..0.5 */
   float max_speed;   /**< cells per second, > 0, under 0.95 / dt */
   uint16_t faction;  /**< the caller's label, kept */
+  /** The caller's value (an entity id, an index, a pointer's bits): kept,
+   * never read by the crowd, reported wherever the agent is (its info,
+   * export, queries, events); cairn_crowd_set_user changes it. Last, so a
+   * positional initialiser without it gives 0. */
+  uint64_t user;
 } cairn_agent_params;
 
 /** Adds an agent. The agent starts idle.
@@ -205,7 +284,7 @@ CAIRN_CROWD_API cairn_status cairn_crowd_add(cairn_crowd *c, const cairn_agent_p
 /** Removes an agent; its handle goes stale.
  * @param[in,out] c the crowd
  * @param[in] a the agent
- * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG for
+ * @return CAIRN_OK; CAIRN_ERR_STALE for a stale handle, CAIRN_ERR_ARG for
  * one that never named a slot (or NULL) */
 CAIRN_CROWD_API cairn_status cairn_crowd_remove(cairn_crowd *c, cairn_agent a);
 /** Live agents.
@@ -224,13 +303,19 @@ typedef struct cairn_agent_info {
   cairn_order_kind order;  /**< the order it follows */
   cairn_agent_state state; /**< what it is doing */
   uint32_t group; /**< 0 for none */
+  uint64_t user;  /**< the caller's value (cairn_agent_params.user) */
+  /** How it ends its order (LEAVE, STOP or STAY: DEFAULT resolved; STOP
+   * for orders without an arrival). An agent arrived under LEAVE is out of
+   * the bins: no body, found by no query. */
+  cairn_arrival arrival;
+  float arrival_radius; /**< STAY: the radius it stays within, else 0 */
 } cairn_agent_info;
 
 /** Reads an agent.
  * @param[in] c the crowd
  * @param[in] a the agent
  * @param[out] out its state
- * @return CAIRN_OK; CAIRN_ERR_STATE for a stale handle, CAIRN_ERR_ARG */
+ * @return CAIRN_OK; CAIRN_ERR_STALE for a stale handle, CAIRN_ERR_ARG */
 CAIRN_CROWD_API cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a,
                              cairn_agent_info *out);
 /** Teleports an agent (same checks as add); velocity reset.
@@ -238,67 +323,27 @@ CAIRN_CROWD_API cairn_status cairn_crowd_get(const cairn_crowd *c, cairn_agent a
  * @param[in] a the agent
  * @param[in] x new position, in cells
  * @param[in] y new position, in cells
- * @return CAIRN_OK, the refusals of cairn_crowd_add, CAIRN_ERR_STATE for a
+ * @return CAIRN_OK, the refusals of cairn_crowd_add, CAIRN_ERR_STALE for a
  * stale handle */
 CAIRN_CROWD_API cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
                                       float y);
 
-/* ---- orders (any handle refused leaves every agent unchanged) ------- */
+/** Sets an agent's user value (cairn_agent_params.user).
+ * @param[in,out] c the crowd
+ * @param[in] a the agent
+ * @param[in] user the value
+ * @return CAIRN_OK, CAIRN_ERR_STALE for a stale handle, CAIRN_ERR_ARG */
+CAIRN_CROWD_API cairn_status cairn_crowd_set_user(cairn_crowd *c, cairn_agent a,
+                                                  uint64_t user);
 
-/** Most goal sets followed at once (cairn_crowd_order_field). */
-#define CAIRN_CROWD_MAX_FIELDS 64
-/** Every agent follows the one field to these goals (cache-shared). At most
- * CAIRN_CROWD_MAX_FIELDS goal sets are followed at once: one more is
- * CAIRN_ERR_TOO_LARGE, no agent changed.
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @param[in] goals the goal cells
- * @param[in] n_goals number of goals
- * @return CAIRN_OK; CAIRN_ERR_TOO_LARGE; CAIRN_ERR_STATE / CAIRN_ERR_ARG for
- * a refused handle; CAIRN_ERR_ARG for NULL or bad goals; the field
- * build's refusals (cairn_flow_cache_acquire) */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
-                                     size_t n, const cairn_point *goals,
-                                     size_t n_goals);
-/** One path for the group, from its first agent to goal; members keep their
- * offsets from the group's centre (in formation) where there is room.
- * @param[in,out] c the crowd
- * @param[in] agents the group
- * @param[in] n number of agents
- * @param[in] goal the goal cell
- * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle,
- * CAIRN_ERR_ARG for NULL, CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for the goal */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
-                                    size_t n, cairn_point goal);
-/** Each agent plans its own path to goal.
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @param[in] goal the goal cell
- * @return as cairn_crowd_order_move */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
-                                    size_t n, cairn_point goal);
-/** The agents stop and hold.
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @return CAIRN_OK; CAIRN_ERR_STATE / CAIRN_ERR_ARG for a refused handle or
- * NULL */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
-                                    size_t n);
-/** The agents walk at random, from seed (the same seed, the same walk).
- * @param[in,out] c the crowd
- * @param[in] agents the agents ordered
- * @param[in] n number of agents
- * @param[in] seed the random seed
- * @return as cairn_crowd_order_hold */
-CAIRN_CROWD_API cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
-                                      size_t n, uint64_t seed);
+/* ---- edits ---------------------------------------------------------- */
 
 /** After the caller changed n cells of the walk grid (and the route grid,
- * keeping them equal in walls): islands are refreshed, fields repaired,
- * and every path-following agent repaths.
+ * keeping them equal in walls): islands are refreshed, the fields of the
+ * crowd's cache repaired (the caller's own fields, cairn_order.field, are
+ * the caller's to repair: cairn_field_repair), agents whose cell closed
+ * moved to the nearest open cell, and every path-following agent repaths
+ * (CAIRN_EVENT_REPATHED).
  * @param[in,out] c the crowd
  * @param[in] cells the cells that changed
  * @param[in] n number of cells
@@ -347,6 +392,7 @@ typedef struct cairn_crowd_stats {
                               blocked cell (0 by construction) */
   uint64_t non_finite;     /**< last tick: agents with a non-finite position */
   uint64_t repaths;        /**< stuck repaths so far */
+  uint64_t events_lost;    /**< events not recorded: the ring was full */
   /* path queue */
   uint32_t queued;         /**< requests waiting or in progress */
   uint64_t tick_nodes;     /**< expansions spent in the last tick */
@@ -369,6 +415,11 @@ CAIRN_CROWD_API size_t cairn_crowd_memory(const cairn_crowd *c);
 }
 #endif
 
+/* the families of calls on a crowd, a header each */
+#include "cairn/crowd_orders.h"
+#include "cairn/crowd_read.h"
+#include "cairn/crowd_events.h"
+#include "cairn/crowd_replay.h"
 #include "cairn/crowd_save.h" /* saving and loading a crowd's state */
 
 #endif

@@ -48,7 +48,9 @@ CAIRN_FLOWFIELD_API void cairn_flow_cache_destroy(cairn_flow_cache *c);
  * @param[in] goals the goal cells
  * @param[in] n number of goals
  * @param[out] out the field, held until cairn_flow_cache_release
- * @return CAIRN_OK, CAIRN_ERR_NOMEM, the refusals of cairn_field_build */
+ * @return CAIRN_OK, CAIRN_ERR_NOMEM, the refusals of cairn_field_build,
+ * CAIRN_ERR_STATE (nothing handed out) when the grid changed since the
+ * cache's create or its last successful cairn_flow_cache_update */
 CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
                                       cairn_flow_builder *b,
                                       const cairn_point *goals, size_t n,
@@ -71,6 +73,12 @@ CAIRN_FLOWFIELD_API size_t cairn_flow_cache_trim(cairn_flow_cache *c);
  * (a held field whose goal got blocked is detached: its holders keep the
  * old field until they release it, and new requests build afresh).
  * `*repaired` and `*dropped` (either may be NULL) get the counts.
+ * The cells are taken as every change since the last update: on success
+ * the cache and every field it still serves show the grid's current
+ * version (cairn_grid_version), so acquire and the fields' reads answer
+ * again; a detached field stays behind, and its reads answer
+ * CAIRN_ERR_STATE. An update naming no cell reports no change. On an
+ * error the cache keeps refusing until an update succeeds.
  * @param[in,out] c the cache
  * @param[in,out] b the builder for the repairs
  * @param[in] changed the cells whose cost changed
@@ -94,12 +102,13 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_update(cairn_flow_cache *c,
  * its own build if that came later; call this once per tick after the
  * layer's writes. O(fields) when the layer did not change. Without a
  * layer: nothing to do. `*repaired` and `*dropped` (either may be NULL)
- * get the counts.
+ * get the counts. CAIRN_ERR_STATE (nothing done) when the grid changed
+ * since the cache was last told (cairn_flow_cache_update first).
  * @param[in,out] c the cache
  * @param[in,out] b the builder for the repairs
  * @param[out] repaired fields repaired, or NULL
  * @param[out] dropped fields dropped, or NULL
- * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM */
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_STATE, CAIRN_ERR_NOMEM */
 CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_layer_changed(cairn_flow_cache *c,
                                             cairn_flow_builder *b,
                                             size_t *repaired, size_t *dropped);

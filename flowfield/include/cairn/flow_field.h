@@ -188,19 +188,27 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_build_batch(cairn_flow_builder *cons
                                     const cairn_flow_opts *opts);
 
 /** Value of a cell: CAIRN_COST_INF when blocked, unreachable, off the grid,
- * or the field is not built.
+ * or the field is not built, and when the grid changed since the field's
+ * last build or repair (a stale field reads as unreachable everywhere, so
+ * a caller walking its moves never steps into a new wall; cairn_field_check
+ * tells that case apart). One call into the grid and a compare a read: a
+ * caller reading every cell of a field should use cairn_field_copy_costs.
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
  * @return the cost to the nearest goal */
 CAIRN_FLOWFIELD_API cairn_cost cairn_field_cost(const cairn_field *f, int32_t x, int32_t y);
-/** Direction code of a cell (CAIRN_FLOW_NONE off the grid).
+/** Direction code of a cell: CAIRN_FLOW_NONE off the grid, on a blocked
+ * or unreachable cell, and everywhere when the grid changed since the
+ * field's last build or repair (as cairn_field_cost).
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
  * @return 0..7, CAIRN_FLOW_GOAL or CAIRN_FLOW_NONE */
 CAIRN_FLOWFIELD_API int cairn_field_dir(const cairn_field *f, int32_t x, int32_t y);
-/** Whether the cell sees a goal (and `*goal`, when not NULL, gets it).
+/** Whether the cell sees a goal (and `*goal`, when not NULL, gets it); 0
+ * when the grid changed since the field's last build or repair (as
+ * cairn_field_cost).
  * @param[in] f the field
  * @param[in] x column
  * @param[in] y row
@@ -214,9 +222,20 @@ CAIRN_FLOWFIELD_API int cairn_field_los(const cairn_field *f, int32_t x, int32_t
  * @param[out] out room for len values
  * @param[in] len values out can hold
  * @return CAIRN_OK; CAIRN_ERR_BUFFER if len < width * height, CAIRN_ERR_ARG
- * for NULL */
+ * for NULL, CAIRN_ERR_STATE (nothing written) when the grid changed since
+ * the field's last build or repair */
 CAIRN_FLOWFIELD_API cairn_status cairn_field_copy_costs(const cairn_field *f, cairn_cost *out,
                                     size_t len);
+/** Whether the field's reads hold: the status counterpart of the per-cell
+ * value reads (cairn_field_cost, cairn_field_dir, cairn_field_los), which
+ * read as unreachable on a stale field. One call and compare. See
+ * "Staleness" in cairn/flowfield.h.
+ * @param[in] f the field
+ * @return CAIRN_OK when built and its grid unchanged since its last build
+ * or repair; CAIRN_ERR_STATE when not built, or when the grid's version
+ * (cairn_grid_version) moved on since (repair the field over the changed
+ * cells, or build it again); CAIRN_ERR_ARG for NULL */
+CAIRN_FLOWFIELD_API cairn_status cairn_field_check(const cairn_field *f);
 /** The goals, sorted by (y, x), duplicates removed; valid until the next
  * build.
  * @param[in] f the field
@@ -241,7 +260,8 @@ typedef struct cairn_field_stats {
   int built;           /**< 1 once a build succeeded */
 } cairn_field_stats;
 
-/** O(cells): counts reachable cells and the largest value.
+/** O(cells): counts reachable cells and the largest value (of what the
+ * field holds, even when its grid changed since).
  * @param[in] f the field
  * @param[out] out the figures */
 CAIRN_FLOWFIELD_API void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out);
@@ -257,6 +277,9 @@ typedef struct cairn_flow_sample {
   float vx, vy; /**< unit steering vector, or 0,0 on a goal, blocked or
                    unreachable cell */
   /** @} */
+  int next_goal;    /**< 1 if that cell's move leads onto a goal cell */
+  cairn_cost cost;  /**< that cell's value (cairn_field_cost), CAIRN_COST_INF
+                       when unreachable or on an error */
 } cairn_flow_sample;
 
 /** The steering vector at a point. The steering vector is, in order of preference: straight at the goal
@@ -266,12 +289,15 @@ typedef struct cairn_flow_sample {
  * point is clear is taken: every cell the segment's bounding box overlaps
  * is passable. The cell's own move always is, so the vector never points
  * into a wall or across a blocked corner. A point off the grid gives
- * CAIRN_FLOW_NONE and CAIRN_ERR_RANGE; NaN coordinates CAIRN_ERR_ARG.
+ * CAIRN_FLOW_NONE and CAIRN_ERR_RANGE; NaN coordinates CAIRN_ERR_ARG; a
+ * built field whose grid changed since its last build or repair
+ * CAIRN_FLOW_NONE and CAIRN_ERR_STATE (its moves may lead into the new
+ * walls). The check is one call and compare per sample.
  * @param[in] f the field
  * @param[in] x position, in cells
  * @param[in] y position, in cells
  * @param[out] out the sample
- * @return CAIRN_OK, CAIRN_ERR_RANGE, CAIRN_ERR_ARG */
+ * @return CAIRN_OK, CAIRN_ERR_RANGE, CAIRN_ERR_ARG, CAIRN_ERR_STATE */
 CAIRN_FLOWFIELD_API cairn_status cairn_field_sample(const cairn_field *f, float x, float y,
                                 cairn_flow_sample *out);
 
@@ -293,7 +319,8 @@ typedef struct cairn_field_fault {
  * marked CAIRN_FLOW_GOAL, every other cell CAIRN_FLOW_NONE. By induction
  * (values strictly decrease) following the field from any reachable cell
  * reaches a goal with exactly its value. Returns CAIRN_OK when the check
- * ran (see out->ok), else the fill's refusal or CAIRN_ERR_STATE (not built).
+ * ran (see out->ok), else the fill's refusal or CAIRN_ERR_STATE (not
+ * built, or its grid changed since its last build or repair).
  * @param[in] f the field
  * @param[in,out] s the search context the Dijkstra runs in
  * @param[out] out the verdict
@@ -314,12 +341,17 @@ CAIRN_FLOWFIELD_API cairn_status cairn_field_verify(const cairn_field *f, cairn_
  * CAIRN_ERR_BLOCKED (field untouched) if a goal is now blocked: rebuild it
  * from other goals. CAIRN_ERR_ARG for NULL arguments
  * or an unbuilt field, CAIRN_ERR_RANGE for a cell off the grid.
+ * The changed cells are taken as every change since the field's last build
+ * or repair: on success the field shows the grid's current version
+ * (cairn_grid_version) and its reads answer again. A repair naming no cell
+ * reports no grid change: CAIRN_ERR_STATE (field untouched) if the grid
+ * changed since, as cairn_field_repair_layer.
  * @param[in,out] b the builder (scratch)
  * @param[in,out] f the field
  * @param[in] changed the cells whose cost changed
  * @param[in] n number of cells
  * @return CAIRN_OK, CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_RANGE,
- * CAIRN_ERR_NOMEM */
+ * CAIRN_ERR_STATE, CAIRN_ERR_NOMEM */
 CAIRN_FLOWFIELD_API cairn_status cairn_field_repair(cairn_flow_builder *b, cairn_field *f,
                                 const cairn_point *changed, size_t n);
 
@@ -334,10 +366,13 @@ CAIRN_FLOWFIELD_API cairn_status cairn_field_repair(cairn_flow_builder *b, cairn
  * .repaired) with a heap. cairn_field_repair on a layered field does this
  * too, with the grid's changed cells on top. A field without a layer:
  * nothing to do. CAIRN_ERR_ARG for NULL or an unbuilt field,
- * CAIRN_ERR_BLOCKED (field untouched) if a goal's grid cell is blocked.
+ * CAIRN_ERR_BLOCKED (field untouched) if a goal's grid cell is blocked,
+ * CAIRN_ERR_STATE (field untouched) if the grid changed since the field's
+ * last build or repair: cairn_field_repair over those cells does both.
  * @param[in,out] b the builder (scratch)
  * @param[in,out] f the field
- * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_BLOCKED, CAIRN_ERR_NOMEM */
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_BLOCKED, CAIRN_ERR_STATE,
+ * CAIRN_ERR_NOMEM */
 CAIRN_FLOWFIELD_API cairn_status cairn_field_repair_layer(cairn_flow_builder *b, cairn_field *f);
 /** The layer version (cairn_penalty_version) the field shows; 0 without a
  * layer.

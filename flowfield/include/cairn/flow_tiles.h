@@ -61,7 +61,9 @@ CAIRN_FLOWFIELD_API void cairn_flow_tiles_destroy(cairn_flow_tiles *t);
  * @param[in,out] q the query context HPA* runs in
  * @param[in] start the route's start cell
  * @return CAIRN_OK, CAIRN_NO_PATH, CAIRN_ERR_TOO_LARGE, CAIRN_ERR_NOMEM,
- * CAIRN_ERR_ARG, the refusals of cairn_hpa_find */
+ * CAIRN_ERR_ARG, CAIRN_ERR_STATE (nothing added) when the grid changed
+ * since the tiles' create or last cairn_flow_tiles_invalidate, the
+ * refusals of cairn_hpa_find */
 CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
                                     cairn_point start);
 /** Direction code and value at a cell, integrating its sector (and the
@@ -74,6 +76,8 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cai
  * @param[out] dir the direction code
  * @param[out] cost the value, or NULL
  * @return CAIRN_OK; CAIRN_ERR_RANGE off the grid, CAIRN_ERR_ARG for NULL,
+ * CAIRN_ERR_STATE (CAIRN_FLOW_NONE, nothing integrated) when the grid
+ * changed since the tiles' create or last cairn_flow_tiles_invalidate,
  * CAIRN_ERR_NOMEM */
 CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
                                   int *dir, cairn_cost *cost);
@@ -86,7 +90,10 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32
  * routes stay: if the edit cut one, cells that cannot reach their seam
  * any more get CAIRN_FLOW_NONE, and a new route (after the hierarchy's own
  * update) replaces nothing already routed. Returns how many sectors were
- * reset.
+ * reset. The rectangle is taken as every change since the tiles' create
+ * or last invalidation: afterwards they show the grid's current version
+ * (cairn_grid_version) and cairn_flow_tiles_dir and cairn_flow_tiles_route
+ * answer again (an empty rectangle reports nothing).
  * @param[in,out] t the tiles
  * @param[in] changed the cells that changed
  * @return the sectors reset */

@@ -35,6 +35,24 @@
  * cairn_field_repair over the changed cells (or a new build). A cache or
  * tile set likewise keeps its grid (and a tile set its hierarchy).
  *
+ * Staleness: a field, a cache and a tile set record the grid's version
+ * (cairn_grid_version) when they last matched the grid: at a build or
+ * create, and at each report of changed cells (cairn_field_repair,
+ * cairn_flow_cache_update, cairn_flow_tiles_invalidate), whose cells are
+ * taken as every change since. A grid changed without such a report moves
+ * past it, and then the reads refuse rather than steer into a new wall:
+ * cairn_field_sample, cairn_field_copy_costs, cairn_field_verify,
+ * cairn_field_check, cairn_field_repair_layer, a cairn_field_repair of no
+ * cells, cairn_flow_cache_acquire, cairn_flow_cache_layer_changed,
+ * cairn_flow_tiles_dir and cairn_flow_tiles_route answer CAIRN_ERR_STATE. Reporting the cells makes
+ * them answer again, exactly as a fresh build would. The check is one
+ * call into the grid and a compare per read, never per cell. The per-cell
+ * value reads (cairn_field_cost, cairn_field_dir, cairn_field_los) return
+ * values, not statuses: on a stale field they read as unreachable
+ * everywhere, and cairn_field_check tells that apart from a dead end. A
+ * sample carries the cell's value and whether its move leads onto a goal,
+ * so a crowd needs no value read per agent.
+ *
  * Threads: a built field is read-only: any number of threads may read and
  * sample it at once. A builder holds all scratch of a build or repair: one
  * per thread. A build's row passes (resetting the values, then finding the

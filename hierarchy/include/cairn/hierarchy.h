@@ -22,6 +22,18 @@
  * cairn_grid_set_cost followed by cairn_hpa_update over the changed cells).
  * An update or edit after a failed one rebuilds every cluster.
  *
+ * Staleness: the hierarchy records the grid's version (cairn_grid_version)
+ * when it last matched the grid: at create, after each successful edit or
+ * update (whose cells are taken as every change since), and after a
+ * rebuild of every cluster. A grid changed without telling it moves past
+ * that version, and then every read answers CAIRN_ERR_STATE rather than a
+ * path through a new wall: cairn_hpa_find, cairn_hpa_plan, each
+ * cairn_hpa_refine step of a route in progress, cairn_hpa_node, and
+ * cairn_hpa_set_layer and cairn_hpa_refresh, which would rebuild some
+ * clusters on the new cells and leave the rest on the old. Reporting the
+ * cells (cairn_hpa_update, or cairn_hpa_edit) makes them answer again.
+ * The check is one call into the grid and a compare per query or step.
+ *
  * Threads: a cairn_hpa is read-only during queries, so any number of threads
  * can query one hierarchy at once, each with its own cairn_hpa_query; start
  * and goal join the abstract graph inside the query context, never by
@@ -162,7 +174,10 @@ CAIRN_HIERARCHY_API void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats
  * docs/PERFORMANCE.md). grid must be the one the hierarchy was built on
  * (CAIRN_ERR_ARG otherwise). On
  * CAIRN_ERR_NOMEM the grid holds the new costs and the hierarchy is marked
- * stale: queries answer CAIRN_ERR_STATE until an update succeeds.
+ * stale: queries answer CAIRN_ERR_STATE until an update succeeds. The
+ * cells are taken as every change of the grid since the hierarchy last
+ * matched it (see Staleness in the overview): on success it shows the
+ * grid's current version again; n = 0 changes and reports nothing.
  * @param[in,out] h the hierarchy
  * @param[in,out] grid the hierarchy's grid
  * @param[in] cells the cells to set
@@ -175,6 +190,9 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
                             size_t n);
 /** For callers that changed the grid themselves: rebuilds the clusters the
  * cells inside `changed` can affect and refreshes the island labels.
+ * `changed` must hold every cell changed since the hierarchy last matched
+ * the grid: on success it shows the grid's current version
+ * (cairn_grid_version) and its reads answer again.
  * @param[in,out] h the hierarchy
  * @param[in,out] grid the hierarchy's grid
  * @param[in] changed the cells that changed
@@ -220,8 +238,10 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_update(cairn_hpa *h, cairn_grid *grid
  * a data race (as for the grid).
  * @param[in,out] h the hierarchy
  * @param[in] layer the layer, or NULL to unbind
- * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_NOMEM (the hierarchy is then
- * stale, as after a failed edit) */
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_STATE (nothing changed: the
+ * grid changed since the hierarchy last matched it; cairn_hpa_update
+ * first), CAIRN_ERR_NOMEM (the hierarchy is then stale, as after a failed
+ * edit) */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer);
 
 /** Rebuilds up to max_clusters clusters (0: all) whose part of the layer
@@ -241,7 +261,9 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_p
  * @param[in,out] h the hierarchy
  * @param[in] max_clusters most clusters to rebuild; 0 = all
  * @param[out] pending stale clusters left, or NULL
- * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
+ * @return CAIRN_OK, CAIRN_ERR_ARG for NULL, CAIRN_ERR_STATE (nothing
+ * rebuilt: the grid changed since the hierarchy last matched it;
+ * cairn_hpa_update first), CAIRN_ERR_NOMEM */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
                                uint32_t *pending);
 
@@ -316,7 +338,8 @@ typedef struct cairn_hpa_result {
  * @param[out] out the result; its path lives in q
  * @return CAIRN_OK, CAIRN_NO_PATH; refusals: CAIRN_ERR_RANGE
  * (off the grid), CAIRN_ERR_BLOCKED, CAIRN_ERR_ARG, CAIRN_ERR_STATE (the
- * hierarchy is stale after a failed edit), CAIRN_ERR_NOMEM */
+ * hierarchy is stale after a failed edit, or its grid changed since it
+ * last matched it), CAIRN_ERR_NOMEM */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_hpa *h,
                             cairn_point start, cairn_point goal,
                             const cairn_hpa_path_opts *opts,
@@ -333,7 +356,8 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_find(cairn_hpa_query *q, const cairn_
  * or an error, a plan's refusal included) refine returns that answer again;
  * before any plan, CAIRN_ERR_STATE, and after an edit, update, refresh or
  * layer change of the hierarchy since the plan too (its node ids and
- * cluster paths changed). Abandoning a route costs nothing: plan
+ * cluster paths changed), or a change of the grid the hierarchy was not
+ * told of (each step checks). Abandoning a route costs nothing: plan
  * another.
  * @param[in,out] q the query context
  * @param[in] h the hierarchy (it must not change before the route is
@@ -354,7 +378,8 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_
  * @param[in] edges abstract edges to refine (at least 1 is)
  * @param[out] out the result so far
  * @return CAIRN_IN_PROGRESS, CAIRN_OK, the query's final answer again;
- * CAIRN_ERR_STATE before any plan or after the hierarchy changed,
+ * CAIRN_ERR_STATE before any plan, after the hierarchy changed, or when
+ * its grid changed since it last matched it (the route is dropped),
  * CAIRN_ERR_ARG for NULL, CAIRN_ERR_NOMEM */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
                               cairn_hpa_result *out);
@@ -367,10 +392,13 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t e
  * @param[in] node the node id
  * @param[out] out its cell
  * @return CAIRN_OK; CAIRN_ERR_RANGE past the end, CAIRN_ERR_ARG for NULL,
- * CAIRN_ERR_STATE while the hierarchy is stale */
+ * CAIRN_ERR_STATE while the hierarchy is stale or its grid changed since it
+ * last matched it */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_node(const cairn_hpa *h, uint32_t node,
                             cairn_point *out);
-/** The abstract graph itself (node positions are entrance cells).
+/** The abstract graph itself (node positions are entrance cells). It shows
+ * the grid as the hierarchy last matched it: after a change the hierarchy
+ * was not told of, cairn_hpa_node answers CAIRN_ERR_STATE.
  * @param[in] h the hierarchy
  * @return the level-1 graph, valid until the next edit, update, refresh or
  * layer change */

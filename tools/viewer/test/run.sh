@@ -1,7 +1,7 @@
 #!/bin/sh
-# ctest entry: records a short horde run into a temporary folder and checks
-# the viewer on it in headless Chromium (viewer_test.py, through Selenium and
-# chromedriver). Debian 12 packages only, no network, nothing written into the
+# ctest entry: records a short horde run and a march into a temporary folder
+# and checks the viewer on them in headless Chromium (viewer_test.py, through
+# Selenium and chromedriver). Debian 12 packages only, no network, nothing written into the
 # source tree. Skips (exit 77) only when chromium, chromedriver or python3's
 # selenium is missing (tools/setup.sh installs chromium, chromium-driver and
 # python3-selenium).
@@ -25,7 +25,10 @@ if [ ! -x /usr/bin/chromium ] || ! command -v chromedriver >/dev/null || [ -z "$
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$cairn" horde --agents 200 --ticks 100 --replay "$tmp/night.rpl" --every 10 --json >/dev/null
+"$cairn" horde --agents 200 --ticks 100 --replay "$tmp/night.rpl" --every 10 --json >"$tmp/night.json"
+"$cairn" march --map "$here/../../../maps/outskirts.map" --groups 3 --units 8 \
+  --replay "$tmp/march.rpl" --every 5 --json >"$tmp/march.json"
 # -B: no __pycache__ beside the script; TMPDIR: chromedriver's profile and
 # Chromium's scratch folders go with $tmp
-TMPDIR=$tmp "$py" -B "$here/viewer_test.py" "$tmp/night.rpl"
+TMPDIR=$tmp "$py" -B "$here/viewer_test.py" "$tmp/night.rpl" "$tmp/night.json" \
+  "$tmp/march.rpl" "$tmp/march.json"

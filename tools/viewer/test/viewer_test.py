@@ -5,10 +5,21 @@ decoded here, independently of the page: an agent's square has its state's
 colour where it stands, and the spot it left changed. Then the terrain toggle
 must change the map's pixels, and the page must raise no JavaScript error.
 
+The legend must count the agents in each state of the frame shown, as
+decoded here and as the run's --json said (agents, arrived at the end), on
+the horde's replay and a march's, and on a copy of the march's whose last
+frame says some agents are gone. Copies cut short (in the middle of a frame;
+after the header) must play the whole frames they hold, with the warning
+"file truncated: N frames read"; one cut inside the header is refused with
+an error in the status line. The copies are written beside the replays
+(run.sh's temporary folder).
+
 Debian 12 packages only: chromium, chromium-driver, python3-selenium; the
 PNG screenshots are decoded with the standard library.
-usage: viewer_test.py REPLAY   (run.sh records the replay and runs this)
+usage: viewer_test.py HORDE.rpl HORDE.json MARCH.rpl MARCH.json
+(run.sh records the replays and runs this)
 """
+import json
 import math
 import os
 import shutil
@@ -26,11 +37,15 @@ CHROMIUM = '/usr/bin/chromium'
 WIDTH, HEIGHT = 900, 800
 # by cairn_agent_state: idle, moving, waiting, arrived, unreachable, stuck
 STATE_CSS = ['#b0b0b0', '#ff3030', '#ffe040', '#30ff60', '#ff40ff', '#40a0ff']
+# the legend's rows: the states, then the agents not there (state 255)
+STATE_NAMES = ['idle', 'moving', 'waiting', 'arrived', 'unreachable', 'stuck', 'gone']
+GONE = 255
 BACKGROUND = (21, 21, 26)  # the canvas's #15151a
 
 
 def decode_replay(buf):
-    """The replay's frames (positions in cells, states), per docs/REPLAY.md."""
+    """The replay's frames (positions in cells, states, and where each frame
+    and each state byte lies in buf), per docs/REPLAY.md."""
     if buf[:8] != b'CAIRNRP1':
         raise ValueError('bad magic')
     at = 8
@@ -65,18 +80,33 @@ def decode_replay(buf):
     at += 8 * torches
     map_bytes = u32()
     at += map_bytes + n  # the map's RLE, then the radii
+    header_end = at
     frames, prev = [], [0] * (2 * n)
     while at < len(buf):
+        start = at
         u32()  # the frame's size
-        tick, pos, state = u32(), [], []
+        tick, pos, state, state_at = u32(), [], [], []
         for _ in range(n):
             pos.append(prev[len(pos)] + zigzag())
             pos.append(prev[len(pos)] + zigzag())
             state.append(buf[at])
+            state_at.append(at)
             at += 1
-        frames.append({'tick': tick, 'pos': [p / scale for p in pos], 'state': state})
+        frames.append({'tick': tick, 'pos': [p / scale for p in pos], 'state': state,
+                       'start': start, 'state_at': state_at})
         prev = pos
-    return {'w': w, 'h': h, 'n': n, 'frames': frames}
+    return {'w': w, 'h': h, 'n': n, 'frames': frames, 'header_end': header_end}
+
+
+def state_counts(states):
+    """Agents in each state of STATE_NAMES."""
+    counts = [0] * len(STATE_NAMES)
+    for s in states:
+        if s < len(STATE_CSS):
+            counts[s] += 1
+        elif s == GONE:
+            counts[-1] += 1
+    return counts
 
 
 def decode_png(buf):
@@ -156,6 +186,8 @@ class Fail(Exception):
 
 def main():
     replay_path = os.path.abspath(sys.argv[1])
+    runs = [(os.path.abspath(sys.argv[k]), json.load(open(sys.argv[k + 1])))
+            for k in (1, 3)]
     here = os.path.dirname(os.path.abspath(__file__))
     page_url = 'file://' + os.path.abspath(os.path.join(here, '..', 'index.html'))
     rp = decode_replay(open(replay_path, 'rb').read())
@@ -175,6 +207,8 @@ def main():
     try:
         try:
             passed, failure = check(driver, rp, replay_path, page_url), None
+            passed += '; ' + check_legend(driver, runs)
+            passed += '; ' + check_truncated(driver, runs[1][0])
         except Fail as e:
             failure = str(e)
         # uncaught page errors, whatever else went wrong (they may be why)
@@ -193,19 +227,132 @@ def main():
     return 0
 
 
+def open_replay(driver, path):
+    """Picks path in the page's file input and waits until the page has
+    read it (its status line names the file); returns the status line."""
+    driver.find_element(By.ID, 'file').send_keys(path)
+    name = os.path.basename(path) + ':'
+    try:
+        WebDriverWait(driver, 10).until(
+            lambda d: d.find_element(By.ID, 'status').text.startswith(name))
+    except TimeoutException:
+        status = driver.find_element(By.ID, 'status').text
+        raise Fail(f'{name} did not load (status: {status!r})')
+    return driver.find_element(By.ID, 'status').text
+
+
+def legend(driver):
+    """The legend's counts as the page shows them, in STATE_NAMES order."""
+    return [int(driver.find_element(By.ID, 'count-' + name).text) for name in STATE_NAMES]
+
+
+def check_legend(driver, runs):
+    """The legend at the first, a middle and the last frame of each replay,
+    against the states decoded here and the run's --json; then a copy of the
+    march's replay with agents made gone in its last frame. Raises Fail, or
+    returns what passed."""
+    shown = 0
+    for path, summary in runs:
+        rp = decode_replay(open(path, 'rb').read())
+        open_replay(driver, path)
+        frames = rp['frames']
+        for i in sorted({0, len(frames) // 2, len(frames) - 1}):
+            driver.execute_script(SCRUB, i)
+            want, got = state_counts(frames[i]['state']), legend(driver)
+            if got != want:
+                raise Fail(f'{os.path.basename(path)} frame {i}: legend {got}, want {want}')
+            if sum(got) != summary['agents']:
+                raise Fail(f'{os.path.basename(path)} frame {i}: legend adds up to {sum(got)}, '
+                           f'the run had {summary["agents"]} agents')
+            shown += 1
+        # the last frame is the end of the run its summary describes
+        if got[STATE_NAMES.index('arrived')] != summary['arrived']:
+            raise Fail(f'{os.path.basename(path)}: {got[3]} arrived in the legend, '
+                       f'{summary["arrived"]} in the run')
+    # gone: the march's last frame with its first 5 agents' state bytes 255
+    path, summary = runs[1]
+    buf = bytearray(open(path, 'rb').read())
+    rp = decode_replay(bytes(buf))
+    last = rp['frames'][-1]
+    for at in last['state_at'][:5]:
+        buf[at] = GONE
+    gone_path = os.path.join(os.path.dirname(path), 'gone.rpl')
+    open(gone_path, 'wb').write(buf)
+    open_replay(driver, gone_path)
+    driver.execute_script(SCRUB, len(rp['frames']) - 1)
+    want = state_counts([GONE] * 5 + last['state'][5:])
+    got = legend(driver)
+    if got != want or got[-1] != 5:
+        raise Fail(f'gone.rpl last frame: legend {got}, want {want}')
+    return f'legend counts right at {shown} frames of 2 replays and with 5 agents gone'
+
+
+def check_truncated(driver, path):
+    """Copies of a replay cut short play what they hold, with a warning;
+    one cut inside the header is refused. Raises Fail, or returns what
+    passed."""
+    buf = open(path, 'rb').read()
+    rp = decode_replay(buf)
+    frames = rp['frames']
+    k = len(frames) // 2
+    mid = frames[k]['start'] + (frames[k + 1]['start'] - frames[k]['start']) // 2
+    folder = os.path.dirname(path)
+    for name, cut, held in (('cut.rpl', mid, k), ('header.rpl', rp['header_end'], 0),
+                            ('sizeonly.rpl', frames[k]['start'] + 3, k)):
+        p = os.path.join(folder, name)
+        open(p, 'wb').write(buf[:cut])
+        open_replay(driver, p)
+        warning = driver.find_element(By.ID, 'warning')
+        want = f'file truncated: {held} frames read'
+        if not warning.is_displayed() or warning.text != want:
+            raise Fail(f'{name}: warning {warning.text!r} (shown: {warning.is_displayed()}), '
+                       f'want {want!r}')
+        if 'error' in driver.find_element(By.ID, 'status').get_attribute('class'):
+            raise Fail(f'{name}: the status line says an error')
+        n = driver.execute_script('return window.cairnViewer.replay.frames.length')
+        if n != held:
+            raise Fail(f'{name}: {n} frames, want {held}')
+        if held:
+            got = driver.execute_script(SCRUB, held - 1)
+            counts = legend(driver)
+            if got != held - 1 or counts != state_counts(frames[held - 1]['state']):
+                raise Fail(f'{name}: frame {got}, legend {counts} at the last frame held')
+            tick = driver.find_element(By.ID, 'tick').text
+            if not tick.startswith(f'tick {frames[held - 1]["tick"]} '):
+                raise Fail(f'{name}: the last frame held shows {tick!r}')
+        else:
+            tick = driver.find_element(By.ID, 'tick').text
+            if tick != 'no frames' or driver.find_element(By.ID, 'play').is_enabled():
+                raise Fail(f'{name}: {tick!r}, play enabled: '
+                           f'{driver.find_element(By.ID, "play").is_enabled()}')
+            if legend(driver) != [0] * len(STATE_NAMES):
+                raise Fail(f'{name}: legend {legend(driver)} with no frame')
+    # a whole file after a cut one: the warning goes
+    open_replay(driver, path)
+    if driver.find_element(By.ID, 'warning').is_displayed():
+        raise Fail('the warning stayed up for a whole file')
+    # cut inside the header: refused, said in the status line
+    p = os.path.join(folder, 'badheader.rpl')
+    open(p, 'wb').write(buf[:rp['header_end'] - 1])
+    driver.find_element(By.ID, 'file').send_keys(p)
+    try:
+        WebDriverWait(driver, 10).until(
+            lambda d: d.find_element(By.ID, 'status').text.startswith('badheader.rpl:'))
+    except TimeoutException:
+        raise Fail('badheader.rpl: no message')
+    status = driver.find_element(By.ID, 'status')
+    if 'error' not in status.get_attribute('class') or 'truncated at byte' not in status.text:
+        raise Fail(f'badheader.rpl: status {status.text!r}')
+    return f'3 truncated copies played ({k}, 0 and {k} frames held), one cut in the header refused'
+
+
 def check(driver, rp, replay_path, page_url):
     """Raises Fail, or returns what passed."""
     # the viewport exactly WIDTH x HEIGHT CSS pixels at one device pixel each
     driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {
         'width': WIDTH, 'height': HEIGHT, 'deviceScaleFactor': 1, 'mobile': False})
     driver.get(page_url)
-    driver.find_element(By.ID, 'file').send_keys(replay_path)
-    try:
-        WebDriverWait(driver, 10).until(
-            lambda d: d.execute_script('return window.cairnViewer.replay !== null'))
-    except TimeoutException:
-        status = driver.find_element(By.ID, 'status').text
-        raise Fail(f'the replay did not load (status: {status!r})')
+    open_replay(driver, replay_path)
 
     def shot():
         width, height, rgb = decode_png(driver.get_screenshot_as_png())

@@ -1,0 +1,451 @@
+/* Orders: what agents follow (fields, the caller's or the cache's, paths,
+ * holding, wandering), changing it, and the edits of the grid and the
+ * cost layer that orders depend on. */
+#include "crowd_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The last agent leaving a field slot frees it; a field of the cache goes
+ * back to the cache, the caller's stays the caller's. */
+static void leave_field(cairn_crowd *c, uint32_t s) {
+  uint16_t f = c->field[s];
+  if (f == CROWD_NO_FIELD) return;
+  c->field[s] = CROWD_NO_FIELD;
+  if (--c->fields[f].users == 0) {
+    if (!c->fields[f].caller) cairn_flow_cache_release(c->cache, c->fields[f].field);
+    c->fields[f].field = NULL;
+    c->fields[f].caller = 0;
+  }
+}
+
+/* A group's request led by s, which is leaving the group, passes to
+ * another member still waiting for it, so none waits for a dropped one. */
+static void hand_on_request(cairn_crowd *c, uint32_t s) {
+  uint32_t pos = c->req[s], g = c->group[s];
+  if (pos == CROWD_NO_REQ || !g || c->ring[pos].group != g) return;
+  for (uint32_t m = 0; m < c->high; m++) {
+    if (m == s || !c->alive[m] || c->group[m] != g || c->order[m] != CAIRN_ORDER_PATH ||
+        c->req[m] != CROWD_NO_REQ)
+      continue;
+    if (c->state[m] == CAIRN_AGENT_WAITING ||
+        (c->state[m] == CAIRN_AGENT_MOVING && c->wp_partial[m] == WP_ASKED)) {
+      cairn__crowd_request(c, m, g, c->goal[m]);
+      return;
+    }
+  }
+}
+
+/* Drops whatever the agent was doing. */
+void cairn__crowd_clear_order(cairn_crowd *c, uint32_t s) {
+  /* out of the bins last tick (a horde agent gone through its gate): a
+   * body again from now on, which the queries must see */
+  if (c->slot_bin[s] == CROWD_NO_BIN) cairn__crowd_loosen(c, s);
+  leave_field(c, s);
+  hand_on_request(c, s);
+  cairn__crowd_drop_request(c, s);
+  cairn__crowd_unclaim(c, s);
+  c->order[s] = CAIRN_ORDER_HOLD;
+  c->state[s] = CAIRN_AGENT_IDLE;
+  c->group[s] = 0;
+  c->wp_n[s] = c->wp_i[s] = 0;
+  c->wp_partial[s] = WP_WHOLE;
+  c->offx[s] = c->offy[s] = 0.0f;
+  c->stall[s] = 0;
+  c->best[s] = INFINITY;
+  c->arrive[s] = CAIRN_ARRIVAL_STOP;
+  c->arrive_r[s] = 0.0f;
+  c->dvx[s] = c->dvy[s] = 0.0f;
+}
+
+/* ---- orders --------------------------------------------------------- */
+
+cairn_order cairn_order_defaults(void) {
+  cairn_order o;
+  memset(&o, 0, sizeof o);
+  o.kind = CAIRN_ORDER_HOLD;
+  o.group = 1;
+  o.arrival = CAIRN_ARRIVAL_DEFAULT;
+  return o;
+}
+
+#define DRIVE_STEP_MAX 0.9f /* cells a driven agent moves an axis a tick */
+
+/* A driven velocity: finite, each axis under DRIVE_STEP_MAX cells a tick
+ * (the steering's step, so the move is v * dt exactly, never clamped). */
+static cairn_status check_velocity(cairn_crowd *c, float vx, float vy) {
+  if (!isfinite(vx) || !isfinite(vy))
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG, "velocity %g,%g is not finite", (double)vx,
+                             (double)vy);
+  float dt = c->opts.dt;
+  if (fabsf(vx) * dt > DRIVE_STEP_MAX || fabsf(vy) * dt > DRIVE_STEP_MAX)
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                             "velocity %g,%g moves more than %g cells an axis in a tick of "
+                             "%g s (at most %g cells per second)",
+                             (double)vx, (double)vy, (double)DRIVE_STEP_MAX, (double)dt,
+                             (double)(DRIVE_STEP_MAX / dt));
+  return CAIRN_OK;
+}
+
+/* A caller's field must be of the route grid's size: three samples tell
+ * (a sample off the field is CAIRN_ERR_RANGE, O(1), where its stats would
+ * read every cell). */
+static cairn_status check_field(cairn_crowd *c, const cairn_field *f) {
+  cairn_flow_sample smp;
+  float w = (float)c->width, h = (float)c->height;
+  cairn_status in = cairn_field_sample(f, w - 0.5f, h - 0.5f, &smp);
+  if (in != CAIRN_OK && in != CAIRN_ERR_RANGE) /* a field that cannot be read now */
+    return cairn__crowd_fail(c, in, "the order's field cannot be sampled: %s",
+                             cairn_status_str(in));
+  if (in == CAIRN_ERR_RANGE || cairn_field_sample(f, w + 0.5f, 0.5f, &smp) != CAIRN_ERR_RANGE ||
+      cairn_field_sample(f, 0.5f, h + 0.5f, &smp) != CAIRN_ERR_RANGE)
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                             "the order's field is not of the route grid's size (%ldx%ld)",
+                             (long)c->width, (long)c->height);
+  return CAIRN_OK;
+}
+
+/* What the order asks, checked before any agent changes. */
+static cairn_status check_order(cairn_crowd *c, const cairn_order *o) {
+  if (o->arrival < CAIRN_ARRIVAL_DEFAULT || o->arrival > CAIRN_ARRIVAL_STAY)
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG, "order: arrival %d is not a cairn_arrival",
+                             (int)o->arrival);
+  if (!isfinite(o->arrival_radius) || o->arrival_radius < 0.0f)
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG, "order: arrival_radius %g is not finite and >= 0",
+                             (double)o->arrival_radius);
+  switch (o->kind) {
+  case CAIRN_ORDER_HOLD:
+  case CAIRN_ORDER_WANDER: return CAIRN_OK;
+  case CAIRN_ORDER_DRIVEN: return check_velocity(c, o->vx, o->vy);
+  case CAIRN_ORDER_PATH: return cairn__crowd_check_goal(c, o->goal);
+  case CAIRN_ORDER_FIELD:
+    if (o->field && (o->goals || o->n_goals))
+      return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                               "a field order takes a field or goals, not both");
+    if (o->field) return check_field(c, o->field);
+    if (!o->goals || !o->n_goals)
+      return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                               "a field order needs goals (goals %s, n_goals %zu) or a field",
+                               o->goals ? "given" : "NULL", o->n_goals);
+    return CAIRN_OK;
+  }
+  return cairn__crowd_fail(c, CAIRN_ERR_ARG, "order: kind %d is not a cairn_order_kind",
+                           (int)o->kind);
+}
+
+/* The field slot for f (the cache's, or the caller's when caller is 1):
+ * the one holding it already, else a free one. CROWD_NO_FIELD when every
+ * slot is taken. */
+static uint16_t field_slot(cairn_crowd *c, const cairn_field *f, int caller) {
+  uint16_t free_k = CROWD_NO_FIELD;
+  for (uint16_t i = 0; i < CROWD_MAX_FIELDS; i++) {
+    if (c->fields[i].field == f && c->fields[i].caller == caller) return i;
+    if (!c->fields[i].field && free_k == CROWD_NO_FIELD) free_k = i;
+  }
+  if (free_k != CROWD_NO_FIELD) {
+    c->fields[free_k].field = f;
+    c->fields[free_k].users = 0;
+    c->fields[free_k].caller = (uint8_t)caller;
+  }
+  return free_k;
+}
+
+/* Whether live slot s stays at the goal of order o (the order given to
+ * agents, k the field slot of a field order). */
+static int stays_at(const cairn_crowd *c, uint32_t s, const cairn_order *o, uint16_t k) {
+  if (!c->alive[s] || !cairn__crowd_stays(c, s) || c->order[s] != (uint8_t)o->kind) return 0;
+  if (o->kind == CAIRN_ORDER_FIELD) return c->field[s] == k;
+  return c->goal[s].x == o->goal.x && c->goal[s].y == o->goal.y;
+}
+
+/* The radius the crowd chooses for the agents that stay at one goal:
+ * their discs packed around it at a density of 0.5 (a loose pile of
+ * touching discs, with room for the walls' corners) fill three quarters
+ * of it, the share a held-off unit stops in at first; at least one cell.
+ * An order sending more agents to the same goal grows it for all that
+ * stay there with a radius the crowd chose. */
+static void stay_radius(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                        const cairn_order *o, uint16_t k) {
+  double area = 0;
+  for (uint32_t s = 0; s < c->high; s++) /* those there before */
+    if (stays_at(c, s, o, k)) area += (double)c->radius[s] * (double)c->radius[s];
+  for (size_t i = 0; i < n; i++) {
+    float r = c->radius[(uint32_t)(agents[i] & 0xffffffffu)];
+    area += (double)r * (double)r;
+  }
+  float R = (float)(sqrt(area / 0.5) / 0.75);
+  if (R < 1.0f) R = 1.0f;
+  for (uint32_t s = 0; s < c->high; s++)
+    if (stays_at(c, s, o, k) && c->arrive[s] == CROWD_STAY_AUTO) c->arrive_r[s] = R;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    c->arrive[s] = CROWD_STAY_AUTO;
+    c->arrive_r[s] = R;
+  }
+}
+
+/* How each agent of the order ends it: the mode, DEFAULT being the
+ * order's own (fields leave, paths stop), and the stay radius. Runs
+ * after the agents took the order (k: their field slot). */
+static void set_arrival(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                        const cairn_order *o, uint16_t k) {
+  cairn_arrival mode = o->arrival;
+  if (mode == CAIRN_ARRIVAL_DEFAULT)
+    mode = o->kind == CAIRN_ORDER_FIELD ? CAIRN_ARRIVAL_LEAVE : CAIRN_ARRIVAL_STOP;
+  if (mode == CAIRN_ARRIVAL_STAY && o->arrival_radius == 0.0f) {
+    /* the order's own agents took it with arrive reset: not counted twice */
+    stay_radius(c, agents, n, o, k);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    c->arrive[s] = (uint8_t)mode;
+    c->arrive_r[s] = mode == CAIRN_ARRIVAL_STAY ? o->arrival_radius : 0.0f;
+  }
+}
+
+static cairn_status order_field(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                                const cairn_order *o) {
+  const cairn_field *f = o->field;
+  int caller = f != NULL;
+  cairn_status st;
+  if (!caller &&
+      (st = cairn_flow_cache_acquire(c->cache, c->builder, o->goals, o->n_goals, &f)) !=
+          CAIRN_OK)
+    return cairn__crowd_fail(c, st, "the field to %zu goals: %s", o->n_goals,
+                             cairn_status_str(st));
+  /* one slot per field: the cache hands the same field for the same goals */
+  uint16_t k = field_slot(c, f, caller);
+  if (!caller && (k == CROWD_NO_FIELD || c->fields[k].users))
+    cairn_flow_cache_release(c->cache, f); /* refused, or the slot holds it already */
+  if (k == CROWD_NO_FIELD)
+    return cairn__crowd_fail(c, CAIRN_ERR_TOO_LARGE,
+                             "%d fields are followed already (CAIRN_CROWD_MAX_FIELDS)",
+                             CROWD_MAX_FIELDS);
+  c->fields[k].users++; /* held across the loop so it cannot be released */
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    cairn__crowd_clear_order(c, s);
+    c->order[s] = CAIRN_ORDER_FIELD;
+    c->state[s] = CAIRN_AGENT_MOVING;
+    c->field[s] = k;
+    c->fields[k].users++;
+  }
+  c->fields[k].users--;
+  return CAIRN_OK;
+}
+
+static void start_path(cairn_crowd *c, uint32_t s, uint32_t group,
+                       cairn_point goal) {
+  cairn__crowd_clear_order(c, s);
+  c->order[s] = CAIRN_ORDER_PATH;
+  c->state[s] = CAIRN_AGENT_WAITING;
+  c->group[s] = group;
+  c->goal[s] = goal;
+}
+
+static void order_path(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                       cairn_point goal) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    start_path(c, s, 0, goal);
+    cairn__crowd_request(c, s, 0, goal);
+  }
+}
+
+/* Formation: each member keeps its offset from the group's centre, scaled
+ * down so the formation is no wider than about 0.6 sqrt(n) cells. */
+static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                       cairn_point goal) {
+  double cx = 0, cy = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    cx += c->x[s];
+    cy += c->y[s];
+  }
+  cx /= (double)n;
+  cy /= (double)n;
+  float spread = 0.0f;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    float d = fmaxf(fabsf(c->x[s] - (float)cx), fabsf(c->y[s] - (float)cy));
+    spread = fmaxf(spread, d);
+  }
+  float half = 0.3f * sqrtf((float)n); /* about 0.6 cells a unit each way */
+  float scale = spread > half ? half / spread : 1.0f;
+  uint32_t g = c->next_group++;
+  if (c->next_group == 0) c->next_group = 1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    start_path(c, s, g, goal);
+    c->offx[s] = (c->x[s] - (float)cx) * scale;
+    c->offy[s] = (c->y[s] - (float)cy) * scale;
+  }
+  cairn__crowd_request(c, (uint32_t)(agents[0] & 0xffffffffu), g, goal);
+}
+
+static void order_wander(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                         uint64_t seed) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    cairn__crowd_clear_order(c, s);
+    c->order[s] = CAIRN_ORDER_WANDER;
+    c->state[s] = CAIRN_AGENT_MOVING;
+    c->seed[s] = seed ^ ((uint64_t)s * 0x9e3779b97f4a7c15ull);
+  }
+}
+
+/* Slot s follows the game's velocity from now on. */
+static void drive(cairn_crowd *c, uint32_t s, float vx, float vy) {
+  if (c->order[s] != CAIRN_ORDER_DRIVEN) {
+    cairn__crowd_clear_order(c, s);
+    c->order[s] = CAIRN_ORDER_DRIVEN;
+  }
+  c->dvx[s] = vx;
+  c->dvy[s] = vy;
+  c->state[s] = vx != 0.0f || vy != 0.0f ? CAIRN_AGENT_MOVING : CAIRN_AGENT_IDLE;
+}
+
+cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                               const cairn_order *o) {
+  cairn_status st = cairn__crowd_handles(c, agents, n);
+  if (st != CAIRN_OK) return st;
+  if (!o) return cairn__crowd_fail(c, CAIRN_ERR_ARG, "order: o is NULL");
+  if ((st = check_order(c, o)) != CAIRN_OK) return st;
+  if (!n) return cairn__crowd_ok(c);
+  switch (o->kind) {
+  case CAIRN_ORDER_FIELD:
+    if ((st = order_field(c, agents, n, o)) != CAIRN_OK) return st;
+    break;
+  case CAIRN_ORDER_PATH:
+    if (o->group) order_move(c, agents, n, o->goal);
+    else order_path(c, agents, n, o->goal);
+    break;
+  case CAIRN_ORDER_WANDER: order_wander(c, agents, n, o->seed); break;
+  case CAIRN_ORDER_DRIVEN:
+    for (size_t i = 0; i < n; i++) drive(c, (uint32_t)(agents[i] & 0xffffffffu), o->vx, o->vy);
+    break;
+  default:
+    for (size_t i = 0; i < n; i++) cairn__crowd_clear_order(c, (uint32_t)(agents[i] & 0xffffffffu));
+    return cairn__crowd_ok(c);
+  }
+  if (o->kind == CAIRN_ORDER_FIELD || o->kind == CAIRN_ORDER_PATH)
+    set_arrival(c, agents, n, o, c->field[(uint32_t)(agents[0] & 0xffffffffu)]);
+  return cairn__crowd_ok(c);
+}
+
+/* ---- the orders of one kind: the general order, filled in ------------ */
+
+cairn_status cairn_crowd_order_field(cairn_crowd *c, const cairn_agent *agents,
+                                     size_t n, const cairn_point *goals,
+                                     size_t n_goals) {
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_FIELD;
+  o.goals = goals;
+  o.n_goals = n_goals;
+  return cairn_crowd_order(c, agents, n, &o);
+}
+
+cairn_status cairn_crowd_order_path(cairn_crowd *c, const cairn_agent *agents,
+                                    size_t n, cairn_point goal) {
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_PATH;
+  o.goal = goal;
+  o.group = 0;
+  return cairn_crowd_order(c, agents, n, &o);
+}
+
+cairn_status cairn_crowd_order_move(cairn_crowd *c, const cairn_agent *agents,
+                                    size_t n, cairn_point goal) {
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_PATH;
+  o.goal = goal;
+  return cairn_crowd_order(c, agents, n, &o);
+}
+
+cairn_status cairn_crowd_order_hold(cairn_crowd *c, const cairn_agent *agents,
+                                    size_t n) {
+  cairn_order o = cairn_order_defaults();
+  return cairn_crowd_order(c, agents, n, &o);
+}
+
+cairn_status cairn_crowd_order_wander(cairn_crowd *c, const cairn_agent *agents,
+                                      size_t n, uint64_t seed) {
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_WANDER;
+  o.seed = seed;
+  return cairn_crowd_order(c, agents, n, &o);
+}
+
+cairn_status cairn_crowd_drive(cairn_crowd *c, cairn_agent a, float vx, float vy) {
+  uint32_t s;
+  cairn_status st = cairn__crowd_handle(c, a, &s);
+  if (st != CAIRN_OK) return st;
+  if ((st = check_velocity(c, vx, vy)) != CAIRN_OK) return st;
+  drive(c, s, vx, vy);
+  return cairn__crowd_ok(c);
+}
+
+/* Moves an agent whose cell became blocked to the nearest open cell centre
+ * (rings of growing Chebyshev radius, scanned in row order). */
+static void evict_from_wall(cairn_crowd *c, uint32_t s) {
+  int32_t cx = crowd_cell(c->x[s]), cy = crowd_cell(c->y[s]);
+  for (int32_t r = 1; r < c->width + c->height; r++)
+    for (int32_t y = cy - r; y <= cy + r; y++)
+      for (int32_t x = cx - r; x <= cx + r; x++) {
+        if (x != cx - r && x != cx + r && y != cy - r && y != cy + r) continue;
+        if (cairn__crowd_blocked(c, x, y)) continue;
+        c->x[s] = (float)x + 0.5f;
+        c->y[s] = (float)y + 0.5f;
+        c->vx[s] = c->vy[s] = 0.0f;
+        cairn__crowd_loosen(c, s);
+        return;
+      }
+}
+
+cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
+                                      size_t n) {
+  if (!c) return CAIRN_ERR_ARG;
+  if (!cells && n) return cairn__crowd_fail(c, CAIRN_ERR_ARG, "cells is NULL, n is %zu", n);
+  if (!cairn__crowd_same_walls(c->grid, c->route))
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                             "the route grid's walls differ from the walk grid's");
+  cairn_status st = cairn_flow_cache_update(c->cache, c->builder, cells, n, NULL, NULL);
+  if (st != CAIRN_OK)
+    return cairn__crowd_fail(c, st, "repairing the cached fields: %s", cairn_status_str(st));
+  cairn__crowd_restart_search(c);
+  for (uint32_t s = 0; s < c->high; s++) {
+    if (!c->alive[s]) continue;
+    if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
+      evict_from_wall(c, s);
+    if (c->order[s] != CAIRN_ORDER_PATH || c->state[s] == CAIRN_AGENT_ARRIVED)
+      continue;
+    /* a group member that is not the request's leader waits for it */
+    if (c->req[s] != CROWD_NO_REQ) continue;
+    c->state[s] = CAIRN_AGENT_WAITING;
+    c->group[s] = 0; /* members repath on their own: the old corridor is gone */
+    c->wp_n[s] = c->wp_i[s] = 0;
+    c->wp_partial[s] = WP_WHOLE;
+    c->offx[s] = c->offy[s] = 0.0f;
+    cairn__crowd_request(c, s, 0, c->goal[s]);
+    cairn__crowd_event(c, CAIRN_EVENT_REPATHED, s);
+  }
+  return cairn__crowd_ok(c);
+}
+
+/* The cache brings its fields to the layer's version, repairing the held
+ * ones over the cells that changed; a search in progress begins again. */
+cairn_status cairn_crowd_layer_changed(cairn_crowd *c) {
+  if (!c) return CAIRN_ERR_ARG;
+  if (!c->opts.penalty) return cairn__crowd_ok(c);
+  uint64_t v = cairn_penalty_version(c->opts.penalty);
+  if (v == c->layer_seen) return cairn__crowd_ok(c);
+  cairn__crowd_restart_search(c); /* a search must not see the layer move */
+  cairn_status st = cairn_flow_cache_layer_changed(c->cache, c->builder, NULL, NULL);
+  if (st != CAIRN_OK)
+    return cairn__crowd_fail(c, st, "repairing the cached fields to the layer: %s",
+                             cairn_status_str(st));
+  c->layer_seen = v;
+  return cairn__crowd_ok(c);
+}
+
