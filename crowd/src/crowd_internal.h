@@ -171,6 +171,10 @@ struct cairn_crowd {
   char error[CROWD_ERROR_CAP]; /* the last refused call's detail, "" if none */
 };
 
+/* cells a driven agent moves an axis a tick, at most (cairn_crowd_drive
+ * checks it, so the move is v * dt exactly and never skips a wall) */
+#define CROWD_DRIVE_STEP_MAX 0.9f
+
 /* arrive[s] of an agent that stays with the radius the crowd chose: the
  * orders to the same goal grow it together */
 #define CROWD_STAY_AUTO (CAIRN_ARRIVAL_STAY + 1)

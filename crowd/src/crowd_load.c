@@ -36,6 +36,8 @@ typedef struct crowd_view {
   const uint8_t *wp;
   uint32_t n_binned;
   const uint8_t *order_of;
+  uint32_t n_loose;
+  const uint8_t *loose;
   uint32_t n_fields;
   field_view fields[CROWD_MAX_FIELDS];
   uint32_t ring_head, ring_len;
@@ -51,6 +53,8 @@ typedef struct crowd_view {
   uint32_t n_claims;
   const uint8_t *claims;
   const uint8_t *stats;
+  uint32_t n_events;
+  const uint8_t *events;
 } crowd_view;
 
 #define BAD(v, err, ...) cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, (v)->name, __VA_ARGS__)
@@ -97,6 +101,8 @@ static void read_agents(const cairn_crowd *c, cairn__rbuf *r, crowd_view *v) {
   v->wp = span(r, n_wp, CROWD_SZ_PT);
   v->n_binned = cairn__get_u32(r);
   v->order_of = span(r, v->n_binned, 4);
+  v->n_loose = cairn__get_u32(r);
+  v->loose = span(r, v->n_loose, 4);
 }
 
 static void read_fields(cairn__rbuf *r, crowd_view *v) {
@@ -153,6 +159,8 @@ static cairn_status read_view(const cairn_crowd *c, cairn__rbuf *r, crowd_view *
   read_queue(r, v);
   read_claims(r, v);
   v->stats = span(r, 1, CROWD_STATS_BYTES);
+  v->n_events = cairn__get_u32(r);
+  v->events = span(r, v->n_events, CROWD_EVENT_BYTES);
   if (r->over) return BAD(v, err, "malformed: a count runs past the end of the state");
   if (cairn__rbuf_left(r))
     return BAD(v, err, "malformed: %zu bytes after the state", cairn__rbuf_left(r));
@@ -163,6 +171,23 @@ static cairn_status read_view(const cairn_crowd *c, cairn__rbuf *r, crowd_view *
 
 static int finite_all(float a, float b, float c, float d) {
   return isfinite(a) && isfinite(b) && isfinite(c) && isfinite(d);
+}
+
+/* How a live agent ends its order: LEAVE, STOP, STAY or the crowd's STAY,
+ * within a finite radius. */
+static int arrival_ok(const crowd_view *v, uint32_t s) {
+  uint8_t a = AT_U8(v->arrive, s);
+  float r = AT_F32(v->arrive_r, s);
+  return a >= CAIRN_ARRIVAL_LEAVE && a <= CROWD_STAY_AUTO && isfinite(r) && r >= 0.0f;
+}
+
+/* A driven velocity as cairn_crowd_drive takes it (a faster one could
+ * step over a wall), kept only by driven agents. */
+static int drive_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
+  float vx = AT_F32(v->dvx, s), vy = AT_F32(v->dvy, s), dt = c->opts.dt;
+  if (AT_U8(v->order, s) != CAIRN_ORDER_DRIVEN) return vx == 0.0f && vy == 0.0f;
+  return isfinite(vx) && isfinite(vy) && !(fabsf(vx) * dt > CROWD_DRIVE_STEP_MAX) &&
+         !(fabsf(vy) * dt > CROWD_DRIVE_STEP_MAX);
 }
 
 /* A live agent's values as cairn_crowd_add and the tick keep them. */
@@ -183,6 +208,7 @@ static int agent_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
   if (fabsf(AT_F32(v->offx, s)) > span || fabsf(AT_F32(v->offy, s)) > span) return 0;
   if (r < 0.05f || r > 0.5f || sp <= 0.0f || sp * c->opts.dt >= 0.95f) return 0;
   if (isnan(AT_F32(v->best, s)) || !(AT_F32(v->prog, s) >= 0.0f)) return 0;
+  if (!arrival_ok(v, s) || !drive_ok(c, v, s)) return 0;
   if ((order == CAIRN_ORDER_FIELD) != (field != CROWD_NO_FIELD)) return 0;
   if (field != CROWD_NO_FIELD && field >= CROWD_MAX_FIELDS) return 0;
   return !(order == CAIRN_ORDER_PATH && state == CAIRN_AGENT_MOVING && wi >= wn);
@@ -249,6 +275,51 @@ static cairn_status check_bins(const cairn_crowd *c, const crowd_view *v, cairn_
   if (set != v->n_binned) return BAD(v, err, "malformed: %u slots binned, %u listed", set,
                                      v->n_binned);
   (void)c;
+  return CAIRN_OK;
+}
+
+/* The agents the queries look at beside the bins: slots in use, each
+ * once (marked in nflags, per-tick scratch like nstate). */
+static cairn_status check_loose(cairn_crowd *c, const crowd_view *v, cairn_error *err) {
+  memset(c->nflags, 0, v->high);
+  for (uint32_t k = 0; k < v->n_loose; k++) {
+    uint32_t s = AT_U32(v->loose, k);
+    if (s >= v->high || c->nflags[s]) return BAD(v, err, "malformed: loose agent %u", k);
+    c->nflags[s] = 1;
+  }
+  return CAIRN_OK;
+}
+
+/* A pending event on file. */
+static cairn_crowd_event event_at(const crowd_view *v, uint32_t k) {
+  const uint8_t *p = v->events + (size_t)k * CROWD_EVENT_BYTES;
+  cairn_crowd_event e;
+  memset(&e, 0, sizeof e);
+  e.agent = cairn__le64(p);
+  e.user = cairn__le64(p + 8);
+  e.tick = cairn__le64(p + 16);
+  e.kind = (cairn_crowd_event_kind)cairn__le32(p + 24);
+  return e;
+}
+
+/* The pending events: as many as the ring holds, each of a slot in use
+ * (its generation then, not 0), of a known kind, stamped with a tick run
+ * so far, in the order of their ticks. */
+static cairn_status check_events(const cairn_crowd *c, const crowd_view *v,
+                                 cairn_error *err) {
+  if (v->n_events > c->ev_cap)
+    return BAD(v, err, "malformed: %u events pending, the ring holds %u", v->n_events,
+               c->ev_cap);
+  uint64_t prev = 0;
+  for (uint32_t k = 0; k < v->n_events; k++) {
+    const uint8_t *p = v->events + (size_t)k * CROWD_EVENT_BYTES;
+    cairn_crowd_event e = event_at(v, k);
+    uint32_t kind = cairn__le32(p + 24), slot = (uint32_t)(e.agent & 0xffffffffu);
+    if (slot >= v->high || (e.agent >> 32) == 0 || kind < CAIRN_EVENT_ARRIVED ||
+        kind > CAIRN_EVENT_REMOVED || e.tick > v->tick || e.tick < prev)
+      return BAD(v, err, "malformed: event %u", k);
+    prev = e.tick;
+  }
   return CAIRN_OK;
 }
 
@@ -357,10 +428,12 @@ static cairn_status check_view(cairn_crowd *c, const crowd_view *v, cairn_error 
   if (st == CAIRN_OK) st = check_free(c, v, err);
   if (st == CAIRN_OK) st = check_waypoints(c, v, err);
   if (st == CAIRN_OK) st = check_bins(c, v, err);
+  if (st == CAIRN_OK) st = check_loose(c, v, err);
   if (st == CAIRN_OK) st = check_fields(c, v, err);
   if (st == CAIRN_OK) st = check_ring(c, v, err);
   if (st == CAIRN_OK) st = check_search(c, v, err);
   if (st == CAIRN_OK) st = check_claims(c, v, err);
+  if (st == CAIRN_OK) st = check_events(c, v, err);
   return st;
 }
 
@@ -557,6 +630,9 @@ static void commit_agents(cairn_crowd *c, const crowd_view *v) {
   c->n_binned = v->n_binned;
   for (uint32_t k = 0; k < v->n_binned; k++)
     c->order_of[k] = c->sslot[k] = AT_U32(v->order_of, k);
+  /* the loose list as it was: the crowd's own emptied, the file's listed */
+  cairn__crowd_tighten(c);
+  for (uint32_t k = 0; k < v->n_loose; k++) cairn__crowd_loosen(c, AT_U32(v->loose, k));
 }
 
 static void commit_queue(cairn_crowd *c, const crowd_view *v) {
@@ -584,7 +660,16 @@ static void commit_stats(cairn_crowd *c, const crowd_view *v) {
   s->tick_nodes = AT_U64(p, 4);
   s->max_tick_nodes = AT_U64(p, 5);
   s->served = AT_U64(p, 6);
-  for (int k = 0; k < 257; k++) s->wait_hist[k] = AT_U64(p, 7 + k);
+  s->events_lost = AT_U64(p, 7);
+  for (int k = 0; k < 257; k++) s->wait_hist[k] = AT_U64(p, 8 + k);
+}
+
+/* The pending events, the oldest at the ring's start. */
+static void commit_events(cairn_crowd *c, const crowd_view *v) {
+  c->ev_head = 0;
+  c->ev_len = v->n_events;
+  for (uint32_t k = 0; k < v->n_events; k++) c->ev[k] = event_at(v, k);
+  c->ev_tick = v->tick; /* between ticks: the ticks run */
 }
 
 static void commit(cairn_crowd *c, const crowd_view *v, crowd_loaded *l) {
@@ -592,6 +677,7 @@ static void commit(cairn_crowd *c, const crowd_view *v, crowd_loaded *l) {
   commit_agents(c, v);
   commit_queue(c, v);
   commit_stats(c, v);
+  commit_events(c, v);
   c->tick = v->tick;
   c->next_group = v->next_group;
   c->tick_status = CAIRN_OK;

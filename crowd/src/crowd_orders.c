@@ -69,21 +69,20 @@ cairn_order cairn_order_defaults(void) {
   return o;
 }
 
-#define DRIVE_STEP_MAX 0.9f /* cells a driven agent moves an axis a tick */
-
-/* A driven velocity: finite, each axis under DRIVE_STEP_MAX cells a tick
- * (the steering's step, so the move is v * dt exactly, never clamped). */
+/* A driven velocity: finite, each axis under CROWD_DRIVE_STEP_MAX cells a
+ * tick (the steering's step, so the move is v * dt exactly, never
+ * clamped). */
 static cairn_status check_velocity(cairn_crowd *c, float vx, float vy) {
   if (!isfinite(vx) || !isfinite(vy))
     return cairn__crowd_fail(c, CAIRN_ERR_ARG, "velocity %g,%g is not finite", (double)vx,
                              (double)vy);
   float dt = c->opts.dt;
-  if (fabsf(vx) * dt > DRIVE_STEP_MAX || fabsf(vy) * dt > DRIVE_STEP_MAX)
+  if (fabsf(vx) * dt > CROWD_DRIVE_STEP_MAX || fabsf(vy) * dt > CROWD_DRIVE_STEP_MAX)
     return cairn__crowd_fail(c, CAIRN_ERR_ARG,
                              "velocity %g,%g moves more than %g cells an axis in a tick of "
                              "%g s (at most %g cells per second)",
-                             (double)vx, (double)vy, (double)DRIVE_STEP_MAX, (double)dt,
-                             (double)(DRIVE_STEP_MAX / dt));
+                             (double)vx, (double)vy, (double)CROWD_DRIVE_STEP_MAX,
+                             (double)dt, (double)(CROWD_DRIVE_STEP_MAX / dt));
   return CAIRN_OK;
 }
 

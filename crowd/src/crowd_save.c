@@ -62,6 +62,7 @@ void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out) {
   out->claim_penalty = o->claim_penalty;
   out->claim_radius = o->claim_radius;
   out->claim_ticks = o->claim_ticks;
+  out->max_events = o->max_events;
 }
 
 void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
@@ -86,6 +87,7 @@ void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
   cairn__put_f32(w, s->claim_penalty);
   cairn__put_u32(w, (uint32_t)s->claim_radius);
   cairn__put_u32(w, s->claim_ticks);
+  cairn__put_u32(w, s->max_events);
 }
 
 void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
@@ -110,6 +112,7 @@ void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
   s->claim_penalty = cairn__get_f32(r);
   s->claim_radius = (int32_t)cairn__get_u32(r);
   s->claim_ticks = cairn__get_u32(r);
+  s->max_events = cairn__get_u32(r);
 }
 
 /* Float options compare by their bits: the same bits, the same results. */
@@ -146,6 +149,7 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
       {"claim_penalty (bits)", fbits(f->claim_penalty), fbits(c->claim_penalty)},
       {"claim_radius", (uint32_t)f->claim_radius, (uint32_t)c->claim_radius},
       {"claim_ticks", f->claim_ticks, c->claim_ticks},
+      {"max_events", f->max_events, c->max_events},
   };
   for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
     if (items[k].file == items[k].crowd) continue;
@@ -230,10 +234,13 @@ static void put_agents(cairn__wbuf *w, const cairn_crowd *c) {
   for (uint32_t s = 0; s < c->high; s++)
     for (uint16_t i = 0; i < c->wp_n[s]; i++)
       cairn__crowd_put_pt(w, c->wp[(size_t)s * c->opts.waypoints + i]);
-  /* last tick's bin order (the path queue reads it; the next tick counts
-   * in it) */
+  /* last tick's bin order (the path queue and the queries read it; the
+   * next tick counts in it) */
   cairn__put_u32(w, c->n_binned);
   for (uint32_t k = 0; k < c->n_binned; k++) cairn__put_u32(w, c->order_of[k]);
+  /* the agents the queries look at beside the bins, in the order listed */
+  cairn__put_u32(w, c->n_loose);
+  for (uint32_t k = 0; k < c->n_loose; k++) cairn__put_u32(w, c->loose[k]);
 }
 
 /* The fields followed, by their goal sets (a load builds them again). */
@@ -341,7 +348,21 @@ static void put_stats(cairn__wbuf *w, const cairn_crowd *c) {
   cairn__put_u64(w, s->tick_nodes);
   cairn__put_u64(w, s->max_tick_nodes);
   cairn__put_u64(w, s->served);
+  cairn__put_u64(w, s->events_lost);
   for (int k = 0; k < 257; k++) cairn__put_u64(w, s->wait_hist[k]);
+}
+
+/* The events not taken yet, oldest first (where the ring starts is not
+ * saved: a load puts the oldest first). */
+static void put_events(cairn__wbuf *w, const cairn_crowd *c) {
+  cairn__put_u32(w, c->ev_len);
+  for (uint32_t k = 0; k < c->ev_len; k++) {
+    const cairn_crowd_event *e = &c->ev[(c->ev_head + k) % c->ev_cap];
+    cairn__put_u64(w, e->agent);
+    cairn__put_u64(w, e->user);
+    cairn__put_u64(w, e->tick);
+    cairn__put_u32(w, (uint32_t)e->kind);
+  }
 }
 
 /* The whole save through w (a measuring pass when w has no buffer). */
@@ -360,6 +381,7 @@ static cairn_status put_all(cairn__wbuf *w, const cairn_crowd *c, uint64_t total
   cairn_status st = put_queue(w, c);
   if (st == CAIRN_OK) st = put_claims(w, c);
   put_stats(w, c);
+  put_events(w, c);
   return st;
 }
 
@@ -521,6 +543,7 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
   o->claim_penalty = s.claim_penalty;
   o->claim_radius = s.claim_radius;
   o->claim_ticks = s.claim_ticks;
+  o->max_events = s.max_events;
   return CAIRN_OK;
 }
 

@@ -34,6 +34,7 @@ typedef struct crowd_setup {
   float claim_penalty;
   int32_t claim_radius;
   uint32_t claim_ticks;
+  uint32_t max_events; /* the ring's size: when events are lost */
 } crowd_setup;
 
 /* The per-slot arrays, slots 0 .. high - 1 each, in the file's order:
@@ -59,7 +60,11 @@ enum { CROWD_SEARCH_NONE = 0, CROWD_SEARCH_ASTAR = 1, CROWD_SEARCH_HPA = 2 };
 
 /* The stats saved: the crowd's running figures (the rest of
  * cairn_crowd_stats is counted from the agents). */
-#define CROWD_STATS_BYTES (8u * (7u + 257u))
+#define CROWD_STATS_BYTES (8u * (8u + 257u))
+
+/* A pending event on file: agent (u64), user (u64), tick (u64), kind
+ * (u32). */
+#define CROWD_EVENT_BYTES 28u
 
 /* Writers of one element. */
 static inline void cairn__crowd_put_pt(cairn__wbuf *w, cairn_point p) {

@@ -2,11 +2,17 @@
  * and loaded into a new crowd (or rolled back into itself) ticks on to the
  * same hash, tick for tick, and to a byte-identical save, for a horde
  * under a penalty layer with grid edits, group moves with searches in
- * flight, per-unit paths with claims, routes over a hierarchy and
- * wanderers, at 1 and 2 threads; save, load, save gives the same bytes;
- * every truncation, every bit flip, another map or other options are
- * refused and leave the crowd exactly as it was, as does a load whose
- * memory runs out at any allocation; the size query and the files. */
+ * flight, per-unit paths with claims, routes over a hierarchy, wanderers,
+ * units that stay around one goal (CAIRN_ARRIVAL_STAY, by a group path,
+ * paths of their own and a field) and driven agents, at 1 and 2 threads;
+ * right after the load it answers as the saved crowd did (its export, its
+ * queries around an agent teleported just before the save, its figures),
+ * and it drains the same events, with the user values they had, as the
+ * run never interrupted; save, load, save gives the same bytes; every
+ * truncation, every bit flip, another map or other options are refused
+ * and leave the crowd exactly as it was, as does a load whose memory runs
+ * out at any allocation; a removed agent's handle stays stale; the size
+ * query and the files. */
 #include "test_crowd_util.h"
 
 #include <stdio.h>
@@ -18,12 +24,14 @@
 
 #include "cairn_save.h"
 
-enum { HORDE, GROUPS, CLAIMS, HPA, WANDER, N_KINDS };
-static const char *const kind_name[N_KINDS] = {"horde", "groups", "claims", "hpa",
-                                               "wander"};
+enum { HORDE, GROUPS, CLAIMS, HPA, WANDER, STAY, DRIVEN, N_KINDS };
+static const char *const kind_name[N_KINDS] = {"horde",  "groups", "claims", "hpa",
+                                               "wander", "stay",   "driven"};
 
 #define MAX_AGENTS 400
 #define TOTAL_TICKS 110
+#define DRAIN_EVERY 7 /* ticks between drains of the events: saves fall
+                         while some are pending */
 
 /* A crowd on its map, with what it points to. */
 typedef struct scene {
@@ -34,8 +42,18 @@ typedef struct scene {
   cairn_crowd *crowd;
   cairn_agent agents[MAX_AGENTS];
   size_t n;
-  uint64_t rng; /* the scene's orders */
+  uint64_t rng;     /* the scene's orders */
+  cairn_point goal; /* STAY: where the units stay (an open cell near the
+                       middle) */
+  uint64_t events;  /* events drained */
 } scene;
+
+/* What a run gives after each tick: the hash, and a digest of the events
+ * drained then (0 when none were). */
+typedef struct trace {
+  uint64_t hash[TOTAL_TICKS + 1];
+  uint64_t events[TOTAL_TICKS + 1];
+} trace;
 
 static cairn_crowd_opts scene_opts(const scene *s, int threads) {
   cairn_crowd_opts o = cairn_crowd_defaults();
@@ -47,6 +65,7 @@ static cairn_crowd_opts scene_opts(const scene *s, int threads) {
   /* small budgets: searches span ticks, so saves fall inside them */
   o.path_budget = s->kind == HPA ? 6 : 120;
   if (s->kind == CLAIMS) o.claim_penalty = 1.5f;
+  if (s->kind == GROUPS) o.max_events = 3; /* a ring that fills: events lost */
   return o;
 }
 
@@ -71,6 +90,8 @@ static void scene_setup(scene *s, int kind, int threads, const cairn_allocator *
   cairn_crowd_opts o = scene_opts(s, threads);
   assert_int_equal(cairn_crowd_create(s->grid, &o, al, &s->crowd), CAIRN_OK);
   s->rng = 77 + (uint64_t)kind;
+  s->goal = pt(36, 32);
+  while (cairn_grid_cost(s->grid, s->goal.x, s->goal.y) == 0) s->goal.x++;
 }
 
 static void scene_free(scene *s) {
@@ -80,23 +101,39 @@ static void scene_free(scene *s) {
   cairn_grid_destroy(s->grid);
 }
 
-static cairn_agent add_random(scene *s) {
-  cairn_point p = tu_random_open(&s->rng, s->grid);
+/* An agent on cell p, its user value its number plus 1000. */
+static cairn_agent add_on(scene *s, cairn_point p) {
   cairn_agent_params ap = {(float)p.x + 0.5f, (float)p.y + 0.5f,
                            0.2f + 0.02f * (float)(s->n % 8), 1.0f + 0.1f * (float)(s->n % 9),
-                           (uint16_t)s->n, 0};
+                           (uint16_t)s->n, 1000 + (uint64_t)s->n};
   cairn_agent a = 0;
   assert_int_equal(cairn_crowd_add(s->crowd, &ap, &a), CAIRN_OK);
   return a;
+}
+
+static cairn_agent add_random(scene *s) {
+  return add_on(s, tu_random_open(&s->rng, s->grid));
+}
+
+static int same_island(const scene *s, cairn_point a, cairn_point b) {
+  return cairn_grid_island(s->grid, a.x, a.y) == cairn_grid_island(s->grid, b.x, b.y);
+}
+
+/* An agent on an open cell within 14 cells of the scene's goal, on its
+ * island. */
+static cairn_agent add_near_goal(scene *s) {
+  for (;;) {
+    cairn_point p = tu_random_open(&s->rng, s->grid);
+    if (abs(p.x - s->goal.x) <= 14 && abs(p.y - s->goal.y) <= 14 && same_island(s, p, s->goal))
+      return add_on(s, p);
+  }
 }
 
 /* A far open cell on p's island. */
 static cairn_point far_goal(scene *s, cairn_point from) {
   for (;;) {
     cairn_point g = tu_random_open(&s->rng, s->grid);
-    if (abs(g.x - from.x) + abs(g.y - from.y) > 40 &&
-        cairn_grid_island(s->grid, g.x, g.y) == cairn_grid_island(s->grid, from.x, from.y))
-      return g;
+    if (abs(g.x - from.x) + abs(g.y - from.y) > 40 && same_island(s, g, from)) return g;
   }
 }
 
@@ -121,16 +158,74 @@ static void paths_each(scene *s, size_t from, size_t to) {
   }
 }
 
+static void order(scene *s, size_t from, size_t to, const cairn_order *o) {
+  assert_int_equal(cairn_crowd_order(s->crowd, s->agents + from, to - from, o), CAIRN_OK);
+}
+
+/* A march's end: agents [from, to) to the scene's goal, where they stay
+ * (the crowd's radius, grown by every order to the goal, or radius r). */
+static void stay_at_goal(scene *s, size_t from, size_t to, int group, float r) {
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_PATH;
+  o.goal = s->goal;
+  o.group = group;
+  o.arrival = CAIRN_ARRIVAL_STAY;
+  o.arrival_radius = r;
+  order(s, from, to, &o);
+}
+
+/* Agents [from, to) driven at a velocity of their own. */
+static void drive(scene *s, size_t from, size_t to, float scale) {
+  for (size_t k = from; k < to; k++) {
+    float vx = scale * (float)((int)(k % 5) - 2), vy = scale * (float)((int)(k % 3) - 1);
+    assert_int_equal(cairn_crowd_drive(s->crowd, s->agents[k], vx, vy), CAIRN_OK);
+  }
+}
+
+/* STAY: a group of 60 sent to one point, 40 on a field to it, 10 on
+ * paths of their own with a radius given, 10 more later (t 40); all
+ * start within 14 cells of it, so they arrive and settle in the run. */
+static void populate_stay(scene *s) {
+  for (s->n = 0; s->n < 120;) s->agents[s->n++] = add_near_goal(s);
+  stay_at_goal(s, 0, 60, 1, 0.0f);
+  cairn_order f = cairn_order_defaults();
+  f.kind = CAIRN_ORDER_FIELD;
+  f.goals = &s->goal;
+  f.n_goals = 1;
+  f.arrival = CAIRN_ARRIVAL_STAY;
+  order(s, 60, 100, &f);
+  stay_at_goal(s, 100, 110, 0, 3.0f);
+}
+
+/* DRIVEN: 100 wanderers, 10 driven agents, 10 more driven by the general
+ * order. */
+static void populate_driven(scene *s) {
+  for (s->n = 0; s->n < 120;) s->agents[s->n++] = add_random(s);
+  assert_int_equal(cairn_crowd_order_wander(s->crowd, s->agents, 100, 9), CAIRN_OK);
+  drive(s, 100, 110, 0.6f);
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_DRIVEN;
+  o.vx = 0.5f;
+  o.vy = -0.4f;
+  order(s, 110, 120, &o);
+}
+
 /* The agents and their first orders. */
 static void scene_populate(scene *s) {
+  if (s->kind == STAY) {
+    populate_stay(s);
+    return;
+  }
+  if (s->kind == DRIVEN) {
+    populate_driven(s);
+    return;
+  }
   size_t n = s->kind == HORDE ? 300 : s->kind == WANDER ? 200 : 120;
   for (s->n = 0; s->n < n;) s->agents[s->n++] = add_random(s);
   cairn_point goals[3] = {pt(2, 2), pt(69, 60), pt(35, 33)};
   for (int k = 0; k < 3; k++) /* open goals on the island of agent 0 */
     while (cairn_grid_cost(s->grid, goals[k].x, goals[k].y) == 0 ||
-           cairn_grid_island(s->grid, goals[k].x, goals[k].y) !=
-               cairn_grid_island(s->grid, cell_of_agent(s, s->agents[0]).x,
-                                 cell_of_agent(s, s->agents[0]).y))
+           !same_island(s, goals[k], cell_of_agent(s, s->agents[0])))
       goals[k] = tu_random_open(&s->rng, s->grid);
   switch (s->kind) {
   case HORDE:
@@ -173,7 +268,7 @@ static void set_cells(scene *s, const cairn_point *cells, const uint8_t *cost, s
 
 static void apply_edits(scene *s, uint64_t t, int tell_crowd) {
   cairn_point cells[64];
-  uint8_t cost[64];
+  uint8_t cost[64] = {0};
   size_t n = grid_edits(s->kind, t, cells, cost);
   set_cells(s, cells, cost, n, tell_crowd);
 }
@@ -192,6 +287,13 @@ static void rewind_grid(scene *s, const uint8_t *first, uint64_t t) {
 /* Orders given between ticks, after a load as before: handles from the
  * first run stay valid in the loaded crowd. */
 static void scene_orders(scene *s, uint64_t t) {
+  if (t == 25) /* new user values: the events after it carry them */
+    for (size_t k = 0; k < 10; k++)
+      assert_int_equal(cairn_crowd_set_user(s->crowd, s->agents[k], 5000 + k), CAIRN_OK);
+  if (t == 50) { /* an event of every scene: one removed, another in its place */
+    assert_int_equal(cairn_crowd_remove(s->crowd, s->agents[s->n - 1]), CAIRN_OK);
+    s->agents[s->n - 1] = add_random(s);
+  }
   if (s->kind == GROUPS && t == 30) move_groups(s, 0, 30);
   if (s->kind == GROUPS && t == 70) {
     assert_int_equal(cairn_crowd_remove(s->crowd, s->agents[3]), CAIRN_OK);
@@ -203,17 +305,112 @@ static void scene_orders(scene *s, uint64_t t) {
   }
   if (s->kind == CLAIMS && t == 40) paths_each(s, 0, 20);
   if (s->kind == HPA && t == 35) move_groups(s, 0, 20);
-}
-
-/* Ticks from..to, edits and orders first; the hash after each tick. */
-static void scene_run(scene *s, uint64_t from, uint64_t to, uint64_t *hash) {
-  for (uint64_t t = from; t < to; t++) {
-    apply_edits(s, t, 1);
-    scene_orders(s, t);
-    assert_int_equal(cairn_crowd_tick(s->crowd), CAIRN_OK);
-    hash[t + 1] = cairn_crowd_hash(s->crowd);
+  if (s->kind == STAY && t == 40) stay_at_goal(s, 110, 120, 0, 0.0f); /* the radius grows */
+  if (s->kind == DRIVEN && t == 30) drive(s, 100, 105, -0.7f);
+  if (s->kind == DRIVEN && t == 60) {
+    assert_int_equal(cairn_crowd_order_hold(s->crowd, s->agents + 105, 3), CAIRN_OK);
+    assert_int_equal(cairn_crowd_order_wander(s->crowd, s->agents + 108, 2, 4), CAIRN_OK);
   }
 }
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  for (int k = 0; k < 8; k++) {
+    h ^= (v >> (8 * k)) & 0xffu;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static uint64_t fmix(uint64_t h, float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return mix(h, u);
+}
+
+/* ---- what a crowd answers between ticks ---------------------------- */
+
+/* Where the queries look: an agent's cell before and after a teleport. */
+typedef struct probe {
+  float x0, y0, x1, y1;
+} probe;
+
+/* Right before a save (in every run that passes the save's tick): one
+ * agent teleported to another open cell (it stands outside last tick's
+ * bins until the next tick: a query must find it where it is, not where
+ * it was binned). */
+static probe teleport(scene *s, uint64_t t) {
+  cairn_agent a = s->agents[(t * 13 + 5) % s->n];
+  cairn_agent_info i = tc_info(s->crowd, a);
+  cairn_point to = tu_random_open(&s->rng, s->grid);
+  probe p = {i.x, i.y, (float)to.x + 0.5f, (float)to.y + 0.5f};
+  assert_int_equal(cairn_crowd_set_position(s->crowd, a, p.x1, p.y1), CAIRN_OK);
+  return p;
+}
+
+static uint64_t hits_digest(uint64_t h, const cairn_crowd_hit *hit, size_t n) {
+  h = mix(h, n);
+  for (size_t k = 0; k < n; k++)
+    h = fmix(fmix(mix(mix(h, hit[k].agent), hit[k].user), hit[k].x), hit[k].y);
+  return h;
+}
+
+/* The queries around p: discs of 2.5 cells, boxes of 3 each way, and the
+ * whole map. */
+static uint64_t queries_digest(const cairn_crowd *c, probe p, uint64_t h) {
+  static cairn_crowd_hit hit[MAX_AGENTS];
+  size_t n;
+  const float xs[2] = {p.x0, p.x1}, ys[2] = {p.y0, p.y1};
+  for (int k = 0; k < 2; k++) {
+    assert_int_equal(cairn_crowd_query_radius(c, xs[k], ys[k], 2.5f, hit, MAX_AGENTS, &n),
+                     CAIRN_OK);
+    h = hits_digest(h, hit, n);
+    assert_int_equal(cairn_crowd_query_rect(c, xs[k] - 3, ys[k] - 3, xs[k] + 3, ys[k] + 3, hit,
+                                            MAX_AGENTS, &n),
+                     CAIRN_OK);
+    h = hits_digest(h, hit, n);
+  }
+  assert_int_equal(cairn_crowd_query_rect(c, 0, 0, 72, 64, hit, MAX_AGENTS, &n), CAIRN_OK);
+  return hits_digest(h, hit, n);
+}
+
+/* Every live agent's export. */
+static uint64_t export_digest(const cairn_crowd *c, uint64_t h) {
+  static float pos[2 * MAX_AGENTS], vel[2 * MAX_AGENTS], radius[MAX_AGENTS];
+  static cairn_agent_state st[MAX_AGENTS];
+  static cairn_agent agent[MAX_AGENTS];
+  static uint64_t user[MAX_AGENTS];
+  cairn_crowd_arrays out = {pos, vel, radius, st, agent, user};
+  size_t n;
+  assert_int_equal(cairn_crowd_export(c, &out, MAX_AGENTS, &n), CAIRN_OK);
+  h = mix(h, n);
+  for (size_t k = 0; k < n; k++) {
+    h = fmix(fmix(fmix(fmix(fmix(h, pos[2 * k]), pos[2 * k + 1]), vel[2 * k]), vel[2 * k + 1]),
+             radius[k]);
+    h = mix(mix(mix(h, (uint64_t)st[k]), agent[k]), user[k]);
+  }
+  return h;
+}
+
+/* The figures a game reads between ticks. */
+static uint64_t stats_digest(const cairn_crowd *c, uint64_t h) {
+  cairn_crowd_stats s;
+  cairn_crowd_get_stats(c, &s);
+  const uint64_t v[] = {s.ticks,       s.agents,   s.active,      s.moving,
+                        s.waiting,     s.arrived,  s.unreachable, s.stuck,
+                        s.overlaps,    s.in_wall,  s.non_finite,  s.repaths,
+                        s.events_lost, s.queued,   s.tick_nodes,  s.max_tick_nodes,
+                        s.served};
+  for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) h = mix(h, v[k]);
+  for (int k = 0; k < 257; k++) h = mix(h, s.wait_hist[k]);
+  return mix(h, cairn_crowd_events_pending(c));
+}
+
+/* What the crowd answers between ticks, as one digest. */
+static uint64_t reads_digest(const cairn_crowd *c, probe p) {
+  return stats_digest(c, export_digest(c, queries_digest(c, p, 0xcbf29ce484222325ull)));
+}
+
+/* ---- resuming -------------------------------------------------------- */
 
 /* The crowd's save, in a malloc'd buffer. */
 static uint8_t *save_of(const cairn_crowd *c, size_t *len) {
@@ -237,16 +434,58 @@ static void assert_same_save(const cairn_crowd *c, const uint8_t *want, size_t w
 static const uint64_t save_ticks[] = {0, 9, 21, 33, 47, 58, 71, 86, 100};
 #define N_SAVES (sizeof save_ticks / sizeof save_ticks[0])
 
-/* A save and what the scene's own code needs to go on from it. */
+static int is_save_tick(uint64_t t) {
+  for (size_t k = 0; k < N_SAVES; k++)
+    if (save_ticks[k] == t) return 1;
+  return 0;
+}
+
+/* The events drained after tick t (every DRAIN_EVERY ticks): a digest of
+ * every field of each, in order; 0 when none were drained. */
+static uint64_t drain(scene *s, uint64_t t) {
+  if (t % DRAIN_EVERY) return 0;
+  cairn_crowd_event ev[16];
+  uint64_t h = 0xcbf29ce484222325ull;
+  size_t n;
+  do {
+    assert_int_equal(cairn_crowd_events(s->crowd, ev, 16, &n), CAIRN_OK);
+    for (size_t k = 0; k < n; k++)
+      h = mix(mix(mix(mix(h, ev[k].agent), ev[k].user), ev[k].tick), (uint64_t)ev[k].kind);
+    s->events += n;
+  } while (n == 16);
+  return h;
+}
+
+/* Ticks from..to, edits and orders first, and at a save's tick the
+ * teleport before it (at `from` it was done before the save); after each
+ * tick its hash and the events drained. */
+static void scene_run(scene *s, uint64_t from, uint64_t to, trace *tr) {
+  for (uint64_t t = from; t < to; t++) {
+    if (t != from && is_save_tick(t)) teleport(s, t);
+    apply_edits(s, t, 1);
+    scene_orders(s, t);
+    assert_int_equal(cairn_crowd_tick(s->crowd), CAIRN_OK);
+    tr->hash[t + 1] = cairn_crowd_hash(s->crowd);
+    tr->events[t + 1] = drain(s, t + 1);
+  }
+}
+
+/* A save and what the scene's own code needs to go on from it, with what
+ * the crowd answered right then. */
 typedef struct snapshot {
   uint8_t *bytes;
   size_t len;
   uint64_t tick, rng;
   cairn_agent agents[MAX_AGENTS];
   size_t n;
+  probe where; /* the agent teleported before the save */
+  uint64_t hash, reads;
 } snapshot;
 
 static void take(scene *s, uint64_t t, snapshot *out) {
+  out->where = teleport(s, t);
+  out->hash = cairn_crowd_hash(s->crowd);
+  out->reads = reads_digest(s->crowd, out->where);
   out->bytes = save_of(s->crowd, &out->len);
   out->tick = t;
   out->rng = s->rng;
@@ -264,18 +503,36 @@ static void resume(scene *s, const snapshot *k) {
   s->n = k->n;
 }
 
-/* From snapshot k to the end: the same hash after every tick as the first
+/* From snapshot k to the end: the same answers right after the load, the
+ * same hash and the same events drained after every tick as the first
  * run, and the same final save. */
-static void assert_goes_on_alike(scene *s, const snapshot *k, const uint64_t *hash_a,
+static void assert_goes_on_alike(scene *s, const snapshot *k, const trace *a,
                                  const uint8_t *end, size_t end_len) {
-  uint64_t hash[TOTAL_TICKS + 1];
-  if (k->tick) assert_int_equal(cairn_crowd_hash(s->crowd), hash_a[k->tick]);
-  scene_run(s, k->tick, TOTAL_TICKS, hash);
-  for (uint64_t t = k->tick + 1; t <= TOTAL_TICKS; t++)
-    if (hash[t] != hash_a[t])
+  static trace b;
+  assert_int_equal(cairn_crowd_hash(s->crowd), k->hash);
+  if (reads_digest(s->crowd, k->where) != k->reads)
+    fail_msg("loaded at tick %llu: the export, queries or figures differ",
+             (unsigned long long)k->tick);
+  scene_run(s, k->tick, TOTAL_TICKS, &b);
+  for (uint64_t t = k->tick + 1; t <= TOTAL_TICKS; t++) {
+    if (b.hash[t] != a->hash[t])
       fail_msg("loaded at tick %llu: hash differs at tick %llu", (unsigned long long)k->tick,
                (unsigned long long)t);
+    if (b.events[t] != a->events[t])
+      fail_msg("loaded at tick %llu: the events drained after tick %llu differ",
+               (unsigned long long)k->tick, (unsigned long long)t);
+  }
   assert_same_save(s->crowd, end, end_len);
+}
+
+/* What the scene's first run must show to test what it claims. */
+static void assert_scene_did(const scene *s) {
+  cairn_crowd_stats st;
+  cairn_crowd_get_stats(s->crowd, &st);
+  assert_true(s->events >= (s->kind == HORDE || s->kind == STAY ? 20 : 1));
+  if (s->kind == GROUPS) assert_true(st.events_lost > 0);
+  if (s->kind == STAY) assert_true(st.arrived >= 20);
+  if (s->kind == DRIVEN) assert_true(st.moving >= 10);
 }
 
 /* Saves at save_ticks during a run of TOTAL_TICKS at threads_a: each
@@ -289,24 +546,28 @@ static void resume_equal(int kind, int threads_a, int threads_b) {
     cairn_point cells[64];
     uint8_t cost[64];
     size_t n = grid_edits(kind, 20, cells, cost);
-    for (size_t k = 0; k < n; k++) first[k] = (uint8_t)cairn_grid_cost(a.grid, cells[k].x, cells[k].y);
+    for (size_t k = 0; k < n; k++)
+      first[k] = (uint8_t)cairn_grid_cost(a.grid, cells[k].x, cells[k].y);
   }
   scene_populate(&a);
-  uint64_t hash_a[TOTAL_TICKS + 1];
+  static trace ta;
   static snapshot snap[N_SAVES];
   int in_flight = 0;
   uint64_t t = 0;
   for (size_t k = 0; k < N_SAVES; k++) {
-    scene_run(&a, t, save_ticks[k], hash_a);
+    scene_run(&a, t, save_ticks[k], &ta);
     t = save_ticks[k];
     in_flight += a.crowd->in_search;
     take(&a, t, &snap[k]);
   }
-  scene_run(&a, t, TOTAL_TICKS, hash_a);
+  scene_run(&a, t, TOTAL_TICKS, &ta);
+  assert_scene_did(&a);
   size_t end_len;
   uint8_t *end = save_of(a.crowd, &end_len);
-  printf("%s, %d -> %d threads: %d of %zu saves inside a search, the last %zu bytes\n",
-         kind_name[kind], threads_a, threads_b, in_flight, N_SAVES, snap[N_SAVES - 1].len);
+  printf("%s, %d -> %d threads: %d of %zu saves inside a search, the last %zu bytes, "
+         "%llu events\n",
+         kind_name[kind], threads_a, threads_b, in_flight, N_SAVES, snap[N_SAVES - 1].len,
+         (unsigned long long)a.events);
   if (kind == GROUPS || kind == CLAIMS || kind == HPA) assert_true(in_flight >= 2);
   for (size_t k = 0; k < N_SAVES; k++) {
     scene b;
@@ -316,7 +577,7 @@ static void resume_equal(int kind, int threads_a, int threads_b) {
     for (uint64_t e = 0; e < snap[k].tick; e++) apply_edits(&b, e, 1);
     resume(&b, &snap[k]);
     assert_same_save(b.crowd, snap[k].bytes, snap[k].len); /* save, load, save */
-    assert_goes_on_alike(&b, &snap[k], hash_a, end, end_len);
+    assert_goes_on_alike(&b, &snap[k], &ta, end, end_len);
     scene_free(&b);
   }
   /* rollback: the first crowd, at the end, back to each save */
@@ -324,7 +585,7 @@ static void resume_equal(int kind, int threads_a, int threads_b) {
     rewind_grid(&a, first, snap[k].tick);
     resume(&a, &snap[k]);
     assert_same_save(a.crowd, snap[k].bytes, snap[k].len);
-    assert_goes_on_alike(&a, &snap[k], hash_a, end, end_len);
+    assert_goes_on_alike(&a, &snap[k], &ta, end, end_len);
   }
   for (size_t k = 0; k < N_SAVES; k++) free(snap[k].bytes);
   free(end);
@@ -354,6 +615,16 @@ static void resume_hpa(void **state) {
 static void resume_wander(void **state) {
   (void)state;
   resume_equal(WANDER, 1, 2);
+}
+static void resume_stay(void **state) {
+  (void)state;
+  resume_equal(STAY, 1, 2);
+  resume_equal(STAY, 2, 1);
+}
+static void resume_driven(void **state) {
+  (void)state;
+  resume_equal(DRIVEN, 1, 2);
+  resume_equal(DRIVEN, 2, 1);
 }
 
 /* ---- refusals ---------------------------------------------------- */
@@ -572,6 +843,9 @@ static void refuses_another_map_or_options(void **state) {
   x = o;
   x.waypoints = 8;
   assert_mismatch(bytes, len, g, &x, "waypoints");
+  x = o;
+  x.max_events = 10; /* when events are lost */
+  assert_mismatch(bytes, len, g, &x, "max_events");
   /* what may differ: threads, chunk, the cache's budget */
   x = o;
   x.threads = 2;
@@ -621,6 +895,7 @@ static void sizes_and_arguments(void **state) {
   assert_int_equal(info.opts.max_agents, 12);
   assert_int_equal(info.opts.path_budget, 15);
   assert_true(info.opts.claim_penalty == 1.0f);
+  assert_int_equal(info.opts.max_events, 4096);
   assert_int_equal(info.hpa, 0);
   assert_int_equal(info.penalty_fingerprint, 0);
   assert_int_equal(cairn_crowd_read_info(buf, len - 1, &info, &err), CAIRN_ERR_PARSE);
@@ -705,6 +980,52 @@ static void files(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* ---- handles ------------------------------------------------------- */
+
+/* A removed agent's handle stays stale in the loaded crowd
+ * (CAIRN_ERR_STALE, with the crowd's detail), and its removal waits
+ * there as an event with its user value; the slot's new agent answers. */
+static void stale_handles_stay_stale(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *c = small_crowd(g, NULL, 2);
+  cairn_agent gone = (cairn_agent)4 | (cairn_agent)1 << 32;
+  assert_int_equal(cairn_crowd_set_user(c, gone, 77), CAIRN_OK);
+  assert_int_equal(cairn_crowd_remove(c, gone), CAIRN_OK);
+  cairn_agent_params ap = {1.5f, 1.5f, 0.3f, 1.5f, 0, 78};
+  uint64_t rng = 3;
+  cairn_point p = tu_random_open(&rng, g);
+  ap.x = (float)p.x + 0.5f;
+  ap.y = (float)p.y + 0.5f;
+  cairn_agent fresh;
+  assert_int_equal(cairn_crowd_add(c, &ap, &fresh), CAIRN_OK);
+  assert_int_equal(fresh & 0xffffffffu, 4); /* the slot again, a new generation */
+  size_t len;
+  uint8_t *bytes = save_of(c, &len);
+  cairn_crowd *d = small_crowd(g, NULL, 0);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(d, bytes, len, &err), CAIRN_OK);
+  cairn_agent_info info;
+  assert_int_equal(cairn_crowd_get(d, gone, &info), CAIRN_ERR_STALE);
+  assert_int_equal(cairn_crowd_remove(d, gone), CAIRN_ERR_STALE);
+  assert_non_null(strstr(cairn_crowd_error(d), "stale"));
+  assert_int_equal(cairn_crowd_get(d, fresh, &info), CAIRN_OK);
+  assert_int_equal(info.user, 78);
+  cairn_crowd_event ev[64];
+  size_t n = 0;
+  assert_int_equal(cairn_crowd_events(d, ev, 64, &n), CAIRN_OK);
+  size_t k = 0;
+  while (k < n && ev[k].kind != CAIRN_EVENT_REMOVED) k++;
+  assert_true(k < n);
+  assert_int_equal(ev[k].agent, gone);
+  assert_int_equal(ev[k].user, 77);
+  assert_int_equal(ev[k].tick, 2);
+  free(bytes);
+  cairn_crowd_destroy(d);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
 /* A load whose memory runs out at allocation k, for every k, says
  * CAIRN_ERR_NOMEM and leaves the crowd as it was; the one that gets its
  * memory takes the state; nothing leaks. The load builds a field its
@@ -751,12 +1072,14 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(resume_horde),  cmocka_unit_test(resume_groups),
       cmocka_unit_test(resume_claims), cmocka_unit_test(resume_hpa),
-      cmocka_unit_test(resume_wander),
+      cmocka_unit_test(resume_wander), cmocka_unit_test(resume_stay),
+      cmocka_unit_test(resume_driven),
       cmocka_unit_test(refuses_truncations_and_bit_flips),
       cmocka_unit_test(survives_sealed_corruption),
       cmocka_unit_test(refuses_another_map_or_options),
       cmocka_unit_test(sizes_and_arguments),
       cmocka_unit_test(files),
+      cmocka_unit_test(stale_handles_stay_stale),
       cmocka_unit_test(out_of_memory_changes_nothing),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,13 +4,18 @@
  * and rollback for lockstep netcode. Part of cairn/crowd.h.
  *
  * What is saved: every agent (slots, generations and free slots, so
- * handles stay valid), its order, waypoints and group, the groups'
+ * handles stay valid), its order, waypoints and group, its user value, how
+ * it ends its order (the arrival mode and the stay radius, which the
+ * orders to one goal share), a driven agent's velocity, the groups'
  * numbering, the path request queue with the search in progress (its open
  * set and costs for A*; for a route over a hierarchy, where its plan
  * started and how far it is refined), the claims, the budget's debt, the
- * goal sets of the fields followed, the figures of cairn_crowd_get_stats
- * and the tick. A crowd saved at tick T and loaded gives, tick after tick,
- * the same cairn_crowd_hash (and the same agents, paths and figures) as
+ * goal sets of the fields followed, last tick's bins and the agents placed
+ * or moved since (so queries between ticks answer alike), the events not
+ * yet taken (cairn_crowd_events, in their order), the figures of
+ * cairn_crowd_get_stats (events_lost included) and the tick. A crowd saved
+ * at tick T and loaded gives, tick after tick, the same cairn_crowd_hash
+ * (and the same agents, paths, events, queries, exports and figures) as
  * the crowd that was never interrupted, at any thread count.
  *
  * What is not saved: the objects the crowd points to. Load into a crowd
@@ -22,10 +27,10 @@
  * (the layer's fingerprint; the hierarchy's cluster size, levels, node and
  * edge counts), and the options that change results (max_agents, dt,
  * bin_size, neighbour_radius, path_budget, waypoints, stuck_ticks,
- * avoid_radius, claim_penalty, claim_radius, claim_ticks). The job system,
- * threads, chunk and field_cache_bytes may differ. The fields followed are
- * built again through the crowd's cache (a field the cache repaired after
- * edits is exactly what a fresh build gives).
+ * avoid_radius, claim_penalty, claim_radius, claim_ticks, max_events).
+ * The job system, threads, chunk and field_cache_bytes may differ. The
+ * fields followed are built again through the crowd's cache (a field the
+ * cache repaired after edits is exactly what a fresh build gives).
  *
  * Format (docs/crowd.md has the table): little-endian, the same on every
  * platform; a magic, the format version, the total size, the setup above,
@@ -87,8 +92,8 @@ CAIRN_CROWD_API cairn_status cairn_crowd_save_file(const cairn_crowd *c, const c
 
 /** Replaces the crowd's state with the one saved in buf (see the overview
  * for what must match). Any crowd with the same setup takes it: one just
- * created, or the one saved, rolled back. On failure the crowd is exactly
- * as it was.
+ * created, or the one saved, rolled back; what it held before goes, its
+ * pending events too. On failure the crowd is exactly as it was.
  * @param[in,out] c the crowd
  * @param[in] buf the saved bytes
  * @param[in] len their number
