@@ -103,6 +103,8 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   c->nby = (int32_t)ceilf((float)c->height * c->inv_bin) + 2;
   c->next_group = 1;
   c->layer_seen = o.penalty ? cairn_penalty_version(o.penalty) : 0;
+  c->grid_seen = cairn_grid_version(c->grid);
+  c->route_seen = cairn_grid_version(c->route);
   st = cairn__workers_init(&c->workers, o.jobs, o.threads, &c->alloc);
   if (st == CAIRN_OK) st = alloc_arrays(c);
   /* no slot was binned at a last tick */

@@ -147,6 +147,9 @@ struct cairn_crowd {
   size_t head_given;        /* raw cells of the head's route its agents got */
   uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
+  /* the grids' versions (cairn_grid_version) the crowd was last told of:
+   * at create and by cairn_crowd_grid_changed (a save needs them current) */
+  uint64_t grid_seen, route_seen;
   /* the head request's route over the hierarchy, for a save
    * (crowd_save.c replays it): where its plan started, edges refined */
   cairn_point head_from;

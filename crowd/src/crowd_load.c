@@ -577,9 +577,11 @@ static cairn_status load_needs(cairn_crowd *c, const crowd_view *v, crowd_loaded
 static void commit_objects(cairn_crowd *c, const crowd_view *v, crowd_loaded *l) {
   const cairn_field *old[CROWD_MAX_FIELDS];
   for (int k = 0; k < CROWD_MAX_FIELDS; k++) {
-    old[k] = c->fields[k].field;
+    /* the caller's fields were never the cache's to release */
+    old[k] = c->fields[k].caller ? NULL : c->fields[k].field;
     c->fields[k].field = l->fields[k];
     c->fields[k].users = 0;
+    c->fields[k].caller = 0; /* a save holds the cache's fields alone */
   }
   for (uint32_t k = 0; k < v->n_fields; k++)
     c->fields[v->fields[k].index].users = v->fields[k].users;
@@ -695,15 +697,15 @@ static cairn_status load(cairn_crowd *c, const void *buf, size_t len, const char
   crowd_view v;
   memset(&v, 0, sizeof v);
   v.name = name ? name : "<memory>";
-  /* the cache's fields must show the layer the file was checked against */
-  if (c->opts.penalty && cairn_penalty_version(c->opts.penalty) != c->layer_seen)
-    return cairn__crowd_file_fail(err, CAIRN_ERR_STATE, v.name,
-                                  "the penalty layer changed since cairn_crowd_layer_changed");
+  /* the cache's fields must show the map and the layer the file was
+   * checked against */
+  char why[CROWD_ERROR_CAP];
+  if (cairn__crowd_told(c, why, sizeof why) != CAIRN_OK)
+    return cairn__crowd_file_fail(err, CAIRN_ERR_STATE, v.name, "%s: tell the crowd first", why);
   cairn__rbuf r;
   cairn_status st = cairn__crowd_frame(buf, len, v.name, &r, err);
   if (st != CAIRN_OK) return st;
   crowd_setup file, mine;
-  char why[160];
   cairn__crowd_setup_get(&r, &file);
   cairn__crowd_setup_of(c, &mine);
   if (r.over) return BAD(&v, err, "truncated setup");
@@ -724,26 +726,34 @@ static cairn_status load(cairn_crowd *c, const void *buf, size_t len, const char
   return CAIRN_OK;
 }
 
+/* A load's outcome told as the crowd's other calls tell theirs: a
+ * refusal's line (mine) is also cairn_crowd_error's, and err's when
+ * given. */
+static cairn_status told(cairn_crowd *c, cairn_status st, const cairn_error *mine,
+                         cairn_error *err) {
+  if (err) *err = *mine;
+  if (st != CAIRN_OK) return cairn__crowd_fail(c, st, "%s", mine->message);
+  return cairn__crowd_ok(c);
+}
+
 cairn_status cairn_crowd_load(cairn_crowd *c, const void *buf, size_t len, cairn_error *err) {
-  if (err) {
-    err->message[0] = '\0';
-    err->line = 0;
-  }
-  if (!c || !buf) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, NULL, "invalid argument");
-  return load(c, buf, len, NULL, err);
+  cairn_error mine = {"", 0};
+  if (!c) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, NULL, "invalid argument");
+  cairn_status st = buf ? load(c, buf, len, NULL, &mine)
+                        : cairn__crowd_file_fail(&mine, CAIRN_ERR_ARG, NULL, "invalid argument");
+  return told(c, st, &mine, err);
 }
 
 cairn_status cairn_crowd_load_file(cairn_crowd *c, const char *path, cairn_error *err) {
-  if (err) {
-    err->message[0] = '\0';
-    err->line = 0;
-  }
-  if (!c || !path) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
+  cairn_error mine = {"", 0};
+  if (!c) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
   uint8_t *buf;
   size_t len, cap;
-  cairn_status st = cairn__crowd_read_file(path, &c->alloc, &buf, &len, &cap, err);
-  if (st != CAIRN_OK) return st;
-  st = load(c, buf, len, path, err);
-  cairn__free(&c->alloc, buf, cap);
-  return st;
+  cairn_status st = path ? cairn__crowd_read_file(path, &c->alloc, &buf, &len, &cap, &mine)
+                         : cairn__crowd_file_fail(&mine, CAIRN_ERR_ARG, NULL, "invalid argument");
+  if (st == CAIRN_OK) {
+    st = load(c, buf, len, path, &mine);
+    cairn__free(&c->alloc, buf, cap);
+  }
+  return told(c, st, &mine, err);
 }

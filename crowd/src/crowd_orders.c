@@ -429,6 +429,8 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
     cairn__crowd_request(c, s, 0, c->goal[s]);
     cairn__crowd_event(c, CAIRN_EVENT_REPATHED, s);
   }
+  c->grid_seen = cairn_grid_version(c->grid);
+  c->route_seen = cairn_grid_version(c->route);
   return cairn__crowd_ok(c);
 }
 

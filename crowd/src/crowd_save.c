@@ -385,11 +385,60 @@ static cairn_status put_all(cairn__wbuf *w, const cairn_crowd *c, uint64_t total
   return st;
 }
 
+/* The detail of a refusal into buf (cap bytes; nothing when buf is NULL
+ * or cap is 0); returns st. */
+static cairn_status say(char *buf, size_t cap, cairn_status st, const char *fmt, ...)
+    CAIRN_PRINTF(4, 5);
+static cairn_status say(char *buf, size_t cap, cairn_status st, const char *fmt, ...) {
+  if (!buf || !cap) return st;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* A field slot of the caller's, or -1. A save holds a field by its goal
+ * set, which a load builds again through the cache; a caller's field is
+ * no such thing (its own costs, the caller's repairs), so a crowd
+ * following one is not saved. */
+static int caller_field(const cairn_crowd *c) {
+  for (int k = 0; k < CROWD_MAX_FIELDS; k++)
+    if (c->fields[k].field && c->fields[k].caller) return k;
+  return -1;
+}
+
+cairn_status cairn__crowd_told(const cairn_crowd *c, char *detail, size_t cap) {
+  if (c->opts.penalty && cairn_penalty_version(c->opts.penalty) != c->layer_seen)
+    return say(detail, cap, CAIRN_ERR_STATE,
+               "the penalty layer changed since cairn_crowd_layer_changed");
+  if (cairn_grid_version(c->grid) != c->grid_seen ||
+      cairn_grid_version(c->route) != c->route_seen)
+    return say(detail, cap, CAIRN_ERR_STATE,
+               "the %s grid changed since cairn_crowd_grid_changed",
+               cairn_grid_version(c->grid) != c->grid_seen ? "walk" : "route");
+  return CAIRN_OK;
+}
+
+cairn_status cairn_crowd_save_check(const cairn_crowd *c, char *detail, size_t cap) {
+  if (detail && cap) detail[0] = '\0';
+  if (!c) return say(detail, cap, CAIRN_ERR_ARG, "no crowd (NULL)");
+  cairn_status st = cairn__crowd_told(c, detail, cap);
+  if (st != CAIRN_OK) return st;
+  int k = caller_field(c);
+  if (k >= 0)
+    return say(detail, cap, CAIRN_ERR_STATE,
+               "%lu agents follow a field of the caller's (field slot %d), which a save "
+               "cannot hold: order them otherwise first",
+               (unsigned long)c->fields[k].users, k);
+  return CAIRN_OK;
+}
+
 cairn_status cairn_crowd_save(const cairn_crowd *c, void *buf, size_t cap, size_t *len) {
   if (!c || !len) return CAIRN_ERR_ARG;
   *len = 0;
-  if (c->opts.penalty && cairn_penalty_version(c->opts.penalty) != c->layer_seen)
-    return CAIRN_ERR_STATE;
+  cairn_status refused = cairn_crowd_save_check(c, NULL, 0);
+  if (refused != CAIRN_OK) return refused;
   cairn__wbuf m = cairn__wbuf_init(NULL, 0);
   cairn_status st = put_all(&m, c, 0);
   if (st != CAIRN_OK) return st;
@@ -455,8 +504,12 @@ cairn_status cairn_crowd_save_file(const cairn_crowd *c, const char *path,
                                    cairn_error *err) {
   clear_error(err);
   if (!c || !path) return cairn__crowd_file_fail(err, CAIRN_ERR_ARG, path, "invalid argument");
+  char why[CROWD_ERROR_CAP];
+  cairn_status st = cairn_crowd_save_check(c, why, sizeof why);
+  if (st != CAIRN_OK)
+    return cairn__crowd_file_fail(err, st, path, "cannot save the crowd: %s", why);
   size_t len = 0;
-  cairn_status st = cairn_crowd_save(c, NULL, 0, &len);
+  st = cairn_crowd_save(c, NULL, 0, &len);
   if (st != CAIRN_ERR_BUFFER)
     return cairn__crowd_file_fail(err, st, path, "cannot save the crowd: %s",
                                   cairn_status_str(st));

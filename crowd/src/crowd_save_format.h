@@ -101,6 +101,12 @@ cairn_status cairn__crowd_frame(const void *buf, size_t len, const char *name,
 cairn_status cairn__crowd_file_fail(cairn_error *err, cairn_status st, const char *name,
                                     const char *fmt, ...) CAIRN_PRINTF(4, 5);
 
+/* CAIRN_OK when the crowd was told of every change to its grids and its
+ * layer (cairn_crowd_grid_changed, cairn_crowd_layer_changed), as a save
+ * and a load need: its fields then show the map the file records. Else
+ * CAIRN_ERR_STATE with the detail into detail (cap bytes; may be NULL). */
+cairn_status cairn__crowd_told(const cairn_crowd *c, char *detail, size_t cap);
+
 /* The whole file at path, in a buffer of the allocator a (size *cap). */
 cairn_status cairn__crowd_read_file(const char *path, const cairn_allocator *a,
                                     uint8_t **buf, size_t *len, size_t *cap,

@@ -11,8 +11,10 @@
  * run never interrupted; save, load, save gives the same bytes; every
  * truncation, every bit flip, another map or other options are refused
  * and leave the crowd exactly as it was, as does a load whose memory runs
- * out at any allocation; a removed agent's handle stays stale; the size
- * query and the files. */
+ * out at any allocation; a removed agent's handle stays stale; a crowd
+ * following a field of the caller's, or whose grid changed unreported, is
+ * not saved, and a load's refusal is the crowd's error detail too; the
+ * size query and the files. */
 #include "test_crowd_util.h"
 
 #include <stdio.h>
@@ -980,6 +982,125 @@ static void files(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* ---- what a save refuses, what a load tells ---------------------------- */
+
+/* A field the caller built to goal, as a game does. */
+static cairn_field *caller_field_to(const cairn_grid *g, cairn_point goal) {
+  cairn_flow_builder *b = NULL;
+  cairn_field *f = NULL;
+  assert_int_equal(cairn_flow_builder_create(NULL, &b), CAIRN_OK);
+  assert_int_equal(cairn_field_create(g, NULL, &f), CAIRN_OK);
+  cairn_flow_opts fo = cairn_flow_defaults();
+  fo.threads = 1;
+  assert_int_equal(cairn_field_build(b, f, g, &goal, 1, &fo), CAIRN_OK);
+  cairn_flow_builder_destroy(b);
+  return f;
+}
+
+/* While agents follow a field of the caller's the crowd is not saved
+ * (CAIRN_ERR_STATE, the detail from cairn_crowd_save_check and in the
+ * file's message, no file written); ordered onto the cache's field to the
+ * same goal, it is. A load into a crowd that holds a caller's field lets
+ * it go untouched: the caller's field still reads, and is the caller's to
+ * free. */
+static void caller_fields_are_not_saved(void **state) {
+  (void)state;
+  const char *path = "test_crowd_save_caller.crowd";
+  cairn_grid *g = small_grid();
+  cairn_crowd *c = small_crowd(g, NULL, 3);
+  uint64_t rng = 5;
+  cairn_point goal = tu_random_open(&rng, g);
+  cairn_field *f = caller_field_to(g, goal);
+  /* three of small_crowd's agents (slots 1, 2 and 7, first generation) */
+  const cairn_agent gen1 = (cairn_agent)1 << 32;
+  cairn_agent a[3] = {1 | gen1, 2 | gen1, 7 | gen1};
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_FIELD;
+  o.field = f;
+  assert_int_equal(cairn_crowd_order(c, a, 3, &o), CAIRN_OK);
+  assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  size_t len = 1;
+  assert_int_equal(cairn_crowd_save(c, NULL, 0, &len), CAIRN_ERR_STATE);
+  assert_int_equal(len, 0);
+  char why[160];
+  assert_int_equal(cairn_crowd_save_check(c, why, sizeof why), CAIRN_ERR_STATE);
+  assert_non_null(strstr(why, "3 agents follow a field of the caller's"));
+  cairn_error err;
+  remove(path);
+  assert_int_equal(cairn_crowd_save_file(c, path, &err), CAIRN_ERR_STATE);
+  assert_non_null(strstr(err.message, path));
+  assert_non_null(strstr(err.message, "field of the caller's"));
+  assert_false(file_exists(path));
+  /* the cache's field to the same goal: saved, and taken back */
+  assert_int_equal(cairn_crowd_order_field(c, a, 3, &goal, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_save_check(c, why, sizeof why), CAIRN_OK);
+  assert_string_equal(why, "");
+  size_t n;
+  uint8_t *bytes = save_of(c, &n);
+  /* a crowd holding the caller's field loads it */
+  cairn_crowd *d = small_crowd(g, NULL, 1);
+  assert_int_equal(cairn_crowd_order(d, a, 2, &o), CAIRN_OK);
+  assert_int_equal(cairn_crowd_load(d, bytes, n, &err), CAIRN_OK);
+  assert_same_save(d, bytes, n);
+  for (int k = 0; k < CAIRN_CROWD_MAX_FIELDS; k++) assert_true(d->fields[k].field != f);
+  cairn_flow_sample smp;
+  assert_int_equal(cairn_field_sample(f, (float)goal.x + 0.5f, (float)goal.y + 0.5f, &smp),
+                   CAIRN_OK);
+  for (int t = 0; t < 5; t++) {
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    assert_int_equal(cairn_crowd_tick(d), CAIRN_OK);
+    assert_int_equal(cairn_crowd_hash(c), cairn_crowd_hash(d));
+  }
+  free(bytes);
+  cairn_crowd_destroy(d);
+  cairn_crowd_destroy(c);
+  cairn_field_destroy(f);
+  cairn_grid_destroy(g);
+}
+
+/* A grid edit the crowd was not told of: no save and no load
+ * (CAIRN_ERR_STATE, saying which grid), the load's refusal being also
+ * cairn_crowd_error's; told, both go through and the detail is gone. */
+static void unreported_edits_are_refused(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *c = small_crowd(g, NULL, 4);
+  size_t len;
+  uint8_t *bytes = save_of(c, &len);
+  cairn_point p = {0, 0};
+  while (cairn_grid_cost(g, p.x, p.y) != 1) p.x++;
+  assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 2), CAIRN_OK);
+  char why[160];
+  size_t got;
+  assert_int_equal(cairn_crowd_save(c, NULL, 0, &got), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_crowd_save_check(c, why, sizeof why), CAIRN_ERR_STATE);
+  assert_non_null(strstr(why, "walk grid changed since cairn_crowd_grid_changed"));
+  cairn_error err;
+  uint64_t h = cairn_crowd_hash(c);
+  assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_ERR_STATE);
+  assert_non_null(strstr(err.message, "<memory>: the walk grid changed"));
+  assert_string_equal(cairn_crowd_error(c), err.message);
+  assert_int_equal(cairn_crowd_hash(c), h);
+  /* told: the save is taken (the map it was made on had the old cost, so
+   * the load now says which grid differs) */
+  assert_int_equal(cairn_crowd_grid_changed(c, &p, 1), CAIRN_OK);
+  free(save_of(c, &got));
+  assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_ERR_MISMATCH);
+  assert_non_null(strstr(cairn_crowd_error(c), "walk grid's fingerprint"));
+  assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_grid_changed(c, &p, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_OK);
+  assert_string_equal(cairn_crowd_error(c), "");
+  assert_string_equal(err.message, "");
+  assert_same_save(c, bytes, len);
+  /* a file that cannot be read: its line too */
+  assert_int_equal(cairn_crowd_load_file(c, "no/such/dir/y.crowd", NULL), CAIRN_ERR_IO);
+  assert_non_null(strstr(cairn_crowd_error(c), "no/such/dir/y.crowd: cannot open"));
+  free(bytes);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
 /* ---- handles ------------------------------------------------------- */
 
 /* A removed agent's handle stays stale in the loaded crowd
@@ -1079,6 +1200,8 @@ int main(void) {
       cmocka_unit_test(refuses_another_map_or_options),
       cmocka_unit_test(sizes_and_arguments),
       cmocka_unit_test(files),
+      cmocka_unit_test(caller_fields_are_not_saved),
+      cmocka_unit_test(unreported_edits_are_refused),
       cmocka_unit_test(stale_handles_stay_stale),
       cmocka_unit_test(out_of_memory_changes_nothing),
   };

@@ -18,6 +18,14 @@
  * (and the same agents, paths, events, queries, exports and figures) as
  * the crowd that was never interrupted, at any thread count.
  *
+ * Fields of the caller's (cairn_order.field) are not saved: the crowd
+ * holds them, it does not own them (their costs and repairs are the
+ * caller's), and a save records a field by the goal set a load builds
+ * again. While an agent follows one, cairn_crowd_save refuses
+ * (CAIRN_ERR_STATE; cairn_crowd_save_check says which): order those
+ * agents otherwise before saving (a field order on the same goals gives
+ * them the cache's field).
+ *
  * What is not saved: the objects the crowd points to. Load into a crowd
  * the caller created with the same walk grid (and route grid), options,
  * penalty layer and hierarchy, all in the state they had at the save; the
@@ -29,8 +37,11 @@
  * bin_size, neighbour_radius, path_budget, waypoints, stuck_ticks,
  * avoid_radius, claim_penalty, claim_radius, claim_ticks, max_events).
  * The job system, threads, chunk and field_cache_bytes may differ. The
- * fields followed are built again through the crowd's cache (a field the
- * cache repaired after edits is exactly what a fresh build gives).
+ * crowd must have been told of every change to its grids and its layer
+ * (cairn_crowd_grid_changed, cairn_crowd_layer_changed): a save or a load
+ * before that is CAIRN_ERR_STATE. The fields followed are built again
+ * through the crowd's cache (a field the cache repaired after edits is
+ * exactly what a fresh build gives).
  *
  * Format (docs/crowd.md has the table): little-endian, the same on every
  * platform; a magic, the format version, the total size, the setup above,
@@ -41,8 +52,9 @@
  * every count and index against the crowd's limits and every invariant
  * the tick relies on (CAIRN_ERR_PARSE), before it changes anything. err
  * (cairn/io.h, may be NULL) gets "FILE: problem", FILE being "<memory>"
- * for a buffer. A load that fails for any reason, memory included, leaves
- * the crowd exactly as it was.
+ * for a buffer; a load's line is also cairn_crowd_error's (emptied by a
+ * load that succeeds). A load that fails for any reason, memory included,
+ * leaves the crowd exactly as it was, but for that detail.
  *
  * Threads: as the crowd's other calls (single-threaded from the caller's
  * side). Memory: a save allocates nothing (cairn_crowd_save_file a path
@@ -65,16 +77,32 @@ extern "C" {
 /** The format version cairn_crowd_save writes (and the only one read). */
 #define CAIRN_CROWD_SAVE_VERSION 1u
 
-/** Saves the crowd's state into buf. Call it between ticks. With a penalty
- * layer, call cairn_crowd_layer_changed after writing to the layer first:
- * the fields then show the layer the file records.
+/** Whether cairn_crowd_save would refuse the crowd now, and why (as
+ * cairn_crowd_check does for create: a save's crowd is const, so its
+ * refusal leaves no cairn_crowd_error).
+ * @param[in] c the crowd
+ * @param[out] detail room for the detail ("the walk grid changed since
+ * cairn_crowd_grid_changed", "3 agents follow a field of the caller's
+ * ..."; "" when a save would be taken), or NULL
+ * @param[in] cap bytes detail can hold (the detail is cut to fit)
+ * @return CAIRN_OK; CAIRN_ERR_STATE when the grids or the penalty layer
+ * changed since the crowd was last told (cairn_crowd_grid_changed,
+ * cairn_crowd_layer_changed), or when an agent follows a field of the
+ * caller's; CAIRN_ERR_ARG for NULL c */
+CAIRN_CROWD_API cairn_status cairn_crowd_save_check(const cairn_crowd *c, char *detail,
+                                                    size_t cap);
+
+/** Saves the crowd's state into buf. Call it between ticks, after telling
+ * the crowd of the last changes to its grids and its penalty layer (the
+ * fields then show the map the file records), while no agent follows a
+ * field of the caller's (see the overview).
  * @param[in] c the crowd
  * @param[out] buf where the bytes go, or NULL to ask the size
  * @param[in] cap bytes buf holds
  * @param[out] len the size of the save in bytes
  * @return CAIRN_OK; CAIRN_ERR_BUFFER (buf NULL or cap under *len, nothing
- * written); CAIRN_ERR_STATE when the penalty layer changed since the last
- * cairn_crowd_layer_changed; CAIRN_ERR_ARG for NULL c or len */
+ * written); CAIRN_ERR_STATE for the refusals of cairn_crowd_save_check
+ * (nothing written, *len 0); CAIRN_ERR_ARG for NULL c or len */
 CAIRN_CROWD_API cairn_status cairn_crowd_save(const cairn_crowd *c, void *buf, size_t cap,
                                               size_t *len);
 
@@ -86,14 +114,17 @@ CAIRN_CROWD_API cairn_status cairn_crowd_save(const cairn_crowd *c, void *buf, s
  * @param[in] path the file
  * @param[out] err error detail, or NULL
  * @return CAIRN_OK; CAIRN_ERR_IO; CAIRN_ERR_NOMEM; the refusals of
- * cairn_crowd_save; CAIRN_ERR_ARG for NULL c or path */
+ * cairn_crowd_save (err gets cairn_crowd_save_check's detail);
+ * CAIRN_ERR_ARG for NULL c or path */
 CAIRN_CROWD_API cairn_status cairn_crowd_save_file(const cairn_crowd *c, const char *path,
                                                    cairn_error *err);
 
 /** Replaces the crowd's state with the one saved in buf (see the overview
  * for what must match). Any crowd with the same setup takes it: one just
- * created, or the one saved, rolled back; what it held before goes, its
- * pending events too. On failure the crowd is exactly as it was.
+ * created, or the one saved, rolled back; what it held before goes (its
+ * pending events too, and the caller's fields it held, which stay the
+ * caller's). On failure the crowd is exactly as it was, and
+ * cairn_crowd_error gives err's line.
  * @param[in,out] c the crowd
  * @param[in] buf the saved bytes
  * @param[in] len their number
@@ -101,8 +132,9 @@ CAIRN_CROWD_API cairn_status cairn_crowd_save_file(const cairn_crowd *c, const c
  * @return CAIRN_OK; CAIRN_ERR_PARSE (truncated, corrupt, another format
  * version, malformed); CAIRN_ERR_MISMATCH (another map, options, layer or
  * hierarchy, or a goal or search the map no longer fits); CAIRN_ERR_STATE
- * when the penalty layer changed since the last cairn_crowd_layer_changed
- * (call it first, as after restoring the layer for a rollback);
+ * when the grids or the penalty layer changed since the crowd was last
+ * told (call cairn_crowd_grid_changed and cairn_crowd_layer_changed
+ * first, as after restoring the map and the layer for a rollback);
  * CAIRN_ERR_NOMEM; CAIRN_ERR_ARG for NULL c or buf */
 CAIRN_CROWD_API cairn_status cairn_crowd_load(cairn_crowd *c, const void *buf, size_t len,
                                               cairn_error *err);
