@@ -1,11 +1,13 @@
 /* libFuzzer target: a crowd save from any bytes, loaded into a small
  * crowd built here (a 16 x 12 map with walls, six agents at most, claims
- * on, a tiny path budget and four waypoints, so saves hold searches in
- * flight, group continuations and claims). A refusal must be a parse or
- * mismatch status with a message naming "<memory>", and leave the crowd
- * as it was (its hash). An accepted state must run: saved again, loaded
- * into a second crowd, it gives the same hash and the same bytes, and
- * both tick on alike.
+ * on, a tiny path budget, four waypoints and a ring of eight events, so
+ * saves hold searches in flight, group continuations, claims, pending
+ * events and lost ones). A refusal must be a parse or mismatch status
+ * with a message naming "<memory>", which is also the crowd's
+ * cairn_crowd_error, and leave the crowd as it was (its hash). An
+ * accepted state must run: saved again, loaded into a second crowd, it
+ * gives the same hash and the same bytes, and both tick on alike and
+ * drain the same events.
  *
  * Bytes: the first says how the rest is taken: bit 0 set, as it is (the
  * frame's checks: size, magic, version, checksum); clear, sealed first
@@ -51,6 +53,7 @@ static cairn_crowd *new_crowd(void) {
   o.path_budget = 6;
   o.waypoints = 4;
   o.claim_penalty = 1.0f;
+  o.max_events = 8;
   cairn_crowd *c = NULL;
   CHECK(cairn_crowd_create(the_grid(), &o, NULL, &c) == CAIRN_OK);
   return c;
@@ -74,6 +77,18 @@ static void seal(uint8_t *b, size_t len) {
   for (int k = 0; k < 8; k++) b[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
 }
 
+/* The events a and b hold: the same, field by field, in order. */
+static void check_same_events(cairn_crowd *a, cairn_crowd *b) {
+  cairn_crowd_event ea[8], eb[8];
+  size_t na, nb;
+  CHECK(cairn_crowd_events(a, ea, 8, &na) == CAIRN_OK);
+  CHECK(cairn_crowd_events(b, eb, 8, &nb) == CAIRN_OK);
+  CHECK(na == nb);
+  for (size_t k = 0; k < na; k++)
+    CHECK(ea[k].agent == eb[k].agent && ea[k].user == eb[k].user && ea[k].tick == eb[k].tick &&
+          ea[k].kind == eb[k].kind);
+}
+
 /* An accepted state: saved again, loaded elsewhere, the same; both go on
  * alike. */
 static void check_taken(cairn_crowd *a) {
@@ -89,6 +104,7 @@ static void check_taken(cairn_crowd *a) {
     cairn_status sa = cairn_crowd_tick(a), sb = cairn_crowd_tick(b);
     CHECK(sa == sb);
     CHECK(cairn_crowd_hash(a) == cairn_crowd_hash(b));
+    check_same_events(a, b);
   }
   free(again);
   free(bytes);
@@ -111,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     CHECK(st == CAIRN_ERR_PARSE || st == CAIRN_ERR_MISMATCH);
     CHECK(strncmp(err.message, "<memory>: ", 10) == 0);
+    CHECK(strncmp(cairn_crowd_error(c), err.message, 100) == 0);
     CHECK(cairn_crowd_hash(c) == before);
   }
   cairn_crowd_destroy(c);
@@ -123,44 +140,95 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
  * -Icore/include -Icrowd/include -Iflowfield/include -Ihierarchy/include
  * -Icore/src/private with the libraries, run in corpus/crowd_load/. Each
  * seed: a mode byte (0: sealed, 1: as is), then a save after some ticks
- * of some orders. */
-static void write_seed(const char *name, const cairn_crowd *c, uint8_t mode) {
-  size_t len;
-  uint8_t *b = save_of(c, &len);
+ * of some orders; three are broken on purpose (cut short, a bit flipped,
+ * an event of no kind sealed in). */
+static void write_bytes(const char *name, const uint8_t *b, size_t len, uint8_t mode) {
   FILE *f = fopen(name, "wb");
   CHECK(f != NULL);
   CHECK(fwrite(&mode, 1, 1, f) == 1 && fwrite(b, 1, len, f) == len);
   fclose(f);
+}
+
+static void write_seed(const char *name, const cairn_crowd *c, uint8_t mode) {
+  size_t len;
+  uint8_t *b = save_of(c, &len);
+  write_bytes(name, b, len, mode);
   free(b);
 }
 
-static cairn_agent add(cairn_crowd *c, float x, float y) {
-  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0, 0};
+/* The broken seeds, from a save with events pending (the last event's
+ * kind is the 4 bytes before the checksum). */
+static void write_broken(const cairn_crowd *c) {
+  CHECK(cairn_crowd_events_pending(c) > 0);
+  size_t len;
+  uint8_t *b = save_of(c, &len);
+  write_bytes("truncated", b, len / 2, 1);
+  b[len / 3] ^= 0x10;
+  write_bytes("flipped", b, len, 1);
+  b[len / 3] ^= 0x10;
+  b[len - 12] = 9;
+  write_bytes("bad_event", b, len, 0);
+  free(b);
+}
+
+static cairn_agent add(cairn_crowd *c, float x, float y, uint64_t user) {
+  cairn_agent_params p = {x, y, 0.3f, 1.5f, 0, user};
   cairn_agent a;
   CHECK(cairn_crowd_add(c, &p, &a) == CAIRN_OK);
   return a;
+}
+
+static void ticks(cairn_crowd *c, int n) {
+  for (int t = 0; t < n; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+}
+
+/* Units that stay around one cell, a driven one, an agent removed and
+ * one placed since the last tick (the loose list), events pending. */
+static void write_staying(void) {
+  cairn_crowd *c = new_crowd();
+  cairn_agent a[5];
+  for (int k = 0; k < 4; k++) a[k] = add(c, 1.5f + (float)(2 * k), 1.5f, 100 + (uint64_t)k);
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_PATH;
+  o.goal = (cairn_point){5, 3};
+  o.arrival = CAIRN_ARRIVAL_STAY;
+  CHECK(cairn_crowd_order(c, a, 3, &o) == CAIRN_OK);
+  CHECK(cairn_crowd_drive(c, a[3], 0.5f, 0.25f) == CAIRN_OK);
+  ticks(c, 40);
+  CHECK(cairn_crowd_remove(c, a[2]) == CAIRN_OK);
+  a[4] = add(c, 12.5f, 10.5f, 200);
+  CHECK(cairn_crowd_set_position(c, a[0], 2.5f, 9.5f) == CAIRN_OK);
+  write_seed("staying", c, 0);
+  cairn_crowd_destroy(c);
 }
 
 int main(void) {
   cairn_crowd *c = new_crowd();
   write_seed("empty", c, 1);
   cairn_agent a[6];
-  for (int k = 0; k < 6; k++) a[k] = add(c, 1.5f + (float)(2 * k), k % 2 ? 1.5f : 10.5f);
+  for (int k = 0; k < 6; k++)
+    a[k] = add(c, 1.5f + (float)(2 * k), k % 2 ? 1.5f : 10.5f, 10 + (uint64_t)k);
   cairn_point gate = {9, 6}, corner = {15, 0}, far = {1, 11};
   CHECK(cairn_crowd_order_field(c, a, 2, &gate, 1) == CAIRN_OK);
   CHECK(cairn_crowd_order_move(c, a + 2, 2, corner) == CAIRN_OK);
   CHECK(cairn_crowd_order_path(c, a + 4, 2, far) == CAIRN_OK);
   write_seed("ordered", c, 0);
-  for (int t = 0; t < 3; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+  ticks(c, 3);
   write_seed("searching", c, 0);
   write_seed("searching_as_is", c, 1);
-  for (int t = 0; t < 20; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+  ticks(c, 20);
   CHECK(cairn_crowd_remove(c, a[1]) == CAIRN_OK);
   CHECK(cairn_crowd_order_wander(c, a + 2, 1, 7) == CAIRN_OK);
   write_seed("walking", c, 0);
-  for (int t = 0; t < 60; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+  ticks(c, 60);
+  for (int k = 0; k < 7; k++) { /* more events than the ring holds: some lost */
+    CHECK(cairn_crowd_remove(c, a[5]) == CAIRN_OK);
+    a[5] = add(c, 11.5f, 1.5f, 20 + (uint64_t)k);
+  }
   write_seed("later", c, 0);
+  write_broken(c);
   cairn_crowd_destroy(c);
+  write_staying();
   return 0;
 }
 #endif
