@@ -400,6 +400,15 @@ if [ -f "$mai/maps/Berlin_0_256.map" ]; then
       --json >"$tmp/mr.json" 2>&1
     same_state "march --algo $algo" "$tmp/mw.json" "$tmp/mr.json"
   done
+  # units that stay around one goal, saved while most are on the way
+  # (their shared radius, the cluster's arrivals): the same at 1,200
+  "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 1 --units 300 --arrive stay \
+    --goal 128,128 --ticks 1200 --json >"$tmp/sw.json" 2>&1
+  "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 1 --units 300 --arrive stay \
+    --goal 128,128 --ticks 600 --save "$tmp/s.crowd" >/dev/null 2>&1
+  "$cairn" march --map "$mai/maps/Berlin_0_256.map" --load "$tmp/s.crowd" --ticks 1200 \
+    --json --threads 2 >"$tmp/sr.json" 2>&1
+  same_state "march --arrive stay" "$tmp/sw.json" "$tmp/sr.json"
   expect 3 "m.crowd: made for another crowd: the walk grid.s width" \
     "$cairn" march --map "$map" --load "$tmp/m.crowd"
   head -c 100 "$tmp/m.crowd" >"$tmp/short.crowd"
