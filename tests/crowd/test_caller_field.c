@@ -223,17 +223,21 @@ static void grid_edits_leave_it_alone(void **state) {
   assert_int_equal(cairn_crowd_order(c, &a, 1, &o), CAIRN_OK);
   for (int t = 0; t < 10; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
   cairn_cost before = cairn_field_cost(f, 10, 11);
+  assert_true(before != CAIRN_COST_INF);
   cairn_point cell = {10, 10};
   assert_int_equal(cairn_grid_set_cost(g, 10, 10, 0), CAIRN_OK);
   assert_int_equal(cairn_crowd_grid_changed(c, &cell, 1), CAIRN_OK);
   cairn_field_stats fs;
   cairn_field_get_stats(f, &fs);
   assert_int_equal(fs.repaired, 0);
-  assert_true(cairn_field_cost(f, 10, 11) == before);
+  /* untouched, so stale: its reads refuse until the caller repairs it */
+  assert_int_equal(cairn_field_check(f), CAIRN_ERR_STATE);
+  assert_true(cairn_field_cost(f, 10, 11) == CAIRN_COST_INF);
   /* the caller repairs it; agents keep following */
   cairn_flow_builder *b = NULL;
   assert_int_equal(cairn_flow_builder_create(NULL, &b), CAIRN_OK);
   assert_int_equal(cairn_field_repair(b, f, &cell, 1), CAIRN_OK);
+  assert_true(cairn_field_cost(f, 10, 11) == before);
   for (int t = 0; t < 400 && tc_info(c, a).state != CAIRN_AGENT_ARRIVED; t++)
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
   assert_int_equal(tc_info(c, a).state, CAIRN_AGENT_ARRIVED);

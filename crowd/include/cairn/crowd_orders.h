@@ -31,7 +31,8 @@ typedef struct cairn_order {
    * instead of goals. The crowd shares it between the agents and never
    * builds, repairs or frees it: the caller keeps it alive and unchanged
    * while agents follow it, and after cairn_crowd_grid_changed (or a
-   * change of the cost layer) repairs it itself (cairn_field_repair). */
+   * change of the cost layer) repairs it itself (cairn_field_repair);
+   * until then it reads as stale and its agents stand, unreachable. */
   const cairn_field *field;
   cairn_point goal;          /**< PATH: the goal cell */
   /** PATH: 1 (default) = one path for the group, members in formation
