@@ -556,6 +556,10 @@ static cairn_status load_route(cairn_crowd *c, const crowd_view *v, crowd_loaded
     st = cairn_hpa_refine(q, 1, &res);
   if (st == CAIRN_ERR_NOMEM)
     return cairn__crowd_file_fail(err, st, v->name, "out of memory resuming the route");
+  if (st == CAIRN_ERR_STATE) /* as the hierarchy's own reads refuse */
+    return cairn__crowd_file_fail(err, st, v->name,
+                                  "the hierarchy is stale (its grid changed since its last "
+                                  "edit, or an edit failed): the route cannot resume");
   if (st != CAIRN_IN_PROGRESS || res.route_refined != v->hpa_refined ||
       res.expanded != v->head_expanded)
     return cairn__crowd_file_fail(err, CAIRN_ERR_MISMATCH, v->name,

@@ -1101,6 +1101,34 @@ static void unreported_edits_are_refused(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* A route over a stale hierarchy (its grid edited behind it, the crowd
+ * told) does not resume: CAIRN_ERR_STATE, as the hierarchy's own reads
+ * answer; once the hierarchy is updated, the load takes it. */
+static void stale_hierarchy_refuses_the_route(void **state) {
+  (void)state;
+  scene a, b;
+  scene_setup(&a, HPA, 1, NULL);
+  scene_populate(&a);
+  while (!a.crowd->in_search) assert_int_equal(cairn_crowd_tick(a.crowd), CAIRN_OK);
+  size_t len;
+  uint8_t *bytes = save_of(a.crowd, &len);
+  scene_setup(&b, HPA, 1, NULL);
+  cairn_point p = {0, 0};
+  while (cairn_grid_cost(b.grid, p.x, p.y) != 1) p.x++;
+  assert_int_equal(cairn_grid_set_cost(b.grid, p.x, p.y, 2), CAIRN_OK);
+  assert_int_equal(cairn_grid_set_cost(b.grid, p.x, p.y, 1), CAIRN_OK); /* the same map */
+  assert_int_equal(cairn_crowd_grid_changed(b.crowd, &p, 1), CAIRN_OK);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(b.crowd, bytes, len, &err), CAIRN_ERR_STATE);
+  assert_non_null(strstr(err.message, "the hierarchy is stale"));
+  assert_int_equal(cairn_hpa_update(b.hpa, b.grid, (cairn_rect){p.x, p.y, 1, 1}), CAIRN_OK);
+  assert_int_equal(cairn_crowd_load(b.crowd, bytes, len, &err), CAIRN_OK);
+  assert_same_save(b.crowd, bytes, len);
+  free(bytes);
+  scene_free(&b);
+  scene_free(&a);
+}
+
 /* ---- handles ------------------------------------------------------- */
 
 /* A removed agent's handle stays stale in the loaded crowd
@@ -1202,6 +1230,7 @@ int main(void) {
       cmocka_unit_test(files),
       cmocka_unit_test(caller_fields_are_not_saved),
       cmocka_unit_test(unreported_edits_are_refused),
+      cmocka_unit_test(stale_hierarchy_refuses_the_route),
       cmocka_unit_test(stale_handles_stay_stale),
       cmocka_unit_test(out_of_memory_changes_nothing),
   };

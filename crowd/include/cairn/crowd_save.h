@@ -134,8 +134,10 @@ CAIRN_CROWD_API cairn_status cairn_crowd_save_file(const cairn_crowd *c, const c
  * hierarchy, or a goal or search the map no longer fits); CAIRN_ERR_STATE
  * when the grids or the penalty layer changed since the crowd was last
  * told (call cairn_crowd_grid_changed and cairn_crowd_layer_changed
- * first, as after restoring the map and the layer for a rollback);
- * CAIRN_ERR_NOMEM; CAIRN_ERR_ARG for NULL c or buf */
+ * first, as after restoring the map and the layer for a rollback), and
+ * when a route in progress would be planned again over a hierarchy that
+ * is stale (cairn_hpa_edit or cairn_hpa_update first); CAIRN_ERR_NOMEM;
+ * CAIRN_ERR_ARG for NULL c or buf */
 CAIRN_CROWD_API cairn_status cairn_crowd_load(cairn_crowd *c, const void *buf, size_t len,
                                               cairn_error *err);
 
