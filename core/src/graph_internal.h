@@ -25,6 +25,7 @@ struct cairn_graph {
    * unreachable) when every finite cost fits, half the memory and cache
    * traffic of lm (CAIRN_COST_INF), which holds them otherwise */
   uint32_t n_lm;
+  uint32_t lm_node[CAIRN_GRAPH_MAX_LANDMARKS]; /* the landmarks themselves */
   uint32_t *lm32;
   cairn_cost *lm;
   /* bumped when the landmarks change: a sliced search begun before reads

@@ -437,6 +437,7 @@ cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
   g->lm = lm;
   g->lm32 = lm32;
   g->n_lm = n;
+  if (n) memcpy(g->lm_node, nodes, n * sizeof *nodes);
   g->version++;
   return CAIRN_OK;
 }
@@ -469,6 +470,15 @@ cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
 }
 
 uint32_t cairn_graph_landmarks(const cairn_graph *g) { return g ? g->n_lm : 0; }
+
+uint32_t cairn_graph_landmark_node(const cairn_graph *g, uint32_t i) {
+  return g && i < g->n_lm ? g->lm_node[i] : UINT32_MAX;
+}
+
+cairn_cost cairn_graph_landmark_cost(const cairn_graph *g, uint32_t i, uint32_t v) {
+  if (!g || i >= g->n_lm || v >= g->n) return CAIRN_COST_INF;
+  return landmark_cost(g, v, i);
+}
 
 size_t cairn_graph_landmark_bytes(const cairn_graph *g) {
   if (!g) return 0;

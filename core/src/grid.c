@@ -189,6 +189,19 @@ const uint8_t *cairn_grid_moves(const cairn_grid *g, int32_t *stride) {
   return g ? g->moves : NULL;
 }
 
+/* The hash of cairn_save.h over the sizes and the rows of costs (the
+ * padding left out), so that it follows the map and not the layout. */
+uint64_t cairn_grid_fingerprint(const cairn_grid *g) {
+  if (!g) return 0;
+  cairn__hash h;
+  cairn__hash_init(&h);
+  cairn__hash_le(&h, (uint32_t)g->width, 4);
+  cairn__hash_le(&h, (uint32_t)g->height, 4);
+  for (int32_t y = 0; y < g->height; y++)
+    cairn__hash_add(&h, g->cost + cairn__grid_index(g, 0, y), (size_t)g->width);
+  return cairn__hash_end(&h);
+}
+
 /* Flood fill with an explicit stack (each cell is pushed once, when it is
  * labelled, so passable cells bound it): no recursion on a 16384^2 maze.
  * With sizes (not NULL), *sizes (of *cap entries, grown through the grid's

@@ -139,8 +139,20 @@ static void landmarks_errors(void **state) {
   /* a cost past 32 bits: 8-byte rows, the same bounds */
   cairn_cost wide[4 * 2] = {0, (cairn_cost)1 << 40, (cairn_cost)1 << 41, INF,
                             INF, INF, 0, ONE};
+  /* read back as given, both widths (save formats store the table) */
+  for (uint32_t i = 0; i < 2; i++)
+    for (uint32_t v = 0; v < 4; v++) assert_true(cairn_graph_landmark_cost(g, i, v) == costs[i * 4 + v]);
+  assert_int_equal(cairn_graph_landmark_node(g, 0), 0);
+  assert_int_equal(cairn_graph_landmark_node(g, 1), 2);
   assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, wide), CAIRN_OK);
   assert_int_equal(cairn_graph_landmark_bytes(g), 2 * 4 * sizeof(cairn_cost));
+  for (uint32_t i = 0; i < 2; i++)
+    for (uint32_t v = 0; v < 4; v++) assert_true(cairn_graph_landmark_cost(g, i, v) == wide[i * 4 + v]);
+  assert_true(cairn_graph_landmark_cost(g, 2, 0) == INF); /* out of range */
+  assert_true(cairn_graph_landmark_cost(g, 0, 4) == INF);
+  assert_true(cairn_graph_landmark_cost(NULL, 0, 0) == INF);
+  assert_int_equal(cairn_graph_landmark_node(g, 2), UINT32_MAX);
+  assert_int_equal(cairn_graph_landmark_node(NULL, 0), UINT32_MAX);
   assert_int_equal(cairn_graph_set_landmarks(g, nodes, 2, costs), CAIRN_OK);
   assert_int_equal(cairn_graph_compute_landmarks(g, NULL, nodes, 1), CAIRN_ERR_ARG);
   nodes[0] = 9;

@@ -294,6 +294,21 @@ CAIRN_CORE_API cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_
  * @param[in] g the graph
  * @return the landmark count */
 CAIRN_CORE_API uint32_t cairn_graph_landmarks(const cairn_graph *g);
+/** Landmark i's node, as cairn_graph_set_landmarks took it (save formats
+ * read the table back through this and cairn_graph_landmark_cost).
+ * @param[in] g the graph
+ * @param[in] i the landmark, below cairn_graph_landmarks(g)
+ * @return its node id; UINT32_MAX for a NULL g or an i out of range */
+CAIRN_CORE_API uint32_t cairn_graph_landmark_node(const cairn_graph *g, uint32_t i);
+/** The cost from landmark i to node v, as cairn_graph_set_landmarks took
+ * it.
+ * @param[in] g the graph
+ * @param[in] i the landmark, below cairn_graph_landmarks(g)
+ * @param[in] v the node
+ * @return the cost; CAIRN_COST_INF where v is unreachable from it, and for
+ * a NULL g or an i or v out of range */
+CAIRN_CORE_API cairn_cost cairn_graph_landmark_cost(const cairn_graph *g, uint32_t i,
+                                                    uint32_t v);
 /** Bytes the graph's landmark table holds.
  * @param[in] g the graph
  * @return the table's size in bytes */

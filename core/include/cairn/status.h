@@ -30,7 +30,7 @@ extern "C" {
   X(CAIRN_ERR_TOO_LARGE, -5, "size above the documented limit")          \
   X(CAIRN_ERR_PARSE, -6, "malformed input")                              \
   X(CAIRN_ERR_IO, -7, "cannot read or write the file")                   \
-  X(CAIRN_ERR_MISMATCH, -8, "scenario does not match the map")           \
+  X(CAIRN_ERR_MISMATCH, -8, "input does not match the map")              \
   X(CAIRN_ERR_STATE, -9, "call out of sequence")                         \
   X(CAIRN_ERR_BUFFER, -10, "buffer too small")
 
@@ -64,7 +64,8 @@ typedef enum cairn_status {
 /** @var CAIRN_ERR_IO
  * Cannot read or write the file. */
 /** @var CAIRN_ERR_MISMATCH
- * The scenario does not match the map. */
+ * The input does not match the map (a scenario of another size, a saved
+ * hierarchy made for another map or layer). */
 /** @var CAIRN_ERR_STATE
  * Call out of sequence (or on a stale object or handle). */
 /** @var CAIRN_ERR_BUFFER

@@ -8,6 +8,7 @@
 #include "cairn_bits.h"   /* CAIRN_INLINE, CAIRN_PRINTF, cairn__ctz */
 #include "cairn_clock.h"  /* cairn__now_ns, cairn__now_ms: monotonic */
 #include "cairn_dirs.h"   /* cairn__dx, cairn__dy: the move order */
+#include "cairn_save.h"   /* save formats: little-endian buffers, the hash */
 #include "cairn_thread.h" /* locks, relaxed atomics, the jobs to run on */
 
 #endif
