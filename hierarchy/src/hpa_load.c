@@ -591,17 +591,18 @@ static cairn_status read_payload(hpa_loader *l, const hpa_header *hd) {
   return st;
 }
 
+/* cairn_hpa_load, the input named `name`; t0 is when the load began (the
+ * file's reading included), for the stats' build_ms. */
 static cairn_status load_named(const void *buf, size_t len, const char *name,
                                const cairn_grid *grid, const cairn_penalty *layer,
                                const cairn_hpa_opts *opts, const cairn_allocator *alloc,
-                               cairn_hpa **out, cairn_error *err) {
+                               cairn_hpa **out, cairn_error *err, double t0) {
   cairn__hpa_clear_error(err);
   cairn_hpa_opts o = opts ? *opts : cairn_hpa_defaults();
   hpa_header hd;
   memset(&hd, 0, sizeof hd);
   cairn_status st = load_check(buf, len, name, grid, layer, &o, out, err, &hd);
   if (st != CAIRN_OK) return st;
-  double t0 = cairn__now_ms();
   cairn_hpa *h;
   st = cairn__hpa_new(grid, &o, (int32_t)hd.cs, alloc, &h);
   if (st != CAIRN_OK) return fail(err, st, name, "%s", cairn_status_str(st));
@@ -632,7 +633,7 @@ cairn_status cairn_hpa_load(const void *buf, size_t len, const cairn_grid *grid,
                             const cairn_penalty *layer, const cairn_hpa_opts *opts,
                             const cairn_allocator *alloc, cairn_hpa **out,
                             cairn_error *err) {
-  return load_named(buf, len, "<memory>", grid, layer, opts, alloc, out, err);
+  return load_named(buf, len, "<memory>", grid, layer, opts, alloc, out, err, cairn__now_ms());
 }
 
 /* ---- files ---------------------------------------------------------- */
@@ -691,12 +692,13 @@ cairn_status cairn_hpa_load_file(const char *path, const cairn_grid *grid,
   if (!path) return fail(err, CAIRN_ERR_ARG, "(null)", "no path");
   if (!out || !grid)
     return fail(err, CAIRN_ERR_ARG, path, !out ? "no place for the hierarchy" : "no grid");
+  double t0 = cairn__now_ms();
   cairn_allocator a = cairn_allocator_or_default(alloc);
   uint8_t *buf;
   size_t len, cap;
   cairn_status st = read_file(path, &a, &buf, &len, &cap, err);
   if (st != CAIRN_OK) return st;
-  st = load_named(buf, len, path, grid, layer, opts, &a, out, err);
+  st = load_named(buf, len, path, grid, layer, opts, &a, out, err, t0);
   cairn__free(&a, buf, cap);
   return st;
 }

@@ -520,7 +520,8 @@ static void forged_payloads(void **state) {
     int changes = 1 + (int)tu_below(&rng, 3);
     for (int c = 0; c < changes; c++) {
       size_t at = HPA_HEADER_BYTES + tu_below(&rng, (uint32_t)(len - HPA_HEADER_BYTES - 8));
-      copy[at] = tu_below(&rng, 2) ? (uint8_t)tu_rand(&rng) : (uint8_t)(copy[at] ^ (1u << tu_below(&rng, 8)));
+      uint32_t v = tu_below(&rng, 2) ? (uint32_t)tu_rand(&rng) : copy[at] ^ (1u << tu_below(&rng, 8));
+      copy[at] = (uint8_t)v;
     }
     forge(copy, len);
     cairn_hpa *l = NULL;

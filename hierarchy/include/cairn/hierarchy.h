@@ -143,7 +143,8 @@ typedef struct cairn_hpa_stats {
                                graph has as many, or fewer) */
   size_t memory_bytes;      /**< everything the hierarchy holds */
   double build_ms;          /**< wall time of the create, or of the load
-                               (cairn_hpa_load) */
+                               (cairn_hpa_load; cairn_hpa_load_file's
+                               includes reading the file) */
   double update_ms;         /**< wall time of the last edit or update */
   uint32_t rebuilt_clusters; /**< clusters the last edit, update or refresh
                                 redid */
