@@ -12,7 +12,11 @@
 /* ---- assembling the abstract graph ---------------------------------- */
 
 uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell) {
-  const hpa_cluster *c = &h->clusters[hpa_cluster_of(h, hpa_point(h, cell))];
+  return cairn__hpa_node_in(h, hpa_cluster_of(h, hpa_point(h, cell)), cell);
+}
+
+uint32_t cairn__hpa_node_in(const cairn_hpa *h, uint32_t k, uint32_t cell) {
+  const hpa_cluster *c = &h->clusters[k];
   uint32_t lo = 0, hi = c->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -24,17 +28,17 @@ uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell) {
   return lo < c->n && c->cell[lo] == cell ? c->first + lo : UINT32_MAX;
 }
 
-/* Appends the directed edge of a transition that enters cell `to` (to e
- * when not NULL): none when the layer blocks that cell. `layer` false
- * gives the terrain's cost alone. */
-static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t to,
-                           bool diag, bool layer, cairn_graph_edge *e) {
+/* Appends the directed edge of a transition from cell `from` (in cluster
+ * kf) that enters cell `to` (in kt) (to e when not NULL): none when the
+ * layer blocks that cell. `layer` false gives the terrain's cost alone. */
+static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t kf, uint32_t to,
+                           uint32_t kt, bool diag, bool layer, cairn_graph_edge *e) {
   cairn_cost c = layer ? hpa_enter_cost(h, to, diag)
                        : (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[to];
   if (c >= HPA_BLOCKED_STEP) return 0;
   if (e) {
-    e->from = cairn__hpa_node_at(h, from);
-    e->to = cairn__hpa_node_at(h, to);
+    e->from = cairn__hpa_node_in(h, kf, from);
+    e->to = cairn__hpa_node_in(h, kt, to);
     e->cost = (double)c / (double)CAIRN_COST_ONE; /* exact: c < 2^53 */
   }
   return 1;
@@ -43,8 +47,8 @@ static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t to,
 /* Appends the (up to) two directed edges of a transition. */
 static size_t put_transition(const cairn_hpa *h, const hpa_transition *t,
                              bool layer, cairn_graph_edge *e) {
-  size_t m = put_crossing(h, t->a, t->b, t->diag, layer, e);
-  return m + put_crossing(h, t->b, t->a, t->diag, layer, e ? e + m : NULL);
+  size_t m = put_crossing(h, t->a, t->ka, t->b, t->kb, t->diag, layer, e);
+  return m + put_crossing(h, t->b, t->kb, t->a, t->ka, t->diag, layer, e ? e + m : NULL);
 }
 
 

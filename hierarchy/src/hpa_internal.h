@@ -30,7 +30,8 @@ typedef struct hpa_cluster {
 /* A crossing between two clusters: cell a on one side, b on the other,
  * one straight or diagonal step apart. */
 typedef struct hpa_transition {
-  uint32_t a, b; /* padded indices */
+  uint32_t a, b;   /* padded indices */
+  uint32_t ka, kb; /* their clusters */
   bool diag;
 } hpa_transition;
 
@@ -164,6 +165,8 @@ static inline cairn_cost hpa_base_step_cost(const cairn_hpa *h, cairn_point a,
 /* Global id of the abstract node at padded cell index `cell`, or UINT32_MAX
  * if that cell is no entrance. */
 uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell);
+/* The same, when the cell's cluster k is known (no divisions). */
+uint32_t cairn__hpa_node_in(const cairn_hpa *h, uint32_t k, uint32_t cell);
 /* Cell of a global node. */
 static inline uint32_t hpa_node_cell(const cairn_hpa *h, uint32_t node) {
   const hpa_cluster *c = &h->clusters[h->node_cluster[node]];
@@ -256,12 +259,11 @@ cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
 static inline size_t hpa_transitions_cap(int32_t cs) {
   return 4 * ((size_t)cs + 2) + 8;
 }
-/* The entrance cells of cluster c at (cx, cy) into cells (room for
+/* The entrance cells of the cluster at (cx, cy) into cells (room for
  * 2 x hpa_transitions_cap), sorted, without repeats; returns how many.
  * trans is scratch of hpa_transitions_cap. */
-uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
-                                  int32_t cx, int32_t cy, hpa_transition *trans,
-                                  uint32_t *cells);
+uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                  hpa_transition *trans, uint32_t *cells);
 /* The transitions cluster (cx, cy) owns (east and south borders, south-east
  * corner: each crossing has one owner) into out; returns how many. */
 size_t cairn__hpa_owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
