@@ -95,10 +95,21 @@ static inline bool in_row(const block_rows *r, int32_t y, uint32_t v, uint32_t *
   return true;
 }
 
-/* The level-1 edges between nodes of the block, as local ids, written to
- * e when not NULL; returns how many. A level-1 edge joins a cluster to
- * itself or to a neighbour, so an edge from cluster row y can only stay
+/* Local id in block b of level-1 node v, the end of an edge from the
+ * block's cluster row y, or UINT32_MAX when v lies outside b. A level-1
+ * edge joins a cluster to itself or to a neighbour, so it can only stay
  * in the block through rows y, y - 1 and y + 1 (most stay in y). */
+static inline uint32_t local_near_row(const hpa_block *b, const block_rows *r, int32_t y,
+                                      uint32_t v) {
+  uint32_t w;
+  if (in_row(r, y, v, &w) || (y > 0 && in_row(r, y - 1, v, &w)) ||
+      (y + 1 < b->ch && in_row(r, y + 1, v, &w)))
+    return w;
+  return UINT32_MAX;
+}
+
+/* The level-1 edges between nodes of the block, as local ids, written to
+ * e when not NULL; returns how many. */
 static size_t block_edges(const cairn_hpa *h, const hpa_block *b,
                           const block_rows *r, cairn_graph_edge *e) {
   size_t m = 0;
@@ -108,10 +119,8 @@ static size_t block_edges(const cairn_hpa *h, const hpa_block *b,
       const cairn_cost *cost;
       uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
       for (uint32_t k = 0; k < deg; k++) {
-        uint32_t w;
-        if (!in_row(r, y, to[k], &w) && !(y > 0 && in_row(r, y - 1, to[k], &w)) &&
-            !(y + 1 < b->ch && in_row(r, y + 1, to[k], &w)))
-          continue;
+        uint32_t w = local_near_row(b, r, y, to[k]);
+        if (w == UINT32_MAX) continue;
         if (e) {
           e[m].from = u;
           e[m].to = w;
@@ -304,26 +313,31 @@ static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
   (void)ctx;
   size_t m = 0;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  block_rows rows;
   for (uint32_t bi = 0; bi < n_blocks; bi++) {
     const hpa_block *b = &h->blocks[bi];
+    if (b->n) block_rows_of(h, b, &rows);
+    int32_t y = 0; /* the cluster row of node i (local ids ascend by row) */
     for (uint32_t i = 0; i < b->n; i++) {
-      for (uint32_t j = 0; j < b->n; j++) {
+      while (y + 1 < b->ch && b->node[i] >= rows.base[y + 1]) y++;
+      for (uint32_t j = 0; !e && j < b->n; j++) { /* counting: no branch */
+        size_t pair = (size_t)i * b->n + j;
+        m += b->off[pair + 1] != b->off[pair];
+      }
+      for (uint32_t j = 0; e && j < b->n; j++) {
         size_t pair = (size_t)i * b->n + j;
         if (b->off[pair + 1] == b->off[pair]) continue; /* not kept */
-        cairn_cost d = b->dist[pair];
-        if (e) {
-          e[m].from = b->first + i;
-          e[m].to = b->first + j;
-          e[m].cost = (double)d / (double)CAIRN_COST_ONE;
-        }
+        e[m].from = b->first + i;
+        e[m].to = b->first + j;
+        e[m].cost = (double)b->dist[pair] / (double)CAIRN_COST_ONE;
         m++;
       }
-      uint32_t v = hpa_global_of(h, b, b->node[i]);
+      uint32_t v = rows.lo[y] + (b->node[i] - rows.base[y]);
       const uint32_t *to;
       const cairn_cost *cost;
       uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
       for (uint32_t k = 0; k < deg; k++) {
-        if (local_in_block(h, b, to[k]) != UINT32_MAX) continue;
+        if (local_near_row(b, &rows, y, to[k]) != UINT32_MAX) continue;
         if (e) {
           e[m].from = b->first + i;
           e[m].to = h->l2_of[to[k]];

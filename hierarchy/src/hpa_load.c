@@ -135,11 +135,10 @@ static cairn_status check_map(const hpa_header *hd, const cairn_grid *grid,
 
 /* ---- items read in parallel ------------------------------------------ */
 
-/* Reads item i (a cluster or a block) from its bytes; err is NULL in a
- * task. It first frees whatever the item holds, so it can run again. */
-typedef cairn_status (*hpa_item_fn)(const hpa_loader *l, size_t i,
-                                    cairn_graph_edge **edges, size_t *cap,
-                                    cairn_error *err);
+/* Reads item i (a cluster or a block, its arrays allocated) from its
+ * bytes; err is NULL in a task. It allocates nothing, so it can run on
+ * any worker, and again. */
+typedef cairn_status (*hpa_item_fn)(const hpa_loader *l, size_t i, cairn_error *err);
 
 typedef struct item_pass {
   const hpa_loader *l;
@@ -147,29 +146,23 @@ typedef struct item_pass {
   int8_t *status; /* each item's */
 } item_pass;
 
-typedef struct item_scratch {
-  cairn_graph_edge *edges; /* for the blocks' graphs */
-  size_t cap;
-} item_scratch;
-
 static cairn_status item_init(void *ctx, void *scratch) {
   (void)ctx;
-  (void)scratch; /* zeroed by the pass */
+  (void)scratch;
   return CAIRN_OK;
 }
 
 static cairn_status item_run(void *ctx, void *scratch, size_t i) {
+  (void)scratch;
   item_pass *p = ctx;
-  item_scratch *s = scratch;
-  cairn_status st = p->fn(p->l, i, &s->edges, &s->cap, NULL);
+  cairn_status st = p->fn(p->l, i, NULL);
   p->status[i] = (int8_t)st;
   return st;
 }
 
 static void item_fini(void *ctx, void *scratch) {
-  item_pass *p = ctx;
-  item_scratch *s = scratch;
-  cairn__free(&p->l->h->alloc, s->edges, s->cap * sizeof *s->edges);
+  (void)ctx;
+  (void)scratch;
 }
 
 /* Reads items 0 .. n-1 as a pass; if any failed, the first of them again
@@ -180,17 +173,14 @@ static cairn_status read_items(const hpa_loader *l, size_t n, hpa_item_fn fn,
   int8_t *status = cairn__alloc_zero(&h->alloc, n);
   if (!status) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   item_pass ip = {l, fn, status};
-  hpa_pass p = {&ip, sizeof(item_scratch), per_task, item_init, item_run, item_fini};
+  hpa_pass p = {&ip, 1, per_task, item_init, item_run, item_fini};
   cairn_status st = cairn__hpa_run_pass(h, &p, n);
   size_t i = 0;
   while (st != CAIRN_OK && i < n && status[i] == CAIRN_OK) i++;
-  if (st != CAIRN_OK && (i == n || status[i] == CAIRN_ERR_NOMEM)) {
-    st = fail(l->err, i == n ? st : CAIRN_ERR_NOMEM, l->name, "out of memory");
-  } else if (st != CAIRN_OK) {
-    item_scratch s = {NULL, 0};
-    st = fn(l, i, &s.edges, &s.cap, l->err);
-    cairn__free(&h->alloc, s.edges, s.cap * sizeof *s.edges);
-  }
+  if (st != CAIRN_OK && i == n) /* the pass's own memory */
+    st = fail(l->err, st, l->name, "out of memory");
+  else if (st != CAIRN_OK)
+    st = fn(l, i, l->err);
   cairn__free(&h->alloc, status, n);
   return st;
 }
@@ -224,13 +214,17 @@ static cluster_head get_cluster_head(cairn__rbuf *r, bool wide) {
   return c;
 }
 
-/* Where each cluster's bytes start (l->at), each one's counts checked:
- * at most 2 (w + h) entrances, known flags, and its bytes there. */
+static bool cluster_alloc(const cairn_hpa *h, hpa_cluster *c, const cluster_head *ch);
+
+/* Where each cluster's bytes start (l->at), each one's counts checked (at
+ * most 2 (w + h) entrances, known flags, its bytes there) and its arrays
+ * allocated, on the calling thread: the tasks that read them then call
+ * no allocator. */
 static cairn_status cluster_spans(hpa_loader *l) {
-  const cairn_hpa *h = l->h;
+  cairn_hpa *h = l->h;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   for (uint32_t k = 0; k < n_clusters; k++) {
-    const hpa_cluster *c = &h->clusters[k];
+    hpa_cluster *c = &h->clusters[k];
     l->at[k] = l->r.at;
     cluster_head ch = get_cluster_head(&l->r, l->wide);
     if (l->r.over)
@@ -244,18 +238,18 @@ static cairn_status cluster_spans(hpa_loader *l) {
     if (!cairn__get_span(&l->r, ch.bytes > SIZE_MAX ? SIZE_MAX : (size_t)ch.bytes))
       return fail(l->err, CAIRN_ERR_PARSE, l->name, "cluster %lu: %llu bytes past the end",
                   (unsigned long)k, (unsigned long long)ch.bytes);
+    if (!cluster_alloc(h, c, &ch)) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+    c->layer_seen = cairn_penalty_version(h->layer);
   }
   l->at[n_clusters] = l->r.at;
   return CAIRN_OK;
 }
 
-/* The cluster's arrays, allocated (under the lock) for its counts. */
+/* The cluster's arrays, allocated for its counts; on failure none. */
 static bool cluster_alloc(const cairn_hpa *h, hpa_cluster *c, const cluster_head *ch) {
   const cairn_allocator *a = &h->alloc;
   const size_t n = ch->n, nn = n * n;
   const bool bdist = ch->flags & HPA_CLUSTER_BDIST;
-  hpa_lock(h);
-  cairn__hpa_cluster_free(a, c);
   c->cell = cairn__alloc(a, n * sizeof *c->cell);
   c->dist = cairn__alloc(a, nn * sizeof *c->dist);
   c->off = cairn__alloc(a, (nn + 1) * sizeof *c->off);
@@ -265,7 +259,6 @@ static bool cluster_alloc(const cairn_hpa *h, hpa_cluster *c, const cluster_head
   c->n_steps = (size_t)ch->n_steps;
   bool ok = c->cell && c->dist && c->off && c->steps && (c->bdist || !bdist);
   if (!ok) cairn__hpa_cluster_free(a, c);
-  hpa_unlock(h);
   return ok;
 }
 
@@ -359,16 +352,10 @@ static cairn_status read_steps(const hpa_loader *l, cairn__rbuf *r, hpa_cluster 
   return CAIRN_OK;
 }
 
-static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_graph_edge **edges,
-                                 size_t *cap, cairn_error *err) {
-  (void)edges;
-  (void)cap;
-  cairn_hpa *h = l->h;
-  hpa_cluster *c = &h->clusters[k];
+static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_error *err) {
+  hpa_cluster *c = &l->h->clusters[k];
   cairn__rbuf r = cairn__rbuf_init(l->buf + l->at[k], l->at[k + 1] - l->at[k]);
-  cluster_head ch = get_cluster_head(&r, l->wide); /* checked by cluster_spans */
-  if (!cluster_alloc(h, c, &ch)) return fail(err, CAIRN_ERR_NOMEM, l->name, "out of memory");
-  c->layer_seen = cairn_penalty_version(h->layer);
+  get_cluster_head(&r, l->wide); /* checked, and the arrays sized, by cluster_spans */
   const uint8_t *xy = l->buf + l->at[k] + r.at; /* the entrances' bytes */
   cairn_status st = read_cells(l, &r, c, k, err);
   if (st == CAIRN_OK) st = read_pairs(l, &r, c, k, err);
@@ -415,31 +402,48 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
 
 /* ---- blocks --------------------------------------------------------- */
 
-/* Where each block's bytes start (l->at): its level-2 node count (at most
- * the level-1 nodes: the header's), its chain entries, and its bytes. */
-static cairn_status block_spans(hpa_loader *l, const hpa_header *hd) {
-  const uint32_t n_blocks = (uint32_t)l->h->bw * (uint32_t)l->h->bh;
-  for (uint32_t k = 0; k < n_blocks; k++) {
+static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_seq);
+
+/* Each block: its local ids and graphs from the level-1 graph, as a build
+ * makes them; where its bytes start (l->at), its counts checked (at most
+ * as many level-2 nodes as it holds level-1 nodes), its bytes there; and
+ * its arrays allocated, on the calling thread (the graphs call the
+ * allocator all along), so the tasks that read them call none. */
+static cairn_status block_spans(hpa_loader *l) {
+  cairn_hpa *h = l->h;
+  const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  cairn_graph_edge *edges = NULL;
+  size_t cap = 0;
+  cairn_status st = CAIRN_OK;
+  for (uint32_t k = 0; k < n_blocks && st == CAIRN_OK; k++) {
+    hpa_block *b = &h->blocks[k];
+    st = graph_status(l, cairn__hpa_block_graphs(h, b, &edges, &cap), l->err, "a block's graph");
+    if (st != CAIRN_OK) break;
     l->at[k] = l->r.at;
     uint64_t n = cairn__get_u32(&l->r), n_seq = cairn__get_u32(&l->r), nn = n * n;
-    if (l->r.over || n > hd->nodes)
-      return fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu level-2 nodes",
-                  (unsigned long)k, (unsigned long long)n);
+    if (l->r.over || n > b->m || (!b->m && n_seq)) {
+      st = fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu level-2 nodes of %lu",
+                (unsigned long)k, (unsigned long long)n, (unsigned long)b->m);
+      break;
+    }
     uint64_t bytes = 4 * n + nn * (l->wide ? 8u : 4u) + 4 * nn + 4 * n_seq;
     if (!cairn__get_span(&l->r, bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes))
-      return fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu bytes past the end",
-                  (unsigned long)k, (unsigned long long)bytes);
+      st = fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu bytes past the end",
+                (unsigned long)k, (unsigned long long)bytes);
+    else if (b->m && !block_alloc(h, b, (uint32_t)n, (size_t)n_seq))
+      st = fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   }
+  cairn__free(&h->alloc, edges, cap * sizeof *edges);
   l->at[n_blocks] = l->r.at;
-  return CAIRN_OK;
+  return st;
 }
 
-/* The block's arrays for n level-2 nodes and n_seq chain entries (under
- * the lock); on failure none is left (the block's graphs stay). */
+/* The block's arrays for n level-2 nodes and n_seq chain entries; on
+ * failure none is left (the block's graphs stay). A block without
+ * level-1 nodes holds none, as a build leaves it. */
 static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_seq) {
   const cairn_allocator *a = &h->alloc;
   const size_t nn = (size_t)n * n;
-  hpa_lock(h);
   uint32_t *node = cairn__alloc(a, n * sizeof *node);
   cairn_cost *dist = cairn__alloc(a, nn * sizeof *dist);
   uint32_t *off = cairn__alloc(a, (nn + 1) * sizeof *off);
@@ -458,7 +462,6 @@ static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_s
     cairn__free(a, off, (nn + 1) * sizeof *off);
     cairn__free(a, seq, n_seq * sizeof *seq);
   }
-  hpa_unlock(h);
   return ok;
 }
 
@@ -499,24 +502,12 @@ static cairn_status read_block_paths(const hpa_loader *l, cairn__rbuf *r, hpa_bl
   return CAIRN_OK;
 }
 
-/* Block bi: its local ids and graphs from the level-1 graph, as a build
- * makes them, then what the file holds. */
-static cairn_status read_block(const hpa_loader *l, size_t bi, cairn_graph_edge **edges,
-                               size_t *cap, cairn_error *err) {
-  cairn_hpa *h = l->h;
-  hpa_block *b = &h->blocks[bi];
-  hpa_lock(h);
-  cairn__hpa_block_free(&h->alloc, b);
-  hpa_unlock(h);
-  cairn_status st = cairn__hpa_block_graphs(h, b, edges, cap);
-  if (st != CAIRN_OK) return graph_status(l, st, err, "a block's graph");
+/* Block bi's level-2 nodes, costs and chains, its arrays allocated. */
+static cairn_status read_block(const hpa_loader *l, size_t bi, cairn_error *err) {
+  hpa_block *b = &l->h->blocks[bi];
+  if (!b->m) return CAIRN_OK;
   cairn__rbuf r = cairn__rbuf_init(l->buf + l->at[bi], l->at[bi + 1] - l->at[bi]);
-  uint32_t n = cairn__get_u32(&r), n_seq = cairn__get_u32(&r);
-  if (n > b->m || (!b->m && n_seq))
-    return fail(err, CAIRN_ERR_PARSE, l->name, "block %lu: %lu level-2 nodes of %lu",
-                (unsigned long)bi, (unsigned long)n, (unsigned long)b->m);
-  if (!b->m) return CAIRN_OK; /* as a build leaves it: nothing to hold */
-  if (!block_alloc(h, b, n, n_seq)) return fail(err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+  r.at = 8; /* the counts, checked by block_spans */
   return read_block_paths(l, &r, b, bi, err);
 }
 
@@ -527,7 +518,7 @@ static cairn_status read_level1(hpa_loader *l, const hpa_header *hd) {
   cairn_hpa *h = l->h;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   cairn_status st = cluster_spans(l);
-  if (st == CAIRN_OK) st = read_items(l, n_clusters, read_cluster, 16);
+  if (st == CAIRN_OK) st = read_items(l, n_clusters, read_cluster, 32);
   if (st != CAIRN_OK) return st;
   uint64_t nodes = 0;
   for (uint32_t k = 0; k < n_clusters; k++) nodes += h->clusters[k].n;
@@ -545,8 +536,8 @@ static cairn_status read_level2(hpa_loader *l, const hpa_header *hd) {
   cairn_status st = cairn__hpa_blocks_init(h, (int32_t)hd->bs);
   if (st != CAIRN_OK) return fail(l->err, st, l->name, "out of memory");
   const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  st = block_spans(l, hd);
-  if (st == CAIRN_OK) st = read_items(l, n_blocks, read_block, 1);
+  st = block_spans(l);
+  if (st == CAIRN_OK) st = read_items(l, n_blocks, read_block, 4);
   if (st == CAIRN_OK) st = graph_status(l, cairn__hpa_assemble2(h), l->err, "the level-2 graph");
   if (st == CAIRN_OK && h->n2 != hd->nodes2)
     st = fail(l->err, CAIRN_ERR_PARSE, l->name, "%lu level-2 nodes, the header says %lu",
