@@ -5,8 +5,11 @@
  * again by the code a build runs (cairn__hpa_assemble, the blocks' local
  * ids and graphs, the level-2 graph), so the loaded hierarchy is the saved
  * one, field by field. Clusters and blocks are independent once each
- * one's bytes are found (a quick pass over their counts), so they are read
- * as tasks of the hierarchy's jobs, like a build's.
+ * one's bytes are found, so their bytes are read as tasks of the
+ * hierarchy's jobs, like a build's; a quick pass over their counts first
+ * allocates their arrays (and makes the blocks' graphs) on the calling
+ * thread, since the caller's allocator takes one thread at a time and
+ * tasks waiting on it would run one after another anyway.
  *
  * Reading trusts nothing: the checksum is checked first, and then every
  * count is bounded by the bytes left and by the grid before anything is
