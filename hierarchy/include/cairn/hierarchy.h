@@ -278,10 +278,11 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_cl
  * (cairn_hpa_refresh first: a file holds no half-followed layer) */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_save(const cairn_hpa *h, void *buf, size_t cap,
                             size_t *len);
-/** cairn_hpa_save into the file at path. The bytes go to path with
- * ".tmp" appended, which is then renamed over path, so a failed save never
- * leaves a partial file where a good one was (the temporary file is
- * removed on failure).
+/** cairn_hpa_save into the file at path. The bytes are put together in
+ * memory (through the hierarchy's allocator, from the calling thread),
+ * written to path with ".tmp" appended, which is then renamed over path,
+ * so a failed save never leaves a partial file where a good one was (the
+ * temporary file is removed on failure).
  * @param[in] h the hierarchy
  * @param[in] path the file to write
  * @param[out] err "PATH: problem" on failure, or NULL
