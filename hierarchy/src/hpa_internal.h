@@ -328,8 +328,6 @@ cairn_status cairn__hpa_blocks_init(cairn_hpa *h, int32_t bs);
  * graph is assembled), then reassembles the level-2 graph. */
 cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
                                      size_t n);
-/* Frees what block b holds and leaves it empty (its geometry stays). */
-void cairn__hpa_block_free(const cairn_allocator *a, hpa_block *b);
 /* Block b's local ids (base, l1_cluster, m) and its two graphs (fwd, rev)
  * from the level-1 graph; *edges (of *cap) is scratch that grows. Called
  * without the allocator's lock held. */

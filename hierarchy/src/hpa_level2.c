@@ -28,7 +28,7 @@ typedef struct block_scratch {
   size_t poff_cap, plen_cap;
 } block_scratch;
 
-void cairn__hpa_block_free(const cairn_allocator *a, hpa_block *b) {
+static void block_free(const cairn_allocator *a, hpa_block *b) {
   size_t nn = (size_t)b->n * b->n;
   cairn__free(a, b->base, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
   cairn__free(a, b->l1_cluster, b->m * sizeof *b->l1_cluster);
@@ -293,13 +293,13 @@ static cairn_status block_paths(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
 static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
   hpa_block *b = &h->blocks[bi];
   hpa_lock(h);
-  cairn__hpa_block_free(&h->alloc, b);
+  block_free(&h->alloc, b);
   hpa_unlock(h);
   cairn_status st = cairn__hpa_block_graphs(h, b, &sc->edges, &sc->edges_cap);
   if (st == CAIRN_OK && b->m) st = block_paths(h, b, sc);
   if (st != CAIRN_OK) {
     hpa_lock(h);
-    cairn__hpa_block_free(&h->alloc, b);
+    block_free(&h->alloc, b);
     hpa_unlock(h);
   }
   return st;
@@ -474,7 +474,7 @@ void cairn__hpa_free_blocks(cairn_hpa *h) {
   const cairn_allocator *a = &h->alloc;
   if (h->blocks) {
     uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-    for (uint32_t bi = 0; bi < n_blocks; bi++) cairn__hpa_block_free(a, &h->blocks[bi]);
+    for (uint32_t bi = 0; bi < n_blocks; bi++) block_free(a, &h->blocks[bi]);
     cairn__free(a, h->blocks, n_blocks * sizeof *h->blocks);
   }
   cairn__free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
