@@ -20,12 +20,14 @@ static const command commands[] = {
      "         [--terrain C=COST ...] [--influence X,Y,RADIUS,PENALTY ...]\n"
      "         [--claims FILE [--claim-penalty P] [--claim-radius R]] [--threads N]\n"
      "         hpa only: [--cluster N] [--nearby N] [--levels 2|3]\n"
-     "         [--landmarks N] [--no-smooth]\n"
+     "         [--landmarks N] [--no-smooth] [--save-hierarchy FILE]\n"
+     "         [--load-hierarchy FILE]\n"
      "         [--png FILE] (the map, the search's expanded nodes or clusters, the path)\n" },
     {"scen", cmd_scen,
      "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa] [--weight W]\n"
      "         [--json] [--csv FILE] [--threads N] hpa only: [--cluster N]\n"
      "         [--nearby N] [--levels 2|3] [--landmarks N] [--no-smooth]\n"
+     "         [--save-hierarchy FILE] [--load-hierarchy FILE]\n"
      "         [--png FILE [--index I]] (row I, default 0, drawn)\n" },
     {"flow", cmd_flow,
      "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
@@ -53,14 +55,18 @@ static const command commands[] = {
      "         [--height H] [--seed S] (the demo map generators)\n" },
     {"suite", cmd_suite,
      "  suite  DIR [--algo astar,hpa,dijkstra] [--report FILE.md] [--json]\n"
-     "         [--threads N] (every .scen under DIR with each algorithm; a table\n"
-     "         or a report)\n" },
+     "         [--threads N] [--save-hierarchy DIR2] [--load-hierarchy DIR2]\n"
+     "         (every .scen under DIR with each algorithm; a table or a report;\n"
+     "         hierarchies saved to or loaded from DIR2/MAP.hpa)\n" },
 };
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 static const char notes[] =
     "--threads N: 1..256 threads for the parallel work (HPA* builds, flow fields,\n"
     "             crowd ticks); 1 = all on the calling thread; default every core\n"
+    "--save-hierarchy FILE, --load-hierarchy FILE (--algo hpa): write the built\n"
+    "             hierarchy to FILE, or read it instead of building (made for the\n"
+    "             same map and --influence); preprocess_ms is then the load's time\n"
     "\n"
     "exit codes: 0 done (\"no path\" is an answer), 1 runtime failure,\n"
     "            2 usage error, 3 bad input file or coordinates\n";

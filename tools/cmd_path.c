@@ -12,7 +12,8 @@ static const char *const value_opts[] = {
     "--map",          "--from",  "--to",      "--algo",    "--heuristic", "--weight",
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
     "--levels",       "--landmarks", "--influence", "--claims",
-    "--claim-penalty", "--claim-radius", "--png", "--threads", NULL};
+    "--claim-penalty", "--claim-radius", "--png", "--threads",
+    "--save-hierarchy", "--load-hierarchy", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -25,6 +26,7 @@ typedef struct path_args {
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   long landmarks;               /* hpa; -1 = the default, 0 = none */
   long threads;                 /* hpa build; 0 = every core */
+  const char *save_hpa, *load_hpa; /* --save-hierarchy, --load-hierarchy */
   cli_influence influence; /* --influence events */
   const char *claims;       /* --claims FILE (grid searches) */
   const char *png;          /* --png FILE: the picture */
@@ -137,6 +139,12 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
        * hierarchy's build runs in parallel */
       if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &p->threads))
         return EXIT_USAGE;
+    } else if (cli_is(&a, "--save-hierarchy")) {
+      p->save_hpa = v;
+      if (!hpa_only) hpa_only = "--save-hierarchy";
+    } else if (cli_is(&a, "--load-hierarchy")) {
+      p->load_hpa = v;
+      if (!hpa_only) hpa_only = "--load-hierarchy";
     }
   }
   if (!p->map || !p->have_from || !p->have_to) {
@@ -149,6 +157,11 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   }
   if (p->algo != ALGO_HPA && hpa_only) {
     cli_error("path: %s needs --algo hpa", hpa_only);
+    return EXIT_USAGE;
+  }
+  if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
+    cli_error("path: --cluster, --levels and --landmarks do not apply to "
+              "--load-hierarchy (the file holds the hierarchy's options)");
     return EXIT_USAGE;
   }
   /* 4-way moves default to Manhattan, the exact heuristic for them */
@@ -267,9 +280,10 @@ static void print_text(const path_args *p, const cairn_grid *g,
     printf("search     hpa, cluster %d, nearby %d, 8 moves, detour smoothing %s\n",
            h->stats.cluster, h->nearby, p->no_smooth ? "off" : "on");
     printf("hierarchy  %u clusters, %u nodes, %zu edges, %u landmarks, %.1f MB, "
-           "built in %.1f ms\n",
+           "%s in %.1f ms\n",
            h->stats.clusters, h->stats.nodes, h->stats.edges, h->stats.landmarks,
-           (double)h->stats.memory_bytes / 1e6, h->stats.build_ms);
+           (double)h->stats.memory_bytes / 1e6, p->load_hpa ? "loaded" : "built",
+           h->stats.build_ms);
     if (h->stats.levels == 3)
       printf("level 3    %u blocks of %d x %d clusters, %u nodes, %zu edges\n",
              h->stats.blocks, h->stats.block, h->stats.block, h->stats.nodes2,
@@ -311,34 +325,62 @@ static void print_text(const path_args *p, const cairn_grid *g,
   printf("\n");
 }
 
-/* Builds the hierarchy over g and answers the query with it, in the grid
- * searches' result form (r's path lives in *q); *us times the query alone. */
-static cairn_status find_hpa(const path_args *p, const cairn_grid *g,
-                             cairn_hpa **hpa, cairn_hpa_query **q, hpa_info *h,
-                             cairn_result *r, double *us) {
+/* The hierarchy over g, built with the layer bound, or loaded from
+ * --load-hierarchy for that layer; then saved to --save-hierarchy (after a
+ * refresh: a file holds no cluster the layer left stale). Exit code, the
+ * error printed: a file that cannot be loaded is bad input. */
+static int get_hpa(const path_args *p, const cairn_grid *g, cairn_hpa **hpa) {
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.cluster = (int32_t)p->cluster;
   ho.levels = (int)p->levels;
   ho.threads = (int)p->threads;
   if (p->landmarks >= 0) ho.landmarks = p->landmarks ? (int32_t)p->landmarks : -1;
-  cairn_status st = cairn_hpa_create(g, &ho, NULL, hpa);
-  if (st == CAIRN_OK && p->opts.penalty) st = cairn_hpa_set_layer(*hpa, p->opts.penalty);
-  if (st != CAIRN_OK) {
-    cli_error("%s: building the hierarchy failed: %s", p->map, cairn_status_str(st));
-    return st;
+  cairn_error err;
+  cairn_status st;
+  if (p->load_hpa) {
+    st = cairn_hpa_load_file(p->load_hpa, g, p->opts.penalty, &ho, NULL, hpa, &err);
+    if (st != CAIRN_OK) {
+      cli_error("%s", err.message);
+      return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+    }
+  } else {
+    st = cairn_hpa_create(g, &ho, NULL, hpa);
+    if (st == CAIRN_OK && p->opts.penalty) st = cairn_hpa_set_layer(*hpa, p->opts.penalty);
+    if (st != CAIRN_OK) {
+      cli_error("%s: building the hierarchy failed: %s", p->map, cairn_status_str(st));
+      return EXIT_RUNTIME;
+    }
   }
+  if (!p->save_hpa) return EXIT_DONE;
+  st = cairn_hpa_refresh(*hpa, 0, NULL);
+  if (st != CAIRN_OK) {
+    cli_error("%s: refreshing the hierarchy failed: %s", p->map, cairn_status_str(st));
+    return EXIT_RUNTIME;
+  }
+  if (cairn_hpa_save_file(*hpa, p->save_hpa, &err) != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return EXIT_RUNTIME;
+  }
+  return EXIT_DONE;
+}
+
+/* Answers the query with the hierarchy, in the grid searches' result form
+ * (r's path lives in *q); *us times the query alone. */
+static cairn_status find_hpa(const path_args *p, const cairn_hpa *hpa, cairn_hpa_query **q,
+                             hpa_info *h, cairn_result *r, double *us) {
+  cairn_status st;
   if ((st = cairn_hpa_query_create(NULL, q)) != CAIRN_OK ||
-      (st = cairn_hpa_query_reserve(*q, *hpa)) != CAIRN_OK) {
+      (st = cairn_hpa_query_reserve(*q, hpa)) != CAIRN_OK) {
     cli_error("out of memory");
     return st;
   }
-  cairn_hpa_get_stats(*hpa, &h->stats);
+  cairn_hpa_get_stats(hpa, &h->stats);
   cairn_hpa_path_opts po = cairn_hpa_path_defaults();
   po.nearby = (int32_t)p->nearby;
   po.smooth = !p->no_smooth;
   h->nearby = po.nearby < 0 ? 2 * h->stats.cluster : po.nearby;
   double t0 = cli_now_us();
-  st = cairn_hpa_find(*q, *hpa, p->from, p->to, &po, &h->res);
+  st = cairn_hpa_find(*q, hpa, p->from, p->to, &po, &h->res);
   *us = cli_now_us() - t0;
   cli_result_of_hpa(st, &h->res, r);
   if (st < 0) cli_error("search failed: %s", cairn_status_str(st));
@@ -379,7 +421,9 @@ int cmd_path(int argc, char **argv) {
   p.opts.claims = claims;
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);
-    st = find_hpa(&p, g, &hpa, &q, &h, &r, &us);
+    if ((rc = get_hpa(&p, g, &hpa)) != EXIT_DONE) goto done;
+    rc = EXIT_RUNTIME;
+    st = find_hpa(&p, hpa, &q, &h, &r, &us);
     if (st < 0) goto done;
   } else {
     if (cairn_search_create(NULL, &s) != CAIRN_OK) {

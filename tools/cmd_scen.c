@@ -13,7 +13,8 @@
 static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
                                          "--algo",    "--cluster", "--nearby",
                                          "--levels",  "--landmarks", "--png",
-                                         "--index",   "--threads", NULL};
+                                         "--index",   "--threads",
+                                         "--save-hierarchy", "--load-hierarchy", NULL};
 
 typedef struct scen_args {
   const char *scen, *map, *csv;
@@ -25,6 +26,7 @@ typedef struct scen_args {
   long cluster, nearby, levels;
   long landmarks; /* -1 = the default, 0 = none */
   long threads;   /* the hierarchy's build; 0 = every core */
+  const char *save_hpa, *load_hpa; /* --save-hierarchy, --load-hierarchy */
 } scen_args;
 
 static int parse_scen_args(int argc, char **argv, scen_args *p) {
@@ -85,6 +87,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     } else if (cli_is(&a, "--threads")) {
       if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &p->threads))
         return EXIT_USAGE;
+    } else if (cli_is(&a, "--save-hierarchy")) {
+      p->save_hpa = v;
+    } else if (cli_is(&a, "--load-hierarchy")) {
+      p->load_hpa = v;
     }
   }
   if (!p->scen) {
@@ -93,9 +99,14 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
   }
   if (p->algo != ALGO_HPA &&
       (p->cluster || p->nearby != -1 || p->no_smooth || p->levels ||
-       p->landmarks != -1)) {
-    cli_error("scen: --cluster, --nearby, --levels, --landmarks and --no-smooth "
-              "need --algo hpa");
+       p->landmarks != -1 || p->save_hpa || p->load_hpa)) {
+    cli_error("scen: --cluster, --nearby, --levels, --landmarks, --no-smooth, "
+              "--save-hierarchy and --load-hierarchy need --algo hpa");
+    return EXIT_USAGE;
+  }
+  if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
+    cli_error("scen: --cluster, --levels and --landmarks do not apply to "
+              "--load-hierarchy (the file holds the hierarchy's options)");
     return EXIT_USAGE;
   }
   if (p->algo == ALGO_HPA && p->weight != 1.0) {
@@ -113,7 +124,8 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
 /* The search options of cairn scen's arguments. */
 static scen_config config_of(const scen_args *p) {
   scen_config c = {p->algo,   p->weight,    p->cluster,   p->nearby,
-                   p->levels, p->landmarks, p->no_smooth, (int)p->threads};
+                   p->levels, p->landmarks, p->no_smooth, (int)p->threads,
+                   p->load_hpa, p->save_hpa};
   return c;
 }
 
@@ -224,8 +236,9 @@ int cmd_scen(int argc, char **argv) {
     cairn_hpa_stats hs;
     cairn_hpa_get_stats(hpa, &hs);
     printf("hierarchy: cluster %d, %u clusters, %u nodes, %zu edges, %u landmarks, "
-           "%.1f MB, built in %.1f ms\n", hs.cluster, hs.clusters, hs.nodes, hs.edges,
-           hs.landmarks, (double)hs.memory_bytes / 1e6, hs.build_ms);
+           "%.1f MB, %s in %.1f ms\n", hs.cluster, hs.clusters, hs.nodes, hs.edges,
+           hs.landmarks, (double)hs.memory_bytes / 1e6, p.load_hpa ? "loaded" : "built",
+           hs.build_ms);
     if (hs.levels == 3)
       printf("level 3: %u blocks of %d x %d clusters, %u nodes, %zu edges\n",
              hs.blocks, hs.block, hs.block, hs.nodes2, hs.edges2);

@@ -21,6 +21,8 @@ typedef struct suite_args {
   scen_algo algos[ALGO_COUNT];
   int n_algos;
   long threads; /* the hierarchies' builds; 0 = every core */
+  /* --save-hierarchy DIR, --load-hierarchy DIR: a file a map, DIR/MAP.hpa */
+  const char *save_dir, *load_dir;
 } suite_args;
 
 /* "astar,hpa": each name once. */
@@ -66,13 +68,18 @@ static int parse_args(int argc, char **argv, suite_args *a) {
     } else if (cli_is(&c, "--json")) {
       a->json = true;
     } else if (!cli_is(&c, "--algo") && !cli_is(&c, "--report") &&
-               !cli_is(&c, "--threads")) {
+               !cli_is(&c, "--threads") && !cli_is(&c, "--save-hierarchy") &&
+               !cli_is(&c, "--load-hierarchy")) {
       cli_error("suite: unknown option '%s'", c.opt);
       return EXIT_USAGE;
     } else if (!(v = cli_value(&c))) {
       return EXIT_USAGE;
     } else if (cli_is(&c, "--report")) {
       a->report = v;
+    } else if (cli_is(&c, "--save-hierarchy")) {
+      a->save_dir = v;
+    } else if (cli_is(&c, "--load-hierarchy")) {
+      a->load_dir = v;
     } else if (cli_is(&c, "--threads")) {
       if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &a->threads))
         return EXIT_USAGE;
@@ -82,6 +89,12 @@ static int parse_args(int argc, char **argv, suite_args *a) {
   }
   if (!a->dir) {
     cli_error("suite needs a folder of .scen files");
+    return EXIT_USAGE;
+  }
+  bool hpa = false;
+  for (int k = 0; k < a->n_algos; k++) hpa |= a->algos[k] == ALGO_HPA;
+  if ((a->save_dir || a->load_dir) && !hpa) {
+    cli_error("suite: --save-hierarchy and --load-hierarchy need hpa among --algo");
     return EXIT_USAGE;
   }
   return EXIT_DONE;
@@ -219,15 +232,31 @@ static int keep_run(const suite_args *a, suite_data *d, const scen_config *cfg,
   return EXIT_DONE;
 }
 
+/* DIR/MAP.hpa for f's map (MAP its file name), into a new string. */
+static char *hierarchy_path(const char *dir, const scen_file *f) {
+  const char *slash = strrchr(f->map_path, '/');
+  const char *name = slash ? slash + 1 : f->map_path;
+  size_t len = strlen(dir) + strlen(name) + 6;
+  char *path = malloc(len);
+  if (path) snprintf(path, len, "%s%s%s.hpa", dir, separator(dir), name);
+  return path;
+}
+
 /* One file with one algorithm; *failed set when its paths fail. */
 static int run_one(const suite_args *a, suite_data *d, const scen_file *f,
                    scen_algo algo, bool *failed) {
-  scen_config cfg = {algo, 1.0, 0, -1, 0, -1, false, (int)a->threads};
+  scen_config cfg = {algo, 1.0, 0, -1, 0, -1, false, (int)a->threads, NULL, NULL};
+  char *load = NULL, *save = NULL;
+  if (algo == ALGO_HPA && a->load_dir) cfg.load_hpa = load = hierarchy_path(a->load_dir, f);
+  if (algo == ALGO_HPA && a->save_dir) cfg.save_hpa = save = hierarchy_path(a->save_dir, f);
   size_t n = cairn_scen_count(f->sc);
   scen_row *rows = calloc(n ? n : 1, sizeof *rows);
   double *scratch = calloc(n ? n : 1, sizeof *scratch);
   cairn_hpa *hpa = NULL;
-  int rc = rows && scratch ? EXIT_DONE : EXIT_RUNTIME;
+  int rc = rows && scratch && (load || !a->load_dir || algo != ALGO_HPA) &&
+                   (save || !a->save_dir || algo != ALGO_HPA)
+               ? EXIT_DONE
+               : EXIT_RUNTIME;
   if (rc != EXIT_DONE) cli_error("out of memory");
   if (rc == EXIT_DONE) rc = scen_build_hpa(&cfg, f, &hpa);
   if (rc == EXIT_DONE) rc = scen_run_rows(&cfg, f, hpa, rows);
@@ -240,6 +269,8 @@ static int run_one(const suite_args *a, suite_data *d, const scen_file *f,
   cairn_hpa_destroy(hpa);
   free(rows);
   free(scratch);
+  free(load);
+  free(save);
   return rc;
 }
 

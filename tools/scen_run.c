@@ -131,9 +131,22 @@ int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out) {
   ho.levels = (int)c->levels;
   ho.threads = c->threads;
   if (c->landmarks >= 0) ho.landmarks = c->landmarks ? (int32_t)c->landmarks : -1;
-  cairn_status st = cairn_hpa_create(f->g, &ho, NULL, out);
-  if (st != CAIRN_OK) {
-    cli_error("%s: building the hierarchy failed: %s", f->map_path, cairn_status_str(st));
+  cairn_error err;
+  if (c->load_hpa) {
+    cairn_status st = cairn_hpa_load_file(c->load_hpa, f->g, NULL, &ho, NULL, out, &err);
+    if (st != CAIRN_OK) {
+      cli_error("%s", err.message);
+      return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+    }
+  } else {
+    cairn_status st = cairn_hpa_create(f->g, &ho, NULL, out);
+    if (st != CAIRN_OK) {
+      cli_error("%s: building the hierarchy failed: %s", f->map_path, cairn_status_str(st));
+      return EXIT_RUNTIME;
+    }
+  }
+  if (c->save_hpa && cairn_hpa_save_file(*out, c->save_hpa, &err) != CAIRN_OK) {
+    cli_error("%s", err.message);
     return EXIT_RUNTIME;
   }
   return EXIT_DONE;

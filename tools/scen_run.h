@@ -26,6 +26,9 @@ typedef struct scen_config {
   long landmarks; /* -1 = the default, 0 = none */
   bool no_smooth;
   int threads; /* the hierarchy's build; 0 = every core */
+  /* ALGO_HPA: the file the hierarchy is loaded from instead of built, and
+   * the one it is saved to once built (NULL: neither) */
+  const char *load_hpa, *save_hpa;
 } scen_config;
 
 /* One row's outcome. ROW_SKIPPED: its start or goal is blocked (never
@@ -78,7 +81,10 @@ bool scen_cost_matches(double cost, double optimal);
  * skipped, never searched: the data's README lists them). */
 bool scen_row_blocked(const cairn_grid *g, const cairn_scen_entry *e);
 
-/* Builds the hierarchy for ALGO_HPA (*out NULL for the others). Exit code. */
+/* Builds the hierarchy for ALGO_HPA, or loads it from c->load_hpa, and
+ * saves it to c->save_hpa (*out NULL for the others). Exit code: a file
+ * that cannot be loaded is EXIT_BADINPUT, one that cannot be saved
+ * EXIT_RUNTIME, with a message naming it. */
 int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out);
 
 /* Runs every row into rows[cairn_scen_count]; validates each path on its

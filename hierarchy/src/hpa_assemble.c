@@ -12,7 +12,11 @@
 /* ---- assembling the abstract graph ---------------------------------- */
 
 uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell) {
-  const hpa_cluster *c = &h->clusters[hpa_cluster_of(h, hpa_point(h, cell))];
+  return cairn__hpa_node_in(h, hpa_cluster_of(h, hpa_point(h, cell)), cell);
+}
+
+uint32_t cairn__hpa_node_in(const cairn_hpa *h, uint32_t k, uint32_t cell) {
+  const hpa_cluster *c = &h->clusters[k];
   uint32_t lo = 0, hi = c->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -24,17 +28,17 @@ uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell) {
   return lo < c->n && c->cell[lo] == cell ? c->first + lo : UINT32_MAX;
 }
 
-/* Appends the directed edge of a transition that enters cell `to` (to e
- * when not NULL): none when the layer blocks that cell. `layer` false
- * gives the terrain's cost alone. */
-static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t to,
-                           bool diag, bool layer, cairn_graph_edge *e) {
+/* Appends the directed edge of a transition from cell `from` (in cluster
+ * kf) that enters cell `to` (in kt) (to e when not NULL): none when the
+ * layer blocks that cell. `layer` false gives the terrain's cost alone. */
+static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t kf, uint32_t to,
+                           uint32_t kt, bool diag, bool layer, cairn_graph_edge *e) {
   cairn_cost c = layer ? hpa_enter_cost(h, to, diag)
                        : (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[to];
   if (c >= HPA_BLOCKED_STEP) return 0;
   if (e) {
-    e->from = cairn__hpa_node_at(h, from);
-    e->to = cairn__hpa_node_at(h, to);
+    e->from = cairn__hpa_node_in(h, kf, from);
+    e->to = cairn__hpa_node_in(h, kt, to);
     e->cost = (double)c / (double)CAIRN_COST_ONE; /* exact: c < 2^53 */
   }
   return 1;
@@ -43,8 +47,8 @@ static size_t put_crossing(const cairn_hpa *h, uint32_t from, uint32_t to,
 /* Appends the (up to) two directed edges of a transition. */
 static size_t put_transition(const cairn_hpa *h, const hpa_transition *t,
                              bool layer, cairn_graph_edge *e) {
-  size_t m = put_crossing(h, t->a, t->b, t->diag, layer, e);
-  return m + put_crossing(h, t->b, t->a, t->diag, layer, e ? e + m : NULL);
+  size_t m = put_crossing(h, t->a, t->ka, t->b, t->kb, t->diag, layer, e);
+  return m + put_crossing(h, t->b, t->kb, t->a, t->ka, t->diag, layer, e ? e + m : NULL);
 }
 
 
@@ -56,6 +60,11 @@ static size_t intra_edges(const hpa_cluster *c, bool base, cairn_graph_edge *e) 
   const bool all = base && c->bdist;
   const cairn_cost *dist = all ? c->bdist : c->dist;
   size_t m = 0;
+  if (!e && !all) { /* counting the kept pairs: no branch to mispredict */
+    const size_t nn = (size_t)c->n * c->n;
+    for (size_t pair = 0; pair < nn; pair++) m += c->off[pair + 1] != c->off[pair];
+    return m;
+  }
   for (uint32_t i = 0; i < c->n; i++)
     for (uint32_t j = 0; j < c->n; j++) {
       size_t pair = (size_t)i * c->n + j;
@@ -81,21 +90,6 @@ static size_t cluster_edges(const cairn_hpa *h, uint32_t k, hpa_transition *tran
   size_t m = intra_edges(&h->clusters[k], base, e);
   size_t nt = cairn__hpa_owned_transitions(h, cx, cy, trans);
   for (size_t t = 0; t < nt; t++) m += put_transition(h, &trans[t], !base, e ? e + m : NULL);
-  return m;
-}
-
-/* Writes every edge of the level-1 graph to e (when not NULL) and returns
- * how many there are, and where each cluster's share starts to seg (when
- * not NULL, clusters + 1 entries); `base` as intra_edges. */
-static size_t graph_edges(const cairn_hpa *h, hpa_transition *trans, bool base,
-                          cairn_graph_edge *e, size_t *seg) {
-  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  size_t m = 0;
-  for (uint32_t k = 0; k < n_clusters; k++) {
-    if (seg) seg[k] = m;
-    m += cluster_edges(h, k, trans, base, e ? e + m : NULL);
-  }
-  if (seg) seg[n_clusters] = m;
   return m;
 }
 
@@ -137,16 +131,60 @@ cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
   return st;
 }
 
-/* What graph_edges needs, for cairn__hpa_graph_of. */
-typedef struct level1_edges {
-  hpa_transition *trans;
-  bool base;
-  size_t *seg;
-} level1_edges;
+/* Listing the level-1 graph's edges, cluster by cluster, as a parallel
+ * pass: first each cluster's count (into seg[k + 1]), then, once seg says
+ * where each share starts, the edges themselves, in a full listing's
+ * order. A worker's scratch is room for one cluster's transitions. */
+typedef struct list_pass {
+  const cairn_hpa *h;
+  bool base;           /* as intra_edges */
+  size_t *seg;         /* clusters + 1 */
+  cairn_graph_edge *e; /* NULL while counting */
+} list_pass;
 
-static size_t list_level1(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
-  level1_edges *l = ctx;
-  return graph_edges(h, l->trans, l->base, e, l->seg);
+/* Clusters a task lists. */
+#define HPA_LIST_PER_TASK 64
+
+static cairn_status list_init(void *ctx, void *scratch) {
+  const list_pass *p = ctx;
+  hpa_transition **t = scratch;
+  *t = cairn__alloc(&p->h->alloc, hpa_transitions_cap(p->h->cs) * sizeof **t);
+  return *t ? CAIRN_OK : CAIRN_ERR_NOMEM;
+}
+
+static cairn_status list_run(void *ctx, void *scratch, size_t k) {
+  const list_pass *p = ctx;
+  hpa_transition *t = *(hpa_transition **)scratch;
+  if (p->e)
+    cluster_edges(p->h, (uint32_t)k, t, p->base, p->e + p->seg[k]);
+  else
+    p->seg[k + 1] = cluster_edges(p->h, (uint32_t)k, t, p->base, NULL);
+  return CAIRN_OK;
+}
+
+static void list_fini(void *ctx, void *scratch) {
+  const list_pass *p = ctx;
+  cairn__free(&p->h->alloc, *(hpa_transition **)scratch,
+              hpa_transitions_cap(p->h->cs) * sizeof(hpa_transition));
+}
+
+/* The level-1 edges into *edges (allocated, *m of them), each cluster's
+ * share starting at seg[k]. */
+static cairn_status list_edges(const cairn_hpa *h, bool base, size_t *seg,
+                               cairn_graph_edge **edges, size_t *m) {
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  list_pass l = {h, base, seg, NULL};
+  hpa_pass p = {&l, sizeof(hpa_transition *), HPA_LIST_PER_TASK, list_init, list_run,
+                list_fini};
+  seg[0] = 0;
+  cairn_status st = cairn__hpa_run_pass(h, &p, n_clusters);
+  if (st != CAIRN_OK) return st;
+  for (uint32_t k = 0; k < n_clusters; k++) seg[k + 1] += seg[k];
+  *m = seg[n_clusters];
+  *edges = cairn__alloc(&h->alloc, *m * sizeof **edges);
+  if (!*edges) return CAIRN_ERR_NOMEM;
+  l.e = *edges;
+  return cairn__hpa_run_pass(h, &p, n_clusters);
 }
 
 /* The CSR graph of the numbered nodes (clusters' first set): the layer's
@@ -158,9 +196,8 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
   const cairn_allocator *a = &h->alloc;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   double *xy = cairn__alloc(a, 2 * (size_t)n * sizeof *xy);
-  hpa_transition *trans = cairn__alloc(a, hpa_transitions_cap(h->cs) * sizeof *trans);
-  size_t *seg = keep ? cairn__alloc(a, ((size_t)n_clusters + 1) * sizeof *seg) : NULL;
-  cairn_status st = xy && trans && (seg || !keep) ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  size_t *seg = cairn__alloc(a, ((size_t)n_clusters + 1) * sizeof *seg);
+  cairn_status st = xy && seg ? CAIRN_OK : CAIRN_ERR_NOMEM;
   cairn_graph_edge *edges = NULL;
   size_t m = 0;
   if (st == CAIRN_OK) {
@@ -171,10 +208,9 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
         xy[2 * (size_t)v] = p.x;
         xy[2 * (size_t)v + 1] = p.y;
       }
-    level1_edges l = {trans, base, seg};
-    st = cairn__hpa_graph_of(h, n, xy, list_level1, &l, out,
-                             keep ? &edges : NULL, &m);
+    st = list_edges(h, base, seg, &edges, &m);
   }
+  if (st == CAIRN_OK) st = cairn__hpa_graph(a, n, xy, edges, m, out);
   if (st == CAIRN_OK && keep) {
     cairn__hpa_edges_free(h, keep);
     hpa_edges k = {edges, m, seg, xy, n};
@@ -186,7 +222,6 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
   cairn__free(a, edges, m * sizeof *edges);
   cairn__free(a, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
   cairn__free(a, xy, 2 * (size_t)n * sizeof *xy);
-  cairn__free(a, trans, hpa_transitions_cap(h->cs) * sizeof *trans);
   return st;
 }
 

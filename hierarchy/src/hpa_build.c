@@ -43,8 +43,7 @@ void cairn_hpa_destroy(cairn_hpa *h) {
   cairn__free(&a, h, sizeof *h);
 }
 
-/* Block geometry, when the third level is on. */
-static cairn_status blocks_init(cairn_hpa *h, int32_t bs) {
+cairn_status cairn__hpa_blocks_init(cairn_hpa *h, int32_t bs) {
   h->bs = bs;
   h->bw = (h->cw + bs - 1) / bs;
   h->bh = (h->ch + bs - 1) / bs;
@@ -121,6 +120,33 @@ static cairn_status jobs_init(cairn_hpa *h, const cairn_hpa_opts *o) {
   return st;
 }
 
+bool cairn__hpa_jobs_ok(const cairn_hpa_opts *o) {
+  return o->threads >= 0 && o->threads <= CAIRN_JOBS_MAX_WORKERS &&
+         cairn_jobs_check(o->jobs) == CAIRN_OK;
+}
+
+cairn_status cairn__hpa_new(const cairn_grid *grid, const cairn_hpa_opts *o,
+                            int32_t cs, const cairn_allocator *alloc,
+                            cairn_hpa **out) {
+  cairn_allocator a = cairn_allocator_or_default(alloc);
+  cairn_hpa *h = cairn__alloc_zero(&a, sizeof *h);
+  *out = NULL;
+  if (!h) return CAIRN_ERR_NOMEM;
+  h->alloc = a;
+  cairn_status st = jobs_init(h, o);
+  if (st != CAIRN_OK) { /* not for cairn_hpa_destroy: it frees both */
+    cairn__free(&a, h, sizeof *h);
+    return st;
+  }
+  st = hpa_init(h, grid, cs);
+  if (st != CAIRN_OK) {
+    cairn_hpa_destroy(h);
+    return st;
+  }
+  *out = h;
+  return CAIRN_OK;
+}
+
 cairn_status cairn_hpa_create(const cairn_grid *grid,
                               const cairn_hpa_opts *opts,
                               const cairn_allocator *alloc, cairn_hpa **out) {
@@ -130,31 +156,21 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (o.cluster == 0) o.cluster = CAIRN_HPA_DEFAULT_CLUSTER;
   if (o.block == 0) o.block = CAIRN_HPA_DEFAULT_BLOCK;
   if (!grid || o.cluster < CAIRN_HPA_MIN_CLUSTER ||
-      o.cluster > CAIRN_HPA_MAX_CLUSTER || o.threads < 0 ||
-      o.threads > CAIRN_JOBS_MAX_WORKERS || cairn_jobs_check(o.jobs) != CAIRN_OK ||
+      o.cluster > CAIRN_HPA_MAX_CLUSTER || !cairn__hpa_jobs_ok(&o) ||
       (o.levels != 0 && o.levels != 2 && o.levels != 3) || o.block < 2 ||
       o.block > 64 || o.landmarks < -1 ||
       o.landmarks > CAIRN_GRAPH_MAX_LANDMARKS)
     return CAIRN_ERR_ARG;
   if (o.landmarks == 0) o.landmarks = CAIRN_HPA_DEFAULT_LANDMARKS;
   double t0 = cairn__now_ms();
-  cairn_allocator a = cairn_allocator_or_default(alloc);
-  cairn_hpa *h = cairn__alloc_zero(&a, sizeof *h);
-  if (!h) return CAIRN_ERR_NOMEM;
-  h->alloc = a;
+  cairn_hpa *h;
+  cairn_status st = cairn__hpa_new(grid, &o, o.cluster, alloc, &h);
+  if (st != CAIRN_OK) return st;
+  cairn_allocator a = h->alloc;
   h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
-  cairn_status st = jobs_init(h, &o);
-  if (st != CAIRN_OK) { /* not for cairn_hpa_destroy: it frees both */
-    cairn__free(&a, h, sizeof *h);
-    return st;
-  }
-  st = hpa_init(h, grid, o.cluster);
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  uint32_t *all = NULL;
-  if (st == CAIRN_OK) {
-    all = cairn__alloc(&a, n_clusters * sizeof *all);
-    if (!all) st = CAIRN_ERR_NOMEM;
-  }
+  uint32_t *all = cairn__alloc(&a, n_clusters * sizeof *all);
+  if (!all) st = CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) {
     for (uint32_t k = 0; k < n_clusters; k++) all[k] = k;
     st = cairn__hpa_build_clusters(h, all, n_clusters);
@@ -163,7 +179,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
   if (st == CAIRN_OK) {
     h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
-    if (h->levels == 3) st = blocks_init(h, o.block);
+    if (h->levels == 3) st = cairn__hpa_blocks_init(h, o.block);
     if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
     if (h->levels == 3 && st == CAIRN_OK) st = cairn__hpa_landmarks(h, 2);
   }
@@ -292,16 +308,6 @@ cairn_status cairn_hpa_edit(cairn_hpa *h, cairn_grid *grid,
 
 /* ---- cost layers ---------------------------------------------------- */
 
-static cairn_rect cluster_box(const hpa_cluster *c) {
-  cairn_rect r = {c->x0, c->y0, c->w, c->h};
-  return r;
-}
-
-/* Whether the layer changed over the cluster since it was built. */
-static bool layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
-  return h->layer && cairn_penalty_changed(h->layer, cluster_box(c)) > c->layer_seen;
-}
-
 cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
   if (!h || (layer && !cairn_penalty_fits(layer, h->grid))) return CAIRN_ERR_ARG;
   if (grid_behind(h) != CAIRN_OK) return CAIRN_ERR_STATE;
@@ -336,7 +342,7 @@ static size_t pick_stale(const cairn_hpa *h, uint32_t max, uint32_t *ids,
   *left = 0;
   for (uint32_t i = 0; i < n_clusters; i++) {
     uint32_t k = (h->refresh_at + i) % n_clusters;
-    if (!layer_stale(h, &h->clusters[k])) continue;
+    if (!hpa_layer_stale(h, &h->clusters[k])) continue;
     if (max == 0 || n < max)
       ids[n++] = k;
     else
@@ -429,7 +435,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
   out->rebuilt_clusters = h->rebuilt;
   for (uint32_t k = 0; k < n_clusters; k++) {
     out->layered_clusters += h->clusters[k].bdist != NULL;
-    out->stale_clusters += layer_stale(h, &h->clusters[k]);
+    out->stale_clusters += hpa_layer_stale(h, &h->clusters[k]);
   }
 }
 

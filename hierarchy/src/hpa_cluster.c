@@ -341,7 +341,7 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   int32_t cx = (int32_t)(k % (uint32_t)h->cw), cy = (int32_t)(k / (uint32_t)h->cw);
   const cairn_allocator *a = &h->alloc;
   uint32_t *cells = sc->nodes;
-  uint32_t n = cairn__hpa_cluster_nodes(h, c, cx, cy, sc->trans, cells);
+  uint32_t n = cairn__hpa_cluster_nodes(h, cx, cy, sc->trans, cells);
   size_t nn = (size_t)n * n;
   hpa_lock(h);
   cairn__hpa_cluster_free(a, c);

@@ -34,6 +34,8 @@ static size_t border_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
                          : (x0 + cs > h->width ? h->width - x0 : cs);
   /* side a: last column (row) of this cluster; side b: the next one */
   int32_t ax = vertical ? x0 + cs - 1 : x0, ay = vertical ? y0 : y0 + cs - 1;
+  uint32_t ka = (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx;
+  uint32_t kb = vertical ? ka + 1 : ka + (uint32_t)h->cw;
   uint32_t step_b = vertical ? 1u : (uint32_t)h->stride;
   uint32_t along = vertical ? (uint32_t)h->stride : 1u;
   uint32_t first = hpa_index(h, ax, ay);
@@ -60,6 +62,8 @@ static size_t border_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
       uint32_t a = first + (uint32_t)at[t] * along;
       out[n].a = a;
       out[n].b = a + step_b;
+      out[n].ka = ka;
+      out[n].kb = kb;
       out[n].diag = false;
       n++;
     }
@@ -77,11 +81,16 @@ static size_t corner_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
   if (!open_at(h, tl) || !open_at(h, tl + 1) || !open_at(h, tl + s) ||
       !open_at(h, tl + s + 1))
     return 0;
-  out[0].a = tl;
+  uint32_t k = (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx, cw = (uint32_t)h->cw;
+  out[0].a = tl; /* north-west to south-east */
   out[0].b = tl + s + 1;
+  out[0].ka = k;
+  out[0].kb = k + cw + 1;
   out[0].diag = true;
-  out[1].a = tl + 1;
+  out[1].a = tl + 1; /* north-east to south-west */
   out[1].b = tl + s;
+  out[1].ka = k + 1;
+  out[1].kb = k + cw;
   out[1].diag = true;
   return 2;
 }
@@ -122,21 +131,15 @@ static int cmp_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static bool in_cluster(const cairn_hpa *h, const hpa_cluster *c, uint32_t i) {
-  cairn_point p = hpa_point(h, i);
-  return p.x >= c->x0 && p.x < c->x0 + c->w && p.y >= c->y0 &&
-         p.y < c->y0 + c->h;
-}
-
 /* The entrance cells of a cluster, sorted and without repeats. */
-uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
-                                  int32_t cx, int32_t cy, hpa_transition *trans,
-                                  uint32_t *cells) {
+uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                  hpa_transition *trans, uint32_t *cells) {
+  const uint32_t k = (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx;
   size_t nt = cluster_transitions(h, cx, cy, trans);
   uint32_t n = 0;
   for (size_t t = 0; t < nt; t++) {
-    if (in_cluster(h, c, trans[t].a)) cells[n++] = trans[t].a;
-    if (in_cluster(h, c, trans[t].b)) cells[n++] = trans[t].b;
+    if (trans[t].ka == k) cells[n++] = trans[t].a;
+    if (trans[t].kb == k) cells[n++] = trans[t].b;
   }
   qsort(cells, n, sizeof *cells, cmp_u32);
   uint32_t m = 0;

@@ -30,7 +30,8 @@ typedef struct hpa_cluster {
 /* A crossing between two clusters: cell a on one side, b on the other,
  * one straight or diagonal step apart. */
 typedef struct hpa_transition {
-  uint32_t a, b; /* padded indices */
+  uint32_t a, b;   /* padded indices */
+  uint32_t ka, kb; /* their clusters */
   bool diag;
 } hpa_transition;
 
@@ -142,6 +143,12 @@ static inline uint32_t hpa_cluster_of(const cairn_hpa *h, cairn_point p) {
   return (uint32_t)(p.y / h->cs) * (uint32_t)h->cw + (uint32_t)(p.x / h->cs);
 }
 
+/* Whether the layer changed over the cluster since it was built. */
+static inline bool hpa_layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
+  cairn_rect box = {c->x0, c->y0, c->w, c->h};
+  return h->layer && cairn_penalty_changed(h->layer, box) > c->layer_seen;
+}
+
 /* What a step costs when its cell is blocked by the layer: far above any
  * path's cost, and small enough that sums of such steps cannot wrap. */
 #define HPA_BLOCKED_STEP ((cairn_cost)1 << 56)
@@ -174,6 +181,8 @@ static inline cairn_cost hpa_base_step_cost(const cairn_hpa *h, cairn_point a,
 /* Global id of the abstract node at padded cell index `cell`, or UINT32_MAX
  * if that cell is no entrance. */
 uint32_t cairn__hpa_node_at(const cairn_hpa *h, uint32_t cell);
+/* The same, when the cell's cluster k is known (no divisions). */
+uint32_t cairn__hpa_node_in(const cairn_hpa *h, uint32_t k, uint32_t cell);
 /* Cell of a global node. */
 static inline uint32_t hpa_node_cell(const cairn_hpa *h, uint32_t node) {
   const hpa_cluster *c = &h->clusters[h->node_cluster[node]];
@@ -266,12 +275,11 @@ cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
 static inline size_t hpa_transitions_cap(int32_t cs) {
   return 4 * ((size_t)cs + 2) + 8;
 }
-/* The entrance cells of cluster c at (cx, cy) into cells (room for
+/* The entrance cells of the cluster at (cx, cy) into cells (room for
  * 2 x hpa_transitions_cap), sorted, without repeats; returns how many.
  * trans is scratch of hpa_transitions_cap. */
-uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, const hpa_cluster *c,
-                                  int32_t cx, int32_t cy, hpa_transition *trans,
-                                  uint32_t *cells);
+uint32_t cairn__hpa_cluster_nodes(const cairn_hpa *h, int32_t cx, int32_t cy,
+                                  hpa_transition *trans, uint32_t *cells);
 /* The transitions cluster (cx, cy) owns (east and south borders, south-east
  * corner: each crossing has one owner) into out; returns how many. */
 size_t cairn__hpa_owned_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
@@ -318,10 +326,32 @@ void cairn__hpa_edges_free(const cairn_hpa *h, hpa_edges *k);
  * freed with cairn__free(&h->alloc, mark, h->cw * h->ch). */
 uint8_t *cairn__hpa_new_marks(cairn_hpa *h);
 
+/* A hierarchy over grid with clusters of side cs and nothing built yet
+ * (hpa_build.c): the allocator, the lock and the jobs of o (checked with
+ * cairn__hpa_jobs_ok), the clusters' geometry. Destroyed with
+ * cairn_hpa_destroy. What cairn_hpa_create builds on, and cairn_hpa_load
+ * fills. */
+cairn_status cairn__hpa_new(const cairn_grid *grid, const cairn_hpa_opts *o,
+                            int32_t cs, const cairn_allocator *alloc,
+                            cairn_hpa **out);
+/* Whether o's jobs and threads are ones cairn_hpa_create accepts. */
+bool cairn__hpa_jobs_ok(const cairn_hpa_opts *o);
+/* The blocks' geometry (h->bs, bw, bh, blocks), when the third level is
+ * on; their contents empty. */
+cairn_status cairn__hpa_blocks_init(cairn_hpa *h, int32_t bs);
+
 /* Level 2 (hpa_level2.c). Builds the listed blocks (after the level-1
  * graph is assembled), then reassembles the level-2 graph. */
 cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
                                      size_t n);
+/* Block b's local ids (base, l1_cluster, m) and its two graphs (fwd, rev)
+ * from the level-1 graph; *edges (of *cap) is scratch that grows. Called
+ * without the allocator's lock held. */
+cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b,
+                                     cairn_graph_edge **edges, size_t *cap);
+/* Numbers the level-2 nodes of the built blocks and makes the level-2
+ * graph (h->graph2, l2_block, l2_of, n2); on failure the old one stays. */
+cairn_status cairn__hpa_assemble2(cairn_hpa *h);
 void cairn__hpa_free_blocks(cairn_hpa *h);
 size_t cairn__hpa_blocks_memory(const cairn_hpa *h);
 static inline uint32_t hpa_block_of_cluster(const cairn_hpa *h, uint32_t k) {

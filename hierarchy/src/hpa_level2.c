@@ -52,24 +52,82 @@ static bool cluster_in_block(const cairn_hpa *h, const hpa_block *b,
          cy < b->cy0 + b->ch;
 }
 
-/* The level-1 edges between nodes of the block, as local ids; with
- * `reverse` each edge is turned round (the transpose). */
+/* The level-1 node ids of the block's cluster row y (0-based in the
+ * block): nodes are numbered cluster by cluster in row-major order, so a
+ * row of the block's clusters holds one run of ids, [*lo, *hi), and its
+ * local ids are one run too, from base[y * cw]. */
+static void row_ids(const cairn_hpa *h, const hpa_block *b, int32_t y,
+                    uint32_t *lo, uint32_t *hi) {
+  uint32_t k = (uint32_t)(b->cy0 + y) * (uint32_t)h->cw + (uint32_t)b->cx0;
+  const hpa_cluster *last = &h->clusters[k + (uint32_t)b->cw - 1];
+  *lo = h->clusters[k].first;
+  *hi = last->first + last->n;
+}
+
+/* Local id in block b of level-1 node v, or UINT32_MAX when v lies
+ * outside b (row_ids: one division finds v's row). */
+static uint32_t local_in_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
+  int32_t y = (int32_t)(h->node_cluster[v] / (uint32_t)h->cw) - b->cy0;
+  if (y < 0 || y >= b->ch) return UINT32_MAX;
+  uint32_t lo, hi;
+  row_ids(h, b, y, &lo, &hi);
+  return v >= lo && v < hi ? b->base[y * b->cw] + (v - lo) : UINT32_MAX;
+}
+
+/* The id runs of a block's cluster rows (row_ids) and where their local
+ * ids start, taken once for the passes over the block's edges. */
+typedef struct block_rows {
+  uint32_t lo[64], hi[64], base[64]; /* a block is at most 64 clusters high */
+} block_rows;
+
+static void block_rows_of(const cairn_hpa *h, const hpa_block *b, block_rows *r) {
+  for (int32_t y = 0; y < b->ch; y++) {
+    row_ids(h, b, y, &r->lo[y], &r->hi[y]);
+    r->base[y] = b->base[y * b->cw];
+  }
+}
+
+/* Whether node v lies in the block's cluster row y, and its local id
+ * (*w) if so. */
+static inline bool in_row(const block_rows *r, int32_t y, uint32_t v, uint32_t *w) {
+  if (v < r->lo[y] || v >= r->hi[y]) return false;
+  *w = r->base[y] + (v - r->lo[y]);
+  return true;
+}
+
+/* Local id in block b of level-1 node v, the end of an edge from the
+ * block's cluster row y, or UINT32_MAX when v lies outside b. A level-1
+ * edge joins a cluster to itself or to a neighbour, so it can only stay
+ * in the block through rows y, y - 1 and y + 1 (most stay in y). */
+static inline uint32_t local_near_row(const hpa_block *b, const block_rows *r, int32_t y,
+                                      uint32_t v) {
+  uint32_t w;
+  if (in_row(r, y, v, &w) || (y > 0 && in_row(r, y - 1, v, &w)) ||
+      (y + 1 < b->ch && in_row(r, y + 1, v, &w)))
+    return w;
+  return UINT32_MAX;
+}
+
+/* The level-1 edges between nodes of the block, as local ids, written to
+ * e when not NULL; returns how many. */
 static size_t block_edges(const cairn_hpa *h, const hpa_block *b,
-                          cairn_graph_edge *e, bool reverse) {
+                          const block_rows *r, cairn_graph_edge *e) {
   size_t m = 0;
-  for (uint32_t u = 0; u < b->m; u++) {
-    const uint32_t *to;
-    const cairn_cost *cost;
-    uint32_t deg = cairn_graph_neighbours(h->graph, hpa_global_of(h, b, u), &to, &cost);
-    for (uint32_t k = 0; k < deg; k++) {
-      if (!cluster_in_block(h, b, h->node_cluster[to[k]])) continue;
-      if (e) {
-        uint32_t w = hpa_local_of(h, b, to[k]);
-        e[m].from = reverse ? w : u;
-        e[m].to = reverse ? u : w;
-        e[m].cost = (double)cost[k] / (double)CAIRN_COST_ONE; /* exact */
+  for (int32_t y = 0; y < b->ch; y++) {
+    for (uint32_t v = r->lo[y], u = r->base[y]; v < r->hi[y]; v++, u++) {
+      const uint32_t *to;
+      const cairn_cost *cost;
+      uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
+      for (uint32_t k = 0; k < deg; k++) {
+        uint32_t w = local_near_row(b, r, y, to[k]);
+        if (w == UINT32_MAX) continue;
+        if (e) {
+          e[m].from = u;
+          e[m].to = w;
+          e[m].cost = (double)cost[k] / (double)CAIRN_COST_ONE; /* exact */
+        }
+        m++;
       }
-      m++;
     }
   }
   return m;
@@ -80,7 +138,7 @@ static bool leaves_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   const uint32_t *to;
   uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, NULL);
   for (uint32_t k = 0; k < deg; k++)
-    if (!cluster_in_block(h, b, h->node_cluster[to[k]])) return true;
+    if (local_in_block(h, b, to[k]) == UINT32_MAX) return true;
   return false;
 }
 
@@ -111,8 +169,8 @@ static bool crosses_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   return leaves_block(h, b, v) || (h->layer && entered_from_outside(h, b, v));
 }
 
-/* Local ids and the two block graphs. */
-static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) {
+cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b,
+                                     cairn_graph_edge **edges, size_t *cap) {
   const cairn_allocator *a = &h->alloc;
   cairn_status st = CAIRN_OK;
   hpa_lock(h);
@@ -138,15 +196,22 @@ static cairn_status block_graphs(cairn_hpa *h, hpa_block *b, block_scratch *sc) 
         b->l1_cluster[b->base[y * b->cw + x] + i] = k;
     }
   if (!m) return CAIRN_OK;
-  size_t ne = block_edges(h, b, NULL, false);
+  block_rows rows;
+  block_rows_of(h, b, &rows);
+  size_t ne = block_edges(h, b, &rows, NULL);
   hpa_lock(h);
-  bool ok = cairn__grow(a, (void **)&sc->edges, &sc->edges_cap, ne ? ne : 1,
-                        sizeof *sc->edges);
+  bool ok = cairn__grow(a, (void **)edges, cap, ne ? ne : 1, sizeof **edges);
   hpa_unlock(h);
   if (!ok) return CAIRN_ERR_NOMEM;
+  block_edges(h, b, &rows, *edges);
   for (int dir = 0; dir < 2 && st == CAIRN_OK; dir++) {
-    block_edges(h, b, sc->edges, dir == 1);
-    cairn_graph_desc d = {m, NULL, ne, sc->edges, 0, CAIRN_GH_ZERO, 0};
+    if (dir) /* the transpose: the same list, each edge turned round */
+      for (size_t i = 0; i < ne; i++) {
+        uint32_t t = (*edges)[i].from;
+        (*edges)[i].from = (*edges)[i].to;
+        (*edges)[i].to = t;
+      }
+    cairn_graph_desc d = {m, NULL, ne, *edges, 0, CAIRN_GH_ZERO, 0};
     hpa_lock(h);
     st = cairn_graph_create(&d, a, dir ? &b->rev : &b->fwd);
     hpa_unlock(h);
@@ -230,7 +295,7 @@ static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
   hpa_lock(h);
   block_free(&h->alloc, b);
   hpa_unlock(h);
-  cairn_status st = block_graphs(h, b, sc);
+  cairn_status st = cairn__hpa_block_graphs(h, b, &sc->edges, &sc->edges_cap);
   if (st == CAIRN_OK && b->m) st = block_paths(h, b, sc);
   if (st != CAIRN_OK) {
     hpa_lock(h);
@@ -248,26 +313,31 @@ static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
   (void)ctx;
   size_t m = 0;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  block_rows rows;
   for (uint32_t bi = 0; bi < n_blocks; bi++) {
     const hpa_block *b = &h->blocks[bi];
+    if (b->n) block_rows_of(h, b, &rows);
+    int32_t y = 0; /* the cluster row of node i (local ids ascend by row) */
     for (uint32_t i = 0; i < b->n; i++) {
-      for (uint32_t j = 0; j < b->n; j++) {
+      while (y + 1 < b->ch && b->node[i] >= rows.base[y + 1]) y++;
+      for (uint32_t j = 0; !e && j < b->n; j++) { /* counting: no branch */
+        size_t pair = (size_t)i * b->n + j;
+        m += b->off[pair + 1] != b->off[pair];
+      }
+      for (uint32_t j = 0; e && j < b->n; j++) {
         size_t pair = (size_t)i * b->n + j;
         if (b->off[pair + 1] == b->off[pair]) continue; /* not kept */
-        cairn_cost d = b->dist[pair];
-        if (e) {
-          e[m].from = b->first + i;
-          e[m].to = b->first + j;
-          e[m].cost = (double)d / (double)CAIRN_COST_ONE;
-        }
+        e[m].from = b->first + i;
+        e[m].to = b->first + j;
+        e[m].cost = (double)b->dist[pair] / (double)CAIRN_COST_ONE;
         m++;
       }
-      uint32_t v = hpa_global_of(h, b, b->node[i]);
+      uint32_t v = rows.lo[y] + (b->node[i] - rows.base[y]);
       const uint32_t *to;
       const cairn_cost *cost;
       uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
       for (uint32_t k = 0; k < deg; k++) {
-        if (cluster_in_block(h, b, h->node_cluster[to[k]])) continue;
+        if (local_near_row(b, &rows, y, to[k]) != UINT32_MAX) continue;
         if (e) {
           e[m].from = b->first + i;
           e[m].to = h->l2_of[to[k]];
@@ -283,7 +353,7 @@ static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
 /* Numbers the level-2 nodes block by block, as cairn__hpa_assemble
  * numbers level 1's cluster by cluster, and builds the level-2 graph
  * through the same cairn__hpa_graph_of. */
-static cairn_status assemble2(cairn_hpa *h) {
+cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
   uint32_t n = 0;
@@ -396,7 +466,7 @@ cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
   block_pass b = {h, list, most_nodes(h, list, n)};
   hpa_pass p = {&b, sizeof(block_scratch), 1, block_init, block_run, block_fini};
   cairn_status st = cairn__hpa_run_pass(h, &p, n);
-  if (st == CAIRN_OK) st = assemble2(h);
+  if (st == CAIRN_OK) st = cairn__hpa_assemble2(h);
   return st;
 }
 

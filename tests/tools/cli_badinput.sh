@@ -181,6 +181,32 @@ want 1 "cairn: gates.map: 50 agents need as many open cells reachable from its g
 ok "$cairn" horde --map gates.map --agents 2 --ticks 5 --json
 grep -q '"agents":2,' out.txt || { echo "FAIL: horde on gates.map" >&2; fails=$((fails + 1)); }
 
+# ---- saved hierarchies: truncated, flipped, for another map -----------
+ok "$cairn" scen ok.scen --map ok.map --algo hpa --save-hierarchy ok.hpa
+size=$(wc -c <ok.hpa)
+head -c $((size - 1)) ok.hpa >cut.hpa
+# one bit of byte 80 (in the payload) flipped
+byte=$(od -An -tu1 -j80 -N1 ok.hpa | tr -d ' ')
+cp ok.hpa flip.hpa
+# shellcheck disable=SC2059 # the octal escape is the format
+printf "\\$(printf %o $((byte ^ 4)))" | dd of=flip.hpa bs=1 seek=80 conv=notrunc 2>/dev/null
+cmp -s ok.hpa flip.hpa && { echo "FAIL: flip.hpa not flipped" >&2; fails=$((fails + 1)); }
+for cmd in "path --map ok.map --from 0,0 --to 2,2 --algo hpa" "scen ok.scen --map ok.map --algo hpa"; do
+  # shellcheck disable=SC2086 # the command's words
+  want 3 "cairn: cut.hpa: truncated: $((size - 1)) of $size bytes" "$cairn" $cmd --load-hierarchy cut.hpa
+  # shellcheck disable=SC2086
+  want 3 "cairn: flip.hpa: checksum mismatch" "$cairn" $cmd --load-hierarchy flip.hpa
+  # shellcheck disable=SC2086
+  want 3 "cairn: ok.map: not a cairn hierarchy" "$cairn" $cmd --load-hierarchy ok.map
+  # shellcheck disable=SC2086
+  want 3 "cairn: nothere.hpa: cannot open" "$cairn" $cmd --load-hierarchy nothere.hpa
+done
+want 3 "cairn: ok.hpa: made for a 3x3 map with fingerprint [0-9a-f]+, this map is 2x2" \
+  "$cairn" path --map gates.map --from 0,0 --to 1,1 --algo hpa --load-hierarchy ok.hpa
+want 1 "cairn: nowhere/x.hpa: cannot write" \
+  "$cairn" path --map ok.map --from 0,0 --to 2,2 --algo hpa --save-hierarchy nowhere/x.hpa
+ok "$cairn" path --map ok.map --from 0,0 --to 2,2 --algo hpa --load-hierarchy ok.hpa
+
 # ---- numbers that are not finite --------------------------------------
 want 2 "cairn: --weight: 'nan' is not a number" "$cairn" path --map ok.map --from 0,0 --to 1,1 --weight nan
 want 2 "cairn: --weight: 'inf' is not a number" "$cairn" path --map ok.map --from 0,0 --to 1,1 --weight inf

@@ -474,6 +474,56 @@ expect 0 '^\{"map":"tiny.map","algo":"dijkstra",.*"scenarios":2,.*"mismatch":0,.
 same_at_threads '"(file|solved|invalid|mean_subopt_pct|max_subopt_pct|mean_expanded|abstract_nodes)":[^,]*' \
   "$cairn" suite "$tmp/suite" --algo hpa --json
 
+# saved hierarchies: a save, then a load instead of the build, answer every
+# row alike (everything but the times), with two levels and with three
+printf 'version 1\n0\toutskirts.map\t120\t60\t5\t30\t102\t30\t1\n0\toutskirts.map\t120\t60\t0\t0\t119\t59\t1\n0\toutskirts.map\t120\t60\t119\t0\t5\t58\t1\n0\toutskirts.map\t120\t60\t5\t30\t9\t33\t1\n' \
+  >"$tmp/outskirts.map.scen"
+no_times='s/"(median_us|p99_us|total_ms|preprocess_ms)":[0-9.]+//g'
+for opts in "--landmarks 16" "--cluster 8 --levels 3 --landmarks 4"; do
+  # shellcheck disable=SC2086 # the options' words
+  "$cairn" scen "$tmp/outskirts.map.scen" --map "$map" --algo hpa --json $opts \
+    --save-hierarchy "$tmp/o.hpa" >"$tmp/built.json" &&
+    "$cairn" scen "$tmp/outskirts.map.scen" --map "$map" --algo hpa --json \
+      --load-hierarchy "$tmp/o.hpa" >"$tmp/loaded.json" &&
+    grep -Eq '"solved":4,.*"preprocess_ms":[0-9.]+' "$tmp/loaded.json" &&
+    [ "$(sed -E "$no_times" "$tmp/built.json")" = "$(sed -E "$no_times" "$tmp/loaded.json")" ] ||
+    { echo "FAIL: scen --load-hierarchy differs from the build ($opts):" >&2
+      sed 's/^/    /' "$tmp/built.json" "$tmp/loaded.json" >&2; fails=$((fails + 1)); }
+done
+expect 0 "hierarchy: cluster 8, .* loaded in [0-9.]+ ms" \
+  "$cairn" scen "$tmp/outskirts.map.scen" --map "$map" --algo hpa --load-hierarchy "$tmp/o.hpa"
+# a path under an influence layer: saved and loaded with the same layer
+path_keys='"(cost|base_cost|expanded|route_len)":[^,]*|"path":[][0-9,]*'
+"$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --algo hpa --json \
+  --save-hierarchy "$tmp/l.hpa" | grep -Eo -- "$path_keys" >"$tmp/p1" &&
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,8,20 --algo hpa --json \
+    --load-hierarchy "$tmp/l.hpa" | grep -Eo -- "$path_keys" >"$tmp/p2" &&
+  [ -s "$tmp/p1" ] && cmp -s "$tmp/p1" "$tmp/p2" ||
+  { echo "FAIL: path --load-hierarchy under --influence differs from the build" >&2; fails=$((fails + 1)); }
+expect 3 "l.hpa: saved under a cost layer .*, loaded without one" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --load-hierarchy "$tmp/l.hpa"
+expect 3 "l.hpa: saved under a cost layer with fingerprint [0-9a-f]+, this layer's is" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --influence 50,30,9,20 --algo hpa \
+  --load-hierarchy "$tmp/l.hpa"
+expect 0 "hierarchy .* loaded in [0-9.]+ ms" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --load-hierarchy "$tmp/o.hpa"
+expect 2 "--load-hierarchy needs --algo hpa" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --load-hierarchy "$tmp/o.hpa"
+expect 2 "--cluster, --levels and --landmarks do not apply to --load-hierarchy" \
+  "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --cluster 8 --load-hierarchy "$tmp/o.hpa"
+expect 2 "need --algo hpa" "$cairn" scen "$tmp/outskirts.map.scen" --map "$map" --save-hierarchy "$tmp/x.hpa"
+expect 2 "do not apply to --load-hierarchy" \
+  "$cairn" scen "$tmp/outskirts.map.scen" --map "$map" --algo hpa --levels 3 --load-hierarchy "$tmp/o.hpa"
+# suite: a file a map in the folder given; loading them answers alike
+mkdir -p "$tmp/hpas"
+"$cairn" suite "$tmp/suite" --algo hpa --json --save-hierarchy "$tmp/hpas" >"$tmp/s1" &&
+  [ -s "$tmp/hpas/tiny.map.hpa" ] &&
+  "$cairn" suite "$tmp/suite" --algo hpa --json --load-hierarchy "$tmp/hpas" >"$tmp/s2" &&
+  [ "$(sed -E "$no_times" "$tmp/s1")" = "$(sed -E "$no_times" "$tmp/s2")" ] ||
+  { echo "FAIL: suite --load-hierarchy differs from the build" >&2; fails=$((fails + 1)); }
+expect 2 "need hpa among --algo" "$cairn" suite "$tmp/suite" --algo astar --load-hierarchy "$tmp/hpas"
+expect 3 "$tmp/empty/[a-z_]+\.map\.hpa: cannot open" "$cairn" suite "$tmp/suite" --algo hpa --load-hierarchy "$tmp/empty"
+
 # horde and march --replay: the recording leaves the run unchanged, and its
 # header says the map, the agents and K; the file read back frame by frame
 # is the library's test (crowd_replay), the browser test ctest's viewer

@@ -54,6 +54,9 @@
  * Memory: a query context grows to the largest grid and path it has seen
  * (cairn_hpa_query_reserve grows it up front); after that, queries allocate
  * nothing.
+ *
+ * Files: cairn_hpa_save writes a built hierarchy, and cairn_hpa_load reads
+ * it back for the same map in a fraction of a build's time.
  */
 #ifndef CAIRN_HIERARCHY_H
 #define CAIRN_HIERARCHY_H
@@ -151,7 +154,9 @@ typedef struct cairn_hpa_stats {
   uint32_t landmarks;       /**< landmarks of the level-1 graph (the level-2
                                graph has as many, or fewer) */
   size_t memory_bytes;      /**< everything the hierarchy holds */
-  double build_ms;          /**< wall time of the last create */
+  double build_ms;          /**< wall time of the create, or of the load
+                               (cairn_hpa_load; cairn_hpa_load_file's
+                               includes reading the file) */
   double update_ms;         /**< wall time of the last edit or update */
   uint32_t rebuilt_clusters; /**< clusters the last edit, update or refresh
                                 redid */
@@ -266,6 +271,121 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_p
  * cairn_hpa_update first), CAIRN_ERR_NOMEM */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
                                uint32_t *pending);
+
+/* ---- saving and loading --------------------------------------------- */
+
+/** The version of the file format cairn_hpa_save writes and
+ * cairn_hpa_load reads (docs/hierarchy.md, "The file format"). */
+#define CAIRN_HPA_FORMAT_VERSION 1
+
+/** Writes the hierarchy, everything a query reads, into buf: the map's
+ * size and fingerprint (cairn_grid_fingerprint), the options it was built
+ * with, the clusters, blocks and landmarks, and under a cost layer the
+ * layer's fingerprint; then a checksum of every byte. Little-endian
+ * throughout, so a file moves between platforms. Deterministic: one
+ * hierarchy gives the same bytes at any thread count, and a loaded one
+ * saves the bytes it was loaded from.
+ *
+ * Size it with a first call: buf NULL (or cap too small) answers
+ * CAIRN_ERR_BUFFER with *len set to the bytes needed, and writes nothing.
+ * Read-only on h (queries may run meanwhile); allocates nothing.
+ * @param[in] h the hierarchy
+ * @param[out] buf where the bytes go, or NULL to size them
+ * @param[in] cap bytes buf holds
+ * @param[out] len the bytes written; with CAIRN_ERR_BUFFER, the bytes
+ * needed
+ * @return CAIRN_OK; CAIRN_ERR_BUFFER (nothing written); CAIRN_ERR_ARG for
+ * a NULL h or len; CAIRN_ERR_STATE while the hierarchy is stale (a failed
+ * edit, update or refresh) or a cluster is stale under its layer
+ * (cairn_hpa_refresh first: a file holds no half-followed layer) */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_save(const cairn_hpa *h, void *buf, size_t cap,
+                            size_t *len);
+/** cairn_hpa_save into the file at path. The bytes are put together in
+ * memory (through the hierarchy's allocator, from the calling thread),
+ * written to path with ".tmp" appended, which is then renamed over path,
+ * so a failed save never leaves a partial file where a good one was (the
+ * temporary file is removed on failure).
+ * @param[in] h the hierarchy
+ * @param[in] path the file to write
+ * @param[out] err "PATH: problem" on failure, or NULL
+ * @return CAIRN_OK; CAIRN_ERR_ARG (NULL h or path), CAIRN_ERR_STATE (as
+ * cairn_hpa_save), CAIRN_ERR_NOMEM, CAIRN_ERR_IO (the file cannot be
+ * written or renamed) */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_file(const cairn_hpa *h, const char *path,
+                                 cairn_error *err);
+
+/** Most bytes cairn_hpa_load_file reads (2^40): larger files are refused
+ * with CAIRN_ERR_TOO_LARGE before they are read. */
+#define CAIRN_HPA_FILE_MAX ((uint64_t)1 << 40)
+
+/** Loads a hierarchy that cairn_hpa_save wrote, for grid, without building
+ * anything expensive: what a build searches for is read, and only what a
+ * linear pass derives (the CSR graphs, the node numbering) is made again.
+ * The loaded hierarchy answers every query exactly as the saved one did
+ * (costs, paths, expansions), and edits, updates, layer changes and
+ * refreshes act on it exactly as on the saved one.
+ *
+ * Checked, in this order, each with its message in err ("NAME: problem",
+ * NAME "<memory>"): CAIRN_ERR_PARSE for a wrong magic ("not a cairn
+ * hierarchy"), another format version ("format version 3, this build reads
+ * 1"), fewer bytes than the header says ("truncated: 1234 of 5678 bytes")
+ * or more, a checksum that does not match ("checksum mismatch"), a header
+ * field out of range; then CAIRN_ERR_MISMATCH for a file made for another
+ * map ("made for a 512x512 map with fingerprint ..., this map is ...") or
+ * another layer; then CAIRN_ERR_PARSE for any payload value out of its
+ * limits. Every count is checked before anything is allocated for it:
+ * against the bytes left in buf (nothing is allocated that the input could
+ * not fill), and against the limits the grid gives: a cluster holds at
+ * most 2 (w + h) entrances, all on its cells, in ascending order; a kept
+ * path walks inside its cluster from its entrance to its other one in at
+ * most w h - 1 steps; a block holds at most as many level-2 nodes as it
+ * holds level-1 nodes, and its chains name only those; at most
+ * CAIRN_GRAPH_MAX_LANDMARKS landmarks a level, each a node of it. The
+ * checksum is checked before the payload is read, and the payload's
+ * bounds still are (a checksum can be forged).
+ *
+ * The layer: a hierarchy saved under a cost layer (cairn_hpa_set_layer)
+ * records the layer's fingerprint, and loads only with a layer of the same
+ * size and penalties, which it binds as cairn_hpa_set_layer does (the layer
+ * must outlive the binding); a hierarchy saved without one loads only
+ * with layer NULL. Anything else is CAIRN_ERR_MISMATCH.
+ * @param[in] buf the saved bytes
+ * @param[in] len bytes in buf
+ * @param[in] grid the grid (kept, as cairn_hpa_create keeps it): the map
+ * the file was made for, cell for cell
+ * @param[in] layer the layer the file was saved under, or NULL
+ * @param[in] opts only jobs and threads are read (the rest come from the
+ * file); NULL for cairn_hpa_defaults
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the hierarchy; NULL on any failure, which leaves
+ * nothing allocated
+ * @param[out] err error detail, or NULL
+ * @return CAIRN_OK; CAIRN_ERR_PARSE, CAIRN_ERR_MISMATCH (above);
+ * CAIRN_ERR_ARG for a NULL grid or out, NULL buf with len > 0, jobs or
+ * threads cairn_hpa_create refuses, or a layer of another size;
+ * CAIRN_ERR_NOMEM */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_load(const void *buf, size_t len,
+                            const cairn_grid *grid, const cairn_penalty *layer,
+                            const cairn_hpa_opts *opts,
+                            const cairn_allocator *alloc, cairn_hpa **out,
+                            cairn_error *err);
+/** Reads the file at path and loads it as cairn_hpa_load does; messages
+ * name the file.
+ * @param[in] path the file
+ * @param[in] grid the grid (kept)
+ * @param[in] layer the layer the file was saved under, or NULL
+ * @param[in] opts as cairn_hpa_load
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the hierarchy; NULL on any failure
+ * @param[out] err error detail, or NULL
+ * @return as cairn_hpa_load; CAIRN_ERR_ARG for a NULL path, CAIRN_ERR_IO
+ * (the file cannot be read), CAIRN_ERR_TOO_LARGE (above
+ * CAIRN_HPA_FILE_MAX) */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_load_file(const char *path,
+                                 const cairn_grid *grid, const cairn_penalty *layer,
+                                 const cairn_hpa_opts *opts,
+                                 const cairn_allocator *alloc, cairn_hpa **out,
+                                 cairn_error *err);
 
 /* ---- queries -------------------------------------------------------- */
 

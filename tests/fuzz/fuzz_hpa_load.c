@@ -1,0 +1,215 @@
+/* libFuzzer target: any bytes as a saved hierarchy (cairn_hpa_load) for a
+ * fixed 32 x 32 map built here (walls, uneven terrain), loaded without a
+ * layer and, when the file says it was saved under one, with the fixed
+ * layer built here. Each input is loaded as it is, then again with its
+ * size field and checksum made to fit (a forger's copy), so the mutations
+ * reach the payload's checks and not only the checksum's. A refusal must
+ * be CAIRN_ERR_PARSE or CAIRN_ERR_MISMATCH with a message naming
+ * "<memory>" and *out NULL. What loads must answer queries without a
+ * crash (a forged file may plan odd routes, never read outside its arrays
+ * or leave the map), save, load again, and save the same bytes again;
+ * then take an edit.
+ *
+ * The seeds (tests/fuzz/corpus/hpa_load, each under the fuzzer's 8 KiB)
+ * are saves of this map with two and three levels, with and without
+ * landmarks, and under the layer; they are written by this file compiled
+ * with -DHPA_LOAD_SEEDS:
+ *   cc -DHPA_LOAD_SEEDS -Icore/include -Ihierarchy/include -Icore/src/private \
+ *      tests/fuzz/fuzz_hpa_load.c -Lbuild/hierarchy -Lbuild/core \
+ *      -lcairn_hierarchy -lcairn_core -lm -lpthread -o seeds &&
+ *   ./seeds tests/fuzz/corpus/hpa_load */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cairn/core.h"
+#include "cairn/hierarchy.h"
+#include "cairn_private.h" /* cairn__checksum, to forge */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond) \
+  do {              \
+    if (!(cond)) abort(); \
+  } while (0)
+
+enum { SIDE = 32 };
+
+/* The map: rooms of 7 x 7 cells behind walls, with a door in each wall
+ * (few entrances, so the saves stay small), a few walls and dearer cells
+ * inside, from a fixed generator: every run and every seed sees the same
+ * cells. */
+static cairn_grid *make_grid(void) {
+  cairn_grid *g = NULL;
+  CHECK(cairn_grid_create(SIDE, SIDE, 1, NULL, &g) == CAIRN_OK);
+  uint32_t s = 12345;
+  for (int32_t y = 0; y < SIDE; y++)
+    for (int32_t x = 0; x < SIDE; x++) {
+      s = s * 1103515245u + 12345u;
+      uint32_t r = (s >> 16) % 100;
+      int wall = (x % 8 == 7 && y % 8 != 3) || (y % 8 == 7 && x % 8 != 3);
+      uint8_t cost = wall || r < 6 ? 0 : r < 80 ? 1 : 2;
+      CHECK(cairn_grid_set_cost(g, x, y, cost) == CAIRN_OK);
+    }
+  CHECK(cairn_grid_update_islands(g) == CAIRN_OK);
+  return g;
+}
+
+/* The layer: a penalised band and two blocked cells. */
+static cairn_penalty *make_layer(const cairn_grid *g) {
+  cairn_penalty *p = NULL;
+  CHECK(cairn_penalty_create(g, NULL, &p) == CAIRN_OK);
+  for (int32_t x = 4; x < 28; x++)
+    CHECK(cairn_penalty_add(p, x, 12, 3 * (int64_t)CAIRN_COST_ONE) == CAIRN_OK);
+  CHECK(cairn_penalty_block(p, 9, 20, 1) == CAIRN_OK);
+  CHECK(cairn_penalty_block(p, 21, 5, 1) == CAIRN_OK);
+  return p;
+}
+
+/* The saved bytes of h (malloc'd), or NULL if h saves nothing. */
+static uint8_t *save(const cairn_hpa *h, size_t *len) {
+  CHECK(cairn_hpa_save(h, NULL, 0, len) == CAIRN_ERR_BUFFER);
+  uint8_t *buf = malloc(*len);
+  CHECK(buf != NULL);
+  CHECK(cairn_hpa_save(h, buf, *len, len) == CAIRN_OK);
+  return buf;
+}
+
+/* A load that failed: a file's refusal, said clearly. */
+static void check_refusal(cairn_status st, const cairn_hpa *h, const cairn_error *err) {
+  CHECK(st == CAIRN_ERR_PARSE || st == CAIRN_ERR_MISMATCH);
+  CHECK(h == NULL);
+  CHECK(strncmp(err->message, "<memory>: ", 10) == 0 && err->message[10] != '\0');
+}
+
+/* Queries, a save and a load of the save, and an edit of a loaded h. */
+static void exercise(cairn_hpa *h, cairn_grid *g, const cairn_penalty *layer) {
+  cairn_hpa_query *q = NULL;
+  CHECK(cairn_hpa_query_create(NULL, &q) == CAIRN_OK);
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  const cairn_point ends[4][2] = {{{1, 1}, {30, 30}}, {{30, 2}, {3, 29}},
+                                  {{16, 0}, {16, 31}}, {{5, 17}, {7, 18}}};
+  for (int i = 0; i < 4; i++) {
+    po.nearby = i % 2 ? 0 : -1;
+    cairn_hpa_result r;
+    cairn_status st = cairn_hpa_find(q, h, ends[i][0], ends[i][1], &po, &r);
+    CHECK(st == r.status || st < 0);
+    CHECK(st != CAIRN_OK || (r.path_len >= 1 && r.path != NULL));
+    for (size_t k = 0; st == CAIRN_OK && k < r.path_len; k++)
+      CHECK(cairn_grid_contains(g, r.path[k].x, r.path[k].y));
+  }
+  size_t len = 0, len2 = 0;
+  uint8_t *once = save(h, &len);
+  cairn_hpa *again = NULL;
+  cairn_error err;
+  CHECK(cairn_hpa_load(once, len, g, layer, NULL, NULL, &again, &err) == CAIRN_OK);
+  uint8_t *twice = save(again, &len2);
+  CHECK(len == len2 && memcmp(once, twice, len) == 0);
+  free(once);
+  free(twice);
+  cairn_hpa_destroy(again);
+  cairn_point cell = {11, 11};
+  uint8_t cost = cairn_grid_cost(g, 11, 11) ? 0 : 1;
+  cairn_status st = cairn_hpa_edit(h, g, &cell, &cost, 1);
+  CHECK(st == CAIRN_OK || st < 0);
+  cairn_hpa_result r;
+  cairn_hpa_find(q, h, ends[0][0], ends[0][1], NULL, &r);
+  cairn_hpa_query_destroy(q);
+}
+
+/* One load of the bytes, and what must hold of it. */
+static void load_one(const uint8_t *data, size_t size) {
+  cairn_grid *g = make_grid();
+  cairn_penalty *layer = NULL;
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.threads = 1;
+  cairn_hpa *h = (cairn_hpa *)&o; /* not NULL: a refusal must clear it */
+  cairn_error err;
+  cairn_status st = cairn_hpa_load(data, size, g, NULL, &o, NULL, &h, &err);
+  if (st == CAIRN_ERR_MISMATCH && strstr(err.message, "saved under a cost layer")) {
+    layer = make_layer(g);
+    h = (cairn_hpa *)&o;
+    st = cairn_hpa_load(data, size, g, layer, &o, NULL, &h, &err);
+  }
+  if (st == CAIRN_OK) {
+    CHECK(h != NULL && err.message[0] == '\0');
+    exercise(h, g, layer);
+    cairn_hpa_destroy(h);
+  } else {
+    check_refusal(st, h, &err);
+  }
+  cairn_penalty_destroy(layer);
+  cairn_grid_destroy(g);
+}
+
+/* The header's size field is at byte 16, the checksum in the last 8. */
+enum { SIZE_AT = 16, MIN_FILE = 84 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  load_one(data, size);
+  if (size < MIN_FILE) return 0;
+  uint8_t *forged = malloc(size);
+  CHECK(forged != NULL);
+  memcpy(forged, data, size);
+  for (int i = 0; i < 8; i++) forged[SIZE_AT + i] = (uint8_t)((uint64_t)size >> (8 * i));
+  uint64_t sum = cairn__checksum(forged, size - 8);
+  for (int i = 0; i < 8; i++) forged[size - 8 + (size_t)i] = (uint8_t)(sum >> (8 * i));
+  load_one(forged, size);
+  free(forged);
+  return 0;
+}
+
+#ifdef HPA_LOAD_SEEDS
+/* Writes the seed corpus into the folder argv[1]. */
+static void write_seed(const char *dir, const char *name, const cairn_hpa *h, size_t cut) {
+  size_t len;
+  uint8_t *buf = save(h, &len);
+  if (cut) len = cut < len ? cut : len;
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL && fwrite(buf, 1, len, f) == len && fclose(f) == 0);
+  printf("%s: %zu bytes\n", path, len);
+  fflush(stdout);
+  CHECK(len < 8192);
+  free(buf);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) return 2;
+  cairn_grid *g = make_grid();
+  struct {
+    const char *name;
+    int32_t cluster, levels, block, landmarks;
+    int layered;
+    size_t cut;
+  } seeds[] = {
+      {"two_levels.hpa", 8, 2, 0, 4, 0, 0},
+      {"three_levels.hpa", 8, 3, 2, 2, 0, 0},
+      {"odd_clusters.hpa", 12, 3, 2, -1, 0, 0},
+      {"layered.hpa", 8, 3, 2, 2, 1, 0},
+      {"truncated.hpa", 8, 2, 0, 4, 0, 700},
+  };
+  for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+    cairn_hpa_opts o = cairn_hpa_defaults();
+    o.cluster = seeds[i].cluster;
+    o.levels = seeds[i].levels;
+    o.block = seeds[i].block;
+    o.landmarks = seeds[i].landmarks;
+    o.threads = 1;
+    cairn_hpa *h = NULL;
+    CHECK(cairn_hpa_create(g, &o, NULL, &h) == CAIRN_OK);
+    cairn_penalty *p = seeds[i].layered ? make_layer(g) : NULL;
+    if (p) {
+      CHECK(cairn_hpa_set_layer(h, p) == CAIRN_OK);
+      CHECK(cairn_hpa_refresh(h, 0, NULL) == CAIRN_OK);
+    }
+    write_seed(argv[1], seeds[i].name, h, seeds[i].cut);
+    cairn_hpa_destroy(h);
+    cairn_penalty_destroy(p);
+  }
+  cairn_grid_destroy(g);
+  return 0;
+}
+#endif
