@@ -482,7 +482,12 @@ int cmd_horde(int argc, char **argv) {
   o.max_agents = (uint32_t)a.agents;
   o.threads = (int)a.threads;
   o.penalty = torch.layer;
-  if (st == CAIRN_OK) st = agents ? cairn_crowd_create(g, &o, NULL, &c) : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK && !agents) st = CAIRN_ERR_NOMEM;
+  bool said = false; /* the error is printed already */
+  if (st == CAIRN_OK) {
+    st = cli_crowd_create("horde", g, &o, &c);
+    said = st != CAIRN_OK;
+  }
   if (st == CAIRN_OK && a.load) {
     if ((rc = load_night(c, a.load, agents, a.agents)) != EXIT_DONE) goto done;
     rc = EXIT_RUNTIME;
@@ -518,7 +523,6 @@ int cmd_horde(int argc, char **argv) {
   if (a.png) watch.pic = &pic;
   sum.after_tick = watch_tick;
   sum.user = &watch;
-  bool said = false; /* the error is printed already */
   if (st == CAIRN_OK && (a.frames || a.gif) &&
       cli_png_movie_open(a.frames, a.gif, a.every ? a.every : 60, &pic, &sum.movie) != EXIT_DONE) {
     st = CAIRN_ERR_IO;
@@ -538,7 +542,7 @@ int cmd_horde(int argc, char **argv) {
       st == CAIRN_OK)
     st = CAIRN_ERR_IO;
   if (st != CAIRN_OK) {
-    if (!said) cli_error("horde: %s", cairn_status_str(st));
+    if (!said) cli_crowd_error("horde", c, st);
     goto done;
   }
   cli_crowd_print(&sum, a.json, false);
