@@ -17,11 +17,21 @@
  * anyone, can write a valid checksum). A task reports only its status; the
  * first item that failed is read again on the calling thread to say why,
  * so the message is the one a sequential read gives. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* open, fstat, mmap */
+#endif
 #include "hpa_format.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define HPA_MMAP 1
+#endif
 
 #define fail cairn__hpa_fail /* the messages' short name, in this file */
 
@@ -676,6 +686,40 @@ static cairn_status read_file(const char *path, const cairn_allocator *a, uint8_
   return st;
 }
 
+#ifdef HPA_MMAP
+/* The file mapped read-only into *map (*len bytes), so its bytes are read
+ * where the page cache holds them instead of copied into a buffer first:
+ * a copy the size of the file, and as many fresh pages, saved. CAIRN_OK
+ * with *map NULL when it cannot be mapped (an empty file, a pipe, a system
+ * that refuses): the caller then reads it (read_file), which also says
+ * why it cannot be opened. A file cut short by another process while it
+ * is mapped would fault; files are written whole and renamed into place
+ * (cairn_hpa_save_file), never cut in place. */
+static cairn_status map_file(const char *path, const uint8_t **map, size_t *len,
+                             cairn_error *err) {
+  *map = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return CAIRN_OK;
+  struct stat sb;
+  cairn_status st = CAIRN_OK;
+  if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+    if ((uint64_t)sb.st_size > CAIRN_HPA_FILE_MAX || (uint64_t)sb.st_size > SIZE_MAX) {
+      st = fail(err, CAIRN_ERR_TOO_LARGE, path, "larger than %llu bytes",
+                (unsigned long long)CAIRN_HPA_FILE_MAX);
+    } else {
+      void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        *map = p;
+        *len = (size_t)sb.st_size;
+      }
+    }
+  }
+  close(fd);
+  return st;
+}
+#endif
+
 cairn_status cairn_hpa_load_file(const char *path, const cairn_grid *grid,
                                  const cairn_penalty *layer, const cairn_hpa_opts *opts,
                                  const cairn_allocator *alloc, cairn_hpa **out,
@@ -689,7 +733,19 @@ cairn_status cairn_hpa_load_file(const char *path, const cairn_grid *grid,
   cairn_allocator a = cairn_allocator_or_default(alloc);
   uint8_t *buf;
   size_t len, cap;
+#ifdef HPA_MMAP
+  const uint8_t *map;
+  cairn_status st = map_file(path, &map, &len, err);
+  if (st != CAIRN_OK) return st;
+  if (map) {
+    st = load_named(map, len, path, grid, layer, opts, &a, out, err, t0);
+    munmap((void *)(uintptr_t)map, len);
+    return st;
+  }
+  st = read_file(path, &a, &buf, &len, &cap, err);
+#else
   cairn_status st = read_file(path, &a, &buf, &len, &cap, err);
+#endif
   if (st != CAIRN_OK) return st;
   st = load_named(buf, len, path, grid, layer, opts, &a, out, err, t0);
   cairn__free(&a, buf, cap);
