@@ -417,38 +417,63 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
 
 static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_seq);
 
-/* Each block: its local ids and graphs from the level-1 graph, as a build
- * makes them; where its bytes start (l->at), its counts checked (at most
- * as many level-2 nodes as it holds level-1 nodes), its bytes there; and
- * its arrays allocated, on the calling thread (the graphs call the
- * allocator all along), so the tasks that read them call none. */
+/* The blocks' local ids and graphs, made from the level-1 graph as a
+ * build makes them (cairn__hpa_block_graphs), a block a task: each task
+ * takes the allocator's lock only around its allocations, and grows its
+ * own edge list. */
+typedef struct graphs_scratch {
+  cairn_graph_edge *edges;
+  size_t cap;
+} graphs_scratch;
+
+static cairn_status graphs_init(void *ctx, void *scratch) {
+  (void)ctx;
+  (void)scratch; /* zeroed: grown on the first block */
+  return CAIRN_OK;
+}
+
+static cairn_status graphs_run(void *ctx, void *scratch, size_t bi) {
+  cairn_hpa *h = ctx;
+  graphs_scratch *sc = scratch;
+  return cairn__hpa_block_graphs(h, &h->blocks[bi], &sc->edges, &sc->cap);
+}
+
+static void graphs_fini(void *ctx, void *scratch) {
+  const cairn_hpa *h = ctx;
+  graphs_scratch *sc = scratch;
+  cairn__free(&h->alloc, sc->edges, sc->cap * sizeof *sc->edges);
+}
+
+static cairn_status block_graphs(hpa_loader *l) {
+  cairn_hpa *h = l->h;
+  hpa_pass p = {h, sizeof(graphs_scratch), 4, graphs_init, graphs_run, graphs_fini};
+  cairn_status st = cairn__hpa_run_pass(h, &p, (size_t)h->bw * (size_t)h->bh);
+  return graph_status(l, st, l->err, "a block's graph");
+}
+
+/* Each block (its graphs made): where its bytes start (l->at), its counts
+ * checked (at most as many level-2 nodes as it holds level-1 nodes), its
+ * bytes there; and its arrays allocated, on the calling thread, so the
+ * tasks that read them call no allocator. */
 static cairn_status block_spans(hpa_loader *l) {
   cairn_hpa *h = l->h;
   const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  cairn_graph_edge *edges = NULL;
-  size_t cap = 0;
-  cairn_status st = CAIRN_OK;
-  for (uint32_t k = 0; k < n_blocks && st == CAIRN_OK; k++) {
+  for (uint32_t k = 0; k < n_blocks; k++) {
     hpa_block *b = &h->blocks[k];
-    st = graph_status(l, cairn__hpa_block_graphs(h, b, &edges, &cap), l->err, "a block's graph");
-    if (st != CAIRN_OK) break;
     l->at[k] = l->r.at;
     uint64_t n = cairn__get_u32(&l->r), n_seq = cairn__get_u32(&l->r), nn = n * n;
-    if (l->r.over || n > b->m || (!b->m && n_seq)) {
-      st = fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu level-2 nodes of %lu",
-                (unsigned long)k, (unsigned long long)n, (unsigned long)b->m);
-      break;
-    }
+    if (l->r.over || n > b->m || (!b->m && n_seq))
+      return fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu level-2 nodes of %lu",
+                  (unsigned long)k, (unsigned long long)n, (unsigned long)b->m);
     uint64_t bytes = 4 * n + nn * (l->wide ? 8u : 4u) + 4 * nn + 4 * n_seq;
     if (!cairn__get_span(&l->r, bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes))
-      st = fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu bytes past the end",
-                (unsigned long)k, (unsigned long long)bytes);
-    else if (b->m && !block_alloc(h, b, (uint32_t)n, (size_t)n_seq))
-      st = fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+      return fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu bytes past the end",
+                  (unsigned long)k, (unsigned long long)bytes);
+    if (b->m && !block_alloc(h, b, (uint32_t)n, (size_t)n_seq))
+      return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   }
-  cairn__free(&h->alloc, edges, cap * sizeof *edges);
   l->at[n_blocks] = l->r.at;
-  return st;
+  return CAIRN_OK;
 }
 
 /* The block's arrays for n level-2 nodes and n_seq chain entries; on
@@ -549,7 +574,8 @@ static cairn_status read_level2(hpa_loader *l, const hpa_header *hd) {
   cairn_status st = cairn__hpa_blocks_init(h, (int32_t)hd->bs);
   if (st != CAIRN_OK) return fail(l->err, st, l->name, "out of memory");
   const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  st = block_spans(l);
+  st = block_graphs(l);
+  if (st == CAIRN_OK) st = block_spans(l);
   if (st == CAIRN_OK) st = read_items(l, n_blocks, read_block, 4);
   if (st == CAIRN_OK) st = graph_status(l, cairn__hpa_assemble2(h), l->err, "the level-2 graph");
   if (st == CAIRN_OK && h->n2 != hd->nodes2)
