@@ -378,6 +378,28 @@ static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_error *err
 
 /* ---- landmarks ------------------------------------------------------ */
 
+/* What the graph said of a level's landmark table, with a message. */
+static cairn_status landmark_status(const hpa_loader *l, cairn_status st, int level) {
+  if (st == CAIRN_OK) return st;
+  if (st == CAIRN_ERR_NOMEM) return fail(l->err, st, l->name, "out of memory");
+  return fail(l->err, CAIRN_ERR_PARSE, l->name, "level %d: the landmark table is refused",
+              level);
+}
+
+/* A table of 4-byte costs as the file holds it (UINT32_MAX where
+ * unreachable) onto g: half the memory of a cairn_cost table on the way. */
+static cairn_status read_landmarks32(hpa_loader *l, cairn_graph *g, const uint32_t *nodes,
+                                     uint32_t k, size_t size) {
+  const cairn_allocator *a = &l->h->alloc;
+  uint32_t *costs = cairn__alloc(a, size * sizeof *costs);
+  if (!costs) return CAIRN_ERR_NOMEM;
+  const uint8_t *p = cairn__get_span(&l->r, size * 4);
+  for (size_t q = 0; q < size; q++) costs[q] = cairn__le32(p + 4 * q);
+  cairn_status st = cairn_graph_set_landmarks32(g, nodes, k, costs);
+  cairn__free(a, costs, size * sizeof *costs);
+  return st;
+}
+
 /* A level's landmarks onto g (n nodes in the level). Under a layer the
  * level-1 table is kept too (h->lm_*), as a build keeps it. */
 static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, int level) {
@@ -392,17 +414,14 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS];
   for (uint32_t i = 0; i < k; i++) nodes[i] = cairn__get_u32(&l->r);
   const size_t size = (size_t)k * nv;
+  if (!l->wide && !(level == 1 && h->layer && k)) /* 4-byte costs, not kept */
+    return landmark_status(l, read_landmarks32(l, g, nodes, k, size), level);
   cairn_cost *costs = cairn__alloc(&h->alloc, size * sizeof *costs);
   if (!costs) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   const uint8_t *p = cairn__get_span(&l->r, size * (size_t)cost);
   for (size_t q = 0; q < size; q++) costs[q] = hpa_cost_at(p, q, l->wide);
-  cairn_status st = cairn_graph_set_landmarks(g, nodes, k, costs);
-  if (st == CAIRN_ERR_NOMEM) {
-    fail(l->err, st, l->name, "out of memory");
-  } else if (st != CAIRN_OK) {
-    st = fail(l->err, CAIRN_ERR_PARSE, l->name, "level %d: the landmark table is refused",
-              level);
-  } else if (level == 1 && h->layer && k) { /* kept for refreshes */
+  cairn_status st = landmark_status(l, cairn_graph_set_landmarks(g, nodes, k, costs), level);
+  if (st == CAIRN_OK && level == 1 && h->layer && k) { /* kept for refreshes */
     h->lm_costs = costs;
     h->lm_size = size;
     h->lm_n = k;
