@@ -442,6 +442,28 @@ cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
   return CAIRN_OK;
 }
 
+cairn_status cairn_graph_set_landmarks32(cairn_graph *g, const uint32_t *nodes,
+                                         uint32_t n, const uint32_t *costs) {
+  if (!g || (n && (!nodes || !costs))) return CAIRN_ERR_ARG;
+  if (n > CAIRN_GRAPH_MAX_LANDMARKS) return CAIRN_ERR_TOO_LARGE;
+  if (!n) return cairn_graph_set_landmarks(g, NULL, 0, NULL);
+  const size_t nv = g->n;
+  for (uint32_t i = 0; i < n; i++)
+    if (nodes[i] >= g->n || costs[i * nv + nodes[i]] != 0) return CAIRN_ERR_ARG;
+  uint32_t *lm32 = cairn__alloc(&g->alloc, nv * n * sizeof *lm32);
+  if (!lm32) return CAIRN_ERR_NOMEM;
+  for (size_t v = 0; v < nv; v++) /* node-major, as cairn_graph_set_landmarks */
+    for (uint32_t i = 0; i < n; i++) lm32[v * n + i] = costs[i * nv + v];
+  cairn__free(&g->alloc, g->lm, g->lm ? nv * g->n_lm * sizeof *g->lm : 0);
+  cairn__free(&g->alloc, g->lm32, g->lm32 ? nv * g->n_lm * sizeof *g->lm32 : 0);
+  g->lm = NULL;
+  g->lm32 = lm32;
+  g->n_lm = n;
+  memcpy(g->lm_node, nodes, n * sizeof *nodes);
+  g->version++;
+  return CAIRN_OK;
+}
+
 cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
                                            const uint32_t *nodes, uint32_t n) {
   if (!g || !s || (n && !nodes)) return CAIRN_ERR_ARG;

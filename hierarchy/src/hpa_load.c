@@ -17,11 +17,21 @@
  * anyone, can write a valid checksum). A task reports only its status; the
  * first item that failed is read again on the calling thread to say why,
  * so the message is the one a sequential read gives. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* open, fstat, mmap */
+#endif
 #include "hpa_format.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define HPA_MMAP 1
+#endif
 
 #define fail cairn__hpa_fail /* the messages' short name, in this file */
 
@@ -368,6 +378,28 @@ static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_error *err
 
 /* ---- landmarks ------------------------------------------------------ */
 
+/* What the graph said of a level's landmark table, with a message. */
+static cairn_status landmark_status(const hpa_loader *l, cairn_status st, int level) {
+  if (st == CAIRN_OK) return st;
+  if (st == CAIRN_ERR_NOMEM) return fail(l->err, st, l->name, "out of memory");
+  return fail(l->err, CAIRN_ERR_PARSE, l->name, "level %d: the landmark table is refused",
+              level);
+}
+
+/* A table of 4-byte costs as the file holds it (UINT32_MAX where
+ * unreachable) onto g: half the memory of a cairn_cost table on the way. */
+static cairn_status read_landmarks32(hpa_loader *l, cairn_graph *g, const uint32_t *nodes,
+                                     uint32_t k, size_t size) {
+  const cairn_allocator *a = &l->h->alloc;
+  uint32_t *costs = cairn__alloc(a, size * sizeof *costs);
+  if (!costs) return CAIRN_ERR_NOMEM;
+  const uint8_t *p = cairn__get_span(&l->r, size * 4);
+  for (size_t q = 0; q < size; q++) costs[q] = cairn__le32(p + 4 * q);
+  cairn_status st = cairn_graph_set_landmarks32(g, nodes, k, costs);
+  cairn__free(a, costs, size * sizeof *costs);
+  return st;
+}
+
 /* A level's landmarks onto g (n nodes in the level). Under a layer the
  * level-1 table is kept too (h->lm_*), as a build keeps it. */
 static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, int level) {
@@ -382,17 +414,14 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS];
   for (uint32_t i = 0; i < k; i++) nodes[i] = cairn__get_u32(&l->r);
   const size_t size = (size_t)k * nv;
+  if (!l->wide && !(level == 1 && h->layer && k)) /* 4-byte costs, not kept */
+    return landmark_status(l, read_landmarks32(l, g, nodes, k, size), level);
   cairn_cost *costs = cairn__alloc(&h->alloc, size * sizeof *costs);
   if (!costs) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   const uint8_t *p = cairn__get_span(&l->r, size * (size_t)cost);
   for (size_t q = 0; q < size; q++) costs[q] = hpa_cost_at(p, q, l->wide);
-  cairn_status st = cairn_graph_set_landmarks(g, nodes, k, costs);
-  if (st == CAIRN_ERR_NOMEM) {
-    fail(l->err, st, l->name, "out of memory");
-  } else if (st != CAIRN_OK) {
-    st = fail(l->err, CAIRN_ERR_PARSE, l->name, "level %d: the landmark table is refused",
-              level);
-  } else if (level == 1 && h->layer && k) { /* kept for refreshes */
+  cairn_status st = landmark_status(l, cairn_graph_set_landmarks(g, nodes, k, costs), level);
+  if (st == CAIRN_OK && level == 1 && h->layer && k) { /* kept for refreshes */
     h->lm_costs = costs;
     h->lm_size = size;
     h->lm_n = k;
@@ -407,38 +436,63 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
 
 static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_seq);
 
-/* Each block: its local ids and graphs from the level-1 graph, as a build
- * makes them; where its bytes start (l->at), its counts checked (at most
- * as many level-2 nodes as it holds level-1 nodes), its bytes there; and
- * its arrays allocated, on the calling thread (the graphs call the
- * allocator all along), so the tasks that read them call none. */
+/* The blocks' local ids and graphs, made from the level-1 graph as a
+ * build makes them (cairn__hpa_block_graphs), a block a task: each task
+ * takes the allocator's lock only around its allocations, and grows its
+ * own edge list. */
+typedef struct graphs_scratch {
+  cairn_graph_edge *edges;
+  size_t cap;
+} graphs_scratch;
+
+static cairn_status graphs_init(void *ctx, void *scratch) {
+  (void)ctx;
+  (void)scratch; /* zeroed: grown on the first block */
+  return CAIRN_OK;
+}
+
+static cairn_status graphs_run(void *ctx, void *scratch, size_t bi) {
+  cairn_hpa *h = ctx;
+  graphs_scratch *sc = scratch;
+  return cairn__hpa_block_graphs(h, &h->blocks[bi], &sc->edges, &sc->cap);
+}
+
+static void graphs_fini(void *ctx, void *scratch) {
+  const cairn_hpa *h = ctx;
+  graphs_scratch *sc = scratch;
+  cairn__free(&h->alloc, sc->edges, sc->cap * sizeof *sc->edges);
+}
+
+static cairn_status block_graphs(hpa_loader *l) {
+  cairn_hpa *h = l->h;
+  hpa_pass p = {h, sizeof(graphs_scratch), 4, graphs_init, graphs_run, graphs_fini};
+  cairn_status st = cairn__hpa_run_pass(h, &p, (size_t)h->bw * (size_t)h->bh);
+  return graph_status(l, st, l->err, "a block's graph");
+}
+
+/* Each block (its graphs made): where its bytes start (l->at), its counts
+ * checked (at most as many level-2 nodes as it holds level-1 nodes), its
+ * bytes there; and its arrays allocated, on the calling thread, so the
+ * tasks that read them call no allocator. */
 static cairn_status block_spans(hpa_loader *l) {
   cairn_hpa *h = l->h;
   const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  cairn_graph_edge *edges = NULL;
-  size_t cap = 0;
-  cairn_status st = CAIRN_OK;
-  for (uint32_t k = 0; k < n_blocks && st == CAIRN_OK; k++) {
+  for (uint32_t k = 0; k < n_blocks; k++) {
     hpa_block *b = &h->blocks[k];
-    st = graph_status(l, cairn__hpa_block_graphs(h, b, &edges, &cap), l->err, "a block's graph");
-    if (st != CAIRN_OK) break;
     l->at[k] = l->r.at;
     uint64_t n = cairn__get_u32(&l->r), n_seq = cairn__get_u32(&l->r), nn = n * n;
-    if (l->r.over || n > b->m || (!b->m && n_seq)) {
-      st = fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu level-2 nodes of %lu",
-                (unsigned long)k, (unsigned long long)n, (unsigned long)b->m);
-      break;
-    }
+    if (l->r.over || n > b->m || (!b->m && n_seq))
+      return fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu level-2 nodes of %lu",
+                  (unsigned long)k, (unsigned long long)n, (unsigned long)b->m);
     uint64_t bytes = 4 * n + nn * (l->wide ? 8u : 4u) + 4 * nn + 4 * n_seq;
     if (!cairn__get_span(&l->r, bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes))
-      st = fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu bytes past the end",
-                (unsigned long)k, (unsigned long long)bytes);
-    else if (b->m && !block_alloc(h, b, (uint32_t)n, (size_t)n_seq))
-      st = fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+      return fail(l->err, CAIRN_ERR_PARSE, l->name, "block %lu: %llu bytes past the end",
+                  (unsigned long)k, (unsigned long long)bytes);
+    if (b->m && !block_alloc(h, b, (uint32_t)n, (size_t)n_seq))
+      return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   }
-  cairn__free(&h->alloc, edges, cap * sizeof *edges);
   l->at[n_blocks] = l->r.at;
-  return st;
+  return CAIRN_OK;
 }
 
 /* The block's arrays for n level-2 nodes and n_seq chain entries; on
@@ -539,7 +593,8 @@ static cairn_status read_level2(hpa_loader *l, const hpa_header *hd) {
   cairn_status st = cairn__hpa_blocks_init(h, (int32_t)hd->bs);
   if (st != CAIRN_OK) return fail(l->err, st, l->name, "out of memory");
   const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  st = block_spans(l);
+  st = block_graphs(l);
+  if (st == CAIRN_OK) st = block_spans(l);
   if (st == CAIRN_OK) st = read_items(l, n_blocks, read_block, 4);
   if (st == CAIRN_OK) st = graph_status(l, cairn__hpa_assemble2(h), l->err, "the level-2 graph");
   if (st == CAIRN_OK && h->n2 != hd->nodes2)
@@ -676,6 +731,40 @@ static cairn_status read_file(const char *path, const cairn_allocator *a, uint8_
   return st;
 }
 
+#ifdef HPA_MMAP
+/* The file mapped read-only into *map (*len bytes), so its bytes are read
+ * where the page cache holds them instead of copied into a buffer first:
+ * a copy the size of the file, and as many fresh pages, saved. CAIRN_OK
+ * with *map NULL when it cannot be mapped (an empty file, a pipe, a system
+ * that refuses): the caller then reads it (read_file), which also says
+ * why it cannot be opened. A file cut short by another process while it
+ * is mapped would fault; files are written whole and renamed into place
+ * (cairn_hpa_save_file), never cut in place. */
+static cairn_status map_file(const char *path, const uint8_t **map, size_t *len,
+                             cairn_error *err) {
+  *map = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return CAIRN_OK;
+  struct stat sb;
+  cairn_status st = CAIRN_OK;
+  if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+    if ((uint64_t)sb.st_size > CAIRN_HPA_FILE_MAX || (uint64_t)sb.st_size > SIZE_MAX) {
+      st = fail(err, CAIRN_ERR_TOO_LARGE, path, "larger than %llu bytes",
+                (unsigned long long)CAIRN_HPA_FILE_MAX);
+    } else {
+      void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        *map = p;
+        *len = (size_t)sb.st_size;
+      }
+    }
+  }
+  close(fd);
+  return st;
+}
+#endif
+
 cairn_status cairn_hpa_load_file(const char *path, const cairn_grid *grid,
                                  const cairn_penalty *layer, const cairn_hpa_opts *opts,
                                  const cairn_allocator *alloc, cairn_hpa **out,
@@ -689,7 +778,19 @@ cairn_status cairn_hpa_load_file(const char *path, const cairn_grid *grid,
   cairn_allocator a = cairn_allocator_or_default(alloc);
   uint8_t *buf;
   size_t len, cap;
+#ifdef HPA_MMAP
+  const uint8_t *map;
+  cairn_status st = map_file(path, &map, &len, err);
+  if (st != CAIRN_OK) return st;
+  if (map) {
+    st = load_named(map, len, path, grid, layer, opts, &a, out, err, t0);
+    munmap((void *)(uintptr_t)map, len);
+    return st;
+  }
+  st = read_file(path, &a, &buf, &len, &cap, err);
+#else
   cairn_status st = read_file(path, &a, &buf, &len, &cap, err);
+#endif
   if (st != CAIRN_OK) return st;
   st = load_named(buf, len, path, grid, layer, opts, &a, out, err, t0);
   cairn__free(&a, buf, cap);

@@ -111,6 +111,38 @@ static void landmarks_prune(void **state) {
   assert_true(10 * with < 8 * without);
 }
 
+/* The 4-byte form takes the same table as the 8-byte one (UINT32_MAX for
+ * unreachable), refuses what it refuses, and reads back the same. */
+static void landmarks_32(void **state) {
+  (void)state;
+  cairn_graph *g = chain(4);
+  uint32_t nodes[2] = {0, 2};
+  uint32_t c32[4 * 2] = {0, 1 * ONE, 2 * ONE, 3 * ONE, UINT32_MAX, UINT32_MAX, 0, ONE};
+  assert_int_equal(cairn_graph_set_landmarks32(NULL, nodes, 1, c32), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_set_landmarks32(g, NULL, 1, c32), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_set_landmarks32(g, nodes, 1, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_set_landmarks32(g, nodes, CAIRN_GRAPH_MAX_LANDMARKS + 1, c32),
+                   CAIRN_ERR_TOO_LARGE);
+  nodes[1] = 4; /* off the graph */
+  assert_int_equal(cairn_graph_set_landmarks32(g, nodes, 2, c32), CAIRN_ERR_ARG);
+  nodes[1] = 1; /* its own cost is not 0 */
+  assert_int_equal(cairn_graph_set_landmarks32(g, nodes, 2, c32), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_landmarks(g), 0);
+  nodes[1] = 2;
+  assert_int_equal(cairn_graph_set_landmarks32(g, nodes, 2, c32), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(g), 2);
+  assert_int_equal(cairn_graph_landmark_bytes(g), 2 * 4 * sizeof(uint32_t));
+  for (uint32_t i = 0; i < 2; i++)
+    for (uint32_t v = 0; v < 4; v++) {
+      cairn_cost want = c32[i * 4 + v] == UINT32_MAX ? INF : c32[i * 4 + v];
+      assert_true(cairn_graph_landmark_cost(g, i, v) == want);
+    }
+  assert_int_equal(cairn_graph_landmark_node(g, 1), 2);
+  assert_int_equal(cairn_graph_set_landmarks32(g, NULL, 0, NULL), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(g), 0);
+  cairn_graph_destroy(g);
+}
+
 /* Refusals leave the graph's landmarks as they were; n = 0 removes them;
  * a failed allocation keeps the old table. */
 static void landmarks_errors(void **state) {
@@ -210,6 +242,7 @@ int main(void) {
       tu_with_search(landmarks_exact),
       tu_with_search(landmarks_prune),
       tu_with_search(landmarks_errors),
+      tu_with_search(landmarks_32),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -660,6 +660,14 @@ static void bad_arguments(void **state) {
   assert_int_equal(cairn_hpa_load_file("test_save_junk.hpa", g, NULL, NULL, NULL, &l, &err),
                    CAIRN_ERR_PARSE);
   assert_string_equal(err.message, "test_save_junk.hpa: not a cairn hierarchy (wrong magic)");
+  /* an empty file cannot be mapped: it is read, and found short */
+  f = fopen("test_save_junk.hpa", "wb");
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(cairn_hpa_load_file("test_save_junk.hpa", g, NULL, NULL, NULL, &l, &err),
+                   CAIRN_ERR_PARSE);
+  assert_true(starts_with(err.message, "test_save_junk.hpa: truncated"));
+  assert_null(l);
   remove("test_save_junk.hpa");
   free(buf);
   cairn_hpa_destroy(h);

@@ -280,6 +280,16 @@ CAIRN_CORE_API cairn_status cairn_search_trace_nodes(const cairn_search *s, uint
  * keeps its previous landmarks) */
 CAIRN_CORE_API cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint32_t *nodes,
                                        uint32_t n, const cairn_cost *costs);
+/** The same with 4-byte costs, UINT32_MAX where unreachable: half the
+ * memory for a caller whose costs all fit (a saved table read back, say),
+ * and the graph keeps the table in that width as it does any such table.
+ * @param[in,out] g the graph
+ * @param[in] nodes the landmark nodes
+ * @param[in] n number of landmarks
+ * @param[in] costs n * cairn_graph_nodes(g) exact costs
+ * @return as cairn_graph_set_landmarks */
+CAIRN_CORE_API cairn_status cairn_graph_set_landmarks32(cairn_graph *g, const uint32_t *nodes,
+                                         uint32_t n, const uint32_t *costs);
 /** The same, computing the costs with one fill per landmark on s (a caller
  * with threads can run the fills itself, one context each, and call
  * cairn_graph_set_landmarks).

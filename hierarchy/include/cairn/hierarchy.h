@@ -370,7 +370,12 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_load(const void *buf, size_t len,
                             const cairn_allocator *alloc, cairn_hpa **out,
                             cairn_error *err);
 /** Reads the file at path and loads it as cairn_hpa_load does; messages
- * name the file.
+ * name the file. On POSIX systems a regular file is mapped read-only for
+ * the load (no copy of it is made, and it is unmapped before the call
+ * returns); elsewhere, or when it cannot be mapped, it is read into memory
+ * through alloc. Either way the file must not be cut short in place while
+ * the call runs (cairn_hpa_save_file replaces a file by renaming, which a
+ * mapping survives).
  * @param[in] path the file
  * @param[in] grid the grid (kept)
  * @param[in] layer the layer the file was saved under, or NULL
