@@ -125,10 +125,10 @@ static void refusals(void **state) {
   assert_int_equal(tc_info(c, a[0]).order, CAIRN_ORDER_WANDER);
   assert_int_equal(tc_info(c, a[1]).order, CAIRN_ORDER_WANDER);
   /* n 0: the order is checked, nothing built */
-  cairn_point far = {15, 15};
+  cairn_point far_goal = {15, 15};
   o = cairn_order_defaults();
   o.kind = CAIRN_ORDER_FIELD;
-  o.goals = &far;
+  o.goals = &far_goal;
   o.n_goals = 1;
   assert_int_equal(cairn_crowd_order(c, NULL, 0, &o), CAIRN_OK);
   assert_int_equal(cairn_crowd_memory(c), mem);

@@ -76,11 +76,11 @@ static void assert_refused(scene *s) {
   cairn_hpa_stats before, after;
   cairn_hpa_get_stats(s->h, &before);
   uint64_t version = s->h->version;
-  cairn_hpa_path_opts far = popts(0, 1), near = popts(-1, 1);
+  cairn_hpa_path_opts far_o = popts(0, 1), near_o = popts(-1, 1);
   cairn_hpa_result r;
-  refused(cairn_hpa_find(s->q, s->h, s->a, s->b, &far, &r), CAIRN_ERR_STATE, &r);
-  refused(cairn_hpa_find(s->q, s->h, s->a, s->a, &near, &r), CAIRN_ERR_STATE, &r);
-  refused(cairn_hpa_plan(s->q, s->h, s->a, s->b, &far, &r), CAIRN_ERR_STATE, &r);
+  refused(cairn_hpa_find(s->q, s->h, s->a, s->b, &far_o, &r), CAIRN_ERR_STATE, &r);
+  refused(cairn_hpa_find(s->q, s->h, s->a, s->a, &near_o, &r), CAIRN_ERR_STATE, &r);
+  refused(cairn_hpa_plan(s->q, s->h, s->a, s->b, &far_o, &r), CAIRN_ERR_STATE, &r);
   /* a refused plan is the query's final answer */
   refused(cairn_hpa_refine(s->q, 1, &r), CAIRN_ERR_STATE, &r);
   cairn_point p = pt(-1, -1);
@@ -107,16 +107,16 @@ static void assert_refused(scene *s) {
  * hierarchy's does (assert_matches_fresh: the same hierarchy, structure and
  * answers, on a copy of the grid). */
 static void assert_answers(scene *s) {
-  cairn_hpa_path_opts far = popts(0, 1);
+  cairn_hpa_path_opts far_o = popts(0, 1);
   cairn_hpa_result r;
-  assert_int_equal(cairn_hpa_find(s->q, s->h, s->a, s->b, &far, &r), CAIRN_OK);
+  assert_int_equal(cairn_hpa_find(s->q, s->h, s->a, s->b, &far_o, &r), CAIRN_OK);
   assert_false(path_has(&r, s->wall));
   assert_true(tu_path_cost(s->g, r.path, r.path_len, s->a, s->b, 8) == r.cost);
   cairn_grid *copy = copy_grid(s->g);
   cairn_hpa *fresh = build(copy, CS, 1);
   cairn_hpa_query *fq = new_query();
   cairn_hpa_result fr;
-  assert_int_equal(cairn_hpa_find(fq, fresh, s->a, s->b, &far, &fr), CAIRN_OK);
+  assert_int_equal(cairn_hpa_find(fq, fresh, s->a, s->b, &far_o, &fr), CAIRN_OK);
   assert_true(fr.cost == r.cost);
   cairn_hpa_query_destroy(fq);
   cairn_hpa_destroy(fresh);
@@ -164,8 +164,8 @@ static void edit_through_another_hierarchy(void **state) {
   uint8_t zero = 0;
   assert_int_equal(cairn_hpa_edit(other, s->g, &s->wall, &zero, 1), CAIRN_OK);
   cairn_hpa_result r;
-  cairn_hpa_path_opts far = popts(0, 1);
-  assert_int_equal(cairn_hpa_find(s->q, other, s->a, s->b, &far, &r), CAIRN_OK);
+  cairn_hpa_path_opts far_o = popts(0, 1);
+  assert_int_equal(cairn_hpa_find(s->q, other, s->a, s->b, &far_o, &r), CAIRN_OK);
   assert_false(path_has(&r, s->wall));
   assert_refused(s);
   cairn_rect box = {s->wall.x, s->wall.y, 1, 1};
@@ -180,9 +180,9 @@ static void edit_through_another_hierarchy(void **state) {
  * planned again after the update, it reaches the goal around the wall. */
 static void refine_step_checks(void **state) {
   scene *s = *state;
-  cairn_hpa_path_opts far = popts(0, 1);
+  cairn_hpa_path_opts far_o = popts(0, 1);
   cairn_hpa_result r;
-  assert_int_equal(cairn_hpa_plan(s->q, s->h, s->a, s->b, &far, &r), CAIRN_IN_PROGRESS);
+  assert_int_equal(cairn_hpa_plan(s->q, s->h, s->a, s->b, &far_o, &r), CAIRN_IN_PROGRESS);
   assert_int_equal(cairn_hpa_refine(s->q, 1, &r), CAIRN_IN_PROGRESS);
   assert_int_equal(r.route_refined, 1);
   assert_int_equal(cairn_grid_set_cost(s->g, s->wall.x, s->wall.y, 0), CAIRN_OK);
@@ -191,7 +191,7 @@ static void refine_step_checks(void **state) {
   cairn_rect box = {s->wall.x, s->wall.y, 1, 1};
   assert_int_equal(cairn_hpa_update(s->h, s->g, box), CAIRN_OK);
   refused(cairn_hpa_refine(s->q, 1, &r), CAIRN_ERR_STATE, &r); /* still dropped */
-  cairn_status st = cairn_hpa_plan(s->q, s->h, s->a, s->b, &far, &r);
+  cairn_status st = cairn_hpa_plan(s->q, s->h, s->a, s->b, &far_o, &r);
   while (st == CAIRN_IN_PROGRESS) st = cairn_hpa_refine(s->q, 1, &r);
   assert_int_equal(st, CAIRN_OK);
   assert_false(path_has(&r, s->wall));
@@ -220,12 +220,12 @@ static void full_rebuild_takes_in_everything(void **state) {
   assert_true(h->stale);
   assert_int_equal(cairn_grid_set_cost(s->g, s->wall.x, s->wall.y, 0), CAIRN_OK);
   cairn_hpa_result r;
-  cairn_hpa_path_opts far = popts(0, 1);
-  refused(cairn_hpa_find(s->q, h, s->a, s->b, &far, &r), CAIRN_ERR_STATE, &r);
+  cairn_hpa_path_opts far_o = popts(0, 1);
+  refused(cairn_hpa_find(s->q, h, s->a, s->b, &far_o, &r), CAIRN_ERR_STATE, &r);
   assert_int_equal(cairn_hpa_set_layer(h, NULL), CAIRN_OK); /* all clusters */
   assert_false(h->stale);
   assert_int_equal(cairn_grid_update_islands(s->g), CAIRN_OK);
-  assert_int_equal(cairn_hpa_find(s->q, h, s->a, s->b, &far, &r), CAIRN_OK);
+  assert_int_equal(cairn_hpa_find(s->q, h, s->a, s->b, &far_o, &r), CAIRN_OK);
   assert_false(path_has(&r, s->wall));
   assert_matches_fresh(h, s->g, CS, &s->rng, 40);
   cairn_hpa_destroy(h);
@@ -237,7 +237,7 @@ static void full_rebuild_takes_in_everything(void **state) {
  * read answers, round after round. */
 static void unchanged_grid_keeps_answering(void **state) {
   scene *s = *state;
-  cairn_hpa_path_opts far = popts(0, 1), near = popts(-1, 1);
+  cairn_hpa_path_opts far_o = popts(0, 1), near_o = popts(-1, 1);
   cairn_hpa_result r;
   cairn_point p;
   uint64_t v0 = cairn_grid_version(s->g);
@@ -263,12 +263,12 @@ static void unchanged_grid_keeps_answering(void **state) {
     assert_int_equal(cairn_penalty_add(layer, c.x, c.y, 20000), CAIRN_OK);
     uint32_t pending;
     assert_int_equal(cairn_hpa_refresh(s->h, 2, &pending), CAIRN_OK);
-    assert_int_equal(cairn_hpa_find(s->q, s->h, s->a, s->b, &far, &r), CAIRN_OK);
+    assert_int_equal(cairn_hpa_find(s->q, s->h, s->a, s->b, &far_o, &r), CAIRN_OK);
     assert_true(tu_path_cost(s->g, r.path, r.path_len, s->a, s->b, 8) == r.base_cost);
-    cairn_status st = cairn_hpa_find(s->q, s->h, s->a, c, &near, &r);
+    cairn_status st = cairn_hpa_find(s->q, s->h, s->a, c, &near_o, &r);
     assert_true(st == CAIRN_OK || st == CAIRN_NO_PATH);
     assert_int_equal(r.status, st);
-    assert_int_equal(cairn_hpa_plan(s->q, s->h, s->a, s->b, &far, &r), CAIRN_IN_PROGRESS);
+    assert_int_equal(cairn_hpa_plan(s->q, s->h, s->a, s->b, &far_o, &r), CAIRN_IN_PROGRESS);
     while ((st = cairn_hpa_refine(s->q, 1, &r)) == CAIRN_IN_PROGRESS) {}
     assert_int_equal(st, CAIRN_OK);
     assert_int_equal(cairn_hpa_node(s->h, 0, &p), CAIRN_OK);
