@@ -243,6 +243,10 @@ static inline int32_t cairn__crowd_bin_col(const cairn_crowd *c, float v) {
  * in c->error (cairn_crowd_error) and returns its status */
 cairn_status cairn__crowd_fail(cairn_crowd *c, cairn_status st, const char *fmt, ...)
     CAIRN_PRINTF(3, 4);
+/* The detail of a refusal into buf (cap bytes; nothing when buf is NULL
+ * or cap is 0), for calls that have no crowd to keep it; returns st. */
+cairn_status cairn__crowd_say(char *buf, size_t cap, cairn_status st, const char *fmt, ...)
+    CAIRN_PRINTF(4, 5);
 /* A call that succeeded: no refusal to tell. */
 static inline cairn_status cairn__crowd_ok(cairn_crowd *c) {
   c->error[0] = '\0';

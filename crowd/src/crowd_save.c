@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define say cairn__crowd_say /* the detail writer's short name, in this file */
+
 /* ---- the setup ------------------------------------------------------ */
 
 /* The layer's fingerprint: cairn's hash over the width, the height and the
@@ -382,19 +384,6 @@ static cairn_status put_all(cairn__wbuf *w, const cairn_crowd *c, uint64_t total
   if (st == CAIRN_OK) st = put_claims(w, c);
   put_stats(w, c);
   put_events(w, c);
-  return st;
-}
-
-/* The detail of a refusal into buf (cap bytes; nothing when buf is NULL
- * or cap is 0); returns st. */
-static cairn_status say(char *buf, size_t cap, cairn_status st, const char *fmt, ...)
-    CAIRN_PRINTF(4, 5);
-static cairn_status say(char *buf, size_t cap, cairn_status st, const char *fmt, ...) {
-  if (!buf || !cap) return st;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, cap, fmt, ap);
-  va_end(ap);
   return st;
 }
 
