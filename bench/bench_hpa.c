@@ -13,6 +13,15 @@
  *   threads. Counters: nodes, edges, clusters, memory_bytes (of the
  *   hierarchy, from cairn_hpa_get_stats).
  *
+ * hpa_load/MAP/threads:T
+ *   cairn_hpa_load of the map's default hierarchy (cluster side 16,
+ *   saved to memory once with cairn_hpa_save, untimed) with opts.threads
+ *   = T; one iteration is one load (the destroy is outside the clock), to
+ *   compare with hpa_build/MAP/cluster:16/threads:T: how much faster a
+ *   game that ships the file starts a level. Every load must give the
+ *   built hierarchy's nodes, edges and memory_bytes, or the run fails.
+ *   Wall-clock time. Counters: file_bytes, memory_bytes.
+ *
  * hpa/MAP/buckets_LO-HI
  *   cairn_hpa_find (default path options: smoothing on, plain A* for
  *   queries within two cluster sides) per query, on the same queries as
@@ -316,6 +325,64 @@ static void bm_build(cairn_bench_state *st, void *user) {
   cairn_bench_label(st, label);
 }
 
+/* The bytes of the map's default hierarchy, built and saved once (*len
+ * of them, malloc'd), with what a load must reproduce in *built. */
+static const char *saved_bytes(const hmap *m, int threads, uint8_t **buf, size_t *len,
+                               cairn_hpa_stats *built) {
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.threads = threads;
+  cairn_hpa *h = NULL;
+  *buf = NULL;
+  if (cairn_hpa_create(m->grid, &o, NULL, &h) != CAIRN_OK) return "cairn_hpa_create failed";
+  cairn_hpa_get_stats(h, built);
+  const char *why = NULL;
+  if (cairn_hpa_save(h, NULL, 0, len) != CAIRN_ERR_BUFFER || !(*buf = malloc(*len)))
+    why = "cannot size the saved hierarchy";
+  else if (cairn_hpa_save(h, *buf, *len, len) != CAIRN_OK)
+    why = "cairn_hpa_save failed";
+  cairn_hpa_destroy(h);
+  return why;
+}
+
+static void bm_load(cairn_bench_state *st, void *user) {
+  const build_case *b = user;
+  hmap *m = b->map;
+  if (!map_ready(m)) {
+    cairn_bench_skip(st, map_error(m));
+    return;
+  }
+  uint8_t *buf;
+  size_t len = 0;
+  cairn_hpa_stats built, s;
+  const char *why = saved_bytes(m, b->threads, &buf, &len, &built);
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.threads = b->threads;
+  memset(&s, 0, sizeof s);
+  while (!why && cairn_bench_next(st)) {
+    cairn_hpa *h = NULL;
+    cairn_status r = cairn_hpa_load(buf, len, m->grid, NULL, &o, NULL, &h, NULL);
+    cairn_bench_pause(st);
+    if (r == CAIRN_OK) cairn_hpa_get_stats(h, &s);
+    if (r != CAIRN_OK)
+      why = "cairn_hpa_load failed";
+    else if (s.nodes != built.nodes || s.edges != built.edges ||
+             s.memory_bytes != built.memory_bytes)
+      why = "the loaded hierarchy differs from the built one";
+    cairn_hpa_destroy(h);
+    cairn_bench_resume(st);
+  }
+  free(buf);
+  if (why) {
+    cairn_bench_skip(st, why);
+    return;
+  }
+  cairn_bench_counter(st, "file_bytes", (double)len, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "memory_bytes", (double)s.memory_bytes, CAIRN_BENCH_PLAIN);
+  char label[64];
+  snprintf(label, sizeof label, "%d thread%s", b->threads, b->threads == 1 ? "" : "s");
+  cairn_bench_label(st, label);
+}
+
 /* After a timed query loop: fails the run if any query failed or the query
  * context allocated since `allocs`; true if the loop was clean. */
 static bool timed_loop_clean(cairn_bench_state *st, const hmap *m, size_t bad,
@@ -572,6 +639,11 @@ void cairn_bench_register_hpa(void) {
         snprintf(name, sizeof name, "hpa_build/%s/cluster:%d/threads:%d",
                  m->name, (int)b->cluster, t);
         cairn_bench_def *def = cairn_bench_register(name, bm_build, b);
+        cairn_bench_def_unit(def, CAIRN_BENCH_MS);
+        cairn_bench_def_real_time(def);
+        if (b->cluster != 16) continue;
+        snprintf(name, sizeof name, "hpa_load/%s/threads:%d", m->name, t);
+        def = cairn_bench_register(name, bm_load, b);
         cairn_bench_def_unit(def, CAIRN_BENCH_MS);
         cairn_bench_def_real_time(def);
       }

@@ -171,6 +171,88 @@ cairn_status cairn_graph_create(const cairn_graph_desc *d,
   return CAIRN_OK;
 }
 
+/* ---- straight from rows ---------------------------------------------- */
+
+cairn_status cairn_graph_rows_begin(uint32_t n, size_t m, int with_xy,
+                                    const cairn_allocator *alloc, cairn_graph **out,
+                                    cairn_graph_rows *rows) {
+  if (!out || !rows) return CAIRN_ERR_ARG;
+  *out = NULL;
+  memset(rows, 0, sizeof *rows);
+  if (n < 1) return CAIRN_ERR_ARG;
+  if (n > CAIRN_GRAPH_MAX_NODES || m > CAIRN_GRAPH_MAX_EDGES) return CAIRN_ERR_TOO_LARGE;
+  cairn_status st = graph_alloc(alloc, n, m, with_xy != 0, out);
+  if (st != CAIRN_OK) return st;
+  rows->offset = (*out)->offset;
+  rows->target = (*out)->target;
+  rows->cost = (*out)->cost;
+  rows->xy = (*out)->xy;
+  return CAIRN_OK;
+}
+
+/* Whether the rows hold what create would: see cairn_graph_rows_done. */
+static cairn_status csr_check(const cairn_graph *g) {
+  const cairn_cost most = (cairn_cost)GRAPH_EDGE_MAX_COST * CAIRN_COST_ONE;
+  if (g->offset[0] != 0 || g->offset[g->n] != g->m) return CAIRN_ERR_ARG;
+  for (uint32_t v = 0; v < g->n; v++)
+    if (g->offset[v + 1] < g->offset[v]) return CAIRN_ERR_ARG;
+  cairn_cost dearest = 0, sum = 0;
+  bool overflow = false;
+  for (size_t k = 0; k < g->m; k++) {
+    cairn_cost c = g->cost[k];
+    if (g->target[k] >= g->n || c < 1 || c > most) return CAIRN_ERR_ARG;
+    if (c > dearest) dearest = c;
+    if (!overflow) { /* as check_edges: the addition cannot wrap */
+      sum += c;
+      overflow = sum > GRAPH_COST_MAX;
+    }
+  }
+  for (size_t i = 0; g->xy && i < 2 * (size_t)g->n; i++)
+    if (!cairn__finite(g->xy[i])) return CAIRN_ERR_ARG;
+  return path_costs_fit(g->n, dearest, sum, overflow) ? CAIRN_OK : CAIRN_ERR_TOO_LARGE;
+}
+
+cairn_status cairn_graph_rows_done(cairn_graph **g, cairn_graph_heuristic heuristic,
+                                   double h_scale) {
+  if (!g || !*g) return CAIRN_ERR_ARG;
+  cairn_graph *gr = *g;
+  bool with_xy = gr->xy && heuristic != CAIRN_GH_ZERO && h_scale != 0.0;
+  cairn_status st = csr_check(gr);
+  if (st == CAIRN_OK && with_xy &&
+      ((unsigned)heuristic > CAIRN_GH_OCTILE || !cairn__finite(h_scale) || h_scale < 0.0))
+    st = CAIRN_ERR_ARG;
+  if (st != CAIRN_OK) {
+    cairn_graph_destroy(gr);
+    *g = NULL;
+    return st;
+  }
+  gr->heuristic = with_xy ? heuristic : CAIRN_GH_ZERO;
+  gr->h_factor = with_xy ? h_scale * (double)CAIRN_COST_ONE : 0.0;
+  return CAIRN_OK;
+}
+
+cairn_status cairn_graph_transpose(const cairn_graph *g, const cairn_allocator *alloc,
+                                   cairn_graph **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!g) return CAIRN_ERR_ARG;
+  cairn_graph *t;
+  cairn_status st = graph_alloc(alloc, g->n, g->m, false, &t);
+  if (st != CAIRN_OK) return st;
+  uint32_t *off = t->offset; /* counting sort on the target, as build_csr */
+  memset(off, 0, ((size_t)t->n + 1) * sizeof *off);
+  for (size_t k = 0; k < g->m; k++) off[g->target[k] + 1]++;
+  for (uint32_t v = 0; v < t->n; v++) off[v + 1] += off[v];
+  for (uint32_t v = 0; v < g->n; v++)
+    for (uint32_t k = g->offset[v]; k < g->offset[v + 1]; k++)
+      put_edge(t, g->target[k], v, g->cost[k]);
+  for (uint32_t v = t->n; v > 0; v--) off[v] = off[v - 1];
+  off[0] = 0;
+  t->heuristic = CAIRN_GH_ZERO;
+  *out = t;
+  return CAIRN_OK;
+}
+
 /* ---- queries on the graph ------------------------------------------- */
 
 uint32_t cairn_graph_nodes(const cairn_graph *g) { return g ? g->n : 0; }

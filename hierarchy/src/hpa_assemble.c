@@ -112,25 +112,6 @@ cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
   return cairn_graph_create(&d, a, out);
 }
 
-cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
-                                 const double *xy, hpa_edges_fn edges,
-                                 void *ctx, cairn_graph **out,
-                                 cairn_graph_edge **keep, size_t *kept) {
-  const cairn_allocator *a = &h->alloc;
-  size_t m = edges(h, ctx, NULL);
-  cairn_graph_edge *e = cairn__alloc(a, m * sizeof *e);
-  if (!e) return CAIRN_ERR_NOMEM;
-  edges(h, ctx, e);
-  cairn_status st = cairn__hpa_graph(a, n, xy, e, m, out);
-  if (st == CAIRN_OK && keep) {
-    *keep = e;
-    *kept = m;
-    return st;
-  }
-  cairn__free(a, e, m * sizeof *e);
-  return st;
-}
-
 /* Listing the level-1 graph's edges, cluster by cluster, as a parallel
  * pass: first each cluster's count (into seg[k + 1]), then, once seg says
  * where each share starts, the edges themselves, in a full listing's
@@ -201,13 +182,7 @@ static cairn_status build_graph(const cairn_hpa *h, uint32_t n, bool base,
   cairn_graph_edge *edges = NULL;
   size_t m = 0;
   if (st == CAIRN_OK) {
-    for (uint32_t k = 0; k < n_clusters; k++)
-      for (uint32_t i = 0; i < h->clusters[k].n; i++) {
-        uint32_t v = h->clusters[k].first + i;
-        cairn_point p = hpa_point(h, h->clusters[k].cell[i]);
-        xy[2 * (size_t)v] = p.x;
-        xy[2 * (size_t)v + 1] = p.y;
-      }
+    cairn__hpa_positions(h, xy);
     st = list_edges(h, base, seg, &edges, &m);
   }
   if (st == CAIRN_OK) st = cairn__hpa_graph(a, n, xy, edges, m, out);
@@ -229,33 +204,54 @@ cairn_status cairn__hpa_base_graph(const cairn_hpa *h, cairn_graph **out) {
   return build_graph(h, h->n_nodes, true, out, NULL);
 }
 
-/* Numbers the nodes cluster by cluster and builds the CSR graph. */
-cairn_status cairn__hpa_assemble(cairn_hpa *h) {
-  const cairn_allocator *a = &h->alloc;
-  uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+void cairn__hpa_positions(const cairn_hpa *h, double *xy) {
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  for (uint32_t k = 0; k < n_clusters; k++)
+    for (uint32_t i = 0; i < h->clusters[k].n; i++) {
+      uint32_t v = h->clusters[k].first + i;
+      cairn_point p = hpa_point(h, h->clusters[k].cell[i]);
+      xy[2 * (size_t)v] = p.x;
+      xy[2 * (size_t)v + 1] = p.y;
+    }
+}
+
+uint32_t *cairn__hpa_number(cairn_hpa *h, uint32_t *n_nodes) {
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t n = 0;
   for (uint32_t k = 0; k < n_clusters; k++) {
     h->clusters[k].first = n;
     n += h->clusters[k].n;
   }
-  uint32_t *node_cluster = cairn__alloc(a, (size_t)n * sizeof *node_cluster);
+  *n_nodes = n;
+  uint32_t *node_cluster = cairn__alloc(&h->alloc, (size_t)n * sizeof *node_cluster);
+  for (uint32_t k = 0; node_cluster && k < n_clusters; k++)
+    for (uint32_t i = 0; i < h->clusters[k].n; i++)
+      node_cluster[h->clusters[k].first + i] = k;
+  return node_cluster;
+}
+
+void cairn__hpa_set_graph(cairn_hpa *h, cairn_graph *g, uint32_t *node_cluster, uint32_t n) {
+  cairn_graph_destroy(h->graph);
+  cairn__free(&h->alloc, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
+  h->graph = g;
+  h->node_cluster = node_cluster;
+  h->n_nodes = n;
+}
+
+/* Numbers the nodes cluster by cluster and builds the CSR graph. */
+cairn_status cairn__hpa_assemble(cairn_hpa *h) {
+  uint32_t n;
+  uint32_t *node_cluster = cairn__hpa_number(h, &n);
   cairn_graph *g = NULL;
   /* the edge list is kept for refreshes, which only layers have */
   cairn__hpa_edges_free(h, &h->kept);
   hpa_edges *keep = h->layer ? &h->kept : NULL;
   cairn_status st = node_cluster ? build_graph(h, n, false, &g, keep) : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
-    cairn__free(a, node_cluster, (size_t)n * sizeof *node_cluster);
+    cairn__free(&h->alloc, node_cluster, (size_t)n * sizeof *node_cluster);
     return st;
   }
-  for (uint32_t k = 0; k < n_clusters; k++)
-    for (uint32_t i = 0; i < h->clusters[k].n; i++)
-      node_cluster[h->clusters[k].first + i] = k;
-  cairn_graph_destroy(h->graph);
-  cairn__free(a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
-  h->graph = g;
-  h->node_cluster = node_cluster;
-  h->n_nodes = n;
+  cairn__hpa_set_graph(h, g, node_cluster, n);
   return CAIRN_OK;
 }
 

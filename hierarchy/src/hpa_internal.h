@@ -258,17 +258,6 @@ void cairn__hpa_pack_paths(void *to, const void *from, size_t elem,
 cairn_status cairn__hpa_graph(const cairn_allocator *a, uint32_t n,
                               const double *xy, const cairn_graph_edge *edges,
                               size_t m, cairn_graph **out);
-/* Lists a level's edges: writes them to e when e is not NULL, and returns
- * how many there are either way. */
-typedef size_t (*hpa_edges_fn)(const cairn_hpa *h, void *ctx, cairn_graph_edge *e);
-/* The abstract graph (cairn__hpa_graph) of the edges `edges` lists, called
- * once to count them and once to write them: how both levels are
- * assembled. With keep (not NULL) the edge list goes to *keep and its
- * length to *kept once the graph is made; otherwise it is freed. */
-cairn_status cairn__hpa_graph_of(const cairn_hpa *h, uint32_t n,
-                                 const double *xy, hpa_edges_fn edges,
-                                 void *ctx, cairn_graph **out,
-                                 cairn_graph_edge **keep, size_t *kept);
 
 /* Entrances (hpa_entrances.c). Room for the transitions touching one
  * cluster of side cs: four borders of at most cs + 2 each, four corners. */
@@ -315,6 +304,15 @@ bool cairn__hpa_cluster_layered(const cairn_hpa *h, const hpa_cluster *c);
  * builds h->graph and h->node_cluster (under a layer keeping the edge list
  * in h->kept); on failure the old graph stays and h->kept is empty. */
 cairn_status cairn__hpa_assemble(cairn_hpa *h);
+/* The pieces of an assembly a load shares. Numbers the nodes cluster by
+ * cluster (each cluster's first), their count to *n_nodes, and returns
+ * each node's cluster (allocated; NULL when out of memory). */
+uint32_t *cairn__hpa_number(cairn_hpa *h, uint32_t *n_nodes);
+/* Each numbered node's cell as a position: 2 n_nodes doubles. */
+void cairn__hpa_positions(const cairn_hpa *h, double *xy);
+/* Puts g and node_cluster (n nodes) in place of the old graph, which is
+ * freed. */
+void cairn__hpa_set_graph(cairn_hpa *h, cairn_graph *g, uint32_t *node_cluster, uint32_t n);
 /* h->graph again after a refresh rebuilt the listed clusters with the
  * entrances they had, from h->kept with only the shares they change. */
 cairn_status cairn__hpa_reassemble(cairn_hpa *h, const uint32_t *ids,
@@ -345,10 +343,8 @@ cairn_status cairn__hpa_blocks_init(cairn_hpa *h, int32_t bs);
 cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
                                      size_t n);
 /* Block b's local ids (base, l1_cluster, m) and its two graphs (fwd, rev)
- * from the level-1 graph; *edges (of *cap) is scratch that grows. Called
- * without the allocator's lock held. */
-cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b,
-                                     cairn_graph_edge **edges, size_t *cap);
+ * from the level-1 graph. Called without the allocator's lock held. */
+cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b);
 /* Numbers the level-2 nodes of the built blocks and makes the level-2
  * graph (h->graph2, l2_block, l2_of, n2); on failure the old one stays. */
 cairn_status cairn__hpa_assemble2(cairn_hpa *h);

@@ -18,8 +18,6 @@
 
 typedef struct block_scratch {
   cairn_search *search;
-  cairn_graph_edge *edges;
-  size_t edges_cap;
   uint32_t *trace;
   size_t trace_cap;
   uint32_t *seq; /* every pair's chain, in the order found */
@@ -108,28 +106,31 @@ static inline uint32_t local_near_row(const hpa_block *b, const block_rows *r, i
   return UINT32_MAX;
 }
 
-/* The level-1 edges between nodes of the block, as local ids, written to
- * e when not NULL; returns how many. */
-static size_t block_edges(const cairn_hpa *h, const hpa_block *b,
-                          const block_rows *r, cairn_graph_edge *e) {
+/* The level-1 edges between nodes of the block, as local ids: counted,
+ * or with `rows` (not NULL) written there. Local ids ascend with level-1
+ * ids, so the edges come grouped by source, in the level-1 graph's order:
+ * the rows of the block's forward graph. */
+static size_t block_edges(const cairn_hpa *h, const hpa_block *b, const block_rows *r,
+                          const cairn_graph_rows *rows) {
   size_t m = 0;
   for (int32_t y = 0; y < b->ch; y++) {
     for (uint32_t v = r->lo[y], u = r->base[y]; v < r->hi[y]; v++, u++) {
       const uint32_t *to;
       const cairn_cost *cost;
       uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
+      if (rows) rows->offset[u] = (uint32_t)m;
       for (uint32_t k = 0; k < deg; k++) {
         uint32_t w = local_near_row(b, r, y, to[k]);
         if (w == UINT32_MAX) continue;
-        if (e) {
-          e[m].from = u;
-          e[m].to = w;
-          e[m].cost = (double)cost[k] / (double)CAIRN_COST_ONE; /* exact */
+        if (rows) {
+          rows->target[m] = w;
+          rows->cost[m] = cost[k];
         }
         m++;
       }
     }
   }
+  if (rows) rows->offset[b->m] = (uint32_t)m;
   return m;
 }
 
@@ -169,10 +170,8 @@ static bool crosses_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   return leaves_block(h, b, v) || (h->layer && entered_from_outside(h, b, v));
 }
 
-cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b,
-                                     cairn_graph_edge **edges, size_t *cap) {
+cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b) {
   const cairn_allocator *a = &h->alloc;
-  cairn_status st = CAIRN_OK;
   hpa_lock(h);
   b->base = cairn__alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
   hpa_unlock(h);
@@ -196,26 +195,19 @@ cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b,
         b->l1_cluster[b->base[y * b->cw + x] + i] = k;
     }
   if (!m) return CAIRN_OK;
-  block_rows rows;
-  block_rows_of(h, b, &rows);
-  size_t ne = block_edges(h, b, &rows, NULL);
+  block_rows r;
+  block_rows_of(h, b, &r);
+  cairn_graph_rows rows;
   hpa_lock(h);
-  bool ok = cairn__grow(a, (void **)edges, cap, ne ? ne : 1, sizeof **edges);
+  cairn_status st = cairn_graph_rows_begin(m, block_edges(h, b, &r, NULL), 0, a, &b->fwd,
+                                           &rows);
   hpa_unlock(h);
-  if (!ok) return CAIRN_ERR_NOMEM;
-  block_edges(h, b, &rows, *edges);
-  for (int dir = 0; dir < 2 && st == CAIRN_OK; dir++) {
-    if (dir) /* the transpose: the same list, each edge turned round */
-      for (size_t i = 0; i < ne; i++) {
-        uint32_t t = (*edges)[i].from;
-        (*edges)[i].from = (*edges)[i].to;
-        (*edges)[i].to = t;
-      }
-    cairn_graph_desc d = {m, NULL, ne, *edges, 0, CAIRN_GH_ZERO, 0};
-    hpa_lock(h);
-    st = cairn_graph_create(&d, a, dir ? &b->rev : &b->fwd);
-    hpa_unlock(h);
-  }
+  if (st != CAIRN_OK) return st;
+  block_edges(h, b, &r, &rows);
+  st = cairn_graph_rows_done(&b->fwd, CAIRN_GH_ZERO, 0.0);
+  hpa_lock(h);
+  if (st == CAIRN_OK) st = cairn_graph_transpose(b->fwd, a, &b->rev);
+  hpa_unlock(h);
   return st;
 }
 
@@ -295,7 +287,7 @@ static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
   hpa_lock(h);
   block_free(&h->alloc, b);
   hpa_unlock(h);
-  cairn_status st = cairn__hpa_block_graphs(h, b, &sc->edges, &sc->edges_cap);
+  cairn_status st = cairn__hpa_block_graphs(h, b);
   if (st == CAIRN_OK && b->m) st = block_paths(h, b, sc);
   if (st != CAIRN_OK) {
     hpa_lock(h);
@@ -308,40 +300,39 @@ static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
 /* ---- the level-2 graph ---------------------------------------------- */
 
 /* Every level-2 edge: kept intra-block pairs, then the level-1 edges that
- * leave the block. Writes them when e is not NULL; returns the count. */
-static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
-  (void)ctx;
+ * leave the block; counted, or with `rows` (not NULL) written there. Nodes
+ * are numbered block by block in this order, so the edges come grouped by
+ * source: the graph's rows. */
+static size_t level2_edges(const cairn_hpa *h, const cairn_graph_rows *rows) {
   size_t m = 0;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  block_rows rows;
+  block_rows r;
   for (uint32_t bi = 0; bi < n_blocks; bi++) {
     const hpa_block *b = &h->blocks[bi];
-    if (b->n) block_rows_of(h, b, &rows);
+    if (b->n) block_rows_of(h, b, &r);
     int32_t y = 0; /* the cluster row of node i (local ids ascend by row) */
     for (uint32_t i = 0; i < b->n; i++) {
-      while (y + 1 < b->ch && b->node[i] >= rows.base[y + 1]) y++;
-      for (uint32_t j = 0; !e && j < b->n; j++) { /* counting: no branch */
+      while (y + 1 < b->ch && b->node[i] >= r.base[y + 1]) y++;
+      if (rows) rows->offset[b->first + i] = (uint32_t)m;
+      for (uint32_t j = 0; !rows && j < b->n; j++) { /* counting: no branch */
         size_t pair = (size_t)i * b->n + j;
         m += b->off[pair + 1] != b->off[pair];
       }
-      for (uint32_t j = 0; e && j < b->n; j++) {
+      for (uint32_t j = 0; rows && j < b->n; j++) {
         size_t pair = (size_t)i * b->n + j;
         if (b->off[pair + 1] == b->off[pair]) continue; /* not kept */
-        e[m].from = b->first + i;
-        e[m].to = b->first + j;
-        e[m].cost = (double)b->dist[pair] / (double)CAIRN_COST_ONE;
-        m++;
+        rows->target[m] = b->first + j;
+        rows->cost[m++] = b->dist[pair];
       }
-      uint32_t v = rows.lo[y] + (b->node[i] - rows.base[y]);
+      uint32_t v = r.lo[y] + (b->node[i] - r.base[y]);
       const uint32_t *to;
       const cairn_cost *cost;
       uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
       for (uint32_t k = 0; k < deg; k++) {
-        if (local_near_row(b, &rows, y, to[k]) != UINT32_MAX) continue;
-        if (e) {
-          e[m].from = b->first + i;
-          e[m].to = h->l2_of[to[k]];
-          e[m].cost = (double)cost[k] / (double)CAIRN_COST_ONE;
+        if (local_near_row(b, &r, y, to[k]) != UINT32_MAX) continue;
+        if (rows) {
+          rows->target[m] = h->l2_of[to[k]];
+          rows->cost[m] = cost[k];
         }
         m++;
       }
@@ -352,7 +343,7 @@ static size_t level2_edges(const cairn_hpa *h, void *ctx, cairn_graph_edge *e) {
 
 /* Numbers the level-2 nodes block by block, as cairn__hpa_assemble
  * numbers level 1's cluster by cluster, and builds the level-2 graph
- * through the same cairn__hpa_graph_of. */
+ * straight from its rows (level2_edges). */
 cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
@@ -363,8 +354,7 @@ cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
   }
   uint32_t *l2_block = cairn__alloc(a, (size_t)n * sizeof *l2_block);
   uint32_t *l2_of = cairn__alloc(a, (size_t)h->n_nodes * sizeof *l2_of);
-  double *xy = cairn__alloc(a, 2 * (size_t)n * sizeof *xy);
-  cairn_status st = l2_block && l2_of && xy ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  cairn_status st = l2_block && l2_of ? CAIRN_OK : CAIRN_ERR_NOMEM;
   cairn_graph *g = NULL;
   uint32_t *old_of = h->l2_of;
   if (st == CAIRN_OK) {
@@ -372,18 +362,30 @@ cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
     for (uint32_t bi = 0; bi < n_blocks; bi++) {
       const hpa_block *b = &h->blocks[bi];
       for (uint32_t i = 0; i < b->n; i++) {
-        uint32_t v = hpa_global_of(h, b, b->node[i]);
-        cairn_point p = hpa_point(h, hpa_node_cell(h, v));
-        l2_of[v] = b->first + i;
+        l2_of[hpa_global_of(h, b, b->node[i])] = b->first + i;
         l2_block[b->first + i] = bi;
-        xy[2 * (size_t)(b->first + i)] = p.x;
-        xy[2 * (size_t)(b->first + i) + 1] = p.y;
       }
     }
     h->l2_of = l2_of; /* level2_edges reads it */
-    st = cairn__hpa_graph_of(h, n, xy, level2_edges, NULL, &g, NULL, NULL);
+    /* a level without nodes still gets a (one-node) graph, as level 1 */
+    const uint32_t rows_n = n ? n : 1;
+    cairn_graph_rows rows;
+    st = cairn_graph_rows_begin(rows_n, level2_edges(h, NULL), n != 0, a, &g, &rows);
+    if (st == CAIRN_OK) {
+      for (uint32_t bi = 0; bi < n_blocks; bi++) {
+        const hpa_block *b = &h->blocks[bi];
+        for (uint32_t i = 0; i < b->n; i++) {
+          cairn_point p = hpa_point(h, hpa_node_cell(h, hpa_global_of(h, b, b->node[i])));
+          rows.xy[2 * (size_t)(b->first + i)] = p.x;
+          rows.xy[2 * (size_t)(b->first + i) + 1] = p.y;
+        }
+      }
+      rows.offset[0] = 0;
+      level2_edges(h, &rows);
+      rows.offset[rows_n] = (uint32_t)cairn_graph_edges(g);
+      st = cairn_graph_rows_done(&g, n ? CAIRN_GH_OCTILE : CAIRN_GH_ZERO, 1.0);
+    }
   }
-  cairn__free(a, xy, 2 * (size_t)n * sizeof *xy);
   if (st != CAIRN_OK) {
     h->l2_of = old_of;
     cairn__free(a, l2_block, (size_t)n * sizeof *l2_block);
@@ -405,7 +407,6 @@ cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
 
 static void scratch_free(const cairn_allocator *a, block_scratch *sc) {
   cairn_search_destroy(sc->search);
-  cairn__free(a, sc->edges, sc->edges_cap * sizeof *sc->edges);
   cairn__free(a, sc->trace, sc->trace_cap * sizeof *sc->trace);
   cairn__free(a, sc->seq, sc->seq_cap * sizeof *sc->seq);
   cairn__free(a, sc->poff, sc->poff_cap * sizeof *sc->poff);

@@ -2,21 +2,21 @@
  * the format of hpa_format.h (docs/hierarchy.md, "The file format").
  *
  * What the file holds is read; what a linear pass derives from it is made
- * again by the code a build runs (cairn__hpa_assemble, the blocks' local
- * ids and graphs, the level-2 graph), so the loaded hierarchy is the saved
- * one, field by field. Clusters and blocks are independent once each
- * one's bytes are found, so their bytes are read as tasks of the
- * hierarchy's jobs, like a build's; a quick pass over their counts first
- * allocates their arrays (and makes the blocks' graphs) on the calling
- * thread, since the caller's allocator takes one thread at a time and
- * tasks waiting on it would run one after another anyway.
+ * again by the code a build runs (the node numbering, the blocks' local
+ * ids and graphs, the level-2 graph, and under a layer the level-1 graph),
+ * so the loaded hierarchy is the saved one, field by field. Clusters, the
+ * level-1 graph's rows and blocks are independent once each one's bytes
+ * are found, so they are read as tasks of the hierarchy's jobs, like a
+ * build's; a quick pass over their counts first allocates their arrays on
+ * the calling thread, since the caller's allocator takes one thread at a
+ * time and tasks waiting on it would run one after another anyway.
  *
  * Reading trusts nothing: the checksum is checked first, and then every
  * count is bounded by the bytes left and by the grid before anything is
- * allocated for it, and every id, cell and step is checked (a fuzzer, or
- * anyone, can write a valid checksum). A task reports only its status; the
- * first item that failed is read again on the calling thread to say why,
- * so the message is the one a sequential read gives. */
+ * allocated for it, and every id, cell, step and edge is checked (a
+ * fuzzer, or anyone, can write a valid checksum). A task reports only its
+ * status; the first item that failed is read again on the calling thread
+ * to say why, so the message is the one a sequential read gives. */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* open, fstat, mmap */
 #endif
@@ -46,6 +46,7 @@ typedef struct hpa_loader {
   bool wide;          /* costs in 8 bytes */
   size_t *at;         /* where each item of the level being read starts
                          (one more: where the last ends) */
+  struct hpa_rows *rows; /* the level-1 graph's rows being read */
 } hpa_loader;
 
 /* ---- the header ----------------------------------------------------- */
@@ -159,10 +160,16 @@ typedef struct item_pass {
   int8_t *status; /* each item's */
 } item_pass;
 
-static cairn_status item_init(void *ctx, void *scratch) {
+/* A pass whose workers need no scratch. */
+static cairn_status no_scratch(void *ctx, void *scratch) {
   (void)ctx;
   (void)scratch;
   return CAIRN_OK;
+}
+
+static void no_scratch_fini(void *ctx, void *scratch) {
+  (void)ctx;
+  (void)scratch;
 }
 
 static cairn_status item_run(void *ctx, void *scratch, size_t i) {
@@ -173,11 +180,6 @@ static cairn_status item_run(void *ctx, void *scratch, size_t i) {
   return st;
 }
 
-static void item_fini(void *ctx, void *scratch) {
-  (void)ctx;
-  (void)scratch;
-}
-
 /* Reads items 0 .. n-1 as a pass; if any failed, the first of them again
  * with messages. */
 static cairn_status read_items(const hpa_loader *l, size_t n, hpa_item_fn fn,
@@ -186,7 +188,7 @@ static cairn_status read_items(const hpa_loader *l, size_t n, hpa_item_fn fn,
   int8_t *status = cairn__alloc_zero(&h->alloc, n);
   if (!status) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   item_pass ip = {l, fn, status};
-  hpa_pass p = {&ip, 1, per_task, item_init, item_run, item_fini};
+  hpa_pass p = {&ip, 1, per_task, no_scratch, item_run, no_scratch_fini};
   cairn_status st = cairn__hpa_run_pass(h, &p, n);
   size_t i = 0;
   while (st != CAIRN_OK && i < n && status[i] == CAIRN_OK) i++;
@@ -376,6 +378,110 @@ static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_error *err
   return st;
 }
 
+/* ---- the level-1 graph ---------------------------------------------- */
+
+/* The cost of level-1 edge v -> t from the clusters and the terrain, or 0
+ * when no build could have made that edge: an intra-cluster edge needs
+ * its pair kept; a crossing joins open cells a step apart in two clusters,
+ * a diagonal one only where both cells beside it are open too. */
+static cairn_cost row_cost(const cairn_hpa *h, uint32_t v, uint32_t t) {
+  const uint32_t kv = h->node_cluster[v];
+  const hpa_cluster *c = &h->clusters[kv];
+  const uint32_t i = v - c->first, j = t - c->first;
+  if (j < c->n) {
+    size_t q = (size_t)i * c->n + j;
+    return i != j && c->off[q] != c->off[q + 1] ? c->dist[q] : 0;
+  }
+  const hpa_cluster *ct = &h->clusters[h->node_cluster[t]];
+  const uint32_t a = c->cell[i], b = ct->cell[t - ct->first];
+  const cairn_point pa = hpa_point(h, a), pb = hpa_point(h, b);
+  const int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
+  if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || !h->cost[a] || !h->cost[b]) return 0;
+  const bool diag = dx && dy;
+  if (diag && (!h->cost[hpa_index(h, pb.x, pa.y)] || !h->cost[hpa_index(h, pa.x, pb.y)]))
+    return 0;
+  return hpa_enter_cost(h, b, diag);
+}
+
+/* The level-1 graph's rows being read: the file's targets, the graph's
+ * arrays (the offsets already set from the degrees). */
+typedef struct hpa_rows {
+  const uint8_t *to;
+  cairn_graph_rows csr;
+  uint32_t n;
+} hpa_rows;
+
+/* The rows of cluster k's nodes: each edge's target, and its cost made as
+ * a build makes it (row_cost). */
+static cairn_status read_cluster_rows(const hpa_loader *l, size_t k, cairn_error *err) {
+  const hpa_cluster *c = &l->h->clusters[k];
+  const hpa_rows *r = l->rows;
+  for (uint32_t v = c->first; v < c->first + c->n; v++)
+    for (size_t e = r->csr.offset[v]; e < r->csr.offset[v + 1]; e++) {
+      uint32_t t = cairn__le32(r->to + 4 * e);
+      cairn_cost cost = t < r->n ? row_cost(l->h, v, t) : 0;
+      if (!cost)
+        return fail(err, CAIRN_ERR_PARSE, l->name,
+                    "the level-1 graph: no edge can join node %lu to node %lu",
+                    (unsigned long)v, (unsigned long)t);
+      r->csr.target[e] = t;
+      r->csr.cost[e] = cost;
+    }
+  return CAIRN_OK;
+}
+
+/* The level-1 graph of n nodes from its stored rows (no layer): the
+ * degrees, then the targets, read cluster by cluster as tasks. */
+static cairn_status read_rows(hpa_loader *l, uint32_t n, cairn_graph **g) {
+  const cairn_hpa *h = l->h;
+  const uint8_t *deg = cairn__get_span(&l->r, 2 * (size_t)n);
+  if (!deg) return fail(l->err, CAIRN_ERR_PARSE, l->name, "the level-1 graph past the end");
+  uint64_t m = 0;
+  for (uint32_t v = 0; v < n; v++) m += cairn__le16(deg + 2 * (size_t)v);
+  hpa_rows r = {NULL, {NULL, NULL, NULL, NULL}, n};
+  if (m <= cairn__rbuf_left(&l->r) / 4) r.to = cairn__get_span(&l->r, 4 * (size_t)m);
+  if (!r.to)
+    return fail(l->err, CAIRN_ERR_PARSE, l->name, "the level-1 graph: %llu edges past the end",
+                (unsigned long long)m);
+  cairn_status st = cairn_graph_rows_begin(n, (size_t)m, 1, &h->alloc, g, &r.csr);
+  if (st != CAIRN_OK) return fail(l->err, st, l->name, "out of memory");
+  cairn__hpa_positions(h, r.csr.xy);
+  r.csr.offset[0] = 0;
+  for (uint32_t v = 0; v < n; v++)
+    r.csr.offset[v + 1] = r.csr.offset[v] + cairn__le16(deg + 2 * (size_t)v);
+  l->rows = &r;
+  st = read_items(l, (size_t)h->cw * (size_t)h->ch, read_cluster_rows, 64);
+  l->rows = NULL;
+  if (st == CAIRN_OK) return graph_status(l, cairn_graph_rows_done(g, CAIRN_GH_OCTILE, 1.0),
+                                          l->err, "the level-1 graph");
+  cairn_graph_destroy(*g);
+  *g = NULL;
+  return st;
+}
+
+/* The level-1 graph: read from its rows, or under a layer (or without
+ * nodes) made again as a build makes it. */
+static cairn_status level1_graph(hpa_loader *l) {
+  cairn_hpa *h = l->h;
+  uint32_t n;
+  uint32_t *node_cluster = h->layer ? NULL : cairn__hpa_number(h, &n);
+  if (h->layer || !n) {
+    cairn__free(&h->alloc, node_cluster, 0);
+    return graph_status(l, cairn__hpa_assemble(h), l->err, "the abstract graph");
+  }
+  if (!node_cluster) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+  h->node_cluster = node_cluster; /* row_cost reads it */
+  cairn_graph *g = NULL;
+  cairn_status st = read_rows(l, n, &g);
+  h->node_cluster = NULL;
+  if (st != CAIRN_OK) {
+    cairn__free(&h->alloc, node_cluster, (size_t)n * sizeof *node_cluster);
+    return st;
+  }
+  cairn__hpa_set_graph(h, g, node_cluster, n);
+  return CAIRN_OK;
+}
+
 /* ---- landmarks ------------------------------------------------------ */
 
 /* What the graph said of a level's landmark table, with a message. */
@@ -437,35 +543,17 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
 static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_seq);
 
 /* The blocks' local ids and graphs, made from the level-1 graph as a
- * build makes them (cairn__hpa_block_graphs), a block a task: each task
- * takes the allocator's lock only around its allocations, and grows its
- * own edge list. */
-typedef struct graphs_scratch {
-  cairn_graph_edge *edges;
-  size_t cap;
-} graphs_scratch;
-
-static cairn_status graphs_init(void *ctx, void *scratch) {
-  (void)ctx;
-  (void)scratch; /* zeroed: grown on the first block */
-  return CAIRN_OK;
-}
-
+ * build makes them (cairn__hpa_block_graphs, which takes the allocator's
+ * lock around its allocations), blocks as tasks. */
 static cairn_status graphs_run(void *ctx, void *scratch, size_t bi) {
+  (void)scratch;
   cairn_hpa *h = ctx;
-  graphs_scratch *sc = scratch;
-  return cairn__hpa_block_graphs(h, &h->blocks[bi], &sc->edges, &sc->cap);
-}
-
-static void graphs_fini(void *ctx, void *scratch) {
-  const cairn_hpa *h = ctx;
-  graphs_scratch *sc = scratch;
-  cairn__free(&h->alloc, sc->edges, sc->cap * sizeof *sc->edges);
+  return cairn__hpa_block_graphs(h, &h->blocks[bi]);
 }
 
 static cairn_status block_graphs(hpa_loader *l) {
   cairn_hpa *h = l->h;
-  hpa_pass p = {h, sizeof(graphs_scratch), 4, graphs_init, graphs_run, graphs_fini};
+  hpa_pass p = {h, 1, 8, no_scratch, graphs_run, no_scratch_fini};
   cairn_status st = cairn__hpa_run_pass(h, &p, (size_t)h->bw * (size_t)h->bh);
   return graph_status(l, st, l->err, "a block's graph");
 }
@@ -582,7 +670,7 @@ static cairn_status read_level1(hpa_loader *l, const hpa_header *hd) {
   if (nodes != hd->nodes)
     return fail(l->err, CAIRN_ERR_PARSE, l->name, "%llu entrances, the header says %lu",
                 (unsigned long long)nodes, (unsigned long)hd->nodes);
-  st = graph_status(l, cairn__hpa_assemble(h), l->err, "the abstract graph");
+  st = level1_graph(l);
   if (st == CAIRN_OK) st = read_landmarks(l, h->graph, h->n_nodes, 1);
   return st;
 }
@@ -661,7 +749,7 @@ static cairn_status load_named(const void *buf, size_t len, const char *name,
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = hd.refresh_at;
   hpa_loader l = {h, buf, cairn__rbuf_init(buf, len - HPA_SUM_BYTES), name, err,
-                  (hd.flags & HPA_FLAG_WIDE) != 0, NULL};
+                  (hd.flags & HPA_FLAG_WIDE) != 0, NULL, NULL};
   l.r.at = HPA_HEADER_BYTES;
   st = read_payload(&l, &hd);
   if (st != CAIRN_OK) {

@@ -1,7 +1,7 @@
-/* Graphs: CSR building and layout, validation, a region table, graph A*
- * (blocking, sliced, limited) against Floyd-Warshall on random graphs, cost
- * conversion and bounds, and memory (allocation failures, reserved queries,
- * context reuse). */
+/* Graphs: CSR building and layout, graphs made from rows and transposed,
+ * validation, a region table, graph A* (blocking, sliced, limited)
+ * against Floyd-Warshall on random graphs, cost conversion and bounds, and
+ * memory (allocation failures, reserved queries, context reuse). */
 #include "test_util.h"
 #include "test_graph_util.h"
 
@@ -28,6 +28,128 @@ static void random_graphs(void **state) {
     check_all_pairs(s, g, dist);
     cairn_graph_destroy(g);
   }
+}
+
+/* ---- straight from rows --------------------------------------------- */
+
+/* Whether a and b have the same rows: targets and costs, in order. */
+static void assert_same_rows(const cairn_graph *a, const cairn_graph *b) {
+  assert_int_equal(cairn_graph_nodes(a), cairn_graph_nodes(b));
+  assert_int_equal(cairn_graph_edges(a), cairn_graph_edges(b));
+  for (uint32_t v = 0; v < cairn_graph_nodes(a); v++) {
+    const uint32_t *ta, *tb;
+    const cairn_cost *ca, *cb;
+    uint32_t n = cairn_graph_neighbours(a, v, &ta, &ca);
+    assert_int_equal(n, cairn_graph_neighbours(b, v, &tb, &cb));
+    for (uint32_t k = 0; k < n; k++) {
+      assert_int_equal(ta[k], tb[k]);
+      assert_true(ca[k] == cb[k]);
+    }
+  }
+}
+
+/* A graph begun for g's size (positions as g's desc has them), its rows
+ * copied from g. */
+static cairn_graph *rows_of(const cairn_graph *g, const double *xy, cairn_graph_rows *rows) {
+  const uint32_t n = cairn_graph_nodes(g);
+  cairn_graph *c = NULL;
+  assert_int_equal(cairn_graph_rows_begin(n, cairn_graph_edges(g), xy != NULL, NULL, &c, rows),
+                   CAIRN_OK);
+  rows->offset[0] = 0;
+  for (uint32_t v = 0; v < n; v++) {
+    const uint32_t *t;
+    const cairn_cost *cost;
+    uint32_t deg = cairn_graph_neighbours(g, v, &t, &cost);
+    rows->offset[v + 1] = rows->offset[v] + deg;
+    memcpy(rows->target + rows->offset[v], t, deg * sizeof *t);
+    memcpy(rows->cost + rows->offset[v], cost, deg * sizeof *cost);
+  }
+  if (xy) memcpy(rows->xy, xy, 2 * (size_t)n * sizeof *xy);
+  return c;
+}
+
+/* cairn_graph_rows_done on a copy of g with one value broken by `how`:
+ * refused, and the graph gone. */
+static void refused_rows(const cairn_graph *g, const double *xy, int how) {
+  cairn_graph_rows rows;
+  cairn_graph *c = rows_of(g, xy, &rows);
+  const uint32_t n = cairn_graph_nodes(g);
+  const size_t m = cairn_graph_edges(g);
+  switch (how) {
+  case 0: rows.offset[n] = (uint32_t)m + 1; break;      /* past the edges */
+  case 1: rows.offset[0] = 1; break;                     /* not from 0 */
+  case 2: rows.target[m - 1] = n; break;                 /* no such node */
+  case 3: rows.cost[0] = 0; break;                       /* free */
+  case 4: rows.cost[0] = (cairn_cost)2e9 * ONE; break;   /* dearer than 1e9 steps */
+  case 5: rows.xy[1] = NAN; break;                       /* not finite */
+  default: /* offsets falling then rising: the total still m */
+    rows.offset[1] = rows.offset[2] + 1;
+  }
+  cairn_status st = cairn_graph_rows_done(&c, CAIRN_GH_EUCLIDEAN, 1.0);
+  assert_int_equal(st, CAIRN_ERR_ARG);
+  assert_null(c);
+}
+
+/* Rows copied from a created graph make the same graph, answering alike;
+ * the transpose is what create makes of its rows' edges turned round;
+ * each broken value is refused. */
+static void rows_and_transpose(void **state) {
+  static rgraph rg;
+  static cairn_graph_edge turned[RG_MAX_M];
+  static cairn_cost dist[RG_MAX_N * RG_MAX_N];
+  uint64_t seed = 0x5eed0c5;
+  cairn_search *s = *state;
+  for (int iter = 0; iter < 200; iter++) {
+    random_graph(&rg, &seed);
+    rg.desc.undirected = 0;
+    cairn_graph *g = make_graph(&rg.desc);
+    const double *xy = rg.desc.heuristic == CAIRN_GH_ZERO ? NULL : rg.xy;
+    cairn_graph_rows rows;
+    cairn_graph *c = rows_of(g, xy, &rows);
+    assert_int_equal(cairn_graph_rows_done(&c, rg.desc.heuristic, rg.desc.h_scale), CAIRN_OK);
+    assert_same_rows(g, c);
+    floyd_warshall(&rg.desc, dist);
+    check_all_pairs(s, c, dist);
+    size_t m = 0; /* c's edges in row order, each turned round */
+    for (uint32_t v = 0; v < rg.desc.n_nodes; v++) {
+      const uint32_t *to;
+      const cairn_cost *cost;
+      uint32_t deg = cairn_graph_neighbours(c, v, &to, &cost);
+      for (uint32_t k = 0; k < deg; k++, m++) {
+        turned[m].from = to[k];
+        turned[m].to = v;
+        turned[m].cost = (double)cost[k] / (double)ONE; /* exact */
+      }
+    }
+    cairn_graph_desc d = rg.desc;
+    d.edges = turned;
+    d.heuristic = CAIRN_GH_ZERO;
+    cairn_graph *want = make_graph(&d);
+    cairn_graph *t = NULL;
+    assert_int_equal(cairn_graph_transpose(c, NULL, &t), CAIRN_OK);
+    assert_same_rows(want, t);
+    if (rg.desc.n_edges >= 2 && xy)
+      for (int how = 0; how <= 6; how++) refused_rows(g, xy, how);
+    cairn_graph_destroy(t);
+    cairn_graph_destroy(want);
+    cairn_graph_destroy(c);
+    cairn_graph_destroy(g);
+  }
+  cairn_graph_rows rows;
+  cairn_graph *none = (cairn_graph *)&none;
+  assert_int_equal(cairn_graph_rows_begin(0, 0, 0, NULL, &none, &rows), CAIRN_ERR_ARG);
+  assert_null(none);
+  assert_int_equal(cairn_graph_rows_begin(4, (size_t)CAIRN_GRAPH_MAX_EDGES + 1, 0, NULL, &none,
+                                          &rows),
+                   CAIRN_ERR_TOO_LARGE);
+  assert_null(none);
+  assert_int_equal(cairn_graph_rows_begin(4, 1, 0, NULL, NULL, &rows), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_rows_begin(4, 1, 0, NULL, &none, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_rows_done(NULL, CAIRN_GH_ZERO, 0), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_rows_done(&none, CAIRN_GH_ZERO, 0), CAIRN_ERR_ARG);
+  none = (cairn_graph *)&none;
+  assert_int_equal(cairn_graph_transpose(NULL, NULL, &none), CAIRN_ERR_ARG);
+  assert_null(none);
 }
 
 /* ---- a region table ------------------------------------------------- */
@@ -490,6 +612,7 @@ int main(void) {
       tu_with_search(region_table),
       tu_with_search(random_graphs),
       tu_with_search(csr_order),
+      tu_with_search(rows_and_transpose),
       cmocka_unit_test(cost_conversion),
       cmocka_unit_test(create_errors),
       tu_with_search(cost_bound),

@@ -421,7 +421,7 @@ static void every_truncation(void **state) {
   size_t len;
   uint8_t *buf = save_bytes(h, &len);
   print_message("the small file: %zu bytes\n", len);
-  assert_true(len > 1000 && len < 8192); /* the fuzzer's seeds are this small */
+  assert_true(len > 1000 && len < 16384); /* small: each of its truncations is loaded */
   refused_load(buf, 10, g, NULL, CAIRN_ERR_PARSE, "truncated: 10 of at least 84 bytes");
   char want[64];
   snprintf(want, sizeof want, "truncated: %zu of %zu bytes", len - 1, len);
@@ -483,9 +483,12 @@ static void version_and_map(void **state) {
   uint8_t *copy = malloc(len);
   assert_non_null(copy);
   memcpy(copy, buf, len);
-  put32(copy + 8, 2);
+  put32(copy + 8, CAIRN_HPA_FORMAT_VERSION + 1);
   forge(copy, len);
-  refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, "format version 2, this build reads 1");
+  char want[160];
+  snprintf(want, sizeof want, "format version %d, this build reads %d",
+           CAIRN_HPA_FORMAT_VERSION + 1, CAIRN_HPA_FORMAT_VERSION);
+  refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
   memcpy(copy, "CAIRNMAP", 8);
   refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, "not a cairn hierarchy");
   const char *text = "type octile\nheight 1\nwidth 1\nmap\n.\n";
@@ -496,7 +499,6 @@ static void version_and_map(void **state) {
   cairn_point p = pt(3, 4);
   assert_int_equal(cairn_grid_set_cost(other, p.x, p.y, cairn_grid_cost(g, p.x, p.y) == 1 ? 2 : 1),
                    CAIRN_OK);
-  char want[160];
   snprintf(want, sizeof want, "made for a 17x14 map with fingerprint %016llx, this map is 17x14",
            (unsigned long long)cairn_grid_fingerprint(g));
   refused_load(buf, len, other, NULL, CAIRN_ERR_MISMATCH, want);
@@ -509,6 +511,20 @@ static void version_and_map(void **state) {
   free(buf);
   cairn_hpa_destroy(h);
   cairn_grid_destroy(g);
+}
+
+/* Where node v's first stored edge target lies in a save of h (no layer,
+ * 4-byte costs): after the header, every cluster and the degrees. */
+static size_t target_at(const cairn_hpa *h, uint32_t v) {
+  size_t at = HPA_HEADER_BYTES;
+  for (uint32_t k = 0; k < (uint32_t)h->cw * (uint32_t)h->ch; k++) {
+    const hpa_cluster *c = &h->clusters[k];
+    at += 7 + 2 * (size_t)c->n + 6 * (size_t)c->n * c->n + c->n_steps;
+  }
+  assert_true(cairn_graph_neighbours(h->graph, v, NULL, NULL) > 0);
+  size_t before = 0;
+  for (uint32_t u = 0; u < v; u++) before += cairn_graph_neighbours(h->graph, u, NULL, NULL);
+  return at + 2 * (size_t)h->n_nodes + 4 * before;
 }
 
 /* Changes behind a forged checksum: each named one is refused with
@@ -539,6 +555,21 @@ static void forged_payloads(void **state) {
     copy[named[i].at] = named[i].value;
     forge(copy, len);
     refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, named[i].what);
+  }
+  /* the level-1 graph's rows: an edge to its own node, to no node, and
+   * to a node neither in its cluster nor a step away */
+  uint32_t from = 0;
+  while (!cairn_graph_neighbours(h->graph, from, NULL, NULL)) from++;
+  const uint32_t far_node = h->clusters[(uint32_t)h->cw * (uint32_t)h->ch - 1].first;
+  const uint32_t bad_to[] = {from, h->n_nodes, far_node};
+  for (size_t i = 0; i < sizeof bad_to / sizeof *bad_to; i++) {
+    memcpy(copy, buf, len);
+    put32(copy + target_at(h, from), bad_to[i]);
+    forge(copy, len);
+    char want[96];
+    snprintf(want, sizeof want, "the level-1 graph: no edge can join node %u to node %u",
+             (unsigned)from, (unsigned)bad_to[i]);
+    refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
   }
   /* a byte past the payload, the size and checksum made to fit */
   memcpy(copy, buf, len - 8);

@@ -83,6 +83,57 @@ typedef struct cairn_graph_desc {
 CAIRN_CORE_API cairn_status cairn_graph_create(const cairn_graph_desc *desc,
                                 const cairn_allocator *alloc,
                                 cairn_graph **out);
+/** A graph's rows (compressed sparse rows), as cairn_graph_rows_begin
+ * hands them out for the caller to fill: the out-edges of node v are
+ * target[k] at cost[k] (fixed point) for k in [offset[v], offset[v + 1]),
+ * in the order a search tries them. */
+typedef struct cairn_graph_rows {
+  uint32_t *offset; /**< n + 1 entries: offset[0] = 0, never falling,
+                         offset[n] = m */
+  uint32_t *target; /**< m entries, each below n */
+  cairn_cost *cost; /**< m entries, 1 .. 1e9 x CAIRN_COST_ONE */
+  double *xy;       /**< 2 n finite positions, or NULL (made without) */
+} cairn_graph_rows;
+
+/** Makes a graph straight from rows the caller writes, for callers whose
+ * edges come grouped by source (cairn's hierarchy, a converted navmesh):
+ * no edge list, no sort, no copy. This hands out the arrays of a graph of
+ * n nodes and m edges; the caller fills every entry, then calls
+ * cairn_graph_rows_done before anything else uses the graph.
+ * @param[in] n nodes, 1 .. CAIRN_GRAPH_MAX_NODES
+ * @param[in] m edges, at most CAIRN_GRAPH_MAX_EDGES
+ * @param[in] with_xy nonzero: the graph has positions (rows->xy)
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the graph, unfinished
+ * @param[out] rows its arrays, to fill
+ * @return CAIRN_OK; CAIRN_ERR_ARG (NULL out or rows, no nodes);
+ * CAIRN_ERR_TOO_LARGE; CAIRN_ERR_NOMEM. On failure *out is NULL. */
+CAIRN_CORE_API cairn_status cairn_graph_rows_begin(uint32_t n, size_t m, int with_xy,
+                                                   const cairn_allocator *alloc,
+                                                   cairn_graph **out, cairn_graph_rows *rows);
+/** Checks the rows the caller filled as cairn_graph_create checks its
+ * edges (the limits of cairn_graph_rows, and the bound on simple paths),
+ * then sets the heuristic as cairn_graph_desc's (CAIRN_GH_ZERO when the
+ * graph has no positions). On failure the graph is destroyed.
+ * @param[in,out] g the graph from cairn_graph_rows_begin; NULL on failure
+ * @param[in] heuristic as cairn_graph_desc.heuristic
+ * @param[in] h_scale as cairn_graph_desc.h_scale
+ * @return CAIRN_OK; CAIRN_ERR_ARG (NULL, a value out of its limits, a bad
+ * heuristic or scale); CAIRN_ERR_TOO_LARGE (simple paths could cost more
+ * than 2^62) */
+CAIRN_CORE_API cairn_status cairn_graph_rows_done(cairn_graph **g,
+                                                  cairn_graph_heuristic heuristic,
+                                                  double h_scale);
+/** The transpose of g, without positions (CAIRN_GH_ZERO): each edge turned
+ * round, a node's edges in the order of their sources, then of g's rows.
+ * Searches over it give the costs to a node rather than from it.
+ * @param[in] g the graph
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the new graph
+ * @return CAIRN_OK; CAIRN_ERR_ARG (NULL); CAIRN_ERR_NOMEM */
+CAIRN_CORE_API cairn_status cairn_graph_transpose(const cairn_graph *g,
+                                                  const cairn_allocator *alloc,
+                                                  cairn_graph **out);
 /** Destroys a graph. NULL is ignored.
  * @param[in] g the graph, or NULL */
 CAIRN_CORE_API void cairn_graph_destroy(cairn_graph *g);

@@ -276,7 +276,7 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_cl
 
 /** The version of the file format cairn_hpa_save writes and
  * cairn_hpa_load reads (docs/hierarchy.md, "The file format"). */
-#define CAIRN_HPA_FORMAT_VERSION 1
+#define CAIRN_HPA_FORMAT_VERSION 2
 
 /** Writes the hierarchy, everything a query reads, into buf: the map's
  * size and fingerprint (cairn_grid_fingerprint), the options it was built
