@@ -9,8 +9,8 @@
  * (u64), where the next refresh starts, the level-1 and level-2 node
  * counts (u32 unless said). Then each cluster, without a layer the
  * level-1 graph's rows, the level-1 landmarks, with three levels each
- * block and the level-2 landmarks, and the checksum of everything before
- * it. */
+ * block, the level-2 graph's rows and the level-2 landmarks, and the
+ * checksum of everything before it. */
 #ifndef CAIRN_HPA_FORMAT_H
 #define CAIRN_HPA_FORMAT_H
 

@@ -348,6 +348,17 @@ cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b);
 /* Numbers the level-2 nodes of the built blocks and makes the level-2
  * graph (h->graph2, l2_block, l2_of, n2); on failure the old one stays. */
 cairn_status cairn__hpa_assemble2(cairn_hpa *h);
+/* The pieces of it a load shares. Numbers the level-2 nodes block by
+ * block (each block's first) and returns their count, with *l2_block (a
+ * block per node) and *l2_of (a level-2 id per level-1 node, UINT32_MAX
+ * for none) allocated, or both NULL when out of memory. */
+uint32_t cairn__hpa_number2(cairn_hpa *h, uint32_t **l2_block, uint32_t **l2_of);
+/* Each numbered level-2 node's cell as a position: 2 n2 doubles. */
+void cairn__hpa_positions2(const cairn_hpa *h, double *xy);
+/* Puts g, l2_block and l2_of (n level-2 nodes) in place of the old level
+ * 2, which is freed. */
+void cairn__hpa_set_graph2(cairn_hpa *h, cairn_graph *g, uint32_t *l2_block, uint32_t *l2_of,
+                           uint32_t n);
 void cairn__hpa_free_blocks(cairn_hpa *h);
 size_t cairn__hpa_blocks_memory(const cairn_hpa *h);
 static inline uint32_t hpa_block_of_cluster(const cairn_hpa *h, uint32_t k) {

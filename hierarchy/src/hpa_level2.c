@@ -341,10 +341,7 @@ static size_t level2_edges(const cairn_hpa *h, const cairn_graph_rows *rows) {
   return m;
 }
 
-/* Numbers the level-2 nodes block by block, as cairn__hpa_assemble
- * numbers level 1's cluster by cluster, and builds the level-2 graph
- * straight from its rows (level2_edges). */
-cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
+uint32_t cairn__hpa_number2(cairn_hpa *h, uint32_t **l2_block, uint32_t **l2_of) {
   const cairn_allocator *a = &h->alloc;
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
   uint32_t n = 0;
@@ -352,54 +349,80 @@ cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
     h->blocks[bi].first = n;
     n += h->blocks[bi].n;
   }
-  uint32_t *l2_block = cairn__alloc(a, (size_t)n * sizeof *l2_block);
-  uint32_t *l2_of = cairn__alloc(a, (size_t)h->n_nodes * sizeof *l2_of);
-  cairn_status st = l2_block && l2_of ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  cairn_graph *g = NULL;
-  uint32_t *old_of = h->l2_of;
-  if (st == CAIRN_OK) {
-    for (uint32_t v = 0; v < h->n_nodes; v++) l2_of[v] = UINT32_MAX;
-    for (uint32_t bi = 0; bi < n_blocks; bi++) {
-      const hpa_block *b = &h->blocks[bi];
-      for (uint32_t i = 0; i < b->n; i++) {
-        l2_of[hpa_global_of(h, b, b->node[i])] = b->first + i;
-        l2_block[b->first + i] = bi;
-      }
-    }
-    h->l2_of = l2_of; /* level2_edges reads it */
-    /* a level without nodes still gets a (one-node) graph, as level 1 */
-    const uint32_t rows_n = n ? n : 1;
-    cairn_graph_rows rows;
-    st = cairn_graph_rows_begin(rows_n, level2_edges(h, NULL), n != 0, a, &g, &rows);
-    if (st == CAIRN_OK) {
-      for (uint32_t bi = 0; bi < n_blocks; bi++) {
-        const hpa_block *b = &h->blocks[bi];
-        for (uint32_t i = 0; i < b->n; i++) {
-          cairn_point p = hpa_point(h, hpa_node_cell(h, hpa_global_of(h, b, b->node[i])));
-          rows.xy[2 * (size_t)(b->first + i)] = p.x;
-          rows.xy[2 * (size_t)(b->first + i) + 1] = p.y;
-        }
-      }
-      rows.offset[0] = 0;
-      level2_edges(h, &rows);
-      rows.offset[rows_n] = (uint32_t)cairn_graph_edges(g);
-      st = cairn_graph_rows_done(&g, n ? CAIRN_GH_OCTILE : CAIRN_GH_ZERO, 1.0);
+  *l2_block = cairn__alloc(a, (size_t)n * sizeof **l2_block);
+  *l2_of = cairn__alloc(a, (size_t)h->n_nodes * sizeof **l2_of);
+  if (!*l2_block || !*l2_of) {
+    cairn__free(a, *l2_block, (size_t)n * sizeof **l2_block);
+    cairn__free(a, *l2_of, (size_t)h->n_nodes * sizeof **l2_of);
+    *l2_block = *l2_of = NULL;
+    return n;
+  }
+  for (uint32_t v = 0; v < h->n_nodes; v++) (*l2_of)[v] = UINT32_MAX;
+  for (uint32_t bi = 0; bi < n_blocks; bi++) {
+    const hpa_block *b = &h->blocks[bi];
+    for (uint32_t i = 0; i < b->n; i++) {
+      (*l2_of)[hpa_global_of(h, b, b->node[i])] = b->first + i;
+      (*l2_block)[b->first + i] = bi;
     }
   }
-  if (st != CAIRN_OK) {
-    h->l2_of = old_of;
-    cairn__free(a, l2_block, (size_t)n * sizeof *l2_block);
-    cairn__free(a, l2_of, (size_t)h->n_nodes * sizeof *l2_of);
-    return st;
+  return n;
+}
+
+void cairn__hpa_positions2(const cairn_hpa *h, double *xy) {
+  const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+  for (uint32_t bi = 0; bi < n_blocks; bi++) {
+    const hpa_block *b = &h->blocks[bi];
+    for (uint32_t i = 0; i < b->n; i++) {
+      cairn_point p = hpa_point(h, hpa_node_cell(h, hpa_global_of(h, b, b->node[i])));
+      xy[2 * (size_t)(b->first + i)] = p.x;
+      xy[2 * (size_t)(b->first + i) + 1] = p.y;
+    }
   }
+}
+
+void cairn__hpa_set_graph2(cairn_hpa *h, cairn_graph *g, uint32_t *l2_block, uint32_t *l2_of,
+                           uint32_t n) {
+  const cairn_allocator *a = &h->alloc;
   /* the old level-1 count sized the old table */
-  cairn__free(a, old_of, (size_t)h->l2_of_cap * sizeof *old_of);
+  if (h->l2_of != l2_of) cairn__free(a, h->l2_of, (size_t)h->l2_of_cap * sizeof *h->l2_of);
   cairn__free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
   cairn_graph_destroy(h->graph2);
   h->graph2 = g;
   h->l2_block = l2_block;
+  h->l2_of = l2_of;
   h->l2_of_cap = h->n_nodes;
   h->n2 = n;
+}
+
+/* Numbers the level-2 nodes block by block, as cairn__hpa_assemble
+ * numbers level 1's cluster by cluster, and builds the level-2 graph
+ * straight from its rows (level2_edges). */
+cairn_status cairn__hpa_assemble2(cairn_hpa *h) {
+  const cairn_allocator *a = &h->alloc;
+  uint32_t *l2_block, *l2_of;
+  const uint32_t n = cairn__hpa_number2(h, &l2_block, &l2_of);
+  if (!l2_block) return CAIRN_ERR_NOMEM;
+  uint32_t *old_of = h->l2_of;
+  h->l2_of = l2_of; /* level2_edges reads it */
+  /* a level without nodes still gets a (one-node) graph, as level 1 */
+  const uint32_t rows_n = n ? n : 1;
+  cairn_graph *g = NULL;
+  cairn_graph_rows rows;
+  cairn_status st = cairn_graph_rows_begin(rows_n, level2_edges(h, NULL), n != 0, a, &g, &rows);
+  if (st == CAIRN_OK) {
+    if (n) cairn__hpa_positions2(h, rows.xy);
+    rows.offset[0] = 0;
+    level2_edges(h, &rows);
+    rows.offset[rows_n] = (uint32_t)cairn_graph_edges(g);
+    st = cairn_graph_rows_done(&g, n ? CAIRN_GH_OCTILE : CAIRN_GH_ZERO, 1.0);
+  }
+  h->l2_of = old_of;
+  if (st != CAIRN_OK) {
+    cairn__free(a, l2_block, (size_t)n * sizeof *l2_block);
+    cairn__free(a, l2_of, (size_t)h->n_nodes * sizeof *l2_of);
+    return st;
+  }
+  cairn__hpa_set_graph2(h, g, l2_block, l2_of, n);
   return CAIRN_OK;
 }
 

@@ -2,12 +2,11 @@
  * the format of hpa_format.h (docs/hierarchy.md, "The file format").
  *
  * What the file holds is read; what a linear pass derives from it is made
- * again by the code a build runs (the node numbering, the blocks' local
- * ids and graphs, the level-2 graph, and under a layer the level-1 graph),
- * so the loaded hierarchy is the saved one, field by field. Clusters, the
- * level-1 graph's rows and blocks are independent once each one's bytes
- * are found, so they are read as tasks of the hierarchy's jobs, like a
- * build's; a quick pass over their counts first allocates their arrays on
+ * again by the code a build runs (the node numbering, the edge costs, the
+ * blocks' local ids and graphs, and under a layer the level-1 graph), so
+ * the loaded hierarchy is the saved one, field by field. Clusters, blocks
+ * and the graphs' rows are independent once each one's bytes are found,
+ * so they are read as tasks of the hierarchy's jobs, like a build's; a quick pass over their counts first allocates their arrays on
  * the calling thread, since the caller's allocator takes one thread at a
  * time and tasks waiting on it would run one after another anyway.
  *
@@ -378,7 +377,7 @@ static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_error *err
   return st;
 }
 
-/* ---- the level-1 graph ---------------------------------------------- */
+/* ---- the graphs' rows ----------------------------------------------- */
 
 /* The cost of level-1 edge v -> t from the clusters and the terrain, or 0
  * when no build could have made that edge: an intra-cluster edge needs
@@ -403,57 +402,106 @@ static cairn_cost row_cost(const cairn_hpa *h, uint32_t v, uint32_t t) {
   return hpa_enter_cost(h, b, diag);
 }
 
-/* The level-1 graph's rows being read: the file's targets, the graph's
- * arrays (the offsets already set from the degrees). */
+/* The cost of level-2 edge x -> y, x node i of block b, from the block's
+ * table or the level-1 graph, or 0 when no build could have made that
+ * edge: one inside the block needs its pair kept; one leaving it is a
+ * level-1 edge from x's level-1 node to y's. */
+static cairn_cost row2_cost(const cairn_hpa *h, const hpa_block *b, uint32_t i, uint32_t y,
+                            const uint32_t *l2_of) {
+  const uint32_t j = y - b->first;
+  if (j < b->n) {
+    size_t q = (size_t)i * b->n + j;
+    return i != j && b->off[q] != b->off[q + 1] ? b->dist[q] : 0;
+  }
+  const uint32_t *to;
+  const cairn_cost *cost;
+  uint32_t deg = cairn_graph_neighbours(h->graph, hpa_global_of(h, b, b->node[i]), &to, &cost);
+  for (uint32_t k = 0; k < deg; k++)
+    if (l2_of[to[k]] == y) return cost[k];
+  return 0;
+}
+
+/* A level's graph being read from its rows: the file's targets, the
+ * graph's arrays (the offsets already set from the degrees). */
 typedef struct hpa_rows {
   const uint8_t *to;
   cairn_graph_rows csr;
   uint32_t n;
+  int level;
+  const uint32_t *l2_of; /* level 2: the level-2 id of each level-1 node */
 } hpa_rows;
 
-/* The rows of cluster k's nodes: each edge's target, and its cost made as
- * a build makes it (row_cost). */
-static cairn_status read_cluster_rows(const hpa_loader *l, size_t k, cairn_error *err) {
-  const hpa_cluster *c = &l->h->clusters[k];
+/* Edge e of node v, to t at `cost` (0: refused). */
+static cairn_status put_row_edge(const hpa_loader *l, size_t e, uint32_t v, uint32_t t,
+                                 cairn_cost cost, cairn_error *err) {
   const hpa_rows *r = l->rows;
-  for (uint32_t v = c->first; v < c->first + c->n; v++)
-    for (size_t e = r->csr.offset[v]; e < r->csr.offset[v + 1]; e++) {
-      uint32_t t = cairn__le32(r->to + 4 * e);
-      cairn_cost cost = t < r->n ? row_cost(l->h, v, t) : 0;
-      if (!cost)
-        return fail(err, CAIRN_ERR_PARSE, l->name,
-                    "the level-1 graph: no edge can join node %lu to node %lu",
-                    (unsigned long)v, (unsigned long)t);
-      r->csr.target[e] = t;
-      r->csr.cost[e] = cost;
-    }
+  if (!cost)
+    return fail(err, CAIRN_ERR_PARSE, l->name,
+                "the level-%d graph: no edge can join node %lu to node %lu", r->level,
+                (unsigned long)v, (unsigned long)t);
+  r->csr.target[e] = t;
+  r->csr.cost[e] = cost;
   return CAIRN_OK;
 }
 
-/* The level-1 graph of n nodes from its stored rows (no layer): the
- * degrees, then the targets, read cluster by cluster as tasks. */
-static cairn_status read_rows(hpa_loader *l, uint32_t n, cairn_graph **g) {
+/* The level-1 rows of cluster k's nodes. */
+static cairn_status read_cluster_rows(const hpa_loader *l, size_t k, cairn_error *err) {
+  const hpa_cluster *c = &l->h->clusters[k];
+  const hpa_rows *r = l->rows;
+  cairn_status st = CAIRN_OK;
+  for (uint32_t v = c->first; v < c->first + c->n && st == CAIRN_OK; v++)
+    for (size_t e = r->csr.offset[v]; e < r->csr.offset[v + 1] && st == CAIRN_OK; e++) {
+      uint32_t t = cairn__le32(r->to + 4 * e);
+      st = put_row_edge(l, e, v, t, t < r->n ? row_cost(l->h, v, t) : 0, err);
+    }
+  return st;
+}
+
+/* The level-2 rows of block bi's nodes. */
+static cairn_status read_block_rows(const hpa_loader *l, size_t bi, cairn_error *err) {
+  const hpa_block *b = &l->h->blocks[bi];
+  const hpa_rows *r = l->rows;
+  cairn_status st = CAIRN_OK;
+  for (uint32_t i = 0, v = b->first; i < b->n && st == CAIRN_OK; i++, v++)
+    for (size_t e = r->csr.offset[v]; e < r->csr.offset[v + 1] && st == CAIRN_OK; e++) {
+      uint32_t t = cairn__le32(r->to + 4 * e);
+      st = put_row_edge(l, e, v, t, t < r->n ? row2_cost(l->h, b, i, t, r->l2_of) : 0, err);
+    }
+  return st;
+}
+
+/* The graph of r->n nodes (numbered, at least one) of level r->level from
+ * its stored rows: the degrees, then the targets, read cluster by cluster
+ * or block by block as tasks. */
+static cairn_status read_rows(hpa_loader *l, hpa_rows *r, cairn_graph **g) {
   const cairn_hpa *h = l->h;
-  const uint8_t *deg = cairn__get_span(&l->r, 2 * (size_t)n);
-  if (!deg) return fail(l->err, CAIRN_ERR_PARSE, l->name, "the level-1 graph past the end");
+  const uint32_t n = r->n;
+  const uint8_t *deg = 4 * (uint64_t)n <= cairn__rbuf_left(&l->r)
+                           ? cairn__get_span(&l->r, 4 * (size_t)n) : NULL;
+  if (!deg)
+    return fail(l->err, CAIRN_ERR_PARSE, l->name, "the level-%d graph past the end", r->level);
   uint64_t m = 0;
-  for (uint32_t v = 0; v < n; v++) m += cairn__le16(deg + 2 * (size_t)v);
-  hpa_rows r = {NULL, {NULL, NULL, NULL, NULL}, n};
-  if (m <= cairn__rbuf_left(&l->r) / 4) r.to = cairn__get_span(&l->r, 4 * (size_t)m);
-  if (!r.to)
-    return fail(l->err, CAIRN_ERR_PARSE, l->name, "the level-1 graph: %llu edges past the end",
-                (unsigned long long)m);
-  cairn_status st = cairn_graph_rows_begin(n, (size_t)m, 1, &h->alloc, g, &r.csr);
-  if (st != CAIRN_OK) return fail(l->err, st, l->name, "out of memory");
-  cairn__hpa_positions(h, r.csr.xy);
-  r.csr.offset[0] = 0;
+  for (uint32_t v = 0; v < n; v++) m += cairn__le32(deg + 4 * (size_t)v);
+  if (m <= cairn__rbuf_left(&l->r) / 4) r->to = cairn__get_span(&l->r, 4 * (size_t)m);
+  if (!r->to)
+    return fail(l->err, CAIRN_ERR_PARSE, l->name, "the level-%d graph: %llu edges past the end",
+                r->level, (unsigned long long)m);
+  cairn_status st = cairn_graph_rows_begin(n, (size_t)m, 1, &h->alloc, g, &r->csr);
+  if (st != CAIRN_OK) return graph_status(l, st, l->err, "a graph");
+  if (r->level == 1)
+    cairn__hpa_positions(h, r->csr.xy);
+  else
+    cairn__hpa_positions2(h, r->csr.xy);
+  r->csr.offset[0] = 0;
   for (uint32_t v = 0; v < n; v++)
-    r.csr.offset[v + 1] = r.csr.offset[v] + cairn__le16(deg + 2 * (size_t)v);
-  l->rows = &r;
-  st = read_items(l, (size_t)h->cw * (size_t)h->ch, read_cluster_rows, 64);
+    r->csr.offset[v + 1] = r->csr.offset[v] + cairn__le32(deg + 4 * (size_t)v);
+  l->rows = r;
+  st = r->level == 1 ? read_items(l, (size_t)h->cw * (size_t)h->ch, read_cluster_rows, 64)
+                     : read_items(l, (size_t)h->bw * (size_t)h->bh, read_block_rows, 4);
   l->rows = NULL;
-  if (st == CAIRN_OK) return graph_status(l, cairn_graph_rows_done(g, CAIRN_GH_OCTILE, 1.0),
-                                          l->err, "the level-1 graph");
+  if (st == CAIRN_OK)
+    return graph_status(l, cairn_graph_rows_done(g, CAIRN_GH_OCTILE, 1.0), l->err,
+                        r->level == 1 ? "the level-1 graph" : "the level-2 graph");
   cairn_graph_destroy(*g);
   *g = NULL;
   return st;
@@ -472,7 +520,8 @@ static cairn_status level1_graph(hpa_loader *l) {
   if (!node_cluster) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   h->node_cluster = node_cluster; /* row_cost reads it */
   cairn_graph *g = NULL;
-  cairn_status st = read_rows(l, n, &g);
+  hpa_rows r = {NULL, {NULL, NULL, NULL, NULL}, n, 1, NULL};
+  cairn_status st = read_rows(l, &r, &g);
   h->node_cluster = NULL;
   if (st != CAIRN_OK) {
     cairn__free(&h->alloc, node_cluster, (size_t)n * sizeof *node_cluster);
@@ -480,6 +529,27 @@ static cairn_status level1_graph(hpa_loader *l) {
   }
   cairn__hpa_set_graph(h, g, node_cluster, n);
   return CAIRN_OK;
+}
+
+/* The level-2 graph from its rows, or without nodes made again as a
+ * build makes it (one node, no edges). */
+static cairn_status level2_graph(hpa_loader *l) {
+  cairn_hpa *h = l->h;
+  const cairn_allocator *a = &h->alloc;
+  uint32_t *l2_block, *l2_of;
+  const uint32_t n = cairn__hpa_number2(h, &l2_block, &l2_of);
+  if (!l2_block) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+  cairn_graph *g = NULL;
+  hpa_rows r = {NULL, {NULL, NULL, NULL, NULL}, n, 2, l2_of};
+  cairn_status st = n ? read_rows(l, &r, &g) : CAIRN_OK;
+  if (st == CAIRN_OK && n) {
+    cairn__hpa_set_graph2(h, g, l2_block, l2_of, n);
+    return st;
+  }
+  cairn__free(a, l2_block, (size_t)n * sizeof *l2_block);
+  cairn__free(a, l2_of, (size_t)h->n_nodes * sizeof *l2_of);
+  if (st != CAIRN_OK) return st;
+  return graph_status(l, cairn__hpa_assemble2(h), l->err, "the level-2 graph");
 }
 
 /* ---- landmarks ------------------------------------------------------ */
@@ -684,7 +754,7 @@ static cairn_status read_level2(hpa_loader *l, const hpa_header *hd) {
   st = block_graphs(l);
   if (st == CAIRN_OK) st = block_spans(l);
   if (st == CAIRN_OK) st = read_items(l, n_blocks, read_block, 4);
-  if (st == CAIRN_OK) st = graph_status(l, cairn__hpa_assemble2(h), l->err, "the level-2 graph");
+  if (st == CAIRN_OK) st = level2_graph(l);
   if (st == CAIRN_OK && h->n2 != hd->nodes2)
     st = fail(l->err, CAIRN_ERR_PARSE, l->name, "%lu level-2 nodes, the header says %lu",
               (unsigned long)h->n2, (unsigned long)hd->nodes2);

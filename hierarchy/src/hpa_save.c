@@ -3,11 +3,11 @@
  * the pieces the reader shares.
  *
  * A file holds what a build searches for: each cluster's entrances, the
- * costs between them and the grid paths kept; without a layer, which
- * level-1 edges each node has, in the graph's order (listing the
- * crossings again would cost a load as much as the rest); each block's
- * level-2 nodes, costs and level-1 chains; the landmark tables (a fill of
- * the abstract graph per landmark, much of a build's time). What a linear
+ * costs between them and the grid paths kept; each block's level-2
+ * nodes, costs and level-1 chains; which edges each node of either level
+ * has, in the graph's order (listing them again would cost a load as much
+ * as the rest), but for level 1 under a layer; the landmark tables (a
+ * fill of the abstract graph per landmark, much of a build's time). What a linear
  * pass derives from those is left out and made again on loading
  * (hpa_load.c). */
 #include "hpa_format.h"
@@ -137,17 +137,14 @@ static void put_block(cairn__wbuf *w, const hpa_block *b, bool wide) {
   for (size_t k = 0; k < b->n_seq; k++) cairn__put_u32(w, b->seq[k]);
 }
 
-/* The level-1 graph's rows, when no layer made it (under a layer a load
- * makes them again, with the edge list its refreshes keep): each node's
- * out-degree (2 bytes: at most the cluster's other entrances and eight
- * crossings), then every edge's target, node by node. The costs are not
- * stored: a load takes them from the clusters' tables and the terrain. */
-static void put_rows(cairn__wbuf *w, const cairn_hpa *h) {
-  for (uint32_t v = 0; v < h->n_nodes; v++)
-    cairn__put_u16(w, (uint16_t)cairn_graph_neighbours(h->graph, v, NULL, NULL));
-  for (uint32_t v = 0; v < h->n_nodes; v++) {
+/* A graph's rows over n nodes: each node's out-degree, then every edge's
+ * target, node by node. The costs are not stored: a load takes them from
+ * the clusters' or blocks' tables, the terrain and the level-1 graph. */
+static void put_rows(cairn__wbuf *w, const cairn_graph *g, uint32_t n) {
+  for (uint32_t v = 0; v < n; v++) cairn__put_u32(w, cairn_graph_neighbours(g, v, NULL, NULL));
+  for (uint32_t v = 0; v < n; v++) {
     const uint32_t *to;
-    uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, NULL);
+    uint32_t deg = cairn_graph_neighbours(g, v, &to, NULL);
     for (uint32_t k = 0; k < deg; k++) cairn__put_u32(w, to[k]);
   }
 }
@@ -167,11 +164,14 @@ static void put_all(cairn__wbuf *w, const cairn_hpa *h, const hpa_header *hd) {
   put_header(w, hd);
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   for (uint32_t k = 0; k < n_clusters; k++) put_cluster(w, h, &h->clusters[k], wide);
-  if (!h->layer) put_rows(w, h);
+  /* under a layer a load makes level 1's rows again, with the edge list
+   * its refreshes keep */
+  if (!h->layer) put_rows(w, h->graph, h->n_nodes);
   put_landmarks(w, h->graph, wide);
   if (h->levels != 3) return;
   const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
   for (uint32_t k = 0; k < n_blocks; k++) put_block(w, &h->blocks[k], wide);
+  put_rows(w, h->graph2, h->n2);
   put_landmarks(w, h->graph2, wide);
 }
 

@@ -524,7 +524,20 @@ static size_t target_at(const cairn_hpa *h, uint32_t v) {
   assert_true(cairn_graph_neighbours(h->graph, v, NULL, NULL) > 0);
   size_t before = 0;
   for (uint32_t u = 0; u < v; u++) before += cairn_graph_neighbours(h->graph, u, NULL, NULL);
-  return at + 2 * (size_t)h->n_nodes + 4 * before;
+  return at + 4 * (size_t)h->n_nodes + 4 * before;
+}
+
+/* Where level-2 node x's first stored edge target lies in a save of h
+ * (len bytes, 4-byte costs): the level-2 rows end where the level-2
+ * landmarks, the last section, begin. */
+static size_t target2_at(const cairn_hpa *h, size_t len, uint32_t x) {
+  const cairn_graph *g = h->graph2;
+  const size_t k = cairn_graph_landmarks(g), n = cairn_graph_nodes(g);
+  const size_t end = len - 8 - (4 + 4 * k + 4 * k * n);
+  size_t before = 0;
+  for (uint32_t u = x; u < n; u++) before += cairn_graph_neighbours(g, u, NULL, NULL);
+  assert_true(cairn_graph_neighbours(g, x, NULL, NULL) > 0);
+  return end - 4 * before;
 }
 
 /* Changes behind a forged checksum: each named one is refused with
@@ -569,6 +582,20 @@ static void forged_payloads(void **state) {
     char want[96];
     snprintf(want, sizeof want, "the level-1 graph: no edge can join node %u to node %u",
              (unsigned)from, (unsigned)bad_to[i]);
+    refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
+  }
+  /* the level-2 graph's rows: the same three */
+  assert_int_equal(h->levels, 3);
+  from = 0;
+  while (!cairn_graph_neighbours(h->graph2, from, NULL, NULL)) from++;
+  const uint32_t bad_to2[] = {from, h->n2, h->blocks[(uint32_t)h->bw * (uint32_t)h->bh - 1].first};
+  for (size_t i = 0; i < sizeof bad_to2 / sizeof *bad_to2; i++) {
+    memcpy(copy, buf, len);
+    put32(copy + target2_at(h, len, from), bad_to2[i]);
+    forge(copy, len);
+    char want[96];
+    snprintf(want, sizeof want, "the level-2 graph: no edge can join node %u to node %u",
+             (unsigned)from, (unsigned)bad_to2[i]);
     refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
   }
   /* a byte past the payload, the size and checksum made to fit */
