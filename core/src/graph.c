@@ -190,26 +190,29 @@ cairn_status cairn_graph_rows_begin(uint32_t n, size_t m, int with_xy,
   return CAIRN_OK;
 }
 
-/* Whether the rows hold what create would: see cairn_graph_rows_done. */
+/* Whether the rows hold what create would: see cairn_graph_rows_done.
+ * One pass without branches over the edges (targets, cost limits, the
+ * dearest); the sum of all costs, the second bound on simple paths, is
+ * taken only when the first, (n - 1) x the dearest, fails. */
 static cairn_status csr_check(const cairn_graph *g) {
   const cairn_cost most = (cairn_cost)GRAPH_EDGE_MAX_COST * CAIRN_COST_ONE;
   if (g->offset[0] != 0 || g->offset[g->n] != g->m) return CAIRN_ERR_ARG;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (g->offset[v + 1] < g->offset[v]) return CAIRN_ERR_ARG;
-  cairn_cost dearest = 0, sum = 0;
-  bool overflow = false;
+  uint32_t falls = 0;
+  for (uint32_t v = 0; v < g->n; v++) falls |= g->offset[v + 1] < g->offset[v];
+  uint32_t bad = falls;
+  cairn_cost dearest = 0;
   for (size_t k = 0; k < g->m; k++) {
-    cairn_cost c = g->cost[k];
-    if (g->target[k] >= g->n || c < 1 || c > most) return CAIRN_ERR_ARG;
-    if (c > dearest) dearest = c;
-    if (!overflow) { /* as check_edges: the addition cannot wrap */
-      sum += c;
-      overflow = sum > GRAPH_COST_MAX;
-    }
+    const cairn_cost c = g->cost[k];
+    bad |= (uint32_t)(g->target[k] >= g->n) | (uint32_t)(c - 1 >= most);
+    dearest = c > dearest ? c : dearest;
   }
-  for (size_t i = 0; g->xy && i < 2 * (size_t)g->n; i++)
-    if (!cairn__finite(g->xy[i])) return CAIRN_ERR_ARG;
-  return path_costs_fit(g->n, dearest, sum, overflow) ? CAIRN_OK : CAIRN_ERR_TOO_LARGE;
+  for (size_t i = 0; g->xy && i < 2 * (size_t)g->n; i++) bad |= !cairn__finite(g->xy[i]);
+  if (bad) return CAIRN_ERR_ARG;
+  if (path_costs_fit(g->n, dearest, GRAPH_COST_MAX + 1, true)) return CAIRN_OK;
+  cairn_cost sum = 0;
+  for (size_t k = 0; k < g->m && sum <= GRAPH_COST_MAX; k++) sum += g->cost[k];
+  return path_costs_fit(g->n, dearest, sum, sum > GRAPH_COST_MAX) ? CAIRN_OK
+                                                                   : CAIRN_ERR_TOO_LARGE;
 }
 
 cairn_status cairn_graph_rows_done(cairn_graph **g, cairn_graph_heuristic heuristic,
@@ -228,28 +231,6 @@ cairn_status cairn_graph_rows_done(cairn_graph **g, cairn_graph_heuristic heuris
   }
   gr->heuristic = with_xy ? heuristic : CAIRN_GH_ZERO;
   gr->h_factor = with_xy ? h_scale * (double)CAIRN_COST_ONE : 0.0;
-  return CAIRN_OK;
-}
-
-cairn_status cairn_graph_transpose(const cairn_graph *g, const cairn_allocator *alloc,
-                                   cairn_graph **out) {
-  if (!out) return CAIRN_ERR_ARG;
-  *out = NULL;
-  if (!g) return CAIRN_ERR_ARG;
-  cairn_graph *t;
-  cairn_status st = graph_alloc(alloc, g->n, g->m, false, &t);
-  if (st != CAIRN_OK) return st;
-  uint32_t *off = t->offset; /* counting sort on the target, as build_csr */
-  memset(off, 0, ((size_t)t->n + 1) * sizeof *off);
-  for (size_t k = 0; k < g->m; k++) off[g->target[k] + 1]++;
-  for (uint32_t v = 0; v < t->n; v++) off[v + 1] += off[v];
-  for (uint32_t v = 0; v < g->n; v++)
-    for (uint32_t k = g->offset[v]; k < g->offset[v + 1]; k++)
-      put_edge(t, g->target[k], v, g->cost[k]);
-  for (uint32_t v = t->n; v > 0; v--) off[v] = off[v - 1];
-  off[0] = 0;
-  t->heuristic = CAIRN_GH_ZERO;
-  *out = t;
   return CAIRN_OK;
 }
 

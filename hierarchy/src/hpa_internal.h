@@ -343,8 +343,16 @@ cairn_status cairn__hpa_blocks_init(cairn_hpa *h, int32_t bs);
 cairn_status cairn__hpa_build_blocks(cairn_hpa *h, const uint32_t *list,
                                      size_t n);
 /* Block b's local ids (base, l1_cluster, m) and its two graphs (fwd, rev)
- * from the level-1 graph. Called without the allocator's lock held. */
-cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b);
+ * from the level-1 graph, in two steps, so that a load can allocate on
+ * one thread and fill on many. _begin allocates, taking the allocator's
+ * lock around each allocation: the local ids, and the graphs begun (their
+ * rows to rows[0] and rows[1]; none without level-1 nodes). _fill
+ * allocates nothing: the forward graph's rows and their transpose. On
+ * failure b keeps what it has for block_free. */
+cairn_status cairn__hpa_block_graphs_begin(cairn_hpa *h, hpa_block *b,
+                                           cairn_graph_rows rows[2]);
+cairn_status cairn__hpa_block_graphs_fill(const cairn_hpa *h, hpa_block *b,
+                                          const cairn_graph_rows rows[2]);
 /* Numbers the level-2 nodes of the built blocks and makes the level-2
  * graph (h->graph2, l2_block, l2_of, n2); on failure the old one stays. */
 cairn_status cairn__hpa_assemble2(cairn_hpa *h);

@@ -170,7 +170,8 @@ static bool crosses_block(const cairn_hpa *h, const hpa_block *b, uint32_t v) {
   return leaves_block(h, b, v) || (h->layer && entered_from_outside(h, b, v));
 }
 
-cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b) {
+cairn_status cairn__hpa_block_graphs_begin(cairn_hpa *h, hpa_block *b,
+                                           cairn_graph_rows rows[2]) {
   const cairn_allocator *a = &h->alloc;
   hpa_lock(h);
   b->base = cairn__alloc(a, (size_t)b->cw * (size_t)b->ch * sizeof *b->base);
@@ -197,18 +198,50 @@ cairn_status cairn__hpa_block_graphs(cairn_hpa *h, hpa_block *b) {
   if (!m) return CAIRN_OK;
   block_rows r;
   block_rows_of(h, b, &r);
-  cairn_graph_rows rows;
+  const size_t edges = block_edges(h, b, &r, NULL);
   hpa_lock(h);
-  cairn_status st = cairn_graph_rows_begin(m, block_edges(h, b, &r, NULL), 0, a, &b->fwd,
-                                           &rows);
-  hpa_unlock(h);
-  if (st != CAIRN_OK) return st;
-  block_edges(h, b, &r, &rows);
-  st = cairn_graph_rows_done(&b->fwd, CAIRN_GH_ZERO, 0.0);
-  hpa_lock(h);
-  if (st == CAIRN_OK) st = cairn_graph_transpose(b->fwd, a, &b->rev);
+  cairn_status st = cairn_graph_rows_begin(m, edges, 0, a, &b->fwd, &rows[0]);
+  if (st == CAIRN_OK) st = cairn_graph_rows_begin(m, edges, 0, a, &b->rev, &rows[1]);
   hpa_unlock(h);
   return st;
+}
+
+/* The transpose of g (n nodes) into rows begun for its size: each edge
+ * turned round, a node's edges in the order of their sources, as
+ * cairn_graph_create orders g's edges turned round. */
+static void transpose_rows(const cairn_graph *g, uint32_t n, const cairn_graph_rows *t) {
+  uint32_t *off = t->offset;
+  memset(off, 0, ((size_t)n + 1) * sizeof *off);
+  for (uint32_t v = 0; v < n; v++) {
+    const uint32_t *to;
+    uint32_t deg = cairn_graph_neighbours(g, v, &to, NULL);
+    for (uint32_t k = 0; k < deg; k++) off[to[k] + 1]++;
+  }
+  for (uint32_t v = 0; v < n; v++) off[v + 1] += off[v];
+  for (uint32_t v = 0; v < n; v++) { /* off[w] moves to the end of w's row */
+    const uint32_t *to;
+    const cairn_cost *cost;
+    uint32_t deg = cairn_graph_neighbours(g, v, &to, &cost);
+    for (uint32_t k = 0; k < deg; k++) {
+      uint32_t e = off[to[k]]++;
+      t->target[e] = v;
+      t->cost[e] = cost[k];
+    }
+  }
+  for (uint32_t v = n; v > 0; v--) off[v] = off[v - 1];
+  off[0] = 0;
+}
+
+cairn_status cairn__hpa_block_graphs_fill(const cairn_hpa *h, hpa_block *b,
+                                          const cairn_graph_rows rows[2]) {
+  if (!b->m) return CAIRN_OK;
+  block_rows r;
+  block_rows_of(h, b, &r);
+  block_edges(h, b, &r, &rows[0]);
+  cairn_status st = cairn_graph_rows_done(&b->fwd, CAIRN_GH_ZERO, 0.0);
+  if (st != CAIRN_OK) return st;
+  transpose_rows(b->fwd, b->m, &rows[1]);
+  return cairn_graph_rows_done(&b->rev, CAIRN_GH_ZERO, 0.0);
 }
 
 /* Level-2 nodes, and the cost and level-1 path of every pair. Level 1's
@@ -287,7 +320,9 @@ static cairn_status block_build(cairn_hpa *h, uint32_t bi, block_scratch *sc) {
   hpa_lock(h);
   block_free(&h->alloc, b);
   hpa_unlock(h);
-  cairn_status st = cairn__hpa_block_graphs(h, b);
+  cairn_graph_rows rows[2];
+  cairn_status st = cairn__hpa_block_graphs_begin(h, b, rows);
+  if (st == CAIRN_OK) st = cairn__hpa_block_graphs_fill(h, b, rows);
   if (st == CAIRN_OK && b->m) st = block_paths(h, b, sc);
   if (st != CAIRN_OK) {
     hpa_lock(h);

@@ -34,6 +34,28 @@
 
 #define fail cairn__hpa_fail /* the messages' short name, in this file */
 
+/* A cluster's cells and a frame of one cell round them, a byte each:
+ * 1 inside, 0 on the frame, so a walk can test a step with one load. A
+ * step moves one cell, so a walk that leaves the cluster lands on the
+ * frame first and stops there: no walk reads past it. */
+#define FRAME_SIDE (CAIRN_HPA_MAX_CLUSTER + 2)
+typedef struct hpa_frame {
+  uint8_t inside[FRAME_SIDE * FRAME_SIDE];
+  int32_t step[8]; /* each direction code's move in the frame */
+} hpa_frame;
+
+static void frame_init(hpa_frame *f, int32_t w, int32_t h) {
+  memset(f->inside, 0, (size_t)(w + 2));
+  for (int32_t y = 1; y <= h; y++) {
+    uint8_t *row = f->inside + (size_t)y * FRAME_SIDE;
+    row[0] = 0;
+    memset(row + 1, 1, (size_t)w);
+    row[w + 1] = 0;
+  }
+  memset(f->inside + (size_t)(h + 1) * FRAME_SIDE, 0, (size_t)(w + 2));
+  for (int d = 0; d < 8; d++) f->step[d] = cairn__dx[d] + FRAME_SIDE * cairn__dy[d];
+}
+
 /* A load in progress. */
 typedef struct hpa_loader {
   cairn_hpa *h;
@@ -46,6 +68,7 @@ typedef struct hpa_loader {
   size_t *at;         /* where each item of the level being read starts
                          (one more: where the last ends) */
   struct hpa_rows *rows; /* the level-1 graph's rows being read */
+  hpa_frame frame;       /* for the clusters of the full side */
 } hpa_loader;
 
 /* ---- the header ----------------------------------------------------- */
@@ -327,21 +350,20 @@ static cairn_status read_pairs(const hpa_loader *l, cairn__rbuf *r, hpa_cluster 
   return CAIRN_OK;
 }
 
-/* Whether the steps of a path from cell (x, y) (from the cluster's
- * corner) are direction codes that stay inside the cluster and end at
- * (ex, ey). Branch-free: the walk is most of a load's checking. */
-static bool walk_ok(const hpa_cluster *c, const uint8_t *steps, uint32_t n, int32_t x,
+/* Whether the n steps at `steps` of a path from cell (x, y) (from the
+ * cluster's corner) are direction codes that stay inside the cluster and
+ * end at (ex, ey). The walk is most of a load's checking. */
+static bool walk_ok(const hpa_frame *f, const uint8_t *steps, uint32_t n, int32_t x,
                     int32_t y, int32_t ex, int32_t ey) {
-  const uint32_t w = (uint32_t)c->w, ht = (uint32_t)c->h; /* in registers */
+  int32_t at = (y + 1) * FRAME_SIDE + x + 1;
   uint32_t bad = 0;
   for (uint32_t t = 0; t < n; t++) {
     uint32_t s = steps[t];
     bad |= s >> 3;
-    x += cairn__dx[s & 7];
-    y += cairn__dy[s & 7];
-    bad |= ((uint32_t)x >= w) | ((uint32_t)y >= ht);
+    at += f->step[s & 7];
+    if (!f->inside[at]) return false;
   }
-  return !bad && x == ex && y == ey;
+  return !bad && at == (ey + 1) * FRAME_SIDE + ex + 1;
 }
 
 /* The steps: each kept path walks inside the cluster between its two
@@ -351,11 +373,17 @@ static cairn_status read_steps(const hpa_loader *l, cairn__rbuf *r, hpa_cluster 
                                const uint8_t *xy, size_t k, cairn_error *err) {
   const uint8_t *s = cairn__get_span(r, c->n_steps);
   if (c->n_steps) memcpy(c->steps, s, c->n_steps);
+  hpa_frame own; /* a cluster cut short by the map's edge: its own frame */
+  const hpa_frame *f = &l->frame;
+  if (c->w != l->h->cs || c->h != l->h->cs) {
+    frame_init(&own, c->w, c->h);
+    f = &own;
+  }
   for (uint32_t i = 0; i < c->n; i++) {
     for (uint32_t j = 0; j < c->n; j++) {
       size_t q = (size_t)i * c->n + j;
       if (c->off[q] == c->off[q + 1]) continue;
-      if (!walk_ok(c, c->steps + c->off[q], c->off[q + 1] - c->off[q], xy[2 * i],
+      if (!walk_ok(f, c->steps + c->off[q], c->off[q + 1] - c->off[q], xy[2 * i],
                    xy[2 * i + 1], xy[2 * j], xy[2 * j + 1]))
         return fail(err, CAIRN_ERR_PARSE, l->name,
                     "cluster %lu: the path %lu -> %lu does not join its entrances "
@@ -382,10 +410,11 @@ static cairn_status read_cluster(const hpa_loader *l, size_t k, cairn_error *err
 /* The cost of level-1 edge v -> t from the clusters and the terrain, or 0
  * when no build could have made that edge: an intra-cluster edge needs
  * its pair kept; a crossing joins open cells a step apart in two clusters,
- * a diagonal one only where both cells beside it are open too. */
+ * a diagonal one only where both cells beside it are open too. Cells are
+ * padded indices, so a step is one of eight index differences, and the
+ * padding keeps a row's end from passing for a step to the next row. */
 static cairn_cost row_cost(const cairn_hpa *h, uint32_t v, uint32_t t) {
-  const uint32_t kv = h->node_cluster[v];
-  const hpa_cluster *c = &h->clusters[kv];
+  const hpa_cluster *c = &h->clusters[h->node_cluster[v]];
   const uint32_t i = v - c->first, j = t - c->first;
   if (j < c->n) {
     size_t q = (size_t)i * c->n + j;
@@ -393,21 +422,20 @@ static cairn_cost row_cost(const cairn_hpa *h, uint32_t v, uint32_t t) {
   }
   const hpa_cluster *ct = &h->clusters[h->node_cluster[t]];
   const uint32_t a = c->cell[i], b = ct->cell[t - ct->first];
-  const cairn_point pa = hpa_point(h, a), pb = hpa_point(h, b);
-  const int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
-  if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || !h->cost[a] || !h->cost[b]) return 0;
+  const int64_t s = h->stride, d = (int64_t)b - (int64_t)a;
+  const int64_t dy = d > 1 ? 1 : d < -1 ? -1 : 0, dx = d - dy * s;
+  if (dx < -1 || dx > 1 || !d || !h->cost[a] || !h->cost[b]) return 0;
   const bool diag = dx && dy;
-  if (diag && (!h->cost[hpa_index(h, pb.x, pa.y)] || !h->cost[hpa_index(h, pa.x, pb.y)]))
-    return 0;
+  if (diag && (!h->cost[a + dx] || !h->cost[a + dy * s])) return 0;
   return hpa_enter_cost(h, b, diag);
 }
 
-/* The cost of level-2 edge x -> y, x node i of block b, from the block's
- * table or the level-1 graph, or 0 when no build could have made that
- * edge: one inside the block needs its pair kept; one leaving it is a
- * level-1 edge from x's level-1 node to y's. */
-static cairn_cost row2_cost(const cairn_hpa *h, const hpa_block *b, uint32_t i, uint32_t y,
-                            const uint32_t *l2_of) {
+/* The cost of level-2 edge x -> y, x node i of block b and level-1 node
+ * v, from the block's table or the level-1 graph, or 0 when no build
+ * could have made that edge: one inside the block needs its pair kept;
+ * one leaving it is a level-1 edge from v to y's level-1 node. */
+static cairn_cost row2_cost(const cairn_hpa *h, const hpa_block *b, uint32_t i, uint32_t v,
+                            uint32_t y, const uint32_t *l2_of) {
   const uint32_t j = y - b->first;
   if (j < b->n) {
     size_t q = (size_t)i * b->n + j;
@@ -415,7 +443,7 @@ static cairn_cost row2_cost(const cairn_hpa *h, const hpa_block *b, uint32_t i, 
   }
   const uint32_t *to;
   const cairn_cost *cost;
-  uint32_t deg = cairn_graph_neighbours(h->graph, hpa_global_of(h, b, b->node[i]), &to, &cost);
+  uint32_t deg = cairn_graph_neighbours(h->graph, v, &to, &cost);
   for (uint32_t k = 0; k < deg; k++)
     if (l2_of[to[k]] == y) return cost[k];
   return 0;
@@ -462,11 +490,13 @@ static cairn_status read_block_rows(const hpa_loader *l, size_t bi, cairn_error 
   const hpa_block *b = &l->h->blocks[bi];
   const hpa_rows *r = l->rows;
   cairn_status st = CAIRN_OK;
-  for (uint32_t i = 0, v = b->first; i < b->n && st == CAIRN_OK; i++, v++)
-    for (size_t e = r->csr.offset[v]; e < r->csr.offset[v + 1] && st == CAIRN_OK; e++) {
-      uint32_t t = cairn__le32(r->to + 4 * e);
-      st = put_row_edge(l, e, v, t, t < r->n ? row2_cost(l->h, b, i, t, r->l2_of) : 0, err);
+  for (uint32_t i = 0, x = b->first; i < b->n && st == CAIRN_OK; i++, x++) {
+    const uint32_t v = hpa_global_of(l->h, b, b->node[i]);
+    for (size_t e = r->csr.offset[x]; e < r->csr.offset[x + 1] && st == CAIRN_OK; e++) {
+      uint32_t y = cairn__le32(r->to + 4 * e);
+      st = put_row_edge(l, e, x, y, y < r->n ? row2_cost(l->h, b, i, v, y, r->l2_of) : 0, err);
     }
+  }
   return st;
 }
 
@@ -613,18 +643,32 @@ static cairn_status read_landmarks(hpa_loader *l, cairn_graph *g, uint32_t n, in
 static bool block_alloc(const cairn_hpa *h, hpa_block *b, uint32_t n, size_t n_seq);
 
 /* The blocks' local ids and graphs, made from the level-1 graph as a
- * build makes them (cairn__hpa_block_graphs, which takes the allocator's
- * lock around its allocations), blocks as tasks. */
-static cairn_status graphs_run(void *ctx, void *scratch, size_t bi) {
+ * build makes them: allocated block by block on the calling thread
+ * (allocations from many threads would each take the allocator's lock,
+ * and with some allocators come from fresh memory), then filled as tasks,
+ * a block each. */
+typedef struct graphs_pass {
+  const cairn_hpa *h;
+  const cairn_graph_rows *rows; /* two a block */
+} graphs_pass;
+
+static cairn_status graphs_fill(void *ctx, void *scratch, size_t bi) {
   (void)scratch;
-  cairn_hpa *h = ctx;
-  return cairn__hpa_block_graphs(h, &h->blocks[bi]);
+  const graphs_pass *p = ctx;
+  return cairn__hpa_block_graphs_fill(p->h, &p->h->blocks[bi], p->rows + 2 * bi);
 }
 
 static cairn_status block_graphs(hpa_loader *l) {
   cairn_hpa *h = l->h;
-  hpa_pass p = {h, 1, 8, no_scratch, graphs_run, no_scratch_fini};
-  cairn_status st = cairn__hpa_run_pass(h, &p, (size_t)h->bw * (size_t)h->bh);
+  const size_t n_blocks = (size_t)h->bw * (size_t)h->bh;
+  cairn_graph_rows *rows = cairn__alloc_zero(&h->alloc, 2 * n_blocks * sizeof *rows);
+  cairn_status st = rows ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  for (size_t bi = 0; bi < n_blocks && st == CAIRN_OK; bi++)
+    st = cairn__hpa_block_graphs_begin(h, &h->blocks[bi], rows + 2 * bi);
+  graphs_pass gp = {h, rows};
+  hpa_pass p = {&gp, 1, 8, no_scratch, graphs_fill, no_scratch_fini};
+  if (st == CAIRN_OK) st = cairn__hpa_run_pass(h, &p, n_blocks);
+  cairn__free(&h->alloc, rows, 2 * n_blocks * sizeof *rows);
   return graph_status(l, st, l->err, "a block's graph");
 }
 
@@ -732,6 +776,7 @@ static cairn_status read_block(const hpa_loader *l, size_t bi, cairn_error *err)
 static cairn_status read_level1(hpa_loader *l, const hpa_header *hd) {
   cairn_hpa *h = l->h;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  frame_init(&l->frame, h->cs, h->cs);
   cairn_status st = cluster_spans(l);
   if (st == CAIRN_OK) st = read_items(l, n_clusters, read_cluster, 32);
   if (st != CAIRN_OK) return st;
@@ -819,7 +864,7 @@ static cairn_status load_named(const void *buf, size_t len, const char *name,
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = hd.refresh_at;
   hpa_loader l = {h, buf, cairn__rbuf_init(buf, len - HPA_SUM_BYTES), name, err,
-                  (hd.flags & HPA_FLAG_WIDE) != 0, NULL, NULL};
+                  (hd.flags & HPA_FLAG_WIDE) != 0, NULL, NULL, {{0}, {0}}};
   l.r.at = HPA_HEADER_BYTES;
   st = read_payload(&l, &hd);
   if (st != CAIRN_OK) {

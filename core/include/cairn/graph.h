@@ -124,16 +124,6 @@ CAIRN_CORE_API cairn_status cairn_graph_rows_begin(uint32_t n, size_t m, int wit
 CAIRN_CORE_API cairn_status cairn_graph_rows_done(cairn_graph **g,
                                                   cairn_graph_heuristic heuristic,
                                                   double h_scale);
-/** The transpose of g, without positions (CAIRN_GH_ZERO): each edge turned
- * round, a node's edges in the order of their sources, then of g's rows.
- * Searches over it give the costs to a node rather than from it.
- * @param[in] g the graph
- * @param[in] alloc allocator, or NULL for malloc
- * @param[out] out the new graph
- * @return CAIRN_OK; CAIRN_ERR_ARG (NULL); CAIRN_ERR_NOMEM */
-CAIRN_CORE_API cairn_status cairn_graph_transpose(const cairn_graph *g,
-                                                  const cairn_allocator *alloc,
-                                                  cairn_graph **out);
 /** Destroys a graph. NULL is ignored.
  * @param[in] g the graph, or NULL */
 CAIRN_CORE_API void cairn_graph_destroy(cairn_graph *g);
