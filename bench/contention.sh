@@ -6,11 +6,16 @@
 #              settlement, TICKS ticks (cairn horde --json)
 #   horde-big  100,000 undead on a 1024 x 1024 settlement (cairn gen),
 #              BIG_TICKS ticks
+#   march      8 groups of 500 on Berlin_0_256 that stay where they arrive
+#              (cairn march --arrive stay: bodies held at their goals, the
+#              events drained each tick), TICKS ticks
 #   hpa        the HPA* build of random512-10-0 and TheFrozenSea (cairn path
 #              --algo hpa --json: preprocess_ms), HPA_REPS builds a round
+#   hpa-load   the load of the same hierarchies, saved once before the
+#              rounds (--load-hierarchy: preprocess_ms), HPA_REPS a round
 # and prints, per case, the median over the rounds of the median tick and
-# of the p99 tick (horde), or the median build (hpa), at 1 and at 2
-# threads, and the ratio 2 threads / 1 thread. The order of 1 and 2 flips
+# of the p99 tick (horde, march), or the median build or load (hpa), at 1
+# and at 2 threads, and the ratio 2 threads / 1 thread. The order of 1 and 2 flips
 # every round, so a slow spell of the machine falls on both.
 #
 #   bench/contention.sh [--idle] [CAIRN]
@@ -21,7 +26,7 @@
 # ROUNDS (default 3), TICKS (1000), BIG_TICKS (200), HPA_REPS (5),
 # MOVINGAI (default ../shared/movingai beside the checkout). Nothing is
 # written into the source tree: everything goes to a temporary folder,
-# removed on exit. About 5 minutes at the defaults on 2 cores.
+# removed on exit. About 7 minutes at the defaults on 2 cores.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -62,7 +67,7 @@ command -v python3 >/dev/null 2>&1 || {
   echo "contention.sh: python3 not found (it reads the JSON)" >&2
   exit 1
 }
-for m in random512-10-0 TheFrozenSea; do
+for m in random512-10-0 TheFrozenSea Berlin_0_256; do
   if [ ! -f "$mai/maps/$m.map" ] || [ ! -f "$mai/scen/$m.map.scen" ]; then
     echo "contention.sh: $mai/maps/$m.map or its .scen is missing (set MOVINGAI)" >&2
     exit 1
@@ -125,16 +130,27 @@ one_round() {
   run horde "$2" "$1" "$cairn" horde --agents 10000 --ticks "$ticks"
   run horde-big "$2" "$1" "$cairn" horde --map "$tmp/settlement1024.map" --agents 100000 \
     --ticks "$big_ticks"
+  run march "$2" "$1" "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 8 \
+    --units 500 --arrive stay --ticks "$ticks"
   for m in random512-10-0 TheFrozenSea; do
     ends=$(endpoints "$m")
     k=0
     while [ "$k" -lt "$hpa_reps" ]; do
       run "hpa-$m" "$2" "$1" "$cairn" path --map "$mai/maps/$m.map" --from "${ends% *}" \
         --to "${ends#* }" --algo hpa
+      run "hpa-load-$m" "$2" "$1" "$cairn" path --map "$mai/maps/$m.map" --from "${ends% *}" \
+        --to "${ends#* }" --algo hpa --load-hierarchy "$tmp/$m.hpa"
       k=$((k + 1))
     done
   done
 }
+
+# the hierarchies the loads read, saved once
+for m in random512-10-0 TheFrozenSea; do
+  ends=$(endpoints "$m")
+  "$cairn" path --map "$mai/maps/$m.map" --from "${ends% *}" --to "${ends#* }" --algo hpa \
+    --save-hierarchy "$tmp/$m.hpa" >/dev/null
+done
 
 if [ "$idle" = 1 ]; then
   mode="idle (no competitor)"
@@ -143,8 +159,8 @@ else
   hog=$!
   mode="a CPU-bound competitor pinned to core 1 (pid $hog)"
 fi
-echo "contention.sh: $cairn, $mode; $rounds rounds, horde $ticks ticks," \
-  "horde-big $big_ticks ticks, $hpa_reps HPA* builds a round" >&2
+echo "contention.sh: $cairn, $mode; $rounds rounds, horde and march $ticks ticks," \
+  "horde-big $big_ticks ticks, $hpa_reps HPA* builds and loads a round" >&2
 
 : >"$tmp/runs"
 r=1
@@ -178,8 +194,12 @@ rows = [("horde 10,000, settlement", "horde", "median_tick_ms", "median tick ms"
         ("", "horde", "p99_tick_ms", "p99 tick ms"),
         ("horde 100,000, 1024 x 1024", "horde-big", "median_tick_ms", "median tick ms"),
         ("", "horde-big", "p99_tick_ms", "p99 tick ms"),
+        ("march 4,000, stay, Berlin", "march", "median_tick_ms", "median tick ms"),
+        ("", "march", "p99_tick_ms", "p99 tick ms"),
         ("hpa random512-10-0", "hpa-random512-10-0", "preprocess_ms", "build ms"),
-        ("hpa TheFrozenSea", "hpa-TheFrozenSea", "preprocess_ms", "build ms")]
+        ("", "hpa-load-random512-10-0", "preprocess_ms", "load ms"),
+        ("hpa TheFrozenSea", "hpa-TheFrozenSea", "preprocess_ms", "build ms"),
+        ("", "hpa-load-TheFrozenSea", "preprocess_ms", "load ms")]
 print("%-28s %-15s %10s %10s %7s" % ("case", "", "1 thread", "2 threads", "2/1"))
 for label, case, field, what in rows:
     one, n = median_over_rounds(case, 1, field)
@@ -188,7 +208,7 @@ for label, case, field, what in rows:
     print("%-28s %-15s %10.3f %10.3f %7.2f" % (label, what, one, two, ratio))
 print("(medians over %d rounds)" % n)
 # the crowd's results never depend on the thread count: say so if they did
-for case in ("horde", "horde-big"):
+for case in ("horde", "horde-big", "march"):
     hashes = {o["state_hash"] for (c, _, _), objs in runs.items() if c == case for o in objs}
     if len(hashes) != 1:
         print("WARNING: %s state hashes differ between runs: %s" % (case, sorted(hashes)))
