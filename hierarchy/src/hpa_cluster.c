@@ -35,12 +35,8 @@ typedef struct hpa_scratch {
 } hpa_scratch;
 
 void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
-  size_t nn = (size_t)c->n * c->n;
-  cairn__free(a, c->cell, c->n * sizeof *c->cell);
-  cairn__free(a, c->dist, nn * sizeof *c->dist);
-  cairn__free(a, c->off, (nn + 1) * sizeof *c->off);
+  cairn__free(a, c->dist, hpa_tables_bytes(c->n, c->bdist != NULL));
   cairn__free(a, c->steps, c->n_steps);
-  cairn__free(a, c->bdist, nn * sizeof *c->bdist);
   c->bdist = NULL;
   c->cell = NULL;
   c->dist = NULL;
@@ -343,27 +339,22 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   uint32_t *cells = sc->nodes;
   uint32_t n = cairn__hpa_cluster_nodes(h, cx, cy, sc->trans, cells);
   size_t nn = (size_t)n * n;
-  hpa_lock(h);
-  cairn__hpa_cluster_free(a, c);
-  cairn_cost *dist = cairn__alloc(a, nn * sizeof *dist);
-  uint32_t *off = cairn__alloc(a, (nn + 1) * sizeof *off);
-  uint32_t *cell = cairn__alloc(a, n * sizeof *cell);
-  hpa_unlock(h);
-  cairn_status st = dist && off && cell ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
   /* under a layer that touches the cluster, the terrain's costs first (for
    * the landmarks), then the layer's, whose paths are the ones kept */
-  const bool layered = st == CAIRN_OK && cairn__hpa_cluster_layered(h, c);
-  cairn_cost *bdist = NULL;
-  if (layered) {
-    hpa_lock(h);
-    bdist = cairn__alloc(a, nn * sizeof *bdist);
-    hpa_unlock(h);
-    st = bdist ? cluster_paths(h, c, cells, n, sc, bdist, false) : CAIRN_ERR_NOMEM;
-  }
-  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, dist, layered);
+  const bool layered = cairn__hpa_cluster_layered(h, c);
+  const size_t bytes = hpa_tables_bytes(n, layered);
+  hpa_lock(h);
+  cairn__hpa_cluster_free(a, c);
+  void *tables = cairn__alloc(a, bytes);
+  hpa_unlock(h);
+  cairn_status st = tables ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  hpa_cluster t; /* the tables' parts, placed in c once the paths are in */
+  if (st == CAIRN_OK) hpa_tables_place(&t, tables, n, layered);
+  if (st == CAIRN_OK && !scratch_pairs(h, sc, nn)) st = CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK && layered) st = cluster_paths(h, c, cells, n, sc, t.bdist, false);
+  if (st == CAIRN_OK) st = cluster_paths(h, c, cells, n, sc, t.dist, layered);
   /* only the kept edges' paths are stored */
-  size_t n_steps = st == CAIRN_OK ? cairn__hpa_keep_pairs(dist, n, sc->plen) : 0;
+  size_t n_steps = st == CAIRN_OK ? cairn__hpa_keep_pairs(t.dist, n, sc->plen) : 0;
   uint8_t *steps = NULL;
   if (st == CAIRN_OK) {
     hpa_lock(h);
@@ -373,22 +364,16 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
   }
   if (st != CAIRN_OK) {
     hpa_lock(h);
-    cairn__free(a, dist, nn * sizeof *dist);
-    cairn__free(a, off, (nn + 1) * sizeof *off);
-    cairn__free(a, cell, n * sizeof *cell);
-    cairn__free(a, bdist, nn * sizeof *bdist);
+    cairn__free(a, tables, bytes);
     hpa_unlock(h);
     return st;
   }
-  memcpy(cell, cells, n * sizeof *cell);
-  cairn__hpa_pack_paths(steps, sc->steps, 1, sc->poff, sc->plen, nn, off);
+  memcpy(t.cell, cells, n * sizeof *t.cell);
+  cairn__hpa_pack_paths(steps, sc->steps, 1, sc->poff, sc->plen, nn, t.off);
+  hpa_tables_place(c, tables, n, layered);
   c->n = n;
-  c->cell = cell;
-  c->dist = dist;
-  c->off = off;
   c->steps = steps;
   c->n_steps = n_steps;
-  c->bdist = bdist;
   c->layer_seen = cairn_penalty_version(h->layer);
   return CAIRN_OK;
 }

@@ -27,6 +27,24 @@ typedef struct hpa_cluster {
   uint64_t layer_seen; /* the layer's version when the cluster was built */
 } hpa_cluster;
 
+/* A cluster's tables share one allocation (steps have their own): dist,
+ * then bdist when there is one, then off, then cell, the 8-byte costs
+ * first so that every part is aligned. Its bytes for n entrances: */
+static inline size_t hpa_tables_bytes(uint32_t n, bool bdist) {
+  const size_t nn = (size_t)n * n;
+  return nn * sizeof(cairn_cost) * (bdist ? 2u : 1u) + (nn + 1) * sizeof(uint32_t) +
+         n * sizeof(uint32_t);
+}
+/* Points c's dist, bdist, off and cell into the block p of
+ * hpa_tables_bytes(n, bdist) bytes. */
+static inline void hpa_tables_place(hpa_cluster *c, void *p, uint32_t n, bool bdist) {
+  const size_t nn = (size_t)n * n;
+  c->dist = p;
+  c->bdist = bdist ? c->dist + nn : NULL;
+  c->off = (uint32_t *)(c->dist + nn * (bdist ? 2u : 1u));
+  c->cell = c->off + nn + 1;
+}
+
 /* A crossing between two clusters: cell a on one side, b on the other,
  * one straight or diagonal step apart. */
 typedef struct hpa_transition {

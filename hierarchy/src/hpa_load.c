@@ -282,21 +282,23 @@ static cairn_status cluster_spans(hpa_loader *l) {
   return CAIRN_OK;
 }
 
-/* The cluster's arrays, allocated for its counts; on failure none. */
+/* The cluster's tables and steps, allocated for its counts; on failure
+ * none. */
 static bool cluster_alloc(const cairn_hpa *h, hpa_cluster *c, const cluster_head *ch) {
   const cairn_allocator *a = &h->alloc;
-  const size_t n = ch->n, nn = n * n;
   const bool bdist = ch->flags & HPA_CLUSTER_BDIST;
-  c->cell = cairn__alloc(a, n * sizeof *c->cell);
-  c->dist = cairn__alloc(a, nn * sizeof *c->dist);
-  c->off = cairn__alloc(a, (nn + 1) * sizeof *c->off);
-  c->steps = cairn__alloc(a, (size_t)ch->n_steps);
-  c->bdist = bdist ? cairn__alloc(a, nn * sizeof *c->bdist) : NULL;
+  void *tables = cairn__alloc(a, hpa_tables_bytes(ch->n, bdist));
+  uint8_t *steps = cairn__alloc(a, (size_t)ch->n_steps);
+  if (!tables || !steps) {
+    cairn__free(a, tables, hpa_tables_bytes(ch->n, bdist));
+    cairn__free(a, steps, (size_t)ch->n_steps);
+    return false;
+  }
+  hpa_tables_place(c, tables, ch->n, bdist);
+  c->steps = steps;
   c->n = ch->n;
   c->n_steps = (size_t)ch->n_steps;
-  bool ok = c->cell && c->dist && c->off && c->steps && (c->bdist || !bdist);
-  if (!ok) cairn__hpa_cluster_free(a, c);
-  return ok;
+  return true;
 }
 
 /* Whether an abstract edge's cost is one the graph takes. */
