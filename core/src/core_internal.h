@@ -32,6 +32,12 @@ struct cairn_grid {
    * blocked cells. Kept by every cost change, so an expansion reads its
    * moves with one load instead of testing eight neighbours. */
   uint8_t *moves;
+  /* padded: each cell's clearance, the side of the largest all-open square
+   * whose top-left corner it is, capped at CAIRN_GRID_MAX_CLEARANCE (0 for
+   * blocked and border cells). Kept with the move sets: a cell's
+   * passability reaches only the clearances up and left of it within the
+   * cap, so an edit redoes a constant window. */
+  uint8_t *clear;
   uint8_t *glyph;   /* padded map characters, or NULL */
   uint32_t *island; /* padded labels, 0 for blocked */
   uint32_t island_count;
@@ -58,8 +64,8 @@ static inline cairn_point cairn__grid_point(const cairn_grid *g,
   return p;
 }
 
-/* Recomputes the move sets of every cell (after costs were written in
- * bulk), or of the cells around one cell whose passability changed. */
+/* Recomputes the move sets and clearances of every cell (after costs were
+ * written in bulk), or of the cells one cell's passability reaches. */
 void cairn__grid_refresh_moves(cairn_grid *g);
 void cairn__grid_refresh_moves_around(cairn_grid *g, uint32_t i);
 /* Recounts by_cost and distinct_costs (after costs were written in bulk). */

@@ -21,8 +21,9 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   g->padded = (size_t)(width + 2) * (size_t)(height + 2);
   g->cost = cairn__alloc(&a, g->padded);
   g->moves = cairn__alloc(&a, g->padded);
+  g->clear = cairn__alloc(&a, g->padded);
   g->island = cairn__alloc(&a, g->padded * sizeof *g->island);
-  if (!g->cost || !g->moves || !g->island) {
+  if (!g->cost || !g->moves || !g->clear || !g->island) {
     cairn_grid_destroy(g);
     return CAIRN_ERR_NOMEM;
   }
@@ -46,6 +47,7 @@ void cairn_grid_destroy(cairn_grid *g) {
   cairn_allocator a = g->alloc;
   cairn__free(&a, g->cost, g->padded);
   cairn__free(&a, g->moves, g->padded);
+  cairn__free(&a, g->clear, g->padded);
   cairn__free(&a, g->glyph, g->padded);
   cairn__free(&a, g->island, g->padded * sizeof *g->island);
   cairn__free(&a, g, sizeof *g);
@@ -73,6 +75,7 @@ uint8_t cairn_grid_cost(const cairn_grid *g, int32_t x, int32_t y) {
 
 static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
                              int32_t y1);
+static void refresh_clear_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
 /* Keeps passable, by_cost and distinct_costs as cell i goes to `cost`. */
 static void count_change(cairn_grid *g, uint8_t old, uint8_t cost) {
@@ -120,7 +123,11 @@ cairn_status cairn_grid_set_rect(cairn_grid *g, cairn_rect r,
       if (g->glyph) g->glyph[i] = 0;
     }
   }
-  if (flipped) refresh_moves_in(g, r.x - 1, r.y - 1, r.x + r.w, r.y + r.h);
+  if (flipped) {
+    refresh_moves_in(g, r.x - 1, r.y - 1, r.x + r.w, r.y + r.h);
+    refresh_clear_in(g, r.x - (CAIRN_GRID_MAX_CLEARANCE - 1), r.y - (CAIRN_GRID_MAX_CLEARANCE - 1),
+                     r.x + r.w - 1, r.y + r.h - 1);
+  }
   return CAIRN_OK;
 }
 
@@ -156,16 +163,45 @@ static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
   }
 }
 
-void cairn__grid_refresh_moves(cairn_grid *g) {
-  memset(g->moves, 0, g->padded);
-  refresh_moves_in(g, 0, 0, g->width - 1, g->height - 1);
+/* Clearances of the cells in columns x0..x1, rows y0..y1, clipped to the
+ * grid: from the bottom right up, each from its east, south and
+ * south-east neighbours (the square at a cell is one wider than the
+ * smallest of theirs), which lie below or right of the window or were
+ * just redone. */
+static void refresh_clear_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  const uint32_t s = (uint32_t)g->stride;
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 > g->width - 1) x1 = g->width - 1;
+  if (y1 > g->height - 1) y1 = g->height - 1;
+  for (int32_t y = y1; y >= y0; y--) {
+    uint32_t i = cairn__grid_index(g, x1, y);
+    for (int32_t x = x1; x >= x0; x--, i--) {
+      unsigned m = g->clear[i + 1];
+      if (g->clear[i + s] < m) m = g->clear[i + s];
+      if (g->clear[i + s + 1] < m) m = g->clear[i + s + 1];
+      m = m < CAIRN_GRID_MAX_CLEARANCE ? m + 1 : CAIRN_GRID_MAX_CLEARANCE;
+      g->clear[i] = g->cost[i] ? (uint8_t)m : 0;
+    }
+  }
 }
 
-/* A cell's passability enters the move sets of its 3 x 3 neighbourhood. */
+void cairn__grid_refresh_moves(cairn_grid *g) {
+  memset(g->moves, 0, g->padded);
+  memset(g->clear, 0, g->padded);
+  refresh_moves_in(g, 0, 0, g->width - 1, g->height - 1);
+  refresh_clear_in(g, 0, 0, g->width - 1, g->height - 1);
+}
+
+/* A cell's passability enters the move sets of its 3 x 3 neighbourhood,
+ * and the clearances of the cells whose capped square can hold it: those
+ * up to CAIRN_GRID_MAX_CLEARANCE - 1 up and left of it. */
 void cairn__grid_refresh_moves_around(cairn_grid *g, uint32_t i) {
   const uint32_t s = (uint32_t)g->stride;
   const int32_t x = (int32_t)(i % s) - 1, y = (int32_t)(i / s) - 1;
   refresh_moves_in(g, x - 1, y - 1, x + 1, y + 1);
+  refresh_clear_in(g, x - (CAIRN_GRID_MAX_CLEARANCE - 1), y - (CAIRN_GRID_MAX_CLEARANCE - 1), x,
+                   y);
 }
 
 void cairn__grid_count_costs(cairn_grid *g) {
@@ -189,6 +225,16 @@ const uint8_t *cairn_grid_cells(const cairn_grid *g, int32_t *stride) {
 const uint8_t *cairn_grid_moves(const cairn_grid *g, int32_t *stride) {
   if (stride) *stride = g ? g->stride : 0;
   return g ? g->moves : NULL;
+}
+
+uint8_t cairn_grid_clearance(const cairn_grid *g, int32_t x, int32_t y) {
+  if (!cairn_grid_contains(g, x, y)) return 0;
+  return g->clear[cairn__grid_index(g, x, y)];
+}
+
+const uint8_t *cairn_grid_clearances(const cairn_grid *g, int32_t *stride) {
+  if (stride) *stride = g ? g->stride : 0;
+  return g ? g->clear : NULL;
 }
 
 /* The hash of cairn_save.h over the sizes and the rows of costs (the

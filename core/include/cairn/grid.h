@@ -155,6 +155,28 @@ CAIRN_CORE_API const uint8_t *cairn_grid_cells(const cairn_grid *grid, int32_t *
  * @return the padded move bits */
 CAIRN_CORE_API const uint8_t *cairn_grid_moves(const cairn_grid *grid, int32_t *stride);
 
+/** The largest clearance a grid records: units of up to this many cells a
+ * side. */
+#define CAIRN_GRID_MAX_CLEARANCE 8
+/** A cell's clearance: the side of the largest square of open cells whose
+ * top-left corner it is, capped at CAIRN_GRID_MAX_CLEARANCE; 0 for a
+ * blocked cell, off the map or a NULL grid. A unit of size k (the k x k
+ * block whose top-left cell is its position) fits where the clearance is
+ * at least k. The grid keeps clearances current through every cost
+ * change, at a constant cost an edit (the cells within the cap up and
+ * left of it).
+ * @param[in] grid the grid
+ * @param[in] x column
+ * @param[in] y row
+ * @return 0 .. CAIRN_GRID_MAX_CLEARANCE */
+CAIRN_CORE_API uint8_t cairn_grid_clearance(const cairn_grid *grid, int32_t x, int32_t y);
+/** Read-only view of every cell's clearance (cairn_grid_clearance), laid
+ * out as cairn_grid_cells, 0 for border cells.
+ * @param[in] grid the grid
+ * @param[out] stride bytes from one padded row to the next
+ * @return the padded clearances */
+CAIRN_CORE_API const uint8_t *cairn_grid_clearances(const cairn_grid *grid, int32_t *stride);
+
 /** A 64-bit fingerprint of the map: its width, height and every cell's
  * cost in row order (nothing else: island labels, glyphs and edit counts
  * leave it alone). Save formats record it to refuse a file made for
