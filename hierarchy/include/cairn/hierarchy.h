@@ -319,8 +319,9 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_file(const cairn_hpa *h, const c
 #define CAIRN_HPA_FILE_MAX ((uint64_t)1 << 40)
 
 /** Loads a hierarchy that cairn_hpa_save wrote, for grid, without building
- * anything expensive: what a build searches for is read, and only what a
- * linear pass derives (the CSR graphs, the node numbering) is made again.
+ * anything expensive: what a build searches for, and which edges each
+ * graph node has, is read; only what a linear pass derives (the edges'
+ * costs, the node numbering, the blocks' graphs) is made again.
  * The loaded hierarchy answers every query exactly as the saved one did
  * (costs, paths, expansions), and edits, updates, layer changes and
  * refreshes act on it exactly as on the saved one.
@@ -328,7 +329,7 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_file(const cairn_hpa *h, const c
  * Checked, in this order, each with its message in err ("NAME: problem",
  * NAME "<memory>"): CAIRN_ERR_PARSE for a wrong magic ("not a cairn
  * hierarchy"), another format version ("format version 3, this build reads
- * 1"), fewer bytes than the header says ("truncated: 1234 of 5678 bytes")
+ * 2"), fewer bytes than the header says ("truncated: 1234 of 5678 bytes")
  * or more, a checksum that does not match ("checksum mismatch"), a header
  * field out of range; then CAIRN_ERR_MISMATCH for a file made for another
  * map ("made for a 512x512 map with fingerprint ..., this map is ...") or
@@ -339,8 +340,11 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_file(const cairn_hpa *h, const c
  * most 2 (w + h) entrances, all on its cells, in ascending order; a kept
  * path walks inside its cluster from its entrance to its other one in at
  * most w h - 1 steps; a block holds at most as many level-2 nodes as it
- * holds level-1 nodes, and its chains name only those; at most
- * CAIRN_GRAPH_MAX_LANDMARKS landmarks a level, each a node of it. The
+ * holds level-1 nodes, and its chains name only those; a stored graph
+ * edge is one a build could make (a kept pair of one cluster or block, a
+ * step between open cells of two clusters without cutting a corner, a
+ * level-1 edge between two blocks); at most CAIRN_GRAPH_MAX_LANDMARKS
+ * landmarks a level, each a node of it. The
  * checksum is checked before the payload is read, and the payload's
  * bounds still are (a checksum can be forged).
  *
