@@ -17,6 +17,7 @@ static const command commands[] = {
      "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra|hpa]\n"
      "         [--heuristic octile|manhattan|euclidean|zero] [--weight W]\n"
      "         [--moves 8|4] [--turn-penalty P] [--smooth] [--draw] [--json]\n"
+     "         [--size K] (a unit of K x K cells, 1..8; not with --smooth)\n"
      "         [--terrain C=COST ...] [--influence X,Y,RADIUS,PENALTY ...]\n"
      "         [--claims FILE [--claim-penalty P] [--claim-radius R]] [--threads N]\n"
      "         hpa only: [--cluster N] [--nearby N] [--levels 2|3]\n"

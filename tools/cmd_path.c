@@ -13,7 +13,7 @@ static const char *const value_opts[] = {
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
     "--levels",       "--landmarks", "--influence", "--claims",
     "--claim-penalty", "--claim-radius", "--png", "--threads",
-    "--save-hierarchy", "--load-hierarchy", NULL};
+    "--save-hierarchy", "--load-hierarchy", "--size", NULL};
 
 typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
 static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
@@ -100,6 +100,10 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       }
       p->opts.moves = (int)n;
       if (n == 4 && !grid_only) grid_only = "--moves 4";
+    } else if (cli_is(&a, "--size")) {
+      if (!cli_parse_int("--size", v, 1, CAIRN_GRID_MAX_CLEARANCE, &n)) return EXIT_USAGE;
+      p->opts.size = (int32_t)n;
+      if (n > 1 && !grid_only) grid_only = "--size";
     } else if (cli_is(&a, "--terrain")) {
       if (!cli_parse_terrain(v, &p->terrain)) return EXIT_USAGE;
     } else if (cli_is(&a, "--cluster")) {
@@ -159,6 +163,10 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
     cli_error("path: %s needs --algo hpa", hpa_only);
     return EXIT_USAGE;
   }
+  if (p->opts.size > 1 && p->smooth) {
+    cli_error("path: --smooth is for units of size 1 (its line of sight is one cell wide)");
+    return EXIT_USAGE;
+  }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
     cli_error("path: --cluster, --levels and --landmarks do not apply to "
               "--load-hierarchy (the file holds the hierarchy's options)");
@@ -171,8 +179,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   return EXIT_DONE;
 }
 
-/* Explains a refused endpoint; returns false if the endpoint is bad. */
-static bool check_endpoint(const cairn_grid *g, const char *opt, cairn_point p) {
+/* Explains a refused endpoint for a unit of `size` cells a side; returns
+ * false if the endpoint is bad. */
+static bool check_endpoint(const cairn_grid *g, const char *opt, cairn_point p, int32_t size) {
   if (!cairn_grid_contains(g, p.x, p.y)) {
     cli_error("%s %d,%d is outside the map (%d x %d)", opt, p.x, p.y,
               cairn_grid_width(g), cairn_grid_height(g));
@@ -180,6 +189,12 @@ static bool check_endpoint(const cairn_grid *g, const char *opt, cairn_point p) 
   }
   if (!cairn_grid_cost(g, p.x, p.y)) {
     cli_error("%s %d,%d is a blocked cell", opt, p.x, p.y);
+    return false;
+  }
+  if (cairn_grid_clearance(g, p.x, p.y) < size) {
+    cli_error("%s %d,%d: a unit of size %d does not fit there (its %dx%d cells from there "
+              "are not all open: clearance %d)",
+              opt, p.x, p.y, size, size, size, cairn_grid_clearance(g, p.x, p.y));
     return false;
   }
   return true;
@@ -299,9 +314,10 @@ static void print_text(const path_args *p, const cairn_grid *g,
     else
       printf("route      none\n");
   } else {
-    printf("search     %s, heuristic %s, weight %g, %d moves\n",
+    printf("search     %s, heuristic %s, weight %g, %d moves, size %d\n",
            p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra" : "astar",
-           cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves);
+           cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves,
+           p->opts.size);
   }
   printf("result     %s\n", r->status == CAIRN_OK ? "found" : cairn_status_str(r->status));
   if (h)
@@ -402,7 +418,8 @@ int cmd_path(int argc, char **argv) {
   cairn_influence *influence = NULL;
   cairn_claims *claims = NULL;
   rc = EXIT_RUNTIME;
-  if (!check_endpoint(g, "--from", p.from) || !check_endpoint(g, "--to", p.to)) {
+  if (!check_endpoint(g, "--from", p.from, p.opts.size) ||
+      !check_endpoint(g, "--to", p.to, p.opts.size)) {
     rc = EXIT_BADINPUT;
     goto done;
   }

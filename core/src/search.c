@@ -197,6 +197,7 @@ cairn_search_opts cairn_search_defaults(void) {
   o.weight = 1.0;
   o.turn_penalty = 0.0;
   o.max_expanded = 0;
+  o.size = 1;
   return o;
 }
 
@@ -231,6 +232,7 @@ cairn_status cairn__search_load_opts(cairn_search *s,
   if (o->claims && (!(o->claim_penalty >= 0.0 && o->claim_penalty <= 1000.0) ||
                     o->claim_radius < 0))
     return CAIRN_ERR_ARG;
+  if (o->size < 0 || o->size > CAIRN_GRID_MAX_CLEARANCE) return CAIRN_ERR_ARG;
   s->heuristic = o->heuristic;
   s->moves = o->moves;
   /* floor keeps weight x h <= w x (exact h), the bound weighted A* needs */
@@ -243,5 +245,6 @@ cairn_status cairn__search_load_opts(cairn_search *s,
   s->claims = o->claims ? o->claims->count : NULL;
   s->claim_pen = (cairn_cost)llround(o->claim_penalty * (double)CAIRN_COST_ONE);
   s->claim_r = o->claim_radius;
+  s->size = (uint8_t)(o->size ? o->size : 1);
   return CAIRN_OK;
 }

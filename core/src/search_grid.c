@@ -65,18 +65,21 @@ CAIRN_INLINE bool in_claim_radius(const cairn_search *s, int32_t x, int32_t y) {
 }
 
 /* REVERSE (fills only): g is the cost of reaching the sources, so a step
- * from neighbour nb into c costs c's terrain, not nb's. */
+ * from neighbour nb into c costs c's terrain, not nb's. SIZED (A* only): a
+ * unit of s->size cells a side, its moves and costs those of its
+ * footprint (cairn_search_opts.size). */
 CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const int H, const int MOVES,
                                          const bool TURN, const int GOAL,
                                          const bool BOUNDED,
-                                         const bool REVERSE) {
+                                         const bool REVERSE, const bool SIZED) {
   const cairn_grid *g = s->grid;
   const uint8_t *cost = g->cost;
   const uint32_t *pen = s->pen;
   const uint16_t *claims = s->claims;
   const int32_t stride = g->stride;
   const uint32_t goal = s->goal;
+  const unsigned size = s->size;
   int32_t off[8];
   cairn_cost base[8];
   for (int d = 0; d < 8; d++) {
@@ -104,15 +107,15 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     const int32_t cx = (int32_t)(c % (uint32_t)stride);
     const int32_t cy = (int32_t)(c / (uint32_t)stride);
     const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
-    unsigned open = cairn__moves_from(g, c, MOVES);
+    unsigned open = SIZED ? cairn__sized_moves(g, c, size, MOVES) : cairn__moves_from(g, c, MOVES);
     if (BOUNDED) open &= cairn__bound_mask(s, cx, cy);
     while (open) {
       const int d = cairn__ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      cairn_cost ng = gc + base[d] * cost[REVERSE ? c : nb];
+      cairn_cost ng = gc + base[d] * (SIZED ? cairn__block_cost(g, nb, size) : cost[REVERSE ? c : nb]);
       if (pen) { /* a cost layer: one predictable branch when there is none */
-        const uint32_t p = pen[REVERSE ? c : nb];
+        const uint32_t p = SIZED ? cairn__block_pen(g, pen, nb, size) : pen[REVERSE ? c : nb];
         if (p == CAIRN_PENALTY_BLOCK) continue;
         ng += p;
       }
@@ -137,25 +140,30 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
   return CAIRN_IN_PROGRESS;
 }
 
-#define GRID_STEP(name, H, M, T, G, B, R)                             \
+#define GRID_STEP(name, H, M, T, G, B, R, S)                          \
   static cairn_status name(cairn_search *s, uint64_t budget) {        \
-    return grid_step_impl(s, budget, H, M, T, G, B, R);               \
+    return grid_step_impl(s, budget, H, M, T, G, B, R, S);            \
   }
 /* Each search kind in all four (turn, moves) forms; bounded ones get _b. */
-#define GRID_STEPS_TM(tag, H, G, B)                                   \
-  GRID_STEP(step_##tag##_8, H, 8, false, G, B, false)                 \
-  GRID_STEP(step_##tag##_4, H, 4, false, G, B, false)                 \
-  GRID_STEP(step_##tag##_8t, H, 8, true, G, B, false)                 \
-  GRID_STEP(step_##tag##_4t, H, 4, true, G, B, false)
-#define GRID_STEPS_TMB(tag, H, G)                                     \
-  GRID_STEPS_TM(tag, H, G, false) GRID_STEPS_TM(tag##_b, H, G, true)
-GRID_STEPS_TMB(oct, CAIRN_H_OCTILE, GOAL_ONE)
-GRID_STEPS_TMB(man, CAIRN_H_MANHATTAN, GOAL_ONE)
-GRID_STEPS_TMB(euc, CAIRN_H_EUCLIDEAN, GOAL_ONE)
-GRID_STEPS_TMB(zero, CAIRN_H_ZERO, GOAL_ONE)
-GRID_STEPS_TMB(set, CAIRN_H_ZERO, GOAL_SET)
+#define GRID_STEPS_TM(tag, H, G, B, S)                                \
+  GRID_STEP(step_##tag##_8, H, 8, false, G, B, false, S)              \
+  GRID_STEP(step_##tag##_4, H, 4, false, G, B, false, S)              \
+  GRID_STEP(step_##tag##_8t, H, 8, true, G, B, false, S)              \
+  GRID_STEP(step_##tag##_4t, H, 4, true, G, B, false, S)
+#define GRID_STEPS_TMB(tag, H, G, S)                                  \
+  GRID_STEPS_TM(tag, H, G, false, S) GRID_STEPS_TM(tag##_b, H, G, true, S)
+GRID_STEPS_TMB(oct, CAIRN_H_OCTILE, GOAL_ONE, false)
+GRID_STEPS_TMB(man, CAIRN_H_MANHATTAN, GOAL_ONE, false)
+GRID_STEPS_TMB(euc, CAIRN_H_EUCLIDEAN, GOAL_ONE, false)
+GRID_STEPS_TMB(zero, CAIRN_H_ZERO, GOAL_ONE, false)
+GRID_STEPS_TMB(set, CAIRN_H_ZERO, GOAL_SET, false)
+/* A* for units of more than one cell (the same forms) */
+GRID_STEPS_TMB(oct_k, CAIRN_H_OCTILE, GOAL_ONE, true)
+GRID_STEPS_TMB(man_k, CAIRN_H_MANHATTAN, GOAL_ONE, true)
+GRID_STEPS_TMB(euc_k, CAIRN_H_EUCLIDEAN, GOAL_ONE, true)
+GRID_STEPS_TMB(zero_k, CAIRN_H_ZERO, GOAL_ONE, true)
 /* fills: [moves == 4][bounded][reverse]; no turn penalty */
-#define FILL_STEP(tag, M, B, R) GRID_STEP(step_fill_##tag, CAIRN_H_ZERO, M, false, GOAL_FILL, B, R)
+#define FILL_STEP(tag, M, B, R) GRID_STEP(step_fill_##tag, CAIRN_H_ZERO, M, false, GOAL_FILL, B, R, false)
 FILL_STEP(8, 8, false, false)
 FILL_STEP(8r, 8, false, true)
 FILL_STEP(8b, 8, true, false)
@@ -172,9 +180,10 @@ const cairn__step_fn cairn__search_fill_steps[2][2][2] = {
   {{{step_##tag##_8, step_##tag##_4}, {step_##tag##_8t, step_##tag##_4t}}, \
    {{step_##tag##_b_8, step_##tag##_b_4},                             \
     {step_##tag##_b_8t, step_##tag##_b_4t}}}
-/* [heuristic][bounded][turn][moves == 4] */
-static const cairn__step_fn one_goal_steps[4][2][2][2] = {
-    TM_TABLE(oct), TM_TABLE(man), TM_TABLE(euc), TM_TABLE(zero)};
+/* [sized][heuristic][bounded][turn][moves == 4] */
+static const cairn__step_fn one_goal_steps[2][4][2][2][2] = {
+    {TM_TABLE(oct), TM_TABLE(man), TM_TABLE(euc), TM_TABLE(zero)},
+    {TM_TABLE(oct_k), TM_TABLE(man_k), TM_TABLE(euc_k), TM_TABLE(zero_k)}};
 /* [bounded][turn][moves == 4] */
 static const cairn__step_fn goal_set_steps[2][2][2] = TM_TABLE(set);
 
@@ -186,10 +195,13 @@ static cairn_status check_cell(const cairn_grid *g, cairn_point p) {
   return CAIRN_OK;
 }
 
-/* check_cell, and inside the search's bounds when it has them. */
+/* check_cell, a legal position for the search's size, and inside the
+ * search's bounds when it has them. */
 cairn_status cairn__search_check_in(const cairn_search *s, const cairn_grid *g,
                                     cairn_point p) {
   cairn_status st = check_cell(g, p);
+  if (st == CAIRN_OK && g->clear[cairn__grid_index(g, p.x, p.y)] < s->size)
+    st = CAIRN_ERR_BLOCKED;
   if (st != CAIRN_OK || !s->bounded) return st;
   int32_t x = p.x + 1, y = p.y + 1;
   if (x < s->bx0 || x > s->bx1 || y < s->by0 || y > s->by1)
@@ -211,8 +223,9 @@ static cairn_status load_bounds(cairn_search *s, const cairn_grid *g,
   s->bounded = true;
   s->bx0 = r.x + 1;
   s->by0 = r.y + 1;
-  s->bx1 = r.x + r.w;
-  s->by1 = r.y + r.h;
+  /* a footprint's top-left cell: the whole footprint stays inside */
+  s->bx1 = r.x + r.w - (s->size - 1);
+  s->by1 = r.y + r.h - (s->size - 1);
   return CAIRN_OK;
 }
 
@@ -229,6 +242,7 @@ cairn_status cairn__search_grid_begin(cairn_search *s, const cairn_grid *g,
   if (st == CAIRN_OK) st = cairn__search_load_opts(s, o);
   if (st == CAIRN_OK && o && o->n_avoid && (!avoid_ok || !o->avoid))
     st = CAIRN_ERR_ARG;
+  if (st == CAIRN_OK && s->size > 1 && !avoid_ok) st = CAIRN_ERR_ARG; /* A* only */
   if (st == CAIRN_OK && o && o->penalty && !cairn_penalty_fits(o->penalty, g))
     st = CAIRN_ERR_ARG;
   /* the claims' grid must have this one's size: equal padded sizes are not
@@ -275,11 +289,15 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->goal = cairn__grid_index(g, goal.x, goal.y);
   s->gx = goal.x + 1;
   s->gy = goal.y + 1;
-  s->step = one_goal_steps[s->heuristic][s->bounded][s->turn != 0]
+  s->step = one_goal_steps[s->size > 1][s->heuristic][s->bounded][s->turn != 0]
                           [s->moves == 4];
   if (o) avoid_cells(s, g, o->avoid, o->n_avoid);
-  if ((g->islands_fresh && g->island[s->start] != g->island[s->goal]) ||
-      (s->pen && s->pen[s->goal] == CAIRN_PENALTY_BLOCK && s->goal != s->start)) {
+  const bool goal_blocked =
+      s->pen && s->goal != s->start &&
+      (s->size > 1 ? cairn__block_pen(g, s->pen, s->goal, s->size) : s->pen[s->goal]) ==
+          CAIRN_PENALTY_BLOCK;
+  /* a size's legal positions lie inside the size-1 islands */
+  if ((g->islands_fresh && g->island[s->start] != g->island[s->goal]) || goal_blocked) {
     s->state = CAIRN_NO_PATH; /* other island, or a goal the layer blocks */
     return CAIRN_OK;
   }
@@ -305,14 +323,17 @@ cairn_status cairn_search_step(cairn_search *s, uint64_t budget) {
 }
 
 /* A path's cost from terrain alone: what it costs without layers or turn
- * penalties. */
-static cairn_cost terrain_cost(const cairn_grid *g, const uint32_t *nodes,
-                               size_t n) {
+ * penalties, for a unit of `size` cells a side (a resumed search's
+ * positions are trusted only as far as their clearance). */
+static cairn_cost terrain_cost(const cairn_grid *g, const uint32_t *nodes, size_t n,
+                               unsigned size) {
   cairn_cost c = 0;
   for (size_t k = 1; k < n; k++) {
     uint32_t d = nodes[k] > nodes[k - 1] ? nodes[k] - nodes[k - 1] : nodes[k - 1] - nodes[k];
     bool straight = d == 1 || d == (uint32_t)g->stride;
-    c += (straight ? CAIRN_COST_ONE : CAIRN_COST_DIAG) * g->cost[nodes[k]];
+    uint8_t t = size > 1 && g->clear[nodes[k]] >= size ? cairn__block_cost(g, nodes[k], size)
+                                                       : g->cost[nodes[k]];
+    c += (straight ? CAIRN_COST_ONE : CAIRN_COST_DIAG) * t;
   }
   return c;
 }
@@ -332,7 +353,7 @@ cairn_status cairn_search_result(cairn_search *s, cairn_result *out) {
   out->steps = (uint32_t)(s->path_len - 1);
   if (s->kind == CAIRN__GRID) {
     out->path = s->path;
-    out->base_cost = terrain_cost(s->grid, s->path_nodes, s->path_len);
+    out->base_cost = terrain_cost(s->grid, s->path_nodes, s->path_len, s->size);
   } else {
     out->nodes = s->path_nodes;
   }

@@ -87,7 +87,10 @@ struct cairn_search {
   const uint16_t *claims;
   cairn_cost claim_pen;
   int32_t claim_r, sx, sy;
-  /* bounds in padded coordinates, inclusive (bounded loops only) */
+  /* the unit's size (opts.size): 1, or a k x k footprint (sized loops) */
+  uint8_t size;
+  /* bounds in padded coordinates, inclusive (bounded loops only); with a
+   * size, of the footprint's top-left cell */
   bool bounded;
   int32_t bx0, by0, bx1, by1;
   /* fills with targets: how many are still unsettled */
@@ -253,6 +256,45 @@ static inline uint32_t cairn__pop(cairn_search *s) {
 }
 
 /* ---- grid moves (the grid loop and the uniform fills) ---------------- */
+
+/* The legal moves of a unit of size k (> 1) at position c, as
+ * cairn__moves_from gives them for size 1: to positions whose clearance
+ * is at least k, a diagonal only where both straight ones are legal. */
+CAIRN_INLINE unsigned cairn__sized_moves(const cairn_grid *g, uint32_t c, unsigned k, int MOVES) {
+  const uint8_t *cl = g->clear;
+  const uint32_t s = (uint32_t)g->stride;
+  unsigned e = cl[c + 1] >= k, w = cl[c - 1] >= k, so = cl[c + s] >= k, n = cl[c - s] >= k;
+  unsigned m = e | w << 1 | so << 2 | n << 3;
+  if (MOVES == 4) return m;
+  m |= (e & so & (cl[c + s + 1] >= k)) << 4;
+  m |= (w & so & (cl[c + s - 1] >= k)) << 5;
+  m |= (e & n & (cl[c - s + 1] >= k)) << 6;
+  m |= (w & n & (cl[c - s - 1] >= k)) << 7;
+  return m;
+}
+
+/* The dearest terrain a unit of size k covers at position i, whose
+ * clearance is at least k (so every covered cell is on the grid). */
+CAIRN_INLINE uint8_t cairn__block_cost(const cairn_grid *g, uint32_t i, unsigned k) {
+  uint8_t most = 0;
+  for (unsigned y = 0; y < k; y++) {
+    const uint8_t *row = g->cost + i + y * (uint32_t)g->stride;
+    for (unsigned x = 0; x < k; x++) most = row[x] > most ? row[x] : most;
+  }
+  return most;
+}
+
+/* The highest penalty of layer cells pen a unit of size k covers at
+ * position i (CAIRN_PENALTY_BLOCK, the largest value, if any blocks). */
+CAIRN_INLINE uint32_t cairn__block_pen(const cairn_grid *g, const uint32_t *pen, uint32_t i,
+                                       unsigned k) {
+  uint32_t most = 0;
+  for (unsigned y = 0; y < k; y++) {
+    const uint32_t *row = pen + i + y * (uint32_t)g->stride;
+    for (unsigned x = 0; x < k; x++) most = row[x] > most ? row[x] : most;
+  }
+  return most;
+}
 
 /* The legal moves out of cell c as a bit set over the cairn__dx order: the
  * grid keeps them per cell (struct cairn_grid), one load instead of eight

@@ -131,6 +131,29 @@ expect 2 "--turn-penalty does not apply to --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --turn-penalty 1
 expect 2 "--moves 4 does not apply to --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --moves 4
+# --size: a one-cell gate passes size 1 and sends size 2 round, at the cost
+# of size 1 on the map eroded for size 2 by hand; a footprint that does not
+# fit is bad input, naming the cell and the size
+printf 'type octile\nheight 12\nwidth 20\nmap\n' >"$tmp/gate.map"
+printf '..........@.........\n' >"$tmp/gate_row"
+for r in 0 1 2 3 4 5 6 7 8 9 10 11; do
+  case $r in 2 | 10 | 11) printf '....................\n' ;; *) cat "$tmp/gate_row" ;; esac
+done >>"$tmp/gate.map"
+printf 'type octile\nheight 12\nwidth 20\nmap\n' >"$tmp/gate2.map"
+for r in 0 1 2 3 4 5 6 7 8 9; do printf '.........@@........@\n'; done >>"$tmp/gate2.map"
+printf '...................@\n@@@@@@@@@@@@@@@@@@@@\n' >>"$tmp/gate2.map"
+expect 0 '"cost":15.000000' "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --json
+expect 0 '"cost":23.970581' "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --json
+expect 0 '"cost":23.970581' "$cairn" path --map "$tmp/gate2.map" --from 2,2 --to 17,2 --json
+expect 0 '"found":false' "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 3 --json
+expect 3 "--from 9,2: a unit of size 2 does not fit there" \
+  "$cairn" path --map "$tmp/gate.map" --from 9,2 --to 17,2 --size 2
+expect 2 "--size does not apply to --algo hpa" \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --algo hpa
+expect 2 "--smooth is for units of size 1" \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --smooth
+expect 2 "--size: '9' is not an integer in 1..8" \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 9
 expect 2 "--cluster needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --cluster 8
 expect 2 "--nearby needs --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo dijkstra --nearby 0

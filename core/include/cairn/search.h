@@ -74,6 +74,19 @@ typedef struct cairn_search_opts {
    * with CAIRN_ERR_ARG. */
   const cairn_point *avoid;
   size_t n_avoid; /**< cells in avoid */
+  /** The unit's size k, 1 .. CAIRN_GRID_MAX_CLEARANCE (0 reads as 1, the
+   * default): the unit covers the k x k cells whose top-left one is its
+   * position. A position is legal where every covered cell is open
+   * (cairn_grid_clearance >= k), a move where it is legal on the grid of
+   * legal positions (no corner cutting there), and entering a position
+   * costs the dearest terrain it covers times the step, plus the highest
+   * layer penalty it covers (blocked if one is CAIRN_PENALTY_BLOCK);
+   * claims count at the position alone. The start and goal must be legal
+   * positions (else CAIRN_ERR_BLOCKED). With bounds, every covered cell
+   * stays inside them. Size 1 is every search's own behaviour. A*
+   * (cairn_astar, cairn_astar_begin and its resume) only, for now: the
+   * other grid searches refuse a size above 1 with CAIRN_ERR_ARG. */
+  int32_t size;
 } cairn_search_opts;
 
 /** The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,

@@ -1,0 +1,205 @@
+/* A* for units of several cells (cairn_search_opts.size): on random maps
+ * with terrain, sizes 1 to 4, 8 and 4 moves, every answer equals the
+ * reference, a size-1 search (A* with the zero heuristic: Dijkstra) on the
+ * grid eroded for that size, written out as its own grid (a cell keeps
+ * the dearest terrain of the k x k block at it where that block is open,
+ * else it is blocked), and the path is valid there (cairn_grid_check_path)
+ * at the reported cost; a one-cell gate passes size 1 and sends size 2
+ * round; layers count over the footprint; bounds hold the whole
+ * footprint; bad sizes and searches other than A* are refused. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* The grid for a unit of size k, as the definition reads it. */
+static cairn_grid *eroded(const cairn_grid *g, int k) {
+  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  cairn_grid *e = NULL;
+  assert_int_equal(cairn_grid_create(w, h, 0, NULL, &e), CAIRN_OK);
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      uint8_t most = 0;
+      bool open = true;
+      for (int dy = 0; dy < k && open; dy++)
+        for (int dx = 0; dx < k && open; dx++) {
+          uint8_t c = cairn_grid_cost(g, x + dx, y + dy);
+          open = c != 0;
+          if (c > most) most = c;
+        }
+      assert_int_equal(cairn_grid_set_cost(e, x, y, open ? most : 0), CAIRN_OK);
+    }
+  assert_int_equal(cairn_grid_update_islands(e), CAIRN_OK);
+  return e;
+}
+
+static cairn_search_opts sized(int k, int moves) {
+  cairn_search_opts o = cairn_search_defaults();
+  o.size = k;
+  o.moves = moves;
+  if (moves == 4) o.heuristic = CAIRN_H_MANHATTAN;
+  return o;
+}
+
+/* A random position legal for size k, or (-1, -1) after many tries. */
+static cairn_point legal(uint64_t *rng, const cairn_grid *g, int k) {
+  for (int t = 0; t < 1000; t++) {
+    cairn_point p = {(int32_t)tu_below(rng, (uint32_t)cairn_grid_width(g)),
+                     (int32_t)tu_below(rng, (uint32_t)cairn_grid_height(g))};
+    if (cairn_grid_clearance(g, p.x, p.y) >= k) return p;
+  }
+  cairn_point none = {-1, -1};
+  return none;
+}
+
+static void against_eroded_dijkstra(void **state) {
+  cairn_search *s = *state;
+  cairn_search *ref = NULL;
+  assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
+  uint64_t rng = 0x512e5;
+  int answered = 0, found = 0;
+  for (int map = 0; map < 24; map++) {
+    int w = 8 + (int)tu_below(&rng, 40), h = 8 + (int)tu_below(&rng, 40);
+    cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 25), 4);
+    for (int k = 1; k <= 4; k++) {
+      cairn_grid *e = eroded(g, k);
+      for (int moves = 8; moves >= 4; moves -= 4) {
+        cairn_search_opts o = sized(k, moves);
+        cairn_search_opts ro = cairn_search_defaults();
+        ro.moves = moves;
+        ro.heuristic = CAIRN_H_ZERO;
+        for (int q = 0; q < 12; q++) {
+          cairn_point a = legal(&rng, g, k), b = legal(&rng, g, k);
+          if (a.x < 0 || b.x < 0) break;
+          cairn_result r, want;
+          cairn_status st = cairn_astar(s, g, a, b, &o, &r);
+          cairn_status wst = cairn_astar(ref, e, a, b, &ro, &want);
+          answered++;
+          assert_int_equal(st, wst);
+          if (st != CAIRN_OK) continue;
+          found++;
+          if (r.cost != want.cost)
+            fail_msg("size %d, %d moves, (%d,%d) -> (%d,%d): cost %llu, eroded Dijkstra %llu", k,
+                     moves, a.x, a.y, b.x, b.y, (unsigned long long)r.cost,
+                     (unsigned long long)want.cost);
+          assert_true(r.base_cost == r.cost);
+          cairn_path_check pc;
+          cairn_grid_check_path(e, r.path, r.path_len, a, b, moves, &pc);
+          if (!pc.valid) fail_msg("size %d: %s at %zu", k, pc.problem, pc.bad_index);
+          assert_true(fabs(pc.cost - (double)r.cost / CAIRN_COST_ONE) < 1e-6 * (1 + pc.cost));
+        }
+      }
+      cairn_grid_destroy(e);
+    }
+    cairn_grid_destroy(g);
+  }
+  print_message("%d queries, %d found\n", answered, found);
+  assert_true(found > 500 && found < answered); /* paths and refusals both */
+  cairn_search_destroy(ref);
+}
+
+/* A wall with a one-cell gate near the top and a wide gap at the far end:
+ * size 1 goes through the gate, size 2 round by the gap. */
+static void one_cell_gate(void **state) {
+  cairn_search *s = *state;
+  const char *rows[] = {"..........#.........",
+                        "..........#.........",
+                        "....................", /* the gate: (10, 2) */
+                        "..........#.........",
+                        "..........#.........",
+                        "..........#.........",
+                        "..........#.........",
+                        "..........#.........",
+                        "..........#.........",
+                        "..........#.........",
+                        "....................",
+                        "...................."};
+  cairn_grid *g = tu_grid(rows, 12);
+  cairn_point a = {2, 2}, b = {17, 2};
+  cairn_search_opts one = sized(1, 8), two = sized(2, 8);
+  cairn_result r1, r2;
+  assert_int_equal(cairn_astar(s, g, a, b, &one, &r1), CAIRN_OK);
+  assert_int_equal(r1.steps, 15); /* straight through */
+  bool through_gate = false;
+  for (size_t i = 0; i < r1.path_len; i++) through_gate |= r1.path[i].x == 10 && r1.path[i].y == 2;
+  assert_true(through_gate);
+  assert_int_equal(cairn_astar(s, g, a, b, &two, &r2), CAIRN_OK);
+  assert_true(r2.cost > r1.cost);
+  for (size_t i = 0; i < r2.path_len; i++) assert_true(r2.path[i].y >= 9 || r2.path[i].x != 9);
+  for (size_t i = 0; i < r2.path_len; i++)
+    assert_true(cairn_grid_clearance(g, r2.path[i].x, r2.path[i].y) >= 2);
+  /* and a unit too big for the whole gap: no path */
+  cairn_search_opts three = sized(3, 8);
+  cairn_result r3;
+  assert_int_equal(cairn_astar(s, g, a, b, &three, &r3), CAIRN_NO_PATH);
+  cairn_grid_destroy(g);
+}
+
+/* A layer counts its highest penalty under the footprint; a blocked cell
+ * under it blocks the position. Bounds hold the whole footprint. */
+static void layers_and_bounds(void **state) {
+  cairn_search *s = *state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(12, 6, 1, NULL, &g), CAIRN_OK);
+  cairn_penalty *p = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &p), CAIRN_OK);
+  /* block one cell of row 3 in every column: size 2 on rows 2-3 or 3-4 is
+   * blocked everywhere, so it must stay on rows 0-2 or 4-5 */
+  for (int32_t x = 0; x < 12; x++) assert_int_equal(cairn_penalty_block(p, x, 3, 1), CAIRN_OK);
+  cairn_search_opts o = sized(2, 8);
+  o.penalty = p;
+  cairn_point a = {0, 0}, b = {10, 4};
+  cairn_result r;
+  assert_int_equal(cairn_astar(s, g, a, b, &o, &r), CAIRN_NO_PATH);
+  cairn_point c = {10, 0};
+  assert_int_equal(cairn_astar(s, g, a, c, &o, &r), CAIRN_OK);
+  assert_true(r.cost == 10 * CAIRN_COST_ONE);
+  /* a penalty under the footprint's lower row counts */
+  assert_int_equal(cairn_penalty_block(p, 5, 3, 0), CAIRN_OK);
+  assert_int_equal(cairn_penalty_add(p, 5, 1, 3 * CAIRN_COST_ONE), CAIRN_OK);
+  assert_int_equal(cairn_astar(s, g, a, c, &o, &r), CAIRN_OK);
+  assert_true(r.cost > 10 * CAIRN_COST_ONE); /* it pays or goes round */
+  assert_true(r.base_cost == 10 * CAIRN_COST_ONE || r.base_cost > 10 * CAIRN_COST_ONE);
+  cairn_penalty_destroy(p);
+  /* bounds: the 2 x 2 unit keeps its footprint inside x 0..5 */
+  cairn_search_opts bo = sized(2, 8);
+  bo.bounds = (cairn_rect){0, 0, 6, 6};
+  cairn_point in = {4, 0}, edge = {5, 0};
+  assert_int_equal(cairn_astar(s, g, a, in, &bo, &r), CAIRN_OK);
+  assert_int_equal(cairn_astar(s, g, a, edge, &bo, &r), CAIRN_ERR_RANGE);
+  cairn_grid_destroy(g);
+}
+
+static void refusals(void **state) {
+  cairn_search *s = *state;
+  const char *rows[] = {"....#", ".....", "....."};
+  cairn_grid *g = tu_grid(rows, 3);
+  cairn_point a = {0, 0}, b = {1, 1}, c = {3, 0};
+  cairn_result r;
+  cairn_search_opts o = sized(CAIRN_GRID_MAX_CLEARANCE + 1, 8);
+  assert_int_equal(cairn_astar(s, g, a, b, &o, &r), CAIRN_ERR_ARG);
+  o.size = -1;
+  assert_int_equal(cairn_astar(s, g, a, b, &o, &r), CAIRN_ERR_ARG);
+  o = sized(2, 8);
+  assert_int_equal(cairn_astar(s, g, a, b, &o, &r), CAIRN_OK);
+  assert_int_equal(cairn_astar(s, g, c, b, &o, &r), CAIRN_ERR_BLOCKED); /* (4, 0) is a wall */
+  cairn_point low = {0, 2};
+  assert_int_equal(cairn_astar(s, g, a, low, &o, &r), CAIRN_ERR_BLOCKED); /* off the bottom */
+  o.size = 0; /* reads as 1 */
+  assert_int_equal(cairn_astar(s, g, c, b, &o, &r), CAIRN_OK);
+  /* other searches: size 1 only */
+  o.size = 2;
+  assert_int_equal(cairn_dijkstra_fill(s, g, &a, 1, NULL, 0, 0, &o), CAIRN_ERR_ARG);
+  cairn_grid_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      tu_with_search(against_eroded_dijkstra),
+      tu_with_search(one_cell_gate),
+      tu_with_search(layers_and_bounds),
+      tu_with_search(refusals),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
