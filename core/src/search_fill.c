@@ -287,7 +287,7 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
     return st;
   }
   s->full_map = true;
-  s->step = cairn__search_fill_steps[s->moves == 4][s->bounded][reverse];
+  s->step = cairn__search_fill_steps[s->size > 1][s->moves == 4][s->bounded][reverse];
   /* targets off the grid or bounds are never settled: they just make the
    * fill run to the end */
   s->targets_left = 0;
@@ -303,7 +303,7 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
     s->targets_left++;
   }
   s->goal_set = s->targets_left > 0;
-  if (region_uniform(s, g)) {
+  if (s->size == 1 && region_uniform(s, g)) { /* the FIFO rings prune size 1's moves */
     size_t cells = region_cells(s, g);
     bool roomy = s->ring_cap[0] >= 4 * cells + n_sources && s->ring_cap[1] >= 4 * cells;
     s->step = fifo_steps[roomy][s->moves == 4][s->bounded];

@@ -65,9 +65,9 @@ CAIRN_INLINE bool in_claim_radius(const cairn_search *s, int32_t x, int32_t y) {
 }
 
 /* REVERSE (fills only): g is the cost of reaching the sources, so a step
- * from neighbour nb into c costs c's terrain, not nb's. SIZED (A* only): a
- * unit of s->size cells a side, its moves and costs those of its
- * footprint (cairn_search_opts.size). */
+ * from neighbour nb into c costs c's terrain, not nb's. SIZED: a unit of
+ * s->size cells a side, its moves and costs those of its footprint
+ * (cairn_search_opts.size). */
 CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const int H, const int MOVES,
                                          const bool TURN, const int GOAL,
@@ -113,9 +113,10 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
       const int d = cairn__ctz(open);
       open &= open - 1;
       const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-      cairn_cost ng = gc + base[d] * (SIZED ? cairn__block_cost(g, nb, size) : cost[REVERSE ? c : nb]);
+      const uint32_t in = REVERSE ? c : nb; /* the position whose entry is paid */
+      cairn_cost ng = gc + base[d] * (SIZED ? cairn__block_cost(g, in, size) : cost[in]);
       if (pen) { /* a cost layer: one predictable branch when there is none */
-        const uint32_t p = SIZED ? cairn__block_pen(g, pen, nb, size) : pen[REVERSE ? c : nb];
+        const uint32_t p = SIZED ? cairn__block_pen(g, pen, in, size) : pen[in];
         if (p == CAIRN_PENALTY_BLOCK) continue;
         ng += p;
       }
@@ -162,19 +163,26 @@ GRID_STEPS_TMB(oct_k, CAIRN_H_OCTILE, GOAL_ONE, true)
 GRID_STEPS_TMB(man_k, CAIRN_H_MANHATTAN, GOAL_ONE, true)
 GRID_STEPS_TMB(euc_k, CAIRN_H_EUCLIDEAN, GOAL_ONE, true)
 GRID_STEPS_TMB(zero_k, CAIRN_H_ZERO, GOAL_ONE, true)
-/* fills: [moves == 4][bounded][reverse]; no turn penalty */
-#define FILL_STEP(tag, M, B, R) GRID_STEP(step_fill_##tag, CAIRN_H_ZERO, M, false, GOAL_FILL, B, R, false)
-FILL_STEP(8, 8, false, false)
-FILL_STEP(8r, 8, false, true)
-FILL_STEP(8b, 8, true, false)
-FILL_STEP(8br, 8, true, true)
-FILL_STEP(4, 4, false, false)
-FILL_STEP(4r, 4, false, true)
-FILL_STEP(4b, 4, true, false)
-FILL_STEP(4br, 4, true, true)
-const cairn__step_fn cairn__search_fill_steps[2][2][2] = {
-    {{step_fill_8, step_fill_8r}, {step_fill_8b, step_fill_8br}},
-    {{step_fill_4, step_fill_4r}, {step_fill_4b, step_fill_4br}}};
+GRID_STEPS_TMB(set_k, CAIRN_H_ZERO, GOAL_SET, true)
+/* fills: [sized][moves == 4][bounded][reverse]; no turn penalty */
+#define FILL_STEP(tag, M, B, R, S) \
+  GRID_STEP(step_fill_##tag, CAIRN_H_ZERO, M, false, GOAL_FILL, B, R, S)
+#define FILL_STEPS(k, S)                 \
+  FILL_STEP(8##k, 8, false, false, S)    \
+  FILL_STEP(8r##k, 8, false, true, S)    \
+  FILL_STEP(8b##k, 8, true, false, S)    \
+  FILL_STEP(8br##k, 8, true, true, S)    \
+  FILL_STEP(4##k, 4, false, false, S)    \
+  FILL_STEP(4r##k, 4, false, true, S)    \
+  FILL_STEP(4b##k, 4, true, false, S)    \
+  FILL_STEP(4br##k, 4, true, true, S)
+FILL_STEPS(, false)
+FILL_STEPS(_k, true)
+const cairn__step_fn cairn__search_fill_steps[2][2][2][2] = {
+    {{{step_fill_8, step_fill_8r}, {step_fill_8b, step_fill_8br}},
+     {{step_fill_4, step_fill_4r}, {step_fill_4b, step_fill_4br}}},
+    {{{step_fill_8_k, step_fill_8r_k}, {step_fill_8b_k, step_fill_8br_k}},
+     {{step_fill_4_k, step_fill_4r_k}, {step_fill_4b_k, step_fill_4br_k}}}};
 
 #define TM_TABLE(tag)                                                 \
   {{{step_##tag##_8, step_##tag##_4}, {step_##tag##_8t, step_##tag##_4t}}, \
@@ -184,8 +192,8 @@ const cairn__step_fn cairn__search_fill_steps[2][2][2] = {
 static const cairn__step_fn one_goal_steps[2][4][2][2][2] = {
     {TM_TABLE(oct), TM_TABLE(man), TM_TABLE(euc), TM_TABLE(zero)},
     {TM_TABLE(oct_k), TM_TABLE(man_k), TM_TABLE(euc_k), TM_TABLE(zero_k)}};
-/* [bounded][turn][moves == 4] */
-static const cairn__step_fn goal_set_steps[2][2][2] = TM_TABLE(set);
+/* [sized][bounded][turn][moves == 4] */
+static const cairn__step_fn goal_set_steps[2][2][2][2] = {TM_TABLE(set), TM_TABLE(set_k)};
 
 /* ---- grid entry points ---------------------------------------------- */
 
@@ -242,7 +250,6 @@ cairn_status cairn__search_grid_begin(cairn_search *s, const cairn_grid *g,
   if (st == CAIRN_OK) st = cairn__search_load_opts(s, o);
   if (st == CAIRN_OK && o && o->n_avoid && (!avoid_ok || !o->avoid))
     st = CAIRN_ERR_ARG;
-  if (st == CAIRN_OK && s->size > 1 && !avoid_ok) st = CAIRN_ERR_ARG; /* A* only */
   if (st == CAIRN_OK && o && o->penalty && !cairn_penalty_fits(o->penalty, g))
     st = CAIRN_ERR_ARG;
   /* the claims' grid must have this one's size: equal padded sizes are not
@@ -426,7 +433,7 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
   }
   s->goal_set = true;
   s->heuristic = CAIRN_H_ZERO;
-  s->step = goal_set_steps[s->bounded][s->turn != 0][s->moves == 4];
+  s->step = goal_set_steps[s->size > 1][s->bounded][s->turn != 0][s->moves == 4];
   if (!reachable) {
     s->state = CAIRN_NO_PATH;
     return CAIRN_OK;

@@ -1,12 +1,13 @@
-/* A* for units of several cells (cairn_search_opts.size): on random maps
+/* Searches for units of several cells (cairn_search_opts.size): on random maps
  * with terrain, sizes 1 to 4, 8 and 4 moves, every answer equals the
  * reference, a size-1 search (A* with the zero heuristic: Dijkstra) on the
  * grid eroded for that size, written out as its own grid (a cell keeps
  * the dearest terrain of the k x k block at it where that block is open,
  * else it is blocked), and the path is valid there (cairn_grid_check_path)
  * at the reported cost; a one-cell gate passes size 1 and sends size 2
- * round; layers count over the footprint; bounds hold the whole
- * footprint; bad sizes and searches other than A* are refused. */
+ * round; fills, distance maps and the nearest goal agree with the eroded
+ * grid's too; layers count over the footprint; bounds hold the whole
+ * footprint; bad sizes are refused. */
 #include "test_util.h"
 
 #include <math.h>
@@ -99,6 +100,62 @@ static void against_eroded_dijkstra(void **state) {
   cairn_search_destroy(ref);
 }
 
+/* Fills (forward and to the sources), distance maps and the nearest of
+ * several goals for size k equal the same searches for size 1 on the
+ * eroded grid, cell for cell. */
+static void fills_and_nearest(void **state) {
+  cairn_search *s = *state;
+  cairn_search *ref = NULL;
+  assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
+  uint64_t rng = 0xf111;
+  static cairn_cost got[48 * 48], want[48 * 48];
+  int compared = 0;
+  for (int map = 0; map < 12; map++) {
+    int w = 8 + (int)tu_below(&rng, 40), h = 8 + (int)tu_below(&rng, 40);
+    cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 25), map % 2 ? 4 : 1);
+    for (int k = 2; k <= 4; k++) {
+      cairn_grid *e = eroded(g, k);
+      cairn_point src[2] = {legal(&rng, g, k), legal(&rng, g, k)};
+      if (src[0].x < 0 || src[1].x < 0) {
+        cairn_grid_destroy(e);
+        continue;
+      }
+      for (int moves = 8; moves >= 4; moves -= 4) {
+        cairn_search_opts o = sized(k, moves), ro = sized(1, moves);
+        size_t n = (size_t)w * (size_t)h;
+        assert_int_equal(cairn_distance_map(s, g, src, 2, &o, got, n), CAIRN_OK);
+        assert_int_equal(cairn_distance_map(ref, e, src, 2, &ro, want, n), CAIRN_OK);
+        assert_memory_equal(got, want, n * sizeof *got);
+        /* costs to the sources: the entry of each position is paid */
+        assert_int_equal(cairn_dijkstra_fill(s, g, src, 2, NULL, 0, 1, &o), CAIRN_OK);
+        assert_int_equal(cairn_dijkstra_fill(ref, e, src, 2, NULL, 0, 1, &ro), CAIRN_OK);
+        for (int32_t y = 0; y < h; y++)
+          for (int32_t x = 0; x < w; x++) {
+            cairn_node_info a, b;
+            cairn_point p = {x, y};
+            assert_int_equal(cairn_search_cell(s, p, &a), CAIRN_OK);
+            assert_int_equal(cairn_search_cell(ref, p, &b), CAIRN_OK);
+            assert_int_equal(a.state, b.state);
+            if (a.state == CAIRN_NODE_CLOSED) assert_true(a.g == b.g);
+          }
+        cairn_result r, rr;
+        cairn_point from = legal(&rng, g, k);
+        cairn_status st = cairn_dijkstra_nearest(s, g, from, src, 2, &o, &r);
+        assert_int_equal(st, cairn_dijkstra_nearest(ref, e, from, src, 2, &ro, &rr));
+        if (st == CAIRN_OK) {
+          assert_true(r.cost == rr.cost);
+          assert_int_equal(r.goal_index, rr.goal_index);
+        }
+        compared++;
+      }
+      cairn_grid_destroy(e);
+    }
+    cairn_grid_destroy(g);
+  }
+  assert_true(compared > 40);
+  cairn_search_destroy(ref);
+}
+
 /* A wall with a one-cell gate near the top and a wide gap at the far end:
  * size 1 goes through the gate, size 2 round by the gap. */
 static void one_cell_gate(void **state) {
@@ -188,15 +245,16 @@ static void refusals(void **state) {
   assert_int_equal(cairn_astar(s, g, a, low, &o, &r), CAIRN_ERR_BLOCKED); /* off the bottom */
   o.size = 0; /* reads as 1 */
   assert_int_equal(cairn_astar(s, g, c, b, &o, &r), CAIRN_OK);
-  /* other searches: size 1 only */
+  /* a fill's source must fit too */
   o.size = 2;
-  assert_int_equal(cairn_dijkstra_fill(s, g, &a, 1, NULL, 0, 0, &o), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dijkstra_fill(s, g, &c, 1, NULL, 0, 0, &o), CAIRN_ERR_BLOCKED);
   cairn_grid_destroy(g);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       tu_with_search(against_eroded_dijkstra),
+      tu_with_search(fills_and_nearest),
       tu_with_search(one_cell_gate),
       tu_with_search(layers_and_bounds),
       tu_with_search(refusals),

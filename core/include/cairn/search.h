@@ -81,11 +81,13 @@ typedef struct cairn_search_opts {
    * legal positions (no corner cutting there), and entering a position
    * costs the dearest terrain it covers times the step, plus the highest
    * layer penalty it covers (blocked if one is CAIRN_PENALTY_BLOCK);
-   * claims count at the position alone. The start and goal must be legal
-   * positions (else CAIRN_ERR_BLOCKED). With bounds, every covered cell
-   * stays inside them. Size 1 is every search's own behaviour. A*
-   * (cairn_astar, cairn_astar_begin and its resume) only, for now: the
-   * other grid searches refuse a size above 1 with CAIRN_ERR_ARG. */
+   * claims count at the position alone. The start, goals and sources must
+   * be legal positions (else CAIRN_ERR_BLOCKED); a fill's targets where
+   * the unit does not fit are never settled. With bounds, every covered
+   * cell stays inside them. Every grid search takes it: A*, the nearest
+   * of many goals, fills and distance maps (on uniform terrain a fill for
+   * a size above 1 runs the general loop, not the FIFO rings). Size 1 is
+   * every search's own behaviour. */
   int32_t size;
 } cairn_search_opts;
 
@@ -294,8 +296,8 @@ CAIRN_CORE_API cairn_status cairn_search_cell(const cairn_search *s, cairn_point
                                cairn_node_info *out);
 
 /** Dijkstra from start to the nearest of n goals (the gathering case);
- * out->goal_index tells which. opts: only moves, turn_penalty and
- * max_expanded are used (the heuristic is zero).
+ * out->goal_index tells which. opts: only moves, turn_penalty,
+ * max_expanded and size are used (the heuristic is zero).
  * @param[in,out] s the search context
  * @param[in] grid the grid
  * @param[in] start the start cell
