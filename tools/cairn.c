@@ -26,6 +26,7 @@ static const command commands[] = {
      "         [--png FILE] (the map, the search's expanded nodes or clusters, the path)\n" },
     {"scen", cmd_scen,
      "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa] [--weight W]\n"
+     "         [--size K] (units of K x K cells: validity and cost, not the optima)\n"
      "         [--json] [--csv FILE] [--threads N] hpa only: [--cluster N]\n"
      "         [--nearby N] [--levels 2|3] [--landmarks N] [--no-smooth]\n"
      "         [--save-hierarchy FILE] [--load-hierarchy FILE]\n"

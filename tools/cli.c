@@ -121,6 +121,32 @@ bad:
   return false;
 }
 
+cairn_grid *cli_eroded(const cairn_grid *g, int k) {
+  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  cairn_grid *e = NULL;
+  if (cairn_grid_create(w, h, 0, NULL, &e) != CAIRN_OK) {
+    cli_error("out of memory");
+    return NULL;
+  }
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      if (cairn_grid_clearance(g, x, y) < k) continue;
+      uint8_t most = 0;
+      for (int32_t dy = 0; dy < k; dy++)
+        for (int32_t dx = 0; dx < k; dx++) {
+          uint8_t c = cairn_grid_cost(g, x + dx, y + dy);
+          if (c > most) most = c;
+        }
+      cairn_grid_set_cost(e, x, y, most); /* on the grid: cannot fail */
+    }
+  if (cairn_grid_update_islands(e) != CAIRN_OK) {
+    cairn_grid_destroy(e);
+    cli_error("out of memory");
+    return NULL;
+  }
+  return e;
+}
+
 cairn_grid *cli_load_map(const char *path, const cairn_terrain *t) {
   cairn_grid *g = NULL;
   cairn_error err;

@@ -57,6 +57,11 @@ bool cli_parse_terrain(const char *text, cairn_terrain *t);
 
 /* Loads a map, printing the loader's message on failure. */
 cairn_grid *cli_load_map(const char *path, const cairn_terrain *t);
+/* The grid a unit of size k moves on, as its own grid: a cell keeps the
+ * dearest terrain of the k x k cells from it where they are all open (its
+ * clearance is at least k), else it is blocked; what a size-k search's
+ * paths are checked on. NULL when out of memory (the error printed). */
+cairn_grid *cli_eroded(const cairn_grid *g, int k);
 
 /* Microseconds from a monotonic clock. */
 double cli_now_us(void);

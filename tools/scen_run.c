@@ -116,6 +116,11 @@ bool scen_row_blocked(const cairn_grid *g, const cairn_scen_entry *e) {
          !cairn_grid_cost(g, e->goal.x, e->goal.y);
 }
 
+bool scen_row_unfit(const cairn_grid *g, const cairn_scen_entry *e, int k) {
+  return cairn_grid_clearance(g, e->start.x, e->start.y) < k ||
+         cairn_grid_clearance(g, e->goal.x, e->goal.y) < k;
+}
+
 void scen_file_free(scen_file *f) {
   free(f->map_path);
   cairn_grid_destroy(f->g);
@@ -182,11 +187,13 @@ static cairn_status solve(solver *v, const cairn_grid *g, cairn_point a,
   return st;
 }
 
-/* Checks a found path on its own and fills the row. */
-static void judge_row(const scen_file *f, const cairn_scen_entry *e,
-                      const cairn_result *res, scen_row *r) {
+/* Checks a found path on its own, on `check` (the map, or the grid eroded
+ * for a unit above size 1, whose optimal lengths the file does not give),
+ * and fills the row. */
+static void judge_row(const scen_file *f, const cairn_grid *check, bool sized,
+                      const cairn_scen_entry *e, const cairn_result *res, scen_row *r) {
   cairn_path_check chk;
-  cairn_grid_check_path(f->g, res->path, res->path_len, e->start, e->goal, 8, &chk);
+  cairn_grid_check_path(check, res->path, res->path_len, e->start, e->goal, 8, &chk);
   if (!chk.valid) {
     r->kind = ROW_INVALID;
     cli_error("%s:%u: invalid path: %s at point %zu", f->path, e->line, chk.problem,
@@ -195,6 +202,7 @@ static void judge_row(const scen_file *f, const cairn_scen_entry *e,
   }
   r->kind = ROW_SOLVED;
   r->cost = chk.cost;
+  if (sized) return;
   r->mismatch = !scen_cost_matches(chk.cost, e->optimal);
   r->subopt_pct = e->optimal > 0 ? (chk.cost - e->optimal) / e->optimal * 100 : 0;
   if (r->subopt_pct < 0) r->subopt_pct = 0; /* printed-precision noise */
@@ -209,6 +217,7 @@ static int solver_init(const scen_config *c, const cairn_grid *g,
   v->po.smooth = !c->no_smooth;
   v->o = cairn_search_defaults();
   v->o.weight = c->weight;
+  v->o.size = c->size;
   if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
       cairn_search_reserve_grid(v->s, g) != CAIRN_OK ||
@@ -229,6 +238,8 @@ static void solver_free(solver *v) {
  * an exit code per worker. */
 typedef struct run_pass {
   const scen_file *f;
+  const cairn_grid *check; /* what paths are checked on (judge_row) */
+  int size;                /* the unit's, 1 or more */
   const scen_run_opts *o;
   scen_row *rows;
   solver *v;
@@ -243,7 +254,7 @@ static void run_range(const run_pass *p, uint32_t w, size_t begin, size_t end) {
     const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
     scen_row *r = &p->rows[i];
     memset(r, 0, sizeof *r);
-    if (scen_row_blocked(f->g, e)) {
+    if (scen_row_blocked(f->g, e) || (p->size > 1 && scen_row_unfit(f->g, e, p->size))) {
       r->kind = ROW_SKIPPED;
       continue;
     }
@@ -264,7 +275,7 @@ static void run_range(const run_pass *p, uint32_t w, size_t begin, size_t end) {
     if (st != CAIRN_OK)
       r->kind = ROW_UNREACHABLE;
     else
-      judge_row(f, e, &res, r);
+      judge_row(f, p->check, p->size > 1, e, &res, r);
     if (p->o->on_row) p->o->on_row(p->o->user, w, i, &res, r);
   }
 }
@@ -295,11 +306,13 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     return EXIT_RUNTIME;
   }
   uint32_t ready = 0;
-  int status = EXIT_DONE;
+  const int size = c->size > 1 ? c->size : 1;
+  cairn_grid *eroded = size > 1 ? cli_eroded(f->g, size) : NULL;
+  int status = size > 1 && !eroded ? EXIT_RUNTIME : EXIT_DONE;
   while (ready < workers && status == EXIT_DONE)
     status = solver_init(c, f->g, hpa, &v[ready++]);
   if (status == EXIT_DONE) {
-    run_pass p = {f, o, rows, v, rc};
+    run_pass p = {f, eroded ? eroded : f->g, size, o, rows, v, rc};
     size_t n = cairn_scen_count(f->sc);
     if (o->jobs)
       cairn_jobs_run(o->jobs, (uint32_t)((n + SCEN_TASK_ROWS - 1) / SCEN_TASK_ROWS),
@@ -310,6 +323,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
       if (rc[w] != EXIT_DONE) status = rc[w];
   }
   for (uint32_t w = 0; w < ready; w++) solver_free(&v[w]);
+  cairn_grid_destroy(eroded);
   free(v);
   free(rc);
   return status;
@@ -332,6 +346,7 @@ static void add_row(scen_totals *t, const scen_row *r) {
   if (r->kind == ROW_INVALID) t->invalid++;
   if (r->kind != ROW_SOLVED) return;
   t->solved++;
+  t->sum_cost += r->cost;
   t->mismatch += r->mismatch;
   t->sum_subopt += r->subopt_pct;
   if (r->subopt_pct > t->max_subopt) t->max_subopt = r->subopt_pct;
@@ -367,13 +382,19 @@ void scen_print_json(FILE *out, const scen_config *c, const cairn_scen *sc,
                      const scen_totals *t, const cairn_hpa *hpa) {
   fprintf(out,
           "{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"scenarios\":%zu,"
-          "\"solved\":%zu,\"skipped\":%zu,\"unreachable\":%zu,\"invalid\":%zu,"
-          "\"mismatch\":%zu,\"mean_subopt_pct\":%.6f,\"max_subopt_pct\":%.6f,"
-          "\"median_us\":%.3f,\"p99_us\":%.3f,\"mean_expanded\":%.1f,"
-          "\"total_ms\":%.3f",
+          "\"solved\":%zu,\"skipped\":%zu,\"unreachable\":%zu,\"invalid\":%zu,",
           cairn_scen_map_name(sc), scen_algo_names[c->algo], c->weight, t->scenarios,
-          t->solved, t->skipped, t->unreachable, t->invalid, t->mismatch,
-          scen_mean_subopt(t), t->max_subopt, t->median_us, t->p99_us,
+          t->solved, t->skipped, t->unreachable, t->invalid);
+  if (c->size > 1) /* the file's optimal lengths are for one cell: not compared */
+    fprintf(out, "\"size\":%d,\"mismatch\":null,\"mean_subopt_pct\":null,"
+                 "\"max_subopt_pct\":null,", c->size);
+  else
+    fprintf(out, "\"mismatch\":%zu,\"mean_subopt_pct\":%.6f,\"max_subopt_pct\":%.6f,",
+            t->mismatch, scen_mean_subopt(t), t->max_subopt);
+  fprintf(out,
+          "\"mean_cost\":%.6f,\"median_us\":%.3f,\"p99_us\":%.3f,\"mean_expanded\":%.1f,"
+          "\"total_ms\":%.3f",
+          t->solved ? t->sum_cost / (double)t->solved : 0, t->median_us, t->p99_us,
           scen_mean_expanded(t), t->total_us / 1000);
   if (!hpa) return;
   cairn_hpa_stats hs;
@@ -388,6 +409,7 @@ void scen_print_json(FILE *out, const scen_config *c, const cairn_scen *sc,
 
 int scen_exit_code(const scen_config *c, const scen_totals *t) {
   bool exact = c->weight == 1.0 && c->algo != ALGO_HPA;
-  return t->invalid || t->unreachable || (exact && t->mismatch) ? EXIT_RUNTIME
-                                                                : EXIT_DONE;
+  /* a unit above size 1 may find no way where the file's one cell did */
+  bool unreachable = t->unreachable && c->size <= 1;
+  return t->invalid || unreachable || (exact && t->mismatch) ? EXIT_RUNTIME : EXIT_DONE;
 }

@@ -29,6 +29,11 @@ typedef struct scen_config {
   /* ALGO_HPA: the file the hierarchy is loaded from instead of built, and
    * the one it is saved to once built (NULL: neither) */
   const char *load_hpa, *save_hpa;
+  /* the unit's size (cairn_search_opts.size; 0 reads as 1). Above 1 a row
+   * whose start or goal the unit does not fit is skipped, paths are
+   * checked on the eroded grid (cli_eroded), the file's optimal lengths
+   * are not compared, and an unreachable row is an answer, not a failure */
+  int size;
 } scen_config;
 
 /* One row's outcome. ROW_SKIPPED: its start or goal is blocked (never
@@ -46,6 +51,7 @@ typedef struct scen_row {
 typedef struct scen_totals {
   size_t scenarios, solved, skipped, unreachable, invalid, mismatch, searched;
   double sum_subopt, max_subopt, sum_expanded, total_us, median_us, p99_us;
+  double sum_cost; /* of the solved rows */
   size_t left_out;
 } scen_totals;
 
@@ -121,6 +127,10 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
 scen_totals scen_sum_rows(const cairn_scen *sc, const scen_row *rows, uint32_t b0,
                           uint32_t b1, double *scratch);
 
+/* Whether a unit of size k does not fit at row e's start or goal (at size
+ * 1: scen_row_blocked). */
+bool scen_row_unfit(const cairn_grid *g, const cairn_scen_entry *e, int k);
+
 /* The mean suboptimality (solved rows) and mean expansions (searched rows). */
 double scen_mean_subopt(const scen_totals *t);
 double scen_mean_expanded(const scen_totals *t);
@@ -130,8 +140,8 @@ double scen_mean_expanded(const scen_totals *t);
 void scen_print_json(FILE *out, const scen_config *c, const cairn_scen *sc,
                      const scen_totals *t, const cairn_hpa *hpa);
 
-/* Exit code for a finished file: invalid paths, unreachable rows, and with
- * an exact search missed optima are failures. */
+/* Exit code for a finished file: invalid paths, unreachable rows (at size
+ * 1), and with an exact search missed optima are failures. */
 int scen_exit_code(const scen_config *c, const scen_totals *t);
 
 #endif

@@ -124,7 +124,7 @@ static void run_scen(cairn_search *dijkstra_ctx, const char *name, tally *total)
   double *scratch = calloc(rows ? rows : 1, sizeof *scratch);
   assert_non_null(out);
   assert_non_null(scratch);
-  scen_config astar = {ALGO_ASTAR, 1.0, 0, -1, 0, -1, false, 1, NULL, NULL};
+  scen_config astar = {ALGO_ASTAR, 1.0, 0, -1, 0, -1, false, 1, NULL, NULL, 1};
   row_checks checks = {&f, dijkstra_ctx, cairn_search_defaults(), 0, 0, 0, 0};
   checks.dijkstra.heuristic = CAIRN_H_ZERO;
   scen_run_opts o = {(size_t)stride, NULL, check_row, &checks};

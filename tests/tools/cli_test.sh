@@ -154,6 +154,14 @@ expect 2 "--smooth is for units of size 1" \
   "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --smooth
 expect 2 "--size: '9' is not an integer in 1..8" \
   "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 9
+# scen --size: the row's cost for the unit, checked on the eroded map and
+# not held against the file's optimal length (for one cell)
+printf 'version 1\n0\tgate.map\t20\t12\t2\t2\t17\t2\t15\n0\tgate.map\t20\t12\t9\t2\t17\t2\t8\n' \
+  >"$tmp/gate.map.scen"
+expect 0 '"skipped":1,"unreachable":0,"invalid":0,"size":2,"mismatch":null,.*"mean_cost":23\.9705' \
+  "$cairn" scen "$tmp/gate.map.scen" --size 2 --json
+expect 0 '"mismatch":0,.*"mean_cost":11.500000' "$cairn" scen "$tmp/gate.map.scen" --json
+expect 2 "--size does not apply to --algo hpa" "$cairn" scen "$tmp/gate.map.scen" --size 2 --algo hpa
 expect 2 "--cluster needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --cluster 8
 expect 2 "--nearby needs --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo dijkstra --nearby 0
