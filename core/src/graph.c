@@ -197,9 +197,8 @@ cairn_status cairn_graph_rows_begin(uint32_t n, size_t m, int with_xy,
 static cairn_status csr_check(const cairn_graph *g) {
   const cairn_cost most = (cairn_cost)GRAPH_EDGE_MAX_COST * CAIRN_COST_ONE;
   if (g->offset[0] != 0 || g->offset[g->n] != g->m) return CAIRN_ERR_ARG;
-  uint32_t falls = 0;
-  for (uint32_t v = 0; v < g->n; v++) falls |= g->offset[v + 1] < g->offset[v];
-  uint32_t bad = falls;
+  uint32_t bad = 0;
+  for (uint32_t v = 0; v < g->n; v++) bad |= g->offset[v + 1] < g->offset[v];
   cairn_cost dearest = 0;
   for (size_t k = 0; k < g->m; k++) {
     const cairn_cost c = g->cost[k];

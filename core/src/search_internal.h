@@ -149,7 +149,7 @@ cairn_status cairn__search_grid_begin(cairn_search *s, const cairn_grid *g,
                                       cairn_point start,
                                       const cairn_search_opts *o,
                                       bool avoid_ok);
-/* The heap fills' steps (search_grid.c): [moves == 4][bounded][reverse]. */
+/* The heap fills' steps (search_grid.c): [sized][moves == 4][bounded][reverse]. */
 extern const cairn__step_fn cairn__search_fill_steps[2][2][2][2];
 /* Fills s->prune, the uniform fills' pruning table (search_fill.c). */
 void cairn__search_prune_table(cairn_search *s);

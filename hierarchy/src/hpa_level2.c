@@ -419,7 +419,7 @@ void cairn__hpa_set_graph2(cairn_hpa *h, cairn_graph *g, uint32_t *l2_block, uin
                            uint32_t n) {
   const cairn_allocator *a = &h->alloc;
   /* the old level-1 count sized the old table */
-  if (h->l2_of != l2_of) cairn__free(a, h->l2_of, (size_t)h->l2_of_cap * sizeof *h->l2_of);
+  cairn__free(a, h->l2_of, (size_t)h->l2_of_cap * sizeof *h->l2_of);
   cairn__free(a, h->l2_block, (size_t)h->n2 * sizeof *h->l2_block);
   cairn_graph_destroy(h->graph2);
   h->graph2 = g;

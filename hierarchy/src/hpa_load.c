@@ -6,9 +6,10 @@
  * blocks' local ids and graphs, and under a layer the level-1 graph), so
  * the loaded hierarchy is the saved one, field by field. Clusters, blocks
  * and the graphs' rows are independent once each one's bytes are found,
- * so they are read as tasks of the hierarchy's jobs, like a build's; a quick pass over their counts first allocates their arrays on
- * the calling thread, since the caller's allocator takes one thread at a
- * time and tasks waiting on it would run one after another anyway.
+ * so they are read as tasks of the hierarchy's jobs, like a build's; a
+ * quick pass over their counts first allocates their arrays on the
+ * calling thread, since the caller's allocator takes one thread at a time
+ * and tasks waiting on it would run one after another anyway.
  *
  * Reading trusts nothing: the checksum is checked first, and then every
  * count is bounded by the bytes left and by the grid before anything is
@@ -67,7 +68,7 @@ typedef struct hpa_loader {
   bool wide;          /* costs in 8 bytes */
   size_t *at;         /* where each item of the level being read starts
                          (one more: where the last ends) */
-  struct hpa_rows *rows; /* the level-1 graph's rows being read */
+  struct hpa_rows *rows; /* the graph whose rows are being read */
   hpa_frame frame;       /* for the clusters of the full side */
 } hpa_loader;
 

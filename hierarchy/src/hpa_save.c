@@ -7,8 +7,8 @@
  * nodes, costs and level-1 chains; which edges each node of either level
  * has, in the graph's order (listing them again would cost a load as much
  * as the rest), but for level 1 under a layer; the landmark tables (a
- * fill of the abstract graph per landmark, much of a build's time). What a linear
- * pass derives from those is left out and made again on loading
+ * fill of the abstract graph per landmark, much of a build's time). What
+ * a linear pass derives from those is left out and made again on loading
  * (hpa_load.c). */
 #include "hpa_format.h"
 

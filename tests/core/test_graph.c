@@ -31,22 +31,6 @@ static void random_graphs(void **state) {
 
 /* ---- straight from rows --------------------------------------------- */
 
-/* Whether a and b have the same rows: targets and costs, in order. */
-static void assert_same_rows(const cairn_graph *a, const cairn_graph *b) {
-  assert_int_equal(cairn_graph_nodes(a), cairn_graph_nodes(b));
-  assert_int_equal(cairn_graph_edges(a), cairn_graph_edges(b));
-  for (uint32_t v = 0; v < cairn_graph_nodes(a); v++) {
-    const uint32_t *ta, *tb;
-    const cairn_cost *ca, *cb;
-    uint32_t n = cairn_graph_neighbours(a, v, &ta, &ca);
-    assert_int_equal(n, cairn_graph_neighbours(b, v, &tb, &cb));
-    for (uint32_t k = 0; k < n; k++) {
-      assert_int_equal(ta[k], tb[k]);
-      assert_true(ca[k] == cb[k]);
-    }
-  }
-}
-
 /* A graph begun for g's size (positions as g's desc has them), its rows
  * copied from g. */
 static cairn_graph *rows_of(const cairn_graph *g, const double *xy, cairn_graph_rows *rows) {
@@ -104,7 +88,7 @@ static void graph_rows(void **state) {
     cairn_graph_rows rows;
     cairn_graph *c = rows_of(g, xy, &rows);
     assert_int_equal(cairn_graph_rows_done(&c, rg.desc.heuristic, rg.desc.h_scale), CAIRN_OK);
-    assert_same_rows(g, c);
+    tu_assert_same_graph(g, c);
     floyd_warshall(&rg.desc, dist);
     check_all_pairs(s, c, dist);
     if (rg.desc.n_edges >= 2 && xy)

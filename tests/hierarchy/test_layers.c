@@ -193,25 +193,6 @@ static void test_refresh_catches_up(void **state) {
   cairn_grid_destroy(g);
 }
 
-/* The abstract graphs of a and b are the same, node for node and edge for
- * edge (targets and costs, in order). */
-static void assert_same_graph(const cairn_hpa *a, const cairn_hpa *b) {
-  const cairn_graph *ga = cairn_hpa_graph(a), *gb = cairn_hpa_graph(b);
-  assert_int_equal(cairn_graph_nodes(ga), cairn_graph_nodes(gb));
-  assert_int_equal(cairn_graph_edges(ga), cairn_graph_edges(gb));
-  for (uint32_t v = 0; v < cairn_graph_nodes(ga); v++) {
-    const uint32_t *ta, *tb;
-    const cairn_cost *ca, *cb;
-    uint32_t na = cairn_graph_neighbours(ga, v, &ta, &ca);
-    uint32_t nb = cairn_graph_neighbours(gb, v, &tb, &cb);
-    assert_int_equal(na, nb);
-    for (uint32_t i = 0; i < na; i++) {
-      assert_int_equal(ta[i], tb[i]);
-      assert_true(ca[i] == cb[i]);
-    }
-  }
-}
-
 /* Random sequences of layer changes (events near and far, fading and
  * spreading ticks, blocks set and lifted), each followed by refreshes of
  * a random number of clusters until none is stale: the refreshed
@@ -262,7 +243,7 @@ static void test_refresh_sequences(void **state) {
       while (pending) assert_int_equal(cairn_hpa_refresh(h, per, &pending), CAIRN_OK);
       assert_int_equal(cairn_hpa_create(g, &o, NULL, &fresh), CAIRN_OK);
       assert_int_equal(cairn_hpa_set_layer(fresh, p), CAIRN_OK);
-      assert_same_graph(h, fresh);
+      tu_assert_same_graph(cairn_hpa_graph(h), cairn_hpa_graph(fresh));
       if (round % 4 == 3) assert_answers_equal(g, h, fresh, 300 + (uint64_t)(trial * 8 + round));
       cairn_hpa_destroy(fresh);
     }

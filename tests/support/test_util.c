@@ -120,6 +120,21 @@ cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g) {
   }
 }
 
+void tu_assert_same_graph(const cairn_graph *a, const cairn_graph *b) {
+  assert_int_equal(cairn_graph_nodes(a), cairn_graph_nodes(b));
+  assert_int_equal(cairn_graph_edges(a), cairn_graph_edges(b));
+  for (uint32_t v = 0; v < cairn_graph_nodes(a); v++) {
+    const uint32_t *ta, *tb;
+    const cairn_cost *ca, *cb;
+    uint32_t n = cairn_graph_neighbours(a, v, &ta, &ca);
+    assert_int_equal(n, cairn_graph_neighbours(b, v, &tb, &cb));
+    for (uint32_t k = 0; k < n; k++) {
+      assert_int_equal(ta[k], tb[k]);
+      assert_true(ca[k] == cb[k]);
+    }
+  }
+}
+
 /* ---- failing allocator ---------------------------------------------- */
 
 /* Each block starts with a header holding its size, so frees can be

@@ -49,6 +49,9 @@ cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
                            int max_cost);
 /* A random passable cell. */
 cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g);
+/* Fails unless graphs a and b have the same rows: node for node, edge for
+ * edge, targets and costs in order. */
+void tu_assert_same_graph(const cairn_graph *a, const cairn_graph *b);
 
 /* A failing, counting allocator: every block carries its size, so a free
  * or resize with the wrong old_size is counted (bad_sizes); once `budget`
