@@ -42,6 +42,13 @@ struct cairn_grid {
   uint32_t *island; /* padded labels, 0 for blocked */
   uint32_t island_count;
   bool islands_fresh;
+  /* the island labels of sizes 2 .. island_sizes (cairn_grid_set_island_sizes):
+   * plane k - 2 holds padded labels of the positions where a unit of size
+   * k fits, 0 elsewhere; NULL while island_sizes is 1. Only full labellings
+   * write them, so a grid that has them never merges labels locally
+   * (knowledge.c): fresh size-1 labels then mean fresh planes too. */
+  uint32_t *island_sized;
+  int32_t island_sizes;
   size_t passable;
   /* passable cells per cost 1..255, and how many costs have any: the grid
    * is uniform when at most one has */
@@ -56,6 +63,14 @@ struct cairn_grid {
 static inline uint32_t cairn__grid_index(const cairn_grid *g, int32_t x,
                                          int32_t y) {
   return (uint32_t)(y + 1) * (uint32_t)g->stride + (uint32_t)(x + 1);
+}
+/* The island labels that answer for a unit of size k: its own plane where
+ * the grid keeps one, else the size-1 labels (every size's legal positions
+ * lie inside the size-1 islands, so those still prove "unreachable"). */
+static inline const uint32_t *cairn__grid_islands_of(const cairn_grid *g, unsigned k) {
+  if (k > 1 && (int32_t)k <= g->island_sizes)
+    return g->island_sized + (size_t)(k - 2) * g->padded;
+  return g->island;
 }
 static inline cairn_point cairn__grid_point(const cairn_grid *g,
                                             uint32_t index) {

@@ -31,6 +31,7 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   for (int32_t y = 0; y < height; y++)
     memset(g->cost + cairn__grid_index(g, 0, y), fill, (size_t)width);
   g->passable = fill ? (size_t)width * (size_t)height : 0;
+  g->island_sizes = 1;
   cairn__grid_count_costs(g);
   cairn__grid_refresh_moves(g);
   /* the header promises fresh islands: a grid without them is a failure */
@@ -42,6 +43,11 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   return CAIRN_OK;
 }
 
+/* Bytes of the label planes of sizes 2 .. sizes. */
+static size_t sized_bytes(const cairn_grid *g, int32_t sizes) {
+  return (size_t)(sizes - 1) * g->padded * sizeof(uint32_t);
+}
+
 void cairn_grid_destroy(cairn_grid *g) {
   if (!g) return;
   cairn_allocator a = g->alloc;
@@ -50,6 +56,7 @@ void cairn_grid_destroy(cairn_grid *g) {
   cairn__free(&a, g->clear, g->padded);
   cairn__free(&a, g->glyph, g->padded);
   cairn__free(&a, g->island, g->padded * sizeof *g->island);
+  cairn__free(&a, g->island_sized, sized_bytes(g, g->island_sizes));
   cairn__free(&a, g, sizeof *g);
 }
 
@@ -250,44 +257,65 @@ uint64_t cairn_grid_fingerprint(const cairn_grid *g) {
   return cairn__hash_end(&h);
 }
 
-/* Flood fill with an explicit stack (each cell is pushed once, when it is
- * labelled, so passable cells bound it): no recursion on a 16384^2 maze.
- * With sizes (not NULL), *sizes (of *cap entries, grown through the grid's
- * allocator) gets each label's cell count, for the knowledge's local
- * merges (layers.c); its entries past the last label are 0. */
-cairn_status cairn__grid_label_islands(cairn_grid *g, uint32_t **sizes, size_t *cap_sizes) {
-  if (!g) return CAIRN_ERR_ARG;
-  size_t cap = g->passable ? g->passable : 1;
-  uint32_t *stack = cairn__alloc(&g->alloc, cap * sizeof *stack);
-  if (!stack) return CAIRN_ERR_NOMEM;
-  memset(g->island, 0, g->padded * sizeof *g->island);
-  if (sizes && *sizes) memset(*sizes, 0, *cap_sizes * sizeof **sizes);
+/* Labels the positions where a unit of size k fits (k == 1: the open
+ * cells) in `label`, zeroed first, one label per 4-connected group, and
+ * returns the count. A flood fill with an explicit stack (each cell is
+ * pushed once, when it is labelled, so passable cells bound it): no
+ * recursion on a 16384^2 maze. With sizes, (*sizes) gets each label's cell
+ * count as island_sizes describes (cairn__grid_label_islands). */
+static cairn_status flood(cairn_grid *g, uint32_t *label, unsigned k, uint32_t *stack,
+                          uint32_t **sizes, size_t *cap_sizes, uint32_t *count) {
+  memset(label, 0, g->padded * sizeof *label);
+  const uint8_t *fit = k == 1 ? g->cost : g->clear;
+  const uint8_t need = k == 1 ? 1 : (uint8_t)k;
   const int32_t s = g->stride;
   const int32_t off[4] = {1, -1, s, -s};
-  uint32_t label = 0;
-  cairn_status st = CAIRN_OK;
-  for (uint32_t i = 0; i < (uint32_t)g->padded && st == CAIRN_OK; i++) {
-    if (!g->cost[i] || g->island[i]) continue;
-    label++;
+  uint32_t n_labels = 0;
+  for (uint32_t i = 0; i < (uint32_t)g->padded; i++) {
+    if (fit[i] < need || label[i]) continue;
+    n_labels++;
     size_t top = 0, cells = 1;
-    g->island[i] = label;
+    label[i] = n_labels;
     stack[top++] = i;
     while (top) {
       uint32_t c = stack[--top];
       for (int d = 0; d < 4; d++) {
         uint32_t n = (uint32_t)((int32_t)c + off[d]);
-        if (g->cost[n] && !g->island[n]) {
-          g->island[n] = label;
+        if (fit[n] >= need && !label[n]) {
+          label[n] = n_labels;
           stack[top++] = n;
           cells++;
         }
       }
     }
-    if (sizes) st = cairn__grid_put_size(&g->alloc, sizes, cap_sizes, label, (uint32_t)cells);
+    if (sizes) {
+      cairn_status st = cairn__grid_put_size(&g->alloc, sizes, cap_sizes, n_labels, (uint32_t)cells);
+      if (st != CAIRN_OK) return st;
+    }
   }
+  *count = n_labels;
+  return CAIRN_OK;
+}
+
+/* The labels of every size the grid keeps. With sizes (not NULL), *sizes
+ * (of *cap entries, grown through the grid's allocator) gets each size-1
+ * label's cell count, for the knowledge's local merges (knowledge.c); its
+ * entries past the last label are 0. */
+cairn_status cairn__grid_label_islands(cairn_grid *g, uint32_t **sizes, size_t *cap_sizes) {
+  if (!g) return CAIRN_ERR_ARG;
+  size_t cap = g->passable ? g->passable : 1;
+  uint32_t *stack = cairn__alloc(&g->alloc, cap * sizeof *stack);
+  if (!stack) return CAIRN_ERR_NOMEM;
+  if (sizes && *sizes) memset(*sizes, 0, *cap_sizes * sizeof **sizes);
+  g->islands_fresh = false;
+  uint32_t count = 0, unused;
+  cairn_status st = flood(g, g->island, 1, stack, sizes, cap_sizes, &count);
+  for (int32_t k = 2; k <= g->island_sizes && st == CAIRN_OK; k++)
+    st = flood(g, g->island_sized + (size_t)(k - 2) * g->padded, (unsigned)k, stack, NULL, NULL,
+               &unused);
   cairn__free(&g->alloc, stack, cap * sizeof *stack);
   if (st != CAIRN_OK) return st; /* labels stay stale */
-  g->island_count = label;
+  g->island_count = count;
   g->islands_fresh = true;
   return CAIRN_OK;
 }
@@ -322,4 +350,34 @@ uint32_t cairn_grid_island(const cairn_grid *g, int32_t x, int32_t y) {
 
 uint32_t cairn_grid_island_count(const cairn_grid *g) {
   return g ? g->island_count : 0;
+}
+
+cairn_status cairn_grid_set_island_sizes(cairn_grid *g, int32_t sizes) {
+  if (!g || sizes < 1 || sizes > CAIRN_GRID_MAX_CLEARANCE) return CAIRN_ERR_ARG;
+  if (sizes == g->island_sizes && g->islands_fresh) return CAIRN_OK;
+  uint32_t *planes = NULL;
+  if (sizes > 1) {
+    planes = cairn__alloc(&g->alloc, sized_bytes(g, sizes));
+    if (!planes) return CAIRN_ERR_NOMEM;
+  }
+  const int32_t old_sizes = g->island_sizes;
+  uint32_t *old = g->island_sized;
+  g->island_sized = planes;
+  g->island_sizes = sizes;
+  cairn_status st = cairn__grid_label_islands(g, NULL, NULL);
+  if (st != CAIRN_OK) { /* as it was: nothing changed but the labels' freshness */
+    g->island_sized = old;
+    g->island_sizes = old_sizes;
+    cairn__free(&g->alloc, planes, planes ? sized_bytes(g, sizes) : 0);
+    return st;
+  }
+  cairn__free(&g->alloc, old, old ? sized_bytes(g, old_sizes) : 0);
+  return CAIRN_OK;
+}
+
+int32_t cairn_grid_island_sizes(const cairn_grid *g) { return g ? g->island_sizes : 0; }
+
+uint32_t cairn_grid_island_sized(const cairn_grid *g, int32_t x, int32_t y, int32_t size) {
+  if (!cairn_grid_contains(g, x, y) || size < 1 || size > g->island_sizes) return 0;
+  return cairn__grid_islands_of(g, (unsigned)size)[cairn__grid_index(g, x, y)];
 }

@@ -204,8 +204,8 @@ cairn_status cairn_knowledge_reveal(cairn_knowledge *k, cairn_rect r,
     memset(k->seen + cairn__grid_index(t, c.x, y), 1, (size_t)c.w);
   if (!differs) return CAIRN_OK;
   /* opening cells only merges islands, locally; closing may split one,
-   * which takes a full relabel */
-  const int kind = k->known->islands_fresh ? reveal_kind(k, c) : 2;
+   * which takes a full relabel, as do the labels of larger sizes */
+  const int kind = k->known->islands_fresh && k->known->island_sizes == 1 ? reveal_kind(k, c) : 2;
   cairn_status st = cairn_grid_set_rect(k->known, c, t->cost + cairn__grid_index(t, c.x, c.y),
                                         (size_t)t->stride);
   /* a merge that runs out of memory leaves the labels stale: relabel */

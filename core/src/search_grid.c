@@ -303,8 +303,8 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
       s->pen && s->goal != s->start &&
       (s->size > 1 ? cairn__block_pen(g, s->pen, s->goal, s->size) : s->pen[s->goal]) ==
           CAIRN_PENALTY_BLOCK;
-  /* a size's legal positions lie inside the size-1 islands */
-  if ((g->islands_fresh && g->island[s->start] != g->island[s->goal]) || goal_blocked) {
+  const uint32_t *isl = cairn__grid_islands_of(g, s->size);
+  if ((g->islands_fresh && isl[s->start] != isl[s->goal]) || goal_blocked) {
     s->state = CAIRN_NO_PATH; /* other island, or a goal the layer blocks */
     return CAIRN_OK;
   }
@@ -425,11 +425,12 @@ cairn_status cairn_dijkstra_nearest_begin(cairn_search *s,
     return s->state = st;
   }
   bool reachable = !g->islands_fresh;
+  const uint32_t *isl = cairn__grid_islands_of(g, s->size);
   for (size_t k = n_goals; k-- > 0;) { /* backwards: the first index wins */
     uint32_t i = cairn__grid_index(g, goals[k].x, goals[k].y);
     s->goal_mark[i] = s->gen;
     s->goal_id[i] = (uint32_t)k;
-    reachable = reachable || g->island[i] == g->island[s->start];
+    reachable = reachable || isl[i] == isl[s->start];
   }
   s->goal_set = true;
   s->heuristic = CAIRN_H_ZERO;

@@ -7,7 +7,9 @@
  * at the reported cost; a one-cell gate passes size 1 and sends size 2
  * round; fills, distance maps and the nearest goal agree with the eroded
  * grid's too; layers count over the footprint; bounds hold the whole
- * footprint; bad sizes are refused. */
+ * footprint; bad sizes are refused; sized line of sight and smoothing
+ * are the size-1 ones on the eroded grid; island labels per size join
+ * exactly what sized A* joins. */
 #include "test_util.h"
 
 #include <math.h>
@@ -251,6 +253,112 @@ static void refusals(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Sized line of sight and smoothing are the size-1 ones on the eroded grid:
+ * the same verdict for every pair, the same waypoints for every path (the
+ * eroded grid's cells carry the footprint's dearest terrain, which is what
+ * the sized pull compares), and the smoothed path stays legal. */
+static void sight_and_smoothing(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 0x5197;
+  int differ = 0, smoothed = 0;
+  for (int map = 0; map < 16; map++) {
+    int w = 8 + (int)tu_below(&rng, 40), h = 8 + (int)tu_below(&rng, 40);
+    cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 20), 4);
+    for (int k = 1; k <= 4; k++) {
+      cairn_grid *e = eroded(g, k);
+      for (int q = 0; q < 200; q++) {
+        cairn_point a = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h)};
+        cairn_point b = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h)};
+        int got = cairn_grid_line_of_sight_sized(g, a, b, k);
+        assert_int_equal(got, cairn_grid_line_of_sight(e, a, b));
+        differ += k > 1 && got != cairn_grid_line_of_sight(g, a, b);
+      }
+      cairn_search_opts o = sized(k, 8);
+      for (int q = 0; q < 8; q++) {
+        cairn_point a = legal(&rng, g, k), b = legal(&rng, g, k);
+        cairn_result r;
+        if (a.x < 0 || b.x < 0 || cairn_astar(s, g, a, b, &o, &r) != CAIRN_OK) continue;
+        cairn_point got[4096], want[4096];
+        size_t ng = 0, nw = 0;
+        double lg = 0, lw = 0;
+        assert_true(r.path_len <= 4096);
+        assert_int_equal(cairn_smooth_path_sized(g, k, r.path, r.path_len, got, 4096, &ng, &lg),
+                         CAIRN_OK);
+        assert_int_equal(cairn_smooth_path(e, r.path, r.path_len, want, 4096, &nw, &lw), CAIRN_OK);
+        assert_int_equal(ng, nw);
+        assert_memory_equal(got, want, ng * sizeof *got);
+        assert_true(lg == lw);
+        for (size_t i = 1; i < ng; i++) assert_true(cairn_grid_line_of_sight_sized(g, got[i - 1], got[i], k));
+        smoothed++;
+      }
+      cairn_grid_destroy(e);
+    }
+    cairn_grid_destroy(g);
+  }
+  assert_true(differ > 50);   /* the size mattered */
+  assert_true(smoothed > 100);
+  cairn_point p = {0, 0}, out[1];
+  size_t n = 7;
+  double len = 1;
+  cairn_grid *g = tu_random_grid(&rng, 8, 8, 10, 1);
+  assert_int_equal(cairn_smooth_path_sized(g, 0, &p, 1, out, 1, &n, &len), CAIRN_ERR_ARG);
+  assert_true(n == 0 && len == 0);
+  assert_int_equal(cairn_smooth_path_sized(g, CAIRN_GRID_MAX_CLEARANCE + 1, &p, 1, out, 1, &n, &len),
+                   CAIRN_ERR_ARG);
+  assert_int_equal(cairn_grid_line_of_sight_sized(g, p, p, 9), 0);
+  assert_int_equal(cairn_grid_line_of_sight_sized(NULL, p, p, 1), 0);
+  cairn_grid_destroy(g);
+}
+
+/* Island labels per size: two positions share a label exactly when sized
+ * A* joins them, after random edits and a relabel; an unreachable goal is
+ * then answered without expanding a node, and a size without labels still
+ * answers (by searching). */
+static void islands_per_size(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 0x1514;
+  int apart = 0, joined = 0;
+  for (int map = 0; map < 12; map++) {
+    int w = 8 + (int)tu_below(&rng, 32), h = 8 + (int)tu_below(&rng, 32);
+    cairn_grid *g = tu_random_grid(&rng, w, h, 8 + (int)tu_below(&rng, 20), 3);
+    assert_int_equal(cairn_grid_set_island_sizes(g, 3), CAIRN_OK);
+    assert_int_equal(cairn_grid_island_sizes(g), 3);
+    for (int e = 0; e < 20; e++)
+      cairn_grid_set_cost(g, (int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h),
+                          tu_below(&rng, 3) ? 1 : 0);
+    assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+    for (int k = 1; k <= 4; k++) {
+      cairn_search_opts o = sized(k, 8);
+      for (int q = 0; q < 30; q++) {
+        cairn_point a = legal(&rng, g, k), b = legal(&rng, g, k);
+        if (a.x < 0 || b.x < 0) break;
+        uint32_t la = cairn_grid_island_sized(g, a.x, a.y, k), lb = cairn_grid_island_sized(g, b.x, b.y, k);
+        cairn_result r;
+        cairn_status st = cairn_astar(s, g, a, b, &o, &r);
+        if (k > 3) { /* no labels kept: 0, and the search decides */
+          assert_true(la == 0 && lb == 0);
+          continue;
+        }
+        assert_true(la > 0 && lb > 0);
+        assert_int_equal(st, la == lb ? CAIRN_OK : CAIRN_NO_PATH);
+        if (la != lb) assert_true(r.expanded == 0);
+        apart += la != lb;
+        joined += la == lb;
+      }
+    }
+    cairn_grid_destroy(g);
+  }
+  assert_true(apart > 20 && joined > 20);
+  cairn_grid *g = tu_random_grid(&rng, 8, 8, 10, 1);
+  assert_int_equal(cairn_grid_set_island_sizes(g, 0), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_grid_set_island_sizes(g, CAIRN_GRID_MAX_CLEARANCE + 1), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_grid_set_island_sizes(NULL, 2), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_grid_set_island_sizes(g, CAIRN_GRID_MAX_CLEARANCE), CAIRN_OK);
+  assert_int_equal(cairn_grid_set_island_sizes(g, 1), CAIRN_OK);
+  assert_int_equal(cairn_grid_island_sized(g, 0, 0, 2), 0u);
+  cairn_grid_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       tu_with_search(against_eroded_dijkstra),
@@ -258,6 +366,8 @@ int main(void) {
       tu_with_search(one_cell_gate),
       tu_with_search(layers_and_bounds),
       tu_with_search(refusals),
+      tu_with_search(sight_and_smoothing),
+      tu_with_search(islands_per_size),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,6 +214,35 @@ CAIRN_CORE_API uint32_t cairn_grid_island(const cairn_grid *grid, int32_t x, int
  * @return the island count */
 CAIRN_CORE_API uint32_t cairn_grid_island_count(const cairn_grid *grid);
 
+/** Keeps island labels for units of sizes 1 .. sizes (cairn_search_opts.size)
+ * too, and labels them all now: the positions where a unit of size k fits,
+ * grouped as its moves join them. A search for a size with labels answers
+ * an unreachable goal without searching, as size 1 does; a size without
+ * them falls back to the size-1 labels, which only catch goals on another
+ * size-1 island. Each size above 1 costs 4 bytes a cell and one more pass
+ * at every relabel (cairn_grid_update_islands). The labels go stale and
+ * fresh with the size-1 ones (cairn_grid_islands_fresh).
+ * @param[in,out] grid the grid
+ * @param[in] sizes the largest size labelled, 1 .. CAIRN_GRID_MAX_CLEARANCE
+ *   (1, the default, keeps only the size-1 labels)
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL or a size out of range;
+ *   CAIRN_ERR_NOMEM, the grid unchanged */
+CAIRN_CORE_API cairn_status cairn_grid_set_island_sizes(cairn_grid *grid, int32_t sizes);
+/** The largest size the grid keeps island labels for.
+ * @param[in] grid the grid
+ * @return 1 .. CAIRN_GRID_MAX_CLEARANCE; 0 for NULL */
+CAIRN_CORE_API int32_t cairn_grid_island_sizes(const cairn_grid *grid);
+/** A position's island label for a unit of size k: positions with equal
+ * labels join for that size. Labels are 1 .. (no count is kept).
+ * @param[in] grid the grid
+ * @param[in] x column
+ * @param[in] y row
+ * @param[in] size the unit's size, 1 .. cairn_grid_island_sizes
+ * @return the label; 0 where the unit does not fit, off the grid, or for a
+ *   size without labels */
+CAIRN_CORE_API uint32_t cairn_grid_island_sized(const cairn_grid *grid, int32_t x, int32_t y,
+                                                int32_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,22 @@ extern "C" {
 CAIRN_CORE_API int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point a,
                              cairn_point b);
 
+/** Line of sight for a unit of size k (cairn_search_opts.size): the rule of
+ * cairn_grid_line_of_sight on the grid eroded to the positions where the
+ * unit fits (cairn_grid_clearance >= k), the rule its moves follow. The
+ * segment joins the centres of the two positions' top-left cells; every
+ * position it crosses, and both positions beside a corner it passes
+ * exactly through, must hold the unit. Size 1 is
+ * cairn_grid_line_of_sight.
+ * @param[in] grid the grid
+ * @param[in] a one position
+ * @param[in] b the other position
+ * @param[in] size the unit's size, 1 .. CAIRN_GRID_MAX_CLEARANCE
+ * @return nonzero if clear; 0 also for a NULL grid, a size out of range or a
+ * position off the grid */
+CAIRN_CORE_API int cairn_grid_line_of_sight_sized(const cairn_grid *grid, cairn_point a,
+                                                  cairn_point b, int32_t size);
+
 /** String pulling: keeps a waypoint only where the line of sight from the
  * previous one breaks. A shortcut is taken only over cells no costlier than
  * the dearest cell of the stretch it replaces, so smoothing never drags a
@@ -56,6 +72,27 @@ CAIRN_CORE_API int cairn_grid_line_of_sight(const cairn_grid *grid, cairn_point 
 CAIRN_CORE_API cairn_status cairn_smooth_path(const cairn_grid *grid, const cairn_point *path,
                                size_t n, cairn_point *out, size_t cap,
                                size_t *out_n, double *length);
+
+/** cairn_smooth_path for a unit of size k: shortcuts follow
+ * cairn_grid_line_of_sight_sized, and a position's cost is the dearest
+ * terrain the unit covers there, so a smoothed sized path stays legal for
+ * the unit and no dearer than the input. Input points where the unit does
+ * not fit are kept as waypoints, like blocked ones. Size 1 is
+ * cairn_smooth_path; a size outside 1 .. CAIRN_GRID_MAX_CLEARANCE is
+ * CAIRN_ERR_ARG (after `*out_n` and `*length` are zeroed).
+ * @param[in] grid the grid
+ * @param[in] size the unit's size
+ * @param[in] path the positions of the path
+ * @param[in] n points in path
+ * @param[out] out room for cap waypoints (may be path)
+ * @param[in] cap points out can hold
+ * @param[out] out_n waypoints written
+ * @param[out] length the polyline's length in cells
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE */
+CAIRN_CORE_API cairn_status cairn_smooth_path_sized(const cairn_grid *grid, int32_t size,
+                                                    const cairn_point *path, size_t n,
+                                                    cairn_point *out, size_t cap,
+                                                    size_t *out_n, double *length);
 
 /** The report of cairn_grid_check_path.
  *
