@@ -121,6 +121,25 @@ bad:
   return false;
 }
 
+bool cli_check_position(const cairn_grid *g, const char *opt, cairn_point p, int32_t size) {
+  if (!cairn_grid_contains(g, p.x, p.y)) {
+    cli_error("%s %d,%d is outside the map (%d x %d)", opt, p.x, p.y,
+              cairn_grid_width(g), cairn_grid_height(g));
+    return false;
+  }
+  if (!cairn_grid_cost(g, p.x, p.y)) {
+    cli_error("%s %d,%d is a blocked cell", opt, p.x, p.y);
+    return false;
+  }
+  if (cairn_grid_clearance(g, p.x, p.y) < size) {
+    cli_error("%s %d,%d: a unit of size %d does not fit there (its %dx%d cells from there "
+              "are not all open: clearance %d)",
+              opt, p.x, p.y, size, size, size, cairn_grid_clearance(g, p.x, p.y));
+    return false;
+  }
+  return true;
+}
+
 cairn_grid *cli_eroded(const cairn_grid *g, int k) {
   const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
   cairn_grid *e = NULL;

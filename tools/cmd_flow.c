@@ -11,7 +11,7 @@
 static const char *const value_opts[] = {"--map",     "--to",        "--terrain",
                                          "--moves",   "--threads",   "--influence",
                                          "--claims",  "--claim-penalty", "--png",
-                                         NULL};
+                                         "--size",    NULL};
 
 /* Goals given at most (each X,Y is at least 3 characters plus ';'). */
 #define FLOW_CLI_MAX_GOALS 65536
@@ -95,6 +95,9 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
       if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &n))
         return EXIT_USAGE;
       a->opts.threads = (int)n;
+    } else if (cli_is(&c, "--size")) {
+      if (!cli_parse_int("--size", v, 1, CAIRN_GRID_MAX_CLEARANCE, &n)) return EXIT_USAGE;
+      a->opts.size = (int32_t)n;
     } else if (cli_is(&c, "--influence")) {
       if (!cli_parse_influence(v, &a->influence)) return EXIT_USAGE;
     } else if (cli_is(&c, "--png")) {
@@ -120,18 +123,9 @@ static int parse_flow_args(int argc, char **argv, flow_args *a) {
 
 /* Names the first bad goal; false if there is one. */
 static bool check_goals(const cairn_grid *g, const flow_args *a) {
-  for (size_t k = 0; k < a->n_goals; k++) {
-    cairn_point p = a->goals[k];
-    if (!cairn_grid_contains(g, p.x, p.y)) {
-      cli_error("--to %d,%d is outside the map (%d x %d)", p.x, p.y,
-                cairn_grid_width(g), cairn_grid_height(g));
+  for (size_t k = 0; k < a->n_goals; k++)
+    if (!cli_check_position(g, "--to", a->goals[k], a->opts.size > 1 ? a->opts.size : 1))
       return false;
-    }
-    if (!cairn_grid_cost(g, p.x, p.y)) {
-      cli_error("--to %d,%d is a blocked cell", p.x, p.y);
-      return false;
-    }
-  }
   return true;
 }
 
@@ -169,6 +163,7 @@ static void print_result(const flow_args *a, const cairn_field_stats *st,
            "\"memory_bytes\":%zu",
            st->cells, st->reachable, st->build_ms,
            cairn_cost_to_double(st->max_cost), st->memory_bytes);
+    if (st->size > 1) printf(",\"size\":%d", (int)st->size);
     if (checked) printf(",\"check\":\"ok\"");
     printf("}\n");
     return;
@@ -179,8 +174,8 @@ static void print_result(const flow_args *a, const cairn_field_stats *st,
   printf("field      %zu of %zu cells reachable, max cost %.6f, %.1f MB\n",
          st->reachable, st->cells, cairn_cost_to_double(st->max_cost),
          (double)st->memory_bytes / 1e6);
-  printf("build      %.3f ms (%d moves, queue: %s)\n", st->build_ms,
-         a->opts.moves, queues[st->queue]);
+  printf("build      %.3f ms (%d moves, queue: %s, size %d)\n", st->build_ms,
+         a->opts.moves, queues[st->queue], st->size);
 }
 
 /* --png: the field (arrows, or with --heat its costs) over its cost layer. */

@@ -95,6 +95,7 @@ cairn_status cairn_field_create(const cairn_grid *grid,
   f->alloc = a;
   f->grid = grid;
   f->cells = cairn_grid_cells(grid, NULL);
+  f->size = 1;
   f->grid_version = cairn_grid_version(grid);
   f->w = cairn_grid_width(grid);
   f->h = cairn_grid_height(grid);
@@ -120,6 +121,7 @@ void cairn_field_destroy(cairn_field *f) {
   cairn__free(&a, f->dir, f->n);
   cairn__free(&a, f->los, 2 * f->n);
   cairn__free(&a, f->goals, f->goals_cap * sizeof *f->goals);
+  cairn__flow_sizes_free(f);
   cairn__free(&a, f, sizeof *f);
 }
 
@@ -130,14 +132,15 @@ static int point_cmp(const void *pa, const void *pb) {
   return 0;
 }
 
-/* Checks the goals against the grid, then stores them sorted and unique. */
+/* Checks the goals against the grid (a unit of `size` must fit on each),
+ * then stores them sorted and unique. */
 static cairn_status set_goals(cairn_field *f, const cairn_grid *g,
-                              const cairn_point *goals, size_t n) {
+                              const cairn_point *goals, size_t n, int32_t size) {
   if (!goals || !n) return CAIRN_ERR_ARG;
   if (n > CAIRN_FLOW_MAX_GOALS) return CAIRN_ERR_TOO_LARGE;
   for (size_t k = 0; k < n; k++) {
     if (!cairn_grid_contains(g, goals[k].x, goals[k].y)) return CAIRN_ERR_RANGE;
-    if (!cairn_grid_cost(g, goals[k].x, goals[k].y)) return CAIRN_ERR_BLOCKED;
+    if (cairn_grid_clearance(g, goals[k].x, goals[k].y) < size) return CAIRN_ERR_BLOCKED;
   }
   if (n > f->goals_cap) {
     cairn_point *p = cairn__alloc(&f->alloc, n * sizeof *p);
@@ -390,7 +393,7 @@ static void los_window(cairn_field *f, cairn_point goal) {
       uint8_t d = f->dir[i];
       if (d >= 8) continue; /* goal, none, or already seeing a goal */
       cairn_point c = {x, y};
-      if (!cairn_grid_line_of_sight(f->grid, c, goal)) continue;
+      if (!cairn_grid_line_of_sight_sized(f->grid, c, goal, f->size)) continue;
       f->dir[i] = (uint8_t)(d | FLOW_LOS_BIT);
       f->los[2 * i] = (int8_t)(goal.x - x);
       f->los[2 * i + 1] = (int8_t)(goal.y - y);
@@ -410,6 +413,7 @@ cairn_status cairn__flow_check_opts(const cairn_flow_opts *o) {
     return CAIRN_ERR_ARG;
   if (o->queue < CAIRN_FLOW_QUEUE_AUTO || o->queue > CAIRN_FLOW_QUEUE_HEAP)
     return CAIRN_ERR_ARG;
+  if (o->size < 0 || o->size > CAIRN_GRID_MAX_CLEARANCE) return CAIRN_ERR_ARG;
   return CAIRN_OK;
 }
 
@@ -444,21 +448,24 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
     return CAIRN_ERR_ARG;
   if (o->penalty && !cairn_penalty_fits(o->penalty, grid)) return CAIRN_ERR_ARG;
   cairn_status st = cairn__flow_check_opts(o);
-  if (st == CAIRN_OK) st = set_goals(f, grid, goals, n_goals);
+  const int32_t size = o->size > 1 ? o->size : 1;
+  if (st == CAIRN_OK) st = set_goals(f, grid, goals, n_goals, size);
   if (st == CAIRN_OK) st = cairn__flow_builder_grow(b, f->n);
   const cairn_jobs *jobs = NULL;
   if (st == CAIRN_OK) st = build_jobs(b, o, f->n, &jobs);
   if (st != CAIRN_OK) return st;
   double t0 = cairn__now_ms();
-  int32_t stride;
-  const uint8_t *g = cairn_grid_cells(grid, &stride);
+  st = cairn__flow_sizes_prepare(f, grid, o->penalty, size);
+  if (st != CAIRN_OK) return st;
+  const uint8_t *g = size > 1 ? f->eroded : cairn_grid_cells(grid, NULL);
   f->grid = grid;
   f->cells = g;
+  f->size = size;
   f->grid_version = cairn_grid_version(grid);
   f->moves = o->moves;
   f->los_radius = o->los_radius;
   f->penalty = o->penalty;
-  f->pen = o->penalty ? cairn_penalty_cells(o->penalty, NULL) : NULL;
+  f->pen = !o->penalty ? NULL : size > 1 ? f->epen : cairn_penalty_cells(o->penalty, NULL);
   f->layer_version = o->penalty ? cairn_penalty_version(o->penalty) : 0;
   init_part terrain;
   init_pass(f, b, g, jobs, &terrain);

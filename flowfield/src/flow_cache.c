@@ -1,4 +1,4 @@
-/* The field cache: shared fields keyed by goal set, reference counts, a
+/* The field cache: shared fields keyed by goal set and unit size, reference counts, a
  * byte bound with least-recently-used eviction of unheld fields, and map
  * edits that touch only the fields whose reached area holds a changed
  * cell. Entries sit in a flat array: a cache holds tens of fields, not
@@ -10,7 +10,7 @@
 
 typedef struct entry {
   cairn_field *field;
-  uint64_t hash;     /* of the sorted goals */
+  uint64_t hash;     /* of the sorted goals and the size */
   uint64_t last_use; /* the cache's tick at the last acquire */
   size_t bytes;
   uint32_t refs;
@@ -72,7 +72,7 @@ static int point_cmp(const void *pa, const void *pb) {
 
 /* Sorts the request into c->key, duplicates removed; returns the count. */
 static cairn_status make_key(cairn_flow_cache *c, const cairn_point *goals,
-                             size_t n, size_t *m, uint64_t *hash) {
+                             size_t n, int32_t size, size_t *m, uint64_t *hash) {
   if (n > c->key_cap) {
     cairn_point *p = cairn__alloc(&c->alloc, n * sizeof *p);
     if (!p) return CAIRN_ERR_NOMEM;
@@ -85,7 +85,8 @@ static cairn_status make_key(cairn_flow_cache *c, const cairn_point *goals,
   size_t k = 1;
   for (size_t i = 1; i < n; i++)
     if (point_cmp(&c->key[i], &c->key[k - 1]) != 0) c->key[k++] = c->key[i];
-  uint64_t h = 1469598103934665603ull; /* FNV-1a over the coordinates */
+  uint64_t h = 1469598103934665603ull; /* FNV-1a over size and coordinates */
+  h = (h ^ (uint32_t)size) * 1099511628211ull;
   for (size_t i = 0; i < k; i++) {
     h = (h ^ (uint32_t)c->key[i].x) * 1099511628211ull;
     h = (h ^ (uint32_t)c->key[i].y) * 1099511628211ull;
@@ -95,10 +96,11 @@ static cairn_status make_key(cairn_flow_cache *c, const cairn_point *goals,
   return CAIRN_OK;
 }
 
-static entry *find(cairn_flow_cache *c, size_t m, uint64_t hash) {
+static entry *find(cairn_flow_cache *c, size_t m, int32_t size, uint64_t hash) {
   for (size_t k = 0; k < c->n; k++) {
     entry *e = &c->e[k];
-    if (e->detached || e->hash != hash || e->field->n_goals != m) continue;
+    if (e->detached || e->hash != hash || e->field->n_goals != m || e->field->size != size)
+      continue;
     if (memcmp(e->field->goals, c->key, m * sizeof *c->key) == 0) return e;
   }
   return NULL;
@@ -130,27 +132,39 @@ static cairn_status grow_entries(cairn_flow_cache *c) {
              : CAIRN_ERR_NOMEM;
 }
 
-static size_t field_bytes(const cairn_grid *g, size_t goals) {
+/* What a field for `goals` goals and a unit of `size` holds (as
+ * cairn_field_stats.memory_bytes counts it once built). */
+static size_t field_bytes(const cairn_flow_cache *c, size_t goals, int32_t size) {
+  const cairn_grid *g = c->grid;
   size_t n = (size_t)(cairn_grid_width(g) + 2) * (size_t)(cairn_grid_height(g) + 2);
-  return sizeof(cairn_field) + n * (sizeof(cairn_cost) + 3) + goals * sizeof(cairn_point);
+  size_t sized = size > 1 ? n * (1 + (c->opts.penalty ? sizeof(uint32_t) : 0)) : 0;
+  return sizeof(cairn_field) + n * (sizeof(cairn_cost) + 3) + goals * sizeof(cairn_point) + sized;
 }
 
 cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
                                       cairn_flow_builder *b,
                                       const cairn_point *goals, size_t n,
                                       const cairn_field **out) {
+  return cairn_flow_cache_acquire_sized(c, b, goals, n, c ? c->opts.size : 1, out);
+}
+
+cairn_status cairn_flow_cache_acquire_sized(cairn_flow_cache *c, cairn_flow_builder *b,
+                                            const cairn_point *goals, size_t n,
+                                            int32_t size, const cairn_field **out) {
   if (!out) return CAIRN_ERR_ARG;
   *out = NULL;
   if (!c || !b || !goals || !n) return CAIRN_ERR_ARG;
+  if (size < 0 || size > CAIRN_GRID_MAX_CLEARANCE) return CAIRN_ERR_ARG;
+  if (size == 0) size = 1;
   if (n > CAIRN_FLOW_MAX_GOALS) return CAIRN_ERR_TOO_LARGE;
   /* a cached field would show the old grid, a new one the new: neither
    * fits a caller that has not told the cache what changed */
   if (cairn_grid_version(c->grid) != c->grid_version) return CAIRN_ERR_STATE;
   size_t m;
   uint64_t hash;
-  cairn_status st = make_key(c, goals, n, &m, &hash);
+  cairn_status st = make_key(c, goals, n, size, &m, &hash);
   if (st != CAIRN_OK) return st;
-  entry *hit = find(c, m, hash);
+  entry *hit = find(c, m, size, hash);
   if (hit) {
     hit->refs++;
     hit->last_use = ++c->tick;
@@ -158,12 +172,14 @@ cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
     *out = hit->field;
     return CAIRN_OK;
   }
-  size_t bytes = field_bytes(c->grid, m);
+  size_t bytes = field_bytes(c, m, size);
   if (bytes > c->max_bytes || !make_room(c, bytes)) return CAIRN_ERR_NOMEM;
   if ((st = grow_entries(c)) != CAIRN_OK) return st;
   cairn_field *f;
   if ((st = cairn_field_create(c->grid, &c->alloc, &f)) != CAIRN_OK) return st;
-  st = cairn_field_build(b, f, c->grid, c->key, m, &c->opts);
+  cairn_flow_opts o = c->opts;
+  o.size = size;
+  st = cairn_field_build(b, f, c->grid, c->key, m, &o);
   if (st != CAIRN_OK) {
     cairn_field_destroy(f);
     return st;
@@ -211,12 +227,15 @@ size_t cairn_flow_cache_trim(cairn_flow_cache *c) {
 }
 
 /* Whether a changed cell lies in the field's reached box grown by one
- * (a cell next to a reached one can open or close a move). */
+ * (a cell next to a reached one can open or close a move), and by size - 1
+ * more to the right and down (a unit reaching a position covers the cells
+ * up to size - 1 beyond it). */
 static bool affected(const cairn_field *f, const cairn_point *cells, size_t n) {
   if (f->bx1 < f->bx0) return false; /* nothing reached */
+  const int32_t far = f->size;
   for (size_t k = 0; k < n; k++)
-    if (cells[k].x >= f->bx0 - 1 && cells[k].x <= f->bx1 + 1 &&
-        cells[k].y >= f->by0 - 1 && cells[k].y <= f->by1 + 1)
+    if (cells[k].x >= f->bx0 - 1 && cells[k].x <= f->bx1 + far &&
+        cells[k].y >= f->by0 - 1 && cells[k].y <= f->by1 + far)
       return true;
   return false;
 }

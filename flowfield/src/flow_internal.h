@@ -47,8 +47,10 @@ struct cairn_flow_builder {
 struct cairn_field {
   cairn_allocator alloc;
   const cairn_grid *grid; /* the grid of the last build */
-  const uint8_t *cells;   /* its padded costs (cairn_grid_cells), kept so
-                             a sample does not ask the grid for them */
+  const uint8_t *cells;   /* its padded costs (cairn_grid_cells), or the
+                             eroded ones of a sized field: the terrain the
+                             field moves on, kept so a sample does not ask
+                             the grid for it */
   /* the grid's version (cairn_grid_version) at the last build or repair:
    * reads answer CAIRN_ERR_STATE (or their documented sentinel) once the
    * grid moved past it unreported (flow_stale) */
@@ -66,7 +68,14 @@ struct cairn_field {
   int moves;
   int32_t los_radius;
   const cairn_penalty *penalty; /* the build's cost layer, or NULL */
-  const uint32_t *pen;          /* its padded cells */
+  const uint32_t *pen;          /* its padded cells (epen when sized) */
+  /* the unit's size (opts.size, 1 .. 8), and for sizes above 1 the grid
+   * eroded for it (flow_sizes.c): each position's dearest covered terrain,
+   * 0 where the unit does not fit, and under a layer its highest covered
+   * penalty; NULL for size 1 */
+  int32_t size;
+  uint8_t *eroded;
+  uint32_t *epen;
   uint64_t layer_version;       /* the layer's version the field shows */
   int built;
   cairn_flow_queue queue;
@@ -173,6 +182,16 @@ void cairn__flow_heap_push(cairn_flow_builder *b, const cairn_cost *key,
 void cairn__flow_heap_lower(cairn_flow_builder *b, const cairn_cost *key,
                             uint32_t c);
 uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key);
+
+/* Sized fields (flow_sizes.c). prepare: the eroded arrays of a build for
+ * size (freed for size 1), from the grid and the layer (may be NULL);
+ * refresh: after grid or layer cell (x, y) changed, the positions whose
+ * footprint holds it; free and memory: their upkeep. */
+cairn_status cairn__flow_sizes_prepare(cairn_field *f, const cairn_grid *grid,
+                                       const cairn_penalty *layer, int32_t size);
+void cairn__flow_sizes_refresh(cairn_field *f, int32_t x, int32_t y);
+void cairn__flow_sizes_free(cairn_field *f);
+size_t cairn__flow_sizes_memory(const cairn_field *f);
 
 /* The integration (flow_integrate.c): from values INF on passable cells and
  * settled marks all 0, sets every reachable value from f's goals; g is the

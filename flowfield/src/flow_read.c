@@ -66,7 +66,8 @@ void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out) {
   out->cells = (size_t)f->w * (size_t)f->h;
   out->goals = f->n_goals;
   out->memory_bytes = sizeof *f + f->n * (sizeof *f->cost + 3) +
-                      f->goals_cap * sizeof *f->goals;
+                      f->goals_cap * sizeof *f->goals + cairn__flow_sizes_memory(f);
+  out->size = f->size;
   out->build_ms = f->build_ms;
   out->repair_ms = f->repair_ms;
   out->repaired = f->repaired;

@@ -52,10 +52,10 @@ static size_t add(cairn_flow_builder *b, size_t n, size_t i, uint8_t why) {
   return n + 1;
 }
 
-/* A changed cell (grid coordinates) and its neighbours on the grid join
- * I. */
-static size_t seed_cell(const cairn_field *f, cairn_flow_builder *b,
-                        size_t len, int32_t x, int32_t y) {
+/* A changed position (grid coordinates) and its neighbours on the grid
+ * join I. */
+static size_t seed_position(const cairn_field *f, cairn_flow_builder *b,
+                            size_t len, int32_t x, int32_t y) {
   size_t c = (size_t)(y + 1) * (size_t)f->stride + (size_t)(x + 1);
   if (!b->mark[c]) len = add(b, len, c, IN_I);
   for (int d = 0; d < 8; d++) {
@@ -64,6 +64,16 @@ static size_t seed_cell(const cairn_field *f, cairn_flow_builder *b,
     size_t nb = (size_t)(ny + 1) * (size_t)f->stride + (size_t)(nx + 1);
     if (!b->mark[nb]) len = add(b, len, nb, IN_I);
   }
+  return len;
+}
+
+/* A changed grid or layer cell: the positions whose footprint holds it
+ * (the cell alone for size 1) are changed positions. */
+static size_t seed_cell(const cairn_field *f, cairn_flow_builder *b,
+                        size_t len, int32_t x, int32_t y) {
+  for (int32_t py = y - f->size + 1 < 0 ? 0 : y - f->size + 1; py <= y; py++)
+    for (int32_t px = x - f->size + 1 < 0 ? 0 : x - f->size + 1; px <= x; px++)
+      len = seed_position(f, b, len, px, py);
   return len;
 }
 
@@ -213,8 +223,9 @@ static bool touches_los(const cairn_field *f, const cairn_point *changed,
                         size_t n) {
   if (f->los_radius <= 0) return false;
   /* one cell more: the window's line checks read the corner cells
-   * beside it */
-  const int32_t r = f->los_radius + 1;
+   * beside it; size - 1 more: a cell changes the positions up and left of
+   * it that cover it */
+  const int32_t r = f->los_radius + f->size;
   for (size_t k = 0; k < n; k++)
     for (size_t j = 0; j < f->n_goals; j++) {
       int32_t dx = abs(changed[k].x - f->goals[j].x);
@@ -285,22 +296,38 @@ static void finish(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
   cairn__flow_los_all(f);
 }
 
+/* A sized field's eroded arrays where the grid's cells `changed` and the
+ * layer's n_layer cells in b->seeds changed. */
+static void refresh_sizes(cairn_field *f, const cairn_flow_builder *b,
+                          const cairn_point *changed, size_t n, size_t n_layer) {
+  if (f->size == 1) return;
+  const size_t s = (size_t)f->stride;
+  for (size_t k = 0; k < n; k++) cairn__flow_sizes_refresh(f, changed[k].x, changed[k].y);
+  for (size_t k = 0; k < n_layer; k++)
+    cairn__flow_sizes_refresh(f, (int32_t)(b->seeds[k] % s) - 1, (int32_t)(b->seeds[k] / s) - 1);
+}
+
+/* The field stops being uniform when a position a change reached takes
+ * another terrain cost. */
+static void uniform_at(cairn_field *f, int32_t x, int32_t y) {
+  for (int32_t py = y - f->size + 1 < 0 ? 0 : y - f->size + 1; py <= y; py++)
+    for (int32_t px = x - f->size + 1 < 0 ? 0 : x - f->size + 1; px <= x; px++) {
+      const uint8_t t = f->cells[cairn__flow_cell_index(f, px, py)];
+      if (t && t != f->uniform) f->uniform = 0;
+    }
+}
+
 /* The repair of the grid's cells `changed` and of the layer's cells
  * changed since the field's version, the arguments checked. */
 static cairn_status repair(cairn_flow_builder *b, cairn_field *f,
                            const cairn_point *changed, size_t n) {
   for (size_t k = 0; k < f->n_goals; k++)
-    if (!cairn_grid_cost(f->grid, f->goals[k].x, f->goals[k].y))
+    if (cairn_grid_clearance(f->grid, f->goals[k].x, f->goals[k].y) < f->size)
       return CAIRN_ERR_BLOCKED;
   cairn_status st = cairn__flow_builder_grow(b, f->n);
   if (st != CAIRN_OK) return st;
   double t0 = cairn__now_ms();
-  int32_t stride;
-  const uint8_t *g = cairn_grid_cells(f->grid, &stride);
-  for (size_t k = 0; k < n; k++) {
-    uint8_t t = g[(size_t)(changed[k].y + 1) * (size_t)f->stride + (size_t)(changed[k].x + 1)];
-    if (t && t != f->uniform) f->uniform = 0;
-  }
+  const uint8_t *g = f->cells;
   /* the layer's changes go to b->seeds (each cell once, so they fit),
    * which collect reads before the seeding reuses it */
   size_t n_layer = 0;
@@ -308,6 +335,8 @@ static cairn_status repair(cairn_flow_builder *b, cairn_field *f,
     n_layer = cairn_penalty_changes(f->penalty, f->layer_version, b->seeds, f->n);
     f->layer_version = cairn_penalty_version(f->penalty);
   }
+  refresh_sizes(f, b, changed, n, n_layer);
+  for (size_t k = 0; k < n; k++) uniform_at(f, changed[k].x, changed[k].y);
   size_t len = collect(f, b, g, changed, n, n_layer);
   size_t n_seeds = reset_and_seed(f, b, g, len);
   if (f->uniform) len = propagate_fifo(f, b, g, len, n_seeds, f->uniform);

@@ -127,6 +127,31 @@ static void fault(cairn_field_fault *out, int32_t x, int32_t y,
   out->problem = why;
 }
 
+/* The terrain a unit of the field's size pays at (x, y): the dearest cell
+ * it covers, 0 where one of them is blocked or off the grid. From the
+ * public accessors alone, cell by cell. */
+static uint8_t unit_cost(const cairn_field *f, int32_t x, int32_t y) {
+  uint8_t most = 0;
+  for (int32_t dy = 0; dy < f->size; dy++)
+    for (int32_t dx = 0; dx < f->size; dx++) {
+      uint8_t t = cairn_grid_cost(f->grid, x + dx, y + dy);
+      if (!t) return 0;
+      most = t > most ? t : most;
+    }
+  return most;
+}
+
+/* The highest layer penalty the unit covers at (x, y). */
+static uint32_t unit_penalty(const cairn_field *f, int32_t x, int32_t y) {
+  uint32_t most = 0;
+  for (int32_t dy = 0; dy < f->size; dy++)
+    for (int32_t dx = 0; dx < f->size; dx++) {
+      uint32_t p = cairn_penalty_get(f->penalty, x + dx, y + dy);
+      most = p > most ? p : most;
+    }
+  return most;
+}
+
 /* The move check of one reachable non-goal cell, from the public grid
  * accessors only (independent of the build's padded arithmetic). */
 static const char *check_move(const cairn_field *f, int32_t x, int32_t y,
@@ -136,15 +161,14 @@ static const char *check_move(const cairn_field *f, int32_t x, int32_t y,
   if (f->moves == 4 && d >= 4) return "diagonal move in a 4-way field";
   int32_t dx = cairn_flow_dir_dx(d), dy = cairn_flow_dir_dy(d);
   int32_t nx = x + dx, ny = y + dy;
-  uint8_t t = cairn_grid_cost(f->grid, nx, ny);
+  uint8_t t = unit_cost(f, nx, ny);
   if (!t) return "move into a blocked cell";
-  if (dx && dy &&
-      (!cairn_grid_cost(f->grid, x + dx, y) || !cairn_grid_cost(f->grid, x, y + dy)))
+  if (dx && dy && (!unit_cost(f, x + dx, y) || !unit_cost(f, x, y + dy)))
     return "move cuts a corner";
   cairn_cost nv = cairn_field_cost(f, nx, ny);
   cairn_cost step = (dx && dy ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * t;
   if (f->penalty) { /* the step pays the entered cell's penalty too */
-    uint32_t p = cairn_penalty_get(f->penalty, nx, ny);
+    uint32_t p = unit_penalty(f, nx, ny);
     if (p == CAIRN_PENALTY_BLOCK) return "move into a cell the cost layer blocks";
     step += p;
   }
@@ -161,7 +185,7 @@ static const char *check_cell(const cairn_field *f, const cairn_search *s,
   *want = CAIRN_COST_INF;
   if (cairn_search_cell(s, p, &info) == CAIRN_OK && info.state == CAIRN_NODE_CLOSED)
     *want = info.g;
-  if (!cairn_grid_cost(f->grid, x, y)) *want = CAIRN_COST_INF;
+  if (!unit_cost(f, x, y)) *want = CAIRN_COST_INF;
   if (v != *want) return "value differs from Dijkstra's";
   int d = cairn_field_dir(f, x, y);
   if (v == CAIRN_COST_INF) return d == CAIRN_FLOW_NONE ? NULL : "unreachable cell with a move";
@@ -177,6 +201,7 @@ cairn_status cairn_field_verify(const cairn_field *f, cairn_search *s,
   cairn_search_opts o = cairn_search_defaults();
   o.moves = f->moves;
   o.penalty = f->penalty;
+  o.size = f->size;
   cairn_status st = cairn_dijkstra_fill(s, f->grid, f->goals, f->n_goals, NULL,
                                         0, 1, &o);
   if (st != CAIRN_OK) return st;

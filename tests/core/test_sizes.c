@@ -16,27 +16,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* The grid for a unit of size k, as the definition reads it. */
-static cairn_grid *eroded(const cairn_grid *g, int k) {
-  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
-  cairn_grid *e = NULL;
-  assert_int_equal(cairn_grid_create(w, h, 0, NULL, &e), CAIRN_OK);
-  for (int32_t y = 0; y < h; y++)
-    for (int32_t x = 0; x < w; x++) {
-      uint8_t most = 0;
-      bool open = true;
-      for (int dy = 0; dy < k && open; dy++)
-        for (int dx = 0; dx < k && open; dx++) {
-          uint8_t c = cairn_grid_cost(g, x + dx, y + dy);
-          open = c != 0;
-          if (c > most) most = c;
-        }
-      assert_int_equal(cairn_grid_set_cost(e, x, y, open ? most : 0), CAIRN_OK);
-    }
-  assert_int_equal(cairn_grid_update_islands(e), CAIRN_OK);
-  return e;
-}
-
 static cairn_search_opts sized(int k, int moves) {
   cairn_search_opts o = cairn_search_defaults();
   o.size = k;
@@ -66,7 +45,7 @@ static void against_eroded_dijkstra(void **state) {
     int w = 8 + (int)tu_below(&rng, 40), h = 8 + (int)tu_below(&rng, 40);
     cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 25), 4);
     for (int k = 1; k <= 4; k++) {
-      cairn_grid *e = eroded(g, k);
+      cairn_grid *e = tu_eroded(g, k);
       for (int moves = 8; moves >= 4; moves -= 4) {
         cairn_search_opts o = sized(k, moves);
         cairn_search_opts ro = cairn_search_defaults();
@@ -116,7 +95,7 @@ static void fills_and_nearest(void **state) {
     int w = 8 + (int)tu_below(&rng, 40), h = 8 + (int)tu_below(&rng, 40);
     cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 25), map % 2 ? 4 : 1);
     for (int k = 2; k <= 4; k++) {
-      cairn_grid *e = eroded(g, k);
+      cairn_grid *e = tu_eroded(g, k);
       cairn_point src[2] = {legal(&rng, g, k), legal(&rng, g, k)};
       if (src[0].x < 0 || src[1].x < 0) {
         cairn_grid_destroy(e);
@@ -265,7 +244,7 @@ static void sight_and_smoothing(void **state) {
     int w = 8 + (int)tu_below(&rng, 40), h = 8 + (int)tu_below(&rng, 40);
     cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 20), 4);
     for (int k = 1; k <= 4; k++) {
-      cairn_grid *e = eroded(g, k);
+      cairn_grid *e = tu_eroded(g, k);
       for (int q = 0; q < 200; q++) {
         cairn_point a = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h)};
         cairn_point b = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h)};

@@ -1,6 +1,7 @@
 /* Helpers shared by every test program (test_util.h says what each does). */
 #include "test_util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,4 +244,24 @@ int tu_oom_map_teardown(void **state) {
   cairn_grid_destroy(oom_map.grid);
   oom_map.grid = NULL;
   return 0;
+}
+
+cairn_grid *tu_eroded(const cairn_grid *g, int k) {
+  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  cairn_grid *e = NULL;
+  assert_int_equal(cairn_grid_create(w, h, 0, NULL, &e), CAIRN_OK);
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      uint8_t most = 0;
+      bool open = true;
+      for (int dy = 0; dy < k && open; dy++)
+        for (int dx = 0; dx < k && open; dx++) {
+          uint8_t c = cairn_grid_cost(g, x + dx, y + dy);
+          open = c != 0;
+          if (c > most) most = c;
+        }
+      assert_int_equal(cairn_grid_set_cost(e, x, y, open ? most : 0), CAIRN_OK);
+    }
+  assert_int_equal(cairn_grid_update_islands(e), CAIRN_OK);
+  return e;
 }

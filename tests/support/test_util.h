@@ -47,6 +47,11 @@ int tu_search_teardown(void **state);
  * otherwise cost 1..max_cost uniformly. Islands are fresh. */
 cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
                            int max_cost);
+/* The grid a unit of size k moves on, as the definition reads it (the
+ * reference of every sized test): a cell keeps the dearest terrain of the
+ * k x k block at it where the whole block is open, else it is blocked.
+ * Islands fresh. */
+cairn_grid *tu_eroded(const cairn_grid *g, int k);
 /* A random passable cell. */
 cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g);
 /* Fails unless graphs a and b have the same rows: node for node, edge for

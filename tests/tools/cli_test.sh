@@ -319,6 +319,15 @@ expect 0 '^\{"cells":7200,"reachable":6261,"build_ms":[0-9.]+,"max_cost":[0-9.]+
 expect 0 '"reachable":6261,.*,"check":"ok"\}$' "$cairn" flow --map "$map" --to "5,30;102,30;60,2" --json --check
 expect 0 "^check: ok$" "$cairn" flow --map "$map" --to 5,30 --check --terrain T=4 --terrain S=7
 expect 0 "^check: ok$" "$cairn" flow --map "$map" --to "5,30;102,30" --check --moves 4 --threads 1
+# --size: the field of a 2 x 2 unit on gate.map is the size-1 field of the
+# map eroded for it by hand (gate2.map); a goal it does not fit on is refused
+expect 0 '"reachable":189,"build_ms":[0-9.]+,"max_cost":26.799011,"memory_bytes":[0-9]+,"size":2,"check":"ok"' \
+  "$cairn" flow --map "$tmp/gate.map" --to 17,2 --size 2 --json --check
+expect 0 '"reachable":189,"build_ms":[0-9.]+,"max_cost":26.799011,' \
+  "$cairn" flow --map "$tmp/gate2.map" --to 17,2 --json --check
+expect 3 "cairn: --to 9,2: a unit of size 2 does not fit there" \
+  "$cairn" flow --map "$tmp/gate.map" --to 9,2 --size 2
+expect 2 "--size: '0' is not an integer in 1..8" "$cairn" flow --map "$tmp/gate.map" --to 17,2 --size 0
 # the two halves of split.map: a goal on the left reaches the left only
 expect 0 '"cells":15,"reachable":6,' "$cairn" flow --map "$tmp/split.map" --to 0,0 --json
 # the row passes on 1 and on 2 threads: the same field (and it checks)

@@ -19,7 +19,8 @@ extern "C" {
 /* ---- cache ---------------------------------------------------------- */
 
 /** Fields shared between requests for the same goal set (sorted, duplicates
- * removed) on one grid with one set of options: reference counted, at most
+ * removed) and unit size on one grid with one set of options (its size
+ * the default one): reference counted, at most
  * max_bytes of fields held (cairn_field_stats.memory_bytes), least recently
  * used unheld fields evicted first. */
 typedef struct cairn_flow_cache cairn_flow_cache;
@@ -55,6 +56,24 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_acquire(cairn_flow_cache *c,
                                       cairn_flow_builder *b,
                                       const cairn_point *goals, size_t n,
                                       const cairn_field **out);
+/** cairn_flow_cache_acquire for a unit of another size than the cache
+ * options' (cairn_flow_opts.size): fields are keyed by goal set and size,
+ * so infantry and rams heading for one gate share nothing but each
+ * size's field is shared by every unit of that size. A goal where the
+ * unit does not fit is CAIRN_ERR_BLOCKED.
+ * @param[in,out] c the cache
+ * @param[in,out] b the builder for a new field
+ * @param[in] goals the goal cells
+ * @param[in] n number of goals
+ * @param[in] size the unit's size, 1 .. CAIRN_GRID_MAX_CLEARANCE (0 reads
+ *   as 1; else CAIRN_ERR_ARG)
+ * @param[out] out the field, held until cairn_flow_cache_release
+ * @return as cairn_flow_cache_acquire */
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_cache_acquire_sized(cairn_flow_cache *c,
+                                                                cairn_flow_builder *b,
+                                                                const cairn_point *goals,
+                                                                size_t n, int32_t size,
+                                                                const cairn_field **out);
 /** Lowers the count; an unheld field stays cached until evicted.
  * @param[in,out] c the cache
  * @param[in] f a field the cache handed out

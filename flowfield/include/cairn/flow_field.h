@@ -83,11 +83,22 @@ typedef struct cairn_flow_opts {
    * buckets). It must be for a grid of the field's size (else
    * CAIRN_ERR_ARG) and outlive the field. */
   const cairn_penalty *penalty;
+  /** The unit's size k, 1 .. CAIRN_GRID_MAX_CLEARANCE (0 reads as 1, the
+   * default): the field of a unit of k x k cells at its top-left cell, as
+   * the core's searches take it (cairn_search_opts.size): values and
+   * moves on the positions where the unit fits, each step paying the
+   * dearest terrain and highest layer penalty the unit covers; positions
+   * where it does not fit are CAIRN_FLOW_NONE. Every goal must hold the
+   * unit (else CAIRN_ERR_BLOCKED). Line of sight is the unit's
+   * (cairn_grid_line_of_sight_sized). A sized field keeps the grid eroded
+   * for its size, 1 byte a cell (5 under a layer), refreshed by every
+   * build and repair; size 1 keeps nothing more. */
+  int32_t size;
 } cairn_flow_opts;
 
 /** The default options.
  * @return 8 moves, the builder's own pool over every core, los_radius
- * CAIRN_FLOW_DEFAULT_LOS, queue AUTO, no layer */
+ * CAIRN_FLOW_DEFAULT_LOS, queue AUTO, no layer, size 1 */
 CAIRN_FLOWFIELD_API cairn_flow_opts cairn_flow_defaults(void);
 
 /* ---- builder (scratch, one per thread) ------------------------------ */
@@ -145,7 +156,9 @@ CAIRN_FLOWFIELD_API void cairn_field_destroy(cairn_field *f);
  * grid of another size than the field's, FIFO on uneven terrain),
  * CAIRN_ERR_TOO_LARGE (more than CAIRN_FLOW_MAX_GOALS goals),
  * CAIRN_ERR_RANGE (a goal off the grid), CAIRN_ERR_BLOCKED (a goal on a
- * blocked cell), CAIRN_ERR_NOMEM (growing the builder or the goal list,
+ * blocked cell, or where a unit of opts.size does not fit),
+ * CAIRN_ERR_NOMEM (growing the builder, the goal list or a sized field's
+ * eroded grid,
  * or making the builder's pool) */
 CAIRN_FLOWFIELD_API cairn_status cairn_field_build(cairn_flow_builder *b, cairn_field *f,
                                const cairn_grid *grid,
@@ -258,6 +271,7 @@ typedef struct cairn_field_stats {
   size_t repaired;     /**< cells the last repair re-integrated */
   cairn_flow_queue queue; /**< the queue the last build used */
   int built;           /**< 1 once a build succeeded */
+  int32_t size;        /**< the unit size of the last build (1 before one) */
 } cairn_field_stats;
 
 /** O(cells): counts reachable cells and the largest value (of what the
@@ -313,7 +327,8 @@ typedef struct cairn_field_fault {
 } cairn_field_fault;
 
 /** Checks the field against a plain Dijkstra (cairn_dijkstra_fill from the
- * goals with to_sources, run in s) in O(cells): every value equal, and for
+ * goals with to_sources and the field's size, run in s) in O(cells), the
+ * moves judged from the footprint's cells one by one: every value equal, and for
  * every reachable non-goal cell a legal move (no wall, no corner cut) to a
  * neighbour whose value plus the step's cost equals the cell's, goals
  * marked CAIRN_FLOW_GOAL, every other cell CAIRN_FLOW_NONE. By induction
