@@ -86,6 +86,13 @@ int cmd_render(int argc, char **argv);
  * memory failure. */
 int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n);
 
+/* The units of one size in a run's summary (cairn march). */
+typedef struct cli_size_tally {
+  int32_t size;
+  uint32_t units, arrived;
+  double walked; /* cells each walked, on average */
+} cli_size_tally;
+
 /* A crowd run's summary (cairn horde and cairn march; cli_crowd.c). */
 typedef struct cli_crowd_summary {
   long agents, ticks;
@@ -103,6 +110,9 @@ typedef struct cli_crowd_summary {
   size_t n_gates;
   const cairn_point *gate_first;
   const uint32_t *by_gate;
+  /* in: the units by size, printed when n_sizes > 0 */
+  size_t n_sizes;
+  const cli_size_tally *by_size;
   struct cli_replay *replay; /* in: records the ticks when set (replay.h) */
   struct cli_png_movie *movie; /* in: draws the ticks when set (cli_png.h) */
   /* in: when set, called after each tick t (1, 2, ...) with the crowd's

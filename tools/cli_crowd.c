@@ -128,6 +128,14 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
       if (s->full_ticks) printf("%.3f", s->full_median_ms);
       else printf("null");
     }
+    if (s->n_sizes) {
+      printf(",\"by_size\":[");
+      for (size_t k = 0; k < s->n_sizes; k++)
+        printf("%s{\"size\":%d,\"units\":%u,\"arrived\":%u,\"mean_walk\":%.3f}",
+               k ? "," : "", (int)s->by_size[k].size, s->by_size[k].units,
+               s->by_size[k].arrived, s->by_size[k].walked);
+      printf("]");
+    }
     printf("}\n");
     return;
   }
@@ -156,5 +164,9 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
   if (queue)
     printf("paths       at most %llu nodes in a tick, 99 %% of requests waited <= %d ticks\n",
            (unsigned long long)s->max_tick_nodes, s->wait_p99);
+  for (size_t k = 0; k < s->n_sizes; k++)
+    printf("%s%d: %u units, %u arrived, %.1f cells walked each\n",
+           k ? "            size " : "by size     size ", (int)s->by_size[k].size,
+           s->by_size[k].units, s->by_size[k].arrived, s->by_size[k].walked);
   printf("state hash  %016llx\n", (unsigned long long)s->hash);
 }

@@ -81,6 +81,36 @@ static void draw_fields(const cli_png_scene *s, const cairn_view *v, cairn_image
   }
 }
 
+/* The cells a unit covers along its path, for cairn_render_cells. */
+typedef struct footprint {
+  const uint8_t *mask; /* w x h, 1 where covered */
+  int32_t w, h;
+} footprint;
+
+static cairn_rgba footprint_at(void *user, int32_t x, int32_t y) {
+  const footprint *f = user;
+  cairn_rgba none = {0, 0, 0, 0}, shade = cairn_colour_path;
+  shade.a = 90;
+  return x < f->w && y < f->h && f->mask[(size_t)y * (size_t)f->w + (size_t)x] ? shade : none;
+}
+
+/* Shades every cell a unit of k x k cells covers at some point of the
+ * path, under the path's line. */
+static void draw_footprint(const cli_png_scene *s, const cairn_view *v, cairn_image *img) {
+  footprint f = {NULL, cairn_grid_width(s->grid), cairn_grid_height(s->grid)};
+  uint8_t *mask = calloc((size_t)f.w * (size_t)f.h, 1);
+  if (!mask) return; /* the picture goes without it */
+  for (size_t i = 0; i < s->path_len; i++)
+    for (int32_t dy = 0; dy < s->unit_size; dy++)
+      for (int32_t dx = 0; dx < s->unit_size; dx++) {
+        int32_t x = s->path[i].x + dx, y = s->path[i].y + dy;
+        if (x < f.w && y < f.h) mask[(size_t)y * (size_t)f.w + (size_t)x] = 1;
+      }
+  f.mask = mask;
+  cairn_render_cells(img, v, footprint_at, &f);
+  free(mask);
+}
+
 static void draw_search(const cli_png_scene *s, const cairn_view *v, cairn_image *img,
                         legend *l) {
   size_t closed = 0, open = 0;
@@ -93,6 +123,12 @@ static void draw_search(const cli_png_scene *s, const cairn_view *v, cairn_image
     cairn_render_hpa(img, v, s->hpa);
     add_entry(l, cairn_colour_cluster, "clusters");
     add_entry(l, cairn_colour_entrance, "entrances");
+  }
+  if (s->path_len && s->unit_size > 1) {
+    draw_footprint(s, v, img);
+    cairn_rgba shade = cairn_colour_path;
+    shade.a = 90;
+    add_entry(l, shade, "the unit's cells");
   }
   if (s->path_len) {
     cairn_render_path(img, v, s->path, s->path_len, 0, cairn_colour_path);
@@ -330,12 +366,13 @@ int cli_png_query(const char *path, const cli_png_scene *base, cairn_point from,
   if (st == CAIRN_OK) {
     sc.path = r.path;
     sc.path_len = r.path_len;
+    sc.unit_size = opts->size;
   }
   if (smooth && st == CAIRN_OK) {
     double length;
     sm = malloc(r.path_len * sizeof *sm);
-    if (!sm || cairn_smooth_path(g, r.path, r.path_len, sm, r.path_len, &sc.smooth_len,
-                                 &length) != CAIRN_OK) {
+    if (!sm || cairn_smooth_path_sized(g, opts->size > 1 ? opts->size : 1, r.path, r.path_len,
+                                       sm, r.path_len, &sc.smooth_len, &length) != CAIRN_OK) {
       cli_error("%s: smoothing the path failed", path);
       goto done;
     }

@@ -28,6 +28,8 @@ typedef struct cli_png_scene {
   const cairn_hpa *hpa;          /* cluster borders and entrances */
   const cairn_point *path;       /* a search's path */
   size_t path_len;
+  int32_t unit_size;             /* above 1: the path's unit covers unit_size x
+                                    unit_size cells from each point (drawn) */
   const cairn_point *smooth;     /* its smoothed waypoints */
   size_t smooth_len;
   bool query;                    /* mark from and to (start and goal) */

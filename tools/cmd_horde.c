@@ -26,15 +26,18 @@
 #define TORCH_RADIUS 6
 #define TORCH_PENALTY (6 * CAIRN_COST_ONE) /* at the flame: six steps dearer */
 #define HORDE_TORCHES 8
+/* the largest unit: a disc of the crowd's largest radius */
+#define HORDE_MAX_SIZE 4
 
 static const char *const value_opts[] = {"--map", "--agents", "--ticks",
                                          "--threads", "--seed", "--replay",
                                          "--every", "--png", "--frames", "--gif",
-                                         "--save", "--load", NULL};
+                                         "--save", "--load", "--size", NULL};
 
 typedef struct horde_args {
   const char *map;
   long agents, ticks, threads, seed;
+  long size; /* the undead's unit size: 1, or giants of size x size cells */
   bool json;
   const char *replay; /* --replay FILE, a frame every `every` ticks */
   long every;         /* 0: not given (replay 1, pictures 60) */
@@ -49,6 +52,7 @@ static int parse_args(int argc, char **argv, horde_args *a) {
   a->ticks = HORDE_NIGHT_TICKS;
   a->threads = 0;
   a->seed = 1;
+  a->size = 1;
   a->json = false;
   a->replay = NULL;
   a->every = 0;
@@ -81,6 +85,8 @@ static int parse_args(int argc, char **argv, horde_args *a) {
     } else if (cli_is(&c, "--threads")) {
       if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &a->threads))
         return EXIT_USAGE;
+    } else if (cli_is(&c, "--size")) {
+      if (!cli_parse_int("--size", v, 1, HORDE_MAX_SIZE, &a->size)) return EXIT_USAGE;
     } else if (cli_is(&c, "--seed")) {
       if (!cli_parse_int("--seed", v, 0, 2147483647L, &a->seed)) return EXIT_USAGE;
     } else if (cli_is(&c, "--replay")) {
@@ -207,8 +213,9 @@ static uint64_t next_rand(uint64_t *s) {
 
 static float rand01(uint64_t *s) { return (float)(next_rand(s) >> 40) / 16777216.0f; }
 
-/* Open cells within `depth` of the map's edge on a gate's island. */
-static size_t edge_cells(const cairn_grid *g, uint32_t island, int32_t depth,
+/* Positions within `depth` of the map's edge on a gate's island where a
+ * unit of `size` fits. */
+static size_t edge_cells(const cairn_grid *g, uint32_t island, int32_t depth, int32_t size,
                          cairn_point *out) {
   int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
   size_t n = 0;
@@ -217,22 +224,37 @@ static size_t edge_cells(const cairn_grid *g, uint32_t island, int32_t depth,
       int32_t e = x < y ? x : y;
       if (w - 1 - x < e) e = w - 1 - x;
       if (h - 1 - y < e) e = h - 1 - y;
-      if (e < depth && cairn_grid_island(g, x, y) == island)
+      if (e < depth && cairn_grid_island(g, x, y) == island &&
+          cairn_grid_clearance(g, x, y) >= size)
         out[n++] = (cairn_point){x, y};
     }
   return n;
 }
 
-/* N undead on distinct cells near the edges (the band deepens until it
- * holds twice N), seeded. */
-static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island,
-                          long n, uint64_t seed, cairn_agent *agents) {
+/* One undead of unit `size` at position p: a radius for the size (0.2 to
+ * 0.3 cells for size 1, 0.8 to 0.95 of half the side above), its disc
+ * anywhere on the unit's cells, a speed of 1.2 to 2 cells a second. */
+static cairn_agent_params undead_at(cairn_point p, int32_t size, uint64_t *rs) {
+  float ux = rand01(rs), uy = rand01(rs), ur = rand01(rs), us = rand01(rs);
+  float half = 0.5f * (float)size;
+  float r = size == 1 ? 0.2f + 0.1f * ur : half * (0.8f + 0.15f * ur);
+  float room = half - r; /* how far the centre may stray from the cells' middle */
+  cairn_agent_params a = {(float)p.x + half + room * (2.0f * ux - 1.0f),
+                          (float)p.y + half + room * (2.0f * uy - 1.0f), r,
+                          1.2f + 0.8f * us, 1, 0};
+  return a;
+}
+
+/* N undead on distinct positions near the edges (the band deepens until
+ * it holds twice N), seeded. */
+static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island, long n,
+                          int32_t size, uint64_t seed, cairn_agent *agents) {
   size_t cells = (size_t)cairn_grid_width(g) * (size_t)cairn_grid_height(g);
   cairn_point *cand = malloc(cells * sizeof *cand);
   if (!cand) return CAIRN_ERR_NOMEM;
   size_t m = 0;
   for (int32_t depth = 16; m < 2 * (size_t)n; depth += 8) {
-    m = edge_cells(g, island, depth, cand);
+    m = edge_cells(g, island, depth, size, cand);
     if (depth > cairn_grid_width(g) + cairn_grid_height(g)) break;
   }
   cairn_status st = m >= (size_t)n ? CAIRN_OK : CAIRN_ERR_TOO_LARGE;
@@ -242,21 +264,31 @@ static cairn_status spawn(cairn_crowd *c, const cairn_grid *g, uint32_t island,
     cairn_point t = cand[k];
     cand[k] = cand[j];
     cand[j] = t;
-    cairn_agent_params p = {(float)cand[k].x + 0.25f + 0.5f * rand01(&rs),
-                            (float)cand[k].y + 0.25f + 0.5f * rand01(&rs),
-                            0.2f + 0.1f * rand01(&rs), 1.2f + 0.8f * rand01(&rs), 1, 0};
+    cairn_agent_params p = undead_at(cand[k], size, &rs);
     st = cairn_crowd_add(c, &p, &agents[k]);
   }
   free(cand);
   return st;
 }
 
-/* The open cells of an island: where the horde can stand. */
-static size_t island_cells(const cairn_grid *g, uint32_t island) {
+/* The gate cells where a unit of `size` fits, into out (room for n);
+ * their count. */
+static size_t fitting_gates(const cairn_grid *g, const cairn_point *gates, size_t n,
+                            int32_t size, cairn_point *out) {
+  size_t m = 0;
+  for (size_t k = 0; k < n; k++)
+    if (cairn_grid_clearance(g, gates[k].x, gates[k].y) >= size) out[m++] = gates[k];
+  return m;
+}
+
+/* The positions of an island where a unit of `size` fits: where the
+ * horde can stand. */
+static size_t island_cells(const cairn_grid *g, uint32_t island, int32_t size) {
   int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
   size_t n = 0;
   for (int32_t y = 0; y < h; y++)
-    for (int32_t x = 0; x < w; x++) n += cairn_grid_island(g, x, y) == island;
+    for (int32_t x = 0; x < w; x++)
+      n += cairn_grid_island(g, x, y) == island && cairn_grid_clearance(g, x, y) >= size;
   return n;
 }
 
@@ -442,9 +474,9 @@ int cmd_horde(int argc, char **argv) {
   if (rc != EXIT_DONE) return rc;
   cairn_grid *g = cli_load_map(a.map, NULL);
   if (!g) return EXIT_BADINPUT;
-  cairn_point *gates = NULL, torches[HORDE_TORCHES], *gate_first = NULL;
+  cairn_point *gates = NULL, torches[HORDE_TORCHES], *gate_first = NULL, *goals = NULL;
   uint32_t *gate_of = NULL;
-  size_t n_gates = 0;
+  size_t n_gates = 0, n_goals = 0;
   torchlight torch = {NULL, NULL};
   cairn_crowd *c = NULL;
   cairn_agent *agents = NULL;
@@ -457,17 +489,31 @@ int cmd_horde(int argc, char **argv) {
   }
   /* every agent spawns on its own open cell of the gates' island */
   uint32_t island = cairn_grid_island(g, gates[0].x, gates[0].y);
-  size_t room = island_cells(g, island);
+  const int32_t size = (int32_t)a.size;
+  size_t room = island_cells(g, island, size);
   if ((size_t)a.agents > room) {
-    cli_error("%s: %ld agents need as many open cells reachable from its gates; it has %zu",
-              a.map, a.agents, room);
+    if (size == 1)
+      cli_error("%s: %ld agents need as many open cells reachable from its gates; it has %zu",
+                a.map, a.agents, room);
+    else
+      cli_error("%s: %ld agents of size %d need as many places reachable from its gates; it "
+                "has %zu",
+                a.map, a.agents, (int)size, room);
+    goto done;
+  }
+  goals = malloc(n_gates * sizeof *goals);
+  n_goals = goals ? fitting_gates(g, gates, n_gates, size, goals) : 0;
+  if (goals && n_goals == 0) {
+    cli_error("%s: no gate cell holds a unit of size %d (its %dx%d cells open)", a.map,
+              (int)size, (int)size, (int)size);
+    rc = EXIT_BADINPUT;
     goto done;
   }
   gate_of = malloc(n_gates * sizeof *gate_of);
   gate_first = malloc(n_gates * sizeof *gate_first);
   watch.by_gate = calloc(n_gates, sizeof *watch.by_gate);
   watch.pending = malloc((size_t)a.agents * sizeof *watch.pending);
-  size_t n_groups = gate_of && gate_first && watch.by_gate && watch.pending
+  size_t n_groups = gate_of && gate_first && watch.by_gate && watch.pending && goals
                         ? group_gates(gates, n_gates, gate_of, gate_first)
                         : 0;
   if (n_groups == 0) {
@@ -482,6 +528,8 @@ int cmd_horde(int argc, char **argv) {
   o.max_agents = (uint32_t)a.agents;
   o.threads = (int)a.threads;
   o.penalty = torch.layer;
+  o.bin_size = (float)size; /* touching discs of radius up to size / 2 */
+  if (o.bin_size < 1.0f) o.bin_size = 1.0f;
   if (st == CAIRN_OK && !agents) st = CAIRN_ERR_NOMEM;
   bool said = false; /* the error is printed already */
   if (st == CAIRN_OK) {
@@ -492,9 +540,8 @@ int cmd_horde(int argc, char **argv) {
     if ((rc = load_night(c, a.load, agents, a.agents)) != EXIT_DONE) goto done;
     rc = EXIT_RUNTIME;
   } else {
-    if (st == CAIRN_OK) st = spawn(c, g, island, a.agents, (uint64_t)a.seed, agents);
-    if (st == CAIRN_OK)
-      st = cairn_crowd_order_field(c, agents, (size_t)a.agents, gates, n_gates);
+    if (st == CAIRN_OK) st = spawn(c, g, island, a.agents, size, (uint64_t)a.seed, agents);
+    if (st == CAIRN_OK) st = cairn_crowd_order_field(c, agents, (size_t)a.agents, goals, n_goals);
   }
   cli_crowd_summary sum = {0};
   sum.agents = a.agents;
@@ -558,6 +605,7 @@ done:
   douse_torches(&torch);
   cairn_grid_destroy(g);
   free(gates);
+  free(goals);
   free(agents);
   return rc;
 }

@@ -4,6 +4,7 @@
  * queue, members in formation where there is room; --arrive says how
  * they end it (stop, leave, or stay around the goal as a cluster). The
  * summary adds the queue's figures. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,11 @@
 static const char *const value_opts[] = {"--map",    "--groups", "--units", "--ticks",
                                          "--threads", "--seed",  "--budget", "--png",
                                          "--algo",    "--arrive", "--goal",   "--replay",
-                                         "--every",   "--save",   "--load",   NULL};
+                                         "--every",   "--save",   "--load",   "--size",
+                                         "--sizes",   "--from",   NULL};
+
+#define MARCH_MAX_SIZES 8 /* entries in --sizes */
+#define MARCH_MAX_SIZE 4  /* a disc of the crowd's largest radius */
 
 typedef struct march_args {
   const char *map;
@@ -28,9 +33,42 @@ typedef struct march_args {
   cairn_arrival arrive; /* --arrive: how units end the move */
   bool has_goal;        /* --goal X,Y: every group to this cell */
   cairn_point goal;
+  bool has_from;        /* --from X,Y: every group placed around this cell */
+  cairn_point from;
   const char *save, *load; /* the crowd's state: written at the end, read at the start */
   bool budget_given, algo_given;
+  /* --sizes: group k's units are of size sizes[k % n_sizes] (--size K: one) */
+  int32_t sizes[MARCH_MAX_SIZES];
+  int n_sizes;
 } march_args;
+
+/* "1,2,...": unit sizes 1..MARCH_MAX_SIZE, at most MARCH_MAX_SIZES. */
+static bool parse_sizes(const char *opt, const char *v, march_args *a) {
+  a->n_sizes = 0;
+  for (const char *p = v; *p;) {
+    char one[16];
+    size_t len = strcspn(p, ",");
+    long k;
+    if (len == 0 || len >= sizeof one || a->n_sizes == MARCH_MAX_SIZES) {
+      cli_error("%s: '%s' is not a list of at most %d sizes in 1..%d", opt, v,
+                MARCH_MAX_SIZES, MARCH_MAX_SIZE);
+      return false;
+    }
+    memcpy(one, p, len);
+    one[len] = 0;
+    if (!cli_parse_int(opt, one, 1, MARCH_MAX_SIZE, &k)) return false;
+    a->sizes[a->n_sizes++] = (int32_t)k;
+    p += len + (p[len] == ',');
+  }
+  return a->n_sizes > 0;
+}
+
+/* The largest size of the march. */
+static int32_t largest(const march_args *a) {
+  int32_t m = 1;
+  for (int k = 0; k < a->n_sizes; k++) m = a->sizes[k] > m ? a->sizes[k] : m;
+  return m;
+}
 
 /* --load: the units are the saved crowd's, and --budget and --algo default
  * to the saved run's (given, they must agree: the load refuses others). */
@@ -54,6 +92,8 @@ static int parse_args(int argc, char **argv, march_args *a) {
   a->ticks = 20000; /* long maps: 1,000 cells take 7,000 ticks at 1.5 cells/s */
   a->seed = 1;
   a->budget = 20000;
+  a->sizes[0] = 1;
+  a->n_sizes = 1;
   cli_args c;
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
@@ -103,6 +143,11 @@ static int parse_args(int argc, char **argv, march_args *a) {
         cli_error("march: --arrive must be stop, leave or stay, not '%s'", v);
         return EXIT_USAGE;
       }
+    } else if (cli_is(&c, "--size") || cli_is(&c, "--sizes")) {
+      if (!parse_sizes(c.opt, v, a)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--from")) {
+      if (!cli_parse_point("--from", v, &a->from)) return EXIT_USAGE;
+      a->has_from = true;
     } else if (cli_is(&c, "--goal")) {
       if (!cli_parse_point("--goal", v, &a->goal)) return EXIT_USAGE;
       a->has_goal = true;
@@ -149,31 +194,48 @@ static uint32_t main_island(const cairn_grid *g) {
   return best;
 }
 
-static cairn_point random_cell(const cairn_grid *g, uint32_t island, uint64_t *rs) {
-  for (;;) {
+/* A random position of the island where a unit of `size` fits (the
+ * island's own cell if none is found in many tries). */
+static cairn_point random_cell(const cairn_grid *g, uint32_t island, int32_t size,
+                               uint64_t *rs) {
+  for (int tries = 0;; tries++) {
     cairn_point p = {(int32_t)(next_rand(rs) % (uint64_t)cairn_grid_width(g)),
                      (int32_t)(next_rand(rs) % (uint64_t)cairn_grid_height(g))};
-    if (cairn_grid_island(g, p.x, p.y) == island) return p;
+    if (cairn_grid_island(g, p.x, p.y) != island) continue;
+    if (cairn_grid_clearance(g, p.x, p.y) >= size || tries > 100000) return p;
   }
 }
 
-/* Units on the free cells of the island nearest the start, ring by ring
- * (one unit a cell); `taken` marks cells already used. */
+/* Whether the size x size cells from (x, y) are free of other units. */
+static bool cells_free(const uint8_t *taken, int32_t w, int32_t x, int32_t y, int32_t size) {
+  for (int32_t dy = 0; dy < size; dy++)
+    for (int32_t dx = 0; dx < size; dx++)
+      if (taken[(size_t)(y + dy) * (size_t)w + (size_t)(x + dx)]) return false;
+  return true;
+}
+
+/* Units of `size` on free positions of the island nearest the start, ring
+ * by ring (a unit's size x size cells its own), each a disc of radius 0.3
+ * (size 1) or 0.45 x size centred on its cells; `taken` marks the cells
+ * already used. */
 static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
-                          cairn_point at, long units, uint8_t *taken,
+                          cairn_point at, long units, int32_t size, uint8_t *taken,
                           cairn_agent *out) {
   int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  float half = 0.5f * (float)size, r = size == 1 ? 0.3f : 0.45f * (float)size;
   size_t n = 0;
-  for (int32_t r = 0; n < (size_t)units && r < w + h; r++)
-    for (int32_t y = at.y - r; y <= at.y + r && n < (size_t)units; y++)
-      for (int32_t x = at.x - r; x <= at.x + r && n < (size_t)units; x++) {
-        if (x != at.x - r && x != at.x + r && y != at.y - r && y != at.y + r) continue;
-        if (!cairn_grid_contains(g, x, y) || cairn_grid_island(g, x, y) != island) continue;
-        size_t i = (size_t)y * (size_t)w + (size_t)x;
-        if (taken[i]) continue;
-        cairn_agent_params p = {(float)x + 0.5f, (float)y + 0.5f, 0.3f, 1.5f, 0, 0};
+  for (int32_t ring = 0; n < (size_t)units && ring < w + h; ring++)
+    for (int32_t y = at.y - ring; y <= at.y + ring && n < (size_t)units; y++)
+      for (int32_t x = at.x - ring; x <= at.x + ring && n < (size_t)units; x++) {
+        if (x != at.x - ring && x != at.x + ring && y != at.y - ring && y != at.y + ring)
+          continue;
+        if (!cairn_grid_contains(g, x, y) || cairn_grid_island(g, x, y) != island ||
+            cairn_grid_clearance(g, x, y) < size || !cells_free(taken, w, x, y, size))
+          continue;
+        cairn_agent_params p = {(float)x + half, (float)y + half, r, 1.5f, 0, 0};
         if (cairn_crowd_add(c, &p, &out[n]) != CAIRN_OK) return n;
-        taken[i] = 1;
+        for (int32_t dy = 0; dy < size; dy++)
+          memset(taken + (size_t)(y + dy) * (size_t)w + (size_t)x, 1, (size_t)size);
         n++;
       }
   return n;
@@ -204,15 +266,65 @@ static int load_march(cairn_crowd *c, const char *path, cairn_agent *agents, lon
   return EXIT_DONE;
 }
 
+/* The way each unit walked, added up after every tick (it reads the
+ * crowd only), for the summary by size. */
+typedef struct march_walk {
+  const cairn_crowd *c;
+  const cairn_agent *agents;
+  long n;
+  float *x, *y;  /* where each unit stood after the last tick */
+  double *walked;
+} march_walk;
+
+static cairn_status walk_tick(void *user, long t, const cairn_crowd_stats *st) {
+  (void)t;
+  (void)st;
+  march_walk *w = user;
+  for (long k = 0; k < w->n; k++) {
+    cairn_agent_info i;
+    if (cairn_crowd_get(w->c, w->agents[k], &i) != CAIRN_OK) continue;
+    w->walked[k] += hypot((double)i.x - w->x[k], (double)i.y - w->y[k]);
+    w->x[k] = i.x;
+    w->y[k] = i.y;
+  }
+  return CAIRN_OK;
+}
+
+/* The units' figures by size (a disc of radius r is a unit of ceil(2r)
+ * cells a side) into by[0 .. MARCH_MAX_SIZE); the sizes present. */
+static size_t tally_sizes(const march_walk *w, cli_size_tally *by) {
+  cli_size_tally all[MARCH_MAX_SIZE + 1];
+  memset(all, 0, sizeof all);
+  for (long k = 0; k < w->n; k++) {
+    cairn_agent_info i;
+    if (cairn_crowd_get(w->c, w->agents[k], &i) != CAIRN_OK) continue;
+    int32_t size = (int32_t)ceilf(2.0f * i.radius);
+    size = size < 1 ? 1 : size > MARCH_MAX_SIZE ? MARCH_MAX_SIZE : size;
+    all[size].units++;
+    all[size].arrived += i.state == CAIRN_AGENT_ARRIVED;
+    all[size].walked += w->walked[k];
+  }
+  size_t n = 0;
+  for (int32_t size = 1; size <= MARCH_MAX_SIZE; size++)
+    if (all[size].units) {
+      by[n] = all[size];
+      by[n].size = size;
+      by[n].walked /= all[size].units;
+      n++;
+    }
+  return n;
+}
+
 /* A --goal the units can reach: on the map, open, on the island they
- * start on; else a message and 0. */
-static bool goal_ok(const cairn_grid *g, uint32_t island, cairn_point p, const char *map) {
+ * start on, holding the largest unit; else a message and 0. */
+static bool goal_ok(const cairn_grid *g, uint32_t island, cairn_point p, int32_t size,
+                    const char *map) {
   if (!cairn_grid_contains(g, p.x, p.y) || cairn_grid_island(g, p.x, p.y) != island) {
     cli_error("%s: --goal %d,%d is off the map, blocked, or off the island the units start on",
               map, p.x, p.y);
     return false;
   }
-  return true;
+  return cli_check_position(g, "--goal", p, size);
 }
 
 int cmd_march(int argc, char **argv) {
@@ -229,8 +341,11 @@ int cmd_march(int argc, char **argv) {
   o.max_agents = (uint32_t)total;
   o.threads = (int)a.threads;
   o.path_budget = (uint64_t)a.budget;
+  o.bin_size = (float)largest(&a); /* touching discs of radius up to size / 2 */
   rc = EXIT_RUNTIME;
   cairn_hpa *h = NULL;
+  march_walk walk = {NULL, NULL, 0, NULL, NULL, NULL}; /* freed at done */
+  cli_size_tally by_size[MARCH_MAX_SIZE];
   cairn_status st = agents && taken ? CAIRN_OK : CAIRN_ERR_NOMEM;
   /* the hierarchy's builds and edits run on as many threads as the tick */
   cairn_hpa_opts ho = cairn_hpa_defaults();
@@ -250,7 +365,15 @@ int cmd_march(int argc, char **argv) {
     if ((rc = load_march(c, a.load, agents, total, &sum.agents)) != EXIT_DONE) goto done;
     rc = EXIT_RUNTIME;
   }
-  if (st == CAIRN_OK && !a.load && a.has_goal && !goal_ok(g, island, a.goal, a.map)) {
+  if (st == CAIRN_OK && !a.load && a.has_goal && !goal_ok(g, island, a.goal, largest(&a), a.map)) {
+    rc = EXIT_BADINPUT;
+    goto done;
+  }
+  if (st == CAIRN_OK && !a.load && a.has_from &&
+      (!cairn_grid_contains(g, a.from.x, a.from.y) ||
+       cairn_grid_island(g, a.from.x, a.from.y) != island)) {
+    cli_error("%s: --from %d,%d is off the map, blocked, or off its largest island", a.map,
+              a.from.x, a.from.y);
     rc = EXIT_BADINPUT;
     goto done;
   }
@@ -258,11 +381,13 @@ int cmd_march(int argc, char **argv) {
   order.kind = CAIRN_ORDER_PATH;
   order.arrival = a.arrive;
   for (long k = 0; k < a.groups && st == CAIRN_OK && !a.load; k++) {
-    cairn_point from = random_cell(g, island, &rs), to = random_cell(g, island, &rs);
+    const int32_t size = a.sizes[k % a.n_sizes];
+    cairn_point from = random_cell(g, island, size, &rs), to = random_cell(g, island, size, &rs);
+    if (a.has_from) from = a.from;
     for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
-      to = random_cell(g, island, &rs);
+      to = random_cell(g, island, size, &rs);
     cairn_agent *grp = agents + sum.agents;
-    size_t n = place_group(c, g, island, from, a.units, taken, grp);
+    size_t n = place_group(c, g, island, from, a.units, size, taken, grp);
     sum.agents += (long)n;
     order.goal = a.has_goal ? a.goal : to;
     if (n) st = cairn_crowd_order(c, grp, n, &order);
@@ -278,7 +403,31 @@ int cmd_march(int argc, char **argv) {
                          (size_t)sum.agents, &sum.replay);
     told = st != CAIRN_OK;
   }
+  /* by size, when the march has units larger than a cell */
+  walk.c = c;
+  walk.agents = agents;
+  walk.n = sum.agents;
+  const bool sized = largest(&a) > 1 || a.load;
+  if (st == CAIRN_OK && sized) {
+    walk.x = malloc((size_t)sum.agents * sizeof *walk.x);
+    walk.y = malloc((size_t)sum.agents * sizeof *walk.y);
+    walk.walked = calloc((size_t)sum.agents, sizeof *walk.walked);
+    if (!walk.x || !walk.y || !walk.walked) st = CAIRN_ERR_NOMEM;
+    for (long k = 0; k < sum.agents && st == CAIRN_OK; k++) {
+      cairn_agent_info i;
+      if (cairn_crowd_get(c, agents[k], &i) != CAIRN_OK) continue;
+      walk.x[k] = i.x;
+      walk.y[k] = i.y;
+    }
+    sum.after_tick = walk_tick;
+    sum.user = &walk;
+  }
   if (st == CAIRN_OK) st = cli_crowd_run(c, a.ticks, &sum);
+  if (st == CAIRN_OK && sized) {
+    sum.n_sizes = tally_sizes(&walk, by_size);
+    sum.by_size = by_size;
+    if (sum.n_sizes == 1 && by_size[0].size == 1) sum.n_sizes = 0; /* a plain march */
+  }
   if (a.replay && cli_replay_close(sum.replay, st == CAIRN_OK ? sum.ticks : -1) != CAIRN_OK &&
       st == CAIRN_OK) {
     st = CAIRN_ERR_IO;
@@ -306,6 +455,9 @@ int cmd_march(int argc, char **argv) {
     }
   }
 done:
+  free(walk.x);
+  free(walk.y);
+  free(walk.walked);
   cairn_crowd_destroy(c);
   cairn_hpa_destroy(h);
   cairn_grid_destroy(g);

@@ -14,7 +14,7 @@
 static const char *const value_opts[] = {"--map",  "--png",   "--from",    "--to",
                                          "--algo", "--scen",  "--index",   "--flow",
                                          "--px",   "--cluster", "--terrain", "--influence",
-                                         NULL};
+                                         "--size", NULL};
 
 #define RENDER_MAX_GOALS 4096
 
@@ -24,6 +24,7 @@ typedef struct render_args {
   bool have_from, have_to, smooth, heat, clusters;
   int algo; /* scen_algo */
   long index, px, cluster;
+  long size; /* the unit's size: a path or field for k x k cells */
   cairn_terrain terrain;
   cli_influence influence;
 } render_args;
@@ -52,6 +53,8 @@ static bool parse_value(const cli_args *c, const char *v, render_args *a) {
                          &a->cluster);
   else if (cli_is(c, "--terrain")) return cli_parse_terrain(v, &a->terrain);
   else if (cli_is(c, "--influence")) return cli_parse_influence(v, &a->influence);
+  else if (cli_is(c, "--size"))
+    return cli_parse_int("--size", v, 1, CAIRN_GRID_MAX_CLEARANCE, &a->size);
   else if (cli_is(c, "--algo")) {
     a->algo = scen_algo_parse(v);
     if (a->algo < 0) cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
@@ -83,6 +86,14 @@ static int check_args(const render_args *a) {
     cli_error("render: --algo and --smooth need --from/--to or --scen");
     return EXIT_USAGE;
   }
+  if (a->size > 1 && !a->have_from && !a->scen && !a->flow) {
+    cli_error("render: --size needs --from/--to, --scen or --flow");
+    return EXIT_USAGE;
+  }
+  if (a->size > 1 && a->algo == ALGO_HPA) {
+    cli_error("render: --size does not apply to --algo hpa");
+    return EXIT_USAGE;
+  }
   if (a->cluster && !a->clusters && a->algo != ALGO_HPA) {
     cli_error("render: --cluster needs --clusters or --algo hpa");
     return EXIT_USAGE;
@@ -92,6 +103,7 @@ static int check_args(const render_args *a) {
 
 static int parse_args(int argc, char **argv, render_args *a) {
   memset(a, 0, sizeof *a);
+  a->size = 1;
   cairn_terrain_movingai(&a->terrain);
   cli_args c;
   cli_args_init(&c, argc, argv);
@@ -109,7 +121,8 @@ static int parse_args(int argc, char **argv, render_args *a) {
 
 /* "X,Y;X,Y...": the goals of --flow, each on an open cell of g (*out
  * malloc'd). Exit code. */
-static int flow_goals(const char *text, const cairn_grid *g, cairn_point **out, size_t *n) {
+static int flow_goals(const char *text, const cairn_grid *g, int32_t size, cairn_point **out,
+                      size_t *n) {
   *n = 0;
   *out = malloc(RENDER_MAX_GOALS * sizeof **out);
   if (!*out) return EXIT_RUNTIME;
@@ -121,10 +134,7 @@ static int flow_goals(const char *text, const cairn_grid *g, cairn_point **out, 
     one[len] = '\0';
     cairn_point q;
     if (!cli_parse_point("--flow", one, &q)) return EXIT_USAGE;
-    if (!cairn_grid_contains(g, q.x, q.y) || !cairn_grid_cost(g, q.x, q.y)) {
-      cli_error("--flow %d,%d is off the map or a blocked cell", q.x, q.y);
-      return EXIT_BADINPUT;
-    }
+    if (!cli_check_position(g, "--flow", q, size)) return EXIT_BADINPUT;
     (*out)[(*n)++] = q;
     p += len + (p[len] == ';');
   }
@@ -141,9 +151,10 @@ static int draw_flow(const render_args *a, const cairn_grid *g, cli_png_scene *s
   size_t n = 0;
   cairn_flow_builder *b = NULL;
   cairn_field *f = NULL;
-  int rc = flow_goals(a->flow, g, &goals, &n);
+  int rc = flow_goals(a->flow, g, (int32_t)a->size, &goals, &n);
   cairn_flow_opts o = cairn_flow_defaults();
   o.penalty = layer;
+  o.size = (int32_t)a->size;
   if (rc == EXIT_DONE) {
     cairn_status st = cairn_flow_builder_create(NULL, &b);
     if (st == CAIRN_OK) st = cairn_field_create(g, NULL, &f);
@@ -165,24 +176,20 @@ static int draw_flow(const render_args *a, const cairn_grid *g, cli_png_scene *s
   return rc;
 }
 
-/* Checks a query's endpoints; exit code. */
-static int check_query(const cairn_grid *g, cairn_point from, cairn_point to) {
-  cairn_point p[2] = {from, to};
-  for (int k = 0; k < 2; k++)
-    if (!cairn_grid_contains(g, p[k].x, p[k].y) || !cairn_grid_cost(g, p[k].x, p[k].y)) {
-      cli_error("%s %d,%d is off the map or a blocked cell", k ? "--to" : "--from", p[k].x,
-                p[k].y);
-      return EXIT_BADINPUT;
-    }
+/* Checks a query's endpoints for a unit of `size`; exit code. */
+static int check_query(const cairn_grid *g, cairn_point from, cairn_point to, int32_t size) {
+  if (!cli_check_position(g, "--from", from, size) || !cli_check_position(g, "--to", to, size))
+    return EXIT_BADINPUT;
   return EXIT_DONE;
 }
 
 static int draw_query(const render_args *a, const cli_png_scene *base,
                       const cairn_hpa *hpa, const cairn_penalty *layer) {
-  int rc = check_query(base->grid, a->from, a->to);
+  int rc = check_query(base->grid, a->from, a->to, (int32_t)a->size);
   if (rc != EXIT_DONE) return rc;
   cairn_search_opts o = cairn_search_defaults();
   o.penalty = layer;
+  o.size = (int32_t)a->size;
   if (a->algo == ALGO_DIJKSTRA) o.heuristic = CAIRN_H_ZERO;
   cairn_hpa_path_opts po = cairn_hpa_path_defaults();
   return cli_png_query(a->png, base, a->from, a->to, &o, a->algo == ALGO_HPA ? hpa : NULL,

@@ -231,7 +231,7 @@ cairn_status cairn_crowd_set_position(cairn_crowd *c, cairn_agent a, float x,
   uint32_t s;
   cairn_status st = cairn__crowd_handle(c, a, &s);
   if (st != CAIRN_OK) return st;
-  if ((st = cairn__crowd_check_position(c, x, y)) != CAIRN_OK) return st;
+  if ((st = cairn__crowd_check_position(c, x, y, c->radius[s])) != CAIRN_OK) return st;
   c->x[s] = x;
   c->y[s] = y;
   c->vx[s] = c->vy[s] = 0.0f;

@@ -155,7 +155,7 @@ cairn_status cairn__crowd_handles(cairn_crowd *c, const cairn_agent *agents, siz
 
 /* ---- positions and agents ------------------------------------------- */
 
-cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y) {
+cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y, float r) {
   if (!isfinite(x) || !isfinite(y))
     return cairn__crowd_fail(c, CAIRN_ERR_ARG, "position %g,%g is not finite", (double)x,
                              (double)y);
@@ -165,13 +165,32 @@ cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y) {
   if (cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y)))
     return cairn__crowd_fail(c, CAIRN_ERR_BLOCKED, "position %g,%g is on blocked cell %ld,%ld",
                              (double)x, (double)y, (long)crowd_cell(x), (long)crowd_cell(y));
+  /* the square around the disc, which the tick keeps out of walls */
+  if (cairn__crowd_box_blocked(c, x, y, r))
+    return cairn__crowd_fail(c, CAIRN_ERR_BLOCKED,
+                             "the disc at %g,%g of radius %g reaches a blocked cell or the "
+                             "grid's edge",
+                             (double)x, (double)y, (double)r);
   return CAIRN_OK;
 }
 
+int cairn__crowd_radius_ok(const cairn_crowd *c, float r) {
+  return isfinite(r) && r >= CAIRN_CROWD_MIN_RADIUS && r <= CAIRN_CROWD_MAX_RADIUS &&
+         2.0f * r <= c->opts.bin_size;
+}
+
 cairn_status cairn__crowd_check_params(cairn_crowd *c, const cairn_agent_params *p) {
-  if (!isfinite(p->radius) || p->radius < 0.05f || p->radius > 0.5f)
-    return cairn__crowd_fail(c, CAIRN_ERR_ARG, "radius %g is not in [0.05, 0.5]",
-                             (double)p->radius);
+  if (!isfinite(p->radius) || p->radius < CAIRN_CROWD_MIN_RADIUS ||
+      p->radius > CAIRN_CROWD_MAX_RADIUS)
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG, "radius %g is not in [%g, %g]",
+                             (double)p->radius, (double)CAIRN_CROWD_MIN_RADIUS,
+                             (double)CAIRN_CROWD_MAX_RADIUS);
+  if (!cairn__crowd_radius_ok(c, p->radius))
+    return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                             "radius %g needs opts.bin_size %g or more (it is %g): touching "
+                             "discs must lie in neighbouring bins",
+                             (double)p->radius, 2.0 * (double)p->radius,
+                             (double)c->opts.bin_size);
   if (!isfinite(p->max_speed) || p->max_speed <= 0.0f)
     return cairn__crowd_fail(c, CAIRN_ERR_ARG, "max_speed %g is not above 0",
                              (double)p->max_speed);
@@ -181,7 +200,7 @@ cairn_status cairn__crowd_check_params(cairn_crowd *c, const cairn_agent_params 
                              "(below %g)",
                              (double)p->max_speed, (double)c->opts.dt,
                              (double)(0.95f / c->opts.dt));
-  return cairn__crowd_check_position(c, p->x, p->y);
+  return cairn__crowd_check_position(c, p->x, p->y, p->radius);
 }
 
 cairn_status cairn__crowd_check_goal(cairn_crowd *c, cairn_point goal) {

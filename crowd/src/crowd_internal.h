@@ -261,9 +261,12 @@ cairn_status cairn__crowd_slot(const cairn_crowd *c, cairn_agent a, uint32_t *sl
 cairn_status cairn__crowd_handle(cairn_crowd *c, cairn_agent a, uint32_t *slot);
 /* Every handle of an order (agents may be NULL when n is 0). */
 cairn_status cairn__crowd_handles(cairn_crowd *c, const cairn_agent *agents, size_t n);
-/* A position an agent may stand on; an agent's parameters and position;
- * a goal cell on the grid and open. */
-cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y);
+/* A position a disc of radius r may stand on (on the grid, its square
+ * clear of walls); a radius the crowd takes (its range, and touching
+ * discs in neighbouring bins); an agent's parameters and position; a goal
+ * cell on the grid and open. */
+cairn_status cairn__crowd_check_position(cairn_crowd *c, float x, float y, float r);
+int cairn__crowd_radius_ok(const cairn_crowd *c, float r);
 cairn_status cairn__crowd_check_params(cairn_crowd *c, const cairn_agent_params *p);
 cairn_status cairn__crowd_check_goal(cairn_crowd *c, cairn_point goal);
 
@@ -370,5 +373,52 @@ static inline int32_t crowd_cell(float v) {
   int32_t i = (int32_t)v; /* towards zero */
   return i - (v < (float)i);
 }
+
+/* The unit size (cairn_search_opts.size) of a disc of radius r: the side
+ * of the smallest square of cells that holds it, 1 up to radius 0.5. Its
+ * fields and paths are that size's, read at the position whose k x k
+ * cells are centred nearest the disc's centre. */
+static inline int32_t cairn__crowd_size_of(float r) {
+  int32_t k = (int32_t)ceilf(2.0f * r);
+  return k < 1 ? 1 : k;
+}
+/* What a disc's centre is offset from the centre of its unit's top-left
+ * cell, on each axis: (k - 1) / 2, 0 for size 1. */
+static inline float cairn__crowd_corner(int32_t k) { return 0.5f * (float)(k - 1); }
+/* The position (top-left cell) of a unit of size k whose disc is centred
+ * at (x, y). */
+static inline cairn_point cairn__crowd_position(float x, float y, int32_t k) {
+  const float o = cairn__crowd_corner(k);
+  cairn_point p = {crowd_cell(x - o), crowd_cell(y - o)};
+  return p;
+}
+
+/* The unit size request r plans for: its agent's, or for a group the
+ * largest of its members' (crowd_queue.c). */
+int32_t cairn__crowd_request_size(const cairn_crowd *c, const crowd_request *r);
+/* Whether a request over the hierarchy serves r, planning for units of
+ * `size` (cairn__crowd_request_size): the crowd has one, r did not fall
+ * back to A*, no unit's own claims are to be priced (a shared hierarchy
+ * cannot), and its units are one cell (the hierarchy plans for size 1).
+ * The queue, the save and the load decide alike. */
+static inline int cairn__crowd_req_over_hpa(const cairn_crowd *c, const crowd_request *r,
+                                            int32_t size) {
+  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group) && size == 1;
+}
+
+/* walls (crowd_walls.c). move: where a disc of radius r at (x, y) ends
+ * moving by (mx, my) (each under a cell) while it wants to go (wx, wy):
+ * its bounding square slides along walls and stops touching them, never
+ * entering a blocked cell, and steps round corners as a disc would;
+ * *stop_x / *stop_y say which axes a wall cut short. box_blocked: whether
+ * the square already overlaps a blocked cell or leaves the grid.
+ * disc_in_wall: whether the disc itself overlaps a blocked cell (a check,
+ * not a rule: the square keeps it out), naming the first in *cell (may be
+ * NULL). */
+void cairn__crowd_move(const cairn_crowd *c, float x, float y, float r, float mx, float my,
+                       float wx, float wy, float *nx, float *ny, int *stop_x, int *stop_y);
+int cairn__crowd_box_blocked(const cairn_crowd *c, float x, float y, float r);
+int cairn__crowd_disc_in_wall(const cairn_crowd *c, float x, float y, float r,
+                              cairn_point *cell);
 
 #endif

@@ -206,7 +206,7 @@ static int agent_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
   /* a formation offset spans at most the group, so the map */
   float span = (float)c->width + (float)c->height;
   if (fabsf(AT_F32(v->offx, s)) > span || fabsf(AT_F32(v->offy, s)) > span) return 0;
-  if (r < 0.05f || r > 0.5f || sp <= 0.0f || sp * c->opts.dt >= 0.95f) return 0;
+  if (!cairn__crowd_radius_ok(c, r) || sp <= 0.0f || sp * c->opts.dt >= 0.95f) return 0;
   if (isnan(AT_F32(v->best, s)) || !(AT_F32(v->prog, s) >= 0.0f)) return 0;
   if (!arrival_ok(v, s) || !drive_ok(c, v, s)) return 0;
   if ((order == CAIRN_ORDER_FIELD) != (field != CROWD_NO_FIELD)) return 0;
@@ -388,6 +388,20 @@ static cairn_status check_ring(const cairn_crowd *c, const crowd_view *v, cairn_
   return CAIRN_OK;
 }
 
+/* The unit size request r on file plans for, as
+ * cairn__crowd_request_size reads it from a crowd. */
+static int32_t view_request_size(const crowd_view *v, const crowd_request *r) {
+  int32_t k = cairn__crowd_size_of(AT_F32(v->radius, r->slot));
+  if (!r->group) return k;
+  for (uint32_t m = 0; m < v->high; m++)
+    if (AT_U8(v->alive, m) && AT_U32(v->group, m) == r->group &&
+        AT_U8(v->order, m) == CAIRN_ORDER_PATH) {
+      int32_t km = cairn__crowd_size_of(AT_F32(v->radius, m));
+      k = km > k ? km : k;
+    }
+  return k;
+}
+
 /* The search on file is the one the head request has in progress. */
 static cairn_status check_search(const cairn_crowd *c, const crowd_view *v,
                                  cairn_error *err) {
@@ -397,7 +411,8 @@ static cairn_status check_search(const cairn_crowd *c, const crowd_view *v,
   if (v->in_search) {
     crowd_request head = request_at(v, 0);
     if (head.live)
-      want = cairn__crowd_req_over_hpa(c, &head) ? CROWD_SEARCH_HPA : CROWD_SEARCH_ASTAR;
+      want = cairn__crowd_req_over_hpa(c, &head, view_request_size(v, &head)) ? CROWD_SEARCH_HPA
+                                                                               : CROWD_SEARCH_ASTAR;
   }
   if (v->search_kind != want) return BAD(v, err, "malformed: the search in progress");
   if (!all_in_grid(c, v->avoid, v->n_avoid))
@@ -515,6 +530,7 @@ static cairn_status load_astar(cairn_crowd *c, const crowd_view *v, crowd_loaded
   for (uint32_t k = 0; k < v->n_avoid; k++) avoid[k] = AT_PT(v->avoid, k);
   cairn_search_opts o = cairn_search_defaults();
   o.penalty = c->opts.penalty;
+  o.size = view_request_size(v, &head);
   if (c->claims && !head.group) {
     o.claims = l->claims;
     o.claim_penalty = c->opts.claim_penalty;

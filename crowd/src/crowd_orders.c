@@ -132,6 +132,14 @@ static cairn_status check_order(cairn_crowd *c, const cairn_order *o) {
                            (int)o->kind);
 }
 
+/* The slot holding f (the cache's, or the caller's when caller is 1)
+ * already, or CROWD_NO_FIELD. */
+static uint16_t field_held(const cairn_crowd *c, const cairn_field *f, int caller) {
+  for (uint16_t i = 0; i < CROWD_MAX_FIELDS; i++)
+    if (c->fields[i].field == f && c->fields[i].caller == caller) return i;
+  return CROWD_NO_FIELD;
+}
+
 /* The field slot for f (the cache's, or the caller's when caller is 1):
  * the one holding it already, else a free one. CROWD_NO_FIELD when every
  * slot is taken. */
@@ -158,8 +166,8 @@ static int stays_at(const cairn_crowd *c, uint32_t s, const cairn_order *o, uint
 }
 
 /* The radius the crowd chooses for the agents that stay at one goal:
- * their discs packed around it at a density of 0.5 (a loose pile of
- * touching discs, with room for the walls' corners) fill three quarters
+ * their discs packed around it at a density of 0.45 (a loose pile of
+ * touching discs, with room for the walls they stay clear of) fill three quarters
  * of it, the share a held-off unit stops in at first; at least one cell.
  * An order sending more agents to the same goal grows it for all that
  * stay there with a radius the crowd chose. */
@@ -172,7 +180,7 @@ static void stay_radius(cairn_crowd *c, const cairn_agent *agents, size_t n,
     float r = c->radius[(uint32_t)(agents[i] & 0xffffffffu)];
     area += (double)r * (double)r;
   }
-  float R = (float)(sqrt(area / 0.5) / 0.75);
+  float R = (float)(sqrt(area / 0.45) / 0.75);
   if (R < 1.0f) R = 1.0f;
   for (uint32_t s = 0; s < c->high; s++)
     if (stays_at(c, s, o, k) && c->arrive[s] == CROWD_STAY_AUTO) c->arrive_r[s] = R;
@@ -203,34 +211,83 @@ static void set_arrival(cairn_crowd *c, const cairn_agent *agents, size_t n,
   }
 }
 
-static cairn_status order_field(cairn_crowd *c, const cairn_agent *agents, size_t n,
-                                const cairn_order *o) {
-  const cairn_field *f = o->field;
-  int caller = f != NULL;
-  cairn_status st;
-  if (!caller &&
-      (st = cairn_flow_cache_acquire(c->cache, c->builder, o->goals, o->n_goals, &f)) !=
-          CAIRN_OK)
-    return cairn__crowd_fail(c, st, "the field to %zu goals: %s", o->n_goals,
-                             cairn_status_str(st));
-  /* one slot per field: the cache hands the same field for the same goals */
-  uint16_t k = field_slot(c, f, caller);
-  if (!caller && (k == CROWD_NO_FIELD || c->fields[k].users))
-    cairn_flow_cache_release(c->cache, f); /* refused, or the slot holds it already */
-  if (k == CROWD_NO_FIELD)
+#define CROWD_SIZES 4 /* unit sizes of discs up to CAIRN_CROWD_MAX_RADIUS */
+
+static uint32_t slot_of(cairn_agent a) { return (uint32_t)(a & 0xffffffffu); }
+
+/* The field each unit size among the agents follows: the caller's (every
+ * agent must be of its size), or the cache's for the goals and that size,
+ * in *fs[size - 1]; their slots in ks (taken once every field is had, so
+ * a refusal leaves the cache and the slots as they were). */
+static cairn_status fields_for(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                               const cairn_order *o, const cairn_field *fs[CROWD_SIZES],
+                               uint16_t ks[CROWD_SIZES]) {
+  unsigned want = 0;
+  for (size_t i = 0; i < n; i++)
+    want |= 1u << (cairn__crowd_size_of(c->radius[slot_of(agents[i])]) - 1);
+  const int caller = o->field != NULL;
+  if (caller) {
+    int32_t m = cairn_field_unit_size(o->field);
+    if (want != 1u << (m - 1))
+      return cairn__crowd_fail(c, CAIRN_ERR_ARG,
+                               "the order's field is for units of size %ld; its agents are "
+                               "of other sizes too (a size per 0.5 cells of radius)",
+                               (long)m);
+  }
+  uint32_t need = 0, free_n = 0;
+  for (uint16_t i = 0; i < CROWD_MAX_FIELDS; i++) free_n += c->fields[i].field == NULL;
+  for (int k = 0; k < CROWD_SIZES; k++) {
+    fs[k] = NULL;
+    if (!(want >> k & 1u)) continue;
+    cairn_status st = CAIRN_OK;
+    if (caller) fs[k] = o->field;
+    else st = cairn_flow_cache_acquire_sized(c->cache, c->builder, o->goals, o->n_goals, k + 1,
+                                             &fs[k]);
+    if (st != CAIRN_OK) {
+      for (int j = 0; j < k; j++)
+        if (fs[j] && !caller) cairn_flow_cache_release(c->cache, fs[j]);
+      return cairn__crowd_fail(c, st, "the field to %zu goals for units of size %d: %s",
+                               o->n_goals, k + 1, cairn_status_str(st));
+    }
+    need += field_held(c, fs[k], caller) == CROWD_NO_FIELD;
+  }
+  if (need > free_n) {
+    for (int k = 0; k < CROWD_SIZES; k++)
+      if (fs[k] && !caller) cairn_flow_cache_release(c->cache, fs[k]);
     return cairn__crowd_fail(c, CAIRN_ERR_TOO_LARGE,
                              "%d fields are followed already (CAIRN_CROWD_MAX_FIELDS)",
                              CROWD_MAX_FIELDS);
-  c->fields[k].users++; /* held across the loop so it cannot be released */
+  }
+  for (int k = 0; k < CROWD_SIZES; k++) {
+    if (!fs[k]) continue;
+    ks[k] = field_slot(c, fs[k], caller);
+    /* one slot per field: the cache hands the same field for the same
+     * goals and size, and the slot holds it already */
+    if (!caller && c->fields[ks[k]].users) cairn_flow_cache_release(c->cache, fs[k]);
+  }
+  return CAIRN_OK;
+}
+
+static cairn_status order_field(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                                const cairn_order *o) {
+  const cairn_field *fs[CROWD_SIZES];
+  uint16_t ks[CROWD_SIZES];
+  cairn_status st = fields_for(c, agents, n, o, fs, ks);
+  if (st != CAIRN_OK) return st;
+  /* held across the loop so none is released */
+  for (int k = 0; k < CROWD_SIZES; k++)
+    if (fs[k]) c->fields[ks[k]].users++;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
+    uint16_t slot = ks[cairn__crowd_size_of(c->radius[s]) - 1];
     cairn__crowd_clear_order(c, s);
     c->order[s] = CAIRN_ORDER_FIELD;
     c->state[s] = CAIRN_AGENT_MOVING;
-    c->field[s] = k;
-    c->fields[k].users++;
+    c->field[s] = slot;
+    c->fields[slot].users++;
   }
-  c->fields[k].users--;
+  for (int k = 0; k < CROWD_SIZES; k++)
+    if (fs[k]) c->fields[ks[k]].users--;
   return CAIRN_OK;
 }
 
@@ -305,6 +362,20 @@ static void drive(cairn_crowd *c, uint32_t s, float vx, float vy) {
   c->state[s] = vx != 0.0f || vy != 0.0f ? CAIRN_AGENT_MOVING : CAIRN_AGENT_IDLE;
 }
 
+/* A path goal must hold the largest unit the order moves (a group's path
+ * is planned for it; each unit's own for itself). */
+static cairn_status check_goal_fits(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                                    cairn_point goal) {
+  float r = 0.0f;
+  for (size_t i = 0; i < n; i++) r = fmaxf(r, c->radius[slot_of(agents[i])]);
+  const int32_t k = cairn__crowd_size_of(r), have = cairn_grid_clearance(c->route, goal.x, goal.y);
+  if (have >= k) return CAIRN_OK;
+  return cairn__crowd_fail(c, CAIRN_ERR_BLOCKED,
+                           "goal %ld,%ld: a unit of size %ld (radius %g) does not fit there "
+                           "(clearance %ld)",
+                           (long)goal.x, (long)goal.y, (long)k, (double)r, (long)have);
+}
+
 cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t n,
                                const cairn_order *o) {
   cairn_status st = cairn__crowd_handles(c, agents, n);
@@ -317,6 +388,7 @@ cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t
     if ((st = order_field(c, agents, n, o)) != CAIRN_OK) return st;
     break;
   case CAIRN_ORDER_PATH:
+    if ((st = check_goal_fits(c, agents, n, o->goal)) != CAIRN_OK) return st;
     if (o->group) order_move(c, agents, n, o->goal);
     else order_path(c, agents, n, o->goal);
     break;
@@ -385,17 +457,21 @@ cairn_status cairn_crowd_drive(cairn_crowd *c, cairn_agent a, float vx, float vy
   return cairn__crowd_ok(c);
 }
 
-/* Moves an agent whose cell became blocked to the nearest open cell centre
- * (rings of growing Chebyshev radius, scanned in row order). */
+/* Moves an agent whose disc's square now reaches a blocked cell to the
+ * nearest position where its unit fits, its disc centred on the unit's
+ * cells (rings of growing Chebyshev radius around its position, scanned
+ * in row order). */
 static void evict_from_wall(cairn_crowd *c, uint32_t s) {
-  int32_t cx = crowd_cell(c->x[s]), cy = crowd_cell(c->y[s]);
-  for (int32_t r = 1; r < c->width + c->height; r++)
-    for (int32_t y = cy - r; y <= cy + r; y++)
-      for (int32_t x = cx - r; x <= cx + r; x++) {
-        if (x != cx - r && x != cx + r && y != cy - r && y != cy + r) continue;
-        if (cairn__crowd_blocked(c, x, y)) continue;
-        c->x[s] = (float)x + 0.5f;
-        c->y[s] = (float)y + 0.5f;
+  const int32_t k = cairn__crowd_size_of(c->radius[s]);
+  const float o = 0.5f + cairn__crowd_corner(k);
+  cairn_point at = cairn__crowd_position(c->x[s], c->y[s], k);
+  for (int32_t r = 0; r < c->width + c->height; r++)
+    for (int32_t y = at.y - r; y <= at.y + r; y++)
+      for (int32_t x = at.x - r; x <= at.x + r; x++) {
+        if (x != at.x - r && x != at.x + r && y != at.y - r && y != at.y + r) continue;
+        if (cairn_grid_clearance(c->grid, x, y) < k) continue;
+        c->x[s] = (float)x + o;
+        c->y[s] = (float)y + o;
         c->vx[s] = c->vy[s] = 0.0f;
         cairn__crowd_loosen(c, s);
         return;
@@ -415,8 +491,7 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
   cairn__crowd_restart_search(c);
   for (uint32_t s = 0; s < c->high; s++) {
     if (!c->alive[s]) continue;
-    if (cairn__crowd_blocked(c, crowd_cell(c->x[s]), crowd_cell(c->y[s])))
-      evict_from_wall(c, s);
+    if (cairn__crowd_box_blocked(c, c->x[s], c->y[s], c->radius[s])) evict_from_wall(c, s);
     if (c->order[s] != CAIRN_ORDER_PATH || c->state[s] == CAIRN_AGENT_ARRIVED)
       continue;
     /* a group member that is not the request's leader waits for it */

@@ -141,12 +141,12 @@ void cairn__crowd_unclaim(cairn_crowd *c, uint32_t s) {
 
 /* Smooths raw[0..n) into c->smooth; returns the points after the first
  * (the agent stands on it) through *pts and their count. */
-static size_t smooth_after_start(cairn_crowd *c, const cairn_point *raw, size_t n,
-                                 const cairn_point **pts) {
+static size_t smooth_after_start(cairn_crowd *c, const crowd_request *r, const cairn_point *raw,
+                                 size_t n, const cairn_point **pts) {
   size_t m = 0;
   double len;
-  if (cairn_smooth_path(c->route, raw, n, c->smooth, c->smooth_cap, &m, &len) !=
-      CAIRN_OK) {
+  if (cairn_smooth_path_sized(c->route, cairn__crowd_request_size(c, r), raw, n, c->smooth,
+                              c->smooth_cap, &m, &len) != CAIRN_OK) {
     m = n < c->smooth_cap ? n : c->smooth_cap;
     memmove(c->smooth, raw, sizeof *raw * m);
   }
@@ -209,10 +209,10 @@ static void deliver(cairn_crowd *c, const crowd_request *r, const cairn_point *r
   const cairn_point *pts;
   size_t n;
   if (given && given <= raw_n) {
-    n = smooth_after_start(c, raw + given - 1, raw_n - given + 1, &pts);
+    n = smooth_after_start(c, r, raw + given - 1, raw_n - given + 1, &pts);
     give_all(c, r, pts, n, 1, 0);
   }
-  n = smooth_after_start(c, raw, raw_n, &pts);
+  n = smooth_after_start(c, r, raw, raw_n, &pts);
   give_all(c, r, pts, n, 0, 0);
 }
 
@@ -220,7 +220,7 @@ static void deliver(cairn_crowd *c, const crowd_request *r, const cairn_point *r
 static void deliver_first(cairn_crowd *c, const crowd_request *r, const cairn_point *raw,
                           size_t raw_n) {
   const cairn_point *pts;
-  size_t n = smooth_after_start(c, raw, raw_n, &pts);
+  size_t n = smooth_after_start(c, r, raw, raw_n, &pts);
   give_all(c, r, pts, n, 0, 1);
 }
 
@@ -238,15 +238,35 @@ static void pop(cairn_crowd *c) {
   c->in_search = 0;
 }
 
-static cairn_point cell_of(const cairn_crowd *c, uint32_t s) {
-  cairn_point p = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+int32_t cairn__crowd_request_size(const cairn_crowd *c, const crowd_request *r) {
+  int32_t k = cairn__crowd_size_of(c->radius[r->slot]);
+  if (!r->group) return k;
+  for (uint32_t m = 0; m < c->high; m++)
+    if (c->alive[m] && c->group[m] == r->group && c->order[m] == CAIRN_ORDER_PATH) {
+      int32_t km = cairn__crowd_size_of(c->radius[m]);
+      k = km > k ? km : k;
+    }
+  return k;
+}
+
+/* The position a unit of size k plans from when its disc is centred at
+ * slot s's: the one centred nearest it, else (a disc narrower than the
+ * unit beside a wall) the first neighbour of it where the unit fits; the
+ * nearest one's, to be refused, if none does. */
+static cairn_point position_of(const cairn_crowd *c, uint32_t s, int32_t k) {
+  cairn_point p = cairn__crowd_position(c->x[s], c->y[s], k);
+  if (k == 1 || cairn_grid_clearance(c->route, p.x, p.y) >= k) return p;
+  for (int d = 0; d < 8; d++) {
+    cairn_point q = {p.x + cairn_flow_dir_dx(d), p.y + cairn_flow_dir_dy(d)};
+    if (cairn_grid_clearance(c->route, q.x, q.y) >= k) return q;
+  }
   return p;
 }
 
 /* Where r's path starts: its own point (a group path's end), else its
- * agent's cell. */
-static cairn_point start_of(const cairn_crowd *c, const crowd_request *r) {
-  return r->from_set ? r->from : cell_of(c, r->slot);
+ * agent's position for the unit size k. */
+static cairn_point start_of(const cairn_crowd *c, const crowd_request *r, int32_t k) {
+  return r->from_set ? r->from : position_of(c, r->slot, k);
 }
 
 /* Whether unit o is in the way of s: stopped (idle, arrived,
@@ -292,6 +312,7 @@ static void gather_avoid(cairn_crowd *c, uint32_t s, int stuck) {
 static cairn_status begin(cairn_crowd *c, crowd_request *r) {
   cairn_search_opts o = cairn_search_defaults();
   o.penalty = c->opts.penalty;
+  o.size = cairn__crowd_request_size(c, r);
   if (c->claims && !r->group) {
     cairn_claims_release(c->claims, r->slot); /* its own claims would count */
     o.claims = c->claims;
@@ -302,7 +323,7 @@ static cairn_status begin(cairn_crowd *c, crowd_request *r) {
   if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
   o.avoid = c->avoid;
   o.n_avoid = c->n_avoid;
-  return cairn_astar_begin(c->search, c->route, start_of(c, r), r->goal, &o);
+  return cairn_astar_begin(c->search, c->route, start_of(c, r, o.size), r->goal, &o);
 }
 
 /* Charges the head search's expansions since the last charge. */
@@ -313,9 +334,9 @@ static void charge(cairn_crowd *c, uint64_t expanded, uint64_t *used) {
 
 /* Per-unit requests with claims need the core's A* (a shared hierarchy
  * cannot price one unit's claims); everything else goes over the
- * hierarchy when the crowd has one. */
+ * hierarchy when the crowd has one (cairn__crowd_req_over_hpa). */
 static int over_hpa(const cairn_crowd *c, const crowd_request *r) {
-  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group);
+  return cairn__crowd_req_over_hpa(c, r, cairn__crowd_request_size(c, r));
 }
 
 /* A search of the head request ran out of memory: the tick reports it,
@@ -344,9 +365,9 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
     c->in_search = 1;
     c->head_expanded = 0;
     c->head_given = 0;
-    c->head_from = start_of(c, r);
+    c->head_from = start_of(c, r, 1);
     c->head_refined = 0;
-    st = cairn_hpa_plan(c->hq, c->opts.hpa, start_of(c, r), r->goal, &po, &res);
+    st = cairn_hpa_plan(c->hq, c->opts.hpa, start_of(c, r, 1), r->goal, &po, &res);
     charge(c, res.expanded, used);
     if (st == CAIRN_ERR_STATE) { /* a stale hierarchy (a failed edit): A* */
       r->no_hpa = 1;

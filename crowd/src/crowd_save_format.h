@@ -112,10 +112,6 @@ cairn_status cairn__crowd_read_file(const char *path, const cairn_allocator *a,
                                     uint8_t **buf, size_t *len, size_t *cap,
                                     cairn_error *err);
 
-/* Whether a request over the hierarchy serves r (as the queue decides,
- * crowd_queue.c's over_hpa). */
-static inline int cairn__crowd_req_over_hpa(const cairn_crowd *c, const crowd_request *r) {
-  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group);
-}
+
 
 #endif

@@ -81,12 +81,52 @@ CROWD_COLD static int stays_here(const cairn_crowd *c, uint32_t s, uint32_t stal
   return d < c->arrive_r[s] * share;
 }
 
+/* A unit larger than a cell whose disc, narrower than the unit, stands
+ * where the unit's position centred nearest it does not fit (beside a
+ * wall): the neighbouring position with the lowest value, to head for.
+ * 0 when none has one. */
+CROWD_COLD static int sample_beside(const cairn_field *f, int32_t cx, int32_t cy,
+                                    cairn_flow_sample *smp, float *dx, float *dy) {
+  int found = 0;
+  for (int d = 0; d < 8; d++) {
+    int32_t nx = cx + cairn_flow_dir_dx(d), ny = cy + cairn_flow_dir_dy(d);
+    cairn_flow_sample q;
+    if (cairn_field_sample(f, (float)nx + 0.5f, (float)ny + 0.5f, &q) != CAIRN_OK ||
+        q.dir == CAIRN_FLOW_NONE || (found && q.cost >= smp->cost))
+      continue;
+    *smp = q;
+    *dx = (float)cairn_flow_dir_dx(d);
+    *dy = (float)cairn_flow_dir_dy(d);
+    found = 1;
+  }
+  if (found) {
+    unit(dx, dy);
+    smp->next_goal = 0;
+  }
+  return found;
+}
+
+/* The field's sample for agent k: at its unit's position (the disc's
+ * centre less cairn__crowd_corner), whose cell *cx, *cy gets. */
+static cairn_status sample_at(const cairn_crowd *c, uint32_t k, const cairn_field *f,
+                              cairn_flow_sample *smp, int32_t *cx, int32_t *cy) {
+  const float o = cairn__crowd_corner(cairn__crowd_size_of(c->sr[k]));
+  const float x = c->sx[k] - o, y = c->sy[k] - o;
+  *cx = crowd_cell(x);
+  *cy = crowd_cell(y);
+  return cairn_field_sample(f, x, y, smp);
+}
+
 static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
   const cairn_field *f = c->fields[c->sa[k].field].field;
   cairn_flow_sample smp;
-  float x = c->sx[k], y = c->sy[k];
-  int32_t cx = crowd_cell(x), cy = crowd_cell(y);
-  if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK || smp.dir == CAIRN_FLOW_NONE) {
+  int32_t cx, cy;
+  cairn_status st = sample_at(c, k, f, &smp, &cx, &cy);
+  float dx = smp.vx, dy = smp.vy;
+  if (st == CAIRN_OK && smp.dir == CAIRN_FLOW_NONE && c->sr[k] > 0.5f &&
+      sample_beside(f, cx, cy, &smp, &dx, &dy))
+    smp.dir = 0; /* moving to a position that fits */
+  if (st != CAIRN_OK || smp.dir == CAIRN_FLOW_NONE) {
     w->state = CAIRN_AGENT_UNREACHABLE;
     return;
   }
@@ -98,8 +138,8 @@ static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
     w->state = CAIRN_AGENT_ARRIVED;
     return;
   }
-  w->dx = smp.vx;
-  w->dy = smp.vy;
+  w->dx = dx;
+  w->dy = dy;
   w->state = CAIRN_AGENT_MOVING;
   w->progress = progress;
 }
@@ -107,8 +147,9 @@ static void wish_field(const cairn_crowd *c, uint32_t k, wish *w) {
 /* The straight distance from slot s to its path's goal cell's centre, and
  * the unit direction to it. */
 static float to_goal(const cairn_crowd *c, uint32_t s, float *dx, float *dy) {
-  *dx = (float)c->goal[s].x + 0.5f - c->x[s];
-  *dy = (float)c->goal[s].y + 0.5f - c->y[s];
+  const float o = 0.5f + cairn__crowd_corner(cairn__crowd_size_of(c->radius[s]));
+  *dx = (float)c->goal[s].x + o - c->x[s];
+  *dy = (float)c->goal[s].y + o - c->y[s];
   float d = sqrtf(*dx * *dx + *dy * *dy);
   unit(dx, dy);
   return d;
@@ -127,9 +168,9 @@ static void wish_settled(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) 
   float R = c->arrive_r[s], d, dx, dy;
   if (c->sa[k].order == CAIRN_ORDER_FIELD) {
     const cairn_field *f = c->fields[c->sa[k].field].field;
-    float x = c->sx[k], y = c->sy[k];
     cairn_flow_sample smp;
-    if (cairn_field_sample(f, x, y, &smp) != CAIRN_OK) return;
+    int32_t cx, cy;
+    if (sample_at(c, k, f, &smp, &cx, &cy) != CAIRN_OK) return;
     d = (float)cairn_cost_to_double(smp.cost);
     if (!(d > STAY_NEAR)) return;
     dx = smp.vx;
@@ -144,20 +185,30 @@ static void wish_settled(const cairn_crowd *c, uint32_t k, uint32_t s, wish *w) 
   w->go = out < lean ? lean : out < 1.0f ? out : 1.0f;
 }
 
-/* The waypoint plus the agent's formation offset where the offset point is
- * open and in sight of both the waypoint and the agent (a wide corridor),
- * else the waypoint itself (filing through a narrow pass). */
-static void target_of(const cairn_crowd *c, uint32_t s, cairn_point p,
+/* The point a unit of size m at waypoint p has its disc's centre on. A
+ * group's path is planned for its largest member; any smaller one walks
+ * the top-left part of it, where it fits too. */
+static void centre_of(cairn_point p, int32_t m, float *x, float *y) {
+  const float o = 0.5f + cairn__crowd_corner(m);
+  *x = (float)p.x + o;
+  *y = (float)p.y + o;
+}
+
+/* The waypoint plus the agent's formation offset where the unit fits at
+ * the offset point and it is in sight of both the waypoint and the agent
+ * (a wide corridor), else the waypoint itself (filing through a narrow
+ * pass). */
+static void target_of(const cairn_crowd *c, uint32_t s, int32_t m, cairn_point p,
                       float *tx, float *ty) {
-  *tx = (float)p.x + 0.5f;
-  *ty = (float)p.y + 0.5f;
+  centre_of(p, m, tx, ty);
   if (c->offx[s] == 0.0f && c->offy[s] == 0.0f) return;
   float ox = *tx + c->offx[s], oy = *ty + c->offy[s];
-  cairn_point q = {crowd_cell(ox), crowd_cell(oy)};
-  cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+  cairn_point q = cairn__crowd_position(ox, oy, m);
+  cairn_point here = cairn__crowd_position(c->x[s], c->y[s], m);
   /* in sight of the agent too: a straight line into a wall face pins it */
-  if (cairn__crowd_blocked(c, q.x, q.y) || !cairn_grid_line_of_sight(c->grid, p, q) ||
-      !cairn_grid_line_of_sight(c->grid, here, q))
+  if (cairn_grid_clearance(c->grid, q.x, q.y) < m ||
+      !cairn_grid_line_of_sight_sized(c->grid, p, q, m) ||
+      !cairn_grid_line_of_sight_sized(c->grid, here, q, m))
     return;
   *tx = ox;
   *ty = oy;
@@ -171,14 +222,15 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
     w->state = CAIRN_AGENT_ARRIVED;
     return;
   }
+  const int32_t m = cairn__crowd_size_of(c->radius[s]);
   const cairn_point *wp = c->wp + (size_t)s * c->opts.waypoints;
   uint16_t i = c->wp_i[s], n = c->wp_n[s];
   float tx, ty;
-  target_of(c, s, wp[i], &tx, &ty);
+  target_of(c, s, m, wp[i], &tx, &ty);
   float dx = tx - c->x[s], dy = ty - c->y[s];
   float d = sqrtf(dx * dx + dy * dy);
   int last = i + 1 == n;
-  cairn_point here = {crowd_cell(c->x[s]), crowd_cell(c->y[s])};
+  cairn_point here = cairn__crowd_position(c->x[s], c->y[s], m);
   /* On to the next waypoint once this one is reached, or once the next is
    * in sight within ADVANCE_NEAR_WP (so units crowding one waypoint need
    * not all reach it). Near the offset point but without the next in sight,
@@ -186,18 +238,21 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
    * a corner); the zone reaches |offset| past the waypoint's own
    * ADVANCE_DIST, so heading for the waypoint never leaves it. */
   if (!last) {
-    float wx = (float)wp[i].x + 0.5f - c->x[s], wy = (float)wp[i].y + 0.5f - c->y[s];
+    float cx, cy;
+    centre_of(wp[i], m, &cx, &cy);
+    float wx = cx - c->x[s], wy = cy - c->y[s];
     float dwp = sqrtf(wx * wx + wy * wy);
     float off = sqrtf(c->offx[s] * c->offx[s] + c->offy[s] * c->offy[s]);
     int advance = dwp < ADVANCE_DIST ||
-                  (d < ADVANCE_NEAR_WP && cairn_grid_line_of_sight(c->grid, here, wp[i + 1]));
+                  (d < ADVANCE_NEAR_WP &&
+                   cairn_grid_line_of_sight_sized(c->grid, here, wp[i + 1], m));
     if (advance) {
       i++;
-      target_of(c, s, wp[i], &tx, &ty);
+      target_of(c, s, m, wp[i], &tx, &ty);
       last = i + 1 == n;
     } else if (d < ADVANCE_DIST || dwp < ADVANCE_DIST + off) {
-      tx = (float)wp[i].x + 0.5f;
-      ty = (float)wp[i].y + 0.5f;
+      tx = cx;
+      ty = cy;
     }
     dx = tx - c->x[s];
     dy = ty - c->y[s];
@@ -470,17 +525,6 @@ static void gather(const cairn_crowd *c, uint32_t k, const wish *w, push *p) {
   near_flush(&me, &n, p);
 }
 
-/* Walls within the radius push the agent back along that axis. */
-static void wall_push(const cairn_crowd *c, float x, float y, float r,
-                      float *px, float *py) {
-  int32_t cx = crowd_cell(x), cy = crowd_cell(y);
-  float fx = x - (float)cx, fy = y - (float)cy;
-  if (fx < r && cairn__crowd_blocked_near(c, cx - 1, cy)) *px += (r - fx) * 0.5f;
-  if (1.0f - fx < r && cairn__crowd_blocked_near(c, cx + 1, cy)) *px -= (r - 1.0f + fx) * 0.5f;
-  if (fy < r && cairn__crowd_blocked_near(c, cx, cy - 1)) *py += (r - fy) * 0.5f;
-  if (1.0f - fy < r && cairn__crowd_blocked_near(c, cx, cy + 1)) *py -= (r - 1.0f + fy) * 0.5f;
-}
-
 static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim : v; }
 
 /* A driven agent moves by the game's velocity times dt, one axis at a
@@ -489,11 +533,9 @@ static float clampf(float v, float lim) { return v > lim ? lim : v < -lim ? -lim
  * for the others (progress 0): they give way. */
 static void advance_driven(cairn_crowd *c, uint32_t k, uint32_t s) {
   float vx = c->dvx[s], vy = c->dvy[s], dt = c->opts.dt;
-  float x = c->sx[k], y = c->sy[k];
-  float nx = x + vx * dt;
-  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(y))) nx = x;
-  float ny = y + vy * dt;
-  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(ny))) ny = y;
+  float x = c->sx[k], y = c->sy[k], r = c->sr[k], nx, ny;
+  int stop_x, stop_y;
+  cairn__crowd_move(c, x, y, r, vx * dt, vy * dt, vx, vy, &nx, &ny, &stop_x, &stop_y);
   c->nx[k] = nx;
   c->ny[k] = ny;
   c->nvx[k] = vx;
@@ -536,22 +578,16 @@ static void advance(cairn_crowd *c, uint32_t k) {
       vy -= into * p.cny[q];
     }
   }
-  float x = c->sx[k], y = c->sy[k];
+  float x = c->sx[k], y = c->sy[k], r = c->sr[k];
   float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);
-  wall_push(c, x, y, c->sr[k], &sx, &sy);
   float mx = clampf(vx * dt + sx, STEP_MAX), my = clampf(vy * dt + sy, STEP_MAX);
-  /* one axis at a time: the centre never enters a blocked cell (each step
-   * under one cell, so the cell tested is at most one off the grid) */
-  float nx = x + mx;
-  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(y))) {
-    nx = x;
-    vx = 0.0f;
-  }
-  float ny = y + my;
-  if (cairn__crowd_blocked_near(c, crowd_cell(nx), crowd_cell(ny))) {
-    ny = y;
-    vy = 0.0f;
-  }
+  /* the disc's square goes up to a wall and stops touching it, never
+   * into it (crowd_walls.c) */
+  float nx, ny;
+  int stop_x, stop_y;
+  cairn__crowd_move(c, x, y, r, mx, my, w.dx, w.dy, &nx, &ny, &stop_x, &stop_y);
+  if (stop_x) vx = 0.0f;
+  if (stop_y) vy = 0.0f;
   c->nx[k] = nx;
   c->ny[k] = ny;
   c->nvx[k] = vx;

@@ -36,7 +36,7 @@ static void commit_one(cairn_crowd *c, uint32_t k, crowd_counts *n) {
   float x = c->nx[k], y = c->ny[k];
   n->overlaps += (c->nflags[k] & AF_OVERLAP) != 0;
   if (!isfinite(x) || !isfinite(y)) n->non_finite++;
-  else n->in_wall += (uint64_t)cairn__crowd_blocked(c, crowd_cell(x), crowd_cell(y));
+  else n->in_wall += (uint64_t)cairn__crowd_disc_in_wall(c, x, y, c->sr[k], NULL);
 }
 
 /* The first nblk tasks clear a block of bins for the next tick (every read

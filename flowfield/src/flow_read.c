@@ -57,6 +57,8 @@ const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n) {
   return f ? f->goals : NULL;
 }
 
+int32_t cairn_field_unit_size(const cairn_field *f) { return f ? f->size : 0; }
+
 void cairn_field_get_stats(const cairn_field *f, cairn_field_stats *out) {
   if (!out) return;
   memset(out, 0, sizeof *out);

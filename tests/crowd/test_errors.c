@@ -95,10 +95,26 @@ static void add_says_what(void **state) {
   cairn_crowd *c = new_crowd(g, 2, 1);
   assert_string_equal(cairn_crowd_error(c), "");
   cairn_agent a = 1;
-  cairn_agent_params p = {0.5f, 0.5f, 0.8f, 1.5f, 0, 0};
+  cairn_agent_params p = {0.5f, 0.5f, 2.5f, 1.5f, 0, 0};
   uint64_t h = cairn_crowd_hash(c);
   assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
-  assert_string_equal(cairn_crowd_error(c), "radius 0.8 is not in [0.05, 0.5]");
+  assert_string_equal(cairn_crowd_error(c), "radius 2.5 is not in [0.05, 2]");
+  p.radius = 0.8f; /* bins of one cell: discs up to 0.5 */
+  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_ARG);
+  assert_string_equal(cairn_crowd_error(c),
+                      "radius 0.8 needs opts.bin_size 1.6 or more (it is 1): touching discs "
+                      "must lie in neighbouring bins");
+  p.radius = 0.3f;
+  p.x = 0.2f; /* the disc reaches over the grid's edge */
+  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_BLOCKED);
+  assert_string_equal(cairn_crowd_error(c),
+                      "the disc at 0.2,0.5 of radius 0.3 reaches a blocked cell or the grid's "
+                      "edge");
+  p.x = 2.5f; /* beside the wall at (2, 1) */
+  p.y = 0.8f;
+  assert_int_equal(cairn_crowd_add(c, &p, &a), CAIRN_ERR_BLOCKED);
+  p.x = 0.5f;
+  p.y = 0.5f;
   assert_int_equal(a, 0);
   p.radius = 0.3f;
   p.max_speed = 12.0f;

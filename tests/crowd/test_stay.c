@@ -35,7 +35,8 @@ typedef struct stay_result {
 
 /* UNITS units in a block in the map's corner, ordered to (36, 36) with
  * `kind` (FIELD, or PATH with group 0/1) and `arrival`, ticked until every
- * one arrived (or 4000 ticks). */
+ * one arrived (or 6000 ticks: the last of a field's units to find room at the
+ * cluster's rim behind a wall block take about 4000). */
 static stay_result run_stay(int threads, cairn_order_kind kind, int group,
                             cairn_arrival arrival) {
   cairn_grid *g = stay_map();
@@ -60,7 +61,7 @@ static stay_result run_stay(int threads, cairn_order_kind kind, int group,
   stay_result r = {0};
   cairn_crowd_stats st;
   int seen[UNITS] = {0};
-  for (r.ticks = 0; r.ticks < 4000; r.ticks++) {
+  for (r.ticks = 0; r.ticks < 6000; r.ticks++) {
     assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
     cairn_crowd_event ev[UNITS];
     size_t n = 0;
@@ -133,11 +134,11 @@ static void walks_back_and_shares_the_radius(void **state) {
   o.arrival = CAIRN_ARRIVAL_STAY;
   assert_int_equal(cairn_crowd_order(c, a, 20, &o), CAIRN_OK);
   float r20 = tc_info(c, a[0]).arrival_radius;
-  assert_true(fabsf(r20 - sqrtf(20 * 0.09f / 0.5f) / 0.75f) < 1e-4f);
+  assert_true(fabsf(r20 - sqrtf(20 * 0.09f / 0.45f) / 0.75f) < 1e-4f);
   o.group = 0;
   assert_int_equal(cairn_crowd_order(c, a + 20, 10, &o), CAIRN_OK);
   float r30 = tc_info(c, a[0]).arrival_radius;
-  assert_true(fabsf(r30 - sqrtf(30 * 0.09f / 0.5f) / 0.75f) < 1e-4f);
+  assert_true(fabsf(r30 - sqrtf(30 * 0.09f / 0.45f) / 0.75f) < 1e-4f);
   assert_true(tc_info(c, a[25]).arrival_radius == r30); /* one radius for all */
   o.arrival_radius = 1.5f; /* given: kept, and not grown by the others */
   o.goal = (cairn_point){12, 60};

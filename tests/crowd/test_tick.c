@@ -187,8 +187,9 @@ static void bins_in_stable_order(void **state) {
     cairn_crowd *c = new_crowd(g, 700, threads);
     cairn_agent agents[700];
     for (size_t k = 0; k < 700; k++) {
-      float jx = (float)(tu_rand(&rng) % 1000) / 1000.0f;
-      float jy = (float)(tu_rand(&rng) % 1000) / 1000.0f;
+      /* anywhere in the cell that keeps the disc (radius 0.3) off the edge */
+      float jx = 0.3f + 0.4f * (float)(tu_rand(&rng) % 1000) / 1000.0f;
+      float jy = 0.3f + 0.4f * (float)(tu_rand(&rng) % 1000) / 1000.0f;
       if (k % 15 == 3) { /* 47 of them in cell (10, 10) */
         agents[k] = tc_add_at(c, 10.0f + jx, 10.0f + jy);
       } else {

@@ -8,6 +8,7 @@
 #include "cairn/crowd.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 /* An agent of radius 0.3 and speed 1.5 at (x, y); fails the test if refused. */
 static inline cairn_agent tc_add_at(cairn_crowd *c, float x, float y) {
@@ -41,16 +42,36 @@ static inline cairn_crowd *new_crowd(const cairn_grid *g, uint32_t max, int thre
   return c;
 }
 
-/* Every live agent's centre is on an open cell and finite. */
+/* Whether the disc of radius r at (x, y) overlaps a blocked cell or one
+ * off the grid, worked out here cell by cell in double (independent of
+ * the crowd's own wall code); the first such cell in *cell. */
+static inline bool tc_disc_in_wall(const cairn_grid *g, double x, double y, double r,
+                                   cairn_point *cell) {
+  for (int32_t cy = (int32_t)floor(y - r); cy <= (int32_t)floor(y + r); cy++)
+    for (int32_t cx = (int32_t)floor(x - r); cx <= (int32_t)floor(x + r); cx++) {
+      if (cairn_grid_cost(g, cx, cy) != 0) continue; /* 0 off the grid too */
+      double px = fmin(fmax(x, cx), cx + 1.0), py = fmin(fmax(y, cy), cy + 1.0);
+      if ((x - px) * (x - px) + (y - py) * (y - py) < r * r) {
+        cell->x = cx;
+        cell->y = cy;
+        return true;
+      }
+    }
+  return false;
+}
+
+/* Every live agent's position is finite and its whole disc off blocked
+ * cells (touching one is allowed). */
 static inline void assert_clear(const cairn_crowd *c, const cairn_grid *g,
                                 const cairn_agent *agents, size_t n) {
   for (size_t k = 0; k < n; k++) {
     cairn_agent_info i;
     assert_int_equal(cairn_crowd_get(c, agents[k], &i), CAIRN_OK);
     assert_true(isfinite(i.x) && isfinite(i.y));
-    int32_t x = (int32_t)floorf(i.x), y = (int32_t)floorf(i.y);
-    if (cairn_grid_cost(g, x, y) == 0)
-      fail_msg("agent %zu at %.4f,%.4f is in a blocked cell", k, (double)i.x, (double)i.y);
+    cairn_point w;
+    if (tc_disc_in_wall(g, i.x, i.y, i.radius, &w))
+      fail_msg("agent %zu at %.7f,%.7f of radius %.3f overlaps blocked cell %d,%d", k,
+               (double)i.x, (double)i.y, (double)i.radius, w.x, w.y);
   }
 }
 

@@ -401,6 +401,24 @@ expect 0 '"arrived":3,' "$cairn" march --map "$tmp/split.map" --groups 1 --units
 # the tick, and the hierarchy march builds, on 1 and on 2 threads: the same state
 same_at_threads '"(ticks|arrived|stuck|state_hash|max_tick_nodes)":[^,]*' \
   "$cairn" march --map "$map" --groups 4 --units 12 --ticks 400 --algo hpa --json
+# --sizes 1,2 on maps/keep.map, whose short way in is a one-cell postern: the
+# groups of 2 x 2 units go round by the main gate (they walk further than
+# the small ones), every unit arrives, no disc ever touches a wall's
+# inside, and 1 and 2 threads give the same state
+keep="$src/maps/keep.map"
+same_at_threads '"(ticks|arrived|in_wall|state_hash|by_size)":("[^"]*"|[^,]*|\[[^]]*\])' \
+  "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --json
+expect 0 '"arrived":24,"in_wall":0,.*"by_size":\[\{"size":1,"units":12,"arrived":12,"mean_walk":3[0-9]\.[0-9]+\},\{"size":2,"units":12,"arrived":12,"mean_walk":[56][0-9]\.[0-9]+\}\]' \
+  "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --json
+expect 3 "cairn: --goal 50,9: a unit of size 2 does not fit there" \
+  "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,2 --goal 50,9
+expect 2 "--sizes: '5' is not an integer in 1..4" "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,5
+expect 2 "--sizes: '1,,2' is not a list" "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,,2
+# horde --size 2: giants spawn where they fit, take the gates they fit
+# through, none in a wall
+expect 0 '"agents":300,"ticks":[0-9]+,"arrived":300,"in_wall":0,"lost":0,' \
+  "$cairn" horde --agents 300 --size 2 --ticks 3000 --json
+expect 2 "--size: '5' is not an integer in 1..4" "$cairn" horde --agents 3 --size 5
 
 # --save and --load: a run saved at tick 600 and resumed (--ticks counting
 # from the start, the setup from the file) gives at tick 1,200 the state
@@ -659,7 +677,12 @@ else
   pic_ok "render clusters" png "$pics/r4.png" 96 90 8 2,2=wall
   expect 2 "one of --from/--to, --scen or --flow" "$cairn" render --map "$pics/m.map" --png "$pics/x.png" --from 0,0 --to 1,1 --flow 1,1
   expect 2 "render needs --map" "$cairn" render --png "$pics/x.png"
-  expect 3 "--flow 3,2 is off the map or a blocked cell" "$cairn" render --map "$pics/m.map" --flow 3,2 --png "$pics/x.png"
+  expect 3 "--flow 3,2 is a blocked cell" "$cairn" render --map "$pics/m.map" --flow 3,2 --png "$pics/x.png"
+  # --size: the path of a 2 x 2 unit round the gate, its cells shaded
+  ran "$cairn" render --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --px 320 --png "$pics/r5.png"
+  pic_ok "render size 2" png "$pics/r5.png" 320 218 16 10,10=path 10,0=wall
+  expect 3 "--from 9,2: a unit of size 2 does not fit there" \
+    "$cairn" render --map "$tmp/gate.map" --from 9,2 --to 17,2 --size 2 --png "$pics/x.png"
   # the crowds: 256 x 256 at 4 pixels a cell (a 52-pixel band under 1024),
   # the GIF fitted in 512 (2 a cell, a 26-pixel band); the first gate is
   # cell 113,96 and a wall cell 96,96; after one tick nobody is at a gate

@@ -14,8 +14,8 @@
  * at any time between ticks.
  *
  * Refusals: a call that changes the crowd and is refused changes nothing
- * and leaves a short detail, cairn_crowd_error (such as "radius 0.8 is not
- * in [0.05, 0.5]"); cairn_crowd_check says why options would be refused
+ * and leaves a short detail, cairn_crowd_error (such as "radius 2.5 is not
+ * in [0.05, 2]"); cairn_crowd_check says why options would be refused
  * before there is a crowd to ask.
  *
  * Tick (cairn_crowd_tick): 1. the path queue serves waiting requests
@@ -36,9 +36,10 @@
  * next waypoint) at max speed, slowed behind close agents ahead, plus
  * separation from overlapping neighbours, plus a predictive term that
  * sidesteps agents on a collision course (each to its own right, so
- * head-on pairs pass), plus a push away from walls within the radius. The
- * move is resolved one axis at a time against the grid, each step under
- * one cell: an agent's centre never enters a blocked cell.
+ * head-on pairs pass). The move is resolved one axis at a time against the
+ * grid, each step under one cell, with the disc's bounding square, which
+ * slides along walls and rounds corners: no part of a disc ever enters a
+ * blocked cell.
  *
  * Orders (cairn/crowd_orders.h): one call, cairn_crowd_order, for every
  * kind, or a call of each kind. A horde order gives agents one shared field
@@ -104,6 +105,11 @@ extern "C" {
 
 /** A handle to an agent: slot | generation << 32; 0 is never valid. */
 typedef uint64_t cairn_agent; /* slot | generation << 32; 0 is never valid */
+
+/** Smallest agent radius, in cells. */
+#define CAIRN_CROWD_MIN_RADIUS 0.05f
+/** Largest agent radius, in cells: a unit of 4 x 4 cells. */
+#define CAIRN_CROWD_MAX_RADIUS 2.0f
 
 /** Most agent slots a crowd may have. */
 #define CAIRN_CROWD_MAX_AGENTS (1u << 24)
@@ -260,9 +266,14 @@ CAIRN_CROWD_API const char *cairn_crowd_error(const cairn_crowd *c);
 /** A new agent. */
 typedef struct cairn_agent_params {
   /** @{ */
-  float x, y;        /**< position in cells: must be on a passable cell */
+  float x, y;        /**< position in cells: the whole disc on the grid
+                          and off blocked cells */
   /** @} */
-  float radius;      /**< 0.05..0.5 */
+  /** CAIRN_CROWD_MIN_RADIUS .. CAIRN_CROWD_MAX_RADIUS, and at most half of
+   * opts.bin_size (touching discs in neighbouring bins). It says the
+   * agent's unit size, ceil(2 radius) cells a side (cairn_search_opts.size):
+   * the size of the fields and paths it follows. */
+  float radius;
   float max_speed;   /**< cells per second, > 0, under 0.95 / dt */
   uint16_t faction;  /**< the caller's label, kept */
   /** The caller's value (an entity id, an index, a pointer's bits): kept,
@@ -388,8 +399,9 @@ typedef struct cairn_crowd_stats {
                               for more than opts.stuck_ticks */
   uint64_t overlaps;       /**< last tick: agents whose disc overlaps another
                               by more than half its radius */
-  uint64_t in_wall;        /**< last tick: agents whose centre is on a
-                              blocked cell (0 by construction) */
+  uint64_t in_wall;        /**< last tick: agents whose disc overlaps a
+                              blocked cell (0 by construction: the tick
+                              keeps each disc's bounding square out) */
   uint64_t non_finite;     /**< last tick: agents with a non-finite position */
   uint64_t repaths;        /**< stuck repaths so far */
   uint64_t events_lost;    /**< events not recorded: the ring was full */

@@ -48,8 +48,8 @@ typedef struct cairn_order {
    * 0 (default) = the crowd chooses it for every agent staying at that
    * goal (the same goal cell for paths, the same field for fields) with a
    * radius it chose, this call's and earlier ones': their discs packed at
-   * a density of 0.5 fill three quarters of it, sqrt(sum of r^2 / 0.5) /
-   * 0.75, at least 1 cell (300 agents of radius 0.3: 9.8 cells); each
+   * a density of 0.45 fill three quarters of it, sqrt(sum of r^2 / 0.45) /
+   * 0.75, at least 1 cell (300 agents of radius 0.3: 10.3 cells); each
    * order sending more agents there grows it for all. O(slots) then. */
   float arrival_radius;
 } cairn_order;

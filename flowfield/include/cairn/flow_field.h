@@ -256,6 +256,12 @@ CAIRN_FLOWFIELD_API cairn_status cairn_field_check(const cairn_field *f);
  * @return the goals */
 CAIRN_FLOWFIELD_API const cairn_point *cairn_field_goals(const cairn_field *f, size_t *n);
 
+/** The unit size the field was last built for (cairn_flow_opts.size), in
+ * O(1).
+ * @param[in] f the field
+ * @return 1 .. CAIRN_GRID_MAX_CLEARANCE; 1 before a build; 0 for NULL */
+CAIRN_FLOWFIELD_API int32_t cairn_field_unit_size(const cairn_field *f);
+
 /** What a field holds and what its last build cost. */
 typedef struct cairn_field_stats {
   /** @{ */
