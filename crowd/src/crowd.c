@@ -95,6 +95,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   c->width = cairn_grid_width(grid);
   c->height = cairn_grid_height(grid);
   c->cells = cairn_grid_cells(grid, &c->stride);
+  c->moves = cairn_grid_moves(grid, NULL);
   c->cap = o.max_agents;
   c->inv_bin = 1.0f / o.bin_size;
   /* a border of empty bins all round: the neighbour scan reads the 3 x 3

@@ -68,6 +68,8 @@ struct cairn_crowd {
   cairn_crowd_opts opts;
   int32_t width, height, stride;
   const uint8_t *cells; /* padded terrain of the walk grid */
+  const uint8_t *moves; /* and its move sets (cairn_grid_moves): 0xff where
+                           a cell and its eight neighbours are all open */
 
   /* agents: slots 0 .. high - 1 */
   uint32_t cap, high, live;
@@ -379,8 +381,16 @@ static inline int32_t crowd_cell(float v) {
  * fields and paths are that size's, read at the position whose k x k
  * cells are centred nearest the disc's centre. */
 static inline int32_t cairn__crowd_size_of(float r) {
-  int32_t k = (int32_t)ceilf(2.0f * r);
-  return k < 1 ? 1 : k;
+  if (r <= 0.5f) return 1; /* most agents: no ceilf */
+  return (int32_t)ceilf(2.0f * r);
+}
+
+/* Whether the cell under (x, y), on the grid, and its eight neighbours are
+ * all open: a disc of radius 0.5 or less centred there is clear of
+ * walls. One load: the walls' fast path for most agents. */
+static inline int cairn__crowd_open_around(const cairn_crowd *c, float x, float y) {
+  return c->moves[(size_t)(crowd_cell(y) + 1) * (size_t)c->stride + (size_t)(crowd_cell(x) + 1)] ==
+         0xffu;
 }
 /* What a disc's centre is offset from the centre of its unit's top-left
  * cell, on each axis: (k - 1) / 2, 0 for size 1. */
@@ -415,10 +425,30 @@ static inline int cairn__crowd_req_over_hpa(const cairn_crowd *c, const crowd_re
  * disc_in_wall: whether the disc itself overlaps a blocked cell (a check,
  * not a rule: the square keeps it out), naming the first in *cell (may be
  * NULL). */
-void cairn__crowd_move(const cairn_crowd *c, float x, float y, float r, float mx, float my,
-                       float wx, float wy, float *nx, float *ny, int *stop_x, int *stop_y);
+void cairn__crowd_move_near_walls(const cairn_crowd *c, float x, float y, float r, float mx,
+                                  float my, float wx, float wy, float *nx, float *ny,
+                                  int *stop_x, int *stop_y);
+static inline void cairn__crowd_move(const cairn_crowd *c, float x, float y, float r, float mx,
+                                     float my, float wx, float wy, float *nx, float *ny,
+                                     int *stop_x, int *stop_y) {
+  /* a disc of half a cell or less amid open cells all along the way meets
+   * nothing (the slides would give the same): three loads, inline */
+  if (r <= 0.5f && cairn__crowd_open_around(c, x, y) &&
+      cairn__crowd_open_around(c, x + mx, y) && cairn__crowd_open_around(c, x + mx, y + my)) {
+    *nx = x + mx;
+    *ny = y + my;
+    *stop_x = *stop_y = 0;
+    return;
+  }
+  cairn__crowd_move_near_walls(c, x, y, r, mx, my, wx, wy, nx, ny, stop_x, stop_y);
+}
 int cairn__crowd_box_blocked(const cairn_crowd *c, float x, float y, float r);
-int cairn__crowd_disc_in_wall(const cairn_crowd *c, float x, float y, float r,
-                              cairn_point *cell);
+int cairn__crowd_disc_near_walls(const cairn_crowd *c, float x, float y, float r,
+                                 cairn_point *cell);
+static inline int cairn__crowd_disc_in_wall(const cairn_crowd *c, float x, float y, float r,
+                                            cairn_point *cell) {
+  if (r <= 0.5f && cairn__crowd_open_around(c, x, y)) return 0;
+  return cairn__crowd_disc_near_walls(c, x, y, r, cell);
+}
 
 #endif

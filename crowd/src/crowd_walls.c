@@ -57,13 +57,17 @@ static float around(float b, float r, int32_t lo, int32_t hi) {
  * cells (around). The lines it newly enters are checked nearest first. */
 static float slide(const cairn_crowd *c, int along_x, float a, float b, float r, float m,
                    float *nudge) {
-  const int32_t b0 = floor_d((double)b - r), b1 = ceil_d((double)b + r) - 1;
   const float to_free = a + m;
-  int32_t lo = 0, hi = 0;
+  int32_t lo = 0, hi = 0, b0 = 0, b1 = -1;
   *nudge = 0.0f;
   if (m > 0.0f) {
     const double e1 = (double)to_free + r;
-    for (int32_t line = ceil_d((double)a + r); line < e1; line++) {
+    int32_t line = ceil_d((double)a + r);
+    if (line < e1) { /* it enters a line of cells: which does it cover? */
+      b0 = floor_d((double)b - r);
+      b1 = ceil_d((double)b + r) - 1;
+    }
+    for (; line < e1; line++) {
       if (!band_blocked(c, along_x, line, b0, b1, &lo, &hi)) continue;
       float to = (float)((double)line - r);
       while ((double)to + r > line) to = nextafterf(to, -INFINITY); /* touching, not inside */
@@ -72,7 +76,12 @@ static float slide(const cairn_crowd *c, int along_x, float a, float b, float r,
     }
   } else if (m < 0.0f) {
     const double l1 = (double)to_free - r;
-    for (int32_t line = floor_d((double)a - r) - 1; line + 1 > l1; line--) {
+    int32_t line = floor_d((double)a - r) - 1;
+    if (line + 1 > l1) {
+      b0 = floor_d((double)b - r);
+      b1 = ceil_d((double)b + r) - 1;
+    }
+    for (; line + 1 > l1; line--) {
       if (!band_blocked(c, along_x, line, b0, b1, &lo, &hi)) continue;
       float to = (float)((double)(line + 1) + r);
       while ((double)to - r < line + 1) to = nextafterf(to, INFINITY);
@@ -110,8 +119,9 @@ static void move_axes(const cairn_crowd *c, int x_first, float x, float y, float
   }
 }
 
-void cairn__crowd_move(const cairn_crowd *c, float x, float y, float r, float mx, float my,
-                       float wx, float wy, float *nx, float *ny, int *stop_x, int *stop_y) {
+void cairn__crowd_move_near_walls(const cairn_crowd *c, float x, float y, float r, float mx,
+                                  float my, float wx, float wy, float *nx, float *ny,
+                                  int *stop_x, int *stop_y) {
   move_axes(c, 1, x, y, r, mx, my, wx, wy, nx, ny, stop_x, stop_y);
   if (!*stop_x && !*stop_y) return;
   /* a wall in the way: the other order may get past it (a unit leaving
@@ -137,8 +147,8 @@ int cairn__crowd_box_blocked(const cairn_crowd *c, float x, float y, float r) {
   return 0;
 }
 
-int cairn__crowd_disc_in_wall(const cairn_crowd *c, float x, float y, float r,
-                              cairn_point *cell) {
+int cairn__crowd_disc_near_walls(const cairn_crowd *c, float x, float y, float r,
+                                 cairn_point *cell) {
   const int32_t x0 = floor_d((double)x - r), x1 = ceil_d((double)x + r) - 1;
   const int32_t y0 = floor_d((double)y - r), y1 = ceil_d((double)y + r) - 1;
   for (int32_t cy = y0; cy <= y1; cy++)
