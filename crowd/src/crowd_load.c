@@ -323,6 +323,20 @@ static cairn_status check_events(const cairn_crowd *c, const crowd_view *v,
   return CAIRN_OK;
 }
 
+/* The unit size of the agents following field slot f (they share one, as
+ * the crowd keeps a field per goal set and size); 0 when none does, -1
+ * when they differ. */
+static int32_t field_size(const crowd_view *v, uint16_t f) {
+  int32_t size = 0;
+  for (uint32_t s = 0; s < v->high; s++) {
+    if (AT_U16(v->field, s) != f) continue;
+    int32_t k = cairn__crowd_size_of(AT_F32(v->radius, s));
+    if (size && k != size) return -1;
+    size = k;
+  }
+  return size;
+}
+
 static cairn_status check_fields(const cairn_crowd *c, const crowd_view *v,
                                  cairn_error *err) {
   uint32_t users[CROWD_MAX_FIELDS] = {0};
@@ -331,6 +345,9 @@ static cairn_status check_fields(const cairn_crowd *c, const crowd_view *v,
     uint16_t f = AT_U16(v->field, s);
     if (f != CROWD_NO_FIELD) users[f]++; /* checked below CROWD_MAX_FIELDS */
   }
+  for (uint32_t k = 0; k < v->n_fields; k++)
+    if (v->fields[k].index < CROWD_MAX_FIELDS && field_size(v, v->fields[k].index) < 0)
+      return BAD(v, err, "malformed: units of several sizes follow field %u", k);
   for (uint32_t k = 0; k < v->n_fields; k++) {
     const field_view *f = &v->fields[k];
     if (f->index >= CROWD_MAX_FIELDS || (k && f->index <= v->fields[k - 1].index) ||
@@ -482,8 +499,9 @@ static cairn_status load_fields(cairn_crowd *c, const crowd_view *v, crowd_loade
   for (uint32_t k = 0; k < v->n_fields; k++) {
     const field_view *f = &v->fields[k];
     const cairn_point *goals = decode_pts(c, f->goals, f->n_goals);
-    cairn_status st = cairn_flow_cache_acquire(c->cache, c->builder, goals, f->n_goals,
-                                               &l->fields[f->index]);
+    cairn_status st = cairn_flow_cache_acquire_sized(c->cache, c->builder, goals, f->n_goals,
+                                                     field_size(v, f->index),
+                                                     &l->fields[f->index]);
     if (st == CAIRN_ERR_NOMEM)
       return cairn__crowd_file_fail(err, st, v->name, "out of memory building field %u", k);
     if (st != CAIRN_OK)

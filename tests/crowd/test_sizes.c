@@ -2,12 +2,13 @@
  * ceil(2r) cells a side, and follows that size's field or path. Mixed radii
  * on random maps never put a disc over a blocked cell in 2,000 ticks (checked
  * here cell by cell, every tick), and run to the same hash at 1 and 2
- * threads; at a one-cell gate the small units go through and the large
+ * threads, and a save in the middle loads to the same run; at a one-cell gate the small units go through and the large
  * ones round by the wide opening, by field and by path; a radius the bins
  * cannot hold, a path goal too small for the unit and a caller's field
  * of another size are refused with a detail. */
 #include "test_crowd_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static cairn_crowd *sized_crowd(const cairn_grid *g, uint32_t max, int threads) {
@@ -82,6 +83,39 @@ static run_result mixed_run(uint64_t seed, int threads) {
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
   return r;
+}
+
+/* A mixed crowd saved in the middle of its run (fields per size, groups'
+ * paths for their largest member, searches in progress) and loaded into a
+ * fresh crowd on the same map runs on to the same hash. */
+static void mixed_sizes_save_and_load(void **state) {
+  (void)state;
+  uint64_t rng = 7;
+  cairn_grid *g = tu_random_grid(&rng, 64, 64, 4, 3);
+  cairn_crowd *c = sized_crowd(g, 48, 1), *d = sized_crowd(g, 48, 2);
+  cairn_agent a[48];
+  cairn_point goal = fits(&rng, g, 4);
+  for (int i = 0; i < 48; i++) a[i] = add_sized(c, fits(&rng, g, 1 + i % 4), 1 + i % 4);
+  assert_int_equal(cairn_crowd_order_field(c, a, 24, &goal, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_order_move(c, a + 24, 24, goal), CAIRN_OK);
+  for (int t = 0; t < 150; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  size_t len = 0;
+  assert_int_equal(cairn_crowd_save(c, NULL, 0, &len), CAIRN_ERR_BUFFER);
+  void *buf = malloc(len);
+  assert_non_null(buf);
+  assert_int_equal(cairn_crowd_save(c, buf, len, &len), CAIRN_OK);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(d, buf, len, &err), CAIRN_OK);
+  free(buf);
+  assert_true(cairn_crowd_hash(c) == cairn_crowd_hash(d));
+  for (int t = 0; t < 300; t++) {
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    assert_int_equal(cairn_crowd_tick(d), CAIRN_OK);
+  }
+  assert_true(cairn_crowd_hash(c) == cairn_crowd_hash(d));
+  cairn_crowd_destroy(c);
+  cairn_crowd_destroy(d);
+  cairn_grid_destroy(g);
 }
 
 static void mixed_sizes_never_in_a_wall(void **state) {
@@ -182,6 +216,7 @@ static void refusals(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(mixed_sizes_never_in_a_wall),
+      cmocka_unit_test(mixed_sizes_save_and_load),
       cmocka_unit_test(gate_sends_the_large_round),
       cmocka_unit_test(refusals),
   };
