@@ -124,42 +124,55 @@ static uint64_t fbits(float f) {
   return u;
 }
 
+static float bits_float(uint64_t bits) {
+  uint32_t u = (uint32_t)bits;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
 int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *msg,
                             size_t n) {
+  enum { NUM, HEX, FLOAT }; /* how a value prints; floats compare by their bits */
   struct {
     const char *what;
     uint64_t file, crowd;
-  } items[] = { /* fingerprints print in hex */
-      {"the walk grid's width", f->width, c->width},
-      {"the walk grid's height", f->height, c->height},
-      {"the walk grid's fingerprint", f->walk_fp, c->walk_fp},
-      {"the route grid's fingerprint (0: none)", f->route_fp, c->route_fp},
-      {"the penalty layer's fingerprint (0: none)", f->penalty_fp, c->penalty_fp},
-      {"a hierarchy (1: used)", f->hpa, c->hpa},
-      {"the hierarchy's cluster size", (uint32_t)f->hpa_cluster, (uint32_t)c->hpa_cluster},
-      {"the hierarchy's levels", f->hpa_levels, c->hpa_levels},
-      {"the hierarchy's nodes", f->hpa_nodes, c->hpa_nodes},
-      {"the hierarchy's edges", f->hpa_edges, c->hpa_edges},
-      {"max_agents", f->max_agents, c->max_agents},
-      {"dt (bits)", fbits(f->dt), fbits(c->dt)},
-      {"bin_size (bits)", fbits(f->bin_size), fbits(c->bin_size)},
-      {"neighbour_radius (bits)", fbits(f->neighbour_radius), fbits(c->neighbour_radius)},
-      {"path_budget", f->path_budget, c->path_budget},
-      {"waypoints", f->waypoints, c->waypoints},
-      {"stuck_ticks", f->stuck_ticks, c->stuck_ticks},
-      {"avoid_radius", (uint32_t)f->avoid_radius, (uint32_t)c->avoid_radius},
-      {"claim_penalty (bits)", fbits(f->claim_penalty), fbits(c->claim_penalty)},
-      {"claim_radius", (uint32_t)f->claim_radius, (uint32_t)c->claim_radius},
-      {"claim_ticks", f->claim_ticks, c->claim_ticks},
-      {"max_events", f->max_events, c->max_events},
+    int as;
+  } items[] = {
+      {"the walk grid's width", f->width, c->width, NUM},
+      {"the walk grid's height", f->height, c->height, NUM},
+      {"the walk grid's fingerprint", f->walk_fp, c->walk_fp, HEX},
+      {"the route grid's fingerprint (0: none)", f->route_fp, c->route_fp, HEX},
+      {"the penalty layer's fingerprint (0: none)", f->penalty_fp, c->penalty_fp, HEX},
+      {"a hierarchy (1: used)", f->hpa, c->hpa, NUM},
+      {"the hierarchy's cluster size", (uint32_t)f->hpa_cluster, (uint32_t)c->hpa_cluster, NUM},
+      {"the hierarchy's levels", f->hpa_levels, c->hpa_levels, NUM},
+      {"the hierarchy's nodes", f->hpa_nodes, c->hpa_nodes, NUM},
+      {"the hierarchy's edges", f->hpa_edges, c->hpa_edges, NUM},
+      {"max_agents", f->max_agents, c->max_agents, NUM},
+      {"dt", fbits(f->dt), fbits(c->dt), FLOAT},
+      {"bin_size", fbits(f->bin_size), fbits(c->bin_size), FLOAT},
+      {"neighbour_radius", fbits(f->neighbour_radius), fbits(c->neighbour_radius), FLOAT},
+      {"path_budget", f->path_budget, c->path_budget, NUM},
+      {"waypoints", f->waypoints, c->waypoints, NUM},
+      {"stuck_ticks", f->stuck_ticks, c->stuck_ticks, NUM},
+      {"avoid_radius", (uint32_t)f->avoid_radius, (uint32_t)c->avoid_radius, NUM},
+      {"claim_penalty", fbits(f->claim_penalty), fbits(c->claim_penalty), FLOAT},
+      {"claim_radius", (uint32_t)f->claim_radius, (uint32_t)c->claim_radius, NUM},
+      {"claim_ticks", f->claim_ticks, c->claim_ticks, NUM},
+      {"max_events", f->max_events, c->max_events, NUM},
   };
   for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
     if (items[k].file == items[k].crowd) continue;
-    const char *fmt = strstr(items[k].what, "fingerprint")
-                          ? "%s differs (file %016llx, crowd %016llx)"
-                          : "%s differs (file %llu, crowd %llu)";
-    snprintf(msg, n, fmt, items[k].what, (unsigned long long)items[k].file,
-             (unsigned long long)items[k].crowd);
+    if (items[k].as == FLOAT)
+      snprintf(msg, n, "%s differs (file %.9g, crowd %.9g)", items[k].what,
+               (double)bits_float(items[k].file), (double)bits_float(items[k].crowd));
+    else
+      snprintf(msg, n,
+               items[k].as == HEX ? "%s differs (file %016llx, crowd %016llx)"
+                                  : "%s differs (file %llu, crowd %llu)",
+               items[k].what, (unsigned long long)items[k].file,
+               (unsigned long long)items[k].crowd);
     return 1;
   }
   return 0;
