@@ -190,6 +190,12 @@ uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key);
 cairn_status cairn__flow_sizes_prepare(cairn_field *f, const cairn_grid *grid,
                                        const cairn_penalty *layer, int32_t size);
 void cairn__flow_sizes_refresh(cairn_field *f, int32_t x, int32_t y);
+/* The grid eroded for a unit of `size` (padded, as cairn_grid_cells): each
+ * position's dearest covered terrain, 0 where the unit does not fit, into
+ * out; erode_at redoes the positions whose footprint holds cell (x, y). */
+void cairn__flow_erode(const cairn_grid *grid, int32_t size, uint8_t *out);
+void cairn__flow_erode_at(const cairn_grid *grid, int32_t size, uint8_t *out, int32_t x,
+                          int32_t y);
 void cairn__flow_sizes_free(cairn_field *f);
 size_t cairn__flow_sizes_memory(const cairn_field *f);
 

@@ -44,6 +44,36 @@ size_t cairn__flow_sizes_memory(const cairn_field *f) {
         (out)[i_] = (out)[i_ + d_ * (stride)] > (out)[i_] ? (out)[i_ + d_ * (stride)] : (out)[i_]; \
   } while (0)
 
+void cairn__flow_erode(const cairn_grid *grid, int32_t size, uint8_t *out) {
+  int32_t stride;
+  const uint8_t *cost = cairn_grid_cells(grid, &stride);
+  const uint8_t *clear = cairn_grid_clearances(grid, NULL);
+  const size_t n = (size_t)stride * (size_t)(cairn_grid_height(grid) + 2);
+  const size_t k = (size_t)size;
+  WINDOW_MAX(uint8_t, out, cost, n, (size_t)stride, k);
+  for (size_t i = 0; i < n; i++)
+    if (clear[i] < k) out[i] = 0;
+}
+
+void cairn__flow_erode_at(const cairn_grid *grid, int32_t size, uint8_t *out, int32_t x,
+                          int32_t y) {
+  int32_t stride;
+  const uint8_t *cost = cairn_grid_cells(grid, &stride);
+  const uint8_t *clear = cairn_grid_clearances(grid, NULL);
+  const size_t s = (size_t)stride;
+  for (int32_t py = y - size + 1 < 0 ? 0 : y - size + 1; py <= y; py++)
+    for (int32_t px = x - size + 1 < 0 ? 0 : x - size + 1; px <= x; px++) {
+      const size_t i = (size_t)(py + 1) * s + (size_t)(px + 1);
+      uint8_t most = 0;
+      for (size_t dy = 0; clear[i] >= size && dy < (size_t)size; dy++)
+        for (size_t dx = 0; dx < (size_t)size; dx++) {
+          const uint8_t c = cost[i + dy * s + dx];
+          most = c > most ? c : most;
+        }
+      out[i] = most;
+    }
+}
+
 cairn_status cairn__flow_sizes_prepare(cairn_field *f, const cairn_grid *grid,
                                        const cairn_penalty *layer, int32_t size) {
   if (size <= 1) {
@@ -53,15 +83,12 @@ cairn_status cairn__flow_sizes_prepare(cairn_field *f, const cairn_grid *grid,
   if (!f->eroded) f->eroded = cairn__alloc(&f->alloc, eroded_bytes(f));
   if (layer && !f->epen) f->epen = cairn__alloc(&f->alloc, epen_bytes(f));
   if (!f->eroded || (layer && !f->epen)) return CAIRN_ERR_NOMEM;
-  const uint8_t *cost = cairn_grid_cells(grid, NULL);
-  const uint8_t *clear = cairn_grid_clearances(grid, NULL);
-  const size_t k = (size_t)size, s = (size_t)f->stride;
-  WINDOW_MAX(uint8_t, f->eroded, cost, f->n, s, k);
-  for (size_t i = 0; i < f->n; i++)
-    if (clear[i] < k) f->eroded[i] = 0;
+  cairn__flow_erode(grid, size, f->eroded);
   if (layer) {
+    const uint8_t *clear = cairn_grid_clearances(grid, NULL);
     const uint32_t *pen = cairn_penalty_cells(layer, NULL);
-    WINDOW_MAX(uint32_t, f->epen, pen, f->n, s, k);
+    const size_t k = (size_t)size;
+    WINDOW_MAX(uint32_t, f->epen, pen, f->n, (size_t)f->stride, k);
     for (size_t i = 0; i < f->n; i++)
       if (clear[i] < k) f->epen[i] = 0;
   }
@@ -70,22 +97,20 @@ cairn_status cairn__flow_sizes_prepare(cairn_field *f, const cairn_grid *grid,
 
 void cairn__flow_sizes_refresh(cairn_field *f, int32_t x, int32_t y) {
   const int32_t k = f->size;
-  const uint8_t *cost = cairn_grid_cells(f->grid, NULL);
+  cairn__flow_erode_at(f->grid, k, f->eroded, x, y);
+  if (!f->epen) return;
   const uint8_t *clear = cairn_grid_clearances(f->grid, NULL);
-  const uint32_t *pen = f->epen ? cairn_penalty_cells(f->penalty, NULL) : NULL;
+  const uint32_t *pen = cairn_penalty_cells(f->penalty, NULL);
   const size_t s = (size_t)f->stride;
   for (int32_t py = y - k + 1 < 0 ? 0 : y - k + 1; py <= y; py++)
     for (int32_t px = x - k + 1 < 0 ? 0 : x - k + 1; px <= x; px++) {
       const size_t i = cairn__flow_cell_index(f, px, py);
-      uint8_t most = 0;
-      uint32_t pmost = 0;
+      uint32_t most = 0;
       for (size_t dy = 0; clear[i] >= k && dy < (size_t)k; dy++)
         for (size_t dx = 0; dx < (size_t)k; dx++) {
-          const size_t c = i + dy * s + dx;
-          most = cost[c] > most ? cost[c] : most;
-          if (pen) pmost = pen[c] > pmost ? pen[c] : pmost;
+          const uint32_t p = pen[i + dy * s + dx];
+          most = p > most ? p : most;
         }
-      f->eroded[i] = most;
-      if (pen) f->epen[i] = pmost;
+      f->epen[i] = most;
     }
 }
