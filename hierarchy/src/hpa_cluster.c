@@ -35,6 +35,7 @@ typedef struct hpa_scratch {
 } hpa_scratch;
 
 void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
+  cairn__hpa_sizes_free(a, c);
   cairn__free(a, c->dist, hpa_tables_bytes(c->n, c->bdist != NULL));
   cairn__free(a, c->steps, c->n_steps);
   c->bdist = NULL;
@@ -450,5 +451,8 @@ cairn_status cairn__hpa_build_clusters(cairn_hpa *h, const uint32_t *list,
   cluster_pass c = {h, list};
   hpa_pass p = {&c, sizeof(hpa_scratch), HPA_CLUSTERS_PER_TASK,
                 cluster_init, cluster_run, cluster_fini};
-  return cairn__hpa_run_pass(h, &p, n);
+  cairn_status st = cairn__hpa_run_pass(h, &p, n);
+  /* the sizes read the size-1 tables and paths of the cluster alone */
+  cairn_status sized = cairn__hpa_build_sizes(h, list, n);
+  return sized < st ? sized : st;
 }

@@ -103,6 +103,7 @@ static void put_header(cairn__wbuf *w, const hpa_header *hd) {
   cairn__put_u32(w, hd->refresh_at);
   cairn__put_u32(w, hd->nodes);
   cairn__put_u32(w, hd->nodes2);
+  cairn__put_u32(w, hd->max_size);
 }
 
 /* A cluster: entrance count, flags, steps; the entrances as cells from
@@ -189,7 +190,8 @@ static hpa_header header_of(const cairn_hpa *h) {
                    h->layer ? cairn__hpa_layer_fingerprint(h->layer, h->width, h->height) : 0,
                    h->refresh_at,
                    h->n_nodes,
-                   h->levels == 3 ? h->n2 : 0u};
+                   h->levels == 3 ? h->n2 : 0u,
+                   (uint32_t)h->max_size};
   return hd;
 }
 

@@ -422,7 +422,7 @@ static void every_truncation(void **state) {
   uint8_t *buf = save_bytes(h, &len);
   print_message("the small file: %zu bytes\n", len);
   assert_true(len > 1000 && len < 16384); /* small: each of its truncations is loaded */
-  refused_load(buf, 10, g, NULL, CAIRN_ERR_PARSE, "truncated: 10 of at least 84 bytes");
+  refused_load(buf, 10, g, NULL, CAIRN_ERR_PARSE, "truncated: 10 of at least 88 bytes");
   char want[64];
   snprintf(want, sizeof want, "truncated: %zu of %zu bytes", len - 1, len);
   refused_load(buf, len - 1, g, NULL, CAIRN_ERR_PARSE, want);
@@ -560,8 +560,10 @@ static void forged_payloads(void **state) {
       {40, 3, "bad header"},     /* cluster side 3 */
       {44, 4, "bad header"},     /* four levels */
       {71, 0x7f, "bad header"},  /* more nodes than cells */
-      {76, 0xff, "cluster 0"},   /* its entrance count */
-      {78, 2, "cluster 0"},      /* an unknown cluster flag */
+      {76, 9, "bad header"},     /* a largest unit size of 9 */
+      {76, 0, "bad header"},     /* a largest unit size of 0 */
+      {80, 0xff, "cluster 0"},   /* its entrance count */
+      {82, 2, "cluster 0"},      /* an unknown cluster flag */
   };
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
     memcpy(copy, buf, len);

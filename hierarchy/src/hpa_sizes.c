@@ -1,0 +1,549 @@
+/* Units of several sizes from one hierarchy (max_size > 1), after Harabor
+ * and Botea's annotated hierarchy (HAA*).
+ *
+ * Each entrance is annotated with the largest size that fits it (its
+ * clearance, capped at max_size), each crossing with the smaller of its
+ * two cells' (and for a diagonal the two cells beside it). Each cluster
+ * keeps, for every size k from 2 to max_size, the cost between each pair
+ * of its entrances that fit k: the cost of the best path of a k x k unit
+ * whose positions stay inside the cluster (its block may reach past the
+ * east and south sides). Most of them need no search: a size-1 path whose
+ * positions and moves are legal for size k, and whose cells all carry the
+ * terrain and penalty of the cell the block's corner is on, costs the same
+ * for size k, and no path of size k costs less than the size-1 optimum;
+ * so such a pair shares the size-1 cost. Only the rows of entrances with a
+ * pair that fails the test run a Dijkstra for size k, and a size whose
+ * table equals the size-1 one (or the previous size's) shares it.
+ *
+ * The graph of size k has the level-1 graph's nodes, the pairs of its
+ * table that are no detour through a third node that fits, and the
+ * crossings that fit. Refinement walks the size-1 path where it serves
+ * (pc) and otherwise searches inside the cluster (hpa_query.c). */
+#include "hpa_internal.h"
+
+#include <string.h>
+
+/* ---- annotations ---------------------------------------------------- */
+
+bool cairn__hpa_transition_fits(const cairn_hpa *h, const hpa_transition *t, unsigned k) {
+  if (hpa_fit(h, t->a) < k || hpa_fit(h, t->b) < k) return false;
+  if (!t->diag) return true;
+  cairn_point a = hpa_point(h, t->a), b = hpa_point(h, t->b);
+  return hpa_fit(h, hpa_index(h, b.x, a.y)) >= k && hpa_fit(h, hpa_index(h, a.x, b.y)) >= k;
+}
+
+bool cairn__hpa_sizes_layered(const cairn_hpa *h, const hpa_cluster *c) {
+  if (!h->pen) return false;
+  cairn_rect r = hpa_cluster_reach(h, c);
+  for (int32_t y = r.y; y < r.y + r.h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, r.x, y);
+    for (int32_t x = 0; x < r.w; x++)
+      if (row[x]) return true;
+  }
+  return false;
+}
+
+void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c) {
+  cairn__free(a, c->sd, c->sbytes);
+  c->sd = NULL;
+  c->pc = c->ke = c->cap = NULL;
+  c->sbytes = 0;
+  memset(c->tab, 0, sizeof c->tab);
+  c->slayered = false;
+}
+
+/* ---- one cluster ---------------------------------------------------- */
+
+/* A worker's scratch. */
+typedef struct sizes_scratch {
+  /* the cluster's cells and the max_size - 1 columns and rows past it
+   * (blocked off the map), with the layer over them, and a search sized
+   * for it, for the rows that need a Dijkstra of their own */
+  cairn_grid *local;
+  cairn_penalty *lpen;
+  cairn_search *search;
+  uint8_t *u;         /* cs * cs: per position, the largest size whose block
+                         carries the position's own terrain and penalty */
+  cairn_point *pts;   /* nodes in local coordinates, then targets */
+  size_t pts_cap;
+  cairn_cost *tabs;   /* (max_size - 1) n n */
+  uint8_t *pc, *ke;   /* n n each */
+  size_t pairs_cap;   /* n n room of pc and ke; tabs hold (max - 1) times */
+} sizes_scratch;
+
+typedef struct sizes_ctx {
+  cairn_hpa *h;
+  const uint32_t *list;
+} sizes_ctx;
+
+static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
+  const size_t more = (size_t)h->max_size - 1, cs = (size_t)h->cs;
+  cairn_search_destroy(sc->search);
+  cairn_penalty_destroy(sc->lpen);
+  cairn_grid_destroy(sc->local);
+  cairn__free(&h->alloc, sc->u, cs * cs);
+  cairn__free(&h->alloc, sc->pts, sc->pts_cap * sizeof *sc->pts);
+  cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
+  cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
+  cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
+  memset(sc, 0, sizeof *sc);
+}
+
+/* Called with the allocator's lock held. */
+static cairn_status scratch_init(void *ctx, void *scratch) {
+  const cairn_hpa *h = ((sizes_ctx *)ctx)->h;
+  sizes_scratch *sc = scratch;
+  const int32_t side = h->cs + h->max_size - 1;
+  memset(sc, 0, sizeof *sc);
+  cairn_status st = cairn_search_create(&h->alloc, &sc->search);
+  if (st == CAIRN_OK) st = cairn_grid_create(side, side, 0, &h->alloc, &sc->local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
+  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
+  sc->u = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
+  if (st == CAIRN_OK && !sc->u) st = CAIRN_ERR_NOMEM;
+  if (st != CAIRN_OK) scratch_free(h, sc);
+  return st;
+}
+
+static void scratch_fini(void *ctx, void *scratch) {
+  scratch_free(((sizes_ctx *)ctx)->h, scratch);
+}
+
+/* Room for n nodes (pts, twice) and n n pairs. */
+static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
+  const size_t nn = (size_t)n * n, more = (size_t)h->max_size - 1;
+  bool ok = true;
+  hpa_lock(h);
+  if (2 * (size_t)n > sc->pts_cap) {
+    cairn__free(&h->alloc, sc->pts, sc->pts_cap * sizeof *sc->pts);
+    sc->pts_cap = 2 * (size_t)n;
+    sc->pts = cairn__alloc(&h->alloc, sc->pts_cap * sizeof *sc->pts);
+    if (!sc->pts) sc->pts_cap = 0;
+    ok = sc->pts != NULL;
+  }
+  if (ok && nn > sc->pairs_cap) {
+    cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
+    cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
+    cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
+    sc->pairs_cap = nn;
+    sc->tabs = cairn__alloc(&h->alloc, more * nn * sizeof *sc->tabs);
+    sc->pc = cairn__alloc(&h->alloc, nn);
+    sc->ke = cairn__alloc(&h->alloc, nn);
+    ok = sc->tabs && sc->pc && sc->ke;
+    if (!ok) {
+      cairn__free(&h->alloc, sc->tabs, sc->tabs ? more * nn * sizeof *sc->tabs : 0);
+      cairn__free(&h->alloc, sc->pc, sc->pc ? nn : 0);
+      cairn__free(&h->alloc, sc->ke, sc->ke ? nn : 0);
+      sc->tabs = NULL;
+      sc->pc = sc->ke = NULL;
+      sc->pairs_cap = 0;
+    }
+  }
+  hpa_unlock(h);
+  return ok;
+}
+
+/* Per position of the cluster, the largest size (up to its fit) whose
+ * block holds no dearer terrain and no higher penalty than the position's
+ * own cell: up to it, entering the position costs a unit of that size
+ * what it costs a unit of size 1. */
+static void same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, uint8_t *u) {
+  for (int32_t y = 0; y < c->h; y++)
+    for (int32_t x = 0; x < c->w; x++) {
+      uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
+      unsigned fit = hpa_fit(h, i), k = fit ? 1 : 0;
+      while (k < fit && cairn__block_cost(h->grid, i, k + 1) == h->cost[i] &&
+             (!h->pen || cairn__block_pen(h->grid, h->pen, i, k + 1) == h->pen[i]))
+        k++;
+      u[y * h->cs + x] = (uint8_t)k;
+    }
+}
+
+/* The largest size the kept size-1 path of pair p (from node i) serves at
+ * its size-1 cost: every position it enters has that size in u, and every
+ * diagonal has both cells beside it fitting. */
+static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t *u,
+                        uint32_t i, size_t p) {
+  unsigned most = c->cap[i];
+  cairn_point at = hpa_point(h, c->cell[i]);
+  uint32_t idx = c->cell[i];
+  const int32_t stride = h->stride;
+  for (uint32_t s = c->off[p]; s < c->off[p + 1] && most > 1; s++) {
+    const uint8_t d = c->steps[s];
+    if (d >= 4) { /* a diagonal: the cells beside it */
+      unsigned f1 = hpa_fit(h, (uint32_t)((int32_t)idx + cairn__dx[d]));
+      unsigned f2 = hpa_fit(h, (uint32_t)((int32_t)idx + cairn__dy[d] * stride));
+      most = f1 < most ? f1 : most;
+      most = f2 < most ? f2 : most;
+    }
+    at.x += cairn__dx[d];
+    at.y += cairn__dy[d];
+    idx = (uint32_t)((int32_t)idx + cairn__dx[d] + cairn__dy[d] * stride);
+    unsigned here = u[(at.y - c->y0) * h->cs + (at.x - c->x0)];
+    most = here < most ? here : most;
+  }
+  return (uint8_t)most;
+}
+
+/* pc of pair i -> j, found on demand: a kept pair walks its path; a
+ * dropped finite one (a detour through some node m at the same cost) takes
+ * the best over such m of the smaller of its two halves, which are
+ * cheaper, so the recursion ends. 0xFF marks pairs not yet done. */
+static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t *u,
+                        uint8_t *pc, uint32_t i, uint32_t j) {
+  const uint32_t n = c->n;
+  const size_t p = (size_t)i * n + j;
+  if (pc[p] != 0xFF) return pc[p];
+  uint8_t best = 0;
+  const cairn_cost d = c->dist[p];
+  if (c->off[p + 1] != c->off[p]) {
+    best = walk_cap(h, c, u, i, p);
+  } else if (d != CAIRN_COST_INF) {
+    for (uint32_t m = 0; m < n && best < c->cap[i]; m++) {
+      cairn_cost a = c->dist[(size_t)i * n + m], b = c->dist[(size_t)m * n + j];
+      if (m == i || m == j || a == CAIRN_COST_INF || b == CAIRN_COST_INF || a + b != d)
+        continue;
+      uint8_t x = pair_cap(h, c, u, pc, i, m), y = pair_cap(h, c, u, pc, m, j);
+      uint8_t v = x < y ? x : y;
+      best = v > best ? v : best;
+    }
+  }
+  pc[p] = best;
+  return best;
+}
+
+/* The cluster's cells and those past its east and south sides, into the
+ * local grid (and the layer over them into the local layer). */
+static void local_copy(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc) {
+  const int32_t side = h->cs + h->max_size - 1;
+  cairn_rect r = hpa_cluster_reach(h, c);
+  cairn_rect own = {0, 0, r.w, r.h};
+  cairn_grid_set_rect(sc->local, own, h->cost + hpa_index(h, c->x0, c->y0), (size_t)h->stride);
+  for (int32_t y = 0; y < side; y++)
+    for (int32_t x = y < r.h ? r.w : 0; x < side; x++) cairn_grid_set_cost(sc->local, x, y, 0);
+  if (!c->slayered) return;
+  cairn_penalty_clear(sc->lpen);
+  for (int32_t y = 0; y < r.h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, c->x0, c->y0 + y);
+    for (int32_t x = 0; x < r.w; x++) {
+      if (row[x] == CAIRN_PENALTY_BLOCK)
+        cairn_penalty_block(sc->lpen, x, y, 1);
+      else if (row[x])
+        cairn_penalty_add(sc->lpen, x, y, row[x]);
+    }
+  }
+}
+
+/* Row i of size k's table by a Dijkstra of a k x k unit whose positions
+ * stay inside the cluster. */
+static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+                              unsigned k, uint32_t i, cairn_cost *row) {
+  const uint32_t n = c->n;
+  cairn_point *targets = sc->pts + n;
+  size_t nt = 0;
+  for (uint32_t j = 0; j < n; j++)
+    if (j != i && c->cap[j] >= k) targets[nt++] = sc->pts[j];
+  if (!nt) return CAIRN_OK;
+  if (c->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK)
+    return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
+  cairn_search_opts o = cairn_search_defaults();
+  o.size = (int32_t)k;
+  o.bounds.w = c->w + (int32_t)k - 1;
+  o.bounds.h = c->h + (int32_t)k - 1;
+  if (c->slayered) o.penalty = sc->lpen;
+  cairn_status st = cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, targets, nt, 0, &o);
+  if (st != CAIRN_OK) return st;
+  for (uint32_t j = 0; j < n; j++) {
+    if (j == i || c->cap[j] < k) continue;
+    cairn_node_info info;
+    cairn_search_cell(sc->search, sc->pts[j], &info);
+    row[j] = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+  }
+  return CAIRN_OK;
+}
+
+/* Whether row i of size k needs a search: i fits k and some pair from it
+ * to a node that fits k is finite but its size-1 path does not serve k. */
+static bool row_needs_search(const hpa_cluster *c, const uint8_t *pc, unsigned k, uint32_t i) {
+  const uint32_t n = c->n;
+  if (c->cap[i] < k) return false;
+  for (uint32_t j = 0; j < n; j++) {
+    size_t p = (size_t)i * n + j;
+    if (j != i && c->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && pc[p] < k) return true;
+  }
+  return false;
+}
+
+/* Size k's table into t (INF where either end does not fit); *shared set
+ * when no row needed a search (the table is then dist's). */
+static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+                               unsigned k, cairn_cost *t, bool *copied, bool *shared) {
+  const uint32_t n = c->n;
+  *shared = true;
+  for (uint32_t i = 0; i < n; i++) {
+    cairn_cost *row = t + (size_t)i * n;
+    for (uint32_t j = 0; j < n; j++)
+      row[j] = c->cap[i] >= k && c->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
+    if (!row_needs_search(c, sc->pc, k, i)) continue;
+    *shared = false;
+    if (!*copied) {
+      local_copy(h, c, sc);
+      *copied = true;
+    }
+    for (uint32_t j = 0; j < n; j++)
+      if (j != i) row[j] = CAIRN_COST_INF;
+    cairn_status st = sized_row(h, c, sc, k, i, row);
+    if (st != CAIRN_OK) return st;
+  }
+  return CAIRN_OK;
+}
+
+/* Whether tables a and b agree on every pair whose ends fit k. */
+static bool same_table(const hpa_cluster *c, const cairn_cost *a, const cairn_cost *b,
+                       unsigned k) {
+  const uint32_t n = c->n;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; c->cap[i] >= k && j < n; j++)
+      if (c->cap[j] >= k && a[(size_t)i * n + j] != b[(size_t)i * n + j]) return false;
+  return true;
+}
+
+/* Bit k - 1 of ke for each pair size k's graph keeps: both ends fit, the
+ * cost is finite, and no third node that fits k lies on a cheapest way. */
+static void keep_bits(const hpa_cluster *c, const cairn_cost *t, unsigned k, uint8_t *ke) {
+  const uint32_t n = c->n;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; c->cap[i] >= k && j < n; j++) {
+      size_t p = (size_t)i * n + j;
+      cairn_cost d = t[p];
+      if (i == j || c->cap[j] < k || d == CAIRN_COST_INF) continue;
+      bool detour = false;
+      for (uint32_t m = 0; m < n && !detour; m++) {
+        if (m == i || m == j || c->cap[m] < k) continue;
+        cairn_cost a = t[(size_t)i * n + m], b = t[(size_t)m * n + j];
+        detour = a != CAIRN_COST_INF && b != CAIRN_COST_INF && a + b == d;
+      }
+      if (!detour) ke[p] |= (uint8_t)(1u << (k - 1));
+    }
+}
+
+/* The sized data of cluster k into one allocation. */
+static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
+  hpa_cluster *c = &h->clusters[id];
+  const uint32_t n = c->n;
+  const size_t nn = (size_t)n * n;
+  const unsigned top = (unsigned)h->max_size;
+  hpa_lock(h);
+  cairn__hpa_sizes_free(&h->alloc, c);
+  hpa_unlock(h);
+  if (!n) return CAIRN_OK;
+  if (!scratch_room(h, sc, n)) return CAIRN_ERR_NOMEM;
+  c->slayered = cairn__hpa_sizes_layered(h, c);
+  uint8_t cap[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  for (uint32_t i = 0; i < n; i++) {
+    cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
+    cairn_point p = hpa_point(h, c->cell[i]);
+    sc->pts[i].x = p.x - c->x0;
+    sc->pts[i].y = p.y - c->y0;
+  }
+  c->cap = cap; /* for the helpers until the final block holds it */
+  same_cost_sizes(h, c, sc->u);
+  memset(sc->pc, 0xFF, nn);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      if (i == j)
+        sc->pc[(size_t)i * n + j] = cap[i];
+      else
+        pair_cap(h, c, sc->u, sc->pc, i, j);
+  memset(sc->ke, 0, nn);
+  uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
+  unsigned ntab = 0;
+  bool copied = false;
+  cairn_status st = CAIRN_OK;
+  for (unsigned k = 2; k <= top && st == CAIRN_OK; k++) {
+    cairn_cost *t = sc->tabs + (size_t)ntab * nn;
+    bool shared;
+    st = size_table(h, c, sc, k, t, &copied, &shared);
+    if (st != CAIRN_OK) break;
+    /* a searched table may still equal the size-1 one, or the last size's */
+    if (!shared && same_table(c, t, c->dist, k)) shared = true;
+    if (!shared && !(ntab && tab[k - 1] == ntab && same_table(c, t, t - nn, k)))
+      ntab++;
+    tab[k] = shared ? 0 : (uint8_t)ntab;
+    keep_bits(c, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
+  }
+  c->cap = NULL;
+  if (st != CAIRN_OK) return st;
+  const size_t bytes = (size_t)ntab * nn * sizeof(cairn_cost) + 2 * nn + n;
+  hpa_lock(h);
+  uint8_t *block = cairn__alloc(&h->alloc, bytes);
+  hpa_unlock(h);
+  if (!block) return CAIRN_ERR_NOMEM;
+  c->sd = (cairn_cost *)(void *)block;
+  memcpy(c->sd, sc->tabs, (size_t)ntab * nn * sizeof(cairn_cost));
+  c->pc = block + (size_t)ntab * nn * sizeof(cairn_cost);
+  c->ke = c->pc + nn;
+  c->cap = c->ke + nn;
+  memcpy(c->pc, sc->pc, nn);
+  memcpy(c->ke, sc->ke, nn);
+  memcpy(c->cap, cap, n);
+  memcpy(c->tab, tab, sizeof tab);
+  c->sbytes = bytes;
+  return CAIRN_OK;
+}
+
+static cairn_status sizes_run(void *ctx, void *scratch, size_t i) {
+  sizes_ctx *p = ctx;
+  return sizes_build(p->h, p->list[i], scratch);
+}
+
+cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+  if (h->max_size <= 1) return CAIRN_OK;
+  sizes_ctx c = {h, list};
+  hpa_pass p = {&c, sizeof(sizes_scratch), 4, scratch_init, sizes_run, scratch_fini};
+  return cairn__hpa_run_pass(h, &p, n);
+}
+
+/* ---- the graphs of each size ---------------------------------------- */
+
+/* Listing size k's edges, cluster by cluster, as list_edges does for size
+ * 1 (hpa_assemble.c): counts into seg[k + 1], then the edges. */
+typedef struct glist {
+  const cairn_hpa *h;
+  unsigned k;
+  size_t *seg;
+  cairn_graph_edge *e; /* NULL while counting */
+} glist;
+
+static size_t put_edge(cairn_graph_edge *e, size_t m, uint32_t from, uint32_t to, cairn_cost c) {
+  if (e) {
+    e[m].from = from;
+    e[m].to = to;
+    e[m].cost = (double)c / (double)CAIRN_COST_ONE; /* exact: c < 2^53 */
+  }
+  return m + 1;
+}
+
+/* Cluster id's share of size k's graph: its kept pairs, then the crossings
+ * it owns that fit k (none into a cell the layer blocks for the unit). */
+static size_t sized_edges(const cairn_hpa *h, uint32_t id, unsigned k, hpa_transition *trans,
+                          cairn_graph_edge *e) {
+  const hpa_cluster *c = &h->clusters[id];
+  size_t m = 0;
+  for (uint32_t i = 0; c->ke && i < c->n; i++)
+    for (uint32_t j = 0; j < c->n; j++)
+      if (c->ke[(size_t)i * c->n + j] & (1u << (k - 1)))
+        m = put_edge(e, m, c->first + i, c->first + j, hpa_dist_k(c, i, j, k));
+  int32_t cx = (int32_t)(id % (uint32_t)h->cw), cy = (int32_t)(id / (uint32_t)h->cw);
+  size_t nt = cairn__hpa_owned_transitions(h, cx, cy, trans);
+  for (size_t t = 0; t < nt; t++) {
+    const hpa_transition *x = &trans[t];
+    if (!cairn__hpa_transition_fits(h, x, k)) continue;
+    cairn_cost ab = hpa_sized_enter_cost(h, x->b, x->diag, k);
+    cairn_cost ba = hpa_sized_enter_cost(h, x->a, x->diag, k);
+    uint32_t a = cairn__hpa_node_in(h, x->ka, x->a), b = cairn__hpa_node_in(h, x->kb, x->b);
+    if (ab < HPA_BLOCKED_STEP) m = put_edge(e, m, a, b, ab);
+    if (ba < HPA_BLOCKED_STEP) m = put_edge(e, m, b, a, ba);
+  }
+  return m;
+}
+
+static cairn_status glist_init(void *ctx, void *scratch) {
+  const glist *l = ctx;
+  hpa_transition **t = scratch;
+  *t = cairn__alloc(&l->h->alloc, hpa_transitions_cap(l->h->cs) * sizeof **t);
+  return *t ? CAIRN_OK : CAIRN_ERR_NOMEM;
+}
+
+static cairn_status glist_run(void *ctx, void *scratch, size_t id) {
+  const glist *l = ctx;
+  hpa_transition *t = *(hpa_transition **)scratch;
+  if (l->e)
+    sized_edges(l->h, (uint32_t)id, l->k, t, l->e + l->seg[id]);
+  else
+    l->seg[id + 1] = sized_edges(l->h, (uint32_t)id, l->k, t, NULL);
+  return CAIRN_OK;
+}
+
+static void glist_fini(void *ctx, void *scratch) {
+  const glist *l = ctx;
+  cairn__free(&l->h->alloc, *(hpa_transition **)scratch,
+              hpa_transitions_cap(l->h->cs) * sizeof(hpa_transition));
+}
+
+/* The level-1 graph's landmarks (its table) onto g, which has its nodes. */
+static cairn_status copy_landmarks(const cairn_hpa *h, cairn_graph *g, cairn_cost *costs) {
+  const uint32_t k = cairn_graph_landmarks(h->graph), n = cairn_graph_nodes(h->graph);
+  uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS];
+  for (uint32_t i = 0; i < k; i++) {
+    nodes[i] = cairn_graph_landmark_node(h->graph, i);
+    for (uint32_t v = 0; v < n; v++)
+      costs[(size_t)i * n + v] = cairn_graph_landmark_cost(h->graph, i, v);
+  }
+  return cairn_graph_set_landmarks(g, nodes, k, k ? costs : NULL);
+}
+
+/* Size k's graph over positions xy, into *out. */
+static cairn_status size_graph(cairn_hpa *h, unsigned k, const double *xy, size_t *seg,
+                               cairn_cost *lm, cairn_graph **out) {
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  glist l = {h, k, seg, NULL};
+  hpa_pass p = {&l, sizeof(hpa_transition *), 64, glist_init, glist_run, glist_fini};
+  seg[0] = 0;
+  cairn_status st = cairn__hpa_run_pass(h, &p, n_clusters);
+  if (st != CAIRN_OK) return st;
+  for (uint32_t id = 0; id < n_clusters; id++) seg[id + 1] += seg[id];
+  const size_t m = seg[n_clusters];
+  cairn_graph_edge *e = cairn__alloc(&h->alloc, (m ? m : 1) * sizeof *e);
+  if (!e) return CAIRN_ERR_NOMEM;
+  l.e = e;
+  st = cairn__hpa_run_pass(h, &p, n_clusters);
+  if (st == CAIRN_OK) st = cairn__hpa_graph(&h->alloc, h->n_nodes, xy, e, m, out);
+  cairn__free(&h->alloc, e, (m ? m : 1) * sizeof *e);
+  if (st == CAIRN_OK) st = copy_landmarks(h, *out, lm);
+  return st;
+}
+
+void cairn__hpa_size_graphs_free(cairn_hpa *h) {
+  for (int k = 0; k <= CAIRN_GRID_MAX_CLEARANCE; k++) {
+    cairn_graph_destroy(h->gsize[k]);
+    h->gsize[k] = NULL;
+  }
+}
+
+cairn_status cairn__hpa_size_graphs(cairn_hpa *h) {
+  cairn__hpa_size_graphs_free(h);
+  if (h->max_size <= 1) return CAIRN_OK;
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  const size_t n = cairn_graph_nodes(h->graph);
+  const size_t lm_n = (size_t)cairn_graph_landmarks(h->graph) * n;
+  double *xy = cairn__alloc(&h->alloc, 2 * (size_t)h->n_nodes * sizeof *xy + 1);
+  size_t *seg = cairn__alloc(&h->alloc, ((size_t)n_clusters + 1) * sizeof *seg);
+  cairn_cost *lm = cairn__alloc(&h->alloc, (lm_n ? lm_n : 1) * sizeof *lm);
+  cairn_status st = xy && seg && lm ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK) cairn__hpa_positions(h, xy);
+  for (unsigned k = 2; st == CAIRN_OK && k <= (unsigned)h->max_size; k++)
+    st = size_graph(h, k, xy, seg, lm, &h->gsize[k]);
+  cairn__free(&h->alloc, lm, lm ? (lm_n ? lm_n : 1) * sizeof *lm : 0);
+  cairn__free(&h->alloc, seg, seg ? ((size_t)n_clusters + 1) * sizeof *seg : 0);
+  cairn__free(&h->alloc, xy, xy ? 2 * (size_t)h->n_nodes * sizeof *xy + 1 : 0);
+  if (st != CAIRN_OK) cairn__hpa_size_graphs_free(h);
+  return st;
+}
+
+size_t cairn__hpa_graph_bytes(const cairn_graph *g) {
+  if (!g) return 0;
+  const size_t n = cairn_graph_nodes(g), m = cairn_graph_edges(g);
+  /* offsets, targets, costs, positions, and the landmark table */
+  return (n + 1) * sizeof(uint32_t) + m * (sizeof(uint32_t) + sizeof(cairn_cost)) +
+         2 * n * sizeof(double) + cairn_graph_landmark_bytes(g);
+}
+
+size_t cairn__hpa_sizes_memory(const cairn_hpa *h) {
+  size_t mem = 0;
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  for (uint32_t id = 0; id < n_clusters; id++) mem += h->clusters[id].sbytes;
+  for (int k = 2; k <= CAIRN_GRID_MAX_CLEARANCE; k++) mem += cairn__hpa_graph_bytes(h->gsize[k]);
+  return mem;
+}
