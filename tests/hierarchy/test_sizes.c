@@ -7,7 +7,7 @@
  * hierarchy; a corridor only a border's extra crossing lets a large unit
  * through; after random edits, and through layer changes and refreshes,
  * the hierarchy equals a fresh build with the same max_size; the third
- * level; bad sizes are refused. */
+ * level; builds alike at any thread count; bad sizes are refused. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_hpa_util.h"
 
@@ -380,6 +380,27 @@ static void level3(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* The same hierarchy at 1, 2 and 4 build threads. */
+static void threads_alike(void **state) {
+  (void)state;
+  uint64_t rng = 0x7d;
+  cairn_grid *g = tu_random_grid(&rng, 90, 70, 10, 3);
+  cairn_hpa *one = build_sized(g, 8, 2, 4);
+  for (int threads = 2; threads <= 4; threads += 2) {
+    cairn_hpa_opts o = cairn_hpa_defaults();
+    o.cluster = 8;
+    o.levels = 2;
+    o.threads = threads;
+    o.max_size = 4;
+    cairn_hpa *h = NULL;
+    assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_OK);
+    assert_same_hierarchy(one, h);
+    cairn_hpa_destroy(h);
+  }
+  cairn_hpa_destroy(one);
+  cairn_grid_destroy(g);
+}
+
 /* Shared Moving AI maps, when present: sizes 2 to 4. */
 static void movingai(void **state) {
   (void)state;
@@ -413,7 +434,8 @@ int main(void) {
       cmocka_unit_test(random_maps),      cmocka_unit_test(size_one_is_default),
       cmocka_unit_test(corridor_crossing), cmocka_unit_test(refusals),
       cmocka_unit_test(edits_match_fresh), cmocka_unit_test(layers),
-      cmocka_unit_test(level3),           cmocka_unit_test(movingai),
+      cmocka_unit_test(level3),           cmocka_unit_test(threads_alike),
+      cmocka_unit_test(movingai),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
