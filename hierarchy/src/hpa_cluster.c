@@ -104,8 +104,8 @@ static uint8_t step_code(cairn_point a, cairn_point b) {
  * false if it meets a wall or cuts a corner (the local grid's move sets
  * say both). On uniform terrain a clear run costs the octile distance, a
  * lower bound on any path, so it is a shortest path and needs no search. */
-static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
-                      int shape, uint8_t *buf, size_t *len) {
+bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
+                          int shape, uint8_t *buf, size_t *len) {
   int32_t stride;
   const uint8_t *moves = cairn_grid_moves(local, &stride);
   int32_t dx = b.x - a.x, dy = b.y - a.y;
@@ -133,7 +133,7 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
   cairn_point a = sc->cells[i], b = sc->cells[j];
   size_t len;
   int shape = 0;
-  while (shape < HPA_RUN_SHAPES && !clear_run(sc->local, a, b, shape, sc->run, &len))
+  while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
     shape++;
   if (shape == HPA_RUN_SHAPES) return false;
   int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);

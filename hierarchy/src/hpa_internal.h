@@ -341,6 +341,12 @@ static inline bool hpa_run_diag(int shape, int32_t k, int32_t n, int32_t nd,
   return true;
 }
 
+/* A run of the given shape (HPA_RUN_*) from a to b on a cluster's local
+ * grid (hpa_cluster.c), as direction codes into buf (max(|dx|, |dy|) of
+ * them, *len); false if it meets a wall or cuts a corner. */
+bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
+                          int shape, uint8_t *buf, size_t *len);
+
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are
  * scratch of n each. */

@@ -21,6 +21,7 @@
  * (pc) and otherwise searches inside the cluster (hpa_query.c). */
 #include "hpa_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- annotations ---------------------------------------------------- */
@@ -56,18 +57,21 @@ void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c) {
 
 /* A worker's scratch. */
 typedef struct sizes_scratch {
-  /* the cluster's cells and the max_size - 1 columns and rows past it
-   * (blocked off the map), with the layer over them, and a search sized
-   * for it, for the rows that need a Dijkstra of their own */
+  /* the cluster's positions eroded for one size (erode), with the layer
+   * eroded alike, and a search sized for it, for the rows that need a
+   * Dijkstra of their own */
   cairn_grid *local;
   cairn_penalty *lpen;
   cairn_search *search;
+  uint8_t *ebuf;      /* cs * cs: the eroded costs before they go in */
+  uint8_t *run;       /* cs * cs: one clear run's codes */
   uint8_t *u;         /* cs * cs: per position, the largest size whose block
                          carries the position's own terrain and penalty */
   cairn_point *pts;   /* nodes in local coordinates, then targets */
   size_t pts_cap;
   cairn_cost *tabs;   /* (max_size - 1) n n */
   uint8_t *pc, *ke;   /* n n each */
+  uint8_t *kn;        /* n n: the pairs of a size some search already gave */
   size_t pairs_cap;   /* n n room of pc and ke; tabs hold (max - 1) times */
 } sizes_scratch;
 
@@ -82,10 +86,13 @@ static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
   cairn_penalty_destroy(sc->lpen);
   cairn_grid_destroy(sc->local);
   cairn__free(&h->alloc, sc->u, cs * cs);
+  cairn__free(&h->alloc, sc->ebuf, cs * cs);
+  cairn__free(&h->alloc, sc->run, cs * cs);
   cairn__free(&h->alloc, sc->pts, sc->pts_cap * sizeof *sc->pts);
   cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
   cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
   cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
+  cairn__free(&h->alloc, sc->kn, sc->pairs_cap);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -93,15 +100,18 @@ static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
 static cairn_status scratch_init(void *ctx, void *scratch) {
   const cairn_hpa *h = ((sizes_ctx *)ctx)->h;
   sizes_scratch *sc = scratch;
-  const int32_t side = h->cs + h->max_size - 1;
   memset(sc, 0, sizeof *sc);
   cairn_status st = cairn_search_create(&h->alloc, &sc->search);
-  if (st == CAIRN_OK) st = cairn_grid_create(side, side, 0, &h->alloc, &sc->local);
+  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
+  /* everything the fills will need, taken now (outside the lock later) */
   if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
   if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
+  if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
   if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
   sc->u = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
-  if (st == CAIRN_OK && !sc->u) st = CAIRN_ERR_NOMEM;
+  sc->ebuf = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
+  sc->run = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
+  if (st == CAIRN_OK && (!sc->u || !sc->ebuf || !sc->run)) st = CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) scratch_free(h, sc);
   return st;
 }
@@ -126,17 +136,20 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
     cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
     cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
     cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
+    cairn__free(&h->alloc, sc->kn, sc->pairs_cap);
     sc->pairs_cap = nn;
     sc->tabs = cairn__alloc(&h->alloc, more * nn * sizeof *sc->tabs);
     sc->pc = cairn__alloc(&h->alloc, nn);
     sc->ke = cairn__alloc(&h->alloc, nn);
-    ok = sc->tabs && sc->pc && sc->ke;
+    sc->kn = cairn__alloc(&h->alloc, nn);
+    ok = sc->tabs && sc->pc && sc->ke && sc->kn;
     if (!ok) {
       cairn__free(&h->alloc, sc->tabs, sc->tabs ? more * nn * sizeof *sc->tabs : 0);
       cairn__free(&h->alloc, sc->pc, sc->pc ? nn : 0);
       cairn__free(&h->alloc, sc->ke, sc->ke ? nn : 0);
+      cairn__free(&h->alloc, sc->kn, sc->kn ? nn : 0);
       sc->tabs = NULL;
-      sc->pc = sc->ke = NULL;
+      sc->pc = sc->ke = sc->kn = NULL;
       sc->pairs_cap = 0;
     }
   }
@@ -147,12 +160,14 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
 /* Per position of the cluster, the largest size (up to its fit) whose
  * block holds no dearer terrain and no higher penalty than the position's
  * own cell: up to it, entering the position costs a unit of that size
- * what it costs a unit of size 1. */
-static void same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, uint8_t *u) {
+ * what it costs a unit of size 1. `flat`: the map has one terrain and the
+ * layer puts nothing where the cluster reads (then it is the fit). */
+static void same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, bool flat, uint8_t *u) {
   for (int32_t y = 0; y < c->h; y++)
     for (int32_t x = 0; x < c->w; x++) {
       uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
       unsigned fit = hpa_fit(h, i), k = fit ? 1 : 0;
+      if (flat) k = fit; /* one terrain, no layer: every block costs the same */
       while (k < fit && cairn__block_cost(h->grid, i, k + 1) == h->cost[i] &&
              (!h->pen || cairn__block_pen(h->grid, h->pen, i, k + 1) == h->pen[i]))
         k++;
@@ -213,87 +228,153 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t 
   return best;
 }
 
-/* The cluster's cells and those past its east and south sides, into the
- * local grid (and the layer over them into the local layer). */
-static void local_copy(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc) {
-  const int32_t side = h->cs + h->max_size - 1;
-  cairn_rect r = hpa_cluster_reach(h, c);
-  cairn_rect own = {0, 0, r.w, r.h};
-  cairn_grid_set_rect(sc->local, own, h->cost + hpa_index(h, c->x0, c->y0), (size_t)h->stride);
-  for (int32_t y = 0; y < side; y++)
-    for (int32_t x = y < r.h ? r.w : 0; x < side; x++) cairn_grid_set_cost(sc->local, x, y, 0);
-  if (!c->slayered) return;
-  cairn_penalty_clear(sc->lpen);
-  for (int32_t y = 0; y < r.h; y++) {
-    const uint32_t *row = h->pen + hpa_index(h, c->x0, c->y0 + y);
-    for (int32_t x = 0; x < r.w; x++) {
-      if (row[x] == CAIRN_PENALTY_BLOCK)
-        cairn_penalty_block(sc->lpen, x, y, 1);
-      else if (row[x])
-        cairn_penalty_add(sc->lpen, x, y, row[x]);
+/* The cluster's positions eroded for size k into the local grid: a
+ * position where the unit fits costs the dearest terrain under its block,
+ * one where it does not is blocked, and so is the rest of the local grid
+ * (clusters cut by the map's edge); the layer likewise, each position
+ * taking the highest penalty under its block. A size-1 search there is the
+ * search of a k x k unit whose positions stay inside the cluster: its
+ * moves (no corner cut between positions that fit) and its costs are the
+ * unit's, and size 1 takes the core's fast fills. Returns the terrain of
+ * every position that fits when they all have the same and the layer
+ * leaves them alone, else 0. */
+static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc, unsigned k) {
+  const int32_t cs = h->cs;
+  const bool flat = cairn_grid_uniform(h->grid) != 0;
+  uint8_t first = 0;
+  bool uniform = true;
+  memset(sc->ebuf, 0, (size_t)cs * (size_t)cs);
+  for (int32_t y = 0; y < c->h; y++)
+    for (int32_t x = 0; x < c->w; x++) {
+      uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
+      if (h->clear[i] < k) continue;
+      uint8_t v = flat ? h->cost[i] : cairn__block_cost(h->grid, i, k);
+      sc->ebuf[y * cs + x] = v;
+      if (!first) first = v;
+      uniform = uniform && v == first;
     }
-  }
+  cairn_rect all = {0, 0, cs, cs};
+  cairn_grid_set_rect(sc->local, all, sc->ebuf, (size_t)cs);
+  if (!c->slayered) return uniform ? first : 0;
+  cairn_penalty_clear(sc->lpen);
+  for (int32_t y = 0; y < c->h; y++)
+    for (int32_t x = 0; x < c->w; x++) {
+      uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
+      if (h->clear[i] < k) continue;
+      uint32_t p = cairn__block_pen(h->grid, h->pen, i, k);
+      if (p == CAIRN_PENALTY_BLOCK)
+        cairn_penalty_block(sc->lpen, x, y, 1);
+      else if (p)
+        cairn_penalty_add(sc->lpen, x, y, p);
+    }
+  return 0; /* penalties: no shortcut */
 }
 
-/* Row i of size k's table by a Dijkstra of a k x k unit whose positions
- * stay inside the cluster. */
-static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
-                              unsigned k, uint32_t i, cairn_cost *row) {
+/* The pairs of row i that size k cannot take from size 1: both ends fit,
+ * a size-1 way exists, its path does not serve k (pc), and no search of
+ * another row gave the cost yet (known). Their other ends as targets into
+ * sc->pts + n (local node ids into tid); returns how many. */
+static size_t open_pairs(const hpa_cluster *c, const sizes_scratch *sc, unsigned k, uint32_t i,
+                         uint32_t *tid) {
   const uint32_t n = c->n;
-  cairn_point *targets = sc->pts + n;
   size_t nt = 0;
-  for (uint32_t j = 0; j < n; j++)
-    if (j != i && c->cap[j] >= k) targets[nt++] = sc->pts[j];
-  if (!nt) return CAIRN_OK;
-  if (c->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK)
-    return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
-  cairn_search_opts o = cairn_search_defaults();
-  o.size = (int32_t)k;
-  o.bounds.w = c->w + (int32_t)k - 1;
-  o.bounds.h = c->h + (int32_t)k - 1;
-  if (c->slayered) o.penalty = sc->lpen;
-  cairn_status st = cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, targets, nt, 0, &o);
-  if (st != CAIRN_OK) return st;
+  if (c->cap[i] < k) return 0;
   for (uint32_t j = 0; j < n; j++) {
-    if (j == i || c->cap[j] < k) continue;
+    size_t p = (size_t)i * n + j;
+    if (j != i && c->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && sc->pc[p] < k &&
+        !sc->kn[p]) {
+      sc->pts[n + nt] = sc->pts[j];
+      tid[nt++] = j;
+    }
+  }
+  return nt;
+}
+
+/* The open pairs of row i by a Dijkstra from i on the local grid eroded
+ * for k (erode), stopped once they are settled. On symmetric costs (no
+ * layer, one terrain under every position) each also gives the pair back. */
+static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+                              unsigned k, uint32_t i, const uint32_t *tid, size_t nt,
+                              bool symmetric, cairn_cost *t) {
+  const uint32_t n = c->n;
+  if (c->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK) {
+    for (size_t x = 0; x < nt; x++) t[(size_t)i * n + tid[x]] = CAIRN_COST_INF;
+    return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
+  }
+  cairn_search_opts o = cairn_search_defaults();
+  if (c->slayered) o.penalty = sc->lpen;
+  cairn_status st =
+      cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, sc->pts + n, nt, 0, &o);
+  if (st != CAIRN_OK) return st;
+  for (size_t x = 0; x < nt; x++) {
+    const uint32_t j = tid[x];
     cairn_node_info info;
     cairn_search_cell(sc->search, sc->pts[j], &info);
-    row[j] = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+    cairn_cost g = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+    t[(size_t)i * n + j] = g;
+    if (symmetric) {
+      t[(size_t)j * n + i] = g;
+      sc->kn[(size_t)j * n + i] = 1;
+    }
   }
   return CAIRN_OK;
 }
 
-/* Whether row i of size k needs a search: i fits k and some pair from it
- * to a node that fits k is finite but its size-1 path does not serve k. */
-static bool row_needs_search(const hpa_cluster *c, const uint8_t *pc, unsigned k, uint32_t i) {
+/* On the eroded grid of one terrain `flat`: the open pairs of row i joined
+ * by a clear straight-as-possible run (whose cost, the octile distance, is
+ * a lower bound of any way, as in the size-1 build) get that cost both
+ * ways and drop out of tid; returns the targets left. */
+static size_t run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint8_t flat,
+                        cairn_cost *t, uint32_t *tid, size_t nt) {
   const uint32_t n = c->n;
-  if (c->cap[i] < k) return false;
-  for (uint32_t j = 0; j < n; j++) {
-    size_t p = (size_t)i * n + j;
-    if (j != i && c->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && pc[p] < k) return true;
+  size_t left = 0;
+  for (size_t x = 0; x < nt; x++) {
+    const uint32_t j = tid[x];
+    cairn_point a = sc->pts[i], b = sc->pts[j];
+    size_t len;
+    int shape = 0;
+    while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
+      shape++;
+    if (shape == HPA_RUN_SHAPES) {
+      sc->pts[n + left] = b;
+      tid[left++] = j;
+      continue;
+    }
+    int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
+    int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+    cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) * flat;
+    t[(size_t)i * n + j] = t[(size_t)j * n + i] = d;
+    sc->kn[(size_t)j * n + i] = 1;
   }
-  return false;
+  return left;
 }
 
 /* Size k's table into t (INF where either end does not fit); *shared set
  * when no row needed a search (the table is then dist's). */
 static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
-                               unsigned k, cairn_cost *t, bool *copied, bool *shared) {
+                               unsigned k, cairn_cost *t, bool *shared) {
   const uint32_t n = c->n;
+  const size_t nn = (size_t)n * n;
+  uint32_t tid[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  bool eroded = false;
+  uint8_t flat = 0; /* the one terrain of the eroded grid, or 0 */
   *shared = true;
+  memset(sc->kn, 0, nn);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      t[(size_t)i * n + j] =
+          c->cap[i] >= k && c->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
   for (uint32_t i = 0; i < n; i++) {
-    cairn_cost *row = t + (size_t)i * n;
-    for (uint32_t j = 0; j < n; j++)
-      row[j] = c->cap[i] >= k && c->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
-    if (!row_needs_search(c, sc->pc, k, i)) continue;
+    size_t nt = open_pairs(c, sc, k, i, tid);
+    if (!nt) continue;
     *shared = false;
-    if (!*copied) {
-      local_copy(h, c, sc);
-      *copied = true;
+    if (!eroded) {
+      flat = erode(h, c, sc, k);
+      eroded = true;
     }
-    for (uint32_t j = 0; j < n; j++)
-      if (j != i) row[j] = CAIRN_COST_INF;
-    cairn_status st = sized_row(h, c, sc, k, i, row);
+    if (flat) nt = run_pairs(c, sc, i, flat, t, tid, nt);
+    if (!nt) continue;
+    cairn_status st = sized_row(h, c, sc, k, i, tid, nt, flat != 0, t);
     if (st != CAIRN_OK) return st;
   }
   return CAIRN_OK;
@@ -348,7 +429,7 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     sc->pts[i].y = p.y - c->y0;
   }
   c->cap = cap; /* for the helpers until the final block holds it */
-  same_cost_sizes(h, c, sc->u);
+  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !c->slayered, sc->u);
   memset(sc->pc, 0xFF, nn);
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++)
@@ -359,12 +440,11 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   memset(sc->ke, 0, nn);
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
   unsigned ntab = 0;
-  bool copied = false;
   cairn_status st = CAIRN_OK;
   for (unsigned k = 2; k <= top && st == CAIRN_OK; k++) {
     cairn_cost *t = sc->tabs + (size_t)ntab * nn;
     bool shared;
-    st = size_table(h, c, sc, k, t, &copied, &shared);
+    st = size_table(h, c, sc, k, t, &shared);
     if (st != CAIRN_OK) break;
     /* a searched table may still equal the size-1 one, or the last size's */
     if (!shared && same_table(c, t, c->dist, k)) shared = true;
