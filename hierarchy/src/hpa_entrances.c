@@ -32,7 +32,8 @@ static unsigned cross_fit(const cairn_hpa *h, uint32_t first, uint32_t along,
 /* Units above size 1 (max_size > 1): within the open run [run0, run1] of a
  * border, each maximal stretch of crossings that fit size k (k from
  * max_size down to 2) gets the crossing that fits the largest unit (the
- * first such) unless one of the picks already lies in it. A unit of size
+ * first such) unless one of the picks already lies in it, and a long
+ * stretch its far end unless a pick lies near it. A unit of size
  * k walks along such a stretch on either side, so one crossing in it joins
  * all of it; without them a unit could be cut off from a corridor it fits
  * through because the size-1 picks sit too near a wall. Appends to
@@ -55,9 +56,17 @@ static size_t sized_picks(const cairn_hpa *h, uint32_t first, uint32_t along,
           best = y;
         }
       }
-      bool has = false;
-      for (size_t p = 0; p < np && !has; p++) has = picked[p] >= s0 && picked[p] < y;
-      if (!has) picked[np++] = best;
+      /* the pick nearest the stretch's far end, y - 1 */
+      int32_t near = -1;
+      for (size_t p = 0; p < np; p++)
+        if (picked[p] >= s0 && picked[p] < y && picked[p] > near) near = picked[p];
+      if (near < 0) picked[np++] = near = best;
+      /* a long stretch gets a crossing near its far end too, as a long
+       * run gets its ends for size 1, so routes round the corner there
+       * need not bend towards the middle (the larger sizes' far ends,
+       * nearer the middle, often serve the smaller ones) */
+      if (y - s0 >= HPA_LONG_SEGMENT && y - 1 - near >= HPA_LONG_SEGMENT / 2)
+        picked[np++] = y - 1;
     }
   }
   return np;

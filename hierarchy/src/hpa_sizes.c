@@ -391,22 +391,30 @@ static bool same_table(const hpa_cluster *c, const cairn_cost *a, const cairn_co
 }
 
 /* Bit k - 1 of ke for each pair size k's graph keeps: both ends fit, the
- * cost is finite, and no third node that fits k lies on a cheapest way. */
+ * cost is finite, and no third node that fits k lies on a cheapest way.
+ * Row by row, each third node m marking at once every j it is a detour
+ * to (two rows read in order). */
 static void keep_bits(const hpa_cluster *c, const cairn_cost *t, unsigned k, uint8_t *ke) {
   const uint32_t n = c->n;
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; c->cap[i] >= k && j < n; j++) {
-      size_t p = (size_t)i * n + j;
-      cairn_cost d = t[p];
-      if (i == j || c->cap[j] < k || d == CAIRN_COST_INF) continue;
-      bool detour = false;
-      for (uint32_t m = 0; m < n && !detour; m++) {
-        if (m == i || m == j || c->cap[m] < k) continue;
-        cairn_cost a = t[(size_t)i * n + m], b = t[(size_t)m * n + j];
-        detour = a != CAIRN_COST_INF && b != CAIRN_COST_INF && a + b == d;
-      }
-      if (!detour) ke[p] |= (uint8_t)(1u << (k - 1));
+  uint8_t detour[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  for (uint32_t i = 0; i < n; i++) {
+    if (c->cap[i] < k) continue;
+    const cairn_cost *ti = t + (size_t)i * n;
+    memset(detour, 0, n);
+    for (uint32_t m = 0; m < n; m++) {
+      const cairn_cost a = ti[m], *tm = t + (size_t)m * n;
+      if (m == i || c->cap[m] < k || a == CAIRN_COST_INF) continue;
+      const uint8_t own = detour[m]; /* m is no third node of i -> m */
+      for (uint32_t j = 0; j < n; j++)
+        detour[j] |= tm[j] != CAIRN_COST_INF && a + tm[j] == ti[j];
+      detour[m] = own;
     }
+    detour[i] = 1;
+    for (uint32_t j = 0; j < n; j++) {
+      bool kept = c->cap[j] >= k && ti[j] != CAIRN_COST_INF && !detour[j];
+      if (kept) ke[(size_t)i * n + j] |= (uint8_t)(1u << (k - 1));
+    }
+  }
 }
 
 /* The sized data of cluster k into one allocation. */
