@@ -12,6 +12,8 @@
  * One line per map:
  *   MAP  build1_ms  buildK_ms  ratio  mem1_bytes  memK_bytes  mem_ratio
  *        nodes1  nodesK (abstract nodes: the sizes' extra crossings)
+ *        load1_ms  loadK_ms (cairn_hpa_load of each, saved to memory once,
+ *        medians of REPS loads, alternated likewise)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cairn/hierarchy.h"
@@ -55,6 +57,39 @@ static double build_ms(const cairn_grid *g, int32_t k, int threads, size_t *mem,
   return t;
 }
 
+/* The hierarchy of max_size k saved to memory (malloc'd, *len bytes). */
+static uint8_t *saved(const cairn_grid *g, int32_t k, size_t *len) {
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.max_size = k;
+  o.threads = 1;
+  cairn_hpa *h = NULL;
+  uint8_t *buf = NULL;
+  if (cairn_hpa_create(g, &o, NULL, &h) == CAIRN_OK &&
+      cairn_hpa_save(h, NULL, 0, len) == CAIRN_ERR_BUFFER && (buf = malloc(*len)) &&
+      cairn_hpa_save(h, buf, *len, len) == CAIRN_OK) {
+    cairn_hpa_destroy(h);
+    return buf;
+  }
+  fprintf(stderr, "save failed\n");
+  exit(1);
+}
+
+/* One load of buf, its wall time. */
+static double load_ms(const cairn_grid *g, const uint8_t *buf, size_t len, int threads) {
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.threads = threads;
+  cairn_hpa *h = NULL;
+  double t0 = now_ms();
+  cairn_status st = cairn_hpa_load(buf, len, g, NULL, &o, NULL, &h, NULL);
+  double t = now_ms() - t0;
+  if (st != CAIRN_OK) {
+    fprintf(stderr, "load failed: %s\n", cairn_status_str(st));
+    exit(1);
+  }
+  cairn_hpa_destroy(h);
+  return t;
+}
+
 int main(int argc, char **argv) {
   int reps = 5, threads = 1;
   int32_t k = 4;
@@ -69,8 +104,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: cairn_bench_sizes [--reps N] [--max-size K] [--threads T] MAP...\n");
     return 2;
   }
-  printf("%-24s %10s %10s %7s %12s %12s %7s %8s %8s\n", "map", "build1_ms", "buildK_ms",
-         "ratio", "mem1", "memK", "memx", "nodes1", "nodesK");
+  printf("%-24s %10s %10s %7s %12s %12s %7s %8s %8s %8s %8s\n", "map", "build1_ms",
+         "buildK_ms", "ratio", "mem1", "memK", "memx", "nodes1", "nodesK", "load1_ms", "loadK_ms");
   for (; i < argc; i++) {
     cairn_grid *g = NULL;
     cairn_error err;
@@ -94,9 +129,25 @@ int main(int argc, char **argv) {
     qsort(t1, (size_t)reps, sizeof *t1, cmp_double);
     qsort(tk, (size_t)reps, sizeof *tk, cmp_double);
     double a = t1[reps / 2], b = tk[reps / 2];
+    size_t l1, lk;
+    uint8_t *f1 = saved(g, 1, &l1), *fk = saved(g, k, &lk);
+    for (int r = 0; r < reps; r++) {
+      t1[r] = load_ms(g, r % 2 ? fk : f1, r % 2 ? lk : l1, threads);
+      tk[r] = load_ms(g, r % 2 ? f1 : fk, r % 2 ? l1 : lk, threads);
+      if (r % 2) { /* the first of each pair alternates */
+        double x = t1[r];
+        t1[r] = tk[r];
+        tk[r] = x;
+      }
+    }
+    free(f1);
+    free(fk);
+    qsort(t1, (size_t)reps, sizeof *t1, cmp_double);
+    qsort(tk, (size_t)reps, sizeof *tk, cmp_double);
     const char *name = strrchr(argv[i], '/');
-    printf("%-24s %10.1f %10.1f %7.2f %12zu %12zu %7.2f %8u %8u\n", name ? name + 1 : argv[i],
-           a, b, b / a, m1, mk, (double)mk / (double)m1, n1, nk);
+    printf("%-24s %10.1f %10.1f %7.2f %12zu %12zu %7.2f %8u %8u %8.1f %8.1f\n",
+           name ? name + 1 : argv[i], a, b, b / a, m1, mk, (double)mk / (double)m1, n1, nk,
+           t1[reps / 2], tk[reps / 2]);
     fflush(stdout);
     free(t1);
     free(tk);

@@ -7,12 +7,11 @@
  * included), the map's width and height, its fingerprint (u64), the
  * cluster side, levels, block side, landmarks, the layer's fingerprint
  * (u64), where the next refresh starts, the level-1 and level-2 node
- * counts, the largest unit size (u32 unless said). The sizes' data is no
- * part of the file: a load derives it from the clusters and the grid
- * (hpa_sizes.c), as a build does after the clusters. Then each cluster, without a layer the
- * level-1 graph's rows, the level-1 landmarks, with three levels each
- * block, the level-2 graph's rows and the level-2 landmarks, and the
- * checksum of everything before it. */
+ * counts, the largest unit size (u32 unless said). Then each cluster,
+ * without a layer the level-1 graph's rows, the level-1 landmarks, with
+ * three levels each block, the level-2 graph's rows and the level-2
+ * landmarks, with a largest unit size above 1 the sizes' section
+ * (hpa_sizes_io.c), and the checksum of everything before it. */
 #ifndef CAIRN_HPA_FORMAT_H
 #define CAIRN_HPA_FORMAT_H
 

@@ -36,6 +36,7 @@ typedef struct hpa_cluster {
   cairn_cost *sd;
   uint8_t *pc, *ke, *cap;
   size_t sbytes;
+  uint8_t ntab; /* sized tables in sd */
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1];
   bool slayered; /* the layer touched the cells the sized tables read */
 } hpa_cluster;
@@ -274,6 +275,20 @@ static inline cairn_cost hpa_dist_k(const hpa_cluster *c, uint32_t i, uint32_t j
 cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n);
 /* Frees cluster c's sized data. */
 void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c);
+/* Allocates cluster c's sized data for ntab tables (the caller holds the
+ * allocator's lock where tasks run), tab all 0; false when out of memory. */
+bool cairn__hpa_sizes_alloc(const cairn_hpa *h, hpa_cluster *c, unsigned ntab);
+/* For a load, whose file gave each listed cluster's tables, tab and ke:
+ * their node and pair annotations (cap, pc, slayered), derived from the
+ * grid and the size-1 data as a build derives them; a parallel pass. */
+cairn_status cairn__hpa_derive_sizes(cairn_hpa *h, const uint32_t *list, size_t n);
+/* The sizes' section of a file (hpa_sizes_io.c): for each cluster with
+ * entrances, its table count, which table each size reads, the tables and
+ * the kept-edge bits; and the reader of it, which checks every value
+ * (CAIRN_ERR_PARSE with "NAME: cluster K: ..." in err). */
+void cairn__hpa_put_sizes(cairn__wbuf *w, const cairn_hpa *h, bool wide);
+cairn_status cairn__hpa_read_sizes(cairn_hpa *h, cairn__rbuf *r, bool wide, const char *name,
+                                   cairn_error *err);
 /* The graphs of sizes 2 .. max_size (h->gsize) from the clusters, each
  * with the level-1 graph's landmark table (size-1 costs are lower bounds
  * of every size's). Call after the level-1 graph has its landmarks. */

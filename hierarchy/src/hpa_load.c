@@ -778,16 +778,19 @@ static cairn_status read_block(const hpa_loader *l, size_t bi, cairn_error *err)
 
 /* ---- the levels ----------------------------------------------------- */
 
-/* The sizes' data, derived as a build derives it once its clusters are
- * in: their sized tables, then the graphs of each size. */
+/* The sizes' section (after both levels): each cluster's sized tables
+ * and kept edges read, the annotations derived, then the graphs of each
+ * size. */
 static cairn_status sizes(hpa_loader *l) {
   cairn_hpa *h = l->h;
   if (h->max_size <= 1) return CAIRN_OK;
+  cairn_status st = cairn__hpa_read_sizes(h, &l->r, l->wide, l->name, l->err);
+  if (st != CAIRN_OK) return st;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t *all = cairn__alloc(&h->alloc, (size_t)n_clusters * sizeof *all);
   if (!all) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   for (uint32_t k = 0; k < n_clusters; k++) all[k] = k;
-  cairn_status st = cairn__hpa_build_sizes(h, all, n_clusters);
+  st = cairn__hpa_derive_sizes(h, all, n_clusters);
   cairn__free(&h->alloc, all, (size_t)n_clusters * sizeof *all);
   if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
   if (st != CAIRN_OK) return fail(l->err, st, l->name, "unit sizes: %s", cairn_status_str(st));
@@ -809,7 +812,6 @@ static cairn_status read_level1(hpa_loader *l, const hpa_header *hd) {
                 (unsigned long long)nodes, (unsigned long)hd->nodes);
   st = level1_graph(l);
   if (st == CAIRN_OK) st = read_landmarks(l, h->graph, h->n_nodes, 1);
-  if (st == CAIRN_OK) st = sizes(l);
   return st;
 }
 
@@ -858,6 +860,7 @@ static cairn_status read_payload(hpa_loader *l, const hpa_header *hd) {
   if (!l->at) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   cairn_status st = read_level1(l, hd);
   if (st == CAIRN_OK && h->levels == 3) st = read_level2(l, hd);
+  if (st == CAIRN_OK) st = sizes(l);
   if (st == CAIRN_OK && cairn__rbuf_left(&l->r))
     st = fail(l->err, CAIRN_ERR_PARSE, l->name, "%zu bytes left after the payload",
               cairn__rbuf_left(&l->r));

@@ -50,8 +50,24 @@ void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c) {
   c->sd = NULL;
   c->pc = c->ke = c->cap = NULL;
   c->sbytes = 0;
+  c->ntab = 0;
   memset(c->tab, 0, sizeof c->tab);
   c->slayered = false;
+}
+
+bool cairn__hpa_sizes_alloc(const cairn_hpa *h, hpa_cluster *c, unsigned ntab) {
+  const size_t nn = (size_t)c->n * c->n;
+  const size_t bytes = (size_t)ntab * nn * sizeof(cairn_cost) + 2 * nn + c->n;
+  uint8_t *block = cairn__alloc(&h->alloc, bytes);
+  if (!block) return false;
+  c->sd = (cairn_cost *)(void *)block;
+  c->pc = block + (size_t)ntab * nn * sizeof(cairn_cost);
+  c->ke = c->pc + nn;
+  c->cap = c->ke + nn;
+  c->sbytes = bytes;
+  c->ntab = (uint8_t)ntab;
+  memset(c->tab, 0, sizeof c->tab);
+  return true;
 }
 
 /* ---- one cluster ---------------------------------------------------- */
@@ -418,6 +434,23 @@ static void keep_bits(const hpa_cluster *c, const cairn_cost *t, unsigned k, uin
   }
 }
 
+/* Whether every node that fits size k - 1 fits k too. */
+static bool same_nodes(const hpa_cluster *c, unsigned k) {
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->cap[i] == k - 1) return false;
+  return true;
+}
+
+/* Size k's kept pairs when its table and its nodes are the size below's:
+ * the same (for k = 2, the pairs size 1 keeps, whose paths are stored). */
+static void copy_bits(const hpa_cluster *c, unsigned k, uint8_t *ke) {
+  const size_t nn = (size_t)c->n * c->n;
+  for (size_t p = 0; p < nn; p++) {
+    bool before = k == 2 ? c->off[p + 1] != c->off[p] : (ke[p] >> (k - 2)) & 1u;
+    if (before) ke[p] |= (uint8_t)(1u << (k - 1));
+  }
+}
+
 /* The sized data of cluster k into one allocation. */
 static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   hpa_cluster *c = &h->clusters[id];
@@ -460,26 +493,54 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     if (!shared && !(ntab && tab[k - 1] == ntab && same_table(c, t, t - nn, k)))
       ntab++;
     tab[k] = shared ? 0 : (uint8_t)ntab;
-    keep_bits(c, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
+    if (same_nodes(c, k) && tab[k] == tab[k - 1])
+      copy_bits(c, k, sc->ke); /* the size below's graph, node for node */
+    else
+      keep_bits(c, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
   }
   c->cap = NULL;
   if (st != CAIRN_OK) return st;
-  const size_t bytes = (size_t)ntab * nn * sizeof(cairn_cost) + 2 * nn + n;
   hpa_lock(h);
-  uint8_t *block = cairn__alloc(&h->alloc, bytes);
+  bool ok = cairn__hpa_sizes_alloc(h, c, ntab);
   hpa_unlock(h);
-  if (!block) return CAIRN_ERR_NOMEM;
-  c->sd = (cairn_cost *)(void *)block;
+  if (!ok) return CAIRN_ERR_NOMEM;
   memcpy(c->sd, sc->tabs, (size_t)ntab * nn * sizeof(cairn_cost));
-  c->pc = block + (size_t)ntab * nn * sizeof(cairn_cost);
-  c->ke = c->pc + nn;
-  c->cap = c->ke + nn;
   memcpy(c->pc, sc->pc, nn);
   memcpy(c->ke, sc->ke, nn);
   memcpy(c->cap, cap, n);
   memcpy(c->tab, tab, sizeof tab);
-  c->sbytes = bytes;
   return CAIRN_OK;
+}
+
+/* A load's share of sizes_build: cap, u and pc of a cluster whose tables
+ * came from the file. */
+static cairn_status sizes_derive(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
+  hpa_cluster *c = &h->clusters[id];
+  const uint32_t n = c->n;
+  if (!n || !c->sd) return CAIRN_OK;
+  c->slayered = cairn__hpa_sizes_layered(h, c);
+  for (uint32_t i = 0; i < n; i++) c->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
+  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !c->slayered, sc->u);
+  memset(c->pc, 0xFF, (size_t)n * n);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      if (i == j)
+        c->pc[(size_t)i * n + j] = c->cap[i];
+      else
+        pair_cap(h, c, sc->u, c->pc, i, j);
+  return CAIRN_OK;
+}
+
+static cairn_status derive_run(void *ctx, void *scratch, size_t i) {
+  sizes_ctx *p = ctx;
+  return sizes_derive(p->h, p->list[i], scratch);
+}
+
+cairn_status cairn__hpa_derive_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+  if (h->max_size <= 1) return CAIRN_OK;
+  sizes_ctx c = {h, list};
+  hpa_pass p = {&c, sizeof(sizes_scratch), 16, scratch_init, derive_run, scratch_fini};
+  return cairn__hpa_run_pass(h, &p, n);
 }
 
 static cairn_status sizes_run(void *ctx, void *scratch, size_t i) {

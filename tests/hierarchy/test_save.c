@@ -558,6 +558,74 @@ static size_t target2_at(const cairn_hpa *h, size_t len, uint32_t x) {
   return end - 4 * before;
 }
 
+/* The sizes' section behind a forged checksum (max_size 3): the last
+ * cluster's count of tables out of range, a kept-edge bit for a size past
+ * max_size, one from an entrance to itself, a sized cost below the size-1
+ * one: each refused with CAIRN_ERR_PARSE naming the cluster; the intact
+ * file loads. */
+static void forged_sizes(void **state) {
+  (void)state;
+  uint64_t rng = 0x512e;
+  cairn_grid *g = tu_random_grid(&rng, 40, 36, 8, 2);
+  cairn_hpa *h = build_sized(g, 8, 2, 0, 2, 3);
+  size_t len;
+  uint8_t *buf = save_bytes(h, &len);
+  cairn_hpa_destroy(load_ok(buf, len, g, NULL, 1));
+  uint32_t last = (uint32_t)h->cw * (uint32_t)h->ch;
+  while (!h->clusters[last - 1].n) last--;
+  const hpa_cluster *c = &h->clusters[last - 1];
+  const size_t nn = (size_t)c->n * c->n, cost = (buf[12] & 2) ? 8 : 4;
+  const size_t ke = len - 8 - nn, tables = ke - (size_t)c->ntab * nn * cost;
+  const size_t ntab = tables - 2 - 1; /* the tab bytes of sizes 2 and 3 */
+  char want[64];
+  snprintf(want, sizeof want, "cluster %u: ", last - 1);
+  uint8_t *copy = malloc(len);
+  assert_non_null(copy);
+  struct {
+    size_t at;
+    uint8_t value;
+  } named[] = {{ntab, 3}, {ke, 0x08}, {ke, 0x02}};
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+    memcpy(copy, buf, len);
+    copy[named[i].at] = named[i].value;
+    forge(copy, len);
+    refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
+  }
+  /* a size-2 cost below the size-1 one, where the cluster has a table */
+  bool tried = false;
+  for (uint32_t k = 0; k < last && !tried; k++) {
+    const hpa_cluster *d = &h->clusters[k];
+    if (!d->ntab) continue;
+    /* find its table: walk the sizes' section back from its end */
+    size_t at, end = len - 8;
+    for (uint32_t j = last; j-- > k;) {
+      const hpa_cluster *e = &h->clusters[j];
+      if (!e->n) continue;
+      size_t enn = (size_t)e->n * e->n;
+      end -= enn + (size_t)e->ntab * enn * cost + 3;
+    }
+    at = end + 3; /* its first table */
+    size_t pair = SIZE_MAX;
+    for (size_t q = 0; q < (size_t)d->n * d->n && pair == SIZE_MAX && d->tab[2] == 1; q++)
+      if (q / d->n != q % d->n && d->cap[q / d->n] >= 2 && d->cap[q % d->n] >= 2 &&
+          d->sd[q] != CAIRN_COST_INF)
+        pair = q;
+    if (pair == SIZE_MAX) continue;
+    memcpy(copy, buf, len);
+    for (size_t b = 0; b < cost; b++) copy[at + pair * cost + b] = 0;
+    copy[at + pair * cost] = 1; /* a cost of 1/65536 of a step */
+    forge(copy, len);
+    snprintf(want, sizeof want, "cluster %u: ", k);
+    refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
+    tried = true;
+  }
+  assert_true(tried);
+  free(copy);
+  free(buf);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
 /* Changes behind a forged checksum: each named one is refused with
  * CAIRN_ERR_PARSE; random ones are refused or load, and what loads
  * answers queries and destroys cleanly (AddressSanitizer watches). */
@@ -811,6 +879,7 @@ int main(void) {
       cmocka_unit_test(every_bit_flip),
       cmocka_unit_test(version_and_map),
       cmocka_unit_test(forged_payloads),
+      cmocka_unit_test(forged_sizes),
       cmocka_unit_test(buffer_sizing),
       cmocka_unit_test(bad_arguments),
       cmocka_unit_test(oom_while_loading),
