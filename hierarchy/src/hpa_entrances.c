@@ -32,8 +32,8 @@ static unsigned cross_fit(const cairn_hpa *h, uint32_t first, uint32_t along,
 /* Units above size 1 (max_size > 1): within the open run [run0, run1] of a
  * border, each maximal stretch of crossings that fit size k (k from
  * max_size down to 2) gets the crossing that fits the largest unit (the
- * first such) unless one of the picks already lies in it, and a long
- * stretch its far end unless a pick lies near it. A unit of size
+ * middlemost such) unless one of the picks already lies in it, and its
+ * far end unless a pick lies near it. A unit of size
  * k walks along such a stretch on either side, so one crossing in it joins
  * all of it; without them a unit could be cut off from a corridor it fits
  * through because the size-1 picks sit too near a wall. Appends to
@@ -46,12 +46,16 @@ static size_t sized_picks(const cairn_hpa *h, uint32_t first, uint32_t along,
     while (y <= run1) {
       while (y <= run1 && cross_fit(h, first, along, step_b, y) < k) y++;
       if (y > run1) break;
-      int32_t s0 = y, best = y;
+      int32_t s0 = y, s1 = y;
+      while (s1 + 1 <= run1 && cross_fit(h, first, along, step_b, s1 + 1) >= k) s1++;
+      /* the crossing that fits the largest unit, the middlemost of those
+       * (as a short run's one crossing for size 1 is its middle) */
+      const int32_t mid = (s0 + s1) / 2;
+      int32_t best = y;
       unsigned most = 0;
-      for (; y <= run1; y++) {
+      for (; y <= s1; y++) {
         unsigned f = cross_fit(h, first, along, step_b, y);
-        if (f < k) break;
-        if (f > most) {
+        if (f > most || (f == most && abs(y - mid) < abs(best - mid))) {
           most = f;
           best = y;
         }
@@ -61,12 +65,12 @@ static size_t sized_picks(const cairn_hpa *h, uint32_t first, uint32_t along,
       for (size_t p = 0; p < np; p++)
         if (picked[p] >= s0 && picked[p] < y && picked[p] > near) near = picked[p];
       if (near < 0) picked[np++] = near = best;
-      /* a long stretch gets a crossing near its far end too, as a long
-       * run gets its ends for size 1, so routes round the corner there
-       * need not bend towards the middle (the larger sizes' far ends,
-       * nearer the middle, often serve the smaller ones) */
-      if (y - s0 >= HPA_LONG_SEGMENT && y - 1 - near >= HPA_LONG_SEGMENT / 2)
-        picked[np++] = y - 1;
+      /* a stretch whose picks all lie away from its far end gets a
+       * crossing there too, as a long run gets its ends for size 1, so
+       * routes round the corner there need not bend towards the middle
+       * (the larger sizes' far ends, nearer the middle, often serve the
+       * smaller ones) */
+      if (y - 1 - near >= HPA_LONG_SEGMENT / 2) picked[np++] = y - 1;
     }
   }
   return np;
