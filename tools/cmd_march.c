@@ -350,6 +350,7 @@ int cmd_march(int argc, char **argv) {
   /* the hierarchy's builds and edits run on as many threads as the tick */
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.threads = o.threads;
+  ho.max_size = largest(&a); /* every group's units plan on it */
   if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, &ho, NULL, &h);
   o.hpa = h;
   bool told = false; /* the refusal is printed already */

@@ -102,8 +102,7 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (n == 4 && !grid_only) grid_only = "--moves 4";
     } else if (cli_is(&a, "--size")) {
       if (!cli_parse_int("--size", v, 1, CAIRN_GRID_MAX_CLEARANCE, &n)) return EXIT_USAGE;
-      p->opts.size = (int32_t)n;
-      if (n > 1 && !grid_only) grid_only = "--size";
+      p->opts.size = (int32_t)n; /* the hierarchy is built for it too */
     } else if (cli_is(&a, "--terrain")) {
       if (!cli_parse_terrain(v, &p->terrain)) return EXIT_USAGE;
     } else if (cli_is(&a, "--cluster")) {
@@ -161,10 +160,6 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   }
   if (p->algo != ALGO_HPA && hpa_only) {
     cli_error("path: %s needs --algo hpa", hpa_only);
-    return EXIT_USAGE;
-  }
-  if (p->opts.size > 1 && p->smooth) {
-    cli_error("path: --smooth is for units of size 1 (its line of sight is one cell wide)");
     return EXIT_USAGE;
   }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
@@ -233,11 +228,11 @@ static void print_json(const cairn_result *r, double us, const hpa_info *h,
     printf(",\"cluster\":%d,\"nearby\":%d,\"preprocess_ms\":%.3f,"
            "\"abstract_nodes\":%u,\"abstract_edges\":%zu,\"memory_bytes\":%zu,"
            "\"route_len\":%u,\"plain\":%s,\"levels\":%d,\"level2_nodes\":%u,"
-           "\"level2_edges\":%zu,\"route2_len\":%u,\"landmarks\":%u",
+           "\"level2_edges\":%zu,\"route2_len\":%u,\"landmarks\":%u,\"max_size\":%d",
            h->stats.cluster, h->nearby, h->stats.build_ms, h->stats.nodes,
            h->stats.edges, h->stats.memory_bytes, h->res.route_len,
            h->res.plain ? "true" : "false", h->stats.levels, h->stats.nodes2,
-           h->stats.edges2, h->res.route2_len, h->stats.landmarks);
+           h->stats.edges2, h->res.route2_len, h->stats.landmarks, h->stats.max_size);
   printf(",\"path\":");
   print_points(r->path, found ? r->path_len : 0);
   if (smooth) {
@@ -292,11 +287,13 @@ static void print_text(const path_args *p, const cairn_grid *g,
   printf("map        %s (%d x %d)\n", p->map, cairn_grid_width(g), cairn_grid_height(g));
   printf("query      %d,%d -> %d,%d\n", p->from.x, p->from.y, p->to.x, p->to.y);
   if (h) {
-    printf("search     hpa, cluster %d, nearby %d, 8 moves, detour smoothing %s\n",
-           h->stats.cluster, h->nearby, p->no_smooth ? "off" : "on");
-    printf("hierarchy  %u clusters, %u nodes, %zu edges, %u landmarks, %.1f MB, "
-           "%s in %.1f ms\n",
+    printf("search     hpa, cluster %d, nearby %d, 8 moves, size %d, detour smoothing %s\n",
+           h->stats.cluster, h->nearby, p->opts.size ? p->opts.size : 1,
+           p->no_smooth ? "off" : "on");
+    printf("hierarchy  %u clusters, %u nodes, %zu edges, %u landmarks, sizes to %d, "
+           "%.1f MB, %s in %.1f ms\n",
            h->stats.clusters, h->stats.nodes, h->stats.edges, h->stats.landmarks,
+           h->stats.max_size,
            (double)h->stats.memory_bytes / 1e6, p->load_hpa ? "loaded" : "built",
            h->stats.build_ms);
     if (h->stats.levels == 3)
@@ -350,6 +347,7 @@ static int get_hpa(const path_args *p, const cairn_grid *g, cairn_hpa **hpa) {
   ho.cluster = (int32_t)p->cluster;
   ho.levels = (int)p->levels;
   ho.threads = (int)p->threads;
+  ho.max_size = p->opts.size > 1 ? p->opts.size : 1; /* answers --size */
   if (p->landmarks >= 0) ho.landmarks = p->landmarks ? (int32_t)p->landmarks : -1;
   cairn_error err;
   cairn_status st;
@@ -358,6 +356,13 @@ static int get_hpa(const path_args *p, const cairn_grid *g, cairn_hpa **hpa) {
     if (st != CAIRN_OK) {
       cli_error("%s", err.message);
       return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+    }
+    cairn_hpa_stats hs;
+    cairn_hpa_get_stats(*hpa, &hs);
+    if (hs.max_size < ho.max_size) {
+      cli_error("%s: the hierarchy answers units up to size %d, not %d (build it with "
+                "--size %d)", p->load_hpa, hs.max_size, ho.max_size, ho.max_size);
+      return EXIT_BADINPUT;
     }
   } else {
     st = cairn_hpa_create(g, &ho, NULL, hpa);
@@ -394,6 +399,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_hpa *hpa, cairn_hpa
   cairn_hpa_path_opts po = cairn_hpa_path_defaults();
   po.nearby = (int32_t)p->nearby;
   po.smooth = !p->no_smooth;
+  po.size = p->opts.size;
   h->nearby = po.nearby < 0 ? 2 * h->stats.cluster : po.nearby;
   double t0 = cli_now_us();
   st = cairn_hpa_find(*q, hpa, p->from, p->to, &po, &h->res);
@@ -460,8 +466,9 @@ int cmd_path(int argc, char **argv) {
   double smooth_len = 0;
   if (p.smooth && st == CAIRN_OK) {
     smooth = malloc(r.path_len * sizeof *smooth);
-    if (!smooth || cairn_smooth_path(g, r.path, r.path_len, smooth, r.path_len,
-                                     &n_smooth, &smooth_len) != CAIRN_OK) {
+    if (!smooth || cairn_smooth_path_sized(g, p.opts.size > 1 ? p.opts.size : 1, r.path,
+                                           r.path_len, smooth, r.path_len, &n_smooth,
+                                           &smooth_len) != CAIRN_OK) {
       cli_error("smoothing failed");
       goto done;
     }

@@ -146,6 +146,7 @@ struct cairn_crowd {
   size_t n_avoid;           /* cells the head request's search avoids */
   cairn_claims *claims;     /* per-unit claims, or NULL (opts.claim_penalty 0) */
   cairn_hpa_query *hq;      /* queries over opts.hpa, or NULL */
+  int32_t hpa_max_size;     /* the largest unit size opts.hpa answers (0: none) */
   size_t head_given;        /* raw cells of the head's route its agents got */
   uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
@@ -409,11 +410,12 @@ int32_t cairn__crowd_request_size(const cairn_crowd *c, const crowd_request *r);
 /* Whether a request over the hierarchy serves r, planning for units of
  * `size` (cairn__crowd_request_size): the crowd has one, r did not fall
  * back to A*, no unit's own claims are to be priced (a shared hierarchy
- * cannot), and its units are one cell (the hierarchy plans for size 1).
- * The queue, the save and the load decide alike. */
+ * cannot), and the hierarchy answers its units' size (cairn_hpa_opts.
+ * max_size; larger units plan with A*). The queue, the save and the load
+ * decide alike. */
 static inline int cairn__crowd_req_over_hpa(const cairn_crowd *c, const crowd_request *r,
                                             int32_t size) {
-  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group) && size == 1;
+  return c->opts.hpa && !r->no_hpa && !(c->claims && !r->group) && size <= c->hpa_max_size;
 }
 
 /* walls (crowd_walls.c). move: where a disc of radius r at (x, y) ends

@@ -584,6 +584,7 @@ static cairn_status load_route(cairn_crowd *c, const crowd_view *v, crowd_loaded
     return cairn__crowd_file_fail(err, st, v->name, "out of memory resuming the route");
   cairn_hpa_path_opts po = cairn_hpa_path_defaults();
   po.smooth = 0; /* as the queue plans */
+  po.size = view_request_size(v, &head);
   cairn_hpa_result res;
   st = cairn_hpa_plan(q, c->opts.hpa, v->hpa_from, head.goal, &po, &res);
   for (uint32_t k = 0; k < v->hpa_refined && st == CAIRN_IN_PROGRESS; k++)

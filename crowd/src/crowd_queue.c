@@ -26,6 +26,11 @@ cairn_status cairn__crowd_queue_init(cairn_crowd *c) {
   if (st == CAIRN_OK) st = cairn_search_reserve_path(c->search, c->smooth_cap);
   if (st == CAIRN_OK && c->opts.hpa) st = cairn_hpa_query_create(&c->alloc, &c->hq);
   if (st == CAIRN_OK && c->opts.hpa) st = cairn_hpa_query_reserve(c->hq, c->opts.hpa);
+  if (c->opts.hpa) {
+    cairn_hpa_stats hs;
+    cairn_hpa_get_stats(c->opts.hpa, &hs);
+    c->hpa_max_size = hs.max_size;
+  }
   return st;
 }
 
@@ -362,12 +367,13 @@ static int serve_hpa(cairn_crowd *c, crowd_request *r, uint64_t budget, uint64_t
   if (!c->in_search) {
     cairn_hpa_path_opts po = cairn_hpa_path_defaults();
     po.smooth = 0; /* raw legs: a refined prefix never changes */
+    po.size = cairn__crowd_request_size(c, r);
     c->in_search = 1;
     c->head_expanded = 0;
     c->head_given = 0;
-    c->head_from = start_of(c, r, 1);
+    c->head_from = start_of(c, r, po.size);
     c->head_refined = 0;
-    st = cairn_hpa_plan(c->hq, c->opts.hpa, start_of(c, r, 1), r->goal, &po, &res);
+    st = cairn_hpa_plan(c->hq, c->opts.hpa, c->head_from, r->goal, &po, &res);
     charge(c, res.expanded, used);
     if (st == CAIRN_ERR_STATE) { /* a stale hierarchy (a failed edit): A* */
       r->no_hpa = 1;

@@ -3,7 +3,9 @@
  * path, whose sequence of clusters is the route. Each routed sector keeps
  * the sector after the LAST visit of the path to it, so a path that leaves
  * a sector and comes back still gives a chain (each step goes to a later
- * position on the path), and the chain ends at the goal's sector. */
+ * position on the path), and the chain ends at the goal's sector. Tiles
+ * for a unit of several cells route with the hierarchy's answers for its
+ * size and integrate over the grid eroded for it. */
 #include "flow_internal.h"
 
 #include <string.h>
@@ -20,6 +22,10 @@ struct cairn_flow_tiles {
   const cairn_grid *grid;
   const cairn_hpa *hpa;
   cairn_point goal;
+  /* the unit's size, and for sizes above 1 the grid eroded for it
+   * (cairn__flow_erode: what the sectors integrate over); NULL for 1 */
+  int32_t size;
+  uint8_t *eroded;
   int32_t side, cw, ch;
   size_t n_clusters, max_sectors;
   int32_t *slot;   /* per cluster: sector index, -1 not routed */
@@ -39,6 +45,17 @@ static size_t cluster_of(const cairn_flow_tiles *t, int32_t x, int32_t y) {
   return (size_t)(y / t->side) * (size_t)t->cw + (size_t)(x / t->side);
 }
 
+static size_t padded(const cairn_grid *g) {
+  return (size_t)(cairn_grid_width(g) + 2) * (size_t)(cairn_grid_height(g) + 2);
+}
+
+/* The terrain the sectors integrate over: the grid's, or the grid eroded
+ * for the unit's size. */
+static const uint8_t *terrain(const cairn_flow_tiles *t, int32_t *stride) {
+  const uint8_t *g = cairn_grid_cells(t->grid, stride);
+  return t->eroded ? t->eroded : g;
+}
+
 static void tiles_free(cairn_flow_tiles *t) {
   cairn_allocator *a = &t->alloc;
   for (size_t k = 0; k < t->n_sec; k++) {
@@ -51,6 +68,7 @@ static void tiles_free(cairn_flow_tiles *t) {
   cairn__free(a, t->next, t->n_clusters * sizeof *t->next);
   cairn__free(a, t->built, t->n_clusters);
   cairn__free(a, t->chain, t->max_sectors * sizeof *t->chain);
+  cairn__free(a, t->eroded, t->eroded ? padded(t->grid) : 0);
   cairn_flow_builder_destroy(t->b);
 }
 
@@ -86,18 +104,27 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
                                      size_t max_sectors,
                                      const cairn_allocator *alloc,
                                      cairn_flow_tiles **out) {
+  return cairn_flow_tiles_create_sized(grid, hpa, goal, max_sectors, 1, alloc, out);
+}
+
+cairn_status cairn_flow_tiles_create_sized(const cairn_grid *grid, const cairn_hpa *hpa,
+                                           cairn_point goal, size_t max_sectors, int32_t size,
+                                           const cairn_allocator *alloc,
+                                           cairn_flow_tiles **out) {
   if (!out) return CAIRN_ERR_ARG;
   *out = NULL;
   if (!grid || !hpa || !max_sectors) return CAIRN_ERR_ARG;
   cairn_hpa_stats hs;
   cairn_hpa_get_stats(hpa, &hs);
   if (hs.cluster <= 0) return CAIRN_ERR_ARG;
+  if (size == 0) size = 1;
+  if (size < 1 || size > hs.max_size) return CAIRN_ERR_ARG; /* the routes are the hierarchy's */
   int32_t w = cairn_grid_width(grid), h = cairn_grid_height(grid);
   int32_t cw = (w + hs.cluster - 1) / hs.cluster, ch = (h + hs.cluster - 1) / hs.cluster;
   /* the hierarchy's clusters must tile this grid */
   if ((uint64_t)cw * (uint64_t)ch != hs.clusters) return CAIRN_ERR_ARG;
   if (!cairn_grid_contains(grid, goal.x, goal.y)) return CAIRN_ERR_RANGE;
-  if (!cairn_grid_cost(grid, goal.x, goal.y)) return CAIRN_ERR_BLOCKED;
+  if (cairn_grid_clearance(grid, goal.x, goal.y) < size) return CAIRN_ERR_BLOCKED;
   size_t n_clusters = (size_t)cw * (size_t)ch;
   if (max_sectors > n_clusters) max_sectors = n_clusters;
   cairn_allocator a = cairn_allocator_or_default(alloc);
@@ -108,6 +135,7 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   t->grid_version = cairn_grid_version(grid);
   t->hpa = hpa;
   t->goal = goal;
+  t->size = size;
   t->side = hs.cluster;
   t->cw = cw;
   t->ch = ch;
@@ -118,9 +146,11 @@ cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
   t->built = cairn__alloc(&a, n_clusters);
   t->sec = cairn__alloc(&a, max_sectors * sizeof *t->sec);
   t->chain = cairn__alloc(&a, max_sectors * sizeof *t->chain);
+  if (size > 1) t->eroded = cairn__alloc(&a, padded(grid));
   cairn_status st = CAIRN_ERR_NOMEM;
-  if (t->slot && t->next && t->built && t->sec && t->chain)
+  if (t->slot && t->next && t->built && t->sec && t->chain && (size == 1 || t->eroded))
     st = cairn_flow_builder_create(&a, &t->b);
+  if (st == CAIRN_OK && t->eroded) cairn__flow_erode(grid, size, t->eroded);
   if (st == CAIRN_OK)
     st = cairn__flow_builder_grow(t->b, (size_t)t->side * (size_t)t->side);
   if (st == CAIRN_OK) {
@@ -157,7 +187,9 @@ cairn_status cairn_flow_tiles_route(cairn_flow_tiles *t, cairn_hpa_query *q,
   if (!t || !q) return CAIRN_ERR_ARG;
   if (cairn_grid_version(t->grid) != t->grid_version) return CAIRN_ERR_STATE;
   cairn_hpa_result r;
-  cairn_status st = cairn_hpa_find(q, t->hpa, start, t->goal, NULL, &r);
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  po.size = t->size;
+  cairn_status st = cairn_hpa_find(q, t->hpa, start, t->goal, &po, &r);
   if (st != CAIRN_OK) return st;
   int32_t *seq = cairn__alloc(&t->alloc, r.path_len * sizeof *seq);
   if (!seq) return CAIRN_ERR_NOMEM;
@@ -295,7 +327,7 @@ static void directions(cairn_flow_tiles *t, size_t k, const uint8_t *g,
 
 static void build_one(cairn_flow_tiles *t, size_t k) {
   int32_t stride;
-  const uint8_t *g = cairn_grid_cells(t->grid, &stride);
+  const uint8_t *g = terrain(t, &stride);
   sector *s = &t->sec[t->slot[k]];
   size_t cells = (size_t)s->w * (size_t)s->h;
   for (size_t i = 0; i < cells; i++) s->cost[i] = CAIRN_COST_INF;
@@ -335,18 +367,25 @@ cairn_status cairn_flow_tiles_dir(cairn_flow_tiles *t, int32_t x, int32_t y,
   return CAIRN_OK;
 }
 
-static bool touches(const sector *s, cairn_rect r) {
-  return r.x - 1 < s->x0 + s->w && s->x0 < r.x + r.w + 1 && r.y - 1 < s->y0 + s->h &&
+/* Whether the changed cells r, grown by one (a cell can open or close a
+ * move across a sector border) and by size - 1 up and left (the
+ * positions whose unit covers them), reach sector s. */
+static bool touches(const sector *s, cairn_rect r, int32_t size) {
+  return r.x - size < s->x0 + s->w && s->x0 < r.x + r.w + 1 && r.y - size < s->y0 + s->h &&
          s->y0 < r.y + r.h + 1;
 }
 
 size_t cairn_flow_tiles_invalidate(cairn_flow_tiles *t, cairn_rect changed) {
   if (!t || changed.w <= 0 || changed.h <= 0) return 0;
   t->grid_version = cairn_grid_version(t->grid); /* told: current again */
+  if (t->eroded) /* the positions whose unit covers a changed cell */
+    for (int32_t y = changed.y; y < changed.y + changed.h; y++)
+      for (int32_t x = changed.x; x < changed.x + changed.w; x++)
+        if (cairn_grid_contains(t->grid, x, y)) cairn__flow_erode_at(t->grid, t->size, t->eroded, x, y);
   size_t reset = 0;
   for (size_t j = 0; j < t->n_sec; j++) {
     size_t k = t->sec[j].cluster;
-    if (t->built[k] && touches(&t->sec[j], changed)) {
+    if (t->built[k] && touches(&t->sec[j], changed, t->size)) {
       t->built[k] = 0;
       reset++;
     }
@@ -380,7 +419,7 @@ void cairn_flow_tiles_get_stats(const cairn_flow_tiles *t,
   out->built = t->n_built;
   size_t bytes = sizeof *t + t->n_clusters * (2 * sizeof(int32_t) + 1) +
                  t->max_sectors * (sizeof(sector) + sizeof(int32_t)) +
-                 cairn_flow_builder_memory(t->b);
+                 cairn_flow_builder_memory(t->b) + (t->eroded ? padded(t->grid) : 0);
   for (size_t k = 0; k < t->n_sec; k++)
     bytes += (size_t)t->sec[k].w * (size_t)t->sec[k].h * (sizeof(cairn_cost) + 1);
   out->memory_bytes = bytes;

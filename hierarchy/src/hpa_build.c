@@ -21,7 +21,8 @@ cairn_hpa_opts cairn_hpa_defaults(void) {
                       .threads = 0,
                       .levels = 0,
                       .block = CAIRN_HPA_DEFAULT_BLOCK,
-                      .landmarks = CAIRN_HPA_DEFAULT_LANDMARKS};
+                      .landmarks = CAIRN_HPA_DEFAULT_LANDMARKS,
+                      .max_size = 1};
   return o;
 }
 
@@ -34,6 +35,7 @@ void cairn_hpa_destroy(cairn_hpa *h) {
     cairn__free(&a, h->clusters, n_clusters * sizeof *h->clusters);
   }
   cairn__hpa_free_blocks(h);
+  cairn__hpa_size_graphs_free(h);
   cairn__hpa_edges_free(h, &h->kept);
   cairn__free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   cairn_graph_destroy(h->graph);
@@ -92,6 +94,8 @@ static cairn_status hpa_init(cairn_hpa *h, const cairn_grid *grid,
   h->grid = grid;
   h->cost = cairn_grid_cells(grid, &h->stride);
   h->moves = cairn_grid_moves(grid, NULL);
+  h->clear = cairn_grid_clearances(grid, NULL);
+  h->max_size = 1; /* create and load set theirs */
   h->width = cairn_grid_width(grid);
   h->height = cairn_grid_height(grid);
   h->cs = cs;
@@ -155,6 +159,8 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   cairn_hpa_opts o = opts ? *opts : cairn_hpa_defaults();
   if (o.cluster == 0) o.cluster = CAIRN_HPA_DEFAULT_CLUSTER;
   if (o.block == 0) o.block = CAIRN_HPA_DEFAULT_BLOCK;
+  if (o.max_size == 0) o.max_size = 1;
+  if (o.max_size < 1 || o.max_size > CAIRN_GRID_MAX_CLEARANCE) return CAIRN_ERR_ARG;
   if (!grid || o.cluster < CAIRN_HPA_MIN_CLUSTER ||
       o.cluster > CAIRN_HPA_MAX_CLUSTER || !cairn__hpa_jobs_ok(&o) ||
       (o.levels != 0 && o.levels != 2 && o.levels != 3) || o.block < 2 ||
@@ -168,6 +174,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (st != CAIRN_OK) return st;
   cairn_allocator a = h->alloc;
   h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
+  h->max_size = o.max_size;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t *all = cairn__alloc(&a, n_clusters * sizeof *all);
   if (!all) st = CAIRN_ERR_NOMEM;
@@ -177,6 +184,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   }
   if (st == CAIRN_OK) st = cairn__hpa_assemble(h);
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
+  if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
   if (st == CAIRN_OK) {
     h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
     if (h->levels == 3) st = cairn__hpa_blocks_init(h, o.block);
@@ -197,9 +205,13 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
 
 /* Marks in `mark` (one byte per cluster) the clusters a change of the
  * cells in r can affect: a cell on a cluster border moves that border's
- * entrances, so the clusters within one cell of the change. */
+ * entrances, so the clusters within one cell of the change; with units
+ * above size 1, of the change and of the positions whose block covers a
+ * changed cell (max_size - 1 up and left), whose fit and block costs
+ * move. */
 static void mark_clusters(const cairn_hpa *h, cairn_rect r, uint8_t *mark) {
-  int32_t x0 = r.x - 1, y0 = r.y - 1;
+  const int32_t more = h->max_size - 1;
+  int32_t x0 = r.x - 1 - more, y0 = r.y - 1 - more;
   int32_t x1 = r.x + r.w, y1 = r.y + r.h; /* inclusive, one cell out */
   if (x0 < 0) x0 = 0;
   if (y0 < 0) y0 = 0;
@@ -237,6 +249,7 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   if (st == CAIRN_OK && grid && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
   if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
+  if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
   if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2);
   h->stale = st != CAIRN_OK;
   if (st == CAIRN_OK && (grid || full)) h->grid_version = cairn_grid_version(h->grid);
@@ -316,12 +329,15 @@ cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
   if (!mark) return CAIRN_ERR_NOMEM;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   /* the clusters the old layer made, and those the new one touches */
-  for (uint32_t k = 0; k < n_clusters; k++) mark[k] = h->clusters[k].bdist != NULL;
+  for (uint32_t k = 0; k < n_clusters; k++)
+    mark[k] = h->clusters[k].bdist != NULL || h->clusters[k].slayered;
   h->layer = layer;
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = 0;
   for (uint32_t k = 0; k < n_clusters; k++)
-    if (cairn__hpa_cluster_layered(h, &h->clusters[k])) mark[k] = 1;
+    if (cairn__hpa_cluster_layered(h, &h->clusters[k]) ||
+        (h->max_size > 1 && cairn__hpa_sizes_layered(h, &h->clusters[k])))
+      mark[k] = 1;
   if (!layer) { /* the kept landmark table is for layers only */
     cairn__free(&h->alloc, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
     h->lm_costs = NULL;
@@ -383,6 +399,7 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
     if (st == CAIRN_OK) st = same ? cairn__hpa_reassemble(h, ids, n) : cairn__hpa_assemble(h);
     /* landmarks measure terrain alone: the kept table still holds */
     if (st == CAIRN_OK) st = cairn__hpa_put_landmarks(h);
+    if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
     if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
     h->stale = st != CAIRN_OK;
     h->refresh_at = (ids[n - 1] + 1) % n_clusters;
@@ -414,6 +431,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
   mem += cairn_graph_landmark_bytes(h->graph) + cairn_graph_landmark_bytes(h->graph2);
   mem += cairn__hpa_blocks_memory(h) + h->lm_size * sizeof *h->lm_costs;
+  mem += cairn__hpa_sizes_memory(h);
   if (h->kept.e) /* the edge list kept for refreshes */
     mem += h->kept.m * sizeof *h->kept.e + ((size_t)n_clusters + 1) * sizeof *h->kept.seg +
            2 * (size_t)h->kept.n * sizeof *h->kept.xy;
@@ -426,6 +444,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
     out->edges2 = cairn_graph_edges(h->graph2);
   }
   out->cluster = h->cs;
+  out->max_size = h->max_size;
   out->clusters = n_clusters;
   out->nodes = h->n_nodes;
   out->edges = m;

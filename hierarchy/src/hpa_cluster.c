@@ -35,6 +35,7 @@ typedef struct hpa_scratch {
 } hpa_scratch;
 
 void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
+  cairn__hpa_sizes_free(a, c);
   cairn__free(a, c->dist, hpa_tables_bytes(c->n, c->bdist != NULL));
   cairn__free(a, c->steps, c->n_steps);
   c->bdist = NULL;
@@ -103,8 +104,8 @@ static uint8_t step_code(cairn_point a, cairn_point b) {
  * false if it meets a wall or cuts a corner (the local grid's move sets
  * say both). On uniform terrain a clear run costs the octile distance, a
  * lower bound on any path, so it is a shortest path and needs no search. */
-static bool clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
-                      int shape, uint8_t *buf, size_t *len) {
+bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
+                          int shape, uint8_t *buf, size_t *len) {
   int32_t stride;
   const uint8_t *moves = cairn_grid_moves(local, &stride);
   int32_t dx = b.x - a.x, dy = b.y - a.y;
@@ -132,7 +133,7 @@ static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
   cairn_point a = sc->cells[i], b = sc->cells[j];
   size_t len;
   int shape = 0;
-  while (shape < HPA_RUN_SHAPES && !clear_run(sc->local, a, b, shape, sc->run, &len))
+  while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
     shape++;
   if (shape == HPA_RUN_SHAPES) return false;
   int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
@@ -450,5 +451,8 @@ cairn_status cairn__hpa_build_clusters(cairn_hpa *h, const uint32_t *list,
   cluster_pass c = {h, list};
   hpa_pass p = {&c, sizeof(hpa_scratch), HPA_CLUSTERS_PER_TASK,
                 cluster_init, cluster_run, cluster_fini};
-  return cairn__hpa_run_pass(h, &p, n);
+  cairn_status st = cairn__hpa_run_pass(h, &p, n);
+  /* the sizes read the size-1 tables and paths of the cluster alone */
+  cairn_status sized = cairn__hpa_build_sizes(h, list, n);
+  return sized < st ? sized : st;
 }

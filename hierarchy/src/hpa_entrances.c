@@ -20,6 +20,62 @@
 
 static bool open_at(const cairn_hpa *h, uint32_t i) { return h->cost[i] != 0; }
 
+/* The largest unit size (capped at max_size) that fits both cells of the
+ * crossing at offset k of a border (see border_transitions). */
+static unsigned cross_fit(const cairn_hpa *h, uint32_t first, uint32_t along,
+                          uint32_t step_b, int32_t k) {
+  uint32_t a = first + (uint32_t)k * along;
+  unsigned fa = hpa_fit(h, a), fb = hpa_fit(h, a + step_b);
+  return fa < fb ? fa : fb;
+}
+
+/* Units above size 1 (max_size > 1): within the open run [run0, run1] of a
+ * border, each maximal stretch of crossings that fit size k (k from
+ * max_size down to 2) gets the crossing that fits the largest unit (the
+ * middlemost such) unless one of the picks already lies in it, and its
+ * far end unless a pick lies near it. A unit of size
+ * k walks along such a stretch on either side, so one crossing in it joins
+ * all of it; without them a unit could be cut off from a corridor it fits
+ * through because the size-1 picks sit too near a wall. Appends to
+ * picked (np used) and returns the new count; picks are distinct. */
+static size_t sized_picks(const cairn_hpa *h, uint32_t first, uint32_t along,
+                          uint32_t step_b, int32_t run0, int32_t run1,
+                          int32_t *picked, size_t np) {
+  for (unsigned k = (unsigned)h->max_size; k >= 2; k--) {
+    int32_t y = run0;
+    while (y <= run1) {
+      while (y <= run1 && cross_fit(h, first, along, step_b, y) < k) y++;
+      if (y > run1) break;
+      int32_t s0 = y, s1 = y;
+      while (s1 + 1 <= run1 && cross_fit(h, first, along, step_b, s1 + 1) >= k) s1++;
+      /* the crossing that fits the largest unit, the middlemost of those
+       * (as a short run's one crossing for size 1 is its middle) */
+      const int32_t mid = (s0 + s1) / 2;
+      int32_t best = y;
+      unsigned most = 0;
+      for (; y <= s1; y++) {
+        unsigned f = cross_fit(h, first, along, step_b, y);
+        if (f > most || (f == most && abs(y - mid) < abs(best - mid))) {
+          most = f;
+          best = y;
+        }
+      }
+      /* the pick nearest the stretch's far end, y - 1 */
+      int32_t near = -1;
+      for (size_t p = 0; p < np; p++)
+        if (picked[p] >= s0 && picked[p] < y && picked[p] > near) near = picked[p];
+      if (near < 0) picked[np++] = near = best;
+      /* a stretch whose picks all lie away from its far end gets a
+       * crossing there too, as a long run gets its ends for size 1, so
+       * routes round the corner there need not bend towards the middle
+       * (the larger sizes' far ends, nearer the middle, often serve the
+       * smaller ones) */
+      if (y - 1 - near >= HPA_LONG_SEGMENT / 2) picked[np++] = y - 1;
+    }
+  }
+  return np;
+}
+
 /* Crossings of the border between cluster (cx, cy) and its east neighbour
  * (vertical == true) or its south neighbour. For each maximal run of rows
  * (columns) where both sides are open: one transition in the middle of a
@@ -57,9 +113,13 @@ static size_t border_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
       at[1] = run1;
     }
     if (run1 - run0 + 1 >= HPA_WIDE_SEGMENT) at[2] = (run0 + run1) / 2;
-    for (int t = 0; t < 3; t++) {
-      if (at[t] < 0) continue;
-      uint32_t a = first + (uint32_t)at[t] * along;
+    int32_t picked[CAIRN_HPA_MAX_CLUSTER + 3];
+    size_t np = 0;
+    for (int t = 0; t < 3; t++)
+      if (at[t] >= 0) picked[np++] = at[t];
+    if (h->max_size > 1) np = sized_picks(h, first, along, step_b, run0, run1, picked, np);
+    for (size_t t = 0; t < np; t++) {
+      uint32_t a = first + (uint32_t)picked[t] * along;
       out[n].a = a;
       out[n].b = a + step_b;
       out[n].ka = ka;

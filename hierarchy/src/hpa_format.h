@@ -7,10 +7,11 @@
  * included), the map's width and height, its fingerprint (u64), the
  * cluster side, levels, block side, landmarks, the layer's fingerprint
  * (u64), where the next refresh starts, the level-1 and level-2 node
- * counts (u32 unless said). Then each cluster, without a layer the
- * level-1 graph's rows, the level-1 landmarks, with three levels each
- * block, the level-2 graph's rows and the level-2 landmarks, and the
- * checksum of everything before it. */
+ * counts, the largest unit size (u32 unless said). Then each cluster,
+ * without a layer the level-1 graph's rows, the level-1 landmarks, with
+ * three levels each block, the level-2 graph's rows and the level-2
+ * landmarks, with a largest unit size above 1 the sizes' section
+ * (hpa_sizes_io.c), and the checksum of everything before it. */
 #ifndef CAIRN_HPA_FORMAT_H
 #define CAIRN_HPA_FORMAT_H
 
@@ -20,7 +21,7 @@
 
 enum {
   HPA_MAGIC_BYTES = 8,
-  HPA_HEADER_BYTES = 76, /* magic to nodes2 */
+  HPA_HEADER_BYTES = 80, /* magic to max_size */
   HPA_SUM_BYTES = 8,     /* the checksum after the payload */
   HPA_FLAG_LAYER = 1,    /* saved under a cost layer */
   HPA_FLAG_WIDE = 2,     /* costs take 8 bytes (else 4) */
@@ -41,6 +42,7 @@ typedef struct hpa_header {
   uint32_t cs, levels, bs, landmarks;
   uint64_t layer_fp;
   uint32_t refresh_at, nodes, nodes2;
+  uint32_t max_size; /* largest unit size (cairn_hpa_opts.max_size) */
 } hpa_header;
 
 /* Costs take 4 bytes (UINT32_MAX for CAIRN_COST_INF) when every one in

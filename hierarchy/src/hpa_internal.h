@@ -4,6 +4,7 @@
 
 #include "cairn/hierarchy.h"
 #include "cairn_private.h"
+#include "search_internal.h" /* the core's sized moves and block costs */
 
 #include <stdbool.h>
 
@@ -25,6 +26,19 @@ typedef struct hpa_cluster {
    * NULL when the layer was zero over the cluster (dist is both) */
   cairn_cost *bdist;
   uint64_t layer_seen; /* the layer's version when the cluster was built */
+  /* unit sizes 2 .. max_size (hpa_sizes.c; all NULL when max_size is 1 or
+   * the cluster has no entrance): one allocation of sbytes holding the
+   * sized cost tables (n * n each; tab[k] says which one size k reads: 0
+   * for dist itself, t for sd + (t - 1) n n), then per pair the largest
+   * size its size-1 path serves at its size-1 cost (pc), per pair a bit
+   * k - 1 for each size k whose graph keeps the edge (ke), and per node
+   * the largest size that fits it, capped at max_size (cap) */
+  cairn_cost *sd;
+  uint8_t *pc, *ke, *cap;
+  size_t sbytes;
+  uint8_t ntab; /* sized tables in sd */
+  uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1];
+  bool slayered; /* the layer touched the cells the sized tables read */
 } hpa_cluster;
 
 /* A cluster's tables share one allocation (steps have their own): dist,
@@ -94,6 +108,11 @@ struct cairn_hpa {
   const cairn_grid *grid;
   const uint8_t *cost; /* the grid's padded costs */
   const uint8_t *moves; /* and its move sets (cairn_grid_moves) */
+  const uint8_t *clear; /* and its clearances (cairn_grid_clearances) */
+  /* largest unit size answered (opts.max_size), and for each size k from
+   * 2 to it the level-1 graph of that size (same nodes as graph) */
+  int32_t max_size;
+  cairn_graph *gsize[CAIRN_GRID_MAX_CLEARANCE + 1];
   int32_t width, height, stride;
   int32_t cs;          /* cluster side */
   int32_t cw, ch;      /* clusters across and down */
@@ -161,10 +180,27 @@ static inline uint32_t hpa_cluster_of(const cairn_hpa *h, cairn_point p) {
   return (uint32_t)(p.y / h->cs) * (uint32_t)h->cw + (uint32_t)(p.x / h->cs);
 }
 
+/* The cells a cluster's tables read: its own, and for units above size 1
+ * the max_size - 1 columns and rows past its east and south sides that a
+ * unit's block covers (within the map). */
+static inline cairn_rect hpa_cluster_reach(const cairn_hpa *h, const hpa_cluster *c) {
+  int32_t more = h->max_size - 1;
+  int32_t w = c->w + more, hh = c->h + more;
+  if (c->x0 + w > h->width) w = h->width - c->x0;
+  if (c->y0 + hh > h->height) hh = h->height - c->y0;
+  cairn_rect box = {c->x0, c->y0, w, hh};
+  return box;
+}
+
 /* Whether the layer changed over the cluster since it was built. */
 static inline bool hpa_layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
-  cairn_rect box = {c->x0, c->y0, c->w, c->h};
-  return h->layer && cairn_penalty_changed(h->layer, box) > c->layer_seen;
+  return h->layer && cairn_penalty_changed(h->layer, hpa_cluster_reach(h, c)) > c->layer_seen;
+}
+
+/* The largest unit size that fits at padded cell i, capped at max_size. */
+static inline unsigned hpa_fit(const cairn_hpa *h, uint32_t i) {
+  unsigned c = h->clear[i];
+  return c < (unsigned)h->max_size ? c : (unsigned)h->max_size;
 }
 
 /* What a step costs when its cell is blocked by the layer: far above any
@@ -184,6 +220,20 @@ static inline cairn_cost hpa_enter_cost(const cairn_hpa *h, uint32_t i,
   return c;
 }
 
+/* The same for a unit of size k at position i (which it fits): the
+ * dearest terrain and the highest penalty under its block. */
+static inline cairn_cost hpa_sized_enter_cost(const cairn_hpa *h, uint32_t i,
+                                              bool diag, unsigned k) {
+  if (k <= 1) return hpa_enter_cost(h, i, diag);
+  cairn_cost c = (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * cairn__block_cost(h->grid, i, k);
+  if (h->pen) {
+    uint32_t p = cairn__block_pen(h->grid, h->pen, i, k);
+    if (p == CAIRN_PENALTY_BLOCK) return HPA_BLOCKED_STEP;
+    c += p;
+  }
+  return c;
+}
+
 /* Cost of the step a -> b between neighbouring cells. */
 static inline cairn_cost hpa_step_cost(const cairn_hpa *h, cairn_point a,
                                        cairn_point b) {
@@ -195,6 +245,66 @@ static inline cairn_cost hpa_base_step_cost(const cairn_hpa *h, cairn_point a,
   bool diag = a.x != b.x && a.y != b.y;
   return (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * h->cost[hpa_index(h, b.x, b.y)];
 }
+
+/* The step a -> b for a unit of size k, with the layer, and on terrain
+ * alone. */
+static inline cairn_cost hpa_sized_step_cost(const cairn_hpa *h, cairn_point a,
+                                             cairn_point b, unsigned k) {
+  return hpa_sized_enter_cost(h, hpa_index(h, b.x, b.y), a.x != b.x && a.y != b.y, k);
+}
+static inline cairn_cost hpa_sized_base_cost(const cairn_hpa *h, cairn_point a,
+                                             cairn_point b, unsigned k) {
+  if (k <= 1) return hpa_base_step_cost(h, a, b);
+  bool diag = a.x != b.x && a.y != b.y;
+  return (diag ? CAIRN_COST_DIAG : CAIRN_COST_ONE) *
+         cairn__block_cost(h->grid, hpa_index(h, b.x, b.y), k);
+}
+
+/* Cost between local nodes i and j of cluster c for a unit of size k
+ * (CAIRN_COST_INF where it does not fit either end, or cannot go). */
+static inline cairn_cost hpa_dist_k(const hpa_cluster *c, uint32_t i, uint32_t j,
+                                    unsigned k) {
+  const size_t nn = (size_t)c->n * c->n, pair = (size_t)i * c->n + j;
+  if (k <= 1) return c->dist[pair];
+  if (c->cap[i] < k || c->cap[j] < k) return CAIRN_COST_INF;
+  return c->tab[k] ? c->sd[(size_t)(c->tab[k] - 1) * nn + pair] : c->dist[pair];
+}
+
+/* Unit sizes (hpa_sizes.c). Builds the sized data of the listed clusters
+ * (after their size-1 build) as a parallel pass; the lowest status. */
+cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n);
+/* Frees cluster c's sized data. */
+void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c);
+/* Allocates cluster c's sized data for ntab tables (the caller holds the
+ * allocator's lock where tasks run), tab all 0; false when out of memory. */
+bool cairn__hpa_sizes_alloc(const cairn_hpa *h, hpa_cluster *c, unsigned ntab);
+/* For a load, whose file gave each listed cluster's tables, tab and ke:
+ * their node and pair annotations (cap, pc, slayered), derived from the
+ * grid and the size-1 data as a build derives them; a parallel pass. */
+cairn_status cairn__hpa_derive_sizes(cairn_hpa *h, const uint32_t *list, size_t n);
+/* The sizes' section of a file (hpa_sizes_io.c): for each cluster with
+ * entrances, its table count, which table each size reads, the tables and
+ * the kept-edge bits; and the reader of it, which checks every value
+ * (CAIRN_ERR_PARSE with "NAME: cluster K: ..." in err). */
+void cairn__hpa_put_sizes(cairn__wbuf *w, const cairn_hpa *h, bool wide);
+cairn_status cairn__hpa_read_sizes(cairn_hpa *h, cairn__rbuf *r, bool wide, const char *name,
+                                   cairn_error *err);
+/* The graphs of sizes 2 .. max_size (h->gsize) from the clusters, each
+ * with the level-1 graph's landmark table (size-1 costs are lower bounds
+ * of every size's). Call after the level-1 graph has its landmarks. */
+cairn_status cairn__hpa_size_graphs(cairn_hpa *h);
+/* Frees h->gsize. */
+void cairn__hpa_size_graphs_free(cairn_hpa *h);
+/* Bytes of the sized data and graphs. */
+size_t cairn__hpa_sizes_memory(const cairn_hpa *h);
+/* Whether the layer puts anything on the cells cluster c's sized tables
+ * read (hpa_cluster_reach). */
+bool cairn__hpa_sizes_layered(const cairn_hpa *h, const hpa_cluster *c);
+/* Whether transition t fits a unit of size k (both cells, and for a
+ * diagonal both cells beside it). */
+bool cairn__hpa_transition_fits(const cairn_hpa *h, const hpa_transition *t, unsigned k);
+/* Bytes a CSR graph of n nodes and m edges holds (what stats count). */
+size_t cairn__hpa_graph_bytes(const cairn_graph *g);
 
 /* Global id of the abstract node at padded cell index `cell`, or UINT32_MAX
  * if that cell is no entrance. */
@@ -246,12 +356,18 @@ static inline bool hpa_run_diag(int shape, int32_t k, int32_t n, int32_t nd,
   return true;
 }
 
+/* A run of the given shape (HPA_RUN_*) from a to b on a cluster's local
+ * grid (hpa_cluster.c), as direction codes into buf (max(|dx|, |dy|) of
+ * them, *len); false if it meets a wall or cuts a corner. */
+bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
+                          int shape, uint8_t *buf, size_t *len);
+
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are
  * scratch of n each. */
 size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
                          cairn_point *out, cairn_cost *prefix,
-                         uint32_t *turns);
+                         uint32_t *turns, unsigned size);
 
 /* Whether the edge i -> j of an n x n cost table is implied by two others
  * through a third node at the same cost (hpa_cluster.c). Such edges are left

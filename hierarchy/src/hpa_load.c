@@ -91,6 +91,7 @@ static void get_header(const uint8_t *p, hpa_header *hd) {
   hd->refresh_at = cairn__get_u32(&r);
   hd->nodes = cairn__get_u32(&r);
   hd->nodes2 = cairn__get_u32(&r);
+  hd->max_size = cairn__get_u32(&r);
 }
 
 /* What is wrong with a header whose size, version and checksum hold, or
@@ -106,6 +107,8 @@ static const char *header_problem(const hpa_header *hd) {
   if (hd->levels == 3 ? hd->bs < 2 || hd->bs > 64 : hd->bs != 0)
     return "block side out of range";
   if (hd->landmarks > CAIRN_GRAPH_MAX_LANDMARKS) return "landmarks out of range";
+  if (hd->max_size < 1 || hd->max_size > CAIRN_GRID_MAX_CLEARANCE)
+    return "largest unit size out of range";
   if (!(hd->flags & HPA_FLAG_LAYER) && hd->layer_fp)
     return "a layer fingerprint without a layer";
   uint64_t cw = (hd->width + hd->cs - 1) / hd->cs, ch = (hd->height + hd->cs - 1) / hd->cs;
@@ -775,6 +778,25 @@ static cairn_status read_block(const hpa_loader *l, size_t bi, cairn_error *err)
 
 /* ---- the levels ----------------------------------------------------- */
 
+/* The sizes' section (after both levels): each cluster's sized tables
+ * and kept edges read, the annotations derived, then the graphs of each
+ * size. */
+static cairn_status sizes(hpa_loader *l) {
+  cairn_hpa *h = l->h;
+  if (h->max_size <= 1) return CAIRN_OK;
+  cairn_status st = cairn__hpa_read_sizes(h, &l->r, l->wide, l->name, l->err);
+  if (st != CAIRN_OK) return st;
+  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  uint32_t *all = cairn__alloc(&h->alloc, (size_t)n_clusters * sizeof *all);
+  if (!all) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
+  for (uint32_t k = 0; k < n_clusters; k++) all[k] = k;
+  st = cairn__hpa_derive_sizes(h, all, n_clusters);
+  cairn__free(&h->alloc, all, (size_t)n_clusters * sizeof *all);
+  if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
+  if (st != CAIRN_OK) return fail(l->err, st, l->name, "unit sizes: %s", cairn_status_str(st));
+  return CAIRN_OK;
+}
+
 /* Level 1: the clusters, the graph over them, its landmarks. */
 static cairn_status read_level1(hpa_loader *l, const hpa_header *hd) {
   cairn_hpa *h = l->h;
@@ -838,6 +860,7 @@ static cairn_status read_payload(hpa_loader *l, const hpa_header *hd) {
   if (!l->at) return fail(l->err, CAIRN_ERR_NOMEM, l->name, "out of memory");
   cairn_status st = read_level1(l, hd);
   if (st == CAIRN_OK && h->levels == 3) st = read_level2(l, hd);
+  if (st == CAIRN_OK) st = sizes(l);
   if (st == CAIRN_OK && cairn__rbuf_left(&l->r))
     st = fail(l->err, CAIRN_ERR_PARSE, l->name, "%zu bytes left after the payload",
               cairn__rbuf_left(&l->r));
@@ -863,6 +886,7 @@ static cairn_status load_named(const void *buf, size_t len, const char *name,
   if (st != CAIRN_OK) return fail(err, st, name, "%s", cairn_status_str(st));
   h->landmarks = (int32_t)hd.landmarks;
   h->levels = (int)hd.levels;
+  h->max_size = (int32_t)hd.max_size;
   h->layer = layer;
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = hd.refresh_at;

@@ -53,6 +53,7 @@ struct cairn_hpa_query {
   uint64_t version; /* h->version when planned */
   cairn_point start, goal;
   cairn_hpa_path_opts opts;
+  unsigned size; /* the unit's (opts.size, 1 for 0) */
   cairn_status state;
   cairn_cost route_cost;
   uint32_t refined; /* route edges refined */
@@ -119,7 +120,7 @@ size_t cairn_hpa_query_memory(const cairn_hpa_query *q) {
 }
 
 cairn_hpa_path_opts cairn_hpa_path_defaults(void) {
-  cairn_hpa_path_opts o = {-1, 1};
+  cairn_hpa_path_opts o = {-1, 1, 1};
   return o;
 }
 
@@ -188,9 +189,19 @@ cairn_status cairn_hpa_query_reserve(cairn_hpa_query *q, const cairn_hpa *h) {
 
 /* ---- joining start and goal ----------------------------------------- */
 
-static cairn_rect cluster_rect(const hpa_cluster *c) {
-  cairn_rect r = {c->x0, c->y0, c->w, c->h};
+/* The bounds of a search of a unit of size k whose positions stay inside
+ * cluster c: the core's bounds hold the whole block, so k - 1 cells more
+ * east and south (within the map). */
+static cairn_rect cluster_rect(const cairn_hpa *h, const hpa_cluster *c, unsigned k) {
+  cairn_rect r = {c->x0, c->y0, c->w + (int32_t)k - 1, c->h + (int32_t)k - 1};
+  if (r.x + r.w > h->width) r.w = h->width - r.x;
+  if (r.y + r.h > h->height) r.h = h->height - r.y;
   return r;
+}
+
+/* Whether local node i of cluster c fits the query's unit. */
+static bool node_fits(const cairn_hpa_query *q, const hpa_cluster *c, uint32_t i) {
+  return q->size <= 1 || c->cap[i] >= q->size;
 }
 
 /* Appends the search's path behind `cell` to the legs, in walking order:
@@ -223,12 +234,14 @@ static cairn_status join(cairn_hpa_query *q, bool from_start) {
   if (!grow_links(q, (size_t)c->n + 1)) return CAIRN_ERR_NOMEM;
   if (!GROW(q, trace, trace_cap, (size_t)c->n + 1)) return CAIRN_ERR_NOMEM;
   cairn_point *targets = q->trace; /* free until the first trace */
-  for (uint32_t i = 0; i < c->n; i++) targets[i] = hpa_point(h, c->cell[i]);
-  size_t nt = c->n;
+  size_t nt = 0;
+  for (uint32_t i = 0; i < c->n; i++)
+    if (node_fits(q, c, i)) targets[nt++] = hpa_point(h, c->cell[i]);
   bool direct = from_start && hpa_cluster_of(h, q->goal) == hpa_cluster_of(h, p);
   if (direct) targets[nt++] = q->goal;
   cairn_search_opts o = cairn_search_defaults();
-  o.bounds = cluster_rect(c);
+  o.bounds = cluster_rect(h, c, q->size);
+  o.size = (int32_t)q->size;
   o.penalty = h->layer; /* the links pay the layer as it is now */
   cairn_status st = cairn_dijkstra_fill(q->search, h->grid, &p, 1, targets, nt,
                                         !from_start, &o);
@@ -244,6 +257,7 @@ static cairn_status join(cairn_hpa_query *q, bool from_start) {
     cairn_node_info info;
     cairn_search_cell(q->search, e, &info);
     legs[i].len = 0;
+    if (!node_fits(q, c, i)) continue;
     if (info.state != CAIRN_NODE_CLOSED) continue;
     links[n].node = c->first + i;
     links[n].cost = info.g;
@@ -291,6 +305,7 @@ static cairn_status plan_plain(cairn_hpa_query *q) {
   cairn_search_opts o = cairn_search_defaults();
   o.max_expanded = 2 * (uint64_t)q->h->cs * (uint64_t)q->h->cs;
   o.penalty = q->h->layer;
+  o.size = (int32_t)q->size;
   cairn_status st = cairn_astar(q->search, q->h->grid, q->start, q->goal, &o, &r);
   q->expanded += r.expanded;
   if (st == CAIRN_OK) {
@@ -458,6 +473,10 @@ static cairn_status plan_route(cairn_hpa_query *q) {
   cairn_status st = join(q, true);
   if (st == CAIRN_OK) st = join(q, false);
   if (st != CAIRN_OK) return st;
+  if (q->size > 1) /* the level-2 graph is for size 1 */
+    return search_linked(q, h->gsize[q->size], q->from_start, q->n_from, q->to_goal,
+                         q->n_to, q->direct_cost, &q->route, &q->route_cap,
+                         &q->route_len);
   if (h->levels == 3) {
     const hpa_block *bs = &h->blocks[hpa_block_of_cluster(h, hpa_cluster_of(h, q->start))];
     const hpa_block *bg = &h->blocks[hpa_block_of_cluster(h, hpa_cluster_of(h, q->goal))];
@@ -468,10 +487,28 @@ static cairn_status plan_route(cairn_hpa_query *q) {
                        &q->route_len);
 }
 
-static cairn_status check_point(const cairn_grid *g, cairn_point p) {
+/* Off the grid, or a position where the unit does not fit. */
+static cairn_status check_point(const cairn_grid *g, cairn_point p, unsigned size) {
   if (!cairn_grid_contains(g, p.x, p.y)) return CAIRN_ERR_RANGE;
-  if (!cairn_grid_cost(g, p.x, p.y)) return CAIRN_ERR_BLOCKED;
+  if (!cairn_grid_cost(g, p.x, p.y) || cairn_grid_clearance(g, p.x, p.y) < size)
+    return CAIRN_ERR_BLOCKED;
   return CAIRN_OK;
+}
+
+/* The unit's size from the options: 0 reads as 1; 0 for a size the
+ * hierarchy cannot answer. */
+static unsigned unit_size(const cairn_hpa *h, const cairn_hpa_path_opts *o) {
+  int32_t k = o->size ? o->size : 1;
+  return k < 1 || k > h->max_size ? 0u : (unsigned)k;
+}
+
+/* Whether the layer blocks the goal for the unit (the core's A* answers
+ * no path then). */
+static bool goal_blocked(const cairn_hpa *h, cairn_point goal, unsigned size) {
+  if (!h->pen) return false;
+  uint32_t i = hpa_index(h, goal.x, goal.y);
+  uint32_t p = size > 1 ? cairn__block_pen(h->grid, h->pen, i, size) : h->pen[i];
+  return p == CAIRN_PENALTY_BLOCK;
 }
 
 static void fill_result(const cairn_hpa_query *q, cairn_hpa_result *out) {
@@ -511,11 +548,12 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
   q->plain = 0;
   q->route_cost = CAIRN_COST_INF;
   cairn_status st = CAIRN_OK;
-  if (!h) st = CAIRN_ERR_ARG;
-  else st = hpa_unfit(h);
-  if (st == CAIRN_OK) st = check_point(h->grid, start);
-  if (st == CAIRN_OK) st = check_point(h->grid, goal);
   q->opts = opts ? *opts : cairn_hpa_path_defaults();
+  q->size = h ? unit_size(h, &q->opts) : 1;
+  if (!h || !q->size) st = CAIRN_ERR_ARG;
+  else st = hpa_unfit(h);
+  if (st == CAIRN_OK) st = check_point(h->grid, start, q->size);
+  if (st == CAIRN_OK) st = check_point(h->grid, goal, q->size);
   if (q->opts.nearby < -1) st = CAIRN_ERR_ARG;
   if (st != CAIRN_OK) {
     q->state = st;
@@ -529,8 +567,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
       cairn_grid_island(h->grid, start.x, start.y) !=
           cairn_grid_island(h->grid, goal.x, goal.y)) {
     st = CAIRN_NO_PATH; /* answered from the island labels */
-  } else if (h->pen && h->pen[hpa_index(h, goal.x, goal.y)] == CAIRN_PENALTY_BLOCK &&
-             (start.x != goal.x || start.y != goal.y)) {
+  } else if (goal_blocked(h, goal, q->size) && (start.x != goal.x || start.y != goal.y)) {
     st = CAIRN_NO_PATH; /* the layer blocks the goal, as for the core's A* */
   } else {
     st = CAIRN_PARTIAL;
@@ -562,32 +599,9 @@ static bool append_leg(cairn_hpa_query *q, hpa_leg leg) {
   return append(q, q->legs + leg.off, leg.len);
 }
 
-/* Grid steps of route edge u -> v: a leg of the start or the goal, a cached
- * path inside a cluster, or one step across a border. */
-static bool refine_edge(cairn_hpa_query *q, uint32_t u, uint32_t v) {
-  const cairn_hpa *h = q->h;
-  /* the virtual nodes are numbered after the graph's own, and a map
-   * without entrances still has a graph of one node */
-  const uint32_t n = cairn_graph_nodes(h->graph);
-  if (u == n && v == n + 1) return append_leg(q, q->direct);
-  if (u == n) {
-    const hpa_cluster *c = &h->clusters[h->node_cluster[v]];
-    return append_leg(q, q->leg_from[v - c->first]);
-  }
-  if (v == n + 1) {
-    const hpa_cluster *c = &h->clusters[h->node_cluster[u]];
-    return append_leg(q, q->leg_to[u - c->first]);
-  }
-  uint32_t cu = h->node_cluster[u], cv = h->node_cluster[v];
-  cairn_point pu = hpa_point(h, hpa_node_cell(h, u));
-  if (!q->raw_len && !append(q, &pu, 1)) return false;
-  if (cu != cv) {
-    cairn_point pv = hpa_point(h, hpa_node_cell(h, v));
-    cairn_point two[2] = {pu, pv};
-    return append(q, two, 2);
-  }
-  const hpa_cluster *c = &h->clusters[cu];
-  uint32_t i = u - c->first, j = v - c->first;
+/* Appends the kept size-1 path of pair i -> j of cluster c from pu. */
+static bool append_kept(cairn_hpa_query *q, const hpa_cluster *c, uint32_t i, uint32_t j,
+                        cairn_point pu) {
   uint32_t from = c->off[i * c->n + j], to = c->off[i * c->n + j + 1];
   if (!GROW(q, raw, raw_cap, q->raw_len + (to - from))) return false;
   cairn_point p = pu;
@@ -597,6 +611,63 @@ static bool refine_edge(cairn_hpa_query *q, uint32_t u, uint32_t v) {
     q->raw[q->raw_len++] = p;
   }
   return true;
+}
+
+/* Edge i -> j of cluster c for a unit above size 1: the kept size-1 path
+ * where it serves the size at its cost (pc), else an A* of the unit whose
+ * positions stay inside the cluster, which finds the table's cost (with
+ * the layer as it is now; without it, should the layer now block every
+ * way, as a kept path would ignore it too). */
+static cairn_status refine_sized(cairn_hpa_query *q, const hpa_cluster *c, uint32_t i,
+                                 uint32_t j, cairn_point pu, cairn_point pv) {
+  const size_t pair = (size_t)i * c->n + j;
+  if (c->pc[pair] >= q->size && c->off[pair + 1] != c->off[pair])
+    return append_kept(q, c, i, j, pu) ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  cairn_search_opts o = cairn_search_defaults();
+  o.size = (int32_t)q->size;
+  o.bounds = cluster_rect(q->h, c, q->size);
+  o.penalty = q->h->layer;
+  cairn_result r;
+  cairn_status st = cairn_astar(q->search, q->h->grid, pu, pv, &o, &r);
+  if (st == CAIRN_NO_PATH && o.penalty) {
+    o.penalty = NULL;
+    st = cairn_astar(q->search, q->h->grid, pu, pv, &o, &r);
+  }
+  q->expanded += r.expanded;
+  if (st == CAIRN_NO_PATH) return CAIRN_ERR_STATE; /* not reached: the table says a way */
+  if (st != CAIRN_OK) return st;
+  return append(q, r.path, r.path_len) ? CAIRN_OK : CAIRN_ERR_NOMEM;
+}
+
+/* Grid steps of route edge u -> v: a leg of the start or the goal, a cached
+ * path inside a cluster, or one step across a border. */
+static cairn_status refine_edge(cairn_hpa_query *q, uint32_t u, uint32_t v) {
+  const cairn_status nomem = CAIRN_ERR_NOMEM;
+  const cairn_hpa *h = q->h;
+  /* the virtual nodes are numbered after the graph's own, and a map
+   * without entrances still has a graph of one node */
+  const uint32_t n = cairn_graph_nodes(h->graph);
+  if (u == n && v == n + 1) return append_leg(q, q->direct) ? CAIRN_OK : nomem;
+  if (u == n) {
+    const hpa_cluster *c = &h->clusters[h->node_cluster[v]];
+    return append_leg(q, q->leg_from[v - c->first]) ? CAIRN_OK : nomem;
+  }
+  if (v == n + 1) {
+    const hpa_cluster *c = &h->clusters[h->node_cluster[u]];
+    return append_leg(q, q->leg_to[u - c->first]) ? CAIRN_OK : nomem;
+  }
+  uint32_t cu = h->node_cluster[u], cv = h->node_cluster[v];
+  cairn_point pu = hpa_point(h, hpa_node_cell(h, u));
+  cairn_point pv = hpa_point(h, hpa_node_cell(h, v));
+  if (!q->raw_len && !append(q, &pu, 1)) return nomem;
+  if (cu != cv) {
+    cairn_point two[2] = {pu, pv};
+    return append(q, two, 2) ? CAIRN_OK : nomem;
+  }
+  const hpa_cluster *c = &h->clusters[cu];
+  uint32_t i = u - c->first, j = v - c->first;
+  if (q->size > 1) return refine_sized(q, c, i, j, pu, pv);
+  return append_kept(q, c, i, j, pu) ? CAIRN_OK : nomem;
 }
 
 /* Smooths the raw steps refined since the last call onto the path. */
@@ -611,14 +682,14 @@ static cairn_status flush(cairn_hpa_query *q) {
   cairn_point *dst = q->path + q->path_len - skip;
   size_t m;
   if (q->opts.smooth) {
-    m = cairn__hpa_smooth(q->h, q->raw + from, n, dst, q->prefix, q->turns);
+    m = cairn__hpa_smooth(q->h, q->raw + from, n, dst, q->prefix, q->turns, q->size);
   } else {
     memcpy(dst, q->raw + from, n * sizeof *dst);
     m = n;
   }
   for (size_t k = 1; k < m; k++) {
-    q->path_cost += hpa_step_cost(q->h, dst[k - 1], dst[k]);
-    q->path_base += hpa_base_step_cost(q->h, dst[k - 1], dst[k]);
+    q->path_cost += hpa_sized_step_cost(q->h, dst[k - 1], dst[k], q->size);
+    q->path_base += hpa_sized_base_cost(q->h, dst[k - 1], dst[k], q->size);
   }
   q->path_len += m - skip;
   q->raw_done = q->raw_len;
@@ -642,10 +713,8 @@ cairn_status cairn_hpa_refine(cairn_hpa_query *q, uint32_t edges,
   if (edges == 0) edges = 1;
   cairn_status st = CAIRN_OK;
   while (edges-- && q->refined + 1 < q->route_len) {
-    if (!refine_edge(q, q->route[q->refined], q->route[q->refined + 1])) {
-      st = CAIRN_ERR_NOMEM;
-      break;
-    }
+    st = refine_edge(q, q->route[q->refined], q->route[q->refined + 1]);
+    if (st != CAIRN_OK) break;
     q->refined++;
   }
   if (st == CAIRN_OK) st = flush(q);

@@ -72,6 +72,8 @@ static bool all_narrow(const cairn_hpa *h) {
     for (size_t i = 0; i < (size_t)c->n * c->n; i++)
       if (!hpa_narrow_cost(c->dist[i]) || (c->bdist && !hpa_narrow_cost(c->bdist[i])))
         return false;
+    for (size_t i = 0; i < (size_t)c->ntab * c->n * c->n; i++)
+      if (!hpa_narrow_cost(c->sd[i])) return false;
   }
   const uint32_t n_blocks = h->levels == 3 ? (uint32_t)h->bw * (uint32_t)h->bh : 0;
   for (uint32_t k = 0; k < n_blocks; k++)
@@ -103,6 +105,7 @@ static void put_header(cairn__wbuf *w, const hpa_header *hd) {
   cairn__put_u32(w, hd->refresh_at);
   cairn__put_u32(w, hd->nodes);
   cairn__put_u32(w, hd->nodes2);
+  cairn__put_u32(w, hd->max_size);
 }
 
 /* A cluster: entrance count, flags, steps; the entrances as cells from
@@ -168,11 +171,13 @@ static void put_all(cairn__wbuf *w, const cairn_hpa *h, const hpa_header *hd) {
    * its refreshes keep */
   if (!h->layer) put_rows(w, h->graph, h->n_nodes);
   put_landmarks(w, h->graph, wide);
-  if (h->levels != 3) return;
-  const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
-  for (uint32_t k = 0; k < n_blocks; k++) put_block(w, &h->blocks[k], wide);
-  put_rows(w, h->graph2, h->n2);
-  put_landmarks(w, h->graph2, wide);
+  if (h->levels == 3) {
+    const uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
+    for (uint32_t k = 0; k < n_blocks; k++) put_block(w, &h->blocks[k], wide);
+    put_rows(w, h->graph2, h->n2);
+    put_landmarks(w, h->graph2, wide);
+  }
+  if (h->max_size > 1) cairn__hpa_put_sizes(w, h, wide);
 }
 
 static hpa_header header_of(const cairn_hpa *h) {
@@ -189,7 +194,8 @@ static hpa_header header_of(const cairn_hpa *h) {
                    h->layer ? cairn__hpa_layer_fingerprint(h->layer, h->width, h->height) : 0,
                    h->refresh_at,
                    h->n_nodes,
-                   h->levels == 3 ? h->n2 : 0u};
+                   h->levels == 3 ? h->n2 : 0u,
+                   (uint32_t)h->max_size};
   return hd;
 }
 

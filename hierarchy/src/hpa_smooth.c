@@ -10,7 +10,9 @@
  * included) is below that of the stretch it replaces, so smoothing never
  * raises the cost and never drags a path through a swamp it went around.
  * The work per bend is bounded by the window, so smoothing is linear in the
- * path length. */
+ * path length. For a unit of size k the moves are those of its eroded grid
+ * (cairn__sized_moves) and the costs those of its block, so a shortcut is
+ * one the unit could walk. */
 #include "hpa_internal.h"
 
 #include <stdlib.h>
@@ -55,17 +57,22 @@ static void rays_init(const cairn_hpa *h, rays *r, cairn_point a) {
   }
 }
 
+/* The legal moves out of padded cell c for a unit of the given size. */
+static unsigned moves_at(const cairn_hpa *h, uint32_t c, unsigned size) {
+  return size > 1 ? cairn__sized_moves(h->grid, c, size, 8) : h->moves[c];
+}
+
 /* Whether the first len steps from the anchor along step (mx, my) are all
  * legal moves. */
 static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
-                      uint32_t len) {
+                      uint32_t len, unsigned size) {
   const unsigned bit = step_bit(mx, my);
   const int d = cairn__ctz(bit);
   if (len <= r->clear[d]) return true;
   if (r->blocked[d]) return false;
   uint32_t c = (uint32_t)((int32_t)r->origin + (int32_t)r->clear[d] * r->off[d]);
   for (; r->clear[d] < len; r->clear[d]++, c = (uint32_t)((int32_t)c + r->off[d]))
-    if (!(h->moves[c] & bit)) {
+    if (!(moves_at(h, c, size) & bit)) {
       r->blocked[d] = true;
       return false;
     }
@@ -79,17 +86,16 @@ static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
  * is blocked fails without a walk. */
 static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
                       cairn_point b, int shape, cairn_cost limit,
-                      cairn_point *out) {
-  const uint8_t *moves = h->moves;
+                      cairn_point *out, unsigned size) {
   int32_t dx = b.x - a.x, dy = b.y - a.y;
   int sx = sgn(dx), sy = sgn(dy);
   int32_t ax = abs(dx), ay = abs(dy);
   int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
   int32_t ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* straight step */
-  if (r && shape == HPA_RUN_DIAG_FIRST && !ray_clear(h, r, sx, sy, (uint32_t)nd))
+  if (r && shape == HPA_RUN_DIAG_FIRST && !ray_clear(h, r, sx, sy, (uint32_t)nd, size))
     return CAIRN_COST_INF;
   if (r && shape == HPA_RUN_STRAIGHT_FIRST &&
-      !ray_clear(h, r, ox, oy, (uint32_t)(n - nd)))
+      !ray_clear(h, r, ox, oy, (uint32_t)(n - nd), size))
     return CAIRN_COST_INF;
   const unsigned diag_bit = step_bit(sx, sy), straight_bit = step_bit(ox, oy);
   const int32_t diag_off = sx + sy * h->stride, straight_off = ox + oy * h->stride;
@@ -99,9 +105,9 @@ static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
   int32_t acc = n / 2; /* the line's error term: nd diagonals among n */
   for (int32_t k = 0; k < n; k++) {
     const bool diag = hpa_run_diag(shape, k, n, nd, &acc);
-    if (!(moves[c] & (diag ? diag_bit : straight_bit))) return CAIRN_COST_INF;
+    if (!(moves_at(h, c, size) & (diag ? diag_bit : straight_bit))) return CAIRN_COST_INF;
     c = (uint32_t)((int32_t)c + (diag ? diag_off : straight_off));
-    total += hpa_enter_cost(h, c, diag); /* the layer's penalty included */
+    total += hpa_sized_enter_cost(h, c, diag, size); /* the layer's penalty included */
     if (total >= limit) return CAIRN_COST_INF;
     p.x += diag ? sx : ox;
     p.y += diag ? sy : oy;
@@ -123,12 +129,12 @@ static int32_t octile_reach(cairn_point a, cairn_point b) {
 
 size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
                          cairn_point *out, cairn_cost *prefix,
-                         uint32_t *turns) {
+                         uint32_t *turns, unsigned size) {
   if (n == 0) return 0;
   prefix[0] = 0;
   size_t n_turns = 0;
   for (size_t k = 1; k < n; k++) {
-    prefix[k] = prefix[k - 1] + hpa_step_cost(h, in[k - 1], in[k]);
+    prefix[k] = prefix[k - 1] + hpa_sized_step_cost(h, in[k - 1], in[k], size);
     if (is_turn(in, n, k)) turns[n_turns++] = (uint32_t)k;
   }
   const int32_t reach = SMOOTH_REACH * h->cs;
@@ -157,7 +163,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
         /* no run beats the octile cost: a candidate that cannot save more
          * than the best so far is not walked (ties keep the first) */
         if (limit - floor <= best_saving) break;
-        cairn_cost c = run(h, &r, in[a], in[k], shape, limit, NULL);
+        cairn_cost c = run(h, &r, in[a], in[k], shape, limit, NULL, size);
         if (c != CAIRN_COST_INF && limit - c > best_saving) {
           best = k;
           best_shape = shape;
@@ -170,7 +176,7 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
       a = turns[t0];
       continue;
     }
-    run(h, NULL, in[a], in[best], best_shape, CAIRN_COST_INF, out + m);
+    run(h, NULL, in[a], in[best], best_shape, CAIRN_COST_INF, out + m, size);
     int32_t dx = abs(in[best].x - in[a].x), dy = abs(in[best].y - in[a].y);
     m += (size_t)(dx > dy ? dx : dy);
     a = best;

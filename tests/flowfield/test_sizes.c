@@ -4,12 +4,17 @@
  * (values, directions, line of sight), passes the check against the core's
  * sized Dijkstra, and after random edits (grid and layer) a repaired field
  * equals a fresh build; the cache keys fields by goals and size and keeps
- * each size's field right through edits; goals where the unit does not
+ * each size's field right through edits; sector tiles for a size, over a
+ * hierarchy answering it, walk valid sized paths before and after an
+ * edit; goals where the unit does not
  * fit, and sizes out of range, are refused. */
 #include "test_util.h"
 #include "test_flow_util.h"
 
+#include "cairn/hierarchy.h"
+
 #include <stdbool.h>
+#include <stdlib.h>
 
 /* The layer for a unit of size k on the eroded grid: each position's
  * highest penalty under the unit. */
@@ -225,6 +230,139 @@ static void cache_per_size(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Walks tiles from s to the goal; the positions into buf, the tile value
+ * in *v; 0 when s has none. */
+static size_t walk(cairn_flow_tiles *t, cairn_point s, cairn_point *buf, size_t cap,
+                   cairn_cost *v) {
+  int d;
+  assert_int_equal(cairn_flow_tiles_dir(t, s.x, s.y, &d, v), CAIRN_OK);
+  if (d == CAIRN_FLOW_NONE) return 0;
+  size_t n = 0;
+  buf[n++] = s;
+  while (d < 8) {
+    s.x += cairn_flow_dir_dx(d);
+    s.y += cairn_flow_dir_dy(d);
+    assert_true(n < cap);
+    buf[n++] = s;
+    assert_int_equal(cairn_flow_tiles_dir(t, s.x, s.y, &d, NULL), CAIRN_OK);
+  }
+  assert_int_equal(d, CAIRN_FLOW_GOAL);
+  return n;
+}
+
+/* Whether the hierarchy's path for a unit of size k from st to goal enters
+ * some sector of side `side` twice. */
+static bool revisits(cairn_hpa_query *q, const cairn_hpa *hpa, cairn_point st, cairn_point goal,
+                     int k, int32_t side) {
+  cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  po.size = k;
+  cairn_hpa_result r;
+  assert_int_equal(cairn_hpa_find(q, hpa, st, goal, &po, &r), CAIRN_OK);
+  for (size_t i = 1; i < r.path_len; i++) {
+    int32_t cx = r.path[i].x / side, cy = r.path[i].y / side;
+    if (cx == r.path[i - 1].x / side && cy == r.path[i - 1].y / side) continue;
+    for (size_t j = 0; j + 1 < i; j++) /* entered before, and left */
+      if (r.path[j].x / side == cx && r.path[j].y / side == cy) return true;
+  }
+  return false;
+}
+
+/* Sector tiles for units of 2 and 3 cells over one hierarchy answering
+ * sizes to 3: followed from a routed start they reach the goal along a
+ * path valid on the map eroded for the size, at exactly the tile value,
+ * never below the sized field's optimum; after a wall is dropped on the
+ * walked path and the tiles told, the walk is valid on the new map. */
+static void tiles_per_size(void **state) {
+  (void)state;
+  uint64_t rng = 0x7135;
+  cairn_point *buf = malloc(20000 * sizeof *buf);
+  assert_non_null(buf);
+  int walks = 0, rewalks = 0, skipped = 0;
+  for (int trial = 0; trial < 4; trial++) {
+    cairn_grid *g = tu_random_grid(&rng, 96, 80, 5, trial % 2 ? 3 : 1);
+    cairn_hpa_opts ho = cairn_hpa_defaults();
+    ho.threads = 1;
+    ho.max_size = 3;
+    cairn_hpa *hpa = NULL;
+    assert_int_equal(cairn_hpa_create(g, &ho, NULL, &hpa), CAIRN_OK);
+    cairn_hpa_query *q = NULL;
+    assert_int_equal(cairn_hpa_query_create(NULL, &q), CAIRN_OK);
+    cairn_flow_builder *b = new_builder();
+    for (int k = 2; k <= 3; k++) {
+      cairn_point goal;
+      assert_int_equal(fitting_goals(&rng, g, k, &goal, 1), 1);
+      cairn_field *full = new_field(g);
+      cairn_flow_opts fo = cairn_flow_defaults();
+      fo.size = k;
+      assert_int_equal(cairn_field_build(b, full, g, &goal, 1, &fo), CAIRN_OK);
+      cairn_grid *e = tu_eroded(g, k);
+      for (int j = 0; j < 12; j++) {
+        cairn_point st;
+        assert_int_equal(fitting_goals(&rng, g, k, &st, 1), 1);
+        if (cairn_field_cost(full, st.x, st.y) == CAIRN_COST_INF) continue;
+        /* tiles of their own: a route that joins routed sectors keeps
+         * their next sectors, which a large unit's start may not reach */
+        cairn_flow_tiles *t = NULL;
+        assert_int_equal(cairn_flow_tiles_create_sized(g, hpa, goal, 100, k, NULL, &t), CAIRN_OK);
+        assert_int_equal(cairn_flow_tiles_route(t, q, st), CAIRN_OK);
+        cairn_cost v;
+        size_t n = walk(t, st, buf, 20000, &v);
+        if (n == 0) {
+          /* only where the unit's route leaves a sector and comes back:
+           * a sector keeps the next one of its last visit, and its cells
+           * of the first visit may not reach that seam inside it */
+          assert_true(revisits(q, hpa, st, goal, k, 16));
+          skipped++;
+          cairn_flow_tiles_destroy(t);
+          continue;
+        }
+        cairn_path_check pc;
+        cairn_grid_check_path(e, buf, n, st, goal, 8, &pc);
+        if (!pc.valid) fail_msg("size %d: step %zu: %s", k, pc.bad_index, pc.problem);
+        assert_true(tu_path_cost(e, buf, n, st, goal, 8) == v);
+        assert_true(v >= cairn_field_cost(full, st.x, st.y));
+        walks++;
+        if (n >= 6 && j == 0) { /* a wall on the walked path's middle */
+          cairn_point c = buf[n / 2];
+          const uint8_t was = cairn_grid_cost(g, c.x, c.y);
+          assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, 0), CAIRN_OK);
+          cairn_rect r = {c.x, c.y, 1, 1};
+          assert_true(cairn_flow_tiles_invalidate(t, r) >= 1);
+          cairn_grid *after = tu_eroded(g, k);
+          n = cairn_grid_clearance(g, st.x, st.y) >= k ? walk(t, st, buf, 20000, &v) : 0;
+          if (n) {
+            cairn_grid_check_path(after, buf, n, st, goal, 8, &pc);
+            if (!pc.valid)
+              fail_msg("size %d after the edit: step %zu: %s", k, pc.bad_index, pc.problem);
+            assert_true(tu_path_cost(after, buf, n, st, goal, 8) == v);
+            rewalks++;
+          }
+          cairn_grid_destroy(after);
+          assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, was), CAIRN_OK); /* as it was */
+          assert_int_equal(cairn_hpa_update(hpa, g, r), CAIRN_OK);
+          assert_int_equal(cairn_field_repair(b, full, &c, 1), CAIRN_OK);
+        }
+        cairn_flow_tiles_destroy(t);
+      }
+      cairn_grid_destroy(e);
+      cairn_field_destroy(full);
+    }
+    /* a size the hierarchy does not answer; a goal the unit does not fit */
+    cairn_flow_tiles *t = NULL;
+    cairn_point goal;
+    assert_int_equal(fitting_goals(&rng, g, 4, &goal, 1), 1);
+    assert_int_equal(cairn_flow_tiles_create_sized(g, hpa, goal, 100, 4, NULL, &t), CAIRN_ERR_ARG);
+    cairn_flow_builder_destroy(b);
+    cairn_hpa_query_destroy(q);
+    cairn_hpa_destroy(hpa);
+    cairn_grid_destroy(g);
+  }
+  print_message("tiles per size: %d walks, %d after an edit, %d starts off their sector's seam\n",
+                walks, rewalks, skipped);
+  assert_true(walks >= 20 && rewalks >= 4);
+  free(buf);
+}
+
 static void refusals(void **state) {
   (void)state;
   const char *rows[] = {"...#", "....", "...."};
@@ -254,6 +392,7 @@ int main(void) {
       cmocka_unit_test(against_eroded_field),
       cmocka_unit_test(repair_equals_rebuild),
       cmocka_unit_test(cache_per_size),
+      cmocka_unit_test(tiles_per_size),
       cmocka_unit_test(refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

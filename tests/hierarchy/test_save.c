@@ -2,7 +2,7 @@
  * their file forms): a loaded hierarchy is the built one field by field
  * and answers every query alike (costs, paths, expansions) on maps with
  * two and three levels, with and without landmarks, under a layer, at any
- * thread count, and stays so through the same edits and refreshes; a
+ * thread count, for units of every size up to max_size, and stays so through the same edits and refreshes; a
  * save of a loaded hierarchy gives the bytes it was loaded from. Every
  * truncation and every single flipped bit of a file is refused with
  * CAIRN_ERR_PARSE, a file for another map or layer with
@@ -18,9 +18,10 @@
 
 /* ---- helpers -------------------------------------------------------- */
 
-static cairn_hpa *build_opts(const cairn_grid *g, int32_t cluster, int levels,
-                             int32_t block, int32_t landmarks) {
+static cairn_hpa *build_sized(const cairn_grid *g, int32_t cluster, int levels,
+                              int32_t block, int32_t landmarks, int32_t max_size) {
   cairn_hpa_opts o = cairn_hpa_defaults();
+  o.max_size = max_size;
   o.cluster = cluster;
   o.threads = 1;
   o.levels = levels;
@@ -29,6 +30,11 @@ static cairn_hpa *build_opts(const cairn_grid *g, int32_t cluster, int levels,
   cairn_hpa *h = NULL;
   assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_OK);
   return h;
+}
+
+static cairn_hpa *build_opts(const cairn_grid *g, int32_t cluster, int levels,
+                             int32_t block, int32_t landmarks) {
+  return build_sized(g, cluster, levels, block, landmarks, 1);
 }
 
 /* The saved bytes (malloc'd), sized first. */
@@ -117,7 +123,8 @@ static void assert_same_layer_state(const cairn_hpa *a, const cairn_hpa *b) {
 }
 
 /* b (loaded) is a (built) field by field and answers `queries` random
- * queries alike; ga and gb are their grids (equal costs). */
+ * queries alike, for each size up to max_size in turn where start and
+ * goal fit it (else size 1); ga and gb are their grids (equal costs). */
 static void assert_loaded_same(const cairn_hpa *a, const cairn_grid *ga, const cairn_hpa *b,
                                const cairn_grid *gb, uint64_t *rng, int queries) {
   assert_same_hierarchy(a, b);
@@ -134,13 +141,17 @@ static void assert_loaded_same(const cairn_hpa *a, const cairn_grid *ga, const c
   for (int i = 0; i < queries && cairn_grid_passable(ga); i++) {
     cairn_point s = tu_random_open(rng, ga), t = tu_random_open(rng, ga);
     cairn_hpa_path_opts o = popts(i % 2 ? 0 : -1, i % 3 != 0);
+    o.size = 1 + i % a->max_size;
+    if (cairn_grid_clearance(ga, s.x, s.y) < o.size || cairn_grid_clearance(ga, t.x, t.y) < o.size)
+      o.size = 1;
     cairn_hpa_result ra, rb;
     cairn_status st = cairn_hpa_find(qa, a, s, t, &o, &ra);
     assert_int_equal(cairn_hpa_find(qb, b, s, t, &o, &rb), st);
     assert_true(st == CAIRN_OK || st == CAIRN_NO_PATH);
     assert_same_result(&ra, &rb);
     assert_true(ra.base_cost == rb.base_cost);
-    if (st == CAIRN_OK) assert_true(tu_path_cost(ga, ra.path, ra.path_len, s, t, 8) == ra.base_cost);
+    if (st == CAIRN_OK && o.size == 1)
+      assert_true(tu_path_cost(ga, ra.path, ra.path_len, s, t, 8) == ra.base_cost);
   }
   cairn_hpa_query_destroy(qa);
   cairn_hpa_query_destroy(qb);
@@ -203,14 +214,18 @@ typedef struct config {
   int levels;
   int32_t block, landmarks;
   bool half_walled;
+  int32_t max_size; /* 0: 1 */
 } config;
 
 static const config configs[] = {
-    {64, 48, 20, 1, 8, 2, 0, 0, false},   /* uniform terrain, default landmarks */
-    {70, 70, 25, 3, 8, 3, 2, 4, false},   /* uneven, three levels */
-    {50, 37, 15, 2, 16, 3, 2, -1, false}, /* no landmarks, partial clusters */
-    {61, 45, 10, 1, 4, 3, 3, 16, true},   /* empty clusters and blocks */
-    {33, 80, 30, 4, 5, 2, 0, 1, false},
+    {64, 48, 20, 1, 8, 2, 0, 0, false, 1},   /* uniform terrain, default landmarks */
+    {70, 70, 25, 3, 8, 3, 2, 4, false, 1},   /* uneven, three levels */
+    {50, 37, 15, 2, 16, 3, 2, -1, false, 1}, /* no landmarks, partial clusters */
+    {61, 45, 10, 1, 4, 3, 3, 16, true, 1},   /* empty clusters and blocks */
+    {33, 80, 30, 4, 5, 2, 0, 1, false, 1},
+    {64, 48, 8, 1, 8, 2, 0, 0, false, 4},  /* unit sizes 1 to 4 */
+    {70, 70, 10, 3, 8, 3, 2, 4, false, 3}, /* sizes, uneven, three levels */
+    {61, 45, 10, 1, 4, 3, 3, 16, true, 2}, /* sizes, empty clusters */
 };
 
 static cairn_grid *config_grid(const config *c, uint64_t *rng) {
@@ -226,7 +241,8 @@ static void round_trip_memory(void **state) {
   for (size_t i = 0; i < sizeof configs / sizeof *configs; i++) {
     const config *c = &configs[i];
     cairn_grid *g = config_grid(c, &rng);
-    cairn_hpa *h = build_opts(g, c->cluster, c->levels, c->block, c->landmarks);
+    cairn_hpa *h = build_sized(g, c->cluster, c->levels, c->block, c->landmarks,
+                               c->max_size ? c->max_size : 1);
     size_t len;
     uint8_t *buf = save_bytes(h, &len);
     for (int threads = 1; threads <= 3; threads++) {
@@ -285,10 +301,11 @@ static void round_trip_file(void **state) {
 static void edits_after_load(void **state) {
   (void)state;
   uint64_t rng = 0xed17;
-  for (int levels = 2; levels <= 3; levels++) {
-    cairn_grid *ga = tu_random_grid(&rng, 56, 49, 20, 3);
+  for (int v = 0; v < 4; v++) { /* levels 2 and 3, max_size 1, then 3 */
+    const int levels = 2 + v % 2;
+    cairn_grid *ga = tu_random_grid(&rng, 56, 49, v < 2 ? 20 : 8, 3);
     cairn_grid *gb = copy_grid(ga);
-    cairn_hpa *a = build_opts(ga, 8, levels, 2, 4);
+    cairn_hpa *a = build_sized(ga, 8, levels, 2, 4, v < 2 ? 1 : 3);
     size_t len;
     uint8_t *buf = save_bytes(a, &len);
     cairn_hpa *b = load_ok(buf, len, gb, NULL, 2);
@@ -349,9 +366,10 @@ static void stale_after_load(void **state) {
 static void layer_round_trip(void **state) {
   (void)state;
   uint64_t rng = 0x1a7e;
-  for (int levels = 2; levels <= 3; levels++) {
-    cairn_grid *g = tu_random_grid(&rng, 64, 58, 18, 2);
-    cairn_hpa *a = build_opts(g, 8, levels, 2, 4);
+  for (int v = 0; v < 4; v++) { /* levels 2 and 3, max_size 1, then 3 */
+    const int levels = 2 + v % 2;
+    cairn_grid *g = tu_random_grid(&rng, 64, 58, v < 2 ? 18 : 8, 2);
+    cairn_hpa *a = build_sized(g, 8, levels, 2, 4, v < 2 ? 1 : 3);
     cairn_penalty *pa = NULL;
     assert_int_equal(cairn_penalty_create(g, NULL, &pa), CAIRN_OK);
     stir_layers(&rng, g, &pa, 1, 60);
@@ -422,7 +440,7 @@ static void every_truncation(void **state) {
   uint8_t *buf = save_bytes(h, &len);
   print_message("the small file: %zu bytes\n", len);
   assert_true(len > 1000 && len < 16384); /* small: each of its truncations is loaded */
-  refused_load(buf, 10, g, NULL, CAIRN_ERR_PARSE, "truncated: 10 of at least 84 bytes");
+  refused_load(buf, 10, g, NULL, CAIRN_ERR_PARSE, "truncated: 10 of at least 88 bytes");
   char want[64];
   snprintf(want, sizeof want, "truncated: %zu of %zu bytes", len - 1, len);
   refused_load(buf, len - 1, g, NULL, CAIRN_ERR_PARSE, want);
@@ -540,6 +558,74 @@ static size_t target2_at(const cairn_hpa *h, size_t len, uint32_t x) {
   return end - 4 * before;
 }
 
+/* The sizes' section behind a forged checksum (max_size 3): the last
+ * cluster's count of tables out of range, a kept-edge bit for a size past
+ * max_size, one from an entrance to itself, a sized cost below the size-1
+ * one: each refused with CAIRN_ERR_PARSE naming the cluster; the intact
+ * file loads. */
+static void forged_sizes(void **state) {
+  (void)state;
+  uint64_t rng = 0x512e;
+  cairn_grid *g = tu_random_grid(&rng, 40, 36, 8, 2);
+  cairn_hpa *h = build_sized(g, 8, 2, 0, 2, 3);
+  size_t len;
+  uint8_t *buf = save_bytes(h, &len);
+  cairn_hpa_destroy(load_ok(buf, len, g, NULL, 1));
+  uint32_t last = (uint32_t)h->cw * (uint32_t)h->ch;
+  while (!h->clusters[last - 1].n) last--;
+  const hpa_cluster *c = &h->clusters[last - 1];
+  const size_t nn = (size_t)c->n * c->n, cost = (buf[12] & 2) ? 8 : 4;
+  const size_t ke = len - 8 - nn, tables = ke - (size_t)c->ntab * nn * cost;
+  const size_t ntab = tables - 2 - 1; /* the tab bytes of sizes 2 and 3 */
+  char want[64];
+  snprintf(want, sizeof want, "cluster %u: ", last - 1);
+  uint8_t *copy = malloc(len);
+  assert_non_null(copy);
+  struct {
+    size_t at;
+    uint8_t value;
+  } named[] = {{ntab, 3}, {ke, 0x08}, {ke, 0x02}};
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+    memcpy(copy, buf, len);
+    copy[named[i].at] = named[i].value;
+    forge(copy, len);
+    refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
+  }
+  /* a size-2 cost below the size-1 one, where the cluster has a table */
+  bool tried = false;
+  for (uint32_t k = 0; k < last && !tried; k++) {
+    const hpa_cluster *d = &h->clusters[k];
+    if (!d->ntab) continue;
+    /* find its table: walk the sizes' section back from its end */
+    size_t at, end = len - 8;
+    for (uint32_t j = last; j-- > k;) {
+      const hpa_cluster *e = &h->clusters[j];
+      if (!e->n) continue;
+      size_t enn = (size_t)e->n * e->n;
+      end -= enn + (size_t)e->ntab * enn * cost + 3;
+    }
+    at = end + 3; /* its first table */
+    size_t pair = SIZE_MAX;
+    for (size_t q = 0; q < (size_t)d->n * d->n && pair == SIZE_MAX && d->tab[2] == 1; q++)
+      if (q / d->n != q % d->n && d->cap[q / d->n] >= 2 && d->cap[q % d->n] >= 2 &&
+          d->sd[q] != CAIRN_COST_INF)
+        pair = q;
+    if (pair == SIZE_MAX) continue;
+    memcpy(copy, buf, len);
+    for (size_t b = 0; b < cost; b++) copy[at + pair * cost + b] = 0;
+    copy[at + pair * cost] = 1; /* a cost of 1/65536 of a step */
+    forge(copy, len);
+    snprintf(want, sizeof want, "cluster %u: ", k);
+    refused_load(copy, len, g, NULL, CAIRN_ERR_PARSE, want);
+    tried = true;
+  }
+  assert_true(tried);
+  free(copy);
+  free(buf);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
 /* Changes behind a forged checksum: each named one is refused with
  * CAIRN_ERR_PARSE; random ones are refused or load, and what loads
  * answers queries and destroys cleanly (AddressSanitizer watches). */
@@ -560,8 +646,10 @@ static void forged_payloads(void **state) {
       {40, 3, "bad header"},     /* cluster side 3 */
       {44, 4, "bad header"},     /* four levels */
       {71, 0x7f, "bad header"},  /* more nodes than cells */
-      {76, 0xff, "cluster 0"},   /* its entrance count */
-      {78, 2, "cluster 0"},      /* an unknown cluster flag */
+      {76, 9, "bad header"},     /* a largest unit size of 9 */
+      {76, 0, "bad header"},     /* a largest unit size of 0 */
+      {80, 0xff, "cluster 0"},   /* its entrance count */
+      {82, 2, "cluster 0"},      /* an unknown cluster flag */
   };
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
     memcpy(copy, buf, len);
@@ -791,6 +879,7 @@ int main(void) {
       cmocka_unit_test(every_bit_flip),
       cmocka_unit_test(version_and_map),
       cmocka_unit_test(forged_payloads),
+      cmocka_unit_test(forged_sizes),
       cmocka_unit_test(buffer_sizing),
       cmocka_unit_test(bad_arguments),
       cmocka_unit_test(oom_while_loading),

@@ -213,9 +213,39 @@ static inline void assert_same_level2(const cairn_hpa *a, const cairn_hpa *b,
   }
 }
 
+/* Same unit-size data (max_size > 1): each cluster's sized tables, pair
+ * and node annotations, and the graph of every size, edge for edge with
+ * its landmark table. */
+static inline void assert_same_sizes(const cairn_hpa *a, const cairn_hpa *b) {
+  assert_int_equal(a->max_size, b->max_size);
+  const uint32_t n_clusters = (uint32_t)a->cw * (uint32_t)a->ch;
+  for (uint32_t k = 0; k < n_clusters; k++) {
+    const hpa_cluster *ca = &a->clusters[k], *cb = &b->clusters[k];
+    assert_int_equal(ca->sbytes, cb->sbytes);
+    assert_memory_equal(ca->tab, cb->tab, sizeof ca->tab);
+    assert_int_equal(ca->slayered, cb->slayered);
+    if (ca->sbytes) assert_memory_equal(ca->sd, cb->sd, ca->sbytes);
+  }
+  for (int k = 0; k <= CAIRN_GRID_MAX_CLEARANCE; k++) {
+    const cairn_graph *ga = a->gsize[k], *gb = b->gsize[k];
+    assert_int_equal(ga != NULL, gb != NULL);
+    assert_int_equal(ga != NULL, k >= 2 && k <= a->max_size);
+    if (!ga) continue;
+    tu_assert_same_graph(ga, gb);
+    uint32_t lm = cairn_graph_landmarks(ga), n = cairn_graph_nodes(ga);
+    assert_int_equal(lm, cairn_graph_landmarks(gb));
+    for (uint32_t i = 0; i < lm; i++) {
+      assert_int_equal(cairn_graph_landmark_node(ga, i), cairn_graph_landmark_node(gb, i));
+      for (uint32_t v = 0; v < n; v++)
+        assert_true(cairn_graph_landmark_cost(ga, i, v) == cairn_graph_landmark_cost(gb, i, v));
+    }
+  }
+}
+
 /* Same abstract graph (nodes, positions, every neighbour list with its
  * costs) and same cluster contents (entrances, costs, cached paths); with
- * three levels, the same blocks and level-2 graph too. */
+ * three levels, the same blocks and level-2 graph too; and the same
+ * unit-size data. */
 static inline void assert_same_hierarchy(const cairn_hpa *a, const cairn_hpa *b) {
   cairn_hpa_stats sa, sb;
   cairn_hpa_get_stats(a, &sa);
@@ -279,6 +309,8 @@ static inline void assert_same_hierarchy(const cairn_hpa *a, const cairn_hpa *b)
     assert_memory_equal(a->node_cluster, b->node_cluster,
                         sa.nodes * sizeof *a->node_cluster);
   if (sa.levels == 3) assert_same_level2(a, b, sa.nodes);
+  assert_int_equal(sa.max_size, sb.max_size);
+  assert_same_sizes(a, b);
 }
 
 /* n random queries (open start and goal) answered by h (through q) and by

@@ -148,10 +148,20 @@ expect 0 '"cost":23.970581' "$cairn" path --map "$tmp/gate2.map" --from 2,2 --to
 expect 0 '"found":false' "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 3 --json
 expect 3 "--from 9,2: a unit of size 2 does not fit there" \
   "$cairn" path --map "$tmp/gate.map" --from 9,2 --to 17,2 --size 2
-expect 2 "--size does not apply to --algo hpa" \
-  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --algo hpa
-expect 2 "--smooth is for units of size 1" \
-  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --smooth
+# the hierarchy answers for the unit too (built for sizes up to --size):
+# the way round, through the hierarchy (nearby 0), and none for size 3
+expect 0 '"cost":23.970581,.*"plain":false,.*"max_size":2' \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --algo hpa --nearby 0 --json
+expect 0 '"found":false' \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 3 --algo hpa --nearby 0 --json
+"$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --algo hpa \
+  --save-hierarchy "$tmp/gate1.hpa" >/dev/null
+expect 3 "the hierarchy answers units up to size 1, not 2" \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --algo hpa \
+  --load-hierarchy "$tmp/gate1.hpa"
+# the unit's own line of sight pulls its path: round the wall's foot
+expect 0 '"smoothed":\[\[2,2\],\[8,10\],\[11,10\],\[17,2\]\],"smoothed_length":23.000000' \
+  "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 2 --smooth --json
 expect 2 "--size: '9' is not an integer in 1..8" \
   "$cairn" path --map "$tmp/gate.map" --from 2,2 --to 17,2 --size 9
 # scen --size: the row's cost for the unit, checked on the eroded map and
@@ -161,7 +171,9 @@ printf 'version 1\n0\tgate.map\t20\t12\t2\t2\t17\t2\t15\n0\tgate.map\t20\t12\t9\
 expect 0 '"skipped":1,"unreachable":0,"invalid":0,"size":2,"mismatch":null,.*"mean_cost":23\.9705' \
   "$cairn" scen "$tmp/gate.map.scen" --size 2 --json
 expect 0 '"mismatch":0,.*"mean_cost":11.500000' "$cairn" scen "$tmp/gate.map.scen" --json
-expect 2 "--size does not apply to --algo hpa" "$cairn" scen "$tmp/gate.map.scen" --size 2 --algo hpa
+# the hierarchy for the unit: suboptimality against A* for the unit
+expect 0 '"invalid":0,"size":2,"mismatch":null,"mean_subopt_pct":0.000000,.*"max_size":2' \
+  "$cairn" scen "$tmp/gate.map.scen" --size 2 --algo hpa --nearby 0 --json
 expect 2 "--cluster needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --cluster 8
 expect 2 "--nearby needs --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo dijkstra --nearby 0
@@ -410,6 +422,11 @@ same_at_threads '"(ticks|arrived|in_wall|state_hash|by_size)":("[^"]*"|[^,]*|\[[
   "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --json
 expect 0 '"arrived":24,"in_wall":0,.*"by_size":\[\{"size":1,"units":12,"arrived":12,"mean_walk":3[0-9]\.[0-9]+\},\{"size":2,"units":12,"arrived":12,"mean_walk":[56][0-9]\.[0-9]+\}\]' \
   "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --json
+# over a hierarchy answering both sizes: the same routes, the same state at 1 and 2 threads
+same_at_threads '"(ticks|arrived|in_wall|state_hash|by_size)":("[^"]*"|[^,]*|\[[^]]*\])' \
+  "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo hpa --json
+expect 0 '"arrived":24,"in_wall":0,.*"by_size":\[\{"size":1,"units":12,"arrived":12,"mean_walk":[23][0-9]\.[0-9]+\},\{"size":2,"units":12,"arrived":12,"mean_walk":[56][0-9]\.[0-9]+\}\]' \
+  "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo hpa --json
 expect 3 "cairn: --goal 50,9: a unit of size 2 does not fit there" \
   "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,2 --goal 50,9
 expect 2 "--sizes: '5' is not an integer in 1..4" "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,5

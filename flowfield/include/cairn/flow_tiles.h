@@ -49,6 +49,31 @@ CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_create(const cairn_grid *grid,
                                      size_t max_sectors,
                                      const cairn_allocator *alloc,
                                      cairn_flow_tiles **out);
+/** cairn_flow_tiles_create for a unit of size k (cairn_search_opts.size):
+ * routes are the hierarchy's answers for that size (cairn_hpa_path_opts.size)
+ * and sectors integrate over the positions where the unit fits, each step
+ * paying the dearest terrain it covers, so following the tiles keeps the
+ * whole unit on open cells. The tiles keep the grid eroded for the size
+ * (1 byte a cell), redone around the cells cairn_flow_tiles_invalidate
+ * names. Size 1 is cairn_flow_tiles_create.
+ * @param[in] grid the grid (kept: it must outlive the tiles)
+ * @param[in] hpa the hierarchy built on it, answering units of size k
+ *   (cairn_hpa_opts.max_size at least k)
+ * @param[in] goal the goal position (the unit's top-left cell)
+ * @param[in] max_sectors most routed sectors
+ * @param[in] size the unit's size, 1 .. the hierarchy's max_size (0 reads
+ *   as 1)
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the tiles
+ * @return as cairn_flow_tiles_create; CAIRN_ERR_ARG also for a size the
+ *   hierarchy does not answer; CAIRN_ERR_BLOCKED for a goal the unit does
+ *   not fit on */
+CAIRN_FLOWFIELD_API cairn_status cairn_flow_tiles_create_sized(const cairn_grid *grid,
+                                                               const cairn_hpa *hpa,
+                                                               cairn_point goal,
+                                                               size_t max_sectors, int32_t size,
+                                                               const cairn_allocator *alloc,
+                                                               cairn_flow_tiles **out);
 /** Destroys the tiles. NULL is ignored.
  * @param[in] t the tiles, or NULL */
 CAIRN_FLOWFIELD_API void cairn_flow_tiles_destroy(cairn_flow_tiles *t);

@@ -113,11 +113,22 @@ typedef struct cairn_hpa_opts {
   /** landmarks: 1..CAIRN_GRAPH_MAX_LANDMARKS, -1 for none (cheaper builds
    * and edits, slower queries), 0 = CAIRN_HPA_DEFAULT_LANDMARKS */
   int32_t landmarks;
+  /** Largest unit size the hierarchy answers for (units of k x k cells,
+   * cairn_search_opts.size): 1..CAIRN_GRID_MAX_CLEARANCE; 0 reads as 1,
+   * the default, which builds exactly the hierarchy of a build without
+   * sizes. Above 1, every entrance and crossing is annotated with the
+   * largest size that fits it, each cluster keeps its entrance costs for
+   * every size from 2 to max_size (sharing the size-1 costs wherever the
+   * size-1 paths fit the larger unit at the same cost), and borders get
+   * extra crossings where the size-1 ones are too narrow for a larger
+   * unit (Harabor and Botea's annotated hierarchy, HAA*). See
+   * docs/hierarchy.md, "Units of several sizes", for its cost. */
+  int32_t max_size;
 } cairn_hpa_opts;
 
 /** The default options.
  * @return cluster 16, levels and landmarks by default, the hierarchy's own
- * pool over every core */
+ * pool over every core, max_size 1 */
 CAIRN_HIERARCHY_API cairn_hpa_opts cairn_hpa_defaults(void);
 
 /** Builds the hierarchy over an 8-way grid. Refreshes nothing in the grid:
@@ -130,7 +141,8 @@ CAIRN_HIERARCHY_API cairn_hpa_opts cairn_hpa_defaults(void);
  * out, or a cluster side outside [CAIRN_HPA_MIN_CLUSTER,
  * CAIRN_HPA_MAX_CLUSTER], levels other than 0, 2 or 3, a block side
  * outside [2, 64], landmarks outside [-1, CAIRN_GRAPH_MAX_LANDMARKS],
- * threads outside [0, CAIRN_JOBS_MAX_WORKERS], or jobs that
+ * threads outside [0, CAIRN_JOBS_MAX_WORKERS], max_size outside
+ * [0, CAIRN_GRID_MAX_CLEARANCE], or jobs that
  * cairn_jobs_check refuses; CAIRN_ERR_NOMEM (memory, a lock or the pool's
  * threads cannot be had) */
 CAIRN_HIERARCHY_API cairn_status cairn_hpa_create(const cairn_grid *grid,
@@ -163,6 +175,7 @@ typedef struct cairn_hpa_stats {
   uint32_t layered_clusters; /**< clusters built with the layer's penalties */
   uint32_t stale_clusters;   /**< clusters the layer changed since they were
                                 built (cairn_hpa_refresh catches up) */
+  int32_t max_size;          /**< largest unit size answered (opts.max_size) */
 } cairn_hpa_stats;
 
 /** Fills `*out` with the hierarchy's figures.
@@ -276,7 +289,7 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_cl
 
 /** The version of the file format cairn_hpa_save writes and
  * cairn_hpa_load reads (docs/hierarchy.md, "The file format"). */
-#define CAIRN_HPA_FORMAT_VERSION 2
+#define CAIRN_HPA_FORMAT_VERSION 3
 
 /** Writes the hierarchy, everything a query reads, into buf: the map's
  * size and fingerprint (cairn_grid_fingerprint), the options it was built
@@ -328,8 +341,8 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_file(const cairn_hpa *h, const c
  *
  * Checked, in this order, each with its message in err ("NAME: problem",
  * NAME "<memory>"): CAIRN_ERR_PARSE for a wrong magic ("not a cairn
- * hierarchy"), another format version ("format version 3, this build reads
- * 2"), fewer bytes than the header says ("truncated: 1234 of 5678 bytes")
+ * hierarchy"), another format version ("format version 2, this build reads
+ * 3"), fewer bytes than the header says ("truncated: 1234 of 5678 bytes")
  * or more, a checksum that does not match ("checksum mismatch"), a header
  * field out of range; then CAIRN_ERR_MISMATCH for a file made for another
  * map ("made for a 512x512 map with fingerprint ..., this map is ...") or
@@ -429,10 +442,21 @@ typedef struct cairn_hpa_path_opts {
    * twice the cluster side; 0 = always hierarchical. */
   int32_t nearby;
   int smooth; /**< nonzero (default): shortcut detours, keeping 8-way moves */
+  /** The unit's size k (cairn_search_opts.size): it covers the k x k cells
+   * whose top-left one is its position; 0 reads as 1 (the default). Above
+   * the hierarchy's max_size (or negative): CAIRN_ERR_ARG. A start or
+   * goal where the unit does not fit: CAIRN_ERR_BLOCKED. The path is one
+   * the core's A* with the same size accepts (every position and move
+   * legal for the unit, its cost the unit's cost: the dearest terrain and
+   * highest penalty under the block); smoothing takes a shortcut only
+   * through positions and moves legal for it. A query of size above 1
+   * plans on the clusters' graph for its size even where a third level
+   * is built (the level-2 graph is for size 1). */
+  int32_t size;
 } cairn_hpa_path_opts;
 
 /** The default query options.
- * @return nearby -1 (twice the cluster side), smoothing on */
+ * @return nearby -1 (twice the cluster side), smoothing on, size 1 */
 CAIRN_HIERARCHY_API cairn_hpa_path_opts cairn_hpa_path_defaults(void);
 
 /** The answer of a query. */

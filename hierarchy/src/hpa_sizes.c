@@ -1,0 +1,556 @@
+/* Units of several sizes from one hierarchy (max_size > 1), after Harabor
+ * and Botea's annotated hierarchy (HAA*).
+ *
+ * Each entrance is annotated with the largest size that fits it (its
+ * clearance, capped at max_size), each crossing with the smaller of its
+ * two cells' (and for a diagonal the two cells beside it). Each cluster
+ * keeps, for every size k from 2 to max_size, the cost between each pair
+ * of its entrances that fit k: the cost of the best path of a k x k unit
+ * whose positions stay inside the cluster (its block may reach past the
+ * east and south sides). Most of them need no search: a size-1 path whose
+ * positions and moves are legal for size k, and whose cells all carry the
+ * terrain and penalty of the cell the block's corner is on, costs the same
+ * for size k, and no path of size k costs less than the size-1 optimum;
+ * so such a pair shares the size-1 cost. Only the rows of entrances with a
+ * pair that fails the test run a Dijkstra for size k, and a size whose
+ * table equals the size-1 one (or the previous size's) shares it.
+ *
+ * The graph of size k has the level-1 graph's nodes, the pairs of its
+ * table that are no detour through a third node that fits, and the
+ * crossings that fit (hpa_size_graphs.c). Refinement walks the size-1
+ * path where it serves (pc) and otherwise searches inside the cluster
+ * (hpa_query.c). */
+#include "hpa_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- annotations ---------------------------------------------------- */
+
+bool cairn__hpa_transition_fits(const cairn_hpa *h, const hpa_transition *t, unsigned k) {
+  if (hpa_fit(h, t->a) < k || hpa_fit(h, t->b) < k) return false;
+  if (!t->diag) return true;
+  cairn_point a = hpa_point(h, t->a), b = hpa_point(h, t->b);
+  return hpa_fit(h, hpa_index(h, b.x, a.y)) >= k && hpa_fit(h, hpa_index(h, a.x, b.y)) >= k;
+}
+
+bool cairn__hpa_sizes_layered(const cairn_hpa *h, const hpa_cluster *c) {
+  if (!h->pen) return false;
+  cairn_rect r = hpa_cluster_reach(h, c);
+  for (int32_t y = r.y; y < r.y + r.h; y++) {
+    const uint32_t *row = h->pen + hpa_index(h, r.x, y);
+    for (int32_t x = 0; x < r.w; x++)
+      if (row[x]) return true;
+  }
+  return false;
+}
+
+void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c) {
+  cairn__free(a, c->sd, c->sbytes);
+  c->sd = NULL;
+  c->pc = c->ke = c->cap = NULL;
+  c->sbytes = 0;
+  c->ntab = 0;
+  memset(c->tab, 0, sizeof c->tab);
+  c->slayered = false;
+}
+
+bool cairn__hpa_sizes_alloc(const cairn_hpa *h, hpa_cluster *c, unsigned ntab) {
+  const size_t nn = (size_t)c->n * c->n;
+  const size_t bytes = (size_t)ntab * nn * sizeof(cairn_cost) + 2 * nn + c->n;
+  uint8_t *block = cairn__alloc(&h->alloc, bytes);
+  if (!block) return false;
+  c->sd = (cairn_cost *)(void *)block;
+  c->pc = block + (size_t)ntab * nn * sizeof(cairn_cost);
+  c->ke = c->pc + nn;
+  c->cap = c->ke + nn;
+  c->sbytes = bytes;
+  c->ntab = (uint8_t)ntab;
+  memset(c->tab, 0, sizeof c->tab);
+  return true;
+}
+
+/* ---- one cluster ---------------------------------------------------- */
+
+/* A worker's scratch. */
+typedef struct sizes_scratch {
+  /* the cluster's positions eroded for one size (erode), with the layer
+   * eroded alike, and a search sized for it, for the rows that need a
+   * Dijkstra of their own */
+  cairn_grid *local;
+  cairn_penalty *lpen;
+  cairn_search *search;
+  uint8_t *ebuf;      /* cs * cs: the eroded costs before they go in */
+  uint8_t *run;       /* cs * cs: one clear run's codes */
+  uint8_t *u;         /* cs * cs: per position, the largest size whose block
+                         carries the position's own terrain and penalty */
+  cairn_point *pts;   /* nodes in local coordinates, then targets */
+  size_t pts_cap;
+  cairn_cost *tabs;   /* (max_size - 1) n n */
+  uint8_t *pc, *ke;   /* n n each */
+  uint8_t *kn;        /* n n: the pairs of a size some search already gave */
+  size_t pairs_cap;   /* n n room of pc and ke; tabs hold (max - 1) times */
+} sizes_scratch;
+
+typedef struct sizes_ctx {
+  cairn_hpa *h;
+  const uint32_t *list;
+} sizes_ctx;
+
+static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
+  const size_t more = (size_t)h->max_size - 1, cs = (size_t)h->cs;
+  cairn_search_destroy(sc->search);
+  cairn_penalty_destroy(sc->lpen);
+  cairn_grid_destroy(sc->local);
+  cairn__free(&h->alloc, sc->u, cs * cs);
+  cairn__free(&h->alloc, sc->ebuf, cs * cs);
+  cairn__free(&h->alloc, sc->run, cs * cs);
+  cairn__free(&h->alloc, sc->pts, sc->pts_cap * sizeof *sc->pts);
+  cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
+  cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
+  cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
+  cairn__free(&h->alloc, sc->kn, sc->pairs_cap);
+  memset(sc, 0, sizeof *sc);
+}
+
+/* Called with the allocator's lock held. */
+static cairn_status scratch_init(void *ctx, void *scratch) {
+  const cairn_hpa *h = ((sizes_ctx *)ctx)->h;
+  sizes_scratch *sc = scratch;
+  memset(sc, 0, sizeof *sc);
+  cairn_status st = cairn_search_create(&h->alloc, &sc->search);
+  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
+  /* everything the fills will need, taken now (outside the lock later) */
+  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
+  if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
+  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
+  sc->u = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
+  sc->ebuf = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
+  sc->run = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
+  if (st == CAIRN_OK && (!sc->u || !sc->ebuf || !sc->run)) st = CAIRN_ERR_NOMEM;
+  if (st != CAIRN_OK) scratch_free(h, sc);
+  return st;
+}
+
+static void scratch_fini(void *ctx, void *scratch) {
+  scratch_free(((sizes_ctx *)ctx)->h, scratch);
+}
+
+/* Room for n nodes (pts, twice) and n n pairs. */
+static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
+  const size_t nn = (size_t)n * n, more = (size_t)h->max_size - 1;
+  bool ok = true;
+  hpa_lock(h);
+  if (2 * (size_t)n > sc->pts_cap) {
+    cairn__free(&h->alloc, sc->pts, sc->pts_cap * sizeof *sc->pts);
+    sc->pts_cap = 2 * (size_t)n;
+    sc->pts = cairn__alloc(&h->alloc, sc->pts_cap * sizeof *sc->pts);
+    if (!sc->pts) sc->pts_cap = 0;
+    ok = sc->pts != NULL;
+  }
+  if (ok && nn > sc->pairs_cap) {
+    cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
+    cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
+    cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
+    cairn__free(&h->alloc, sc->kn, sc->pairs_cap);
+    sc->pairs_cap = nn;
+    sc->tabs = cairn__alloc(&h->alloc, more * nn * sizeof *sc->tabs);
+    sc->pc = cairn__alloc(&h->alloc, nn);
+    sc->ke = cairn__alloc(&h->alloc, nn);
+    sc->kn = cairn__alloc(&h->alloc, nn);
+    ok = sc->tabs && sc->pc && sc->ke && sc->kn;
+    if (!ok) {
+      cairn__free(&h->alloc, sc->tabs, sc->tabs ? more * nn * sizeof *sc->tabs : 0);
+      cairn__free(&h->alloc, sc->pc, sc->pc ? nn : 0);
+      cairn__free(&h->alloc, sc->ke, sc->ke ? nn : 0);
+      cairn__free(&h->alloc, sc->kn, sc->kn ? nn : 0);
+      sc->tabs = NULL;
+      sc->pc = sc->ke = sc->kn = NULL;
+      sc->pairs_cap = 0;
+    }
+  }
+  hpa_unlock(h);
+  return ok;
+}
+
+/* Per position of the cluster, the largest size (up to its fit) whose
+ * block holds no dearer terrain and no higher penalty than the position's
+ * own cell: up to it, entering the position costs a unit of that size
+ * what it costs a unit of size 1. `flat`: the map has one terrain and the
+ * layer puts nothing where the cluster reads (then it is the fit). */
+static void same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, bool flat, uint8_t *u) {
+  for (int32_t y = 0; y < c->h; y++)
+    for (int32_t x = 0; x < c->w; x++) {
+      uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
+      unsigned fit = hpa_fit(h, i), k = fit ? 1 : 0;
+      if (flat) k = fit; /* one terrain, no layer: every block costs the same */
+      while (k < fit && cairn__block_cost(h->grid, i, k + 1) == h->cost[i] &&
+             (!h->pen || cairn__block_pen(h->grid, h->pen, i, k + 1) == h->pen[i]))
+        k++;
+      u[y * h->cs + x] = (uint8_t)k;
+    }
+}
+
+/* The largest size the kept size-1 path of pair p (from node i) serves at
+ * its size-1 cost: every position it enters has that size in u, and every
+ * diagonal has both cells beside it fitting. */
+static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t *u,
+                        uint32_t i, size_t p) {
+  unsigned most = c->cap[i];
+  cairn_point at = hpa_point(h, c->cell[i]);
+  uint32_t idx = c->cell[i];
+  const int32_t stride = h->stride;
+  for (uint32_t s = c->off[p]; s < c->off[p + 1] && most > 1; s++) {
+    const uint8_t d = c->steps[s];
+    if (d >= 4) { /* a diagonal: the cells beside it */
+      unsigned f1 = hpa_fit(h, (uint32_t)((int32_t)idx + cairn__dx[d]));
+      unsigned f2 = hpa_fit(h, (uint32_t)((int32_t)idx + cairn__dy[d] * stride));
+      most = f1 < most ? f1 : most;
+      most = f2 < most ? f2 : most;
+    }
+    at.x += cairn__dx[d];
+    at.y += cairn__dy[d];
+    idx = (uint32_t)((int32_t)idx + cairn__dx[d] + cairn__dy[d] * stride);
+    unsigned here = u[(at.y - c->y0) * h->cs + (at.x - c->x0)];
+    most = here < most ? here : most;
+  }
+  return (uint8_t)most;
+}
+
+/* pc of pair i -> j, found on demand: a kept pair walks its path; a
+ * dropped finite one (a detour through some node m at the same cost) takes
+ * the best over such m of the smaller of its two halves, which are
+ * cheaper, so the recursion ends. 0xFF marks pairs not yet done. */
+static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t *u,
+                        uint8_t *pc, uint32_t i, uint32_t j) {
+  const uint32_t n = c->n;
+  const size_t p = (size_t)i * n + j;
+  if (pc[p] != 0xFF) return pc[p];
+  uint8_t best = 0;
+  const cairn_cost d = c->dist[p];
+  if (c->off[p + 1] != c->off[p]) {
+    best = walk_cap(h, c, u, i, p);
+  } else if (d != CAIRN_COST_INF) {
+    for (uint32_t m = 0; m < n && best < c->cap[i]; m++) {
+      cairn_cost a = c->dist[(size_t)i * n + m], b = c->dist[(size_t)m * n + j];
+      if (m == i || m == j || a == CAIRN_COST_INF || b == CAIRN_COST_INF || a + b != d)
+        continue;
+      uint8_t x = pair_cap(h, c, u, pc, i, m), y = pair_cap(h, c, u, pc, m, j);
+      uint8_t v = x < y ? x : y;
+      best = v > best ? v : best;
+    }
+  }
+  pc[p] = best;
+  return best;
+}
+
+/* The cluster's positions eroded for size k into the local grid: a
+ * position where the unit fits costs the dearest terrain under its block,
+ * one where it does not is blocked, and so is the rest of the local grid
+ * (clusters cut by the map's edge); the layer likewise, each position
+ * taking the highest penalty under its block. A size-1 search there is the
+ * search of a k x k unit whose positions stay inside the cluster: its
+ * moves (no corner cut between positions that fit) and its costs are the
+ * unit's, and size 1 takes the core's fast fills. Returns the terrain of
+ * every position that fits when they all have the same and the layer
+ * leaves them alone, else 0. */
+static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc, unsigned k) {
+  const int32_t cs = h->cs;
+  const bool flat = cairn_grid_uniform(h->grid) != 0;
+  uint8_t first = 0;
+  bool uniform = true;
+  memset(sc->ebuf, 0, (size_t)cs * (size_t)cs);
+  for (int32_t y = 0; y < c->h; y++)
+    for (int32_t x = 0; x < c->w; x++) {
+      uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
+      if (h->clear[i] < k) continue;
+      uint8_t v = flat ? h->cost[i] : cairn__block_cost(h->grid, i, k);
+      sc->ebuf[y * cs + x] = v;
+      if (!first) first = v;
+      uniform = uniform && v == first;
+    }
+  cairn_rect all = {0, 0, cs, cs};
+  cairn_grid_set_rect(sc->local, all, sc->ebuf, (size_t)cs);
+  if (!c->slayered) return uniform ? first : 0;
+  cairn_penalty_clear(sc->lpen);
+  for (int32_t y = 0; y < c->h; y++)
+    for (int32_t x = 0; x < c->w; x++) {
+      uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
+      if (h->clear[i] < k) continue;
+      uint32_t p = cairn__block_pen(h->grid, h->pen, i, k);
+      if (p == CAIRN_PENALTY_BLOCK)
+        cairn_penalty_block(sc->lpen, x, y, 1);
+      else if (p)
+        cairn_penalty_add(sc->lpen, x, y, p);
+    }
+  return 0; /* penalties: no shortcut */
+}
+
+/* The pairs of row i that size k cannot take from size 1: both ends fit,
+ * a size-1 way exists, its path does not serve k (pc), and no search of
+ * another row gave the cost yet (known). Their other ends as targets into
+ * sc->pts + n (local node ids into tid); returns how many. */
+static size_t open_pairs(const hpa_cluster *c, const sizes_scratch *sc, unsigned k, uint32_t i,
+                         uint32_t *tid) {
+  const uint32_t n = c->n;
+  size_t nt = 0;
+  if (c->cap[i] < k) return 0;
+  for (uint32_t j = 0; j < n; j++) {
+    size_t p = (size_t)i * n + j;
+    if (j != i && c->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && sc->pc[p] < k &&
+        !sc->kn[p]) {
+      sc->pts[n + nt] = sc->pts[j];
+      tid[nt++] = j;
+    }
+  }
+  return nt;
+}
+
+/* The open pairs of row i by a Dijkstra from i on the local grid eroded
+ * for k (erode), stopped once they are settled. On symmetric costs (no
+ * layer, one terrain under every position) each also gives the pair back. */
+static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+                              unsigned k, uint32_t i, const uint32_t *tid, size_t nt,
+                              bool symmetric, cairn_cost *t) {
+  const uint32_t n = c->n;
+  if (c->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK) {
+    for (size_t x = 0; x < nt; x++) t[(size_t)i * n + tid[x]] = CAIRN_COST_INF;
+    return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
+  }
+  cairn_search_opts o = cairn_search_defaults();
+  if (c->slayered) o.penalty = sc->lpen;
+  cairn_status st =
+      cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, sc->pts + n, nt, 0, &o);
+  if (st != CAIRN_OK) return st;
+  for (size_t x = 0; x < nt; x++) {
+    const uint32_t j = tid[x];
+    cairn_node_info info;
+    cairn_search_cell(sc->search, sc->pts[j], &info);
+    cairn_cost g = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
+    t[(size_t)i * n + j] = g;
+    if (symmetric) {
+      t[(size_t)j * n + i] = g;
+      sc->kn[(size_t)j * n + i] = 1;
+    }
+  }
+  return CAIRN_OK;
+}
+
+/* On the eroded grid of one terrain `flat`: the open pairs of row i joined
+ * by a clear straight-as-possible run (whose cost, the octile distance, is
+ * a lower bound of any way, as in the size-1 build) get that cost both
+ * ways and drop out of tid; returns the targets left. */
+static size_t run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint8_t flat,
+                        cairn_cost *t, uint32_t *tid, size_t nt) {
+  const uint32_t n = c->n;
+  size_t left = 0;
+  for (size_t x = 0; x < nt; x++) {
+    const uint32_t j = tid[x];
+    cairn_point a = sc->pts[i], b = sc->pts[j];
+    size_t len;
+    int shape = 0;
+    while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
+      shape++;
+    if (shape == HPA_RUN_SHAPES) {
+      sc->pts[n + left] = b;
+      tid[left++] = j;
+      continue;
+    }
+    int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
+    int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+    cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) * flat;
+    t[(size_t)i * n + j] = t[(size_t)j * n + i] = d;
+    sc->kn[(size_t)j * n + i] = 1;
+  }
+  return left;
+}
+
+/* Size k's table into t (INF where either end does not fit); *shared set
+ * when no row needed a search (the table is then dist's). */
+static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+                               unsigned k, cairn_cost *t, bool *shared) {
+  const uint32_t n = c->n;
+  const size_t nn = (size_t)n * n;
+  uint32_t tid[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  bool eroded = false;
+  uint8_t flat = 0; /* the one terrain of the eroded grid, or 0 */
+  *shared = true;
+  memset(sc->kn, 0, nn);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      t[(size_t)i * n + j] =
+          c->cap[i] >= k && c->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
+  for (uint32_t i = 0; i < n; i++) {
+    size_t nt = open_pairs(c, sc, k, i, tid);
+    if (!nt) continue;
+    *shared = false;
+    if (!eroded) {
+      flat = erode(h, c, sc, k);
+      eroded = true;
+    }
+    if (flat) nt = run_pairs(c, sc, i, flat, t, tid, nt);
+    if (!nt) continue;
+    cairn_status st = sized_row(h, c, sc, k, i, tid, nt, flat != 0, t);
+    if (st != CAIRN_OK) return st;
+  }
+  return CAIRN_OK;
+}
+
+/* Whether tables a and b agree on every pair whose ends fit k. */
+static bool same_table(const hpa_cluster *c, const cairn_cost *a, const cairn_cost *b,
+                       unsigned k) {
+  const uint32_t n = c->n;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; c->cap[i] >= k && j < n; j++)
+      if (c->cap[j] >= k && a[(size_t)i * n + j] != b[(size_t)i * n + j]) return false;
+  return true;
+}
+
+/* Bit k - 1 of ke for each pair size k's graph keeps: both ends fit, the
+ * cost is finite, and no third node that fits k lies on a cheapest way.
+ * Row by row, each third node m marking at once every j it is a detour
+ * to (two rows read in order). */
+static void keep_bits(const hpa_cluster *c, const cairn_cost *t, unsigned k, uint8_t *ke) {
+  const uint32_t n = c->n;
+  uint8_t detour[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  for (uint32_t i = 0; i < n; i++) {
+    if (c->cap[i] < k) continue;
+    const cairn_cost *ti = t + (size_t)i * n;
+    memset(detour, 0, n);
+    for (uint32_t m = 0; m < n; m++) {
+      const cairn_cost a = ti[m], *tm = t + (size_t)m * n;
+      if (m == i || c->cap[m] < k || a == CAIRN_COST_INF) continue;
+      const uint8_t own = detour[m]; /* m is no third node of i -> m */
+      for (uint32_t j = 0; j < n; j++)
+        detour[j] |= tm[j] != CAIRN_COST_INF && a + tm[j] == ti[j];
+      detour[m] = own;
+    }
+    detour[i] = 1;
+    for (uint32_t j = 0; j < n; j++) {
+      bool kept = c->cap[j] >= k && ti[j] != CAIRN_COST_INF && !detour[j];
+      if (kept) ke[(size_t)i * n + j] |= (uint8_t)(1u << (k - 1));
+    }
+  }
+}
+
+/* Whether every node that fits size k - 1 fits k too. */
+static bool same_nodes(const hpa_cluster *c, unsigned k) {
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->cap[i] == k - 1) return false;
+  return true;
+}
+
+/* Size k's kept pairs when its table and its nodes are the size below's:
+ * the same (for k = 2, the pairs size 1 keeps, whose paths are stored). */
+static void copy_bits(const hpa_cluster *c, unsigned k, uint8_t *ke) {
+  const size_t nn = (size_t)c->n * c->n;
+  for (size_t p = 0; p < nn; p++) {
+    bool before = k == 2 ? c->off[p + 1] != c->off[p] : (ke[p] >> (k - 2)) & 1u;
+    if (before) ke[p] |= (uint8_t)(1u << (k - 1));
+  }
+}
+
+/* The sized data of cluster k into one allocation. */
+static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
+  hpa_cluster *c = &h->clusters[id];
+  const uint32_t n = c->n;
+  const size_t nn = (size_t)n * n;
+  const unsigned top = (unsigned)h->max_size;
+  hpa_lock(h);
+  cairn__hpa_sizes_free(&h->alloc, c);
+  hpa_unlock(h);
+  if (!n) return CAIRN_OK;
+  if (!scratch_room(h, sc, n)) return CAIRN_ERR_NOMEM;
+  c->slayered = cairn__hpa_sizes_layered(h, c);
+  uint8_t cap[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  for (uint32_t i = 0; i < n; i++) {
+    cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
+    cairn_point p = hpa_point(h, c->cell[i]);
+    sc->pts[i].x = p.x - c->x0;
+    sc->pts[i].y = p.y - c->y0;
+  }
+  c->cap = cap; /* for the helpers until the final block holds it */
+  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !c->slayered, sc->u);
+  memset(sc->pc, 0xFF, nn);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      if (i == j)
+        sc->pc[(size_t)i * n + j] = cap[i];
+      else
+        pair_cap(h, c, sc->u, sc->pc, i, j);
+  memset(sc->ke, 0, nn);
+  uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
+  unsigned ntab = 0;
+  cairn_status st = CAIRN_OK;
+  for (unsigned k = 2; k <= top && st == CAIRN_OK; k++) {
+    cairn_cost *t = sc->tabs + (size_t)ntab * nn;
+    bool shared;
+    st = size_table(h, c, sc, k, t, &shared);
+    if (st != CAIRN_OK) break;
+    /* a searched table may still equal the size-1 one, or the last size's */
+    if (!shared && same_table(c, t, c->dist, k)) shared = true;
+    if (!shared && !(ntab && tab[k - 1] == ntab && same_table(c, t, t - nn, k)))
+      ntab++;
+    tab[k] = shared ? 0 : (uint8_t)ntab;
+    if (same_nodes(c, k) && tab[k] == tab[k - 1])
+      copy_bits(c, k, sc->ke); /* the size below's graph, node for node */
+    else
+      keep_bits(c, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
+  }
+  c->cap = NULL;
+  if (st != CAIRN_OK) return st;
+  hpa_lock(h);
+  bool ok = cairn__hpa_sizes_alloc(h, c, ntab);
+  hpa_unlock(h);
+  if (!ok) return CAIRN_ERR_NOMEM;
+  memcpy(c->sd, sc->tabs, (size_t)ntab * nn * sizeof(cairn_cost));
+  memcpy(c->pc, sc->pc, nn);
+  memcpy(c->ke, sc->ke, nn);
+  memcpy(c->cap, cap, n);
+  memcpy(c->tab, tab, sizeof tab);
+  return CAIRN_OK;
+}
+
+/* A load's share of sizes_build: cap, u and pc of a cluster whose tables
+ * came from the file. */
+static cairn_status sizes_derive(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
+  hpa_cluster *c = &h->clusters[id];
+  const uint32_t n = c->n;
+  if (!n || !c->sd) return CAIRN_OK;
+  c->slayered = cairn__hpa_sizes_layered(h, c);
+  for (uint32_t i = 0; i < n; i++) c->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
+  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !c->slayered, sc->u);
+  memset(c->pc, 0xFF, (size_t)n * n);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      if (i == j)
+        c->pc[(size_t)i * n + j] = c->cap[i];
+      else
+        pair_cap(h, c, sc->u, c->pc, i, j);
+  return CAIRN_OK;
+}
+
+static cairn_status derive_run(void *ctx, void *scratch, size_t i) {
+  sizes_ctx *p = ctx;
+  return sizes_derive(p->h, p->list[i], scratch);
+}
+
+cairn_status cairn__hpa_derive_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+  if (h->max_size <= 1) return CAIRN_OK;
+  sizes_ctx c = {h, list};
+  hpa_pass p = {&c, sizeof(sizes_scratch), 16, scratch_init, derive_run, scratch_fini};
+  return cairn__hpa_run_pass(h, &p, n);
+}
+
+static cairn_status sizes_run(void *ctx, void *scratch, size_t i) {
+  sizes_ctx *p = ctx;
+  return sizes_build(p->h, p->list[i], scratch);
+}
+
+cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+  if (h->max_size <= 1) return CAIRN_OK;
+  sizes_ctx c = {h, list};
+  hpa_pass p = {&c, sizeof(sizes_scratch), 4, scratch_init, sizes_run, scratch_fini};
+  return cairn__hpa_run_pass(h, &p, n);
+}
