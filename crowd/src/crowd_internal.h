@@ -445,6 +445,12 @@ static inline void cairn__crowd_move(const cairn_crowd *c, float x, float y, flo
   cairn__crowd_move_near_walls(c, x, y, r, mx, my, wx, wy, nx, ny, stop_x, stop_y);
 }
 int cairn__crowd_box_blocked(const cairn_crowd *c, float x, float y, float r);
+/* Whether a disc of radius r goes in a straight line from (ax, ay) to
+ * (bx, by) without overlapping a blocked cell (or leaving the grid): the
+ * sight a disc needs, where the point's line of sight may graze a corner
+ * the disc would catch on. O(length x (2 r + 3)^2) cells. */
+int cairn__crowd_disc_sight(const cairn_crowd *c, float ax, float ay, float bx, float by,
+                            float r);
 int cairn__crowd_disc_near_walls(const cairn_crowd *c, float x, float y, float r,
                                  cairn_point *cell);
 static inline int cairn__crowd_disc_in_wall(const cairn_crowd *c, float x, float y, float r,

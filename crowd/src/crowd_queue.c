@@ -144,16 +144,75 @@ void cairn__crowd_unclaim(cairn_crowd *c, uint32_t s) {
   if (c->claims) cairn_claims_release(c->claims, s);
 }
 
-/* Smooths raw[0..n) into c->smooth; returns the points after the first
- * (the agent stands on it) through *pts and their count. */
+/* The widest disc among request r's agents (a group's members, or its
+ * one agent). */
+static float request_radius(const cairn_crowd *c, const crowd_request *r) {
+  float most = c->radius[r->slot];
+  for (uint32_t m = 0; r->group && m < c->high; m++)
+    if (c->alive[m] && c->group[m] == r->group && c->order[m] == CAIRN_ORDER_PATH)
+      most = c->radius[m] > most ? c->radius[m] : most;
+  return most;
+}
+
+/* The dearest terrain a unit of size k covers at p (0 where it does not
+ * fit), from the route grid. */
+static uint8_t unit_cost(const cairn_crowd *c, cairn_point p, int32_t k) {
+  uint8_t most = 0;
+  for (int32_t dy = 0; dy < k; dy++)
+    for (int32_t dx = 0; dx < k; dx++) {
+      uint8_t t = cairn_grid_cost(c->route, p.x + dx, p.y + dy);
+      if (!t) return 0;
+      most = t > most ? t : most;
+    }
+  return most;
+}
+
+/* Whether the agents may go straight from raw position a to b: a disc of
+ * radius rad on the line between the positions' centres meets no wall
+ * (cairn__crowd_disc_sight), and the positions under that line cost at
+ * most `limit` (a shortcut never drags the unit through terrain the
+ * stretch it replaces went round). */
+static int shortcut_ok(const cairn_crowd *c, cairn_point a, cairn_point b, int32_t k, float rad,
+                       uint8_t limit) {
+  const float o = 0.5f + cairn__crowd_corner(k);
+  const float ax = (float)a.x + o, ay = (float)a.y + o, bx = (float)b.x + o, by = (float)b.y + o;
+  if (!cairn__crowd_disc_sight(c, ax, ay, bx, by, rad)) return 0;
+  const int32_t steps = 2 * (abs(b.x - a.x) + abs(b.y - a.y)) + 1;
+  for (int32_t i = 0; i <= steps; i++) {
+    const float t = (float)i / (float)steps;
+    cairn_point p = cairn__crowd_position(ax + (bx - ax) * t, ay + (by - ay) * t, k);
+    const uint8_t u = unit_cost(c, p, k);
+    if (!u || u > limit) return 0;
+  }
+  return 1;
+}
+
+/* Greedy string pulling of raw[0..n) into c->smooth for request r's units
+ * (their size and widest disc): from each waypoint the shortcut extends
+ * one raw point at a time while shortcut_ok holds. The raw steps always
+ * hold (their discs stay on the unit's cells), so every point is reached
+ * in straight lines. Returns the points after the first (the agent stands
+ * on it) through *pts and their count. */
 static size_t smooth_after_start(cairn_crowd *c, const crowd_request *r, const cairn_point *raw,
                                  size_t n, const cairn_point **pts) {
+  const int32_t k = cairn__crowd_request_size(c, r);
+  const float rad = request_radius(c, r);
   size_t m = 0;
-  double len;
-  if (cairn_smooth_path_sized(c->route, cairn__crowd_request_size(c, r), raw, n, c->smooth,
-                              c->smooth_cap, &m, &len) != CAIRN_OK) {
-    m = n < c->smooth_cap ? n : c->smooth_cap;
-    memmove(c->smooth, raw, sizeof *raw * m);
+  for (size_t i = 0; i < n && m < c->smooth_cap;) {
+    c->smooth[m++] = raw[i];
+    if (i + 1 == n) break;
+    size_t j = i + 1;
+    uint8_t dearest = unit_cost(c, raw[i], k);
+    const uint8_t next = unit_cost(c, raw[j], k);
+    dearest = next > dearest ? next : dearest;
+    while (j + 1 < n) {
+      const uint8_t u = unit_cost(c, raw[j + 1], k);
+      const uint8_t limit = u > dearest ? u : dearest;
+      if (!shortcut_ok(c, raw[i], raw[j + 1], k, rad, limit)) break;
+      dearest = limit;
+      j++;
+    }
+    i = j;
   }
   *pts = c->smooth + 1;
   return m ? m - 1 : 0;

@@ -204,11 +204,12 @@ static void target_of(const cairn_crowd *c, uint32_t s, int32_t m, cairn_point p
   if (c->offx[s] == 0.0f && c->offy[s] == 0.0f) return;
   float ox = *tx + c->offx[s], oy = *ty + c->offy[s];
   cairn_point q = cairn__crowd_position(ox, oy, m);
-  cairn_point here = cairn__crowd_position(c->x[s], c->y[s], m);
-  /* in sight of the agent too: a straight line into a wall face pins it */
+  const float r = c->radius[s];
+  /* in sight of the agent too, for its disc: a straight line into a wall
+   * face, or past a corner its disc catches on, pins it */
   if (cairn_grid_clearance(c->grid, q.x, q.y) < m ||
-      !cairn_grid_line_of_sight_sized(c->grid, p, q, m) ||
-      !cairn_grid_line_of_sight_sized(c->grid, here, q, m))
+      !cairn__crowd_disc_sight(c, *tx, *ty, ox, oy, r) ||
+      !cairn__crowd_disc_sight(c, c->x[s], c->y[s], ox, oy, r))
     return;
   *tx = ox;
   *ty = oy;
@@ -230,7 +231,6 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   float dx = tx - c->x[s], dy = ty - c->y[s];
   float d = sqrtf(dx * dx + dy * dy);
   int last = i + 1 == n;
-  cairn_point here = cairn__crowd_position(c->x[s], c->y[s], m);
   /* On to the next waypoint once this one is reached, or once the next is
    * in sight within ADVANCE_NEAR_WP (so units crowding one waypoint need
    * not all reach it). Near the offset point but without the next in sight,
@@ -243,9 +243,11 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
     float wx = cx - c->x[s], wy = cy - c->y[s];
     float dwp = sqrtf(wx * wx + wy * wy);
     float off = sqrtf(c->offx[s] * c->offx[s] + c->offy[s] * c->offy[s]);
+    float nx, ny;
+    centre_of(wp[i + 1], m, &nx, &ny);
     int advance = dwp < ADVANCE_DIST ||
                   (d < ADVANCE_NEAR_WP &&
-                   cairn_grid_line_of_sight_sized(c->grid, here, wp[i + 1], m));
+                   cairn__crowd_disc_sight(c, c->x[s], c->y[s], nx, ny, c->radius[s]));
     if (advance) {
       i++;
       target_of(c, s, m, wp[i], &tx, &ty);
