@@ -32,11 +32,12 @@ static size_t put_edge(cairn_graph_edge *e, size_t m, uint32_t from, uint32_t to
 static size_t sized_edges(const cairn_hpa *h, uint32_t id, unsigned k,
                           const hpa_transition *trans, size_t nt, cairn_graph_edge *e) {
   const hpa_cluster *c = &h->clusters[id];
+  const hpa_csize *z = &h->csz[id];
   size_t m = 0;
-  for (uint32_t i = 0; c->ke && i < c->n; i++)
+  for (uint32_t i = 0; z->ke && i < c->n; i++)
     for (uint32_t j = 0; j < c->n; j++)
-      if (c->ke[(size_t)i * c->n + j] & (1u << (k - 1)))
-        m = put_edge(e, m, c->first + i, c->first + j, hpa_dist_k(c, i, j, k));
+      if (z->ke[(size_t)i * c->n + j] & (1u << (k - 1)))
+        m = put_edge(e, m, c->first + i, c->first + j, hpa_dist_k(c, z, i, j, k));
   for (size_t t = 0; t < nt; t++) {
     const hpa_transition *x = &trans[t];
     if (!cairn__hpa_transition_fits(h, x, k)) continue;
@@ -163,7 +164,8 @@ size_t cairn__hpa_graph_bytes(const cairn_graph *g) {
 size_t cairn__hpa_sizes_memory(const cairn_hpa *h) {
   size_t mem = 0;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  for (uint32_t id = 0; id < n_clusters; id++) mem += h->clusters[id].sbytes;
+  for (uint32_t id = 0; h->csz && id < n_clusters; id++) mem += h->csz[id].sbytes;
+  if (h->csz) mem += n_clusters * sizeof *h->csz;
   for (int k = 2; k <= CAIRN_GRID_MAX_CLEARANCE; k++) mem += cairn__hpa_graph_bytes(h->gsize[k]);
   return mem;
 }
