@@ -36,6 +36,7 @@ void cairn_hpa_destroy(cairn_hpa *h) {
   }
   cairn__hpa_free_blocks(h);
   cairn__hpa_size_graphs_free(h);
+  cairn__hpa_csz_free(h);
   cairn__hpa_edges_free(h, &h->kept);
   cairn__free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
   cairn_graph_destroy(h->graph);
@@ -175,6 +176,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   cairn_allocator a = h->alloc;
   h->landmarks = o.landmarks < 0 ? 0 : o.landmarks;
   h->max_size = o.max_size;
+  if (!cairn__hpa_csz_init(h)) st = CAIRN_ERR_NOMEM;
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   uint32_t *all = cairn__alloc(&a, n_clusters * sizeof *all);
   if (!all) st = CAIRN_ERR_NOMEM;
@@ -330,7 +332,7 @@ cairn_status cairn_hpa_set_layer(cairn_hpa *h, const cairn_penalty *layer) {
   uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   /* the clusters the old layer made, and those the new one touches */
   for (uint32_t k = 0; k < n_clusters; k++)
-    mark[k] = h->clusters[k].bdist != NULL || h->clusters[k].slayered;
+    mark[k] = h->clusters[k].bdist != NULL || (h->csz && h->csz[k].slayered);
   h->layer = layer;
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = 0;

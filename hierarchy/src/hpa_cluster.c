@@ -35,7 +35,6 @@ typedef struct hpa_scratch {
 } hpa_scratch;
 
 void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
-  cairn__hpa_sizes_free(a, c);
   cairn__free(a, c->dist, hpa_tables_bytes(c->n, c->bdist != NULL));
   cairn__free(a, c->steps, c->n_steps);
   c->bdist = NULL;

@@ -26,19 +26,6 @@ typedef struct hpa_cluster {
    * NULL when the layer was zero over the cluster (dist is both) */
   cairn_cost *bdist;
   uint64_t layer_seen; /* the layer's version when the cluster was built */
-  /* unit sizes 2 .. max_size (hpa_sizes.c; all NULL when max_size is 1 or
-   * the cluster has no entrance): one allocation of sbytes holding the
-   * sized cost tables (n * n each; tab[k] says which one size k reads: 0
-   * for dist itself, t for sd + (t - 1) n n), then per pair the largest
-   * size its size-1 path serves at its size-1 cost (pc), per pair a bit
-   * k - 1 for each size k whose graph keeps the edge (ke), and per node
-   * the largest size that fits it, capped at max_size (cap) */
-  cairn_cost *sd;
-  uint8_t *pc, *ke, *cap;
-  size_t sbytes;
-  uint8_t ntab; /* sized tables in sd */
-  uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1];
-  bool slayered; /* the layer touched the cells the sized tables read */
 } hpa_cluster;
 
 /* A cluster's tables share one allocation (steps have their own): dist,
@@ -58,6 +45,24 @@ static inline void hpa_tables_place(hpa_cluster *c, void *p, uint32_t n, bool bd
   c->off = (uint32_t *)(c->dist + nn * (bdist ? 2u : 1u));
   c->cell = c->off + nn + 1;
 }
+
+/* A cluster's data for units of sizes 2 .. max_size (hpa_sizes.c), kept
+ * apart from hpa_cluster (h->csz, one per cluster, only when max_size is
+ * above 1, so the default hierarchy carries none of it): one allocation
+ * of sbytes holding the sized cost tables (n * n each; tab[k] says which
+ * one size k reads: 0 for the cluster's dist itself, t for sd + (t - 1)
+ * n n), then per pair the largest size its size-1 path serves at its
+ * size-1 cost (pc), per pair a bit k - 1 for each size k whose graph
+ * keeps the edge (ke), and per node the largest size that fits it, capped
+ * at max_size (cap). All NULL for a cluster without entrances. */
+typedef struct hpa_csize {
+  cairn_cost *sd;
+  uint8_t *pc, *ke, *cap;
+  size_t sbytes;
+  uint8_t ntab; /* sized tables in sd */
+  uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1];
+  bool slayered; /* the layer touched the cells the sized tables read */
+} hpa_csize;
 
 /* A crossing between two clusters: cell a on one side, b on the other,
  * one straight or diagonal step apart. */
@@ -113,6 +118,7 @@ struct cairn_hpa {
    * 2 to it the level-1 graph of that size (same nodes as graph) */
   int32_t max_size;
   cairn_graph *gsize[CAIRN_GRID_MAX_CLEARANCE + 1];
+  hpa_csize *csz; /* per cluster when max_size > 1, else NULL */
   int32_t width, height, stride;
   int32_t cs;          /* cluster side */
   int32_t cw, ch;      /* clusters across and down */
@@ -260,24 +266,35 @@ static inline cairn_cost hpa_sized_base_cost(const cairn_hpa *h, cairn_point a,
          cairn__block_cost(h->grid, hpa_index(h, b.x, b.y), k);
 }
 
-/* Cost between local nodes i and j of cluster c for a unit of size k
- * (CAIRN_COST_INF where it does not fit either end, or cannot go). */
-static inline cairn_cost hpa_dist_k(const hpa_cluster *c, uint32_t i, uint32_t j,
-                                    unsigned k) {
+/* Cost between local nodes i and j of cluster c (sized data z) for a
+ * unit of size k (CAIRN_COST_INF where it does not fit either end, or
+ * cannot go). */
+static inline cairn_cost hpa_dist_k(const hpa_cluster *c, const hpa_csize *z, uint32_t i,
+                                    uint32_t j, unsigned k) {
   const size_t nn = (size_t)c->n * c->n, pair = (size_t)i * c->n + j;
   if (k <= 1) return c->dist[pair];
-  if (c->cap[i] < k || c->cap[j] < k) return CAIRN_COST_INF;
-  return c->tab[k] ? c->sd[(size_t)(c->tab[k] - 1) * nn + pair] : c->dist[pair];
+  if (z->cap[i] < k || z->cap[j] < k) return CAIRN_COST_INF;
+  return z->tab[k] ? z->sd[(size_t)(z->tab[k] - 1) * nn + pair] : c->dist[pair];
+}
+/* The sized data of cluster c (max_size > 1). */
+static inline hpa_csize *hpa_sz(const cairn_hpa *h, const hpa_cluster *c) {
+  return &h->csz[c - h->clusters];
 }
 
 /* Unit sizes (hpa_sizes.c). Builds the sized data of the listed clusters
  * (after their size-1 build) as a parallel pass; the lowest status. */
 cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n);
-/* Frees cluster c's sized data. */
-void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c);
-/* Allocates cluster c's sized data for ntab tables (the caller holds the
- * allocator's lock where tasks run), tab all 0; false when out of memory. */
-bool cairn__hpa_sizes_alloc(const cairn_hpa *h, hpa_cluster *c, unsigned ntab);
+/* Frees sized data z (and zeroes it). */
+void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_csize *z);
+/* Allocates the sized data z of cluster c for ntab tables (the caller
+ * holds the allocator's lock where tasks run), tab all 0; false when out
+ * of memory. */
+bool cairn__hpa_sizes_alloc(const cairn_hpa *h, const hpa_cluster *c, hpa_csize *z,
+                            unsigned ntab);
+/* h->csz for max_size > 1 (all zero), or nothing; false when out of
+ * memory. Freed with cairn__hpa_csz_free. */
+bool cairn__hpa_csz_init(cairn_hpa *h);
+void cairn__hpa_csz_free(cairn_hpa *h);
 /* For a load, whose file gave each listed cluster's tables, tab and ke:
  * their node and pair annotations (cap, pc, slayered), derived from the
  * grid and the size-1 data as a build derives them; a parallel pass. */

@@ -887,6 +887,10 @@ static cairn_status load_named(const void *buf, size_t len, const char *name,
   h->landmarks = (int32_t)hd.landmarks;
   h->levels = (int)hd.levels;
   h->max_size = (int32_t)hd.max_size;
+  if (!cairn__hpa_csz_init(h)) {
+    cairn_hpa_destroy(h);
+    return fail(err, CAIRN_ERR_NOMEM, name, "out of memory");
+  }
   h->layer = layer;
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = hd.refresh_at;

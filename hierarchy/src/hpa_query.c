@@ -201,7 +201,7 @@ static cairn_rect cluster_rect(const cairn_hpa *h, const hpa_cluster *c, unsigne
 
 /* Whether local node i of cluster c fits the query's unit. */
 static bool node_fits(const cairn_hpa_query *q, const hpa_cluster *c, uint32_t i) {
-  return q->size <= 1 || c->cap[i] >= q->size;
+  return q->size <= 1 || hpa_sz(q->h, c)->cap[i] >= q->size;
 }
 
 /* Appends the search's path behind `cell` to the legs, in walking order:
@@ -621,7 +621,7 @@ static bool append_kept(cairn_hpa_query *q, const hpa_cluster *c, uint32_t i, ui
 static cairn_status refine_sized(cairn_hpa_query *q, const hpa_cluster *c, uint32_t i,
                                  uint32_t j, cairn_point pu, cairn_point pv) {
   const size_t pair = (size_t)i * c->n + j;
-  if (c->pc[pair] >= q->size && c->off[pair + 1] != c->off[pair])
+  if (hpa_sz(q->h, c)->pc[pair] >= q->size && c->off[pair + 1] != c->off[pair])
     return append_kept(q, c, i, j, pu) ? CAIRN_OK : CAIRN_ERR_NOMEM;
   cairn_search_opts o = cairn_search_defaults();
   o.size = (int32_t)q->size;

@@ -72,8 +72,8 @@ static bool all_narrow(const cairn_hpa *h) {
     for (size_t i = 0; i < (size_t)c->n * c->n; i++)
       if (!hpa_narrow_cost(c->dist[i]) || (c->bdist && !hpa_narrow_cost(c->bdist[i])))
         return false;
-    for (size_t i = 0; i < (size_t)c->ntab * c->n * c->n; i++)
-      if (!hpa_narrow_cost(c->sd[i])) return false;
+    for (size_t i = 0; h->csz && i < (size_t)h->csz[k].ntab * c->n * c->n; i++)
+      if (!hpa_narrow_cost(h->csz[k].sd[i])) return false;
   }
   const uint32_t n_blocks = h->levels == 3 ? (uint32_t)h->bw * (uint32_t)h->bh : 0;
   for (uint32_t k = 0; k < n_blocks; k++)

@@ -45,29 +45,45 @@ bool cairn__hpa_sizes_layered(const cairn_hpa *h, const hpa_cluster *c) {
   return false;
 }
 
-void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_cluster *c) {
-  cairn__free(a, c->sd, c->sbytes);
-  c->sd = NULL;
-  c->pc = c->ke = c->cap = NULL;
-  c->sbytes = 0;
-  c->ntab = 0;
-  memset(c->tab, 0, sizeof c->tab);
-  c->slayered = false;
+void cairn__hpa_sizes_free(const cairn_allocator *a, hpa_csize *z) {
+  cairn__free(a, z->sd, z->sbytes);
+  z->sd = NULL;
+  z->pc = z->ke = z->cap = NULL;
+  z->sbytes = 0;
+  z->ntab = 0;
+  memset(z->tab, 0, sizeof z->tab);
+  z->slayered = false;
 }
 
-bool cairn__hpa_sizes_alloc(const cairn_hpa *h, hpa_cluster *c, unsigned ntab) {
+bool cairn__hpa_sizes_alloc(const cairn_hpa *h, const hpa_cluster *c, hpa_csize *z,
+                            unsigned ntab) {
   const size_t nn = (size_t)c->n * c->n;
   const size_t bytes = (size_t)ntab * nn * sizeof(cairn_cost) + 2 * nn + c->n;
   uint8_t *block = cairn__alloc(&h->alloc, bytes);
   if (!block) return false;
-  c->sd = (cairn_cost *)(void *)block;
-  c->pc = block + (size_t)ntab * nn * sizeof(cairn_cost);
-  c->ke = c->pc + nn;
-  c->cap = c->ke + nn;
-  c->sbytes = bytes;
-  c->ntab = (uint8_t)ntab;
-  memset(c->tab, 0, sizeof c->tab);
+  z->sd = (cairn_cost *)(void *)block;
+  z->pc = block + (size_t)ntab * nn * sizeof(cairn_cost);
+  z->ke = z->pc + nn;
+  z->cap = z->ke + nn;
+  z->sbytes = bytes;
+  z->ntab = (uint8_t)ntab;
+  memset(z->tab, 0, sizeof z->tab);
   return true;
+}
+
+bool cairn__hpa_csz_init(cairn_hpa *h) {
+  const size_t n = (size_t)h->cw * (size_t)h->ch;
+  if (h->max_size <= 1) return true;
+  h->csz = cairn__alloc_zero(&h->alloc, n * sizeof *h->csz);
+  return h->csz != NULL;
+}
+
+void cairn__hpa_csz_free(cairn_hpa *h) {
+  const size_t n = (size_t)h->cw * (size_t)h->ch;
+  if (!h->csz) return;
+  for (size_t k = 0; k < n; k++) cairn__hpa_sizes_free(&h->alloc, &h->csz[k]);
+  cairn__free(&h->alloc, h->csz, n * sizeof *h->csz);
+  h->csz = NULL;
 }
 
 /* ---- one cluster ---------------------------------------------------- */
@@ -195,9 +211,9 @@ static void same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, bool flat,
 /* The largest size the kept size-1 path of pair p (from node i) serves at
  * its size-1 cost: every position it enters has that size in u, and every
  * diagonal has both cells beside it fitting. */
-static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t *u,
+static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
                         uint32_t i, size_t p) {
-  unsigned most = c->cap[i];
+  unsigned most = z->cap[i];
   cairn_point at = hpa_point(h, c->cell[i]);
   uint32_t idx = c->cell[i];
   const int32_t stride = h->stride;
@@ -222,7 +238,7 @@ static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t 
  * dropped finite one (a detour through some node m at the same cost) takes
  * the best over such m of the smaller of its two halves, which are
  * cheaper, so the recursion ends. 0xFF marks pairs not yet done. */
-static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t *u,
+static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
                         uint8_t *pc, uint32_t i, uint32_t j) {
   const uint32_t n = c->n;
   const size_t p = (size_t)i * n + j;
@@ -230,13 +246,13 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t 
   uint8_t best = 0;
   const cairn_cost d = c->dist[p];
   if (c->off[p + 1] != c->off[p]) {
-    best = walk_cap(h, c, u, i, p);
+    best = walk_cap(h, c, z, u, i, p);
   } else if (d != CAIRN_COST_INF) {
-    for (uint32_t m = 0; m < n && best < c->cap[i]; m++) {
+    for (uint32_t m = 0; m < n && best < z->cap[i]; m++) {
       cairn_cost a = c->dist[(size_t)i * n + m], b = c->dist[(size_t)m * n + j];
       if (m == i || m == j || a == CAIRN_COST_INF || b == CAIRN_COST_INF || a + b != d)
         continue;
-      uint8_t x = pair_cap(h, c, u, pc, i, m), y = pair_cap(h, c, u, pc, m, j);
+      uint8_t x = pair_cap(h, c, z, u, pc, i, m), y = pair_cap(h, c, z, u, pc, m, j);
       uint8_t v = x < y ? x : y;
       best = v > best ? v : best;
     }
@@ -255,7 +271,7 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const uint8_t 
  * unit's, and size 1 takes the core's fast fills. Returns the terrain of
  * every position that fits when they all have the same and the layer
  * leaves them alone, else 0. */
-static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc, unsigned k) {
+static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc, unsigned k) {
   const int32_t cs = h->cs;
   const bool flat = cairn_grid_uniform(h->grid) != 0;
   uint8_t first = 0;
@@ -272,7 +288,7 @@ static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc
     }
   cairn_rect all = {0, 0, cs, cs};
   cairn_grid_set_rect(sc->local, all, sc->ebuf, (size_t)cs);
-  if (!c->slayered) return uniform ? first : 0;
+  if (!z->slayered) return uniform ? first : 0;
   cairn_penalty_clear(sc->lpen);
   for (int32_t y = 0; y < c->h; y++)
     for (int32_t x = 0; x < c->w; x++) {
@@ -291,14 +307,14 @@ static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc
  * a size-1 way exists, its path does not serve k (pc), and no search of
  * another row gave the cost yet (known). Their other ends as targets into
  * sc->pts + n (local node ids into tid); returns how many. */
-static size_t open_pairs(const hpa_cluster *c, const sizes_scratch *sc, unsigned k, uint32_t i,
+static size_t open_pairs(const hpa_cluster *c, const hpa_csize *z, const sizes_scratch *sc, unsigned k, uint32_t i,
                          uint32_t *tid) {
   const uint32_t n = c->n;
   size_t nt = 0;
-  if (c->cap[i] < k) return 0;
+  if (z->cap[i] < k) return 0;
   for (uint32_t j = 0; j < n; j++) {
     size_t p = (size_t)i * n + j;
-    if (j != i && c->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && sc->pc[p] < k &&
+    if (j != i && z->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && sc->pc[p] < k &&
         !sc->kn[p]) {
       sc->pts[n + nt] = sc->pts[j];
       tid[nt++] = j;
@@ -310,16 +326,16 @@ static size_t open_pairs(const hpa_cluster *c, const sizes_scratch *sc, unsigned
 /* The open pairs of row i by a Dijkstra from i on the local grid eroded
  * for k (erode), stopped once they are settled. On symmetric costs (no
  * layer, one terrain under every position) each also gives the pair back. */
-static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
                               unsigned k, uint32_t i, const uint32_t *tid, size_t nt,
                               bool symmetric, cairn_cost *t) {
   const uint32_t n = c->n;
-  if (c->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK) {
+  if (z->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK) {
     for (size_t x = 0; x < nt; x++) t[(size_t)i * n + tid[x]] = CAIRN_COST_INF;
     return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
   }
   cairn_search_opts o = cairn_search_defaults();
-  if (c->slayered) o.penalty = sc->lpen;
+  if (z->slayered) o.penalty = sc->lpen;
   cairn_status st =
       cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, sc->pts + n, nt, 0, &o);
   if (st != CAIRN_OK) return st;
@@ -368,7 +384,7 @@ static size_t run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uin
 
 /* Size k's table into t (INF where either end does not fit); *shared set
  * when no row needed a search (the table is then dist's). */
-static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, sizes_scratch *sc,
+static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
                                unsigned k, cairn_cost *t, bool *shared) {
   const uint32_t n = c->n;
   const size_t nn = (size_t)n * n;
@@ -380,30 +396,30 @@ static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, sizes_s
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++)
       t[(size_t)i * n + j] =
-          c->cap[i] >= k && c->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
+          z->cap[i] >= k && z->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
   for (uint32_t i = 0; i < n; i++) {
-    size_t nt = open_pairs(c, sc, k, i, tid);
+    size_t nt = open_pairs(c, z, sc, k, i, tid);
     if (!nt) continue;
     *shared = false;
     if (!eroded) {
-      flat = erode(h, c, sc, k);
+      flat = erode(h, c, z, sc, k);
       eroded = true;
     }
     if (flat) nt = run_pairs(c, sc, i, flat, t, tid, nt);
     if (!nt) continue;
-    cairn_status st = sized_row(h, c, sc, k, i, tid, nt, flat != 0, t);
+    cairn_status st = sized_row(h, c, z, sc, k, i, tid, nt, flat != 0, t);
     if (st != CAIRN_OK) return st;
   }
   return CAIRN_OK;
 }
 
 /* Whether tables a and b agree on every pair whose ends fit k. */
-static bool same_table(const hpa_cluster *c, const cairn_cost *a, const cairn_cost *b,
+static bool same_table(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *a, const cairn_cost *b,
                        unsigned k) {
   const uint32_t n = c->n;
   for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; c->cap[i] >= k && j < n; j++)
-      if (c->cap[j] >= k && a[(size_t)i * n + j] != b[(size_t)i * n + j]) return false;
+    for (uint32_t j = 0; z->cap[i] >= k && j < n; j++)
+      if (z->cap[j] >= k && a[(size_t)i * n + j] != b[(size_t)i * n + j]) return false;
   return true;
 }
 
@@ -411,16 +427,16 @@ static bool same_table(const hpa_cluster *c, const cairn_cost *a, const cairn_co
  * cost is finite, and no third node that fits k lies on a cheapest way.
  * Row by row, each third node m marking at once every j it is a detour
  * to (two rows read in order). */
-static void keep_bits(const hpa_cluster *c, const cairn_cost *t, unsigned k, uint8_t *ke) {
+static void keep_bits(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *t, unsigned k, uint8_t *ke) {
   const uint32_t n = c->n;
   uint8_t detour[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
   for (uint32_t i = 0; i < n; i++) {
-    if (c->cap[i] < k) continue;
+    if (z->cap[i] < k) continue;
     const cairn_cost *ti = t + (size_t)i * n;
     memset(detour, 0, n);
     for (uint32_t m = 0; m < n; m++) {
       const cairn_cost a = ti[m], *tm = t + (size_t)m * n;
-      if (m == i || c->cap[m] < k || a == CAIRN_COST_INF) continue;
+      if (m == i || z->cap[m] < k || a == CAIRN_COST_INF) continue;
       const uint8_t own = detour[m]; /* m is no third node of i -> m */
       for (uint32_t j = 0; j < n; j++)
         detour[j] |= tm[j] != CAIRN_COST_INF && a + tm[j] == ti[j];
@@ -428,16 +444,16 @@ static void keep_bits(const hpa_cluster *c, const cairn_cost *t, unsigned k, uin
     }
     detour[i] = 1;
     for (uint32_t j = 0; j < n; j++) {
-      bool kept = c->cap[j] >= k && ti[j] != CAIRN_COST_INF && !detour[j];
+      bool kept = z->cap[j] >= k && ti[j] != CAIRN_COST_INF && !detour[j];
       if (kept) ke[(size_t)i * n + j] |= (uint8_t)(1u << (k - 1));
     }
   }
 }
 
 /* Whether every node that fits size k - 1 fits k too. */
-static bool same_nodes(const hpa_cluster *c, unsigned k) {
+static bool same_nodes(const hpa_cluster *c, const hpa_csize *z, unsigned k) {
   for (uint32_t i = 0; i < c->n; i++)
-    if (c->cap[i] == k - 1) return false;
+    if (z->cap[i] == k - 1) return false;
   return true;
 }
 
@@ -454,15 +470,16 @@ static void copy_bits(const hpa_cluster *c, unsigned k, uint8_t *ke) {
 /* The sized data of cluster k into one allocation. */
 static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   hpa_cluster *c = &h->clusters[id];
+  hpa_csize *z = &h->csz[id];
   const uint32_t n = c->n;
   const size_t nn = (size_t)n * n;
   const unsigned top = (unsigned)h->max_size;
   hpa_lock(h);
-  cairn__hpa_sizes_free(&h->alloc, c);
+  cairn__hpa_sizes_free(&h->alloc, z);
   hpa_unlock(h);
   if (!n) return CAIRN_OK;
   if (!scratch_room(h, sc, n)) return CAIRN_ERR_NOMEM;
-  c->slayered = cairn__hpa_sizes_layered(h, c);
+  z->slayered = cairn__hpa_sizes_layered(h, c);
   uint8_t cap[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
   for (uint32_t i = 0; i < n; i++) {
     cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
@@ -470,15 +487,15 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     sc->pts[i].x = p.x - c->x0;
     sc->pts[i].y = p.y - c->y0;
   }
-  c->cap = cap; /* for the helpers until the final block holds it */
-  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !c->slayered, sc->u);
+  z->cap = cap; /* for the helpers until the final block holds it */
+  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !z->slayered, sc->u);
   memset(sc->pc, 0xFF, nn);
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++)
       if (i == j)
         sc->pc[(size_t)i * n + j] = cap[i];
       else
-        pair_cap(h, c, sc->u, sc->pc, i, j);
+        pair_cap(h, c, z, sc->u, sc->pc, i, j);
   memset(sc->ke, 0, nn);
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
   unsigned ntab = 0;
@@ -486,29 +503,29 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   for (unsigned k = 2; k <= top && st == CAIRN_OK; k++) {
     cairn_cost *t = sc->tabs + (size_t)ntab * nn;
     bool shared;
-    st = size_table(h, c, sc, k, t, &shared);
+    st = size_table(h, c, z, sc, k, t, &shared);
     if (st != CAIRN_OK) break;
     /* a searched table may still equal the size-1 one, or the last size's */
-    if (!shared && same_table(c, t, c->dist, k)) shared = true;
-    if (!shared && !(ntab && tab[k - 1] == ntab && same_table(c, t, t - nn, k)))
+    if (!shared && same_table(c, z, t, c->dist, k)) shared = true;
+    if (!shared && !(ntab && tab[k - 1] == ntab && same_table(c, z, t, t - nn, k)))
       ntab++;
     tab[k] = shared ? 0 : (uint8_t)ntab;
-    if (same_nodes(c, k) && tab[k] == tab[k - 1])
+    if (same_nodes(c, z, k) && tab[k] == tab[k - 1])
       copy_bits(c, k, sc->ke); /* the size below's graph, node for node */
     else
-      keep_bits(c, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
+      keep_bits(c, z, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
   }
-  c->cap = NULL;
+  z->cap = NULL;
   if (st != CAIRN_OK) return st;
   hpa_lock(h);
-  bool ok = cairn__hpa_sizes_alloc(h, c, ntab);
+  bool ok = cairn__hpa_sizes_alloc(h, c, z, ntab);
   hpa_unlock(h);
   if (!ok) return CAIRN_ERR_NOMEM;
-  memcpy(c->sd, sc->tabs, (size_t)ntab * nn * sizeof(cairn_cost));
-  memcpy(c->pc, sc->pc, nn);
-  memcpy(c->ke, sc->ke, nn);
-  memcpy(c->cap, cap, n);
-  memcpy(c->tab, tab, sizeof tab);
+  memcpy(z->sd, sc->tabs, (size_t)ntab * nn * sizeof(cairn_cost));
+  memcpy(z->pc, sc->pc, nn);
+  memcpy(z->ke, sc->ke, nn);
+  memcpy(z->cap, cap, n);
+  memcpy(z->tab, tab, sizeof tab);
   return CAIRN_OK;
 }
 
@@ -516,18 +533,19 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
  * came from the file. */
 static cairn_status sizes_derive(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   hpa_cluster *c = &h->clusters[id];
+  hpa_csize *z = &h->csz[id];
   const uint32_t n = c->n;
-  if (!n || !c->sd) return CAIRN_OK;
-  c->slayered = cairn__hpa_sizes_layered(h, c);
-  for (uint32_t i = 0; i < n; i++) c->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
-  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !c->slayered, sc->u);
-  memset(c->pc, 0xFF, (size_t)n * n);
+  if (!n || !z->sd) return CAIRN_OK;
+  z->slayered = cairn__hpa_sizes_layered(h, c);
+  for (uint32_t i = 0; i < n; i++) z->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
+  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !z->slayered, sc->u);
+  memset(z->pc, 0xFF, (size_t)n * n);
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++)
       if (i == j)
-        c->pc[(size_t)i * n + j] = c->cap[i];
+        z->pc[(size_t)i * n + j] = z->cap[i];
       else
-        pair_cap(h, c, sc->u, c->pc, i, j);
+        pair_cap(h, c, z, sc->u, z->pc, i, j);
   return CAIRN_OK;
 }
 

@@ -17,12 +17,13 @@ void cairn__hpa_put_sizes(cairn__wbuf *w, const cairn_hpa *h, bool wide) {
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   for (uint32_t k = 0; k < n_clusters; k++) {
     const hpa_cluster *c = &h->clusters[k];
+    const hpa_csize *z = &h->csz[k];
     if (!c->n) continue;
     const size_t nn = (size_t)c->n * c->n;
-    cairn__put_u8(w, c->ntab);
-    for (int32_t s = 2; s <= h->max_size; s++) cairn__put_u8(w, c->tab[s]);
-    for (size_t q = 0; q < (size_t)c->ntab * nn; q++) hpa_put_cost(w, c->sd[q], wide);
-    cairn__put_bytes(w, c->ke, nn);
+    cairn__put_u8(w, z->ntab);
+    for (int32_t s = 2; s <= h->max_size; s++) cairn__put_u8(w, z->tab[s]);
+    for (size_t q = 0; q < (size_t)z->ntab * nn; q++) hpa_put_cost(w, z->sd[q], wide);
+    cairn__put_bytes(w, z->ke, nn);
   }
 }
 
@@ -31,12 +32,13 @@ void cairn__hpa_put_sizes(cairn__wbuf *w, const cairn_hpa *h, bool wide) {
  * entrance to itself, and between two that fit k either none or one no
  * cheaper than the size-1 cost (a larger unit never pays less) and within
  * an edge's limit. Pairs with an end that does not fit are never read. */
-static bool table_ok(const hpa_cluster *c, const cairn_cost *t, unsigned k) {
+static bool table_ok(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *t,
+                     unsigned k) {
   const uint32_t n = c->n;
   for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; c->cap[i] >= k && j < n; j++) {
+    for (uint32_t j = 0; z->cap[i] >= k && j < n; j++) {
       const size_t p = (size_t)i * n + j;
-      if (c->cap[j] < k) continue;
+      if (z->cap[j] < k) continue;
       if (i == j ? t[p] != 0
                  : t[p] != CAIRN_COST_INF &&
                        (c->dist[p] == CAIRN_COST_INF || t[p] < c->dist[p] ||
@@ -48,14 +50,14 @@ static bool table_ok(const hpa_cluster *c, const cairn_cost *t, unsigned k) {
 
 /* Whether every kept-edge bit names a size up to max_size whose table has
  * a cost for the pair, both ends fitting it. */
-static bool bits_ok(const cairn_hpa *h, const hpa_cluster *c) {
+static bool bits_ok(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z) {
   const uint32_t n = c->n;
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++) {
-      const uint8_t b = c->ke[(size_t)i * n + j];
+      const uint8_t b = z->ke[(size_t)i * n + j];
       if (b & ~(uint8_t)(((1u << h->max_size) - 1u) & ~1u)) return false;
       for (unsigned k = 2; k <= (unsigned)h->max_size; k++)
-        if ((b >> (k - 1)) & 1u && (i == j || hpa_dist_k(c, i, j, k) == CAIRN_COST_INF))
+        if ((b >> (k - 1)) & 1u && (i == j || hpa_dist_k(c, z, i, j, k) == CAIRN_COST_INF))
           return false;
     }
   return true;
@@ -65,34 +67,35 @@ static bool bits_ok(const cairn_hpa *h, const hpa_cluster *c) {
 static cairn_status read_one(cairn_hpa *h, uint32_t id, cairn__rbuf *r, bool wide,
                              const char *name, cairn_error *err) {
   hpa_cluster *c = &h->clusters[id];
+  hpa_csize *z = &h->csz[id];
   const size_t nn = (size_t)c->n * c->n, cost = wide ? 8 : 4;
   const unsigned ntab = cairn__get_u8(r);
   if (r->over || ntab > (unsigned)h->max_size - 1 ||
       !cairn__rbuf_has(r, (uint64_t)ntab * nn, cost))
     return cairn__hpa_fail(err, CAIRN_ERR_PARSE, name, "cluster %lu: %u sized tables",
                            (unsigned long)id, ntab);
-  if (!cairn__hpa_sizes_alloc(h, c, ntab))
+  if (!cairn__hpa_sizes_alloc(h, c, z, ntab))
     return cairn__hpa_fail(err, CAIRN_ERR_NOMEM, name, "out of memory");
   bool ok = true;
   for (int32_t s = 2; s <= h->max_size; s++) {
-    c->tab[s] = cairn__get_u8(r);
-    ok = ok && c->tab[s] <= ntab;
+    z->tab[s] = cairn__get_u8(r);
+    ok = ok && z->tab[s] <= ntab;
   }
   const uint8_t *d = cairn__get_span(r, (size_t)ntab * nn * cost);
   const uint8_t *ke = cairn__get_span(r, nn);
   if (r->over || !ok)
     return cairn__hpa_fail(err, CAIRN_ERR_PARSE, name, "cluster %lu: sized tables out of range",
                            (unsigned long)id);
-  for (size_t q = 0; q < (size_t)ntab * nn; q++) c->sd[q] = hpa_cost_at(d, q, wide);
-  memcpy(c->ke, ke, nn);
-  for (uint32_t i = 0; i < c->n; i++) c->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
+  for (size_t q = 0; q < (size_t)ntab * nn; q++) z->sd[q] = hpa_cost_at(d, q, wide);
+  memcpy(z->ke, ke, nn);
+  for (uint32_t i = 0; i < c->n; i++) z->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
   for (unsigned t = 1; t <= ntab && ok; t++) {
     unsigned k = 0; /* the smallest size that reads table t */
     for (int32_t s = (int32_t)h->max_size; s >= 2; s--)
-      if (c->tab[s] == t) k = (unsigned)s;
-    ok = k && table_ok(c, c->sd + (size_t)(t - 1) * nn, k);
+      if (z->tab[s] == t) k = (unsigned)s;
+    ok = k && table_ok(c, z, z->sd + (size_t)(t - 1) * nn, k);
   }
-  if (!ok || !bits_ok(h, c))
+  if (!ok || !bits_ok(h, c, z))
     return cairn__hpa_fail(err, CAIRN_ERR_PARSE, name, "cluster %lu: sized costs or edges out "
                            "of range", (unsigned long)id);
   return CAIRN_OK;

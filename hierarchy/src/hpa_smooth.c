@@ -58,13 +58,13 @@ static void rays_init(const cairn_hpa *h, rays *r, cairn_point a) {
 }
 
 /* The legal moves out of padded cell c for a unit of the given size. */
-static unsigned moves_at(const cairn_hpa *h, uint32_t c, unsigned size) {
+CAIRN_INLINE unsigned moves_at(const cairn_hpa *h, uint32_t c, unsigned size) {
   return size > 1 ? cairn__sized_moves(h->grid, c, size, 8) : h->moves[c];
 }
 
 /* Whether the first len steps from the anchor along step (mx, my) are all
  * legal moves. */
-static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
+CAIRN_INLINE bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
                       uint32_t len, unsigned size) {
   const unsigned bit = step_bit(mx, my);
   const int d = cairn__ctz(bit);
@@ -84,7 +84,7 @@ static bool ray_clear(const cairn_hpa *h, rays *r, int32_t mx, int32_t my,
  * corner) or the cost reaches `limit`. With out != NULL it also writes the
  * cells after a. With r != NULL (rays from a) a run whose first leg's line
  * is blocked fails without a walk. */
-static cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
+CAIRN_INLINE cairn_cost run(const cairn_hpa *h, rays *r, cairn_point a,
                       cairn_point b, int shape, cairn_cost limit,
                       cairn_point *out, unsigned size) {
   int32_t dx = b.x - a.x, dy = b.y - a.y;
@@ -127,9 +127,11 @@ static int32_t octile_reach(cairn_point a, cairn_point b) {
   return dx > dy ? dx : dy;
 }
 
-size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
-                         cairn_point *out, cairn_cost *prefix,
-                         uint32_t *turns, unsigned size) {
+/* The smoother for one unit size; inlined into a copy for size 1 and one
+ * for the larger sizes, so size 1 keeps its own loops. */
+CAIRN_INLINE size_t smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
+                           cairn_point *out, cairn_cost *prefix, uint32_t *turns,
+                           unsigned size) {
   if (n == 0) return 0;
   prefix[0] = 0;
   size_t n_turns = 0;
@@ -182,4 +184,11 @@ size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
     a = best;
   }
   return m;
+}
+
+size_t cairn__hpa_smooth(const cairn_hpa *h, const cairn_point *in, size_t n,
+                         cairn_point *out, cairn_cost *prefix,
+                         uint32_t *turns, unsigned size) {
+  if (size > 1) return smooth(h, in, n, out, prefix, turns, size);
+  return smooth(h, in, n, out, prefix, turns, 1);
 }

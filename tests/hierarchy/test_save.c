@@ -575,7 +575,7 @@ static void forged_sizes(void **state) {
   while (!h->clusters[last - 1].n) last--;
   const hpa_cluster *c = &h->clusters[last - 1];
   const size_t nn = (size_t)c->n * c->n, cost = (buf[12] & 2) ? 8 : 4;
-  const size_t ke = len - 8 - nn, tables = ke - (size_t)c->ntab * nn * cost;
+  const size_t ke = len - 8 - nn, tables = ke - (size_t)h->csz[last - 1].ntab * nn * cost;
   const size_t ntab = tables - 2 - 1; /* the tab bytes of sizes 2 and 3 */
   char want[64];
   snprintf(want, sizeof want, "cluster %u: ", last - 1);
@@ -595,20 +595,21 @@ static void forged_sizes(void **state) {
   bool tried = false;
   for (uint32_t k = 0; k < last && !tried; k++) {
     const hpa_cluster *d = &h->clusters[k];
-    if (!d->ntab) continue;
+    const hpa_csize *dz = &h->csz[k];
+    if (!dz->ntab) continue;
     /* find its table: walk the sizes' section back from its end */
     size_t at, end = len - 8;
     for (uint32_t j = last; j-- > k;) {
       const hpa_cluster *e = &h->clusters[j];
       if (!e->n) continue;
       size_t enn = (size_t)e->n * e->n;
-      end -= enn + (size_t)e->ntab * enn * cost + 3;
+      end -= enn + (size_t)h->csz[j].ntab * enn * cost + 3;
     }
     at = end + 3; /* its first table */
     size_t pair = SIZE_MAX;
-    for (size_t q = 0; q < (size_t)d->n * d->n && pair == SIZE_MAX && d->tab[2] == 1; q++)
-      if (q / d->n != q % d->n && d->cap[q / d->n] >= 2 && d->cap[q % d->n] >= 2 &&
-          d->sd[q] != CAIRN_COST_INF)
+    for (size_t q = 0; q < (size_t)d->n * d->n && pair == SIZE_MAX && dz->tab[2] == 1; q++)
+      if (q / d->n != q % d->n && dz->cap[q / d->n] >= 2 && dz->cap[q % d->n] >= 2 &&
+          dz->sd[q] != CAIRN_COST_INF)
         pair = q;
     if (pair == SIZE_MAX) continue;
     memcpy(copy, buf, len);

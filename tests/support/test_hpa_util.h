@@ -219,9 +219,12 @@ static inline void assert_same_level2(const cairn_hpa *a, const cairn_hpa *b,
 static inline void assert_same_sizes(const cairn_hpa *a, const cairn_hpa *b) {
   assert_int_equal(a->max_size, b->max_size);
   const uint32_t n_clusters = (uint32_t)a->cw * (uint32_t)a->ch;
-  for (uint32_t k = 0; k < n_clusters; k++) {
-    const hpa_cluster *ca = &a->clusters[k], *cb = &b->clusters[k];
+  assert_int_equal(a->csz != NULL, b->csz != NULL);
+  assert_int_equal(a->csz != NULL, a->max_size > 1);
+  for (uint32_t k = 0; a->csz && k < n_clusters; k++) {
+    const hpa_csize *ca = &a->csz[k], *cb = &b->csz[k];
     assert_int_equal(ca->sbytes, cb->sbytes);
+    assert_int_equal(ca->ntab, cb->ntab);
     assert_memory_equal(ca->tab, cb->tab, sizeof ca->tab);
     assert_int_equal(ca->slayered, cb->slayered);
     if (ca->sbytes) assert_memory_equal(ca->sd, cb->sd, ca->sbytes);

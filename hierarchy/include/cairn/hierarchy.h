@@ -51,6 +51,11 @@
  * Levels: clusters (level 1) and, on large maps, blocks of clusters (level
  * 2, a third tier above the grid) that long queries search first.
  *
+ * Unit sizes: built with cairn_hpa_opts.max_size = S, one hierarchy
+ * answers units of k x k cells for every k up to S
+ * (cairn_hpa_path_opts.size), each path valid for its unit as the core's
+ * sized A* defines it (cairn_search_opts.size); see max_size.
+ *
  * Memory: a query context grows to the largest grid and path it has seen
  * (cairn_hpa_query_reserve grows it up front); after that, queries allocate
  * nothing.
