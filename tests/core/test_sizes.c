@@ -24,16 +24,6 @@ static cairn_search_opts sized(int k, int moves) {
   return o;
 }
 
-/* A random position legal for size k, or (-1, -1) after many tries. */
-static cairn_point legal(uint64_t *rng, const cairn_grid *g, int k) {
-  for (int t = 0; t < 1000; t++) {
-    cairn_point p = {(int32_t)tu_below(rng, (uint32_t)cairn_grid_width(g)),
-                     (int32_t)tu_below(rng, (uint32_t)cairn_grid_height(g))};
-    if (cairn_grid_clearance(g, p.x, p.y) >= k) return p;
-  }
-  cairn_point none = {-1, -1};
-  return none;
-}
 
 static void against_eroded_dijkstra(void **state) {
   cairn_search *s = *state;
@@ -52,7 +42,7 @@ static void against_eroded_dijkstra(void **state) {
         ro.moves = moves;
         ro.heuristic = CAIRN_H_ZERO;
         for (int q = 0; q < 12; q++) {
-          cairn_point a = legal(&rng, g, k), b = legal(&rng, g, k);
+          cairn_point a = tu_fitting(&rng, g, k), b = tu_fitting(&rng, g, k);
           if (a.x < 0 || b.x < 0) break;
           cairn_result r, want;
           cairn_status st = cairn_astar(s, g, a, b, &o, &r);
@@ -69,7 +59,9 @@ static void against_eroded_dijkstra(void **state) {
           cairn_path_check pc;
           cairn_grid_check_path(e, r.path, r.path_len, a, b, moves, &pc);
           if (!pc.valid) fail_msg("size %d: %s at %zu", k, pc.problem, pc.bad_index);
-          assert_true(fabs(pc.cost - (double)r.cost / CAIRN_COST_ONE) < 1e-6 * (1 + pc.cost));
+          /* the diagonal's fixed point (92682 / 65536) is 1.08e-6 above
+           * sqrt(2): a long diagonal run drifts by that share */
+          assert_true(fabs(pc.cost - (double)r.cost / CAIRN_COST_ONE) < 1.2e-6 * (1 + pc.cost));
         }
       }
       cairn_grid_destroy(e);
@@ -96,7 +88,7 @@ static void fills_and_nearest(void **state) {
     cairn_grid *g = tu_random_grid(&rng, w, h, 5 + (int)tu_below(&rng, 25), map % 2 ? 4 : 1);
     for (int k = 2; k <= 4; k++) {
       cairn_grid *e = tu_eroded(g, k);
-      cairn_point src[2] = {legal(&rng, g, k), legal(&rng, g, k)};
+      cairn_point src[2] = {tu_fitting(&rng, g, k), tu_fitting(&rng, g, k)};
       if (src[0].x < 0 || src[1].x < 0) {
         cairn_grid_destroy(e);
         continue;
@@ -120,7 +112,7 @@ static void fills_and_nearest(void **state) {
             if (a.state == CAIRN_NODE_CLOSED) assert_true(a.g == b.g);
           }
         cairn_result r, rr;
-        cairn_point from = legal(&rng, g, k);
+        cairn_point from = tu_fitting(&rng, g, k);
         cairn_status st = cairn_dijkstra_nearest(s, g, from, src, 2, &o, &r);
         assert_int_equal(st, cairn_dijkstra_nearest(ref, e, from, src, 2, &ro, &rr));
         if (st == CAIRN_OK) {
@@ -254,7 +246,7 @@ static void sight_and_smoothing(void **state) {
       }
       cairn_search_opts o = sized(k, 8);
       for (int q = 0; q < 8; q++) {
-        cairn_point a = legal(&rng, g, k), b = legal(&rng, g, k);
+        cairn_point a = tu_fitting(&rng, g, k), b = tu_fitting(&rng, g, k);
         cairn_result r;
         if (a.x < 0 || b.x < 0 || cairn_astar(s, g, a, b, &o, &r) != CAIRN_OK) continue;
         cairn_point got[4096], want[4096];
@@ -309,7 +301,7 @@ static void islands_per_size(void **state) {
     for (int k = 1; k <= 4; k++) {
       cairn_search_opts o = sized(k, 8);
       for (int q = 0; q < 30; q++) {
-        cairn_point a = legal(&rng, g, k), b = legal(&rng, g, k);
+        cairn_point a = tu_fitting(&rng, g, k), b = tu_fitting(&rng, g, k);
         if (a.x < 0 || b.x < 0) break;
         uint32_t la = cairn_grid_island_sized(g, a.x, a.y, k), lb = cairn_grid_island_sized(g, b.x, b.y, k);
         cairn_result r;

@@ -32,14 +32,6 @@ static cairn_agent add_sized(cairn_crowd *c, cairn_point p, int k) {
   return h;
 }
 
-/* A random position where a unit of size k fits, or (-1, -1). */
-static cairn_point fits(uint64_t *rng, const cairn_grid *g, int k) {
-  for (int t = 0; t < 4000; t++) {
-    cairn_point p = tu_random_open(rng, g);
-    if (cairn_grid_clearance(g, p.x, p.y) >= k) return p;
-  }
-  return pt(-1, -1);
-}
 
 typedef struct run_result {
   uint64_t hash;
@@ -54,10 +46,10 @@ static run_result mixed_run(uint64_t seed, int threads) {
   cairn_grid *g = tu_random_grid(&rng, 64, 64, 4, 3);
   cairn_crowd *c = sized_crowd(g, 48, threads);
   cairn_agent a[48];
-  cairn_point field_goal = fits(&rng, g, 4), path_goal = fits(&rng, g, 4);
+  cairn_point field_goal = tu_fitting(&rng, g, 4), path_goal = tu_fitting(&rng, g, 4);
   assert_true(field_goal.x >= 0 && path_goal.x >= 0);
   for (int i = 0; i < 48; i++) {
-    cairn_point p = fits(&rng, g, 1 + i % 4);
+    cairn_point p = tu_fitting(&rng, g, 1 + i % 4);
     assert_true(p.x >= 0);
     a[i] = add_sized(c, p, 1 + i % 4); /* overlapping discs part on the first ticks */
   }
@@ -94,8 +86,8 @@ static void mixed_sizes_save_and_load(void **state) {
   cairn_grid *g = tu_random_grid(&rng, 64, 64, 4, 3);
   cairn_crowd *c = sized_crowd(g, 48, 1), *d = sized_crowd(g, 48, 2);
   cairn_agent a[48];
-  cairn_point goal = fits(&rng, g, 4);
-  for (int i = 0; i < 48; i++) a[i] = add_sized(c, fits(&rng, g, 1 + i % 4), 1 + i % 4);
+  cairn_point goal = tu_fitting(&rng, g, 4);
+  for (int i = 0; i < 48; i++) a[i] = add_sized(c, tu_fitting(&rng, g, 1 + i % 4), 1 + i % 4);
   assert_int_equal(cairn_crowd_order_field(c, a, 24, &goal, 1), CAIRN_OK);
   assert_int_equal(cairn_crowd_order_move(c, a + 24, 24, goal), CAIRN_OK);
   for (int t = 0; t < 150; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);

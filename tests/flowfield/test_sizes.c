@@ -38,10 +38,8 @@ static void erode_layer(const cairn_penalty *p, cairn_penalty *out, const cairn_
 /* goals where a unit of size k fits */
 static size_t fitting_goals(uint64_t *rng, const cairn_grid *g, int k, cairn_point *out, size_t n) {
   size_t m = 0;
-  for (int t = 0; t < 2000 && m < n; t++) {
-    cairn_point p = tu_random_open(rng, g);
-    if (cairn_grid_clearance(g, p.x, p.y) >= k) out[m++] = p;
-  }
+  for (; m < n; m++)
+    if ((out[m] = tu_fitting(rng, g, k)).x < 0) break;
   return m;
 }
 

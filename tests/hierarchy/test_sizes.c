@@ -13,37 +13,6 @@
 
 #include <stdio.h>
 
-/* The grid for a unit of size k: a cell keeps the dearest terrain of the
- * k x k block at it where that block is open, else it is blocked. */
-static cairn_grid *eroded(const cairn_grid *g, int k) {
-  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
-  cairn_grid *e = NULL;
-  assert_int_equal(cairn_grid_create(w, h, 0, NULL, &e), CAIRN_OK);
-  for (int32_t y = 0; y < h; y++)
-    for (int32_t x = 0; x < w; x++) {
-      uint8_t most = 0;
-      bool open = true;
-      for (int dy = 0; dy < k && open; dy++)
-        for (int dx = 0; dx < k && open; dx++) {
-          uint8_t c = x + dx < w && y + dy < h ? cairn_grid_cost(g, x + dx, y + dy) : 0;
-          open = c != 0;
-          if (c > most) most = c;
-        }
-      assert_int_equal(cairn_grid_set_cost(e, x, y, open ? most : 0), CAIRN_OK);
-    }
-  return e;
-}
-
-/* A random position legal for size k, or (-1, -1) after many tries. */
-static cairn_point legal(uint64_t *rng, const cairn_grid *g, int k) {
-  for (int t = 0; t < 1000; t++) {
-    cairn_point p = {(int32_t)tu_below(rng, (uint32_t)cairn_grid_width(g)),
-                     (int32_t)tu_below(rng, (uint32_t)cairn_grid_height(g))};
-    if (cairn_grid_clearance(g, p.x, p.y) >= k) return p;
-  }
-  cairn_point none = {-1, -1};
-  return none;
-}
 
 static cairn_hpa *build_sized(const cairn_grid *g, int32_t cluster, int levels, int32_t max) {
   cairn_hpa_opts o = cairn_hpa_defaults();
@@ -119,9 +88,9 @@ static void check_sizes(const cairn_hpa *h, const cairn_grid *g, const cairn_pen
   assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
   cairn_hpa_query *q = new_query();
   for (int k = 1; k <= max; k++) {
-    cairn_grid *e = eroded(g, k);
+    cairn_grid *e = tu_eroded(g, k);
     for (int i = 0; i < queries; i++) {
-      cairn_point a = legal(rng, g, k), b = legal(rng, g, k);
+      cairn_point a = tu_fitting(rng, g, k), b = tu_fitting(rng, g, k);
       if (a.x < 0 || b.x < 0) break;
       check_query(q, h, s, g, e, layer, k, a, b, i, &t[k]);
     }
@@ -201,7 +170,7 @@ static void corridor_crossing(void **state) {
   cairn_point a = {0, 5}, b = {17, 5};
   assert_int_equal(cairn_hpa_find(q, h, a, b, &o, &r), CAIRN_OK);
   assert_int_equal(r.plain, 0);
-  cairn_grid *e = eroded(g, 3);
+  cairn_grid *e = tu_eroded(g, 3);
   assert_true(tu_path_cost(e, r.path, r.path_len, a, b, 8) == r.cost);
   o.size = 4; /* no room for 4 */
   assert_int_equal(cairn_hpa_find(q, h, a, b, &o, &r), CAIRN_ERR_BLOCKED);
@@ -227,7 +196,7 @@ static void refusals(void **state) {
   h = build_sized(g, 8, 2, 2);
   cairn_hpa_query *q = new_query();
   cairn_hpa_result r;
-  cairn_point a = legal(&rng, g, 2), b = legal(&rng, g, 2);
+  cairn_point a = tu_fitting(&rng, g, 2), b = tu_fitting(&rng, g, 2);
   cairn_hpa_path_opts p = cairn_hpa_path_defaults();
   p.size = 3;
   assert_int_equal(cairn_hpa_find(q, h, a, b, &p, &r), CAIRN_ERR_ARG);
@@ -254,7 +223,7 @@ static void assert_same_sized_answers(const cairn_hpa *a, const cairn_hpa *b,
   cairn_hpa_query *qa = new_query(), *qb = new_query();
   for (int k = 1; k <= max; k++)
     for (int i = 0; i < n; i++) {
-      cairn_point s = legal(rng, g, k), t = legal(rng, g, k);
+      cairn_point s = tu_fitting(rng, g, k), t = tu_fitting(rng, g, k);
       if (s.x < 0 || t.x < 0) break;
       cairn_hpa_path_opts o = sized_opts(k, i);
       cairn_hpa_result ra, rb;

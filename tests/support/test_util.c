@@ -265,3 +265,13 @@ cairn_grid *tu_eroded(const cairn_grid *g, int k) {
   assert_int_equal(cairn_grid_update_islands(e), CAIRN_OK);
   return e;
 }
+
+cairn_point tu_fitting(uint64_t *rng, const cairn_grid *g, int k) {
+  for (int t = 0; t < 4000; t++) {
+    cairn_point p = {(int32_t)tu_below(rng, (uint32_t)cairn_grid_width(g)),
+                     (int32_t)tu_below(rng, (uint32_t)cairn_grid_height(g))};
+    if (cairn_grid_clearance(g, p.x, p.y) >= k) return p;
+  }
+  cairn_point none = {-1, -1};
+  return none;
+}

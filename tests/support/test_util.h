@@ -52,6 +52,9 @@ cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
  * k x k block at it where the whole block is open, else it is blocked.
  * Islands fresh. */
 cairn_grid *tu_eroded(const cairn_grid *g, int k);
+/* A random position where a unit of size k fits (its k x k cells open),
+ * or (-1, -1) after many tries. */
+cairn_point tu_fitting(uint64_t *rng, const cairn_grid *g, int k);
 /* A random passable cell. */
 cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g);
 /* Fails unless graphs a and b have the same rows: node for node, edge for
