@@ -232,10 +232,10 @@ size_t cairn_flow_cache_trim(cairn_flow_cache *c) {
  * up to size - 1 beyond it). */
 static bool affected(const cairn_field *f, const cairn_point *cells, size_t n) {
   if (f->bx1 < f->bx0) return false; /* nothing reached */
-  const int32_t far = f->size;
+  const int32_t reach = f->size;
   for (size_t k = 0; k < n; k++)
-    if (cells[k].x >= f->bx0 - 1 && cells[k].x <= f->bx1 + far &&
-        cells[k].y >= f->by0 - 1 && cells[k].y <= f->by1 + far)
+    if (cells[k].x >= f->bx0 - 1 && cells[k].x <= f->bx1 + reach &&
+        cells[k].y >= f->by0 - 1 && cells[k].y <= f->by1 + reach)
       return true;
   return false;
 }

@@ -61,16 +61,16 @@ static size_t sized_picks(const cairn_hpa *h, uint32_t first, uint32_t along,
         }
       }
       /* the pick nearest the stretch's far end, y - 1 */
-      int32_t near = -1;
+      int32_t nearest = -1;
       for (size_t p = 0; p < np; p++)
-        if (picked[p] >= s0 && picked[p] < y && picked[p] > near) near = picked[p];
-      if (near < 0) picked[np++] = near = best;
+        if (picked[p] >= s0 && picked[p] < y && picked[p] > nearest) nearest = picked[p];
+      if (nearest < 0) picked[np++] = nearest = best;
       /* a stretch whose picks all lie away from its far end gets a
        * crossing there too, as a long run gets its ends for size 1, so
        * routes round the corner there need not bend towards the middle
        * (the larger sizes' far ends, nearer the middle, often serve the
        * smaller ones) */
-      if (y - 1 - near >= HPA_LONG_SEGMENT / 2) picked[np++] = y - 1;
+      if (y - 1 - nearest >= HPA_LONG_SEGMENT / 2) picked[np++] = y - 1;
     }
   }
   return np;
