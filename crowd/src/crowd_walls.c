@@ -155,9 +155,10 @@ int cairn__crowd_disc_near_walls(const cairn_crowd *c, float x, float y, float r
     for (int32_t cx = x0; cx <= x1; cx++) {
       if (!cairn__crowd_blocked(c, cx, cy)) continue;
       /* the cell's point nearest the centre */
-      double px = x < cx ? cx : x > cx + 1 ? cx + 1 : (double)x;
-      double py = y < cy ? cy : y > cy + 1 ? cy + 1 : (double)y;
-      double dx = x - px, dy = y - py;
+      const double xd = x, yd = y, x0c = cx, y0c = cy;
+      double px = xd < x0c ? x0c : xd > x0c + 1.0 ? x0c + 1.0 : xd;
+      double py = yd < y0c ? y0c : yd > y0c + 1.0 ? y0c + 1.0 : yd;
+      double dx = xd - px, dy = yd - py;
       if (dx * dx + dy * dy < (double)r * r) {
         if (cell) {
           cell->x = cx;
