@@ -126,11 +126,17 @@ typedef struct list_pass {
 /* Clusters a task lists. */
 #define HPA_LIST_PER_TASK 64
 
-static cairn_status list_init(void *ctx, void *scratch) {
-  const list_pass *p = ctx;
-  hpa_transition **t = scratch;
-  *t = cairn__alloc(&p->h->alloc, hpa_transitions_cap(p->h->cs) * sizeof **t);
+cairn_status cairn__hpa_transitions_alloc(const cairn_hpa *h, hpa_transition **t) {
+  *t = cairn__alloc(&h->alloc, hpa_transitions_cap(h->cs) * sizeof **t);
   return *t ? CAIRN_OK : CAIRN_ERR_NOMEM;
+}
+
+void cairn__hpa_transitions_free(const cairn_hpa *h, hpa_transition *t) {
+  cairn__free(&h->alloc, t, hpa_transitions_cap(h->cs) * sizeof *t);
+}
+
+static cairn_status list_init(void *ctx, void *scratch) {
+  return cairn__hpa_transitions_alloc(((const list_pass *)ctx)->h, scratch);
 }
 
 static cairn_status list_run(void *ctx, void *scratch, size_t k) {
@@ -144,9 +150,7 @@ static cairn_status list_run(void *ctx, void *scratch, size_t k) {
 }
 
 static void list_fini(void *ctx, void *scratch) {
-  const list_pass *p = ctx;
-  cairn__free(&p->h->alloc, *(hpa_transition **)scratch,
-              hpa_transitions_cap(p->h->cs) * sizeof(hpa_transition));
+  cairn__hpa_transitions_free(((const list_pass *)ctx)->h, *(hpa_transition **)scratch);
 }
 
 /* The level-1 edges into *edges (allocated, *m of them), each cluster's

@@ -380,11 +380,28 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
 
 /* ---- building many clusters in parallel ----------------------------- */
 
+cairn_status cairn__hpa_local_init(const cairn_hpa *h, cairn_search **search,
+                                   cairn_grid **local, cairn_penalty **lpen) {
+  cairn_status st = cairn_search_create(&h->alloc, search);
+  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, local);
+  /* everything the searches will need, taken now: they must not call the
+   * allocator later, outside the lock */
+  if (st == CAIRN_OK) st = cairn_search_reserve_grid(*search, *local);
+  if (st == CAIRN_OK) st = cairn_search_reserve_goals(*search);
+  if (st == CAIRN_OK) st = cairn_search_reserve_fill(*search, *local);
+  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(*local, &h->alloc, lpen);
+  return st;
+}
+
+void cairn__hpa_local_free(cairn_search *search, cairn_grid *local, cairn_penalty *lpen) {
+  cairn_search_destroy(search);
+  cairn_penalty_destroy(lpen);
+  cairn_grid_destroy(local);
+}
+
 static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs, tc = hpa_transitions_cap(h->cs);
-  cairn_search_destroy(sc->search);
-  cairn_penalty_destroy(sc->lpen);
-  cairn_grid_destroy(sc->local);
+  cairn__hpa_local_free(sc->search, sc->local, sc->lpen);
   cairn__free(&h->alloc, sc->trans, tc * sizeof *sc->trans);
   cairn__free(&h->alloc, sc->nodes, 2 * tc * sizeof *sc->nodes);
   cairn__free(&h->alloc, sc->cells, 2 * tc * sizeof *sc->cells);
@@ -400,14 +417,7 @@ static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
 static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs, tc = hpa_transitions_cap(h->cs);
   memset(sc, 0, sizeof *sc);
-  cairn_status st = cairn_search_create(&h->alloc, &sc->search);
-  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
-  /* everything the search will need, taken now: it must not call the
-   * allocator later, outside the lock */
-  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
-  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
-  if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
-  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
+  cairn_status st = cairn__hpa_local_init(h, &sc->search, &sc->local, &sc->lpen);
   sc->trans = cairn__alloc(&h->alloc, tc * sizeof *sc->trans);
   sc->nodes = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->nodes);
   sc->cells = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->cells);

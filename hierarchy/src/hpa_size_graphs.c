@@ -51,10 +51,7 @@ static size_t sized_edges(const cairn_hpa *h, uint32_t id, unsigned k,
 }
 
 static cairn_status glist_init(void *ctx, void *scratch) {
-  const glist *l = ctx;
-  hpa_transition **t = scratch;
-  *t = cairn__alloc(&l->h->alloc, hpa_transitions_cap(l->h->cs) * sizeof **t);
-  return *t ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  return cairn__hpa_transitions_alloc(((const glist *)ctx)->h, scratch);
 }
 
 static cairn_status glist_run(void *ctx, void *scratch, size_t id) {
@@ -75,9 +72,7 @@ static cairn_status glist_run(void *ctx, void *scratch, size_t id) {
 }
 
 static void glist_fini(void *ctx, void *scratch) {
-  const glist *l = ctx;
-  cairn__free(&l->h->alloc, *(hpa_transition **)scratch,
-              hpa_transitions_cap(l->h->cs) * sizeof(hpa_transition));
+  cairn__hpa_transitions_free(((const glist *)ctx)->h, *(hpa_transition **)scratch);
 }
 
 /* The level-1 graph's landmark table into nodes and costs (the count). */

@@ -115,9 +115,7 @@ typedef struct sizes_ctx {
 
 static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
   const size_t more = (size_t)h->max_size - 1, cs = (size_t)h->cs;
-  cairn_search_destroy(sc->search);
-  cairn_penalty_destroy(sc->lpen);
-  cairn_grid_destroy(sc->local);
+  cairn__hpa_local_free(sc->search, sc->local, sc->lpen);
   cairn__free(&h->alloc, sc->u, cs * cs);
   cairn__free(&h->alloc, sc->ebuf, cs * cs);
   cairn__free(&h->alloc, sc->run, cs * cs);
@@ -134,13 +132,7 @@ static cairn_status scratch_init(void *ctx, void *scratch) {
   const cairn_hpa *h = ((sizes_ctx *)ctx)->h;
   sizes_scratch *sc = scratch;
   memset(sc, 0, sizeof *sc);
-  cairn_status st = cairn_search_create(&h->alloc, &sc->search);
-  if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, &sc->local);
-  /* everything the fills will need, taken now (outside the lock later) */
-  if (st == CAIRN_OK) st = cairn_search_reserve_grid(sc->search, sc->local);
-  if (st == CAIRN_OK) st = cairn_search_reserve_goals(sc->search);
-  if (st == CAIRN_OK) st = cairn_search_reserve_fill(sc->search, sc->local);
-  if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(sc->local, &h->alloc, &sc->lpen);
+  cairn_status st = cairn__hpa_local_init(h, &sc->search, &sc->local, &sc->lpen);
   sc->u = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
   sc->ebuf = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
   sc->run = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
@@ -554,21 +546,24 @@ static cairn_status derive_run(void *ctx, void *scratch, size_t i) {
   return sizes_derive(p->h, p->list[i], scratch);
 }
 
-cairn_status cairn__hpa_derive_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
-  if (h->max_size <= 1) return CAIRN_OK;
-  sizes_ctx c = {h, list};
-  hpa_pass p = {&c, sizeof(sizes_scratch), 16, scratch_init, derive_run, scratch_fini};
-  return cairn__hpa_run_pass(h, &p, n);
-}
-
 static cairn_status sizes_run(void *ctx, void *scratch, size_t i) {
   sizes_ctx *p = ctx;
   return sizes_build(p->h, p->list[i], scratch);
 }
 
-cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+/* One pass of `run` over the clusters of list, per_task a task. */
+static cairn_status sizes_pass(cairn_hpa *h, const uint32_t *list, size_t n, uint32_t per_task,
+                               cairn_status (*run)(void *, void *, size_t)) {
   if (h->max_size <= 1) return CAIRN_OK;
   sizes_ctx c = {h, list};
-  hpa_pass p = {&c, sizeof(sizes_scratch), 4, scratch_init, sizes_run, scratch_fini};
+  hpa_pass p = {&c, sizeof(sizes_scratch), per_task, scratch_init, run, scratch_fini};
   return cairn__hpa_run_pass(h, &p, n);
+}
+
+cairn_status cairn__hpa_derive_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+  return sizes_pass(h, list, n, 16, derive_run);
+}
+
+cairn_status cairn__hpa_build_sizes(cairn_hpa *h, const uint32_t *list, size_t n) {
+  return sizes_pass(h, list, n, 4, sizes_run);
 }

@@ -92,13 +92,7 @@ static void assert_same_landmarks(const cairn_hpa *a, const cairn_hpa *b) {
       assert_null(gb);
       continue;
     }
-    uint32_t k = cairn_graph_landmarks(ga), n = cairn_graph_nodes(ga);
-    assert_int_equal(k, cairn_graph_landmarks(gb));
-    for (uint32_t i = 0; i < k; i++) {
-      assert_int_equal(cairn_graph_landmark_node(ga, i), cairn_graph_landmark_node(gb, i));
-      for (uint32_t v = 0; v < n; v++)
-        assert_true(cairn_graph_landmark_cost(ga, i, v) == cairn_graph_landmark_cost(gb, i, v));
-    }
+    tu_assert_same_landmarks(ga, gb);
   }
   assert_int_equal(a->lm_n, b->lm_n);
   assert_int_equal(a->lm_size, b->lm_size);

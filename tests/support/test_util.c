@@ -136,6 +136,16 @@ void tu_assert_same_graph(const cairn_graph *a, const cairn_graph *b) {
   }
 }
 
+void tu_assert_same_landmarks(const cairn_graph *a, const cairn_graph *b) {
+  uint32_t k = cairn_graph_landmarks(a), n = cairn_graph_nodes(a);
+  assert_int_equal(k, cairn_graph_landmarks(b));
+  for (uint32_t i = 0; i < k; i++) {
+    assert_int_equal(cairn_graph_landmark_node(a, i), cairn_graph_landmark_node(b, i));
+    for (uint32_t v = 0; v < n; v++)
+      assert_true(cairn_graph_landmark_cost(a, i, v) == cairn_graph_landmark_cost(b, i, v));
+  }
+}
+
 /* ---- failing allocator ---------------------------------------------- */
 
 /* Each block starts with a header holding its size, so frees can be

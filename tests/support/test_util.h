@@ -60,6 +60,9 @@ cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g);
 /* Fails unless graphs a and b have the same rows: node for node, edge for
  * edge, targets and costs in order. */
 void tu_assert_same_graph(const cairn_graph *a, const cairn_graph *b);
+/* Fails unless graphs a and b have the same landmarks: the same nodes, in
+ * order, and the same cost to every node from each. */
+void tu_assert_same_landmarks(const cairn_graph *a, const cairn_graph *b);
 
 /* A failing, counting allocator: every block carries its size, so a free
  * or resize with the wrong old_size is counted (bad_sizes); once `budget`
