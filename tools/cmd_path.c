@@ -174,27 +174,6 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   return EXIT_DONE;
 }
 
-/* Explains a refused endpoint for a unit of `size` cells a side; returns
- * false if the endpoint is bad. */
-static bool check_endpoint(const cairn_grid *g, const char *opt, cairn_point p, int32_t size) {
-  if (!cairn_grid_contains(g, p.x, p.y)) {
-    cli_error("%s %d,%d is outside the map (%d x %d)", opt, p.x, p.y,
-              cairn_grid_width(g), cairn_grid_height(g));
-    return false;
-  }
-  if (!cairn_grid_cost(g, p.x, p.y)) {
-    cli_error("%s %d,%d is a blocked cell", opt, p.x, p.y);
-    return false;
-  }
-  if (cairn_grid_clearance(g, p.x, p.y) < size) {
-    cli_error("%s %d,%d: a unit of size %d does not fit there (its %dx%d cells from there "
-              "are not all open: clearance %d)",
-              opt, p.x, p.y, size, size, size, cairn_grid_clearance(g, p.x, p.y));
-    return false;
-  }
-  return true;
-}
-
 static void print_points(const cairn_point *pts, size_t n) {
   putchar('[');
   for (size_t i = 0; i < n; i++)
@@ -424,8 +403,8 @@ int cmd_path(int argc, char **argv) {
   cairn_influence *influence = NULL;
   cairn_claims *claims = NULL;
   rc = EXIT_RUNTIME;
-  if (!check_endpoint(g, "--from", p.from, p.opts.size) ||
-      !check_endpoint(g, "--to", p.to, p.opts.size)) {
+  if (!cli_check_position(g, "--from", p.from, p.opts.size) ||
+      !cli_check_position(g, "--to", p.to, p.opts.size)) {
     rc = EXIT_BADINPUT;
     goto done;
   }

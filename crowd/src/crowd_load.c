@@ -406,17 +406,14 @@ static cairn_status check_ring(const cairn_crowd *c, const crowd_view *v, cairn_
 }
 
 /* The unit size request r on file plans for, as
- * cairn__crowd_request_size reads it from a crowd. */
+ * cairn__crowd_request_size reads it from a crowd: its widest disc's. */
 static int32_t view_request_size(const crowd_view *v, const crowd_request *r) {
-  int32_t k = cairn__crowd_size_of(AT_F32(v->radius, r->slot));
-  if (!r->group) return k;
-  for (uint32_t m = 0; m < v->high; m++)
+  float widest = AT_F32(v->radius, r->slot);
+  for (uint32_t m = 0; r->group && m < v->high; m++)
     if (AT_U8(v->alive, m) && AT_U32(v->group, m) == r->group &&
-        AT_U8(v->order, m) == CAIRN_ORDER_PATH) {
-      int32_t km = cairn__crowd_size_of(AT_F32(v->radius, m));
-      k = km > k ? km : k;
-    }
-  return k;
+        AT_U8(v->order, m) == CAIRN_ORDER_PATH && AT_F32(v->radius, m) > widest)
+      widest = AT_F32(v->radius, m);
+  return cairn__crowd_size_of(widest);
 }
 
 /* The search on file is the one the head request has in progress. */
@@ -428,7 +425,8 @@ static cairn_status check_search(const cairn_crowd *c, const crowd_view *v,
   if (v->in_search) {
     crowd_request head = request_at(v, 0);
     if (head.live)
-      want = cairn__crowd_req_over_hpa(c, &head, view_request_size(v, &head)) ? CROWD_SEARCH_HPA
+      want = c->opts.hpa && cairn__crowd_req_over_hpa(c, &head, view_request_size(v, &head))
+                 ? CROWD_SEARCH_HPA
                                                                                : CROWD_SEARCH_ASTAR;
   }
   if (v->search_kind != want) return BAD(v, err, "malformed: the search in progress");

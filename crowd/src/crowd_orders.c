@@ -6,6 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+/* The slot of a handle already checked (cairn__crowd_handles). */
+static uint32_t slot_of(cairn_agent a) { return (uint32_t)(a & 0xffffffffu); }
+
 /* The last agent leaving a field slot frees it; a field of the cache goes
  * back to the cache, the caller's stays the caller's. */
 static void leave_field(cairn_crowd *c, uint32_t s) {
@@ -177,7 +180,7 @@ static void stay_radius(cairn_crowd *c, const cairn_agent *agents, size_t n,
   for (uint32_t s = 0; s < c->high; s++) /* those there before */
     if (stays_at(c, s, o, k)) area += (double)c->radius[s] * (double)c->radius[s];
   for (size_t i = 0; i < n; i++) {
-    float r = c->radius[(uint32_t)(agents[i] & 0xffffffffu)];
+    float r = c->radius[slot_of(agents[i])];
     area += (double)r * (double)r;
   }
   float R = (float)(sqrt(area / 0.45) / 0.75);
@@ -185,7 +188,7 @@ static void stay_radius(cairn_crowd *c, const cairn_agent *agents, size_t n,
   for (uint32_t s = 0; s < c->high; s++)
     if (stays_at(c, s, o, k) && c->arrive[s] == CROWD_STAY_AUTO) c->arrive_r[s] = R;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     c->arrive[s] = CROWD_STAY_AUTO;
     c->arrive_r[s] = R;
   }
@@ -205,15 +208,13 @@ static void set_arrival(cairn_crowd *c, const cairn_agent *agents, size_t n,
     return;
   }
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     c->arrive[s] = (uint8_t)mode;
     c->arrive_r[s] = mode == CAIRN_ARRIVAL_STAY ? o->arrival_radius : 0.0f;
   }
 }
 
 #define CROWD_SIZES 4 /* unit sizes of discs up to CAIRN_CROWD_MAX_RADIUS */
-
-static uint32_t slot_of(cairn_agent a) { return (uint32_t)(a & 0xffffffffu); }
 
 /* The field each unit size among the agents follows: the caller's (every
  * agent must be of its size), or the cache's for the goals and that size,
@@ -303,7 +304,7 @@ static void start_path(cairn_crowd *c, uint32_t s, uint32_t group,
 static void order_path(cairn_crowd *c, const cairn_agent *agents, size_t n,
                        cairn_point goal) {
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     start_path(c, s, 0, goal);
     cairn__crowd_request(c, s, 0, goal);
   }
@@ -315,7 +316,7 @@ static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
                        cairn_point goal) {
   double cx = 0, cy = 0;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     cx += c->x[s];
     cy += c->y[s];
   }
@@ -323,7 +324,7 @@ static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
   cy /= (double)n;
   float spread = 0.0f;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     float d = fmaxf(fabsf(c->x[s] - (float)cx), fabsf(c->y[s] - (float)cy));
     spread = fmaxf(spread, d);
   }
@@ -332,18 +333,18 @@ static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
   uint32_t g = c->next_group++;
   if (c->next_group == 0) c->next_group = 1;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     start_path(c, s, g, goal);
     c->offx[s] = (c->x[s] - (float)cx) * scale;
     c->offy[s] = (c->y[s] - (float)cy) * scale;
   }
-  cairn__crowd_request(c, (uint32_t)(agents[0] & 0xffffffffu), g, goal);
+  cairn__crowd_request(c, slot_of(agents[0]), g, goal);
 }
 
 static void order_wander(cairn_crowd *c, const cairn_agent *agents, size_t n,
                          uint64_t seed) {
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = (uint32_t)(agents[i] & 0xffffffffu);
+    uint32_t s = slot_of(agents[i]);
     cairn__crowd_clear_order(c, s);
     c->order[s] = CAIRN_ORDER_WANDER;
     c->state[s] = CAIRN_AGENT_MOVING;
@@ -394,14 +395,14 @@ cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t
     break;
   case CAIRN_ORDER_WANDER: order_wander(c, agents, n, o->seed); break;
   case CAIRN_ORDER_DRIVEN:
-    for (size_t i = 0; i < n; i++) drive(c, (uint32_t)(agents[i] & 0xffffffffu), o->vx, o->vy);
+    for (size_t i = 0; i < n; i++) drive(c, slot_of(agents[i]), o->vx, o->vy);
     break;
   default:
-    for (size_t i = 0; i < n; i++) cairn__crowd_clear_order(c, (uint32_t)(agents[i] & 0xffffffffu));
+    for (size_t i = 0; i < n; i++) cairn__crowd_clear_order(c, slot_of(agents[i]));
     return cairn__crowd_ok(c);
   }
   if (o->kind == CAIRN_ORDER_FIELD || o->kind == CAIRN_ORDER_PATH)
-    set_arrival(c, agents, n, o, c->field[(uint32_t)(agents[0] & 0xffffffffu)]);
+    set_arrival(c, agents, n, o, c->field[slot_of(agents[0])]);
   return cairn__crowd_ok(c);
 }
 

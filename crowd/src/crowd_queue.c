@@ -154,6 +154,10 @@ static float request_radius(const cairn_crowd *c, const crowd_request *r) {
   return most;
 }
 
+int32_t cairn__crowd_request_size(const cairn_crowd *c, const crowd_request *r) {
+  return cairn__crowd_size_of(request_radius(c, r)); /* the size grows with the radius */
+}
+
 /* The dearest terrain a unit of size k covers at p (0 where it does not
  * fit), from the route grid. */
 static uint8_t unit_cost(const cairn_crowd *c, cairn_point p, int32_t k) {
@@ -302,16 +306,6 @@ static void pop(cairn_crowd *c) {
   c->in_search = 0;
 }
 
-int32_t cairn__crowd_request_size(const cairn_crowd *c, const crowd_request *r) {
-  int32_t k = cairn__crowd_size_of(c->radius[r->slot]);
-  if (!r->group) return k;
-  for (uint32_t m = 0; m < c->high; m++)
-    if (c->alive[m] && c->group[m] == r->group && c->order[m] == CAIRN_ORDER_PATH) {
-      int32_t km = cairn__crowd_size_of(c->radius[m]);
-      k = km > k ? km : k;
-    }
-  return k;
-}
 
 /* The position a unit of size k plans from when its disc is centred at
  * slot s's: the one centred nearest it, else (a disc narrower than the
@@ -400,7 +394,8 @@ static void charge(cairn_crowd *c, uint64_t expanded, uint64_t *used) {
  * cannot price one unit's claims); everything else goes over the
  * hierarchy when the crowd has one (cairn__crowd_req_over_hpa). */
 static int over_hpa(const cairn_crowd *c, const crowd_request *r) {
-  return cairn__crowd_req_over_hpa(c, r, cairn__crowd_request_size(c, r));
+  /* the size (a scan of the group) only when there is a hierarchy */
+  return c->opts.hpa && cairn__crowd_req_over_hpa(c, r, cairn__crowd_request_size(c, r));
 }
 
 /* A search of the head request ran out of memory: the tick reports it,

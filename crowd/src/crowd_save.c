@@ -292,8 +292,9 @@ static int search_kind(const cairn_crowd *c) {
   if (!c->in_search || !c->ring_len) return CROWD_SEARCH_NONE;
   const crowd_request *r = &c->ring[c->ring_head];
   if (!r->live) return CROWD_SEARCH_NONE; /* dropped: popped unsearched */
-  return cairn__crowd_req_over_hpa(c, r, cairn__crowd_request_size(c, r)) ? CROWD_SEARCH_HPA
-                                                                         : CROWD_SEARCH_ASTAR;
+  return c->opts.hpa && cairn__crowd_req_over_hpa(c, r, cairn__crowd_request_size(c, r))
+             ? CROWD_SEARCH_HPA
+             : CROWD_SEARCH_ASTAR;
 }
 
 /* The A* in progress, its size first, written in place. */
