@@ -15,8 +15,8 @@ static const char *const value_opts[] = {
     "--claim-penalty", "--claim-radius", "--png", "--threads",
     "--save-hierarchy", "--load-hierarchy", "--size", NULL};
 
-typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA } path_algo;
-static const char *const algo_names[] = {"astar", "dijkstra", "hpa"};
+typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA, ALGO_JPS } path_algo;
+static const char *const algo_names[] = {"astar", "dijkstra", "hpa", "jps"};
 
 typedef struct path_args {
   const char *map;
@@ -73,9 +73,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       p->have_to = true;
     } else if (cli_is(&a, "--algo")) {
       int k = 0;
-      while (k < 3 && strcmp(v, algo_names[k]) != 0) k++;
-      if (k == 3) {
-        cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
+      while (k < 4 && strcmp(v, algo_names[k]) != 0) k++;
+      if (k == 4) {
+        cli_error("--algo: '%s' is not astar, dijkstra, hpa or jps", v);
         return EXIT_USAGE;
       }
       p->algo = (path_algo)k;
@@ -160,6 +160,13 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   }
   if (p->algo != ALGO_HPA && hpa_only) {
     cli_error("path: %s needs --algo hpa", hpa_only);
+    return EXIT_USAGE;
+  }
+  if (p->algo == ALGO_JPS &&
+      (p->opts.moves == 4 || p->opts.turn_penalty != 0.0 || p->opts.size > 1 ||
+       p->influence.n || p->claims)) {
+    cli_error("path: --algo jps takes 8 moves, one cell, no --turn-penalty, "
+              "--influence or --claims");
     return EXIT_USAGE;
   }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
@@ -433,8 +440,15 @@ int cmd_path(int argc, char **argv) {
       goto done;
     }
     cairn_search_reserve_grid(s, g);
+    if (p.algo == ALGO_JPS && !cairn_grid_uniform(g)) {
+      cli_error("%s: --algo jps needs a map of one terrain cost, and this one has "
+                "several (--algo astar takes any)", p.map);
+      rc = EXIT_BADINPUT;
+      goto done;
+    }
     double t0 = cli_now_us();
-    st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);
+    st = p.algo == ALGO_JPS ? cairn_jps(s, g, p.from, p.to, &p.opts, &r)
+                            : cairn_astar(s, g, p.from, p.to, &p.opts, &r);
     us = cli_now_us() - t0;
     if (st < 0) {
       cli_error("search failed: %s", cairn_status_str(st));

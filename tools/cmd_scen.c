@@ -70,7 +70,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     } else if (cli_is(&a, "--algo")) {
       int k = scen_algo_parse(v);
       if (k < 0) {
-        cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
+        cli_error("--algo: '%s' is not astar, dijkstra, hpa or jps", v);
         return EXIT_USAGE;
       }
       p->algo = (scen_algo)k;
@@ -115,6 +115,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
   }
   if (p->algo == ALGO_HPA && p->weight != 1.0) {
     cli_error("scen: --weight does not apply to --algo hpa");
+    return EXIT_USAGE;
+  }
+  if (p->algo == ALGO_JPS && (p->size > 1 || p->png)) {
+    cli_error("scen: --algo jps takes neither --size nor --png");
     return EXIT_USAGE;
   }
   if (p->png && p->size > 1) {

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 
-const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa"};
+const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa", "jps"};
 
 int scen_algo_parse(const char *name) {
   for (int k = 0; k < ALGO_COUNT; k++)
@@ -184,10 +184,12 @@ typedef struct solver {
   const cairn_hpa *hpa;
   cairn_hpa_query *q;
   cairn_hpa_path_opts po;
+  bool jps; /* cairn_jps instead of cairn_astar */
 } solver;
 
 static cairn_status solve(solver *v, const cairn_grid *g, cairn_point a,
                           cairn_point b, cairn_result *res) {
+  if (v->jps) return cairn_jps(v->s, g, a, b, &v->o, res);
   if (!v->hpa) return cairn_astar(v->s, g, a, b, &v->o, res);
   cairn_hpa_result hr;
   cairn_status st = cairn_hpa_find(v->q, v->hpa, a, b, &v->po, &hr);
@@ -252,6 +254,7 @@ static int solver_init(const scen_config *c, const cairn_grid *g,
   v->o.weight = c->weight;
   v->o.size = c->size;
   if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
+  v->jps = c->algo == ALGO_JPS;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
       cairn_search_reserve_grid(v->s, g) != CAIRN_OK ||
       cairn_hpa_query_create(NULL, &v->q) != CAIRN_OK ||
@@ -331,6 +334,11 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   scen_run_opts plain;
   memset(&plain, 0, sizeof plain);
   if (!o) o = &plain;
+  if (c->algo == ALGO_JPS && !cairn_grid_uniform(f->g)) {
+    cli_error("%s: --algo jps needs a map of one terrain cost, and %s has several", f->path,
+              f->map_path);
+    return EXIT_BADINPUT;
+  }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
   solver *v = calloc(workers, sizeof *v);
   int *rc = calloc(workers, sizeof *rc);

@@ -3,6 +3,11 @@
 
 #include <string.h>
 
+/* Bytes of a bit plane of `lines` lines of `words` words. */
+static size_t plane_bytes(size_t words, int32_t lines) {
+  return words * (size_t)lines * sizeof(uint64_t);
+}
+
 cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
                                const cairn_allocator *alloc,
                                cairn_grid **out) {
@@ -23,7 +28,11 @@ cairn_status cairn_grid_create(int32_t width, int32_t height, uint8_t fill,
   g->moves = cairn__alloc(&a, g->padded);
   g->clear = cairn__alloc(&a, g->padded);
   g->island = cairn__alloc(&a, g->padded * sizeof *g->island);
-  if (!g->cost || !g->moves || !g->clear || !g->island) {
+  g->row_words = ((size_t)g->stride + 127) / 64 + 1;
+  g->col_words = ((size_t)height + 2 + 127) / 64 + 1;
+  g->rows = cairn__alloc_zero(&a, plane_bytes(g->row_words, height + 2));
+  g->cols = cairn__alloc_zero(&a, plane_bytes(g->col_words, g->stride));
+  if (!g->cost || !g->moves || !g->clear || !g->island || !g->rows || !g->cols) {
     cairn_grid_destroy(g);
     return CAIRN_ERR_NOMEM;
   }
@@ -54,6 +63,8 @@ void cairn_grid_destroy(cairn_grid *g) {
   cairn__free(&a, g->cost, g->padded);
   cairn__free(&a, g->moves, g->padded);
   cairn__free(&a, g->clear, g->padded);
+  cairn__free(&a, g->rows, plane_bytes(g->row_words, g->height + 2));
+  cairn__free(&a, g->cols, plane_bytes(g->col_words, g->stride));
   cairn__free(&a, g->glyph, g->padded);
   cairn__free(&a, g->island, g->padded * sizeof *g->island);
   cairn__free(&a, g->island_sized, sized_bytes(g, g->island_sizes));
@@ -166,7 +177,17 @@ static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
   if (y1 > g->height - 1) y1 = g->height - 1;
   for (int32_t y = y0; y <= y1; y++) {
     uint32_t i = cairn__grid_index(g, x0, y);
-    for (int32_t x = x0; x <= x1; x++, i++) g->moves[i] = moves_of(g->cost, i, s);
+    uint64_t *row = g->rows + (size_t)(y + 1) * g->row_words;
+    for (int32_t x = x0; x <= x1; x++, i++) {
+      g->moves[i] = moves_of(g->cost, i, s);
+      /* the bit planes: padded x + 1 at bit x + 65 of its row, and the
+       * same for the column */
+      const uint64_t open = g->cost[i] != 0;
+      const uint32_t rb = (uint32_t)x + 65u, cb = (uint32_t)y + 65u;
+      uint64_t *col = g->cols + (size_t)(x + 1) * g->col_words;
+      row[rb >> 6] = (row[rb >> 6] & ~(1ull << (rb & 63u))) | open << (rb & 63u);
+      col[cb >> 6] = (col[cb >> 6] & ~(1ull << (cb & 63u))) | open << (cb & 63u);
+    }
   }
 }
 

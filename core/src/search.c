@@ -149,6 +149,7 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->expanded = s->generated = 0;
   s->path_len = 0;
   s->n_lm = 0;
+  s->jump = false;
 }
 
 /* Both path buffers are replaced together, and only when both new blocks

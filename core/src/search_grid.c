@@ -19,24 +19,6 @@
  * settled when the fill has targets. */
 enum { GOAL_ONE, GOAL_SET, GOAL_FILL };
 
-CAIRN_INLINE cairn_cost grid_h(const cairn_search *s, int H, int32_t x,
-                               int32_t y) {
-  uint32_t dx = (uint32_t)abs(x - s->gx), dy = (uint32_t)abs(y - s->gy);
-  switch (H) {
-  case CAIRN_H_OCTILE: {
-    uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
-  }
-  case CAIRN_H_MANHATTAN:
-    return s->h_straight * (dx + dy);
-  case CAIRN_H_EUCLIDEAN:
-    /* floor keeps it below the integer octile cost, so it stays consistent */
-    return (cairn_cost)(sqrt((double)dx * dx + (double)dy * dy) * s->h_euclid);
-  default:
-    return 0;
-  }
-}
-
 cairn_status cairn__finish(cairn_search *s, cairn_status st) {
   if (st == CAIRN_OK && s->found != UINT32_MAX) {
     cairn_status r = cairn__search_reconstruct(s);
@@ -128,7 +110,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
       }
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
-        cairn_cost h = grid_h(s, H, cx + cairn__dx[d], cy + cairn__dy[d]);
+        cairn_cost h = cairn__grid_h(s, H, cx + cairn__dx[d], cy + cairn__dy[d]);
         cairn__open(s, nb, ng, h, c);
       } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
         cairn__lower(s, nb, ng, c);
@@ -309,7 +291,7 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
     return CAIRN_OK;
   }
   cairn__open(s, s->start, 0,
-              grid_h(s, s->heuristic, start.x + 1, start.y + 1), s->start);
+              cairn__grid_h(s, s->heuristic, start.x + 1, start.y + 1), s->start);
   return CAIRN_OK;
 }
 
@@ -381,7 +363,7 @@ cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
   out->g = s->nodes[i].g;
   out->h = s->goal_set || s->full_map
                ? 0
-               : grid_h(s, (int)s->heuristic, p.x + 1, p.y + 1);
+               : cairn__grid_h(s, (int)s->heuristic, p.x + 1, p.y + 1);
   out->f = out->g + out->h;
   return CAIRN_OK;
 }

@@ -5,6 +5,9 @@
 
 #include "layers_internal.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 
 /* One record per node. `stamp` says what the record means in the current
  * search: == gen open, == gen + 1 closed, anything else fresh (never seen),
@@ -103,6 +106,14 @@ struct cairn_search {
    * a cell reached by step d from a parent whose move set is m
    * (search_fill.c) */
   uint8_t prune[8][256];
+  /* jump point search (search_jps.c): set for its searches; the node
+   * being expanded (UINT32_MAX between expansions), the directions left to
+   * scan from it, the cell its diagonal scan has reached (UINT32_MAX before
+   * it starts), and a straight and a diagonal step on the one terrain */
+  bool jump;
+  uint8_t jp_dirs;
+  uint32_t jp_node, jp_at;
+  cairn_cost jp_one, jp_diag;
   /* linked graph queries: the virtual nodes' links and positions */
   const cairn_graph_link *from_start;
   size_t n_from_start;
@@ -253,6 +264,25 @@ static inline uint32_t cairn__pop(cairn_search *s) {
   }
   s->expanded++;
   return top;
+}
+
+/* The heuristic H from padded cell (x, y) to the search's goal. */
+CAIRN_INLINE cairn_cost cairn__grid_h(const cairn_search *s, int H, int32_t x,
+                               int32_t y) {
+  uint32_t dx = (uint32_t)abs(x - s->gx), dy = (uint32_t)abs(y - s->gy);
+  switch (H) {
+  case CAIRN_H_OCTILE: {
+    uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+  }
+  case CAIRN_H_MANHATTAN:
+    return s->h_straight * (dx + dy);
+  case CAIRN_H_EUCLIDEAN:
+    /* floor keeps it below the integer octile cost, so it stays consistent */
+    return (cairn_cost)(sqrt((double)dx * dx + (double)dy * dy) * s->h_euclid);
+  default:
+    return 0;
+  }
 }
 
 /* ---- grid moves (the grid loop and the uniform fills) ---------------- */

@@ -220,6 +220,43 @@ CAIRN_CORE_API cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid 
  * changed since the begin (the search then ends with that status);
  * CAIRN_ERR_ARG for NULL */
 CAIRN_CORE_API cairn_status cairn_search_step(cairn_search *s, uint64_t budget);
+/** Jump point search: the exact answer of cairn_astar on a grid whose open
+ * cells all have one terrain cost, found by scanning lines of cells (64 at
+ * a time) and putting on the heap only the cells where a wall forces a turn
+ * (Harabor and Grastien's rules for 8 moves without corner cutting). The
+ * cost is A*'s; the path, a cheapest one cell by cell, may be another of
+ * equal cost. It reads the grid's current cells, so it follows edits at
+ * once (no preprocessing). Options: 8 moves only, any heuristic and
+ * weight, max_expanded (counted in jump points expanded); a turn penalty,
+ * bounds, layers, claims, avoided cells and sizes above 1 are refused
+ * with CAIRN_ERR_ARG. The result's expanded and generated count jump
+ * points.
+ * @param[in,out] s the search context
+ * @param[in] grid the grid
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_search_defaults
+ * @param[out] out the result; its path lives in s
+ * @return as cairn_astar; also CAIRN_ERR_TERRAIN when the grid's open cells
+ * have more than one terrain cost (cairn_grid_uniform is 0) */
+CAIRN_CORE_API cairn_status cairn_jps(cairn_search *s, const cairn_grid *grid,
+                                      cairn_point start, cairn_point goal,
+                                      const cairn_search_opts *opts, cairn_result *out);
+/** Begins a sliced jump point search (cairn_jps), stepped with
+ * cairn_search_step. There a budget unit is a jump point taken off the
+ * heap, a straight scan (up to the grid's side, 64 cells a word) or one
+ * step of a diagonal scan (with its two straight scans); a diagonal scan
+ * stops mid-way when the budget runs out and goes on at the next step.
+ * cairn_search_save_state refuses it (CAIRN_ERR_STATE).
+ * @param[in,out] s the search context
+ * @param[in] grid the grid (read at every step)
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_search_defaults
+ * @return CAIRN_OK (begun), or the refusals of cairn_jps */
+CAIRN_CORE_API cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *grid,
+                                            cairn_point start, cairn_point goal,
+                                            const cairn_search_opts *opts);
 /** Fills `*out` for the last search that ended (or the one in progress, with
  * status CAIRN_IN_PROGRESS and no path).
  * @param[in,out] s the search context (its path buffer is filled)

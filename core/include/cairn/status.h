@@ -33,7 +33,8 @@ extern "C" {
   X(CAIRN_ERR_MISMATCH, -8, "input does not match the map")              \
   X(CAIRN_ERR_STATE, -9, "call out of sequence")                         \
   X(CAIRN_ERR_BUFFER, -10, "buffer too small")                          \
-  X(CAIRN_ERR_STALE, -11, "stale handle: what it named was removed")
+  X(CAIRN_ERR_STALE, -11, "stale handle: what it named was removed")    \
+  X(CAIRN_ERR_TERRAIN, -12, "the method needs a grid of one terrain cost")
 
 /** What a call answered: outcomes are >= 0, errors < 0 (CAIRN_STATUS_LIST
  * gives each value and its text). */
@@ -75,6 +76,9 @@ typedef enum cairn_status {
 /** @var CAIRN_ERR_STALE
  * A handle whose object was removed (a crowd agent's handle after
  * cairn_crowd_remove, even once its slot holds a new agent). */
+/** @var CAIRN_ERR_TERRAIN
+ * The method answers only on a grid whose open cells all have one terrain
+ * cost (jump point search: cairn_jps). */
 
 /** A static string for any status (unknown values give "unknown status").
  * @param[in] s any value

@@ -57,4 +57,37 @@ static inline int cairn__ctz(uint32_t m) {
 #endif
 }
 
+/* The index of the lowest set bit of m; m must not be 0. */
+static inline int cairn__ctz64(uint64_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(m);
+#elif defined(_MSC_VER) && defined(_M_X64)
+  unsigned long i;
+  _BitScanForward64(&i, m);
+  return (int)i;
+#else
+  int d = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    d++;
+  }
+  return d;
+#endif
+}
+
+/* The index of the highest set bit of m; m must not be 0. */
+static inline int cairn__msb64(uint64_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return 63 - __builtin_clzll(m);
+#elif defined(_MSC_VER) && defined(_M_X64)
+  unsigned long i;
+  _BitScanReverse64(&i, m);
+  return (int)i;
+#else
+  int d = 0;
+  while (m >>= 1) d++;
+  return d;
+#endif
+}
+
 #endif

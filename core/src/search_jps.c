@@ -1,0 +1,313 @@
+/* Jump point search on grids of one terrain cost: 8 moves, no corner
+ * cutting, exact (Harabor and Grastien, "Online Graph Pruning for
+ * Pathfinding on Grid Maps", AAAI 2011, with the rules for this movement
+ * model and the block-based scans of "Improving Jump Point Search", ICAPS
+ * 2014).
+ *
+ * Among the cheapest paths between two cells there is always one that
+ * takes its diagonal steps first and turns only where a wall forces it;
+ * the search follows only those. A straight scan runs along a line of cells
+ * until it meets a wall (nothing there) or a cell with a forced neighbour:
+ * a side cell open whose predecessor's side cell is blocked, so the
+ * cheapest way into that side cell passes here. Such a cell, or the goal,
+ * is a jump point and goes on the heap. The scans read 64 cells at once
+ * from the grid's bit planes (struct cairn_grid: one for rows, one for
+ * columns), three lines at a time.
+ *
+ * A diagonal scan steps one cell at a time and runs both straight scans of
+ * its two components from every cell it reaches; the jump points they find
+ * go on the heap directly, with the expanded node as parent (the cells on
+ * the diagonal are not pushed: "Improving Jump Point Search"'s pruning of
+ * intermediate nodes). A parent and its child are therefore joined by
+ * diagonal steps followed by straight ones, which is how the path is
+ * written out cell by cell.
+ *
+ * Sliced like A*: cairn_search_step's budget counts heap pops, straight
+ * scans and diagonal steps, and a diagonal scan stops mid-way when the
+ * budget runs out (s->jp_node, jp_dirs, jp_at keep its place). */
+#include "search_internal.h"
+
+#include <string.h>
+
+enum { DIR_E, DIR_W, DIR_S, DIR_N, DIR_SE, DIR_SW, DIR_NE, DIR_NW };
+
+/* A straight scan forward along `line` from cell `at` (not included), with
+ * the lines beside it: the first cell where a side line turns from blocked
+ * to open, or `goal_at` if that comes first; -1 if the line is blocked
+ * first. Each word covers cells p + 1 .. p + 63 (bit 0 is the previous
+ * word's last cell, the first cell's predecessor). */
+static int32_t scan_forward(const uint64_t *line, const uint64_t *side1, const uint64_t *side2,
+                            int32_t at, int32_t goal_at) {
+  for (int32_t p = at;; p += 63) {
+    const uint64_t r = cairn__bits_from(line, p);
+    const uint64_t a = cairn__bits_from(side1, p), b = cairn__bits_from(side2, p);
+    uint64_t stop = ((a & ~(a << 1)) | (b & ~(b << 1)) | ~r) & ~1ull;
+    const uint32_t gd = (uint32_t)goal_at - (uint32_t)p - 1u; /* < 63: goal in this word */
+    if (gd < 63u) stop |= 2ull << gd;
+    if (stop) {
+      const int i = cairn__ctz64(stop);
+      return (r >> i & 1u) ? p + i : -1;
+    }
+  }
+}
+
+/* scan_forward backward: bit j of a word is cell p - 63 + j, bit 63 is p
+ * (the previous word's first cell). */
+static int32_t scan_backward(const uint64_t *line, const uint64_t *side1, const uint64_t *side2,
+                             int32_t at, int32_t goal_at) {
+  for (int32_t p = at;; p -= 63) {
+    const uint64_t r = cairn__bits_to(line, p);
+    const uint64_t a = cairn__bits_to(side1, p), b = cairn__bits_to(side2, p);
+    uint64_t stop = ((a & ~(a >> 1)) | (b & ~(b >> 1)) | ~r) & ~(1ull << 63);
+    const uint32_t gd = (uint32_t)p - (uint32_t)goal_at - 1u;
+    if (gd < 63u) stop |= (1ull << 62) >> gd;
+    if (stop) {
+      const int j = cairn__msb64(stop);
+      return (r >> j & 1u) ? p - 63 + j : -1;
+    }
+  }
+}
+
+/* The jump point a straight scan from padded cell (x, y) in direction d
+ * (DIR_E .. DIR_N) finds, as a padded index, or UINT32_MAX. */
+static uint32_t scan_straight(const cairn_search *s, int32_t x, int32_t y, int d) {
+  const cairn_grid *g = s->grid;
+  const uint32_t stride = (uint32_t)g->stride;
+  if (d <= DIR_W) {
+    const size_t w = g->row_words;
+    const uint64_t *line = g->rows + (size_t)y * w;
+    const int32_t goal_at = y == s->gy ? s->gx : -1;
+    const int32_t j = d == DIR_E ? scan_forward(line, line - w, line + w, x, goal_at)
+                                 : scan_backward(line, line - w, line + w, x, goal_at);
+    return j < 0 ? UINT32_MAX : (uint32_t)y * stride + (uint32_t)j;
+  }
+  const size_t w = g->col_words;
+  const uint64_t *line = g->cols + (size_t)x * w;
+  const int32_t goal_at = x == s->gx ? s->gy : -1;
+  const int32_t j = d == DIR_S ? scan_forward(line, line - w, line + w, y, goal_at)
+                               : scan_backward(line, line - w, line + w, y, goal_at);
+  return j < 0 ? UINT32_MAX : (uint32_t)j * stride + (uint32_t)x;
+}
+
+/* The cost of the diagonal-then-straight way between two padded cells. */
+static cairn_cost way_cost(const cairn_search *s, uint32_t a, uint32_t b) {
+  const uint32_t stride = (uint32_t)s->grid->stride;
+  const uint32_t dx = (uint32_t)abs((int32_t)(a % stride) - (int32_t)(b % stride));
+  const uint32_t dy = (uint32_t)abs((int32_t)(a / stride) - (int32_t)(b / stride));
+  const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return s->jp_diag * lo + s->jp_one * (hi - lo);
+}
+
+/* Jump point j reached from the node being expanded. */
+static void relax(cairn_search *s, uint32_t j) {
+  const uint32_t from = s->jp_node;
+  const cairn_cost ng = s->nodes[from].g + way_cost(s, from, j);
+  const uint32_t stride = (uint32_t)s->grid->stride;
+  if (cairn__is_fresh(s, j)) {
+    const cairn_cost h = cairn__grid_h(s, (int)s->heuristic, (int32_t)(j % stride),
+                                       (int32_t)(j / stride));
+    cairn__open(s, j, ng, h, from);
+  } else if (cairn__is_open(s, j) && ng < s->nodes[j].g) {
+    cairn__lower(s, j, ng, from);
+  }
+}
+
+static int sign(int32_t v) { return (v > 0) - (v < 0); }
+
+/* The directions to scan from node c: all from the start; otherwise those
+ * a cheapest diagonal-first way through c can continue in, given the last
+ * leg of the way in (straight: on, and the side turns a wall forces;
+ * diagonal: on, and its two components), cut to c's legal moves. */
+static uint8_t scan_dirs(const cairn_search *s, uint32_t c) {
+  const cairn_grid *g = s->grid;
+  const uint8_t *cost = g->cost;
+  const int32_t stride = g->stride;
+  const uint32_t p = s->parent[c];
+  if (p == c) return g->moves[c];
+  const int32_t ddx = (int32_t)(c % (uint32_t)stride) - (int32_t)(p % (uint32_t)stride);
+  const int32_t ddy = (int32_t)(c / (uint32_t)stride) - (int32_t)(p / (uint32_t)stride);
+  const int32_t adx = abs(ddx), ady = abs(ddy);
+  const int dx = sign(ddx), dy = sign(ddy);
+  unsigned dirs;
+  if (adx > ady) { /* east or west: north and south may be forced */
+    const uint32_t back = (uint32_t)((int32_t)c - dx);
+    dirs = 1u << (dx > 0 ? DIR_E : DIR_W);
+    if (!cost[back - (uint32_t)stride] && cost[c - (uint32_t)stride])
+      dirs |= 1u << DIR_N | 1u << (dx > 0 ? DIR_NE : DIR_NW);
+    if (!cost[back + (uint32_t)stride] && cost[c + (uint32_t)stride])
+      dirs |= 1u << DIR_S | 1u << (dx > 0 ? DIR_SE : DIR_SW);
+  } else if (ady > adx) { /* south or north: east and west may be forced */
+    const uint32_t back = (uint32_t)((int32_t)c - dy * stride);
+    dirs = 1u << (dy > 0 ? DIR_S : DIR_N);
+    if (!cost[back - 1] && cost[c - 1]) dirs |= 1u << DIR_W | 1u << (dy > 0 ? DIR_SW : DIR_NW);
+    if (!cost[back + 1] && cost[c + 1]) dirs |= 1u << DIR_E | 1u << (dy > 0 ? DIR_SE : DIR_NE);
+  } else { /* diagonal */
+    dirs = 1u << (dx > 0 ? DIR_E : DIR_W) | 1u << (dy > 0 ? DIR_S : DIR_N);
+    dirs |= 1u << (dy > 0 ? (dx > 0 ? DIR_SE : DIR_SW) : (dx > 0 ? DIR_NE : DIR_NW));
+  }
+  return (uint8_t)(dirs & g->moves[c]);
+}
+
+/* Goes on with the diagonal scan in direction d from the node being
+ * expanded; returns the budget left, with jp_at where it stopped (or
+ * UINT32_MAX once the diagonal ends). */
+static uint64_t scan_diagonal(cairn_search *s, int d, uint64_t budget) {
+  const cairn_grid *g = s->grid;
+  const int32_t stride = g->stride;
+  const int32_t off = cairn__dx[d] + cairn__dy[d] * stride;
+  const int hd = cairn__dx[d] > 0 ? DIR_E : DIR_W, vd = cairn__dy[d] > 0 ? DIR_S : DIR_N;
+  uint32_t at = s->jp_at == UINT32_MAX ? s->jp_node : s->jp_at;
+  while (budget) {
+    if (!(g->moves[at] >> d & 1u)) {
+      s->jp_at = UINT32_MAX;
+      return budget;
+    }
+    at = (uint32_t)((int32_t)at + off);
+    budget--;
+    if (at == s->goal) {
+      relax(s, at);
+      s->jp_at = UINT32_MAX;
+      return budget;
+    }
+    const int32_t x = (int32_t)(at % (uint32_t)stride), y = (int32_t)(at / (uint32_t)stride);
+    uint32_t j = scan_straight(s, x, y, hd);
+    if (j != UINT32_MAX) relax(s, j);
+    j = scan_straight(s, x, y, vd);
+    if (j != UINT32_MAX) relax(s, j);
+  }
+  s->jp_at = at;
+  return 0;
+}
+
+/* Works on the node being expanded until its directions are done or the
+ * budget is spent; returns the budget left. */
+static uint64_t expand(cairn_search *s, uint64_t budget) {
+  const int32_t stride = s->grid->stride;
+  const uint32_t c = s->jp_node;
+  while (s->jp_dirs && budget) {
+    const int d = cairn__ctz(s->jp_dirs);
+    if (d <= DIR_N) {
+      uint32_t j = scan_straight(s, (int32_t)(c % (uint32_t)stride),
+                                 (int32_t)(c / (uint32_t)stride), d);
+      if (j != UINT32_MAX) relax(s, j);
+      budget--;
+    } else {
+      budget = scan_diagonal(s, d, budget);
+      if (s->jp_at != UINT32_MAX) return budget; /* stopped mid-way */
+    }
+    s->jp_dirs &= (uint8_t)(s->jp_dirs - 1);
+  }
+  if (!s->jp_dirs) s->jp_node = UINT32_MAX;
+  return budget;
+}
+
+/* The path, cell by cell: each parent link is diagonal steps, then
+ * straight ones; walked back from the goal, straight first. */
+static cairn_status write_path(cairn_search *s) {
+  const uint32_t stride = (uint32_t)s->grid->stride;
+  size_t n = 1;
+  for (uint32_t i = s->found; s->parent[i] != i; i = s->parent[i]) {
+    const uint32_t p = s->parent[i];
+    const uint32_t dx = (uint32_t)abs((int32_t)(i % stride) - (int32_t)(p % stride));
+    const uint32_t dy = (uint32_t)abs((int32_t)(i / stride) - (int32_t)(p / stride));
+    n += dx > dy ? dx : dy;
+  }
+  cairn_status st = cairn_search_reserve_path(s, n);
+  if (st != CAIRN_OK) return st;
+  size_t k = n;
+  s->path_nodes[--k] = s->found;
+  for (uint32_t i = s->found; s->parent[i] != i; i = s->parent[i]) {
+    const uint32_t p = s->parent[i];
+    int32_t x = (int32_t)(i % stride), y = (int32_t)(i / stride);
+    const int32_t px = (int32_t)(p % stride), py = (int32_t)(p / stride);
+    while (x != px || y != py) {
+      const int32_t rx = abs(px - x), ry = abs(py - y);
+      if (rx >= ry) x += sign(px - x); /* straight part first, then both */
+      if (ry >= rx) y += sign(py - y);
+      s->path_nodes[--k] = (uint32_t)y * stride + (uint32_t)x;
+    }
+  }
+  for (size_t m = 0; m < n; m++) s->path[m] = cairn__grid_point(s->grid, s->path_nodes[m]);
+  s->path_len = n;
+  return CAIRN_OK;
+}
+
+static cairn_status finish(cairn_search *s, cairn_status st) {
+  if (st == CAIRN_OK && s->found != UINT32_MAX) {
+    cairn_status r = write_path(s);
+    if (r != CAIRN_OK) st = r;
+  }
+  return s->state = st;
+}
+
+static cairn_status jps_step(cairn_search *s, uint64_t budget) {
+  while (budget) {
+    if (s->jp_node == UINT32_MAX) {
+      if (!s->heap_len) return finish(s, CAIRN_NO_PATH);
+      if (s->max_expanded && s->expanded >= s->max_expanded) return finish(s, CAIRN_PARTIAL);
+      const uint32_t c = cairn__pop(s);
+      budget--;
+      if (c == s->goal) {
+        s->found = c;
+        return finish(s, CAIRN_OK);
+      }
+      s->jp_node = c;
+      s->jp_dirs = scan_dirs(s, c);
+      s->jp_at = UINT32_MAX;
+    }
+    budget = expand(s, budget);
+  }
+  if (s->jp_node == UINT32_MAX && !s->heap_len) return finish(s, CAIRN_NO_PATH);
+  return CAIRN_IN_PROGRESS;
+}
+
+/* What jump point search leaves out: anything but plain 8-way moves of one
+ * cell on the whole grid. */
+static bool plain_opts(const cairn_search_opts *o) {
+  if (!o) return true;
+  return o->moves == 8 && o->turn_penalty == 0.0 && !o->penalty && !o->claims &&
+         !o->n_avoid && o->size <= 1 && o->bounds.w == 0 && o->bounds.h == 0;
+}
+
+cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *g, cairn_point start,
+                             cairn_point goal, const cairn_search_opts *o) {
+  if (s && !plain_opts(o)) {
+    s->kind = CAIRN__NONE;
+    return s->state = CAIRN_ERR_ARG;
+  }
+  cairn_status st = cairn__search_grid_begin(s, g, start, o, false);
+  if (st == CAIRN_OK) st = cairn__search_check_in(s, g, goal);
+  if (st == CAIRN_OK && g->distinct_costs > 1) st = CAIRN_ERR_TERRAIN;
+  if (st != CAIRN_OK) {
+    if (s) {
+      s->kind = CAIRN__NONE;
+      s->state = st;
+    }
+    return st;
+  }
+  s->jump = true;
+  s->step = jps_step;
+  s->goal = cairn__grid_index(g, goal.x, goal.y);
+  s->gx = goal.x + 1;
+  s->gy = goal.y + 1;
+  s->jp_node = s->jp_at = UINT32_MAX;
+  s->jp_dirs = 0;
+  /* the one terrain scales every step, and the heuristic with it */
+  const cairn_cost terrain = g->cost[s->start];
+  s->jp_one = CAIRN_COST_ONE * terrain;
+  s->jp_diag = CAIRN_COST_DIAG * terrain;
+  s->h_straight *= terrain;
+  s->h_diag_extra *= terrain;
+  s->h_euclid *= (double)terrain;
+  if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
+    s->state = CAIRN_NO_PATH;
+    return CAIRN_OK;
+  }
+  cairn__open(s, s->start, 0, cairn__grid_h(s, (int)s->heuristic, s->sx, s->sy), s->start);
+  return CAIRN_OK;
+}
+
+cairn_status cairn_jps(cairn_search *s, const cairn_grid *g, cairn_point start, cairn_point goal,
+                       const cairn_search_opts *o, cairn_result *out) {
+  return cairn__run_to_end(s, cairn_jps_begin(s, g, start, goal, o), out);
+}
