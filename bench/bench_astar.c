@@ -27,6 +27,10 @@
  * The data directory is CAIRN_MOVINGAI_DIR from the environment, else the
  * one compiled in (the CMake cache variable of the same name).
  *
+ * Every map's groups also run as "jps/MAP/buckets_LO-HI": jump point
+ * search (cairn_jps) on the same queries, checked the same way, so A* and
+ * jump point search compare group by group within one run.
+ *
  * On brc202d the same groups also run as "astar_layer_zero/..." (A* with
  * an all-zero cost layer: the same paths, so the difference is what the
  * layer's test costs per neighbour) and "astar_layer_influence/..." (a
@@ -45,6 +49,7 @@
 #include "cli.h" /* EXIT_DONE, the harness's success */
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +85,7 @@ typedef struct group {
   cairn_bench_split s; /* bucket range, rows, sample, passes per run */
   cairn_heuristic heuristic;
   int layer; /* 0 none, 1 the zero layer, 2 the influence layer */
+  bool jps;  /* cairn_jps instead of cairn_astar (layer 0 only) */
   int state;       /* 0: not prepared yet, 1: ready, -1: failed (error) */
   char error[160];
   query *q;        /* sampled rows whose start and goal are passable */
@@ -108,14 +114,17 @@ static map_data maps[] = {
     {.name = "icecrown"},       /* Warcraft III, 512 x 512 */
     {.name = "maze512-1-0"},    /* maze, corridors 1 wide */
     {.name = "random512-40-0"}, /* random, 40 % blocked, 512 x 512 */
+    /* the last of the maps the jump point search targets name */
+    {.name = "den011d"},        /* Dragon Age: Origins, 247 x 167 */
 };
 #define N_MAPS (sizeof maps / sizeof maps[0])
 /* The Dijkstra comparison runs on this map; the distance map on that one. */
 #define DIJKSTRA_MAP "brc202d"
 #define DISTANCE_MAP "TheFrozenSea"
 
-/* every map's A*, then Dijkstra and the two layered forms on one map */
-static group groups[(N_MAPS + 3) * N_GROUPS];
+/* every map's A* and jump point search, then Dijkstra and the two layered
+ * forms on one map */
+static group groups[(2 * N_MAPS + 3) * N_GROUPS];
 static size_t n_groups;
 static char data_dir[1024];
 static char missing_msg[3400];
@@ -268,6 +277,14 @@ static int cost_fits(const group *g, const cairn_result *r, double optimal) {
   return cairn_bench_cost_ok(r->cost, optimal);
 }
 
+/* One query of group g. */
+static cairn_status search(const group *g, const query *q, const cairn_search_opts *opts,
+                           cairn_result *r) {
+  map_data *m = g->map;
+  if (g->jps) return cairn_jps(m->search, m->grid, q->start, q->goal, opts, r);
+  return cairn_astar(m->search, m->grid, q->start, q->goal, opts, r);
+}
+
 static int group_ready(group *g) {
   map_data *m = g->map;
   if (!map_ready(m)) return 0;
@@ -284,8 +301,7 @@ static int group_ready(group *g) {
   for (size_t k = 0; k < g->n; k++) {
     const query *q = &g->q[k];
     cairn_result r;
-    cairn_status st =
-        cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
+    cairn_status st = search(g, q, &opts, &r);
     if (st != CAIRN_OK || !cost_fits(g, &r, q->optimal)) {
       snprintf(g->error, sizeof g->error,
                "scenario line %u: %s, cost %.6f, optimal %.6f",
@@ -319,7 +335,7 @@ static void bm_query(cairn_bench_state *st, void *user) {
   while (cairn_bench_next(st)) {
     const query *q = &g->q[k];
     if (++k == g->n) k = 0;
-    cairn_astar(m->search, m->grid, q->start, q->goal, &opts, &r);
+    search(g, q, &opts, &r);
     expanded += r.expanded;
     generated += r.generated;
     bad += r.status != CAIRN_OK || !cost_fits(g, &r, q->optimal);
@@ -476,7 +492,7 @@ cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
 }
 
 static void register_groups(map_data *m, const char *kind,
-                            cairn_heuristic h, int layer) {
+                            cairn_heuristic h, int layer, bool jps) {
   cairn_bench_split split[N_GROUPS];
   size_t count = cairn_bench_split_groups(m->scen, split);
   for (size_t k = 0; k < count; k++) {
@@ -490,6 +506,7 @@ static void register_groups(map_data *m, const char *kind,
     g->s = split[k];
     g->heuristic = h;
     g->layer = layer;
+    g->jps = jps;
     char name[160];
     snprintf(name, sizeof name, "%s/%s/buckets_%u-%u", kind, m->name,
              (unsigned)g->s.lo, (unsigned)g->s.hi);
@@ -529,14 +546,15 @@ void cairn_bench_register_all(void) {
       cairn_bench_register(name, bm_missing, m->error);
       continue;
     }
-    register_groups(m, "astar", CAIRN_H_OCTILE, 0);
+    register_groups(m, "astar", CAIRN_H_OCTILE, 0, false);
+    register_groups(m, "jps", CAIRN_H_OCTILE, 0, true);
   }
   map_data *m = find_map(DIJKSTRA_MAP);
   if (m && m->scen) {
-    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0);
+    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0, false);
     /* the cost of a search under cost layers, on the same queries */
-    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1);
-    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2);
+    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1, false);
+    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2, false);
     cairn_bench_register_layers();
   }
   m = find_map(DISTANCE_MAP);

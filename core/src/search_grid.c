@@ -342,7 +342,8 @@ cairn_status cairn_search_result(cairn_search *s, cairn_result *out) {
   out->steps = (uint32_t)(s->path_len - 1);
   if (s->kind == CAIRN__GRID) {
     out->path = s->path;
-    out->base_cost = terrain_cost(s->grid, s->path_nodes, s->path_len, s->size);
+    /* a jump point search has no layer: its cost is the terrain's */
+    if (!s->jump) out->base_cost = terrain_cost(s->grid, s->path_nodes, s->path_len, s->size);
   } else {
     out->nodes = s->path_nodes;
   }

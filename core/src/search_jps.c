@@ -33,80 +33,88 @@ enum { DIR_E, DIR_W, DIR_S, DIR_N, DIR_SE, DIR_SW, DIR_NE, DIR_NW };
 
 /* A straight scan forward along `line` from cell `at` (not included), with
  * the lines beside it: the first cell where a side line turns from blocked
- * to open, or `goal_at` if that comes first; -1 if the line is blocked
- * first. Each word covers cells p + 1 .. p + 63 (bit 0 is the previous
- * word's last cell, the first cell's predecessor). */
-static int32_t scan_forward(const uint64_t *line, const uint64_t *side1, const uint64_t *side2,
-                            int32_t at, int32_t goal_at) {
-  for (int32_t p = at;; p += 63) {
-    const uint64_t r = cairn__bits_from(line, p);
-    const uint64_t a = cairn__bits_from(side1, p), b = cairn__bits_from(side2, p);
-    uint64_t stop = ((a & ~(a << 1)) | (b & ~(b << 1)) | ~r) & ~1ull;
-    const uint32_t gd = (uint32_t)goal_at - (uint32_t)p - 1u; /* < 63: goal in this word */
-    if (gd < 63u) stop |= 2ull << gd;
+ * to open (its predecessor's side cell blocked, its own open), or `goal_at`
+ * if that comes first; -1 if the line is blocked first. Word by word,
+ * aligned: a word's cell 0 takes its predecessor from the word before
+ * (every line has a blocked word before its first cell). */
+CAIRN_INLINE int32_t scan_forward(const uint64_t *line, const uint64_t *side1,
+                                  const uint64_t *side2, int32_t at, int32_t goal_at) {
+  const uint32_t b = (uint32_t)at + 64u, gb = (uint32_t)goal_at + 64u;
+  size_t w = b >> 6;
+  uint64_t mask = (~0ull << (b & 63u)) << 1; /* the cells after `at` */
+  uint64_t a = side1[w], c = side2[w];
+  uint64_t pa = side1[w - 1] >> 63, pc = side2[w - 1] >> 63;
+  for (;;) {
+    const uint64_t r = line[w];
+    uint64_t stop = ((a & ~(a << 1 | pa)) | (c & ~(c << 1 | pc)) | ~r) & mask;
+    if (w == gb >> 6) stop |= (1ull << (gb & 63u)) & mask;
     if (stop) {
       const int i = cairn__ctz64(stop);
-      return (r >> i & 1u) ? p + i : -1;
+      return (r >> i & 1u) ? (int32_t)((w << 6) + (size_t)i) - 64 : -1;
     }
+    pa = a >> 63;
+    pc = c >> 63;
+    w++;
+    a = side1[w];
+    c = side2[w];
+    mask = ~0ull;
   }
 }
 
-/* scan_forward backward: bit j of a word is cell p - 63 + j, bit 63 is p
- * (the previous word's first cell). */
-static int32_t scan_backward(const uint64_t *line, const uint64_t *side1, const uint64_t *side2,
-                             int32_t at, int32_t goal_at) {
-  for (int32_t p = at;; p -= 63) {
-    const uint64_t r = cairn__bits_to(line, p);
-    const uint64_t a = cairn__bits_to(side1, p), b = cairn__bits_to(side2, p);
-    uint64_t stop = ((a & ~(a >> 1)) | (b & ~(b >> 1)) | ~r) & ~(1ull << 63);
-    const uint32_t gd = (uint32_t)p - (uint32_t)goal_at - 1u;
-    if (gd < 63u) stop |= (1ull << 62) >> gd;
+/* scan_forward backward: a word's cell 63 takes its predecessor from the
+ * word after (every line has a blocked word after its last cell). */
+CAIRN_INLINE int32_t scan_backward(const uint64_t *line, const uint64_t *side1,
+                                   const uint64_t *side2, int32_t at, int32_t goal_at) {
+  const uint32_t b = (uint32_t)at + 64u, gb = (uint32_t)goal_at + 64u;
+  size_t w = b >> 6;
+  uint64_t mask = (~0ull >> (63u - (b & 63u))) >> 1; /* the cells before `at` */
+  uint64_t a = side1[w], c = side2[w];
+  uint64_t pa = side1[w + 1] << 63, pc = side2[w + 1] << 63;
+  for (;;) {
+    const uint64_t r = line[w];
+    uint64_t stop = ((a & ~(a >> 1 | pa)) | (c & ~(c >> 1 | pc)) | ~r) & mask;
+    if (w == gb >> 6) stop |= (1ull << (gb & 63u)) & mask;
     if (stop) {
-      const int j = cairn__msb64(stop);
-      return (r >> j & 1u) ? p - 63 + j : -1;
+      const int i = cairn__msb64(stop);
+      return (r >> i & 1u) ? (int32_t)((w << 6) + (size_t)i) - 64 : -1;
     }
+    pa = a << 63;
+    pc = c << 63;
+    w--;
+    a = side1[w];
+    c = side2[w];
+    mask = ~0ull;
   }
 }
 
-/* The jump point a straight scan from padded cell (x, y) in direction d
- * (DIR_E .. DIR_N) finds, as a padded index, or UINT32_MAX. */
-static uint32_t scan_straight(const cairn_search *s, int32_t x, int32_t y, int d) {
+/* Where a straight scan from padded cell (x, y) in direction d (DIR_E ..
+ * DIR_N) finds a jump point: its x for east and west, its y for south and
+ * north; -1 if none. */
+CAIRN_INLINE int32_t scan_straight(const cairn_search *s, int32_t x, int32_t y, const int d) {
   const cairn_grid *g = s->grid;
-  const uint32_t stride = (uint32_t)g->stride;
-  if (d <= DIR_W) {
+  if (d == DIR_E || d == DIR_W) {
     const size_t w = g->row_words;
     const uint64_t *line = g->rows + (size_t)y * w;
     const int32_t goal_at = y == s->gy ? s->gx : -1;
-    const int32_t j = d == DIR_E ? scan_forward(line, line - w, line + w, x, goal_at)
-                                 : scan_backward(line, line - w, line + w, x, goal_at);
-    return j < 0 ? UINT32_MAX : (uint32_t)y * stride + (uint32_t)j;
+    return d == DIR_E ? scan_forward(line, line - w, line + w, x, goal_at)
+                      : scan_backward(line, line - w, line + w, x, goal_at);
   }
   const size_t w = g->col_words;
   const uint64_t *line = g->cols + (size_t)x * w;
   const int32_t goal_at = x == s->gx ? s->gy : -1;
-  const int32_t j = d == DIR_S ? scan_forward(line, line - w, line + w, y, goal_at)
-                               : scan_backward(line, line - w, line + w, y, goal_at);
-  return j < 0 ? UINT32_MAX : (uint32_t)j * stride + (uint32_t)x;
+  return d == DIR_S ? scan_forward(line, line - w, line + w, y, goal_at)
+                    : scan_backward(line, line - w, line + w, y, goal_at);
 }
 
-/* The cost of the diagonal-then-straight way between two padded cells. */
-static cairn_cost way_cost(const cairn_search *s, uint32_t a, uint32_t b) {
-  const uint32_t stride = (uint32_t)s->grid->stride;
-  const uint32_t dx = (uint32_t)abs((int32_t)(a % stride) - (int32_t)(b % stride));
-  const uint32_t dy = (uint32_t)abs((int32_t)(a / stride) - (int32_t)(b / stride));
-  const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return s->jp_diag * lo + s->jp_one * (hi - lo);
-}
-
-/* Jump point j reached from the node being expanded. */
-static void relax(cairn_search *s, uint32_t j) {
+/* Jump point j, at padded (jx, jy), reached from the node being expanded,
+ * at (fx, fy), by diagonal steps then straight ones. */
+static void relax(cairn_search *s, uint32_t j, int32_t jx, int32_t jy, int32_t fx, int32_t fy) {
   const uint32_t from = s->jp_node;
-  const cairn_cost ng = s->nodes[from].g + way_cost(s, from, j);
-  const uint32_t stride = (uint32_t)s->grid->stride;
+  const uint32_t dx = (uint32_t)abs(jx - fx), dy = (uint32_t)abs(jy - fy);
+  const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  const cairn_cost ng = s->nodes[from].g + s->jp_diag * lo + s->jp_one * (hi - lo);
   if (cairn__is_fresh(s, j)) {
-    const cairn_cost h = cairn__grid_h(s, (int)s->heuristic, (int32_t)(j % stride),
-                                       (int32_t)(j / stride));
-    cairn__open(s, j, ng, h, from);
+    cairn__open(s, j, ng, cairn__grid_h(s, (int)s->heuristic, jx, jy), from);
   } else if (cairn__is_open(s, j) && ng < s->nodes[j].g) {
     cairn__lower(s, j, ng, from);
   }
@@ -149,50 +157,92 @@ static uint8_t scan_dirs(const cairn_search *s, uint32_t c) {
 }
 
 /* Goes on with the diagonal scan in direction d from the node being
- * expanded; returns the budget left, with jp_at where it stopped (or
- * UINT32_MAX once the diagonal ends). */
-static uint64_t scan_diagonal(cairn_search *s, int d, uint64_t budget) {
+ * expanded, at padded (fx, fy); returns the budget left, with jp_at where
+ * it stopped (or UINT32_MAX once the diagonal ends). What the loop reads
+ * is held in locals: relax writes through s, so the compiler would
+ * otherwise load it all again after every jump point. */
+CAIRN_INLINE uint64_t scan_diagonal(cairn_search *s, const int d, int32_t fx, int32_t fy,
+                                    uint64_t budget) {
   const cairn_grid *g = s->grid;
-  const int32_t stride = g->stride;
-  const int32_t off = cairn__dx[d] + cairn__dy[d] * stride;
-  const int hd = cairn__dx[d] > 0 ? DIR_E : DIR_W, vd = cairn__dy[d] > 0 ? DIR_S : DIR_N;
+  const uint8_t *const moves = g->moves;
+  const uint32_t stride = (uint32_t)g->stride, goal = s->goal;
+  const int32_t gx = s->gx, gy = s->gy;
+  const size_t rw = g->row_words, cw = g->col_words;
+  const int dx = cairn__dx[d], dy = cairn__dy[d];
+  const int32_t off = dx + dy * (int32_t)stride;
   uint32_t at = s->jp_at == UINT32_MAX ? s->jp_node : s->jp_at;
+  int32_t x = (int32_t)(at % stride), y = (int32_t)(at / stride);
+  const uint64_t *row = g->rows + (size_t)y * rw, *col = g->cols + (size_t)x * cw;
   while (budget) {
-    if (!(g->moves[at] >> d & 1u)) {
+    if (!(moves[at] >> d & 1u)) {
       s->jp_at = UINT32_MAX;
       return budget;
     }
     at = (uint32_t)((int32_t)at + off);
+    x += dx;
+    y += dy;
+    row = dy > 0 ? row + rw : row - rw;
+    col = dx > 0 ? col + cw : col - cw;
     budget--;
-    if (at == s->goal) {
-      relax(s, at);
+    if (at == goal) {
+      relax(s, at, x, y, fx, fy);
       s->jp_at = UINT32_MAX;
       return budget;
     }
-    const int32_t x = (int32_t)(at % (uint32_t)stride), y = (int32_t)(at / (uint32_t)stride);
-    uint32_t j = scan_straight(s, x, y, hd);
-    if (j != UINT32_MAX) relax(s, j);
-    j = scan_straight(s, x, y, vd);
-    if (j != UINT32_MAX) relax(s, j);
+    const int32_t hg = y == gy ? gx : -1, vg = x == gx ? gy : -1;
+    const int32_t jx = dx > 0 ? scan_forward(row, row - rw, row + rw, x, hg)
+                              : scan_backward(row, row - rw, row + rw, x, hg);
+    if (jx >= 0) relax(s, (uint32_t)y * stride + (uint32_t)jx, jx, y, fx, fy);
+    const int32_t jy = dy > 0 ? scan_forward(col, col - cw, col + cw, y, vg)
+                              : scan_backward(col, col - cw, col + cw, y, vg);
+    if (jy >= 0) relax(s, (uint32_t)jy * stride + (uint32_t)x, x, jy, fx, fy);
   }
   s->jp_at = at;
   return 0;
 }
 
+static uint64_t scan_se(cairn_search *s, int32_t x, int32_t y, uint64_t b) {
+  return scan_diagonal(s, DIR_SE, x, y, b);
+}
+static uint64_t scan_sw(cairn_search *s, int32_t x, int32_t y, uint64_t b) {
+  return scan_diagonal(s, DIR_SW, x, y, b);
+}
+static uint64_t scan_ne(cairn_search *s, int32_t x, int32_t y, uint64_t b) {
+  return scan_diagonal(s, DIR_NE, x, y, b);
+}
+static uint64_t scan_nw(cairn_search *s, int32_t x, int32_t y, uint64_t b) {
+  return scan_diagonal(s, DIR_NW, x, y, b);
+}
+
+/* One straight scan from the node being expanded, at padded (x, y). */
+static void scan_line(cairn_search *s, int d, int32_t x, int32_t y) {
+  const uint32_t stride = (uint32_t)s->grid->stride;
+  int32_t jx = x, jy = y;
+  switch (d) {
+  case DIR_E: jx = scan_straight(s, x, y, DIR_E); break;
+  case DIR_W: jx = scan_straight(s, x, y, DIR_W); break;
+  case DIR_S: jy = scan_straight(s, x, y, DIR_S); break;
+  default: jy = scan_straight(s, x, y, DIR_N); break;
+  }
+  if (jx < 0 || jy < 0) return;
+  relax(s, (uint32_t)jy * stride + (uint32_t)jx, jx, jy, x, y);
+}
+
 /* Works on the node being expanded until its directions are done or the
  * budget is spent; returns the budget left. */
 static uint64_t expand(cairn_search *s, uint64_t budget) {
-  const int32_t stride = s->grid->stride;
+  static uint64_t (*const diagonal[4])(cairn_search *, int32_t, int32_t, uint64_t) = {
+      scan_se, scan_sw, scan_ne, scan_nw};
+  const uint32_t stride = (uint32_t)s->grid->stride;
   const uint32_t c = s->jp_node;
+  const int32_t x = (int32_t)(c % stride), y = (int32_t)(c / stride);
   while (s->jp_dirs && budget) {
     const int d = cairn__ctz(s->jp_dirs);
     if (d <= DIR_N) {
-      uint32_t j = scan_straight(s, (int32_t)(c % (uint32_t)stride),
-                                 (int32_t)(c / (uint32_t)stride), d);
-      if (j != UINT32_MAX) relax(s, j);
+      scan_line(s, d, x, y);
       budget--;
     } else {
-      budget = scan_diagonal(s, d, budget);
+      budget = diagonal[d - DIR_SE](s, x, y, budget);
       if (s->jp_at != UINT32_MAX) return budget; /* stopped mid-way */
     }
     s->jp_dirs &= (uint8_t)(s->jp_dirs - 1);
