@@ -29,7 +29,9 @@
  *
  * Every map's groups also run as "jps/MAP/buckets_LO-HI": jump point
  * search (cairn_jps) on the same queries, checked the same way, so A* and
- * jump point search compare group by group within one run.
+ * jump point search compare group by group within one run; and as
+ * "jps_plus/MAP/..." with the map's jump tables (cairn_jps_plus), whose
+ * build is "jumps_build/MAP" (its counter: the tables' bytes).
  *
  * On brc202d the same groups also run as "astar_layer_zero/..." (A* with
  * an all-zero cost layer: the same paths, so the difference is what the
@@ -78,6 +80,7 @@ typedef struct map_data {
    * overhead) and one fed by influence events (what a game pays) */
   cairn_penalty *zero, *danger;
   cairn_influence *events;
+  cairn_jumps *jumps; /* jps_plus: the map's jump tables, built on first use */
 } map_data;
 
 typedef struct group {
@@ -85,7 +88,7 @@ typedef struct group {
   cairn_bench_split s; /* bucket range, rows, sample, passes per run */
   cairn_heuristic heuristic;
   int layer; /* 0 none, 1 the zero layer, 2 the influence layer */
-  bool jps;  /* cairn_jps instead of cairn_astar (layer 0 only) */
+  int jps;   /* 1: cairn_jps, 2: cairn_jps_plus, instead of cairn_astar (layer 0 only) */
   int state;       /* 0: not prepared yet, 1: ready, -1: failed (error) */
   char error[160];
   query *q;        /* sampled rows whose start and goal are passable */
@@ -122,9 +125,9 @@ static map_data maps[] = {
 #define DIJKSTRA_MAP "brc202d"
 #define DISTANCE_MAP "TheFrozenSea"
 
-/* every map's A* and jump point search, then Dijkstra and the two layered
- * forms on one map */
-static group groups[(2 * N_MAPS + 3) * N_GROUPS];
+/* every map's A* and jump point searches, then Dijkstra and the two
+ * layered forms on one map */
+static group groups[(3 * N_MAPS + 3) * N_GROUPS];
 static size_t n_groups;
 static char data_dir[1024];
 static char missing_msg[3400];
@@ -163,6 +166,8 @@ static void free_all(void) {
     cairn_influence_destroy(m->events);
     cairn_penalty_destroy(m->danger);
     cairn_penalty_destroy(m->zero);
+    cairn_jumps_destroy(m->jumps);
+    m->jumps = NULL;
     cairn_search_destroy(m->search);
     cairn_grid_destroy(m->grid);
     cairn_bench_scen_free(&m->data);
@@ -281,7 +286,8 @@ static int cost_fits(const group *g, const cairn_result *r, double optimal) {
 static cairn_status search(const group *g, const query *q, const cairn_search_opts *opts,
                            cairn_result *r) {
   map_data *m = g->map;
-  if (g->jps) return cairn_jps(m->search, m->grid, q->start, q->goal, opts, r);
+  if (g->jps == 2) return cairn_jps_plus(m->search, m->jumps, q->start, q->goal, opts, r);
+  if (g->jps == 1) return cairn_jps(m->search, m->grid, q->start, q->goal, opts, r);
   return cairn_astar(m->search, m->grid, q->start, q->goal, opts, r);
 }
 
@@ -294,6 +300,10 @@ static int group_ready(group *g) {
   }
   if (g->state) return g->state > 0;
   g->state = -1;
+  if (g->jps == 2 && !m->jumps && cairn_jumps_create(m->grid, NULL, &m->jumps) != CAIRN_OK) {
+    snprintf(g->error, sizeof g->error, "out of memory for the jump tables");
+    return 0;
+  }
   g->q = cairn_bench_sample(m->scen, m->grid, &g->s, &g->n, &g->skipped,
                             g->error, sizeof g->error);
   if (!g->q) return 0;
@@ -359,6 +369,26 @@ static void bm_query(cairn_bench_state *st, void *user) {
   cairn_bench_counter(st, "ns_per_expansion", e / 1e9,
                       CAIRN_BENCH_RATE | CAIRN_BENCH_INVERT);
   cairn_bench_label(st, g->label);
+}
+
+/* The jump tables of a map, built from scratch. */
+static void bm_jumps_build(cairn_bench_state *st, void *user) {
+  map_data *m = user;
+  if (!map_ready(m)) {
+    cairn_bench_skip(st, m->error);
+    return;
+  }
+  size_t bytes = 0;
+  while (cairn_bench_next(st)) {
+    cairn_jumps *j = NULL;
+    if (cairn_jumps_create(m->grid, NULL, &j) != CAIRN_OK) {
+      cairn_bench_skip(st, "out of memory");
+      return;
+    }
+    bytes = cairn_jumps_memory(j);
+    cairn_jumps_destroy(j);
+  }
+  cairn_bench_counter(st, "bytes", (double)bytes, CAIRN_BENCH_PLAIN);
 }
 
 /* Dijkstra from one source over the whole map; the argument is the move
@@ -492,7 +522,7 @@ cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
 }
 
 static void register_groups(map_data *m, const char *kind,
-                            cairn_heuristic h, int layer, bool jps) {
+                            cairn_heuristic h, int layer, int jps) {
   cairn_bench_split split[N_GROUPS];
   size_t count = cairn_bench_split_groups(m->scen, split);
   for (size_t k = 0; k < count; k++) {
@@ -546,15 +576,20 @@ void cairn_bench_register_all(void) {
       cairn_bench_register(name, bm_missing, m->error);
       continue;
     }
-    register_groups(m, "astar", CAIRN_H_OCTILE, 0, false);
-    register_groups(m, "jps", CAIRN_H_OCTILE, 0, true);
+    register_groups(m, "astar", CAIRN_H_OCTILE, 0, 0);
+    register_groups(m, "jps", CAIRN_H_OCTILE, 0, 1);
+    register_groups(m, "jps_plus", CAIRN_H_OCTILE, 0, 2);
+    char name[160];
+    snprintf(name, sizeof name, "jumps_build/%s", m->name);
+    cairn_bench_def *def = cairn_bench_register(name, bm_jumps_build, m);
+    cairn_bench_def_unit(def, CAIRN_BENCH_MS);
   }
   map_data *m = find_map(DIJKSTRA_MAP);
   if (m && m->scen) {
-    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0, false);
+    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0, 0);
     /* the cost of a search under cost layers, on the same queries */
-    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1, false);
-    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2, false);
+    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1, 0);
+    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2, 0);
     cairn_bench_register_layers();
   }
   m = find_map(DISTANCE_MAP);

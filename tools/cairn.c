@@ -14,7 +14,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"path", cmd_path,
-     "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra|hpa|jps]\n"
+     "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra|hpa|jps|jps+]\n"
      "         [--heuristic octile|manhattan|euclidean|zero] [--weight W]\n"
      "         [--moves 8|4] [--turn-penalty P] [--smooth] [--draw] [--json]\n"
      "         [--size K] (a unit of K x K cells, 1..8; not with --smooth)\n"
@@ -25,7 +25,7 @@ static const command commands[] = {
      "         [--load-hierarchy FILE]\n"
      "         [--png FILE] (the map, the search's expanded nodes or clusters, the path)\n" },
     {"scen", cmd_scen,
-     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa|jps] [--weight W]\n"
+     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa|jps|jps+] [--weight W]\n"
      "         [--size K] (units of K x K cells: validity and cost, not the optima)\n"
      "         [--json] [--csv FILE] [--threads N] hpa only: [--cluster N]\n"
      "         [--nearby N] [--levels 2|3] [--landmarks N] [--no-smooth]\n"
@@ -56,7 +56,7 @@ static const command commands[] = {
      "  gen    --out FILE.map [--kind outskirts|settlement] [--width W]\n"
      "         [--height H] [--seed S] (the demo map generators)\n" },
     {"suite", cmd_suite,
-     "  suite  DIR [--algo astar,hpa,dijkstra,jps] [--report FILE.md] [--json]\n"
+     "  suite  DIR [--algo astar,hpa,dijkstra,jps,jps+] [--report FILE.md] [--json]\n"
      "         [--threads N] [--save-hierarchy DIR2] [--load-hierarchy DIR2]\n"
      "         (every .scen under DIR with each algorithm; a table or a report;\n"
      "         hierarchies saved to or loaded from DIR2/MAP.hpa)\n" },

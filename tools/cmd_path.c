@@ -15,8 +15,8 @@ static const char *const value_opts[] = {
     "--claim-penalty", "--claim-radius", "--png", "--threads",
     "--save-hierarchy", "--load-hierarchy", "--size", NULL};
 
-typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA, ALGO_JPS } path_algo;
-static const char *const algo_names[] = {"astar", "dijkstra", "hpa", "jps"};
+typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA, ALGO_JPS, ALGO_JPS_PLUS } path_algo;
+static const char *const algo_names[] = {"astar", "dijkstra", "hpa", "jps", "jps+"};
 
 typedef struct path_args {
   const char *map;
@@ -73,9 +73,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       p->have_to = true;
     } else if (cli_is(&a, "--algo")) {
       int k = 0;
-      while (k < 4 && strcmp(v, algo_names[k]) != 0) k++;
-      if (k == 4) {
-        cli_error("--algo: '%s' is not astar, dijkstra, hpa or jps", v);
+      while (k < 5 && strcmp(v, algo_names[k]) != 0) k++;
+      if (k == 5) {
+        cli_error("--algo: '%s' is not astar, dijkstra, hpa, jps or jps+", v);
         return EXIT_USAGE;
       }
       p->algo = (path_algo)k;
@@ -162,11 +162,11 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
     cli_error("path: %s needs --algo hpa", hpa_only);
     return EXIT_USAGE;
   }
-  if (p->algo == ALGO_JPS &&
+  if ((p->algo == ALGO_JPS || p->algo == ALGO_JPS_PLUS) &&
       (p->opts.moves == 4 || p->opts.turn_penalty != 0.0 || p->opts.size > 1 ||
        p->influence.n || p->claims)) {
-    cli_error("path: --algo jps takes 8 moves, one cell, no --turn-penalty, "
-              "--influence or --claims");
+    cli_error("path: --algo %s takes 8 moves, one cell, no --turn-penalty, "
+              "--influence or --claims", algo_names[p->algo]);
     return EXIT_USAGE;
   }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
@@ -298,7 +298,9 @@ static void print_text(const path_args *p, const cairn_grid *g,
       printf("route      none\n");
   } else {
     printf("search     %s, heuristic %s, weight %g, %d moves, size %d\n",
-           p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra" : "astar",
+           p->algo >= ALGO_JPS                  ? algo_names[p->algo]
+           : p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra"
+                                               : "astar",
            cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves,
            p->opts.size);
   }
@@ -409,6 +411,7 @@ int cmd_path(int argc, char **argv) {
   cairn_penalty *layer = NULL;
   cairn_influence *influence = NULL;
   cairn_claims *claims = NULL;
+  cairn_jumps *jumps = NULL;
   rc = EXIT_RUNTIME;
   if (!cli_check_position(g, "--from", p.from, p.opts.size) ||
       !cli_check_position(g, "--to", p.to, p.opts.size)) {
@@ -440,15 +443,21 @@ int cmd_path(int argc, char **argv) {
       goto done;
     }
     cairn_search_reserve_grid(s, g);
-    if (p.algo == ALGO_JPS && !cairn_grid_uniform(g)) {
-      cli_error("%s: --algo jps needs a map of one terrain cost, and this one has "
-                "several (--algo astar takes any)", p.map);
+    const bool jump = p.algo == ALGO_JPS || p.algo == ALGO_JPS_PLUS;
+    if (jump && !cairn_grid_uniform(g)) {
+      cli_error("%s: --algo %s needs a map of one terrain cost, and this one has "
+                "several (--algo astar takes any)", p.map, algo_names[p.algo]);
       rc = EXIT_BADINPUT;
       goto done;
     }
+    if (p.algo == ALGO_JPS_PLUS && cairn_jumps_create(g, NULL, &jumps) != CAIRN_OK) {
+      cli_error("out of memory");
+      goto done;
+    }
     double t0 = cli_now_us();
-    st = p.algo == ALGO_JPS ? cairn_jps(s, g, p.from, p.to, &p.opts, &r)
-                            : cairn_astar(s, g, p.from, p.to, &p.opts, &r);
+    if (p.algo == ALGO_JPS_PLUS) st = cairn_jps_plus(s, jumps, p.from, p.to, &p.opts, &r);
+    else if (p.algo == ALGO_JPS) st = cairn_jps(s, g, p.from, p.to, &p.opts, &r);
+    else st = cairn_astar(s, g, p.from, p.to, &p.opts, &r);
     us = cli_now_us() - t0;
     if (st < 0) {
       cli_error("search failed: %s", cairn_status_str(st));
@@ -486,6 +495,7 @@ done:
   cairn_influence_destroy(influence);
   cairn_penalty_destroy(layer);
   cairn_claims_destroy(claims);
+  cairn_jumps_destroy(jumps);
   cairn_hpa_query_destroy(q);
   cairn_hpa_destroy(hpa);
   cairn_search_destroy(s);

@@ -57,7 +57,7 @@ static bool parse_value(const cli_args *c, const char *v, render_args *a) {
     return cli_parse_int("--size", v, 1, CAIRN_GRID_MAX_CLEARANCE, &a->size);
   else if (cli_is(c, "--algo")) {
     a->algo = scen_algo_parse(v);
-    if (a->algo == ALGO_JPS) a->algo = -1; /* the pictures draw the other three */
+    if (a->algo >= ALGO_JPS) a->algo = -1; /* the pictures draw the other three */
     if (a->algo < 0) cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
     return a->algo >= 0;
   }

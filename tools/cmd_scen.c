@@ -70,7 +70,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     } else if (cli_is(&a, "--algo")) {
       int k = scen_algo_parse(v);
       if (k < 0) {
-        cli_error("--algo: '%s' is not astar, dijkstra, hpa or jps", v);
+        cli_error("--algo: '%s' is not astar, dijkstra, hpa, jps or jps+", v);
         return EXIT_USAGE;
       }
       p->algo = (scen_algo)k;
@@ -117,8 +117,8 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     cli_error("scen: --weight does not apply to --algo hpa");
     return EXIT_USAGE;
   }
-  if (p->algo == ALGO_JPS && (p->size > 1 || p->png)) {
-    cli_error("scen: --algo jps takes neither --size nor --png");
+  if ((p->algo == ALGO_JPS || p->algo == ALGO_JPS_PLUS) && (p->size > 1 || p->png)) {
+    cli_error("scen: --algo %s takes neither --size nor --png", scen_algo_names[p->algo]);
     return EXIT_USAGE;
   }
   if (p->png && p->size > 1) {

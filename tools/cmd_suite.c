@@ -41,7 +41,7 @@ static bool parse_algos(const char *text, suite_args *a) {
       if (a->algos[j] == (scen_algo)k) k = -2;
     if (k < 0) {
       cli_error("--algo: '%.*s' is %s", (int)len, s,
-                k == -2 ? "given twice" : "not astar, dijkstra, hpa or jps");
+                k == -2 ? "given twice" : "not astar, dijkstra, hpa, jps or jps+");
       return false;
     }
     a->algos[a->n_algos++] = (scen_algo)k;

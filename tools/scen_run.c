@@ -9,7 +9,7 @@
 
 #include "cli.h"
 
-const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa", "jps"};
+const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa", "jps", "jps+"};
 
 int scen_algo_parse(const char *name) {
   for (int k = 0; k < ALGO_COUNT; k++)
@@ -185,10 +185,12 @@ typedef struct solver {
   cairn_hpa_query *q;
   cairn_hpa_path_opts po;
   bool jps; /* cairn_jps instead of cairn_astar */
+  const cairn_jumps *jumps; /* cairn_jps_plus with these, or NULL */
 } solver;
 
 static cairn_status solve(solver *v, const cairn_grid *g, cairn_point a,
                           cairn_point b, cairn_result *res) {
+  if (v->jumps) return cairn_jps_plus(v->s, v->jumps, a, b, &v->o, res);
   if (v->jps) return cairn_jps(v->s, g, a, b, &v->o, res);
   if (!v->hpa) return cairn_astar(v->s, g, a, b, &v->o, res);
   cairn_hpa_result hr;
@@ -242,8 +244,8 @@ static int against_astar(const scen_file *f, solver *v, const cairn_scen_entry *
   return 0;
 }
 
-static int solver_init(const scen_config *c, const cairn_grid *g,
-                       const cairn_hpa *hpa, solver *v) {
+static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hpa *hpa,
+                       const cairn_jumps *jumps, solver *v) {
   memset(v, 0, sizeof *v);
   v->hpa = hpa;
   v->po = cairn_hpa_path_defaults();
@@ -255,6 +257,7 @@ static int solver_init(const scen_config *c, const cairn_grid *g,
   v->o.size = c->size;
   if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
   v->jps = c->algo == ALGO_JPS;
+  v->jumps = jumps;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
       cairn_search_reserve_grid(v->s, g) != CAIRN_OK ||
       cairn_hpa_query_create(NULL, &v->q) != CAIRN_OK ||
@@ -334,10 +337,16 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   scen_run_opts plain;
   memset(&plain, 0, sizeof plain);
   if (!o) o = &plain;
-  if (c->algo == ALGO_JPS && !cairn_grid_uniform(f->g)) {
-    cli_error("%s: --algo jps needs a map of one terrain cost, and %s has several", f->path,
-              f->map_path);
+  const bool jump = c->algo == ALGO_JPS || c->algo == ALGO_JPS_PLUS;
+  if (jump && !cairn_grid_uniform(f->g)) {
+    cli_error("%s: --algo %s needs a map of one terrain cost, and %s has several", f->path,
+              scen_algo_names[c->algo], f->map_path);
     return EXIT_BADINPUT;
+  }
+  cairn_jumps *jumps = NULL;
+  if (c->algo == ALGO_JPS_PLUS && cairn_jumps_create(f->g, NULL, &jumps) != CAIRN_OK) {
+    cli_error("out of memory");
+    return EXIT_RUNTIME;
   }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
   solver *v = calloc(workers, sizeof *v);
@@ -345,6 +354,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   if (!v || !rc) {
     free(v);
     free(rc);
+    cairn_jumps_destroy(jumps);
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
@@ -353,7 +363,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   cairn_grid *eroded = size > 1 ? cli_eroded(f->g, size) : NULL;
   int status = size > 1 && !eroded ? EXIT_RUNTIME : EXIT_DONE;
   while (ready < workers && status == EXIT_DONE)
-    status = solver_init(c, f->g, hpa, &v[ready++]);
+    status = solver_init(c, f->g, hpa, jumps, &v[ready++]);
   if (status == EXIT_DONE) {
     run_pass p = {f, eroded ? eroded : f->g, size, o, rows, v, rc};
     size_t n = cairn_scen_count(f->sc);
@@ -367,6 +377,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   }
   for (uint32_t w = 0; w < ready; w++) solver_free(&v[w]);
   cairn_grid_destroy(eroded);
+  cairn_jumps_destroy(jumps);
   free(v);
   free(rc);
   return status;

@@ -13,7 +13,14 @@
 #include "cairn/core.h"
 #include "cairn/hierarchy.h"
 
-typedef enum scen_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA, ALGO_JPS, ALGO_COUNT } scen_algo;
+typedef enum scen_algo {
+  ALGO_ASTAR,
+  ALGO_DIJKSTRA,
+  ALGO_HPA,
+  ALGO_JPS,
+  ALGO_JPS_PLUS, /* with the map's jump tables, built before the rows */
+  ALGO_COUNT
+} scen_algo;
 extern const char *const scen_algo_names[ALGO_COUNT];
 /* The algorithm named `name`, or -1. */
 int scen_algo_parse(const char *name);

@@ -111,6 +111,7 @@ struct cairn_search {
    * scan from it, the cell its diagonal scan has reached (UINT32_MAX before
    * it starts), and a straight and a diagonal step on the one terrain */
   bool jump;
+  const struct cairn_jumps *jt; /* its jump tables (cairn_jps_plus), or NULL */
   uint8_t jp_dirs;
   uint32_t jp_node, jp_at;
   cairn_cost jp_one, jp_diag;

@@ -25,6 +25,7 @@
  * Sliced like A*: cairn_search_step's budget counts heap pops, straight
  * scans and diagonal steps, and a diagonal scan stops mid-way when the
  * budget runs out (s->jp_node, jp_dirs, jp_at keep its place). */
+#include "jumps_internal.h"
 #include "search_internal.h"
 
 #include <string.h>
@@ -230,6 +231,88 @@ static void scan_line(cairn_search *s, int d, int32_t x, int32_t y) {
 
 /* Works on the node being expanded until its directions are done or the
  * budget is spent; returns the budget left. */
+/* ---- with jump tables (cairn_jps_plus) ------------------------------- */
+
+/* Whether the goal lies on the straight line from padded (x, y) in
+ * direction d within the reach of entry e (before its jump point, or
+ * along its open run). */
+static bool goal_in_reach(const cairn_search *s, int32_t x, int32_t y, int d, int16_t e) {
+  int32_t gd;
+  if (d <= DIR_W) {
+    if (y != s->gy) return false;
+    gd = d == DIR_E ? s->gx - x : x - s->gx;
+  } else {
+    if (x != s->gx) return false;
+    gd = d == DIR_S ? s->gy - y : y - s->gy;
+  }
+  return gd > 0 && gd <= (e > 0 ? e : -e);
+}
+
+/* A straight lookup from the node being expanded, at padded (x, y). */
+static void look_line(cairn_search *s, int d, int32_t x, int32_t y) {
+  const uint32_t c = s->jp_node;
+  const int16_t e = s->jt->e[(size_t)c * 8 + (size_t)d];
+  if (goal_in_reach(s, x, y, d, e)) {
+    relax(s, s->goal, s->gx, s->gy, x, y);
+  } else if (e > 0) {
+    const int32_t jx = x + cairn__dx[d] * e, jy = y + cairn__dy[d] * e;
+    relax(s, (uint32_t)((int32_t)c + (cairn__dx[d] + cairn__dy[d] * s->grid->stride) * e), jx, jy,
+          x, y);
+  }
+}
+
+/* The goal, where a diagonal segment of `len` steps in d from padded
+ * (x, y) crosses its row or column with the goal ahead on it in reach
+ * (what the scans of the diagonal's cells would meet), relaxed from the
+ * node being expanded at (fx, fy). */
+static void goal_off_diagonal(cairn_search *s, int d, int32_t x, int32_t y, int32_t len,
+                              int32_t fx, int32_t fy) {
+  const int dx = cairn__dx[d], dy = cairn__dy[d];
+  const int32_t stride = s->grid->stride;
+  const int32_t kr = (s->gy - y) * dy, kc = (s->gx - x) * dx; /* steps to its row, column */
+  for (int pass = 0; pass < 2; pass++) {
+    const int32_t k = pass ? kc : kr;
+    if (k < 1 || k > len) continue;
+    const int32_t tx = x + k * dx, ty = y + k * dy;
+    const int line = pass ? (dy > 0 ? DIR_S : DIR_N) : (dx > 0 ? DIR_E : DIR_W);
+    const uint32_t t = (uint32_t)(ty * stride + tx);
+    if (t == s->goal || goal_in_reach(s, tx, ty, line, s->jt->e[(size_t)t * 8 + (size_t)line]))
+      relax(s, s->goal, s->gx, s->gy, fx, fy);
+  }
+}
+
+/* The diagonal in direction d from the node being expanded, hop by hop
+ * through the cells whose straight components have a jump point (each a
+ * budget unit); their jump points relaxed from the node. */
+static uint64_t look_diagonal(cairn_search *s, int d, int32_t fx, int32_t fy, uint64_t budget) {
+  const int16_t *tab = s->jt->e;
+  const int32_t stride = s->grid->stride;
+  const int dx = cairn__dx[d], dy = cairn__dy[d];
+  const int32_t off = dx + dy * stride;
+  const int hd = dx > 0 ? DIR_E : DIR_W, vd = dy > 0 ? DIR_S : DIR_N;
+  uint32_t at = s->jp_at == UINT32_MAX ? s->jp_node : s->jp_at;
+  int32_t x = (int32_t)(at % (uint32_t)stride), y = (int32_t)(at / (uint32_t)stride);
+  while (budget) {
+    const int16_t e = tab[(size_t)at * 8 + (size_t)d];
+    goal_off_diagonal(s, d, x, y, e > 0 ? e : -e, fx, fy);
+    budget--;
+    if (e <= 0) {
+      s->jp_at = UINT32_MAX;
+      return budget;
+    }
+    at = (uint32_t)((int32_t)at + off * e);
+    x += dx * e;
+    y += dy * e;
+    const int16_t eh = tab[(size_t)at * 8 + (size_t)hd], ev = tab[(size_t)at * 8 + (size_t)vd];
+    if (eh > 0) relax(s, (uint32_t)((int32_t)at + dx * eh), x + dx * eh, y, fx, fy);
+    if (ev > 0) relax(s, (uint32_t)((int32_t)at + dy * ev * stride), x, y + dy * ev, fx, fy);
+  }
+  s->jp_at = at;
+  return 0;
+}
+
+/* ---- expansion ------------------------------------------------------- */
+
 static uint64_t expand(cairn_search *s, uint64_t budget) {
   static uint64_t (*const diagonal[4])(cairn_search *, int32_t, int32_t, uint64_t) = {
       scan_se, scan_sw, scan_ne, scan_nw};
@@ -239,10 +322,13 @@ static uint64_t expand(cairn_search *s, uint64_t budget) {
   while (s->jp_dirs && budget) {
     const int d = cairn__ctz(s->jp_dirs);
     if (d <= DIR_N) {
-      scan_line(s, d, x, y);
+      if (s->jt)
+        look_line(s, d, x, y);
+      else
+        scan_line(s, d, x, y);
       budget--;
     } else {
-      budget = diagonal[d - DIR_SE](s, x, y, budget);
+      budget = s->jt ? look_diagonal(s, d, x, y, budget) : diagonal[d - DIR_SE](s, x, y, budget);
       if (s->jp_at != UINT32_MAX) return budget; /* stopped mid-way */
     }
     s->jp_dirs &= (uint8_t)(s->jp_dirs - 1);
@@ -319,8 +405,9 @@ static bool plain_opts(const cairn_search_opts *o) {
          !o->n_avoid && o->size <= 1 && o->bounds.w == 0 && o->bounds.h == 0;
 }
 
-cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *g, cairn_point start,
-                             cairn_point goal, const cairn_search_opts *o) {
+/* The begin of both searches: jt NULL scans, else it reads the tables. */
+static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jumps *jt,
+                          cairn_point start, cairn_point goal, const cairn_search_opts *o) {
   if (s && !plain_opts(o)) {
     s->kind = CAIRN__NONE;
     return s->state = CAIRN_ERR_ARG;
@@ -328,6 +415,8 @@ cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *g, cairn_point s
   cairn_status st = cairn__search_grid_begin(s, g, start, o, false);
   if (st == CAIRN_OK) st = cairn__search_check_in(s, g, goal);
   if (st == CAIRN_OK && g->distinct_costs > 1) st = CAIRN_ERR_TERRAIN;
+  /* tables that missed an edit would answer for another map */
+  if (st == CAIRN_OK && jt && jt->version != g->edits) st = CAIRN_ERR_STATE;
   if (st != CAIRN_OK) {
     if (s) {
       s->kind = CAIRN__NONE;
@@ -336,6 +425,7 @@ cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *g, cairn_point s
     return st;
   }
   s->jump = true;
+  s->jt = jt;
   s->step = jps_step;
   s->goal = cairn__grid_index(g, goal.x, goal.y);
   s->gx = goal.x + 1;
@@ -357,7 +447,29 @@ cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *g, cairn_point s
   return CAIRN_OK;
 }
 
+cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *g, cairn_point start,
+                             cairn_point goal, const cairn_search_opts *o) {
+  return begin(s, g, NULL, start, goal, o);
+}
+
 cairn_status cairn_jps(cairn_search *s, const cairn_grid *g, cairn_point start, cairn_point goal,
                        const cairn_search_opts *o, cairn_result *out) {
   return cairn__run_to_end(s, cairn_jps_begin(s, g, start, goal, o), out);
+}
+
+cairn_status cairn_jps_plus_begin(cairn_search *s, const cairn_jumps *jt, cairn_point start,
+                                  cairn_point goal, const cairn_search_opts *o) {
+  if (!jt) {
+    if (s) {
+      s->kind = CAIRN__NONE;
+      s->state = CAIRN_ERR_ARG;
+    }
+    return CAIRN_ERR_ARG;
+  }
+  return begin(s, jt->grid, jt, start, goal, o);
+}
+
+cairn_status cairn_jps_plus(cairn_search *s, const cairn_jumps *jt, cairn_point start,
+                            cairn_point goal, const cairn_search_opts *o, cairn_result *out) {
+  return cairn__run_to_end(s, cairn_jps_plus_begin(s, jt, start, goal, o), out);
 }

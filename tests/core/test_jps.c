@@ -1,6 +1,9 @@
-/* Jump point search (cairn_jps): the cost of a plain Dijkstra on random
- * maps of every density, shape and terrain, through edits, sliced under any
- * budget; valid paths cell by cell; its refusals. */
+/* Jump point search, scanning (cairn_jps) and with jump tables
+ * (cairn_jps_plus): the cost of a plain Dijkstra on random maps of every
+ * density, shape and terrain, through edits (the tables updated equal to
+ * tables built afresh), sliced under any budget; valid paths cell by
+ * cell; their refusals. */
+#include "jumps_internal.h"
 #include "test_util.h"
 
 #include <stdbool.h>
@@ -17,19 +20,51 @@ static cairn_result dijkstra(cairn_search *s, const cairn_grid *g, cairn_point a
 
 /* jps from a to b agrees with Dijkstra (ref) on found / not found and on the
  * cost, and its path is a valid chain of that cost. */
-static void check_pair(cairn_search *s, cairn_search *ref, const cairn_grid *g, cairn_point a,
-                       cairn_point b) {
-  cairn_result want = dijkstra(ref, g, a, b), got;
-  assert_int_equal(cairn_jps(s, g, a, b, NULL, &got), want.status);
+static void check_one(cairn_search *s, const cairn_grid *g, const cairn_jumps *jt,
+                      cairn_result want, cairn_point a, cairn_point b) {
+  cairn_result got;
+  if (jt)
+    assert_int_equal(cairn_jps_plus(s, jt, a, b, NULL, &got), want.status);
+  else
+    assert_int_equal(cairn_jps(s, g, a, b, NULL, &got), want.status);
   if (want.status != CAIRN_OK) {
     assert_int_equal(want.status, CAIRN_NO_PATH);
     return;
   }
   if (got.cost != want.cost)
-    fail_msg("(%d,%d)->(%d,%d): jps %llu, dijkstra %llu", a.x, a.y, b.x, b.y,
-             (unsigned long long)got.cost, (unsigned long long)want.cost);
+    fail_msg("(%d,%d)->(%d,%d): %s %llu, dijkstra %llu", a.x, a.y, b.x, b.y,
+             jt ? "jps+" : "jps", (unsigned long long)got.cost, (unsigned long long)want.cost);
   assert_int_equal(tu_path_cost(g, got.path, got.path_len, a, b, 8), want.cost);
   assert_int_equal(got.steps + 1, got.path_len);
+}
+
+/* Both searches from a to b against Dijkstra (ref); jt the grid's tables. */
+static void check_pair_with(cairn_search *s, cairn_search *ref, const cairn_grid *g,
+                            const cairn_jumps *jt, cairn_point a, cairn_point b) {
+  cairn_result want = dijkstra(ref, g, a, b);
+  check_one(s, g, NULL, want, a, b);
+  check_one(s, g, jt, want, a, b);
+}
+
+/* Fails unless jt holds what tables built afresh for its grid hold. */
+static void assert_fresh_tables(const cairn_jumps *jt) {
+  cairn_jumps *fresh;
+  assert_int_equal(cairn_jumps_create(jt->grid, NULL, &fresh), CAIRN_OK);
+  const size_t n = jt->grid->padded * 8;
+  for (size_t i = 0; i < n; i++)
+    if (jt->e[i] != fresh->e[i])
+      fail_msg("cell %zu direction %zu: updated %d, fresh %d", i / 8, i % 8, jt->e[i],
+               fresh->e[i]);
+  cairn_jumps_destroy(fresh);
+}
+
+/* check_pair_with on tables built for g now. */
+static void check_pair(cairn_search *s, cairn_search *ref, const cairn_grid *g, cairn_point a,
+                       cairn_point b) {
+  cairn_jumps *jt;
+  assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
+  check_pair_with(s, ref, g, jt, a, b);
+  cairn_jumps_destroy(jt);
 }
 
 /* A random grid of one terrain `cost` with walls_pct % walls. */
@@ -94,23 +129,43 @@ static void follows_edits(void **state) {
   assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
   uint64_t rng = 99;
   cairn_grid *g = uniform_grid(&rng, 140, 70, 25, 1);
+  cairn_jumps *jt;
+  assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
   uint8_t block[6 * 6];
   for (int round = 0; round < 60; round++) {
     if (round % 3 == 0) {
       for (int k = 0; k < 36; k++) block[k] = (uint8_t)(tu_below(&rng, 3) ? 1 : 0);
       cairn_rect r = {(int32_t)tu_below(&rng, 134), (int32_t)tu_below(&rng, 64), 6, 6};
       assert_int_equal(cairn_grid_set_rect(g, r, block, 6), CAIRN_OK);
+      assert_int_equal(cairn_jumps_update(jt, r), CAIRN_OK);
     } else {
-      for (int k = 0; k < 20; k++)
-        cairn_grid_set_cost(g, (int32_t)tu_below(&rng, 140), (int32_t)tu_below(&rng, 70),
-                            (uint8_t)(tu_below(&rng, 2)));
+      for (int k = 0; k < 20; k++) {
+        const int32_t x = (int32_t)tu_below(&rng, 140), y = (int32_t)tu_below(&rng, 70);
+        cairn_grid_set_cost(g, x, y, (uint8_t)(tu_below(&rng, 2)));
+        assert_int_equal(cairn_jumps_update(jt, (cairn_rect){x, y, 1, 1}), CAIRN_OK);
+      }
     }
+    assert_fresh_tables(jt);
     if (round % 2) assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
     for (int q = 0; q < 10; q++) {
       cairn_point a = tu_random_open(&rng, g), b = tu_random_open(&rng, g);
-      check_pair(s, ref, g, a, b);
+      check_pair_with(s, ref, g, jt, a, b);
     }
   }
+  /* tables that missed an edit are refused; the update makes them answer */
+  cairn_grid_set_cost(g, 3, 3, (uint8_t)(cairn_grid_cost(g, 3, 3) ? 0 : 1));
+  cairn_point a = tu_random_open(&rng, g);
+  cairn_result r;
+  assert_int_equal(cairn_jps_plus(s, jt, a, a, NULL, &r), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_jumps_update(jt, (cairn_rect){3, 3, 1, 1}), CAIRN_OK);
+  assert_int_equal(cairn_jps_plus(s, jt, a, a, NULL, &r), CAIRN_OK);
+  assert_int_equal(cairn_jumps_update(jt, (cairn_rect){139, 0, 2, 1}), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_jumps_update(jt, (cairn_rect){0, 0, -1, 1}), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_jumps_update(NULL, (cairn_rect){0, 0, 1, 1}), CAIRN_ERR_ARG);
+  assert_true(cairn_jumps_memory(jt) >= (size_t)142 * 72 * 16);
+  assert_int_equal(cairn_jumps_memory(NULL), 0);
+  cairn_jumps_destroy(jt);
+  cairn_jumps_destroy(NULL);
   cairn_grid_destroy(g);
   cairn_search_destroy(ref);
 }
@@ -122,13 +177,21 @@ static void sliced_under_any_budget(void **state) {
   assert_int_equal(cairn_search_create(NULL, &one), CAIRN_OK);
   uint64_t rng = 5;
   cairn_grid *g = uniform_grid(&rng, 160, 100, 20, 1);
+  cairn_jumps *jt;
+  assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
   const uint64_t budgets[] = {1, 2, 7, 1000};
-  for (int q = 0; q < 30; q++) {
+  for (int q = 0; q < 60; q++) {
     cairn_point a = tu_random_open(&rng, g), b = tu_random_open(&rng, g);
+    const bool plus = q % 2; /* scanning, then with the tables */
     cairn_result whole;
-    cairn_jps(one, g, a, b, NULL, &whole);
+    if (plus)
+      cairn_jps_plus(one, jt, a, b, NULL, &whole);
+    else
+      cairn_jps(one, g, a, b, NULL, &whole);
     for (size_t k = 0; k < 4; k++) {
-      assert_int_equal(cairn_jps_begin(s, g, a, b, NULL), CAIRN_OK);
+      assert_int_equal(plus ? cairn_jps_plus_begin(s, jt, a, b, NULL)
+                            : cairn_jps_begin(s, g, a, b, NULL),
+                       CAIRN_OK);
       cairn_status st;
       int steps = 0;
       while ((st = cairn_search_step(s, budgets[k])) == CAIRN_IN_PROGRESS) steps++;
@@ -154,6 +217,7 @@ static void sliced_under_any_budget(void **state) {
   assert_int_equal(cairn_search_step(s, 1), CAIRN_IN_PROGRESS);
   cairn_grid_set_cost(g, 50, 50, (uint8_t)(cairn_grid_cost(g, 50, 50) ? 0 : 1));
   assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_STATE);
+  cairn_jumps_destroy(jt);
   cairn_grid_destroy(g);
   cairn_search_destroy(one);
 }
@@ -177,13 +241,32 @@ static void refusals(void **state) {
   cairn_search *s = *state;
   cairn_grid *g = tu_grid((const char *const[]){"...#", ".2.#", "...."}, 3);
   cairn_result r;
-  /* two terrains */
+  /* two terrains: the tables build (they read passability), the searches
+   * refuse */
+  cairn_jumps *jt;
+  assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
+  assert_int_equal(cairn_jps_plus(s, jt, pt(0, 0), pt(3, 2), NULL, &r), CAIRN_ERR_TERRAIN);
+  assert_int_equal(cairn_jps_plus(s, NULL, pt(0, 0), pt(3, 2), NULL, &r), CAIRN_ERR_ARG);
+  cairn_jumps *none = &(cairn_jumps){0};
+  assert_int_equal(cairn_jumps_create(NULL, NULL, &none), CAIRN_ERR_ARG);
+  assert_null(none);
+  assert_int_equal(cairn_jumps_create(g, NULL, NULL), CAIRN_ERR_ARG);
   assert_int_equal(cairn_jps(s, g, pt(0, 0), pt(3, 2), NULL, &r), CAIRN_ERR_TERRAIN);
   assert_int_equal(r.status, CAIRN_ERR_TERRAIN);
   assert_string_equal(cairn_status_str(CAIRN_ERR_TERRAIN),
                       "the method needs a grid of one terrain cost");
   cairn_grid_set_cost(g, 1, 1, 1);
   assert_int_equal(cairn_jps(s, g, pt(0, 0), pt(3, 2), NULL, &r), CAIRN_OK);
+  /* a terrain change needs no new entries, but the tables must be told */
+  assert_int_equal(cairn_jps_plus(s, jt, pt(0, 0), pt(3, 2), NULL, &r), CAIRN_ERR_STATE);
+  assert_int_equal(cairn_jumps_update(jt, (cairn_rect){1, 1, 1, 1}), CAIRN_OK);
+  assert_int_equal(cairn_jps_plus(s, jt, pt(0, 0), pt(3, 2), NULL, &r), CAIRN_OK);
+  {
+    cairn_search_opts o4 = cairn_search_defaults();
+    o4.moves = 4;
+    assert_int_equal(cairn_jps_plus(s, jt, pt(0, 0), pt(3, 2), &o4, &r), CAIRN_ERR_ARG);
+  }
+  cairn_jumps_destroy(jt);
   assert_int_equal(cairn_jps(s, g, pt(-1, 0), pt(3, 2), NULL, &r), CAIRN_ERR_RANGE);
   assert_int_equal(cairn_jps(s, g, pt(0, 0), pt(3, 3), NULL, &r), CAIRN_ERR_RANGE);
   assert_int_equal(cairn_jps(s, g, pt(3, 0), pt(0, 0), NULL, &r), CAIRN_ERR_BLOCKED);

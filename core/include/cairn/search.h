@@ -257,6 +257,66 @@ CAIRN_CORE_API cairn_status cairn_jps(cairn_search *s, const cairn_grid *grid,
 CAIRN_CORE_API cairn_status cairn_jps_begin(cairn_search *s, const cairn_grid *grid,
                                             cairn_point start, cairn_point goal,
                                             const cairn_search_opts *opts);
+/** Jump tables of a grid (JPS+): for every open cell and direction, where
+ * cairn_jps's scan from there would stop, so cairn_jps_plus looks it up
+ * instead. 16 bytes a cell (cairn_jumps_memory). They read only which
+ * cells are open, so they serve any terrain, but the search needs one
+ * terrain cost. */
+typedef struct cairn_jumps cairn_jumps;
+/** Builds the jump tables of grid. The grid must outlive them; tell them
+ * of every edit (cairn_jumps_update) before the next search.
+ * @param[in] grid the grid
+ * @param[in] alloc allocator, or NULL for malloc
+ * @param[out] out the tables
+ * @return CAIRN_OK, CAIRN_ERR_ARG (NULL grid or out), CAIRN_ERR_NOMEM */
+CAIRN_CORE_API cairn_status cairn_jumps_create(const cairn_grid *grid, const cairn_allocator *alloc,
+                                               cairn_jumps **out);
+/** Destroys jump tables. NULL is ignored.
+ * @param[in] jumps the tables, or NULL */
+CAIRN_CORE_API void cairn_jumps_destroy(cairn_jumps *jumps);
+/** Brings the tables up to date after the grid's cells inside `changed`
+ * were edited (passability; terrain changes need no update). Only the
+ * entries such an edit can change are redone: the rows and columns
+ * through the rectangle and one cell round it, and the diagonals their
+ * changes reach. `changed` must hold every cell changed since the tables
+ * last matched the grid; then they match it again (a search refuses
+ * tables that missed an edit with CAIRN_ERR_STATE).
+ * @param[in,out] jumps the tables
+ * @param[in] changed the cells that changed (w or h 0: none)
+ * @return CAIRN_OK, CAIRN_ERR_ARG, CAIRN_ERR_RANGE (outside the grid) */
+CAIRN_CORE_API cairn_status cairn_jumps_update(cairn_jumps *jumps, cairn_rect changed);
+/** Bytes the tables hold.
+ * @param[in] jumps the tables, or NULL (0)
+ * @return their memory */
+CAIRN_CORE_API size_t cairn_jumps_memory(const cairn_jumps *jumps);
+/** Jump point search with jump tables: cairn_jps's answer (the same cost;
+ * the path may be another of equal cost), each scan replaced by a look-up
+ * and each diagonal walked from one turning cell to the next. Options and
+ * refusals as cairn_jps, on the tables' grid; CAIRN_ERR_STATE when the
+ * grid changed since the tables last matched it.
+ * @param[in,out] s the search context
+ * @param[in] jumps the grid's tables
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_search_defaults
+ * @param[out] out the result; its path lives in s
+ * @return as cairn_jps, and CAIRN_ERR_STATE for stale tables */
+CAIRN_CORE_API cairn_status cairn_jps_plus(cairn_search *s, const cairn_jumps *jumps,
+                                           cairn_point start, cairn_point goal,
+                                           const cairn_search_opts *opts, cairn_result *out);
+/** Begins a sliced cairn_jps_plus, stepped with cairn_search_step; a budget
+ * unit is a jump point taken off the heap, a straight look-up or one hop
+ * of a diagonal.
+ * @param[in,out] s the search context
+ * @param[in] jumps the grid's tables (they and the grid must not change
+ * while it runs)
+ * @param[in] start the start cell
+ * @param[in] goal the goal cell
+ * @param[in] opts options, or NULL for cairn_search_defaults
+ * @return CAIRN_OK (begun), or the refusals of cairn_jps_plus */
+CAIRN_CORE_API cairn_status cairn_jps_plus_begin(cairn_search *s, const cairn_jumps *jumps,
+                                                 cairn_point start, cairn_point goal,
+                                                 const cairn_search_opts *opts);
 /** Fills `*out` for the last search that ended (or the one in progress, with
  * status CAIRN_IN_PROGRESS and no path).
  * @param[in,out] s the search context (its path buffer is filled)
