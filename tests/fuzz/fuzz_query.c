@@ -1,9 +1,12 @@
 /* libFuzzer target: a map and a query from any bytes, answered by A*
- * (blocking and sliced), Dijkstra, HPA* and a flow field, which must agree:
- * the exact searches and the field give one cost, HPA* finds a path exactly
+ * (blocking and sliced), Dijkstra, jump point search (scanning and with
+ * jump tables), HPA* and a flow field, which must agree: the exact searches
+ * and the field give one cost (jump point search on a map of one terrain;
+ * on others it refuses with CAIRN_ERR_TERRAIN), HPA* finds a path exactly
  * when A* does, never cheaper, and every path is legal. Then a few edits
- * (cairn_hpa_edit, cairn_field_repair) and the same checks again, plus the
- * repaired field equal to a fresh build cell for cell.
+ * (cairn_hpa_edit, cairn_jumps_update, cairn_field_repair) and the same
+ * checks again, plus the repaired field equal to a fresh build cell for
+ * cell.
  *
  * Bytes: width, height (1..40 each), start x, y, goal x, y (modulo the
  * size), flags (bits 0-3: cluster side 4 + n, bit 4: always hierarchical,
@@ -34,6 +37,7 @@ typedef struct world {
   cairn_search *search;
   cairn_flow_builder *builder;
   cairn_field *field, *fresh;
+  cairn_jumps *jumps;
 } world;
 
 static uint8_t cost_of(uint8_t b) {
@@ -76,6 +80,25 @@ static void check_sliced(world *w, const cairn_result *want) {
         r.expanded == want->expanded);
 }
 
+/* Jump point search, both forms: A*'s answer (st, want) on a map of one
+ * terrain, CAIRN_ERR_TERRAIN on others. */
+static void check_jump(world *w, cairn_status st, const cairn_result *want) {
+  for (int plus = 0; plus < 2; plus++) {
+    cairn_result r;
+    cairn_status js = plus ? cairn_jps_plus(w->search, w->jumps, w->start, w->goal, NULL, &r)
+                           : cairn_jps(w->search, w->grid, w->start, w->goal, NULL, &r);
+    if (st == CAIRN_ERR_BLOCKED || cairn_grid_uniform(w->grid)) {
+      CHECK(js == st);
+      if (js == CAIRN_OK) {
+        CHECK(r.cost == want->cost);
+        check_path(w->grid, r.path, r.path_len, w->start, w->goal, r.cost);
+      }
+    } else {
+      CHECK(js == CAIRN_ERR_TERRAIN);
+    }
+  }
+}
+
 static void check_all(world *w) {
   cairn_result ar, dr;
   cairn_status st = cairn_astar(w->search, w->grid, w->start, w->goal, NULL, &ar);
@@ -86,6 +109,7 @@ static void check_all(world *w) {
   cairn_status ds = cairn_dijkstra_nearest(w->search, w->grid, w->start,
                                            &w->goal, 1, NULL, &dr);
   CHECK(ds == st && (st != CAIRN_OK || dr.cost == ar.cost));
+  check_jump(w, st, &ar);
   cairn_hpa_result hr;
   cairn_status hs = cairn_hpa_find(w->query, w->hpa, w->start, w->goal,
                                    &w->path_opts, &hr);
@@ -139,10 +163,12 @@ static int make_world(world *w, const uint8_t *data, size_t size) {
   CHECK(cairn_flow_builder_create(NULL, &w->builder) == CAIRN_OK);
   CHECK(cairn_field_create(w->grid, NULL, &w->field) == CAIRN_OK);
   CHECK(cairn_field_create(w->grid, NULL, &w->fresh) == CAIRN_OK);
+  CHECK(cairn_jumps_create(w->grid, NULL, &w->jumps) == CAIRN_OK);
   return 7 + wd * ht;
 }
 
 static void free_world(world *w) {
+  cairn_jumps_destroy(w->jumps);
   cairn_field_destroy(w->fresh);
   cairn_field_destroy(w->field);
   cairn_flow_builder_destroy(w->builder);
@@ -170,6 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (n > 0) {
     CHECK(cairn_hpa_edit(w.hpa, w.grid, cells, costs, n) == CAIRN_OK);
+    for (size_t k = 0; k < n; k++)
+      CHECK(cairn_jumps_update(w.jumps, (cairn_rect){cells[k].x, cells[k].y, 1, 1}) == CAIRN_OK);
     check_all(&w);
     if (built) check_repair(&w, cells, n);
   }
