@@ -391,6 +391,47 @@ static void bm_jumps_build(cairn_bench_state *st, void *user) {
   cairn_bench_counter(st, "bytes", (double)bytes, CAIRN_BENCH_PLAIN);
 }
 
+/* One cell flipped (open to blocked or back) and the jump tables told:
+ * what keeping them current costs an edit. The cells cycle through a
+ * fixed pseudo-random list of 256 and each is flipped back on its next
+ * turn, so the map stays near its own; the grid is restored after. */
+static void bm_jumps_update(cairn_bench_state *st, void *user) {
+  map_data *m = user;
+  if (!map_ready(m)) {
+    cairn_bench_skip(st, m->error);
+    return;
+  }
+  cairn_jumps *j = NULL;
+  if (cairn_jumps_create(m->grid, NULL, &j) != CAIRN_OK) {
+    cairn_bench_skip(st, "out of memory");
+    return;
+  }
+  const int32_t w = cairn_grid_width(m->grid), h = cairn_grid_height(m->grid);
+  cairn_point cells[256];
+  uint8_t was[256];
+  uint64_t r = 12345;
+  for (int k = 0; k < 256; k++) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    cells[k] = (cairn_point){(int32_t)((r >> 33) % (uint64_t)w), (int32_t)((r >> 13) % (uint64_t)h)};
+    was[k] = cairn_grid_cost(m->grid, cells[k].x, cells[k].y);
+  }
+  size_t k = 0;
+  uint64_t flips = 0;
+  while (cairn_bench_next(st)) {
+    const cairn_point c = cells[k];
+    const uint8_t now = cairn_grid_cost(m->grid, c.x, c.y);
+    cairn_grid_set_cost(m->grid, c.x, c.y, (uint8_t)(now ? 0 : 1));
+    cairn_jumps_update(j, (cairn_rect){c.x, c.y, 1, 1});
+    flips++;
+    if (++k == 256) k = 0;
+  }
+  for (int i = 0; i < 256; i++) cairn_grid_set_cost(m->grid, cells[i].x, cells[i].y, was[i]);
+  cairn_jumps_destroy(j);
+  if (m->jumps) cairn_jumps_update(m->jumps, (cairn_rect){0, 0, w, h}); /* jps_plus's */
+  if (cairn_grid_update_islands(m->grid) != CAIRN_OK) cairn_bench_skip(st, "out of memory");
+  cairn_bench_counter(st, "edits", (double)flips, CAIRN_BENCH_RATE);
+}
+
 /* Dijkstra from one source over the whole map; the argument is the move
  * set (8 or 4). The source is the start of the first scenario row. */
 static void bm_distance_map(cairn_bench_state *st, void *user) {
@@ -583,6 +624,8 @@ void cairn_bench_register_all(void) {
     snprintf(name, sizeof name, "jumps_build/%s", m->name);
     cairn_bench_def *def = cairn_bench_register(name, bm_jumps_build, m);
     cairn_bench_def_unit(def, CAIRN_BENCH_MS);
+    snprintf(name, sizeof name, "jumps_update/%s", m->name);
+    cairn_bench_register(name, bm_jumps_update, m);
   }
   map_data *m = find_map(DIJKSTRA_MAP);
   if (m && m->scen) {
