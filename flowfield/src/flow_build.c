@@ -230,15 +230,15 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
       }
       if (pen && pen[row + x] != CAIRN_PENALTY_BLOCK && pen[row + x] > pmax) pmax = pen[row + x];
     }
-    memset(j->r.b->mark + row, 0, stride);
+    memset(f->dir + row, CAIRN_FLOW_NONE, stride);
   }
   j->part[k].tmin = tmin;
   j->part[k].tmax = tmax;
   j->part[k].pmax = pmax;
 }
 
-/* Values to INF on passable cells, 0 on blocked ones; the settled marks
- * cleared; the terrain's cheapest and dearest costs found. Bands of rows
+/* Values to INF on passable cells, 0 on blocked ones; directions NONE
+ * (the FIFO sets them as it goes); the terrain's cheapest and dearest costs found. Bands of rows
  * through jobs. */
 static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
                       const cairn_jobs *jobs, init_part *out) {
@@ -322,6 +322,22 @@ typedef struct dir_job {
   box_part part[FLOW_MAX_BANDS];
 } dir_job;
 
+/* The bands' boxes into the field's. */
+static void set_box(cairn_field *f, const dir_job *j) {
+  box_part all = {INT32_MAX, INT32_MAX, -1, -1};
+  for (uint32_t k = 0; k < j->r.n; k++) {
+    const box_part *p = &j->part[k];
+    all.x0 = p->x0 < all.x0 ? p->x0 : all.x0;
+    all.y0 = p->y0 < all.y0 ? p->y0 : all.y0;
+    all.x1 = p->x1 > all.x1 ? p->x1 : all.x1;
+    all.y1 = p->y1 > all.y1 ? p->y1 : all.y1;
+  }
+  f->bx0 = all.x0;
+  f->by0 = all.y0;
+  f->bx1 = all.x1;
+  f->by1 = all.y1;
+}
+
 static void dir_task(void *arg, uint32_t k, uint32_t worker) {
   (void)worker;
   dir_job *j = arg;
@@ -366,18 +382,47 @@ static void direction_pass(cairn_field *f, cairn_flow_builder *b,
   dir_job j;
   j.r = bands_of(f, b, g, jobs);
   cairn_jobs_run(jobs, j.r.n, dir_task, &j);
-  box_part all = {INT32_MAX, INT32_MAX, -1, -1};
-  for (uint32_t k = 0; k < j.r.n; k++) {
-    const box_part *p = &j.part[k];
-    all.x0 = p->x0 < all.x0 ? p->x0 : all.x0;
-    all.y0 = p->y0 < all.y0 ? p->y0 : all.y0;
-    all.x1 = p->x1 > all.x1 ? p->x1 : all.x1;
-    all.y1 = p->y1 > all.y1 ? p->y1 : all.y1;
+  set_box(f, &j);
+}
+
+/* After a FIFO integration, which set the directions itself: the settled
+ * flags stripped and the bounding box of the reached cells taken, bands of
+ * rows through jobs. */
+static void finish_task(void *arg, uint32_t k, uint32_t worker) {
+  (void)worker;
+  dir_job *j = arg;
+  cairn_field *f = j->r.f;
+  const size_t stride = (size_t)f->stride;
+  box_part box = {INT32_MAX, INT32_MAX, -1, -1};
+  size_t y0, y1;
+  band_rows(&j->r, k, &y0, &y1);
+  for (size_t y = y0; y < y1; y++) {
+    uint8_t *d = f->dir + y * stride;
+    size_t first = stride, last = 0;
+    for (size_t x = 0; x < stride; x++) {
+      const uint8_t c = (uint8_t)(d[x] & ~FLOW_SETTLED_BIT);
+      d[x] = c;
+      if (c != CAIRN_FLOW_NONE) {
+        first = x < first ? x : first;
+        last = x;
+      }
+    }
+    if (first == stride) continue;
+    const int32_t gy = (int32_t)y - 1;
+    box.x0 = (int32_t)first - 1 < box.x0 ? (int32_t)first - 1 : box.x0;
+    box.x1 = (int32_t)last - 1 > box.x1 ? (int32_t)last - 1 : box.x1;
+    box.y0 = gy < box.y0 ? gy : box.y0;
+    box.y1 = gy > box.y1 ? gy : box.y1;
   }
-  f->bx0 = all.x0;
-  f->by0 = all.y0;
-  f->bx1 = all.x1;
-  f->by1 = all.y1;
+  j->part[k] = box;
+}
+
+static void finish_pass(cairn_field *f, cairn_flow_builder *b,
+                        const uint8_t *g, const cairn_jobs *jobs) {
+  dir_job j;
+  j.r = bands_of(f, b, g, jobs);
+  cairn_jobs_run(jobs, j.r.n, finish_task, &j);
+  set_box(f, &j);
 }
 
 /* Line of sight of the cells in one goal's window that have none yet. */
@@ -481,10 +526,14 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   const cairn_cost ring = (cairn_cost)(FLOW_BUCKETS - 2) * CAIRN_COST_ONE * tmin;
   if (q == CAIRN_FLOW_QUEUE_BUCKETS && CAIRN_COST_DIAG * tmax + pmax >= ring)
     q = CAIRN_FLOW_QUEUE_HEAP;
-  if (q == CAIRN_FLOW_QUEUE_FIFO) cairn__flow_integrate_fifo(f, b, g, tmin);
-  else if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
-  else cairn__flow_integrate_heap(f, b, g);
-  direction_pass(f, b, g, jobs);
+  if (q == CAIRN_FLOW_QUEUE_FIFO) {
+    cairn__flow_integrate_fifo(f, b, g, tmin);
+    finish_pass(f, b, g, jobs);
+  } else {
+    if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
+    else cairn__flow_integrate_heap(f, b, g);
+    direction_pass(f, b, g, jobs);
+  }
   cairn__flow_los_all(f);
   f->queue = q;
   f->uniform = tmin == tmax && !f->pen ? tmin : 0;

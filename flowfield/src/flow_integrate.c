@@ -3,6 +3,8 @@
  * share. */
 #include "flow_internal.h"
 
+#include <string.h>
+
 const cairn_cost cairn__flow_base[8] = {
     CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,
     CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG};
@@ -69,11 +71,40 @@ uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key) {
  * values rise with every push, so no cell enters one queue twice, and each
  * needs at most one slot per cell. The head's key is the cell's current
  * value: a cell lowered after it was queued is settled by its cheaper entry
- * first, and the stale entry is skipped by its mark. */
+ * first, and the stale entry is skipped by its settled bit.
+ *
+ * The directions come out of the same loop. Every neighbour p with
+ * v[p] + price = v[c] (the moves cairn__flow_dir_of accepts) is settled
+ * before c, since its value is lower, and when it settled it offered c
+ * exactly v[c]: an offer that lowers c sets c's direction to the step back
+ * to p, an offer that equals c's value keeps the lower of the two codes.
+ * So each cell ends with the lowest code among its exact moves, as the
+ * direction pass would find. The relaxations are written without branches
+ * (a neighbour's value, queue slot and direction are always stored, the
+ * tail moves by the comparison): whether an offer lowers a value is close
+ * to a coin toss on open ground, and mispredictions dominated the loop. */
+
+/* Offer value nv to cell nb through the move whose step back is `code`
+ * (legal when ok is 1); a lowered cell joins queue q. A blocked cell holds
+ * 0 and a goal 0, so neither is ever lowered nor tied. */
+CAIRN_INLINE void fifo_offer(cairn_cost *v, uint8_t *dir, uint32_t *q,
+                             size_t *tail, size_t nb, cairn_cost nv,
+                             unsigned ok, unsigned code) {
+  const cairn_cost old = v[nb];
+  if (!ok || nv > old) return;
+  if (nv < old) {
+    v[nb] = nv;
+    q[(*tail)++] = (uint32_t)nb;
+    dir[nb] = (uint8_t)code;
+  } else if (code < dir[nb]) {
+    dir[nb] = (uint8_t)code;
+  }
+}
+
 void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
                                 const uint8_t *g, unsigned t) {
   cairn_cost *v = f->cost;
-  uint8_t *mark = b->mark;
+  uint8_t *dir = f->dir;
   uint32_t *qs = b->qa, *qd = b->qb;
   size_t hs = 0, ts = 0, hd = 0, td = 0;
   const size_t s = (size_t)f->stride;
@@ -81,28 +112,35 @@ void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
   for (size_t k = 0; k < f->n_goals; k++) {
     size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
     v[i] = 0;
+    dir[i] = CAIRN_FLOW_GOAL;
     qs[ts++] = (uint32_t)i;
   }
   const bool eight = f->moves == 8;
   while (hs < ts || hd < td) {
-    size_t c;
-    if (hd == td || (hs < ts && v[qs[hs]] <= v[qd[hd]])) c = qs[hs++];
-    else c = qd[hd++];
-    if (mark[c]) continue;
-    mark[c] = 1;
+    const cairn_cost ks = hs < ts ? v[qs[hs]] : CAIRN_COST_INF;
+    const cairn_cost kd = hd < td ? v[qd[hd]] : CAIRN_COST_INF;
+    const unsigned straight = hd == td || (hs < ts && ks <= kd);
+    const size_t c = straight ? qs[hs] : qd[hd];
+    hs += straight;
+    hd += !straight;
+    if (dir[c] & FLOW_SETTLED_BIT) continue;
+    dir[c] = (uint8_t)(dir[c] | FLOW_SETTLED_BIT);
     const cairn_cost cs = v[c] + S;
-    if (cs < v[c + 1]) { v[c + 1] = cs; qs[ts++] = (uint32_t)(c + 1); }
-    if (cs < v[c - 1]) { v[c - 1] = cs; qs[ts++] = (uint32_t)(c - 1); }
-    if (cs < v[c + s]) { v[c + s] = cs; qs[ts++] = (uint32_t)(c + s); }
-    if (cs < v[c - s]) { v[c - s] = cs; qs[ts++] = (uint32_t)(c - s); }
+    fifo_offer(v, dir, qs, &ts, c + 1, cs, 1, 1);
+    fifo_offer(v, dir, qs, &ts, c - 1, cs, 1, 0);
+    fifo_offer(v, dir, qs, &ts, c + s, cs, 1, 3);
+    fifo_offer(v, dir, qs, &ts, c - s, cs, 1, 2);
     if (!eight) continue;
     const cairn_cost cd = v[c] + D;
-    const bool e = g[c + 1], w = g[c - 1], so = g[c + s], n = g[c - s];
-    if (e && so && cd < v[c + s + 1]) { v[c + s + 1] = cd; qd[td++] = (uint32_t)(c + s + 1); }
-    if (w && so && cd < v[c + s - 1]) { v[c + s - 1] = cd; qd[td++] = (uint32_t)(c + s - 1); }
-    if (e && n && cd < v[c - s + 1]) { v[c - s + 1] = cd; qd[td++] = (uint32_t)(c - s + 1); }
-    if (w && n && cd < v[c - s - 1]) { v[c - s - 1] = cd; qd[td++] = (uint32_t)(c - s - 1); }
+    const unsigned e = g[c + 1] != 0, w = g[c - 1] != 0;
+    const unsigned so = g[c + s] != 0, n = g[c - s] != 0;
+    fifo_offer(v, dir, qd, &td, c + s + 1, cd, e & so, 7);
+    fifo_offer(v, dir, qd, &td, c + s - 1, cd, w & so, 6);
+    fifo_offer(v, dir, qd, &td, c - s + 1, cd, e & n, 5);
+    fifo_offer(v, dir, qd, &td, c - s - 1, cd, w & n, 4);
   }
+  /* qb holds heap positions between calls: all 0 */
+  memset(qd, 0, td * sizeof *qd);
 }
 
 /* Dial's buckets of width W = one straight step on the cheapest terrain:

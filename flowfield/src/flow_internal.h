@@ -13,6 +13,9 @@
 /* dir byte: the code (0..9) in the low 4 bits, the los flag in bit 4 */
 #define FLOW_DIR_MASK 0x0fu
 #define FLOW_LOS_BIT 0x10u
+/* the settled flag of a cell during a FIFO integration, which sets the
+ * directions as it goes (flow_integrate.c); the pass after it strips it */
+#define FLOW_SETTLED_BIT 0x80u
 
 /* Dial's buckets: one straight step (times the cheapest terrain) wide; the
  * dearest step (a diagonal at cost 255 over a bucket at cost 1) spans
@@ -202,7 +205,11 @@ size_t cairn__flow_sizes_memory(const cairn_field *f);
 /* The integration (flow_integrate.c): from values INF on passable cells and
  * settled marks all 0, sets every reachable value from f's goals; g is the
  * grid's padded terrain. FIFO: uniform terrain of cost t, no layer. Buckets:
- * the cheapest terrain tmin, every step under the ring's span. Heap: any. */
+ * the cheapest terrain tmin, every step under the ring's span. Heap: any.
+ * The FIFO also sets the directions of the cells it reaches (flagged
+ * FLOW_SETTLED_BIT) and GOAL on the goals, from direction bytes all NONE,
+ * and leaves the builder as it found it; the other two leave the
+ * directions to a pass over the values and marks and qb to be cleared. */
 void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
                                 const uint8_t *g, unsigned t);
 void cairn__flow_integrate_buckets(cairn_field *f, cairn_flow_builder *b,
