@@ -143,6 +143,97 @@ void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
   memset(qd, 0, td * sizeof *qd);
 }
 
+/* The same integration in 32-bit values, on the builder's `list` array:
+ * half the memory traffic of the field's 64-bit values. A value there is
+ * the field's divided by 2t (both step bases are even, and every step on
+ * uniform terrain t costs t times its base), so comparisons and ties are
+ * the same; blocked cells hold 0, unreached ones UINT32_MAX. A route so
+ * long that a value could pass FLOW_V32_LIMIT (about 92 000 diagonal
+ * steps) stops it: false, with the builder's queues cleared again and the
+ * directions half set, for the 64-bit loop to start over.
+ *
+ * Each queue entry carries the value it was pushed with (seeds for the
+ * straight queue, qc for the diagonal one), and the slot past a queue's
+ * tail holds UINT32_MAX: the merge reads the two heads' keys from the
+ * queues themselves, not through the cells, an empty queue loses every
+ * comparison, and an entry whose cell has since been lowered is stale
+ * exactly when its key differs from the cell's value. */
+#define FLOW_V32_LIMIT (UINT32_MAX - 1u - (uint32_t)(CAIRN_COST_DIAG / 2))
+
+typedef struct fifo32_queue {
+  uint32_t *cell, *key;
+  size_t tail;
+} fifo32_queue;
+
+CAIRN_INLINE void fifo_offer32(uint32_t *v, uint8_t *dir, fifo32_queue *q,
+                               size_t nb, uint32_t nv, unsigned ok,
+                               unsigned code) {
+  const uint32_t old = v[nb];
+  if (!ok || nv > old) return;
+  if (nv < old) {
+    v[nb] = nv;
+    q->cell[q->tail] = (uint32_t)nb;
+    q->key[q->tail++] = nv;
+    q->key[q->tail] = UINT32_MAX;
+    dir[nb] = (uint8_t)code;
+  } else if (code < dir[nb]) {
+    dir[nb] = (uint8_t)code;
+  }
+}
+
+bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
+                                  const uint8_t *g, const uint8_t *moves) {
+  uint32_t *v = b->list;
+  uint8_t *dir = f->dir;
+  fifo32_queue qs = {b->qa, b->seeds, 0}, qd = {b->qb, b->qc, 0};
+  size_t hs = 0, hd = 0;
+  const size_t s = (size_t)f->stride;
+  const uint32_t S = (uint32_t)(CAIRN_COST_ONE / 2), D = (uint32_t)(CAIRN_COST_DIAG / 2);
+  for (size_t k = 0; k < f->n_goals; k++) {
+    size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
+    v[i] = 0;
+    dir[i] = CAIRN_FLOW_GOAL;
+    qs.cell[qs.tail] = (uint32_t)i;
+    qs.key[qs.tail++] = 0;
+  }
+  qs.key[qs.tail] = UINT32_MAX;
+  qd.key[0] = UINT32_MAX;
+  const bool eight = f->moves == 8;
+  bool fits = true;
+  for (;;) {
+    const uint32_t ks = qs.key[hs], kd = qd.key[hd];
+    size_t c;
+    uint32_t vc;
+    if (ks <= kd) {
+      if (ks == UINT32_MAX) break; /* both empty */
+      c = qs.cell[hs++];
+      vc = ks;
+    } else {
+      c = qd.cell[hd++];
+      vc = kd;
+    }
+    if (v[c] != vc) continue; /* lowered since: settled by its other entry */
+    if (vc > FLOW_V32_LIMIT) {
+      fits = false;
+      break;
+    }
+    const uint32_t cs = vc + S;
+    fifo_offer32(v, dir, &qs, c + 1, cs, 1, 1);
+    fifo_offer32(v, dir, &qs, c - 1, cs, 1, 0);
+    fifo_offer32(v, dir, &qs, c + s, cs, 1, 3);
+    fifo_offer32(v, dir, &qs, c - s, cs, 1, 2);
+    if (!eight) continue;
+    const uint32_t cd = vc + D;
+    const unsigned m = moves ? moves[c] : cairn__flow_moves(g, c, f->stride, 8);
+    fifo_offer32(v, dir, &qd, c + s + 1, cd, m >> 4 & 1, 7);
+    fifo_offer32(v, dir, &qd, c + s - 1, cd, m >> 5 & 1, 6);
+    fifo_offer32(v, dir, &qd, c - s + 1, cd, m >> 6 & 1, 5);
+    fifo_offer32(v, dir, &qd, c - s - 1, cd, m >> 7 & 1, 4);
+  }
+  memset(qd.cell, 0, qd.tail * sizeof *qd.cell);
+  return fits;
+}
+
 /* Dial's buckets of width W = one straight step on the cheapest terrain:
  * a relaxation adds at least W, so nothing in the lowest non-empty bucket
  * can lower anything else in it, and every cell there is final, whatever
