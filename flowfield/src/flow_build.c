@@ -221,19 +221,19 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
   uint32_t pmax = 0;
   size_t y0, y1;
   band_rows(&j->r, k, &y0, &y1);
-  for (size_t y = y0; y < y1; y++) {
-    const size_t row = y * stride;
-    for (size_t x = 0; x < stride; x++) {
-      unsigned t = g[row + x];
-      j->r.b->list[row + x] = t ? UINT32_MAX : 0;
-      if (t) {
-        tmin = t < tmin ? t : tmin;
-        tmax = t > tmax ? t : tmax;
-      }
-      if (pen && pen[row + x] != CAIRN_PENALTY_BLOCK && pen[row + x] > pmax) pmax = pen[row + x];
-    }
-    memset(f->dir + row, CAIRN_FLOW_NONE, stride);
+  uint32_t *v = j->r.b->list;
+  for (size_t i = y0 * stride; i < y1 * stride; i++) {
+    const unsigned t = g[i];
+    v[i] = t ? UINT32_MAX : 0;
+    /* a blocked cell (0) counts as 255 for the cheapest, 0 for the dearest */
+    const unsigned lo = t ? t : 255;
+    tmin = lo < tmin ? lo : tmin;
+    tmax = t > tmax ? t : tmax;
   }
+  if (pen)
+    for (size_t i = y0 * stride; i < y1 * stride; i++)
+      if (pen[i] != CAIRN_PENALTY_BLOCK && pen[i] > pmax) pmax = pen[i];
+  memset(f->dir + y0 * stride, CAIRN_FLOW_NONE, (y1 - y0) * stride);
   j->part[k].tmin = tmin;
   j->part[k].tmax = tmax;
   j->part[k].pmax = pmax;
@@ -419,9 +419,14 @@ static void widen_row(cairn_cost *out, const uint32_t *in, size_t n, cairn_cost 
     out[x] = in[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)in[x] * unit;
 }
 
-/* After a FIFO integration, which set the directions itself: the settled
- * flags stripped, the 32-bit values widened into the field's (when the
- * integration ran on them) and the bounding box of the reached cells
+/* The settled flags of the 64-bit FIFO off a row of directions. */
+static void strip_settled(uint8_t *d, size_t n) {
+  for (size_t x = 0; x < n; x++) d[x] = (uint8_t)(d[x] & ~FLOW_SETTLED_BIT);
+}
+
+/* After a FIFO integration, which set the directions itself: the 32-bit
+ * values widened into the field's (when the integration ran on them, else
+ * the settled flags stripped) and the bounding box of the reached cells
  * taken, bands of rows through jobs. */
 static void finish_task(void *arg, uint32_t k, uint32_t worker) {
   (void)worker;
@@ -433,20 +438,15 @@ static void finish_task(void *arg, uint32_t k, uint32_t worker) {
   band_rows(&j->r, k, &y0, &y1);
   for (size_t y = y0; y < y1; y++) {
     uint8_t *d = f->dir + y * stride;
-    size_t first = stride, last = 0;
-    for (size_t x = 0; x < stride; x++) {
-      const uint8_t c = (uint8_t)(d[x] & ~FLOW_SETTLED_BIT);
-      d[x] = c;
-      if (c != CAIRN_FLOW_NONE) {
-        first = x < first ? x : first;
-        last = x;
-      }
-    }
-    if (j->v32) widen_row(f->cost + y * stride, j->v32 + y * stride, stride, j->unit);
+    if (!j->v32) strip_settled(d, stride);
+    else widen_row(f->cost + y * stride, j->v32 + y * stride, stride, j->unit);
+    size_t first = 0, last = stride;
+    while (first < stride && d[first] == CAIRN_FLOW_NONE) first++;
     if (first == stride) continue;
+    while (d[last - 1] == CAIRN_FLOW_NONE) last--;
     const int32_t gy = (int32_t)y - 1;
     box.x0 = (int32_t)first - 1 < box.x0 ? (int32_t)first - 1 : box.x0;
-    box.x1 = (int32_t)last - 1 > box.x1 ? (int32_t)last - 1 : box.x1;
+    box.x1 = (int32_t)last - 2 > box.x1 ? (int32_t)last - 2 : box.x1;
     box.y0 = gy < box.y0 ? gy : box.y0;
     box.y1 = gy > box.y1 ? gy : box.y1;
   }
