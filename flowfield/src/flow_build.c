@@ -240,8 +240,8 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
 }
 
 /* The FIFO's 32-bit values (the builder's list) to UINT32_MAX on passable
- * cells, 0 on blocked ones; directions NONE (a FIFO on one thread sets
- * them as it goes); the terrain's cheapest and dearest costs found. Bands of rows
+ * cells, 0 on blocked ones; directions NONE (the FIFO sets them as it
+ * goes); the terrain's cheapest and dearest costs found. Bands of rows
  * through jobs. */
 static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
                       const cairn_jobs *jobs, init_part *out) {
@@ -346,7 +346,6 @@ typedef struct dir_job {
   row_bands r;
   const uint32_t *v32; /* finish: the FIFO's 32-bit values, or NULL */
   cairn_cost unit;     /* finish: the field's value of one unit of those */
-  bool dirs;           /* finish: the directions to take from them */
   box_part part[FLOW_MAX_BANDS];
 } dir_job;
 
@@ -425,10 +424,9 @@ static void strip_settled(uint8_t *d, size_t n) {
   for (size_t x = 0; x < n; x++) d[x] = (uint8_t)(d[x] & ~FLOW_SETTLED_BIT);
 }
 
-/* After a FIFO integration: when it ran on 32-bit values, those widened
- * into the field's, and the directions taken from them where the loop did
- * not set them (dirs); else (the 64-bit loop set the directions) the
- * settled flags stripped; and the bounding box of the reached cells
+/* After a FIFO integration, which set the directions itself: the 32-bit
+ * values widened into the field's (when the integration ran on them, else
+ * the settled flags stripped) and the bounding box of the reached cells
  * taken, bands of rows through jobs. */
 static void finish_task(void *arg, uint32_t k, uint32_t worker) {
   (void)worker;
@@ -440,15 +438,8 @@ static void finish_task(void *arg, uint32_t k, uint32_t worker) {
   band_rows(&j->r, k, &y0, &y1);
   for (size_t y = y0; y < y1; y++) {
     uint8_t *d = f->dir + y * stride;
-    if (!j->v32) {
-      strip_settled(d, stride);
-    } else {
-      widen_row(f->cost + y * stride, j->v32 + y * stride, stride, j->unit);
-      if (j->dirs) memset(d, CAIRN_FLOW_NONE, stride);
-      if (j->dirs && y > 0 && y + 1 < j->r.rows)
-        cairn__flow_dirs32(f->dir, j->v32, j->r.g, y * stride + 1,
-                           (y + 1) * stride - 1, stride, f->moves);
-    }
+    if (!j->v32) strip_settled(d, stride);
+    else widen_row(f->cost + y * stride, j->v32 + y * stride, stride, j->unit);
     size_t first = 0, last = stride;
     while (first < stride && d[first] == CAIRN_FLOW_NONE) first++;
     if (first == stride) continue;
@@ -464,12 +455,11 @@ static void finish_task(void *arg, uint32_t k, uint32_t worker) {
 
 static void finish_pass(cairn_field *f, cairn_flow_builder *b,
                         const uint8_t *g, const cairn_jobs *jobs,
-                        const uint32_t *v32, cairn_cost unit, bool dirs) {
+                        const uint32_t *v32, cairn_cost unit) {
   dir_job j;
   j.r = bands_of(f, b, g, jobs);
   j.v32 = v32;
   j.unit = unit;
-  j.dirs = dirs;
   cairn_jobs_run(jobs, j.r.n, finish_task, &j);
   set_box(f, &j);
 }
@@ -576,14 +566,12 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   if (q == CAIRN_FLOW_QUEUE_BUCKETS && CAIRN_COST_DIAG * tmax + pmax >= ring)
     q = CAIRN_FLOW_QUEUE_HEAP;
   const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
-  /* on one thread the loop sets the directions; on more, a row pass does */
-  const bool alone = !jobs || jobs->workers < 2;
-  if (q == CAIRN_FLOW_QUEUE_FIFO && cairn__flow_integrate_fifo32(f, b, g, moves, alone)) {
-    finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin, !alone);
+  if (q == CAIRN_FLOW_QUEUE_FIFO && cairn__flow_integrate_fifo32(f, b, g, moves)) {
+    finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin);
   } else if (q == CAIRN_FLOW_QUEUE_FIFO) {
     cost_pass(f, b, g, jobs);
     cairn__flow_integrate_fifo(f, b, g, tmin);
-    finish_pass(f, b, g, jobs, NULL, 0, false);
+    finish_pass(f, b, g, jobs, NULL, 0);
   } else {
     cost_pass(f, b, g, jobs);
     if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);

@@ -147,21 +147,10 @@ void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
  * half the memory traffic of the field's 64-bit values. A value there is
  * the field's divided by 2t (both step bases are even, and every step on
  * uniform terrain t costs t times its base), so comparisons and ties are
- * the same; blocked cells hold 0, unreached ones UINT32_MAX.
- *
- * Two forms. With the directions, as the 64-bit loop. Without, the loop
- * only lowers, and the pass after it takes the directions from the values
- * (cairn__flow_dirs32) in bands on every thread: measured on the 1024 x
- * 1024 maps, resolving ties inside the loop (an offer equal to a value,
- * about one per cell) makes it about 30 % slower, that branch being far
- * harder to predict than "lower or not", and the pass costs about as much
- * again on one thread but half on two. So a build whose row passes run on
- * one thread keeps the directions in the loop; one on two or more takes
- * them after. Both give the same directions (tests pin it).
- *
- * A route so long that a value could pass FLOW_V32_LIMIT (about 92 000
- * diagonal steps) stops it: false, with the builder's queues cleared
- * again, for the 64-bit loop to start over.
+ * the same; blocked cells hold 0, unreached ones UINT32_MAX. A route so
+ * long that a value could pass FLOW_V32_LIMIT (about 92 000 diagonal
+ * steps) stops it: false, with the builder's queues cleared again and the
+ * directions half set, for the 64-bit loop to start over.
  *
  * Each queue entry carries the value it was pushed with (seeds for the
  * straight queue, qc for the diagonal one), and the slot past a queue's
@@ -176,31 +165,24 @@ typedef struct fifo32_queue {
   size_t tail;
 } fifo32_queue;
 
-/* Offer value nv to cell nb (the move legal when ok is 1); a lowered cell
- * joins queue q. With ties, also the direction: an offer that lowers sets
- * `code` (the step back), one that equals keeps the lower code. */
-CAIRN_INLINE void fifo_offer32(uint32_t *v, uint8_t *dir, fifo32_queue *q, size_t nb,
-                               uint32_t nv, unsigned ok, unsigned code, bool ties) {
+CAIRN_INLINE void fifo_offer32(uint32_t *v, uint8_t *dir, fifo32_queue *q,
+                               size_t nb, uint32_t nv, unsigned ok,
+                               unsigned code) {
   const uint32_t old = v[nb];
-  if (!ties) {
-    if (!ok || nv >= old) return;
-  } else {
-    if (!ok || nv > old) return;
-    if (nv == old) {
-      if (code < dir[nb]) dir[nb] = (uint8_t)code;
-      return;
-    }
+  if (!ok || nv > old) return;
+  if (nv < old) {
+    v[nb] = nv;
+    q->cell[q->tail] = (uint32_t)nb;
+    q->key[q->tail++] = nv;
+    q->key[q->tail] = UINT32_MAX;
+    dir[nb] = (uint8_t)code;
+  } else if (code < dir[nb]) {
     dir[nb] = (uint8_t)code;
   }
-  v[nb] = nv;
-  q->cell[q->tail] = (uint32_t)nb;
-  q->key[q->tail++] = nv;
-  q->key[q->tail] = UINT32_MAX;
 }
 
-/* The loop of both FIFO32 integrations: `ties` a constant in each. */
-CAIRN_INLINE bool fifo32_run(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                             const uint8_t *moves, bool ties) {
+bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
+                                  const uint8_t *g, const uint8_t *moves) {
   uint32_t *v = b->list;
   uint8_t *dir = f->dir;
   fifo32_queue qs = {b->qa, b->seeds, 0}, qd = {b->qb, b->qc, 0};
@@ -210,7 +192,7 @@ CAIRN_INLINE bool fifo32_run(cairn_field *f, cairn_flow_builder *b, const uint8_
   for (size_t k = 0; k < f->n_goals; k++) {
     size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
     v[i] = 0;
-    if (ties) dir[i] = CAIRN_FLOW_GOAL;
+    dir[i] = CAIRN_FLOW_GOAL;
     qs.cell[qs.tail] = (uint32_t)i;
     qs.key[qs.tail++] = 0;
   }
@@ -236,63 +218,20 @@ CAIRN_INLINE bool fifo32_run(cairn_field *f, cairn_flow_builder *b, const uint8_
       break;
     }
     const uint32_t cs = vc + S;
-    fifo_offer32(v, dir, &qs, c + 1, cs, 1, 1, ties);
-    fifo_offer32(v, dir, &qs, c - 1, cs, 1, 0, ties);
-    fifo_offer32(v, dir, &qs, c + s, cs, 1, 3, ties);
-    fifo_offer32(v, dir, &qs, c - s, cs, 1, 2, ties);
+    fifo_offer32(v, dir, &qs, c + 1, cs, 1, 1);
+    fifo_offer32(v, dir, &qs, c - 1, cs, 1, 0);
+    fifo_offer32(v, dir, &qs, c + s, cs, 1, 3);
+    fifo_offer32(v, dir, &qs, c - s, cs, 1, 2);
     if (!eight) continue;
     const uint32_t cd = vc + D;
     const unsigned m = moves ? moves[c] : cairn__flow_moves(g, c, f->stride, 8);
-    fifo_offer32(v, dir, &qd, c + s + 1, cd, m >> 4 & 1, 7, ties);
-    fifo_offer32(v, dir, &qd, c + s - 1, cd, m >> 5 & 1, 6, ties);
-    fifo_offer32(v, dir, &qd, c - s + 1, cd, m >> 6 & 1, 5, ties);
-    fifo_offer32(v, dir, &qd, c - s - 1, cd, m >> 7 & 1, 4, ties);
+    fifo_offer32(v, dir, &qd, c + s + 1, cd, m >> 4 & 1, 7);
+    fifo_offer32(v, dir, &qd, c + s - 1, cd, m >> 5 & 1, 6);
+    fifo_offer32(v, dir, &qd, c - s + 1, cd, m >> 6 & 1, 5);
+    fifo_offer32(v, dir, &qd, c - s - 1, cd, m >> 7 & 1, 4);
   }
   memset(qd.cell, 0, qd.tail * sizeof *qd.cell);
   return fits;
-}
-
-bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
-                                  const uint8_t *g, const uint8_t *moves, bool dirs) {
-  return dirs ? fifo32_run(f, b, g, moves, true) : fifo32_run(f, b, g, moves, false);
-}
-
-/* code, or k where hit is 1 */
-CAIRN_INLINE uint32_t pick(uint32_t code, uint32_t k, uint32_t hit) {
-  return code ^ ((code ^ k) & (0u - hit));
-}
-
-/* The directions of padded cells [i0, i1) (inner cells of inner rows)
- * from the 32-bit values: the lowest code among the legal moves to a
- * neighbour whose value plus the step equals the cell's, as
- * cairn__flow_dir_of; GOAL at 0 on an open cell, NONE on a blocked or
- * unreached one. Written as selects, from the last code to the first, so
- * the compiler runs it on vectors (the legal moves come from the terrain:
- * taken from the grid's move bits, GCC 12 does not vectorize the loop).
- * An unreached neighbour (UINT32_MAX) plus a step wraps to the step less
- * one, 32767 or 46340, which no value is (each is 32768 a + 46341 b), and
- * a blocked one (0) is no legal move. */
-void cairn__flow_dirs32(uint8_t *dir, const uint32_t *v, const uint8_t *g,
-                        size_t i0, size_t i1, size_t s, int moves) {
-  const uint32_t eight = moves == 8;
-  const uint32_t S = (uint32_t)(CAIRN_COST_ONE / 2), D = (uint32_t)(CAIRN_COST_DIAG / 2);
-  for (size_t i = i0; i < i1; i++) {
-    const uint32_t x = v[i];
-    const uint32_t e = g[i + 1] != 0, w = g[i - 1] != 0;
-    const uint32_t so = g[i + s] != 0, n = g[i - s] != 0;
-    uint32_t code = CAIRN_FLOW_NONE;
-    code = pick(code, 7, eight & w & n & (g[i - s - 1] != 0) & (v[i - s - 1] + D == x));
-    code = pick(code, 6, eight & e & n & (g[i - s + 1] != 0) & (v[i - s + 1] + D == x));
-    code = pick(code, 5, eight & w & so & (g[i + s - 1] != 0) & (v[i + s - 1] + D == x));
-    code = pick(code, 4, eight & e & so & (g[i + s + 1] != 0) & (v[i + s + 1] + D == x));
-    code = pick(code, 3, n & (v[i - s] + S == x));
-    code = pick(code, 2, so & (v[i + s] + S == x));
-    code = pick(code, 1, w & (v[i - 1] + S == x));
-    code = pick(code, 0, e & (v[i + 1] + S == x));
-    code = pick(code, CAIRN_FLOW_GOAL, x == 0);
-    code = pick(code, CAIRN_FLOW_NONE, (x == UINT32_MAX) | (g[i] == 0));
-    dir[i] = (uint8_t)code;
-  }
 }
 
 /* Dial's buckets of width W = one straight step on the cheapest terrain:
