@@ -164,8 +164,8 @@ void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
  * with the directions taken after in a vectorised row pass: ahead on two
  * free cores, behind on one thread or when the second core is shared, as
  * on the 2-core test machine. Branch-free offers (values, queue slot and
- * direction always stored): twice as slow, each cell's loads then wait on
- * the stores of the cell settled just before. The direction chosen when a
+ * direction always stored): twice as slow, likely because each cell's
+ * loads then wait on the stores of the cell settled just before. The direction chosen when a
  * cell settles, from its eight neighbours' values without branches, with
  * offers that only lower: 1.5 times as slow. */
 #define FLOW_V32_LIMIT (UINT32_MAX - 1u - (uint32_t)(CAIRN_COST_DIAG / 2))
