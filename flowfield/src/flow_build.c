@@ -33,8 +33,9 @@ static void builder_release(cairn_flow_builder *b) {
   cairn__free(&b->alloc, b->qb, b->cap * sizeof *b->qb);
   cairn__free(&b->alloc, b->list, b->cap * sizeof *b->list);
   cairn__free(&b->alloc, b->seeds, b->cap * sizeof *b->seeds);
+  cairn__free(&b->alloc, b->qc, b->cap * sizeof *b->qc);
   cairn__free(&b->alloc, b->mark, b->cap);
-  b->qa = b->qb = b->list = b->seeds = NULL;
+  b->qa = b->qb = b->list = b->seeds = b->qc = NULL;
   b->mark = NULL;
   b->cap = 0;
 }
@@ -54,8 +55,9 @@ cairn_status cairn__flow_builder_grow(cairn_flow_builder *b, size_t n) {
   b->qb = cairn__alloc(&b->alloc, n * sizeof *b->qb);
   b->list = cairn__alloc(&b->alloc, n * sizeof *b->list);
   b->seeds = cairn__alloc(&b->alloc, n * sizeof *b->seeds);
+  b->qc = cairn__alloc(&b->alloc, n * sizeof *b->qc);
   b->mark = cairn__alloc(&b->alloc, n);
-  if (!b->qa || !b->qb || !b->list || !b->seeds || !b->mark) {
+  if (!b->qa || !b->qb || !b->list || !b->seeds || !b->qc || !b->mark) {
     b->cap = n; /* so the release frees what was taken */
     builder_release(b);
     return CAIRN_ERR_NOMEM;
@@ -78,7 +80,7 @@ cairn_status cairn_flow_builder_reserve(cairn_flow_builder *b,
 }
 
 size_t cairn_flow_builder_memory(const cairn_flow_builder *b) {
-  return b ? sizeof *b + b->cap * (4 * sizeof(uint32_t) + 1) : 0;
+  return b ? sizeof *b + b->cap * (5 * sizeof(uint32_t) + 1) : 0;
 }
 
 /* ---- fields --------------------------------------------------------- */
@@ -219,26 +221,27 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
   uint32_t pmax = 0;
   size_t y0, y1;
   band_rows(&j->r, k, &y0, &y1);
-  for (size_t y = y0; y < y1; y++) {
-    const size_t row = y * stride;
-    for (size_t x = 0; x < stride; x++) {
-      unsigned t = g[row + x];
-      f->cost[row + x] = t ? CAIRN_COST_INF : 0;
-      if (t) {
-        tmin = t < tmin ? t : tmin;
-        tmax = t > tmax ? t : tmax;
-      }
-      if (pen && pen[row + x] != CAIRN_PENALTY_BLOCK && pen[row + x] > pmax) pmax = pen[row + x];
-    }
-    memset(j->r.b->mark + row, 0, stride);
+  uint32_t *v = j->r.b->list;
+  for (size_t i = y0 * stride; i < y1 * stride; i++) {
+    const unsigned t = g[i];
+    v[i] = t ? UINT32_MAX : 0;
+    /* a blocked cell (0) counts as 255 for the cheapest, 0 for the dearest */
+    const unsigned lo = t ? t : 255;
+    tmin = lo < tmin ? lo : tmin;
+    tmax = t > tmax ? t : tmax;
   }
+  if (pen)
+    for (size_t i = y0 * stride; i < y1 * stride; i++)
+      if (pen[i] != CAIRN_PENALTY_BLOCK && pen[i] > pmax) pmax = pen[i];
+  memset(f->dir + y0 * stride, CAIRN_FLOW_NONE, (y1 - y0) * stride);
   j->part[k].tmin = tmin;
   j->part[k].tmax = tmax;
   j->part[k].pmax = pmax;
 }
 
-/* Values to INF on passable cells, 0 on blocked ones; the settled marks
- * cleared; the terrain's cheapest and dearest costs found. Bands of rows
+/* The FIFO's 32-bit values (the builder's list) to UINT32_MAX on passable
+ * cells, 0 on blocked ones; directions NONE (the FIFO sets them as it
+ * goes); the terrain's cheapest and dearest costs found. Bands of rows
  * through jobs. */
 static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
                       const cairn_jobs *jobs, init_part *out) {
@@ -253,6 +256,28 @@ static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
     all.pmax = p->pmax > all.pmax ? p->pmax : all.pmax;
   }
   *out = all;
+}
+
+static void cost_task(void *arg, uint32_t k, uint32_t worker) {
+  (void)worker;
+  const row_bands *r = arg;
+  cairn_field *f = r->f;
+  const size_t stride = (size_t)f->stride;
+  size_t y0, y1;
+  band_rows(r, k, &y0, &y1);
+  for (size_t i = y0 * stride; i < y1 * stride; i++) {
+    f->cost[i] = r->g[i] ? CAIRN_COST_INF : 0;
+    f->dir[i] = CAIRN_FLOW_NONE;
+  }
+}
+
+/* The field's own values to INF on passable cells, 0 on blocked ones, and
+ * directions NONE: where the integration runs on them (every queue but a
+ * FIFO whose values fit 32 bits). Bands of rows through jobs. */
+static void cost_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
+                      const cairn_jobs *jobs) {
+  row_bands r = bands_of(f, b, g, jobs);
+  cairn_jobs_run(jobs, r.n, cost_task, &r);
 }
 
 /* The first legal move (in direction order) to a neighbour whose value
@@ -319,8 +344,26 @@ typedef struct box_part {
 
 typedef struct dir_job {
   row_bands r;
+  const uint32_t *v32; /* finish: the FIFO's 32-bit values, or NULL */
+  cairn_cost unit;     /* finish: the field's value of one unit of those */
   box_part part[FLOW_MAX_BANDS];
 } dir_job;
+
+/* The bands' boxes into the field's. */
+static void set_box(cairn_field *f, const dir_job *j) {
+  box_part all = {INT32_MAX, INT32_MAX, -1, -1};
+  for (uint32_t k = 0; k < j->r.n; k++) {
+    const box_part *p = &j->part[k];
+    all.x0 = p->x0 < all.x0 ? p->x0 : all.x0;
+    all.y0 = p->y0 < all.y0 ? p->y0 : all.y0;
+    all.x1 = p->x1 > all.x1 ? p->x1 : all.x1;
+    all.y1 = p->y1 > all.y1 ? p->y1 : all.y1;
+  }
+  f->bx0 = all.x0;
+  f->by0 = all.y0;
+  f->bx1 = all.x1;
+  f->by1 = all.y1;
+}
 
 static void dir_task(void *arg, uint32_t k, uint32_t worker) {
   (void)worker;
@@ -366,18 +409,59 @@ static void direction_pass(cairn_field *f, cairn_flow_builder *b,
   dir_job j;
   j.r = bands_of(f, b, g, jobs);
   cairn_jobs_run(jobs, j.r.n, dir_task, &j);
-  box_part all = {INT32_MAX, INT32_MAX, -1, -1};
-  for (uint32_t k = 0; k < j.r.n; k++) {
-    const box_part *p = &j.part[k];
-    all.x0 = p->x0 < all.x0 ? p->x0 : all.x0;
-    all.y0 = p->y0 < all.y0 ? p->y0 : all.y0;
-    all.x1 = p->x1 > all.x1 ? p->x1 : all.x1;
-    all.y1 = p->y1 > all.y1 ? p->y1 : all.y1;
+  set_box(f, &j);
+}
+
+/* The 32-bit values of a row into the field's: times the unit, with
+ * UINT32_MAX (unreached) to INF and 0 (blocked, goal) staying 0. */
+static void widen_row(cairn_cost *out, const uint32_t *in, size_t n, cairn_cost unit) {
+  for (size_t x = 0; x < n; x++)
+    out[x] = in[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)in[x] * unit;
+}
+
+/* The settled flags of the 64-bit FIFO off a row of directions. */
+static void strip_settled(uint8_t *d, size_t n) {
+  for (size_t x = 0; x < n; x++) d[x] = (uint8_t)(d[x] & ~FLOW_SETTLED_BIT);
+}
+
+/* After a FIFO integration, which set the directions itself: the 32-bit
+ * values widened into the field's (when the integration ran on them, else
+ * the settled flags stripped) and the bounding box of the reached cells
+ * taken, bands of rows through jobs. */
+static void finish_task(void *arg, uint32_t k, uint32_t worker) {
+  (void)worker;
+  dir_job *j = arg;
+  cairn_field *f = j->r.f;
+  const size_t stride = (size_t)f->stride;
+  box_part box = {INT32_MAX, INT32_MAX, -1, -1};
+  size_t y0, y1;
+  band_rows(&j->r, k, &y0, &y1);
+  for (size_t y = y0; y < y1; y++) {
+    uint8_t *d = f->dir + y * stride;
+    if (!j->v32) strip_settled(d, stride);
+    else widen_row(f->cost + y * stride, j->v32 + y * stride, stride, j->unit);
+    size_t first = 0, last = stride;
+    while (first < stride && d[first] == CAIRN_FLOW_NONE) first++;
+    if (first == stride) continue;
+    while (d[last - 1] == CAIRN_FLOW_NONE) last--;
+    const int32_t gy = (int32_t)y - 1;
+    box.x0 = (int32_t)first - 1 < box.x0 ? (int32_t)first - 1 : box.x0;
+    box.x1 = (int32_t)last - 2 > box.x1 ? (int32_t)last - 2 : box.x1;
+    box.y0 = gy < box.y0 ? gy : box.y0;
+    box.y1 = gy > box.y1 ? gy : box.y1;
   }
-  f->bx0 = all.x0;
-  f->by0 = all.y0;
-  f->bx1 = all.x1;
-  f->by1 = all.y1;
+  j->part[k] = box;
+}
+
+static void finish_pass(cairn_field *f, cairn_flow_builder *b,
+                        const uint8_t *g, const cairn_jobs *jobs,
+                        const uint32_t *v32, cairn_cost unit) {
+  dir_job j;
+  j.r = bands_of(f, b, g, jobs);
+  j.v32 = v32;
+  j.unit = unit;
+  cairn_jobs_run(jobs, j.r.n, finish_task, &j);
+  set_box(f, &j);
 }
 
 /* Line of sight of the cells in one goal's window that have none yet. */
@@ -481,10 +565,19 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   const cairn_cost ring = (cairn_cost)(FLOW_BUCKETS - 2) * CAIRN_COST_ONE * tmin;
   if (q == CAIRN_FLOW_QUEUE_BUCKETS && CAIRN_COST_DIAG * tmax + pmax >= ring)
     q = CAIRN_FLOW_QUEUE_HEAP;
-  if (q == CAIRN_FLOW_QUEUE_FIFO) cairn__flow_integrate_fifo(f, b, g, tmin);
-  else if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
-  else cairn__flow_integrate_heap(f, b, g);
-  direction_pass(f, b, g, jobs);
+  const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
+  if (q == CAIRN_FLOW_QUEUE_FIFO && cairn__flow_integrate_fifo32(f, b, g, moves)) {
+    finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin);
+  } else if (q == CAIRN_FLOW_QUEUE_FIFO) {
+    cost_pass(f, b, g, jobs);
+    cairn__flow_integrate_fifo(f, b, g, tmin);
+    finish_pass(f, b, g, jobs, NULL, 0);
+  } else {
+    cost_pass(f, b, g, jobs);
+    if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
+    else cairn__flow_integrate_heap(f, b, g);
+    direction_pass(f, b, g, jobs);
+  }
   cairn__flow_los_all(f);
   f->queue = q;
   f->uniform = tmin == tmax && !f->pen ? tmin : 0;

@@ -3,6 +3,8 @@
  * share. */
 #include "flow_internal.h"
 
+#include <string.h>
+
 const cairn_cost cairn__flow_base[8] = {
     CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,  CAIRN_COST_ONE,
     CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG, CAIRN_COST_DIAG};
@@ -69,11 +71,40 @@ uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key) {
  * values rise with every push, so no cell enters one queue twice, and each
  * needs at most one slot per cell. The head's key is the cell's current
  * value: a cell lowered after it was queued is settled by its cheaper entry
- * first, and the stale entry is skipped by its mark. */
+ * first, and the stale entry is skipped by its settled bit.
+ *
+ * The directions come out of the same loop. Every neighbour p with
+ * v[p] + price = v[c] (the moves cairn__flow_dir_of accepts) is settled
+ * before c, since its value is lower, and when it settled it offered c
+ * exactly v[c]: an offer that lowers c sets c's direction to the step back
+ * to p, an offer that equals c's value keeps the lower of the two codes.
+ * So each cell ends with the lowest code among its exact moves, as the
+ * direction pass would find. The relaxations are written without branches
+ * (a neighbour's value, queue slot and direction are always stored, the
+ * tail moves by the comparison): whether an offer lowers a value is close
+ * to a coin toss on open ground, and mispredictions dominated the loop. */
+
+/* Offer value nv to cell nb through the move whose step back is `code`
+ * (legal when ok is 1); a lowered cell joins queue q. A blocked cell holds
+ * 0 and a goal 0, so neither is ever lowered nor tied. */
+CAIRN_INLINE void fifo_offer(cairn_cost *v, uint8_t *dir, uint32_t *q,
+                             size_t *tail, size_t nb, cairn_cost nv,
+                             unsigned ok, unsigned code) {
+  const cairn_cost old = v[nb];
+  if (!ok || nv > old) return;
+  if (nv < old) {
+    v[nb] = nv;
+    q[(*tail)++] = (uint32_t)nb;
+    dir[nb] = (uint8_t)code;
+  } else if (code < dir[nb]) {
+    dir[nb] = (uint8_t)code;
+  }
+}
+
 void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
                                 const uint8_t *g, unsigned t) {
   cairn_cost *v = f->cost;
-  uint8_t *mark = b->mark;
+  uint8_t *dir = f->dir;
   uint32_t *qs = b->qa, *qd = b->qb;
   size_t hs = 0, ts = 0, hd = 0, td = 0;
   const size_t s = (size_t)f->stride;
@@ -81,28 +112,136 @@ void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
   for (size_t k = 0; k < f->n_goals; k++) {
     size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
     v[i] = 0;
+    dir[i] = CAIRN_FLOW_GOAL;
     qs[ts++] = (uint32_t)i;
   }
   const bool eight = f->moves == 8;
   while (hs < ts || hd < td) {
-    size_t c;
-    if (hd == td || (hs < ts && v[qs[hs]] <= v[qd[hd]])) c = qs[hs++];
-    else c = qd[hd++];
-    if (mark[c]) continue;
-    mark[c] = 1;
+    const cairn_cost ks = hs < ts ? v[qs[hs]] : CAIRN_COST_INF;
+    const cairn_cost kd = hd < td ? v[qd[hd]] : CAIRN_COST_INF;
+    const unsigned straight = hd == td || (hs < ts && ks <= kd);
+    const size_t c = straight ? qs[hs] : qd[hd];
+    hs += straight;
+    hd += !straight;
+    if (dir[c] & FLOW_SETTLED_BIT) continue;
+    dir[c] = (uint8_t)(dir[c] | FLOW_SETTLED_BIT);
     const cairn_cost cs = v[c] + S;
-    if (cs < v[c + 1]) { v[c + 1] = cs; qs[ts++] = (uint32_t)(c + 1); }
-    if (cs < v[c - 1]) { v[c - 1] = cs; qs[ts++] = (uint32_t)(c - 1); }
-    if (cs < v[c + s]) { v[c + s] = cs; qs[ts++] = (uint32_t)(c + s); }
-    if (cs < v[c - s]) { v[c - s] = cs; qs[ts++] = (uint32_t)(c - s); }
+    fifo_offer(v, dir, qs, &ts, c + 1, cs, 1, 1);
+    fifo_offer(v, dir, qs, &ts, c - 1, cs, 1, 0);
+    fifo_offer(v, dir, qs, &ts, c + s, cs, 1, 3);
+    fifo_offer(v, dir, qs, &ts, c - s, cs, 1, 2);
     if (!eight) continue;
     const cairn_cost cd = v[c] + D;
-    const bool e = g[c + 1], w = g[c - 1], so = g[c + s], n = g[c - s];
-    if (e && so && cd < v[c + s + 1]) { v[c + s + 1] = cd; qd[td++] = (uint32_t)(c + s + 1); }
-    if (w && so && cd < v[c + s - 1]) { v[c + s - 1] = cd; qd[td++] = (uint32_t)(c + s - 1); }
-    if (e && n && cd < v[c - s + 1]) { v[c - s + 1] = cd; qd[td++] = (uint32_t)(c - s + 1); }
-    if (w && n && cd < v[c - s - 1]) { v[c - s - 1] = cd; qd[td++] = (uint32_t)(c - s - 1); }
+    const unsigned e = g[c + 1] != 0, w = g[c - 1] != 0;
+    const unsigned so = g[c + s] != 0, n = g[c - s] != 0;
+    fifo_offer(v, dir, qd, &td, c + s + 1, cd, e & so, 7);
+    fifo_offer(v, dir, qd, &td, c + s - 1, cd, w & so, 6);
+    fifo_offer(v, dir, qd, &td, c - s + 1, cd, e & n, 5);
+    fifo_offer(v, dir, qd, &td, c - s - 1, cd, w & n, 4);
   }
+  /* qb holds heap positions between calls: all 0 */
+  memset(qd, 0, td * sizeof *qd);
+}
+
+/* The same integration in 32-bit values, on the builder's `list` array:
+ * half the memory traffic of the field's 64-bit values. A value there is
+ * the field's divided by 2t (both step bases are even, and every step on
+ * uniform terrain t costs t times its base), so comparisons and ties are
+ * the same; blocked cells hold 0, unreached ones UINT32_MAX. A route so
+ * long that a value could pass FLOW_V32_LIMIT (about 92 000 diagonal
+ * steps) stops it: false, with the builder's queues cleared again and the
+ * directions half set, for the 64-bit loop to start over.
+ *
+ * Each queue entry carries the value it was pushed with (seeds for the
+ * straight queue, qc for the diagonal one), and the slot past a queue's
+ * tail holds UINT32_MAX: the merge reads the two heads' keys from the
+ * queues themselves, not through the cells, an empty queue loses every
+ * comparison, and an entry whose cell has since been lowered is stale
+ * exactly when its key differs from the cell's value.
+ *
+ * Measured and left: a loop that only lowers (ties, about one offer a
+ * cell, cost the loop about 30 % through a branch far harder to predict)
+ * with the directions taken after in a vectorised row pass: ahead on two
+ * free cores, behind on one thread or when the second core is shared, as
+ * on the 2-core test machine. Branch-free offers (values, queue slot and
+ * direction always stored): twice as slow, likely because each cell's
+ * loads then wait on the stores of the cell settled just before. The direction chosen when a
+ * cell settles, from its eight neighbours' values without branches, with
+ * offers that only lower: 1.5 times as slow. */
+#define FLOW_V32_LIMIT (UINT32_MAX - 1u - (uint32_t)(CAIRN_COST_DIAG / 2))
+
+typedef struct fifo32_queue {
+  uint32_t *cell, *key;
+  size_t tail;
+} fifo32_queue;
+
+CAIRN_INLINE void fifo_offer32(uint32_t *v, uint8_t *dir, fifo32_queue *q,
+                               size_t nb, uint32_t nv, unsigned ok,
+                               unsigned code) {
+  const uint32_t old = v[nb];
+  if (!ok || nv > old) return;
+  if (nv < old) {
+    v[nb] = nv;
+    q->cell[q->tail] = (uint32_t)nb;
+    q->key[q->tail++] = nv;
+    q->key[q->tail] = UINT32_MAX;
+    dir[nb] = (uint8_t)code;
+  } else if (code < dir[nb]) {
+    dir[nb] = (uint8_t)code;
+  }
+}
+
+bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
+                                  const uint8_t *g, const uint8_t *moves) {
+  uint32_t *v = b->list;
+  uint8_t *dir = f->dir;
+  fifo32_queue qs = {b->qa, b->seeds, 0}, qd = {b->qb, b->qc, 0};
+  size_t hs = 0, hd = 0;
+  const size_t s = (size_t)f->stride;
+  const uint32_t S = (uint32_t)(CAIRN_COST_ONE / 2), D = (uint32_t)(CAIRN_COST_DIAG / 2);
+  for (size_t k = 0; k < f->n_goals; k++) {
+    size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
+    v[i] = 0;
+    dir[i] = CAIRN_FLOW_GOAL;
+    qs.cell[qs.tail] = (uint32_t)i;
+    qs.key[qs.tail++] = 0;
+  }
+  qs.key[qs.tail] = UINT32_MAX;
+  qd.key[0] = UINT32_MAX;
+  const bool eight = f->moves == 8;
+  bool fits = true;
+  for (;;) {
+    const uint32_t ks = qs.key[hs], kd = qd.key[hd];
+    size_t c;
+    uint32_t vc;
+    if (ks <= kd) {
+      if (ks == UINT32_MAX) break; /* both empty */
+      c = qs.cell[hs++];
+      vc = ks;
+    } else {
+      c = qd.cell[hd++];
+      vc = kd;
+    }
+    if (v[c] != vc) continue; /* lowered since: settled by its other entry */
+    if (vc > FLOW_V32_LIMIT) {
+      fits = false;
+      break;
+    }
+    const uint32_t cs = vc + S;
+    fifo_offer32(v, dir, &qs, c + 1, cs, 1, 1);
+    fifo_offer32(v, dir, &qs, c - 1, cs, 1, 0);
+    fifo_offer32(v, dir, &qs, c + s, cs, 1, 3);
+    fifo_offer32(v, dir, &qs, c - s, cs, 1, 2);
+    if (!eight) continue;
+    const uint32_t cd = vc + D;
+    const unsigned m = moves ? moves[c] : cairn__flow_moves(g, c, f->stride, 8);
+    fifo_offer32(v, dir, &qd, c + s + 1, cd, m >> 4 & 1, 7);
+    fifo_offer32(v, dir, &qd, c + s - 1, cd, m >> 5 & 1, 6);
+    fifo_offer32(v, dir, &qd, c - s + 1, cd, m >> 6 & 1, 5);
+    fifo_offer32(v, dir, &qd, c - s - 1, cd, m >> 7 & 1, 4);
+  }
+  memset(qd.cell, 0, qd.tail * sizeof *qd.cell);
+  return fits;
 }
 
 /* Dial's buckets of width W = one straight step on the cheapest terrain:

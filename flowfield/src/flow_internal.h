@@ -13,6 +13,9 @@
 /* dir byte: the code (0..9) in the low 4 bits, the los flag in bit 4 */
 #define FLOW_DIR_MASK 0x0fu
 #define FLOW_LOS_BIT 0x10u
+/* the settled flag of a cell during a FIFO integration, which sets the
+ * directions as it goes (flow_integrate.c); the pass after it strips it */
+#define FLOW_SETTLED_BIT 0x80u
 
 /* Dial's buckets: one straight step (times the cheapest terrain) wide; the
  * dearest step (a diagonal at cost 255 over a bucket at cost 1) spans
@@ -32,8 +35,11 @@ struct cairn_flow_builder {
   uint32_t *qa;    /* FIFO straight queue / bucket next / heap */
   uint32_t *qb;    /* FIFO diagonal queue / bucket prev / heap positions
                       (index + 1; all 0 between calls) */
-  uint32_t *list;  /* repair: the cells it resets or lowers */
-  uint32_t *seeds; /* repair: the cells its Dijkstra starts from */
+  uint32_t *list;  /* repair: the cells it resets or lowers; FIFO build:
+                      the 32-bit values */
+  uint32_t *seeds; /* repair: the cells its Dijkstra starts from; FIFO
+                      build: the straight queue's values */
+  uint32_t *qc;    /* FIFO build: the diagonal queue's values */
   uint8_t *mark;   /* settled (FIFO, buckets) / repair sets; all 0
                       between calls */
   uint32_t heads[FLOW_BUCKETS];
@@ -202,9 +208,20 @@ size_t cairn__flow_sizes_memory(const cairn_field *f);
 /* The integration (flow_integrate.c): from values INF on passable cells and
  * settled marks all 0, sets every reachable value from f's goals; g is the
  * grid's padded terrain. FIFO: uniform terrain of cost t, no layer. Buckets:
- * the cheapest terrain tmin, every step under the ring's span. Heap: any. */
+ * the cheapest terrain tmin, every step under the ring's span. Heap: any.
+ * The FIFOs also set the directions of the cells they reach (the 64-bit
+ * one flags them FLOW_SETTLED_BIT) and GOAL on the goals, from direction bytes all NONE,
+ * and leaves the builder as it found it; the other two leave the
+ * directions to a pass over the values and marks and qb to be cleared. */
 void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
                                 const uint8_t *g, unsigned t);
+/* The FIFO in 32-bit values (flow_integrate.c says how), from the
+ * builder's list array (UINT32_MAX on passable cells, 0 on blocked ones)
+ * and directions all NONE: true when done, false when a route grew too
+ * long for them. moves: the grid's move bits (cairn_grid_moves) when g is
+ * the grid's own terrain, else NULL (they are then read from g). */
+bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
+                                  const uint8_t *g, const uint8_t *moves);
 void cairn__flow_integrate_buckets(cairn_field *f, cairn_flow_builder *b,
                                    const uint8_t *g, unsigned tmin);
 void cairn__flow_integrate_heap(cairn_field *f, cairn_flow_builder *b,

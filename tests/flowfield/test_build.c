@@ -2,12 +2,19 @@
  * (4 and 8 moves, every queue), under cost layers (penalties and blocks, and
  * penalties dearer than the bucket ring spans), multi-goal fields are the
  * cell-wise minimum of single-goal ones, directions are legal and lead to a
- * goal at exactly the cell's value, and the check finds a tampered field. */
+ * goal at exactly the cell's value, and the check finds a tampered field.
+ * The FIFO integration on uniform terrain, which sets the directions as
+ * it settles the values (in 32-bit values while they fit), gives every
+ * cell the value and direction of the bucket and heap builds (directions
+ * from the values in a pass after): random maps, 4 and 8 moves, terrain 1
+ * and 3, sizes 1 to 3, one to three goals, 1 to 3 threads; and a route too
+ * long for 32-bit values falls back to the 64-bit loop, same result. */
 #include "test_jobs.h"
 #include "test_util.h"
 #include "test_flow_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "cairn/flowfield.h"
 #include "cairn/hierarchy.h"
@@ -297,6 +304,120 @@ static void verify_catches_faults(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Every passable cell of g to terrain t. */
+static void set_uniform(cairn_grid *g, uint8_t t) {
+  for (int32_t y = 0; y < cairn_grid_height(g); y++)
+    for (int32_t x = 0; x < cairn_grid_width(g); x++)
+      if (cairn_grid_cost(g, x, y)) assert_int_equal(cairn_grid_set_cost(g, x, y, t), CAIRN_OK);
+  assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+}
+
+/* Values, directions, line of sight and the reached box, bit for bit. */
+static void assert_same_bits(const cairn_field *a, const cairn_field *b) {
+  assert_int_equal(a->n, b->n);
+  assert_true(memcmp(a->cost, b->cost, a->n * sizeof *a->cost) == 0);
+  assert_true(memcmp(a->dir, b->dir, a->n) == 0);
+  assert_true(memcmp(a->los, b->los, 2 * a->n) == 0);
+  assert_int_equal(a->bx0, b->bx0);
+  assert_int_equal(a->by0, b->by0);
+  assert_int_equal(a->bx1, b->bx1);
+  assert_int_equal(a->by1, b->by1);
+}
+
+/* The FIFO build (at 1, 2 and 3 threads) against the bucket and heap
+ * builds at one thread, on one grid. */
+static void compare_queues(cairn_flow_builder *b, const cairn_grid *g,
+                           const cairn_point *goals, size_t n, int moves,
+                           int32_t size) {
+  cairn_field *ref = new_field(g), *other = new_field(g), *fifo = new_field(g);
+  cairn_flow_opts o = opts_of(moves, CAIRN_FLOW_QUEUE_BUCKETS, 1);
+  o.size = size;
+  assert_int_equal(cairn_field_build(b, ref, g, goals, n, &o), CAIRN_OK);
+  o.queue = CAIRN_FLOW_QUEUE_HEAP;
+  assert_int_equal(cairn_field_build(b, other, g, goals, n, &o), CAIRN_OK);
+  assert_same_bits(ref, other);
+  for (int threads = 1; threads <= 3; threads++) {
+    o.queue = CAIRN_FLOW_QUEUE_AUTO;
+    o.threads = threads;
+    assert_int_equal(cairn_field_build(b, fifo, g, goals, n, &o), CAIRN_OK);
+    cairn_field_stats st;
+    cairn_field_get_stats(fifo, &st);
+    assert_int_equal(st.queue, CAIRN_FLOW_QUEUE_FIFO);
+    assert_same_bits(ref, fifo);
+  }
+  /* the builder is left as the other queues and repairs expect it */
+  for (size_t i = 0; i < b->cap; i++) {
+    if (b->mark[i] || b->qb[i]) fail_msg("builder cell %zu left set", i);
+  }
+  cairn_field_destroy(ref);
+  cairn_field_destroy(other);
+  cairn_field_destroy(fifo);
+}
+
+static void fifo_equals_direction_pass(void **state) {
+  (void)state;
+  uint64_t rng = 2026;
+  cairn_flow_builder *b = new_builder();
+  for (int round = 0; round < 12; round++) {
+    /* the larger maps pass FLOW_PARALLEL_MIN_CELLS, so threads run */
+    const int w = round % 3 == 0 ? 300 : 40 + round * 7;
+    const int h = round % 3 == 0 ? 240 : 30 + round * 5;
+    cairn_grid *g = tu_random_grid(&rng, w, h, 15 + round * 2, 1);
+    if (round % 2) set_uniform(g, 3);
+    cairn_point goals[3];
+    const size_t n = 1 + (size_t)(round % 3);
+    random_goals(&rng, g, goals, n);
+    for (int moves = 4; moves <= 8; moves += 4) {
+      compare_queues(b, g, goals, n, moves, 1);
+      /* a size's goals must fit it: the goals that do */
+      for (int32_t size = 2; size <= 3; size++) {
+        cairn_point fit[3];
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++)
+          if (cairn_grid_clearance(g, goals[k].x, goals[k].y) >= size) fit[m++] = goals[k];
+        if (m) compare_queues(b, g, fit, m, moves, size);
+      }
+    }
+    cairn_grid_destroy(g);
+  }
+  cairn_flow_builder_destroy(b);
+}
+
+/* A serpentine corridor: rows 0, 2, 4, ... open, joined at alternate
+ * ends, so the route from one end to the other is about w * h / 2 straight
+ * steps: 600 x 600 gives 180 000, past the 32-bit values' 131 070. */
+static cairn_grid *serpentine(int32_t w, int32_t h) {
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(w, h, 1, NULL, &g), CAIRN_OK);
+  for (int32_t y = 1; y < h; y += 2)
+    for (int32_t x = 0; x < w; x++) {
+      const int32_t gap = (y / 2) % 2 ? 0 : w - 1;
+      if (x != gap) assert_int_equal(cairn_grid_set_cost(g, x, y, 0), CAIRN_OK);
+    }
+  assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+  return g;
+}
+
+static void long_route_falls_back(void **state) {
+  (void)state;
+  cairn_grid *g = serpentine(600, 600);
+  cairn_flow_builder *b = new_builder();
+  const cairn_point goal = pt(0, 0);
+  compare_queues(b, g, &goal, 1, 8, 1);
+  /* the far end: 300 rows of 599 steps plus 299 steps down between them
+   * (the corridor's turns are straight steps, the walls block corners) */
+  cairn_field *f = new_field(g);
+  cairn_flow_opts o = opts_of(8, CAIRN_FLOW_QUEUE_AUTO, 2);
+  assert_int_equal(cairn_field_build(b, f, g, &goal, 1, &o), CAIRN_OK);
+  const int32_t far_x = 299 % 2 ? 0 : 599; /* row 598 runs back to x = 0 */
+  const cairn_cost steps = 300 * 599 + 2 * 299;
+  assert_true(cairn_field_cost(f, far_x, 598) == steps * CAIRN_COST_ONE);
+  assert_true(steps * (CAIRN_COST_ONE / 2) > UINT32_MAX);
+  cairn_field_destroy(f);
+  cairn_flow_builder_destroy(b);
+  cairn_grid_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(field_equals_dijkstra),
@@ -305,6 +426,8 @@ int main(void) {
       cmocka_unit_test(multi_goal_is_minimum),
       tu_with_search(directions_legal),
       tu_with_search(verify_catches_faults),
+      cmocka_unit_test(fifo_equals_direction_pass),
+      cmocka_unit_test(long_route_falls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

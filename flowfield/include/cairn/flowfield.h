@@ -74,7 +74,7 @@
  *
  * Memory: a field holds 11 bytes per cell of the padded grid ((w+2)(h+2)):
  * 8 for the value, 1 for the direction and flags, 2 for the line-of-sight
- * offset. A builder holds 17 bytes per padded cell of the largest grid it
+ * offset. A builder holds 21 bytes per padded cell of the largest grid it
  * served (cairn_flow_builder_reserve grows it up front); after that, builds
  * and repairs allocate nothing (but for a field's goal list, which grows
  * the first time it is given more goals than before, and the builder's
