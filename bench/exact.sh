@@ -1,13 +1,14 @@
 #!/bin/sh
-# A* against another exact method of `cairn scen` on Moving AI scenario
-# files: per map, the median query time of A* divided by the method's,
-# over all rows and over the long rows (the top quarter of the buckets,
-# bucket >= 0.75 x the largest). Each round runs `cairn scen --csv` once
-# with each algorithm, alternating which goes first; a row's time is its
-# median over the rounds; rows either side did not solve are left out.
+# A* against other exact methods of `cairn scen` on Moving AI scenario
+# files: per map and method, the median query time of A* divided by the
+# method's, over all rows and over the long rows (the top quarter of the
+# buckets, bucket >= 0.75 x the largest). Each round runs `cairn scen
+# --csv` once with each algorithm, A* first in even rounds and last in odd
+# ones; a row's time is its median over the rounds; rows that either side
+# did not solve are left out.
 #
-#   bench/exact.sh CAIRN ALGO ROUNDS MAP...
-#   bench/exact.sh build-bench/tools/cairn jps 3 brc202d AR0011SR
+#   bench/exact.sh CAIRN ALGOS ROUNDS MAP...   (ALGOS: comma-separated)
+#   bench/exact.sh build-bench/tools/cairn jps,jps+ 3 brc202d AR0011SR
 #
 # MAP is a name under $CAIRN_MOVINGAI_DIR/scen (default ../shared/movingai
 # from the repository root).
@@ -17,26 +18,27 @@ if [ $# -lt 4 ]; then
   exit 2
 fi
 cairn=$1
-algo=$2
+algos=$(echo "$2" | tr , ' ')
 rounds=$3
 shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${CAIRN_MOVINGAI_DIR:-$root/../shared/movingai}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf "%-16s %11s %11s %7s %11s %11s %7s %9s %9s\n" map astar_us "${algo}_us" ratio \
-  long_astar "long_$algo" ratio astar_exp "${algo}_exp"
+printf "%-16s %-6s %10s %10s %7s %10s %10s %7s %9s %9s\n" map algo astar_us algo_us ratio \
+  long_astar long_algo ratio astar_exp algo_exp
 for map in "$@"; do
   scen="$data/scen/$map.map.scen"
   [ -f "$scen" ] || { echo "bench/exact.sh: no $scen" >&2; exit 1; }
   r=0
   while [ "$r" -lt "$rounds" ]; do
-    if [ $((r % 2)) -eq 0 ]; then order="astar $algo"; else order="$algo astar"; fi
+    if [ $((r % 2)) -eq 0 ]; then order="astar $algos"; else order="$algos astar"; fi
     for a in $order; do
       "$cairn" scen "$scen" --algo "$a" --csv "$tmp/$a.$r.csv" >/dev/null
     done
     r=$((r + 1))
   done
+  for algo in $algos; do
   python3 - "$tmp" "$algo" "$rounds" "$map" <<'PY'
 import csv, statistics, sys
 tmp, algo, rounds, name = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -61,7 +63,8 @@ def mean_exp(info, sel):
     return sum(info[i][1] for i in sel) / len(sel)
 a, b = med(ta, ids), med(tb, ids)
 la, lb = med(ta, long_ids), med(tb, long_ids)
-print("%-16s %11.1f %11.1f %7.1f %11.1f %11.1f %7.1f %9.0f %9.0f"
-      % (name, a, b, a / b, la, lb, la / lb, mean_exp(ia, ids), mean_exp(ib, ids)))
+print("%-16s %-6s %10.1f %10.1f %7.1f %10.1f %10.1f %7.1f %9.0f %9.0f"
+      % (name, algo, a, b, a / b, la, lb, la / lb, mean_exp(ia, ids), mean_exp(ib, ids)))
 PY
+  done
 done

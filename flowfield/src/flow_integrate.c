@@ -79,10 +79,7 @@ uint32_t cairn__flow_heap_pop(cairn_flow_builder *b, const cairn_cost *key) {
  * exactly v[c]: an offer that lowers c sets c's direction to the step back
  * to p, an offer that equals c's value keeps the lower of the two codes.
  * So each cell ends with the lowest code among its exact moves, as the
- * direction pass would find. The relaxations are written without branches
- * (a neighbour's value, queue slot and direction are always stored, the
- * tail moves by the comparison): whether an offer lowers a value is close
- * to a coin toss on open ground, and mispredictions dominated the loop. */
+ * direction pass would find. */
 
 /* Offer value nv to cell nb through the move whose step back is `code`
  * (legal when ok is 1); a lowered cell joins queue q. A blocked cell holds
