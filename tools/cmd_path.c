@@ -15,8 +15,15 @@ static const char *const value_opts[] = {
     "--claim-penalty", "--claim-radius", "--png", "--threads",
     "--save-hierarchy", "--load-hierarchy", "--size", NULL};
 
-typedef enum path_algo { ALGO_ASTAR, ALGO_DIJKSTRA, ALGO_HPA, ALGO_JPS, ALGO_JPS_PLUS } path_algo;
-static const char *const algo_names[] = {"astar", "dijkstra", "hpa", "jps", "jps+"};
+typedef enum path_algo {
+  ALGO_ASTAR,
+  ALGO_DIJKSTRA,
+  ALGO_HPA,
+  ALGO_JPS,
+  ALGO_JPS_PLUS,
+  ALGO_AUTO /* resolved to one of the others once the map is read */
+} path_algo;
+static const char *const algo_names[] = {"astar", "dijkstra", "hpa", "jps", "jps+", "auto"};
 
 typedef struct path_args {
   const char *map;
@@ -73,9 +80,9 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       p->have_to = true;
     } else if (cli_is(&a, "--algo")) {
       int k = 0;
-      while (k < 5 && strcmp(v, algo_names[k]) != 0) k++;
-      if (k == 5) {
-        cli_error("--algo: '%s' is not astar, dijkstra, hpa, jps or jps+", v);
+      while (k < 6 && strcmp(v, algo_names[k]) != 0) k++;
+      if (k == 6) {
+        cli_error("--algo: '%s' is not astar, dijkstra, hpa, jps, jps+ or auto", v);
         return EXIT_USAGE;
       }
       p->algo = (path_algo)k;
@@ -431,6 +438,11 @@ int cmd_path(int argc, char **argv) {
     goto done;
   }
   p.opts.claims = claims;
+  if (p.algo == ALGO_AUTO) /* as scen_auto_choice: jump tables where they answer */
+    p.algo = cairn_grid_uniform(g) && p.opts.moves == 8 && p.opts.turn_penalty == 0.0 &&
+                     p.opts.size <= 1 && p.opts.weight == 1.0 && !layer && !claims
+                 ? ALGO_JPS_PLUS
+                 : ALGO_ASTAR;
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);
     if ((rc = get_hpa(&p, g, &hpa)) != EXIT_DONE) goto done;

@@ -70,7 +70,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     } else if (cli_is(&a, "--algo")) {
       int k = scen_algo_parse(v);
       if (k < 0) {
-        cli_error("--algo: '%s' is not astar, dijkstra, hpa, jps or jps+", v);
+        cli_error("--algo: '%s' is not astar, dijkstra, hpa, jps, jps+ or auto", v);
         return EXIT_USAGE;
       }
       p->algo = (scen_algo)k;
@@ -121,6 +121,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     cli_error("scen: --algo %s takes neither --size nor --png", scen_algo_names[p->algo]);
     return EXIT_USAGE;
   }
+  if (p->algo == ALGO_AUTO && p->png) {
+    cli_error("scen: --png draws astar, dijkstra or hpa, not auto");
+    return EXIT_USAGE;
+  }
   if (p->png && p->size > 1) {
     cli_error("scen: --png draws units of size 1");
     return EXIT_USAGE;
@@ -143,13 +147,14 @@ static scen_config config_of(const scen_args *p) {
 
 static void print_table(const scen_args *p, const cairn_scen *sc,
                         const scen_row *rows, double *scratch, const scen_totals *all,
-                        const char *map_path) {
+                        const char *map_path, scen_algo chosen) {
   uint32_t max_bucket = 0;
   for (size_t i = 0; i < cairn_scen_count(sc); i++)
     if (cairn_scen_get(sc, i)->bucket > max_bucket)
       max_bucket = cairn_scen_get(sc, i)->bucket;
   uint32_t span = max_bucket / 16 + 1; /* at most 16 rows of buckets */
-  printf("%s on %s (%s%s)\n", p->scen, map_path, scen_algo_names[p->algo],
+  printf("%s on %s (%s%s%s%s)\n", p->scen, map_path, scen_algo_names[p->algo],
+         p->algo == ALGO_AUTO ? ": " : "", p->algo == ALGO_AUTO ? scen_algo_names[chosen] : "",
          p->weight != 1.0 ? ", weighted" : "");
   printf("%-11s %6s %6s %5s %5s %5s %9s %9s %10s %10s\n", "buckets", "rows",
          "solved", "skip", "inval", "mism", "subopt%", "max%", "median_us",
@@ -249,10 +254,10 @@ int cmd_scen(int argc, char **argv) {
   if ((rc = scen_run_rows(&cfg, &f, hpa, rows)) != EXIT_DONE) goto done;
   scen_totals all = scen_sum_rows(sc, rows, 0, UINT32_MAX, scratch);
   if (p.json) {
-    scen_print_json(stdout, &cfg, sc, &all, hpa);
+    scen_print_json(stdout, &cfg, f.g, sc, &all, hpa);
     printf("}\n");
   } else {
-    print_table(&p, sc, rows, scratch, &all, f.map_path);
+    print_table(&p, sc, rows, scratch, &all, f.map_path, scen_auto_choice(&cfg, f.g));
   }
   if (hpa && !p.json) {
     cairn_hpa_stats hs;

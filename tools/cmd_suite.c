@@ -41,7 +41,7 @@ static bool parse_algos(const char *text, suite_args *a) {
       if (a->algos[j] == (scen_algo)k) k = -2;
     if (k < 0) {
       cli_error("--algo: '%.*s' is %s", (int)len, s,
-                k == -2 ? "given twice" : "not astar, dijkstra, hpa, jps or jps+");
+                k == -2 ? "given twice" : "not astar, dijkstra, hpa, jps, jps+ or auto");
       return false;
     }
     a->algos[a->n_algos++] = (scen_algo)k;
@@ -226,7 +226,7 @@ static int keep_run(const suite_args *a, suite_data *d, const scen_config *cfg,
     if (!suite_add_point(d, &p)) return EXIT_RUNTIME;
   }
   if (a->json) {
-    scen_print_json(stdout, cfg, f->sc, t, hpa);
+    scen_print_json(stdout, cfg, f->g, f->sc, t, hpa);
     printf(",\"file\":\"%s\"}\n", r.file);
   }
   return EXIT_DONE;

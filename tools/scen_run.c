@@ -9,7 +9,13 @@
 
 #include "cli.h"
 
-const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa", "jps", "jps+"};
+const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa", "jps", "jps+",
+                                                 "auto"};
+
+scen_algo scen_auto_choice(const scen_config *c, const cairn_grid *g) {
+  const bool plain = c->weight == 1.0 && c->size <= 1;
+  return plain && cairn_grid_uniform(g) ? ALGO_JPS_PLUS : ALGO_ASTAR;
+}
 
 int scen_algo_parse(const char *name) {
   for (int k = 0; k < ALGO_COUNT; k++)
@@ -337,6 +343,11 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   scen_run_opts plain;
   memset(&plain, 0, sizeof plain);
   if (!o) o = &plain;
+  scen_config chosen = *c;
+  if (c->algo == ALGO_AUTO) {
+    chosen.algo = scen_auto_choice(c, f->g);
+    c = &chosen;
+  }
   const bool jump = c->algo == ALGO_JPS || c->algo == ALGO_JPS_PLUS;
   if (jump && !cairn_grid_uniform(f->g)) {
     cli_error("%s: --algo %s needs a map of one terrain cost, and %s has several", f->path,
@@ -432,10 +443,14 @@ double scen_mean_expanded(const scen_totals *t) {
   return t->searched ? t->sum_expanded / (double)t->searched : 0;
 }
 
-void scen_print_json(FILE *out, const scen_config *c, const cairn_scen *sc,
+void scen_print_json(FILE *out, const scen_config *c, const cairn_grid *g, const cairn_scen *sc,
                      const scen_totals *t, const cairn_hpa *hpa) {
+  if (c->algo == ALGO_AUTO)
+    fprintf(out, "{\"chosen\":\"%s\",", scen_algo_names[scen_auto_choice(c, g)]);
+  else
+    fputc('{', out);
   fprintf(out,
-          "{\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"scenarios\":%zu,"
+          "\"map\":\"%s\",\"algo\":\"%s\",\"weight\":%g,\"scenarios\":%zu,"
           "\"solved\":%zu,\"skipped\":%zu,\"unreachable\":%zu,\"invalid\":%zu,",
           cairn_scen_map_name(sc), scen_algo_names[c->algo], c->weight, t->scenarios,
           t->solved, t->skipped, t->unreachable, t->invalid);

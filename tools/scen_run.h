@@ -19,11 +19,19 @@ typedef enum scen_algo {
   ALGO_HPA,
   ALGO_JPS,
   ALGO_JPS_PLUS, /* with the map's jump tables, built before the rows */
+  ALGO_AUTO,     /* the fastest exact one for the map: scen_auto_choice */
   ALGO_COUNT
 } scen_algo;
 extern const char *const scen_algo_names[ALGO_COUNT];
 /* The algorithm named `name`, or -1. */
 int scen_algo_parse(const char *name);
+
+/* What --algo auto runs on grid g with c's options: jump point search
+ * with jump tables on a map of one terrain cost, for units of one cell at
+ * weight 1; A* otherwise (docs/PERFORMANCE.md, "Choosing the exact
+ * method"). */
+struct scen_config;
+scen_algo scen_auto_choice(const struct scen_config *c, const cairn_grid *g);
 
 /* How to search: the options of cairn scen. */
 typedef struct scen_config {
@@ -144,7 +152,7 @@ double scen_mean_expanded(const scen_totals *t);
 
 /* The JSON object of cairn scen --json, without its closing brace, so a
  * caller may add fields. */
-void scen_print_json(FILE *out, const scen_config *c, const cairn_scen *sc,
+void scen_print_json(FILE *out, const scen_config *c, const cairn_grid *g, const cairn_scen *sc,
                      const scen_totals *t, const cairn_hpa *hpa);
 
 /* Exit code for a finished file: invalid paths, unreachable rows (at size

@@ -112,7 +112,7 @@ expect 2 "weight" "$cairn" path --map "$map" --from 1,1 --to 2,2 --weight 0.5
 expect 2 "unknown option" "$cairn" path --map "$map" --from 1,1 --to 2,2 --fast
 expect 2 "CHAR=COST" "$cairn" path --map "$map" --from 1,1 --to 2,2 --terrain S=300
 expect 2 "needs a FILE.scen" "$cairn" scen
-expect 2 "--algo: 'bogus' is not astar, dijkstra or hpa" \
+expect 2 "--algo: 'bogus' is not astar, dijkstra, hpa, jps, jps\\+ or auto" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo bogus
 expect 2 "--cluster: '3' is not an integer in 4..128" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --cluster 3
@@ -171,6 +171,16 @@ printf 'version 1\n0\tgate.map\t20\t12\t2\t2\t17\t2\t15\n0\tgate.map\t20\t12\t9\
 expect 0 '"skipped":1,"unreachable":0,"invalid":0,"size":2,"mismatch":null,.*"mean_cost":23\.9705' \
   "$cairn" scen "$tmp/gate.map.scen" --size 2 --json
 expect 0 '"mismatch":0,.*"mean_cost":11.500000' "$cairn" scen "$tmp/gate.map.scen" --json
+for a in jps jps+; do
+  expect 0 '"algo":"'"$(echo "$a" | sed 's/+/\\+/')"'",.*"invalid":0,.*"mismatch":0,.*"mean_cost":11.500000' \
+    "$cairn" scen "$tmp/gate.map.scen" --algo "$a" --json
+done
+expect 0 '^\{"chosen":"jps\+",.*"algo":"auto",.*"mismatch":0' \
+  "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+expect 0 '^\{"chosen":"astar",.*"algo":"auto"' \
+  "$cairn" scen "$tmp/gate.map.scen" --algo auto --size 2 --json
+expect 2 "--algo jps\\+ takes neither --size nor --png" \
+  "$cairn" scen "$tmp/gate.map.scen" --algo jps+ --size 2
 # the hierarchy for the unit: suboptimality against A* for the unit
 expect 0 '"invalid":0,"size":2,"mismatch":null,"mean_subopt_pct":0.000000,.*"max_size":2' \
   "$cairn" scen "$tmp/gate.map.scen" --size 2 --algo hpa --nearby 0 --json
@@ -250,6 +260,21 @@ expect 0 "$hpa_keys" "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo h
 expect 0 '"route_len":[1-9][0-9]*,"plain":false' \
   "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --json
 expect 0 '"route_len":0,"plain":true' "$cairn" path --map "$map" --from 5,30 --to 9,33 --algo hpa --json
+# jump point search, scanning, with jump tables, and as auto picks it: A*'s
+# cost, a valid path; auto takes A* where jump point search does not answer
+optimum=$("$cairn" path --map "$map" --from 0,10 --to 100,50 --json |
+  sed 's/.*"cost":\([0-9.]*\).*/\1/')
+for a in jps jps+ auto; do
+  expect 0 "^valid" path_ok "$map" 0,10 100,50 --algo "$a"
+  expect 0 "\"cost\":$optimum," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo "$a" --json
+done
+expect 0 "search +jps\\+," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo auto
+expect 0 "search +astar," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo auto --moves 4
+expect 0 "search +astar," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo auto --terrain S=3
+expect 2 "--algo jps takes 8 moves" "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo jps --moves 4
+expect 2 "--algo jps\\+ takes 8 moves" "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo jps+ --size 2
+expect 3 "needs a map of one terrain cost, and this one has several" \
+  "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo jps --terrain S=3
 expect 0 "^valid" path_ok "$map" 5,30 102,30 --algo hpa
 expect 0 "^valid" path_ok "$map" 0,0 119,59 --algo hpa --cluster 8 --nearby 0
 expect 0 "^valid" path_ok "$map" 119,0 5,58 --algo hpa --cluster 128 --no-smooth
@@ -497,7 +522,7 @@ fi
 
 # suite: every .scen under a folder; the report's table against cairn scen --json
 expect 2 "suite needs a folder" "$cairn" suite
-expect 2 "not astar, dijkstra or hpa" "$cairn" suite "$tmp" --algo astar,jps
+expect 2 "'bfs' is not astar, dijkstra, hpa, jps, jps\\+ or auto" "$cairn" suite "$tmp" --algo astar,bfs
 expect 2 "given twice" "$cairn" suite "$tmp" --algo astar,astar
 expect 3 "cannot open the folder" "$cairn" suite "$tmp/nowhere"
 mkdir -p "$tmp/suite/scen/tiny" "$tmp/suite/maps" "$tmp/empty"
