@@ -1,7 +1,7 @@
 /* cairn gen --kind terrain: the map read, its costs handed to the
  * scenarios module's terrain painter, the grid written back. Walls keep
  * their characters (the writer keeps a glyph whose cost still holds);
- * painted cells are written as '.' (cost 1) or the digit of their cost. */
+ * open cells are written as '.' (cost 1) or the digit of their cost. */
 #include <stdlib.h>
 
 #include "cairn_scenarios.h"
@@ -22,11 +22,17 @@ static uint8_t *costs_of(const cairn_grid *g, size_t *open) {
   return c;
 }
 
+/* An open cell whose cost did not change would keep its old glyph ('S' or
+ * 'G' on a road of cost 1): it goes through another cost first, which
+ * drops the glyph, so every painted cell is written as '.' or a digit. */
 static void set_costs(cairn_grid *g, const uint8_t *c) {
   int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
   for (int32_t y = 0; y < h; y++)
-    for (int32_t x = 0; x < w; x++)
-      cairn_grid_set_cost(g, x, y, c[(size_t)y * (size_t)w + (size_t)x]);
+    for (int32_t x = 0; x < w; x++) {
+      uint8_t v = c[(size_t)y * (size_t)w + (size_t)x];
+      if (v && v == cairn_grid_cost(g, x, y)) cairn_grid_set_cost(g, x, y, v == 1 ? 2 : 1);
+      cairn_grid_set_cost(g, x, y, v);
+    }
 }
 
 int gen_terrain(const char *from, uint64_t seed, const char *out) {
