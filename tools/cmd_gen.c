@@ -40,7 +40,9 @@ static bool parse_value(cli_args *a, const char *v, gen_args *p) {
   else if (cli_is(a, "--width")) return cli_parse_int("--width", v, 40, CAIRN_GRID_MAX_SIDE, &p->w);
   else if (cli_is(a, "--height")) return cli_parse_int("--height", v, 30, CAIRN_GRID_MAX_SIDE, &p->h);
   else if (cli_is(a, "--seed")) return cli_parse_int("--seed", v, 0, 2147483647L, &p->seed);
-  else if (cli_is(a, "--rows")) return cli_parse_int("--rows", v, 1, 1000000L, &p->rows);
+  /* at most 100,000 rows: the largest Moving AI file has 11,960, and each
+   * 16 rows cost a whole-map Dijkstra fill */
+  else if (cli_is(a, "--rows")) return cli_parse_int("--rows", v, 1, 100000L, &p->rows);
   return true;
 }
 

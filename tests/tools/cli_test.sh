@@ -112,7 +112,7 @@ expect 2 "weight" "$cairn" path --map "$map" --from 1,1 --to 2,2 --weight 0.5
 expect 2 "unknown option" "$cairn" path --map "$map" --from 1,1 --to 2,2 --fast
 expect 2 "CHAR=COST" "$cairn" path --map "$map" --from 1,1 --to 2,2 --terrain S=300
 expect 2 "needs a FILE.scen" "$cairn" scen
-expect 2 "--algo: 'bogus' is not astar, dijkstra or hpa" \
+expect 2 "--algo: 'bogus' is not astar, dijkstra" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo bogus
 expect 2 "--cluster: '3' is not an integer in 4..128" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --cluster 3
@@ -543,7 +543,7 @@ fi
 
 # suite: every .scen under a folder; the report's table against cairn scen --json
 expect 2 "suite needs a folder" "$cairn" suite
-expect 2 "not astar, dijkstra or hpa" "$cairn" suite "$tmp" --algo astar,jps
+expect 2 "'bogus' is not astar, dijkstra" "$cairn" suite "$tmp" --algo astar,bogus
 expect 2 "given twice" "$cairn" suite "$tmp" --algo astar,astar
 expect 3 "cannot open the folder" "$cairn" suite "$tmp/nowhere"
 mkdir -p "$tmp/suite/scen/tiny" "$tmp/suite/maps" "$tmp/empty"
