@@ -27,11 +27,15 @@ data=${CAIRN_MOVINGAI_DIR:-$root/../shared/movingai}
 rows=${CAIRN_TERRAIN_ROWS:-1000}
 maps="brc202d AR0011SR TheFrozenSea den011d"
 [ -x "$cairn" ] || { echo "bench/terrain.sh: no tool at $cairn (run tools/setup.sh, or set CAIRN)" >&2; exit 1; }
-mkdir -p "$1"
+made=0
+[ -d "$1" ] || { mkdir -p "$1" && made=1; }
 out=$(cd "$1" && pwd)
 case "$out/" in
   "$root"/build*/*) ;; # a build folder is fine
-  "$root"/*) echo "bench/terrain.sh: $out is in the source tree; give a folder outside it" >&2; exit 2 ;;
+  "$root"/*)
+    [ "$made" -eq 0 ] || rmdir "$out" # leave no empty folder behind
+    echo "bench/terrain.sh: $out is in the source tree; give a folder outside it" >&2
+    exit 2 ;;
 esac
 for m in $maps; do
   [ -f "$data/maps/$m.map" ] || { echo "bench/terrain.sh: no $data/maps/$m.map" >&2; exit 1; }
