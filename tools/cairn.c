@@ -54,7 +54,11 @@ static const command commands[] = {
      "  info   --map FILE [--terrain C=COST ...] [--json]\n" },
     {"gen", cmd_gen,
      "  gen    --out FILE.map [--kind outskirts|settlement] [--width W]\n"
-     "         [--height H] [--seed S] (the demo map generators)\n" },
+     "         [--height H] [--seed S] (the demo map generators)\n"
+     "  gen    --kind terrain --from MAP.map --out FILE.map [--seed S]\n"
+     "         (a terrain variant: walls kept, roads and swamps of costs 1..8)\n"
+     "  gen    --kind scen --map FILE.map --rows N --out FILE.scen [--seed S]\n"
+     "         (a Moving AI scenario file, optimal costs from Dijkstra)\n" },
     {"suite", cmd_suite,
      "  suite  DIR [--algo astar,hpa,dijkstra,jps,jps+] [--report FILE.md] [--json]\n"
      "         [--threads N] [--save-hierarchy DIR2] [--load-hierarchy DIR2]\n"

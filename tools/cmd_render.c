@@ -58,7 +58,7 @@ static bool parse_value(const cli_args *c, const char *v, render_args *a) {
   else if (cli_is(c, "--algo")) {
     a->algo = scen_algo_parse(v);
     if (a->algo >= ALGO_JPS) a->algo = -1; /* the pictures draw the other three */
-    if (a->algo < 0) cli_error("--algo: '%s' is not astar, dijkstra or hpa", v);
+    if (a->algo < 0) cli_error("--algo: '%s' is not astar, dijkstra or hpa (render draws those)", v);
     return a->algo >= 0;
   }
   return true;

@@ -22,7 +22,14 @@ void cairn_terrain_movingai(cairn_terrain *t) {
   }
   t->cost_of['.'] = t->cost_of['G'] = t->cost_of['S'] = 1;
   t->cost_of['@'] = t->cost_of['O'] = t->cost_of['T'] = t->cost_of['W'] = 0;
-  t->char_of[1] = '.';
+  /* Digits are cairn's own terrain glyphs (Moving AI files never hold one,
+   * so every shared map reads the same): '1'..'9' cost 1..9, so a terrain
+   * map cairn writes (cairn gen --kind terrain) reads back with its costs. */
+  for (int k = 1; k <= 9; k++) {
+    t->cost_of['0' + k] = (int16_t)k;
+    t->char_of[k] = (char)('0' + k);
+  }
+  t->char_of[1] = '.'; /* cost 1 keeps the Moving AI glyph */
   t->char_of[0] = '@';
 }
 

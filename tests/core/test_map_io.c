@@ -83,7 +83,11 @@ static void test_terrain_movingai(void **state) {
   assert_int_equal(t.cost_of[0], -1);
   assert_int_equal(t.char_of[1], '.');
   assert_int_equal(t.char_of[0], '@');
-  assert_int_equal(t.char_of[2], 0);
+  /* cairn's terrain digits: '1'..'9' cost 1..9, written for 2..9 */
+  for (int k = 1; k <= 9; k++) assert_int_equal(t.cost_of['0' + k], k);
+  for (int k = 2; k <= 9; k++) assert_int_equal(t.char_of[k], '0' + k);
+  assert_int_equal(t.cost_of['0'], -1);
+  assert_int_equal(t.char_of[10], 0);
 }
 
 static void test_terrain_set(void **state) {
@@ -103,7 +107,7 @@ static void test_terrain_set(void **state) {
   assert_int_equal(cairn_terrain_set(&t, '.', 2), CAIRN_OK);
   assert_int_equal(t.char_of[2], '.');
   assert_int_equal(t.cost_of[(unsigned char)t.char_of[1]], 1);
-  assert_int_equal(t.char_of[1], 'G');
+  assert_int_equal(t.char_of[1], '1'); /* the first in code order */
 }
 
 /* ---- map parsing ---------------------------------------------------- */
@@ -401,13 +405,13 @@ static void test_map_save_terrain(void **state) {
   assert_non_null(bytes);
   assert_string_equal(bytes, want);
   free(bytes);
-  /* Cost 7 has no character: CAIRN_ERR_ARG naming cost and cell. */
-  assert_int_equal(cairn_grid_set_cost(g, 1, 1, 7), CAIRN_OK);
+  /* Cost 12 has no character: CAIRN_ERR_ARG naming cost and cell. */
+  assert_int_equal(cairn_grid_set_cost(g, 1, 1, 12), CAIRN_OK);
   expect_fail(cairn_map_save(g, path, &t, &err), CAIRN_ERR_ARG, &err,
-              "test_io_terrain.map: ", "cell (1,1) has cost 7");
-  /* Cost 3 has no character in the default terrain. */
+              "test_io_terrain.map: ", "cell (1,1) has cost 12");
+  /* Nor in the default terrain (whose digit '3' writes the cost-3 cell). */
   expect_fail(cairn_map_save(g, path, NULL, &err), CAIRN_ERR_ARG, &err,
-              "test_io_terrain.map: ", "cost 3");
+              "test_io_terrain.map: ", "cost 12");
   bytes = read_all(path, &n);
   assert_non_null(bytes);
   assert_string_equal(bytes, want); /* untouched */
@@ -430,6 +434,36 @@ static void test_map_save_plain_grid(void **state) {
   assert_non_null(bytes);
   assert_string_equal(bytes, "type octile\nheight 2\nwidth 3\nmap\n..@\n@..\n");
   free(bytes);
+  cairn_grid_destroy(g);
+  remove(path);
+}
+
+/* A grid of every cost 1..9 (and walls), written with the default terrain
+ * and read back: the same costs, cost k in 2..9 written as the digit k. */
+static void test_map_save_digits(void **state) {
+  (void)state;
+  const char *path = "test_io_digits.map";
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(10, 2, 0, NULL, &g), CAIRN_OK);
+  for (int x = 0; x < 10; x++) {
+    assert_int_equal(cairn_grid_set_cost(g, x, 0, (uint8_t)x), CAIRN_OK);
+    assert_int_equal(cairn_grid_set_cost(g, x, 1, (uint8_t)(9 - x)), CAIRN_OK);
+  }
+  cairn_error err;
+  assert_int_equal(cairn_map_save(g, path, NULL, &err), CAIRN_OK);
+  size_t n;
+  char *bytes = read_all(path, &n);
+  assert_non_null(bytes);
+  assert_string_equal(bytes, "type octile\nheight 2\nwidth 10\nmap\n"
+                             "@.23456789\n98765432.@\n");
+  free(bytes);
+  cairn_grid *back = NULL;
+  assert_int_equal(cairn_map_load(path, NULL, NULL, &back, &err), CAIRN_OK);
+  for (int y = 0; y < 2; y++)
+    for (int x = 0; x < 10; x++)
+      assert_int_equal(cairn_grid_cost(back, x, y), cairn_grid_cost(g, x, y));
+  assert_int_equal(cairn_grid_fingerprint(back), cairn_grid_fingerprint(g));
+  cairn_grid_destroy(back);
   cairn_grid_destroy(g);
   remove(path);
 }
@@ -536,6 +570,7 @@ int main(void) {
       cmocka_unit_test(test_map_roundtrip_small),
       cmocka_unit_test(test_map_save_terrain),
       cmocka_unit_test(test_map_save_plain_grid),
+      cmocka_unit_test(test_map_save_digits),
       cmocka_unit_test(test_map_io_errors),
       cmocka_unit_test(test_movingai_maps_roundtrip),
       cmocka_unit_test(test_read_file_limit),

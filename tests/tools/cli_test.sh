@@ -380,7 +380,7 @@ expect 2 "unknown option" "$cairn" horde --fast
 expect 2 "--agents" "$cairn" horde --agents 0
 expect 3 "missing.map" "$cairn" horde --map "$tmp/missing.map"
 expect 3 "no gates" "$cairn" horde --map "$map" --agents 10
-expect 2 "outskirts or settlement" "$cairn" gen --out "$tmp/x.map" --kind castle
+expect 2 "outskirts, settlement, terrain or scen" "$cairn" gen --out "$tmp/x.map" --kind castle
 # the shipped maps are what the generators make
 "$cairn" gen --kind settlement --out "$tmp/settlement.map" &&
   cmp -s "$tmp/settlement.map" "$src/maps/settlement.map" ||
@@ -390,6 +390,52 @@ expect 2 "outskirts or settlement" "$cairn" gen --out "$tmp/x.map" --kind castle
   { echo "FAIL: cairn gen differs from maps/settlement-1024.map" >&2; fails=$((fails + 1)); }
 "$cairn" gen --out "$tmp/outskirts.map" && cmp -s "$tmp/outskirts.map" "$src/maps/outskirts.map" ||
   { echo "FAIL: cairn gen differs from maps/outskirts.map" >&2; fails=$((fails + 1)); }
+# gen --kind terrain and --kind scen (the terrain benchmark,
+# bench/terrain.sh): the same seed the same bytes, another seed another
+# map; walls kept with their characters, open cells open with costs 1..8
+# ('.' or a digit), read back without --terrain; the rows' optimal costs
+# met by A* and Dijkstra.
+om="$src/maps/outskirts.map"
+"$cairn" gen --kind terrain --from "$om" --seed 3 --out "$tmp/t1.map" &&
+  "$cairn" gen --kind terrain --from "$om" --seed 3 --out "$tmp/t2.map" &&
+  "$cairn" gen --kind terrain --from "$om" --seed 4 --out "$tmp/t3.map" &&
+  cmp -s "$tmp/t1.map" "$tmp/t2.map" && ! cmp -s "$tmp/t1.map" "$tmp/t3.map" ||
+  { echo "FAIL: gen --kind terrain: not the same map for a seed, or the same for another" >&2; fails=$((fails + 1)); }
+awk 'NR == FNR { if (FNR > 4) src[FNR] = $0; next }
+  FNR > 4 {
+    if (length($0) != length(src[FNR])) { print "row " FNR " changed length"; exit 1 }
+    for (i = 1; i <= length($0); i++) {
+      a = substr(src[FNR], i, 1); b = substr($0, i, 1)
+      if (index(".GS", a) ? !index(".2345678", b) : a != b) { print "row " FNR " col " i ": " a " -> " b; exit 1 }
+    }
+  }' "$om" "$tmp/t1.map" >"$tmp/out" 2>&1 ||
+  { echo "FAIL: gen --kind terrain broke a wall or an open cell:" >&2; cat "$tmp/out" >&2; fails=$((fails + 1)); }
+expect 0 " 8: [0-9]+" "$cairn" info --map "$tmp/t1.map"
+"$cairn" gen --kind scen --map "$tmp/t1.map" --rows 300 --seed 1 --out "$tmp/t1.map.scen" &&
+  "$cairn" gen --kind scen --map "$tmp/t1.map" --rows 300 --seed 1 --out "$tmp/t2.scen" &&
+  cmp -s "$tmp/t1.map.scen" "$tmp/t2.scen" && head -1 "$tmp/t1.map.scen" | grep -qx "version 1" ||
+  { echo "FAIL: gen --kind scen: no file, or not the same rows for a seed" >&2; fails=$((fails + 1)); }
+expect 0 "^total +300 +300 +0 +0 +0 " "$cairn" scen "$tmp/t1.map.scen" --algo astar
+expect 0 "^total +300 +300 +0 +0 +0 " "$cairn" scen "$tmp/t1.map.scen" --algo dijkstra
+printf 'type octile\nheight 2\nwidth 3\nmap\n...\n' >"$tmp/short.map"
+printf 'type octile\nheight 2\nwidth 3\nmap\n@@@\n@T@\n' >"$tmp/walls.map"
+printf 'type octile\nheight 2\nwidth 3\nmap\n.@.\n@.@\n' >"$tmp/apart.map"
+expect 3 "nowhere.map: cannot open" "$cairn" gen --kind terrain --from "$tmp/nowhere.map" --out "$tmp/x.map"
+expect 3 "short.map:6: unexpected end of file" "$cairn" gen --kind terrain --from "$tmp/short.map" --out "$tmp/x.map"
+expect 3 "walls.map: the map has no open cell" "$cairn" gen --kind terrain --from "$tmp/walls.map" --out "$tmp/x.map"
+expect 1 "nowhere/x.map.*cannot" "$cairn" gen --kind terrain --from "$om" --out "$tmp/nowhere/x.map"
+expect 2 "needs --from MAP.map" "$cairn" gen --kind terrain --out "$tmp/x.map"
+expect 2 "--from is for --kind terrain" "$cairn" gen --from "$om" --out "$tmp/x.map"
+expect 2 "--width and --height are for" "$cairn" gen --kind terrain --from "$om" --width 50 --out "$tmp/x.map"
+expect 3 "nowhere.map: cannot open" "$cairn" gen --kind scen --map "$tmp/nowhere.map" --rows 5 --out "$tmp/x.scen"
+expect 3 "short.map:6: unexpected end of file" "$cairn" gen --kind scen --map "$tmp/short.map" --rows 5 --out "$tmp/x.scen"
+expect 3 "walls.map: no two open cells are connected" "$cairn" gen --kind scen --map "$tmp/walls.map" --rows 5 --out "$tmp/x.scen"
+expect 3 "apart.map: no two open cells are connected" "$cairn" gen --kind scen --map "$tmp/apart.map" --rows 5 --out "$tmp/x.scen"
+expect 2 "--rows: '0' is not an integer" "$cairn" gen --kind scen --map "$om" --rows 0 --out "$tmp/x.scen"
+expect 2 "--rows: '99999999' is not an integer" "$cairn" gen --kind scen --map "$om" --rows 99999999 --out "$tmp/x.scen"
+expect 2 "needs --map FILE.map and --rows N" "$cairn" gen --kind scen --map "$om" --out "$tmp/x.scen"
+expect 2 "--map and --rows are for --kind scen" "$cairn" gen --rows 5 --out "$tmp/x.map"
+expect 1 "nowhere/x.scen: cannot write" "$cairn" gen --kind scen --map "$om" --rows 5 --out "$tmp/nowhere/x.scen"
 expect 0 '^\{"agents":300,"ticks":[0-9]+,"arrived":[0-9]+,"in_wall":0,"lost":0,"stuck":[0-9]+,"overlap_pct":[0-9.]+,"state_hash":"[0-9a-f]{16}","median_tick_ms":[0-9.]+,"p99_tick_ms":[0-9.]+,"agent_updates_per_s":[0-9]+,"gates":\[.*\],"arrived_by_gate":\[[0-9,]+\],"full_ticks":[0-9]+,"full_median_tick_ms":([0-9.]+|null)\}$' \
   "$cairn" horde --agents 300 --ticks 200 --json
 expect 0 "^state hash  [0-9a-f]{16}$" "$cairn" horde --agents 100 --ticks 50

@@ -31,7 +31,9 @@ typedef struct cairn_terrain {
 } cairn_terrain;
 
 /** The Moving AI rule that reproduces every published optimal length:
- * '.', 'G', 'S' cost 1; '\@', 'O', 'T', 'W' blocked. Writes '.' and '\@'.
+ * '.', 'G', 'S' cost 1; '\@', 'O', 'T', 'W' blocked; and cairn's terrain
+ * digits '1'..'9' cost 1..9 (no Moving AI file holds a digit). Writes '.'
+ * for cost 1, '\@' for blocked and the digit k for cost k in 2..9.
  * @param[out] t the table to fill */
 CAIRN_CORE_API void cairn_terrain_movingai(cairn_terrain *t);
 /** Maps character c to cost (0..255) and makes c the writer's character for
