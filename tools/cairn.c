@@ -14,7 +14,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"path", cmd_path,
-     "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra|hpa|jps|jps+]\n"
+     "  path   --map FILE --from X,Y --to X,Y [--algo astar|dijkstra|hpa|jps|jps+|auto]\n"
      "         [--heuristic octile|manhattan|euclidean|zero] [--weight W]\n"
      "         [--moves 8|4] [--turn-penalty P] [--smooth] [--draw] [--json]\n"
      "         [--size K] (a unit of K x K cells, 1..8; not with --smooth)\n"
@@ -25,8 +25,9 @@ static const command commands[] = {
      "         [--load-hierarchy FILE]\n"
      "         [--png FILE] (the map, the search's expanded nodes or clusters, the path)\n" },
     {"scen", cmd_scen,
-     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa|jps|jps+] [--weight W]\n"
-     "         [--size K] (units of K x K cells: validity and cost, not the optima)\n"
+     "  scen   FILE.scen [--map FILE.map] [--algo astar|dijkstra|hpa|jps|jps+|auto]\n"
+     "         [--weight W] [--size K] (units of K x K cells: validity and cost,\n"
+     "         not the optima)\n"
      "         [--json] [--csv FILE] [--threads N] hpa only: [--cluster N]\n"
      "         [--nearby N] [--levels 2|3] [--landmarks N] [--no-smooth]\n"
      "         [--save-hierarchy FILE] [--load-hierarchy FILE]\n"
@@ -60,7 +61,7 @@ static const command commands[] = {
      "  gen    --kind scen --map FILE.map --rows N --out FILE.scen [--seed S]\n"
      "         (a Moving AI scenario file, optimal costs from Dijkstra)\n" },
     {"suite", cmd_suite,
-     "  suite  DIR [--algo astar,hpa,dijkstra,jps,jps+] [--report FILE.md] [--json]\n"
+     "  suite  DIR [--algo astar,hpa,dijkstra,jps,jps+,auto] [--report FILE.md] [--json]\n"
      "         [--threads N] [--save-hierarchy DIR2] [--load-hierarchy DIR2]\n"
      "         (every .scen under DIR with each algorithm; a table or a report;\n"
      "         hierarchies saved to or loaded from DIR2/MAP.hpa)\n" },
