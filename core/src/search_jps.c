@@ -22,9 +22,15 @@
  * diagonal steps followed by straight ones, which is how the path is
  * written out cell by cell.
  *
+ * With jump tables (cairn_jumps, jumps.c) each scan is a look-up instead,
+ * and a diagonal is walked from one cell with a turn to the next; where it
+ * crosses the goal's row or column, the goal is checked as the scans of
+ * the cells between would have met it.
+ *
  * Sliced like A*: cairn_search_step's budget counts heap pops, straight
- * scans and diagonal steps, and a diagonal scan stops mid-way when the
- * budget runs out (s->jp_node, jp_dirs, jp_at keep its place). */
+ * scans (or look-ups) and diagonal steps (or hops), and a diagonal stops
+ * mid-way when the budget runs out (s->jp_node, jp_dirs, jp_at keep its
+ * place). */
 #include "jumps_internal.h"
 #include "search_internal.h"
 
@@ -229,8 +235,6 @@ static void scan_line(cairn_search *s, int d, int32_t x, int32_t y) {
   relax(s, (uint32_t)jy * stride + (uint32_t)jx, jx, jy, x, y);
 }
 
-/* Works on the node being expanded until its directions are done or the
- * budget is spent; returns the budget left. */
 /* ---- with jump tables (cairn_jps_plus) ------------------------------- */
 
 /* Whether the goal lies on the straight line from padded (x, y) in
@@ -313,6 +317,8 @@ static uint64_t look_diagonal(cairn_search *s, int d, int32_t fx, int32_t fy, ui
 
 /* ---- expansion ------------------------------------------------------- */
 
+/* Works on the node being expanded until its directions are done or the
+ * budget is spent; returns the budget left. */
 static uint64_t expand(cairn_search *s, uint64_t budget) {
   static uint64_t (*const diagonal[4])(cairn_search *, int32_t, int32_t, uint64_t) = {
       scan_se, scan_sw, scan_ne, scan_nw};
