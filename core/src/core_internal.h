@@ -41,8 +41,8 @@ struct cairn_grid {
   /* the open cells as bits, for searches that scan a word of cells at a
    * time (jump point search): plane rows holds padded row y in row_words
    * words from rows + y * row_words, padded cell x at bit x + 64 (a word
-   * of blocked cells before and after each row, so reads 63 cells either
-   * way of any cell stay inside it); plane cols the same for the columns
+   * of blocked cells before and after each row, so a scan may read the
+   * word either side of any cell's); plane cols the same for the columns
    * (padded column x, cell y at bit y + 64). Kept with the move sets. */
   uint64_t *rows, *cols;
   size_t row_words, col_words;
@@ -71,15 +71,6 @@ struct cairn_grid {
 static inline uint32_t cairn__grid_index(const cairn_grid *g, int32_t x,
                                          int32_t y) {
   return (uint32_t)(y + 1) * (uint32_t)g->stride + (uint32_t)(x + 1);
-}
-/* 64 cells of a bit plane's line from cell x on: bit i is cell x + i. */
-static inline uint64_t cairn__bits_from(const uint64_t *line, int32_t x) {
-  const uint32_t b = (uint32_t)x + 64u, w = b >> 6, s = b & 63u;
-  return (line[w] >> s) | ((line[w + 1] << 1) << (63u - s));
-}
-/* 64 cells of a bit plane's line up to cell x: bit i is cell x - 63 + i. */
-static inline uint64_t cairn__bits_to(const uint64_t *line, int32_t x) {
-  return cairn__bits_from(line, x - 63);
 }
 /* The island labels that answer for a unit of size k: its own plane where
  * the grid keeps one, else the size-1 labels (every size's legal positions

@@ -16,9 +16,9 @@
 
 #include <string.h>
 
-/* Step offsets of the 8 directions, in cairn__dx order. */
-static void offsets(const cairn_grid *g, int32_t off[8]) {
-  for (int d = 0; d < 8; d++) off[d] = cairn__dx[d] + cairn__dy[d] * g->stride;
+/* Bytes of the tables of grid g. */
+static size_t table_bytes(const cairn_grid *g) {
+  return g->padded * 8 * sizeof(int16_t);
 }
 
 /* Whether open cell q, entered by a straight step of `step`, has a forced
@@ -35,9 +35,9 @@ static int16_t onward(int16_t next) {
 }
 
 /* The entry of open cell c in straight direction d (< 4). */
-static int16_t straight_entry(const cairn_jumps *j, uint32_t c, int d, const int32_t off[8]) {
+static int16_t straight_entry(const cairn_jumps *j, uint32_t c, int d) {
   const uint8_t *cost = j->grid->cost;
-  const int32_t step = off[d], side = d < 2 ? j->grid->stride : 1;
+  const int32_t step = j->off[d], side = d < 2 ? j->grid->stride : 1;
   const uint32_t q = (uint32_t)((int32_t)c + step);
   if (!cost[q]) return 0;
   if (forced(cost, q, step, side)) return 1;
@@ -49,34 +49,33 @@ static int horizontal_of(int d) { return cairn__dx[d] > 0 ? 0 : 1; }
 static int vertical_of(int d) { return cairn__dy[d] > 0 ? 2 : 3; }
 
 /* The entry of open cell c in diagonal direction d (>= 4). */
-static int16_t diagonal_entry(const cairn_jumps *j, uint32_t c, int d, const int32_t off[8]) {
+static int16_t diagonal_entry(const cairn_jumps *j, uint32_t c, int d) {
   if (!(j->grid->moves[c] >> d & 1u)) return 0;
-  const size_t q = (size_t)((int32_t)c + off[d]) * 8;
+  const size_t q = (size_t)((int32_t)c + j->off[d]) * 8;
   if (j->e[q + (size_t)horizontal_of(d)] > 0 || j->e[q + (size_t)vertical_of(d)] > 0) return 1;
   return onward(j->e[q + (size_t)d]);
 }
 
 /* One line of direction d through padded cell `from` (its far end first:
  * walked against d), every cell's entry redone. */
-static void fill_line(cairn_jumps *j, uint32_t from, int d, const int32_t off[8]) {
+static void fill_line(cairn_jumps *j, uint32_t from, int d) {
   const uint8_t *cost = j->grid->cost;
-  for (uint32_t c = from; cost[c]; c = (uint32_t)((int32_t)c - off[d]))
+  for (uint32_t c = from; cost[c]; c = (uint32_t)((int32_t)c - j->off[d]))
     j->e[(size_t)c * 8 + (size_t)d] =
-        d < 4 ? straight_entry(j, c, d, off) : diagonal_entry(j, c, d, off);
+        d < 4 ? straight_entry(j, c, d) : diagonal_entry(j, c, d);
 }
 
 /* Every entry, straight directions first (the diagonals read them). Each
  * line is filled from the cells just before the border or a wall. */
 static void fill_all(cairn_jumps *j) {
   const cairn_grid *g = j->grid;
-  int32_t off[8];
-  offsets(g, off);
-  memset(j->e, 0, g->padded * 8 * sizeof *j->e);
+  const int32_t *off = j->off;
+  memset(j->e, 0, table_bytes(g));
   for (int d = 0; d < 8; d++) /* a cell whose next cell in d is blocked ends a line */
     for (int32_t y = 0; y < g->height; y++) {
       uint32_t c = cairn__grid_index(g, 0, y);
       for (int32_t x = 0; x < g->width; x++, c++)
-        if (g->cost[c] && !g->cost[(uint32_t)((int32_t)c + off[d])]) fill_line(j, c, d, off);
+        if (g->cost[c] && !g->cost[(uint32_t)((int32_t)c + off[d])]) fill_line(j, c, d);
     }
 }
 
@@ -90,7 +89,8 @@ cairn_status cairn_jumps_create(const cairn_grid *grid, const cairn_allocator *a
   if (!j) return CAIRN_ERR_NOMEM;
   j->alloc = a;
   j->grid = grid;
-  j->e = cairn__alloc(&a, grid->padded * 8 * sizeof *j->e);
+  for (int d = 0; d < 8; d++) j->off[d] = cairn__dx[d] + cairn__dy[d] * grid->stride;
+  j->e = cairn__alloc(&a, table_bytes(grid));
   if (!j->e) {
     cairn_jumps_destroy(j);
     return CAIRN_ERR_NOMEM;
@@ -104,21 +104,21 @@ cairn_status cairn_jumps_create(const cairn_grid *grid, const cairn_allocator *a
 void cairn_jumps_destroy(cairn_jumps *j) {
   if (!j) return;
   cairn_allocator a = j->alloc;
-  cairn__free(&a, j->e, j->grid->padded * 8 * sizeof *j->e);
+  cairn__free(&a, j->e, table_bytes(j->grid));
   cairn__free(&a, j, sizeof *j);
 }
 
 size_t cairn_jumps_memory(const cairn_jumps *j) {
-  return j ? sizeof *j + j->grid->padded * 8 * sizeof *j->e : 0;
+  return j ? sizeof *j + table_bytes(j->grid) : 0;
 }
 
 /* Redoes the entries of open cell c in diagonal d and, while they change,
  * of the cells behind it on its line. */
-static void walk_back(cairn_jumps *j, uint32_t c, int d, const int32_t off[8]) {
+static void walk_back(cairn_jumps *j, uint32_t c, int d) {
   const uint8_t *cost = j->grid->cost;
-  for (; cost[c]; c = (uint32_t)((int32_t)c - off[d])) {
+  for (; cost[c]; c = (uint32_t)((int32_t)c - j->off[d])) {
     int16_t *e = &j->e[(size_t)c * 8 + (size_t)d];
-    const int16_t v = diagonal_entry(j, c, d, off);
+    const int16_t v = diagonal_entry(j, c, d);
     if (v == *e) return;
     *e = v;
   }
@@ -127,14 +127,15 @@ static void walk_back(cairn_jumps *j, uint32_t c, int d, const int32_t off[8]) {
 /* Straight direction d's lines through cell c redone; every cell whose
  * "jump point ahead" changed starts the walk back of the two diagonals
  * that read it. */
-static void redo_straight(cairn_jumps *j, uint32_t c, int d, const int32_t off[8]) {
+static void redo_straight(cairn_jumps *j, uint32_t c, int d) {
   const uint8_t *cost = j->grid->cost;
   /* the far end of the line through c: the last open cell in d */
   uint32_t end = c;
-  while (cost[(uint32_t)((int32_t)end + off[d])]) end = (uint32_t)((int32_t)end + off[d]);
-  for (uint32_t q = end; cost[q]; q = (uint32_t)((int32_t)q - off[d])) {
+  while (cost[(uint32_t)((int32_t)end + j->off[d])])
+    end = (uint32_t)((int32_t)end + j->off[d]);
+  for (uint32_t q = end; cost[q]; q = (uint32_t)((int32_t)q - j->off[d])) {
     int16_t *e = &j->e[(size_t)q * 8 + (size_t)d];
-    const int16_t v = straight_entry(j, q, d, off);
+    const int16_t v = straight_entry(j, q, d);
     const bool ahead = *e > 0;
     *e = v;
     if ((v > 0) == ahead) continue;
@@ -142,7 +143,7 @@ static void redo_straight(cairn_jumps *j, uint32_t c, int d, const int32_t off[8
      * cell before q on their line */
     for (int k = 4; k < 8; k++)
       if (horizontal_of(k) == d || vertical_of(k) == d)
-        walk_back(j, (uint32_t)((int32_t)q - off[k]), k, off);
+        walk_back(j, (uint32_t)((int32_t)q - j->off[k]), k);
   }
 }
 
@@ -153,8 +154,6 @@ static void redo_straight(cairn_jumps *j, uint32_t c, int d, const int32_t off[8
  * and one cell round it (a diagonal move reads the cells beside it). */
 static void update_rect(cairn_jumps *j, cairn_rect r) {
   const cairn_grid *g = j->grid;
-  int32_t off[8];
-  offsets(g, off);
   const int32_t x0 = r.x > 0 ? r.x - 1 : 0, y0 = r.y > 0 ? r.y - 1 : 0;
   const int32_t x1 = r.x + r.w < g->width ? r.x + r.w : g->width - 1;
   const int32_t y1 = r.y + r.h < g->height ? r.y + r.h : g->height - 1;
@@ -167,19 +166,19 @@ static void update_rect(cairn_jumps *j, cairn_rect r) {
     for (int32_t x = 0; x < g->width; x++) {
       const uint32_t c = cairn__grid_index(g, x, y);
       if (!g->cost[c] || g->cost[c - 1]) continue;
-      redo_straight(j, c, 0, off);
-      redo_straight(j, c, 1, off);
+      redo_straight(j, c, 0);
+      redo_straight(j, c, 1);
     }
   for (int32_t x = x0; x <= x1; x++)
     for (int32_t y = 0; y < g->height; y++) {
       const uint32_t c = cairn__grid_index(g, x, y);
       if (!g->cost[c] || g->cost[c - (uint32_t)g->stride]) continue;
-      redo_straight(j, c, 2, off);
-      redo_straight(j, c, 3, off);
+      redo_straight(j, c, 2);
+      redo_straight(j, c, 3);
     }
   for (int32_t y = y0; y <= y1; y++)
     for (int32_t x = x0; x <= x1; x++)
-      for (int d = 4; d < 8; d++) walk_back(j, cairn__grid_index(g, x, y), d, off);
+      for (int d = 4; d < 8; d++) walk_back(j, cairn__grid_index(g, x, y), d);
 }
 
 cairn_status cairn_jumps_update(cairn_jumps *j, cairn_rect r) {

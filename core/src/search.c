@@ -176,6 +176,7 @@ static cairn_status ensure_path(cairn_search *s, size_t n) {
 }
 
 cairn_status cairn__search_reconstruct(cairn_search *s) {
+  if (s->jump) return cairn__jps_write_path(s); /* its links span many cells */
   size_t n = cairn__chain_len(s, s->found);
   cairn_status st = ensure_path(s, n);
   if (st != CAIRN_OK) return st;

@@ -150,6 +150,9 @@ uint64_t cairn__step_budget(const cairn_search *s, uint64_t budget,
 /* Builds s->path_nodes (and, for grids, s->path) from `found` back to the
  * start through the parent links. */
 cairn_status cairn__search_reconstruct(cairn_search *s);
+/* The same for a jump point search, whose links are diagonal steps then
+ * straight ones (search_jps.c). */
+cairn_status cairn__jps_write_path(cairn_search *s);
 /* Checks opts (NULL: the defaults) and loads its cost factors into s. */
 cairn_status cairn__search_load_opts(cairn_search *s, const cairn_search_opts *o);
 /* CAIRN_OK if grid cell p is open and inside the search's bounds, if any. */

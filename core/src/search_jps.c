@@ -34,8 +34,6 @@
 #include "jumps_internal.h"
 #include "search_internal.h"
 
-#include <string.h>
-
 enum { DIR_E, DIR_W, DIR_S, DIR_N, DIR_SE, DIR_SW, DIR_NE, DIR_NW };
 
 /* A straight scan forward along `line` from cell `at` (not included), with
@@ -345,7 +343,7 @@ static uint64_t expand(cairn_search *s, uint64_t budget) {
 
 /* The path, cell by cell: each parent link is diagonal steps, then
  * straight ones; walked back from the goal, straight first. */
-static cairn_status write_path(cairn_search *s) {
+cairn_status cairn__jps_write_path(cairn_search *s) {
   const uint32_t stride = (uint32_t)s->grid->stride;
   size_t n = 1;
   for (uint32_t i = s->found; s->parent[i] != i; i = s->parent[i]) {
@@ -374,24 +372,17 @@ static cairn_status write_path(cairn_search *s) {
   return CAIRN_OK;
 }
 
-static cairn_status finish(cairn_search *s, cairn_status st) {
-  if (st == CAIRN_OK && s->found != UINT32_MAX) {
-    cairn_status r = write_path(s);
-    if (r != CAIRN_OK) st = r;
-  }
-  return s->state = st;
-}
-
 static cairn_status jps_step(cairn_search *s, uint64_t budget) {
   while (budget) {
     if (s->jp_node == UINT32_MAX) {
-      if (!s->heap_len) return finish(s, CAIRN_NO_PATH);
-      if (s->max_expanded && s->expanded >= s->max_expanded) return finish(s, CAIRN_PARTIAL);
+      if (!s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
+      if (s->max_expanded && s->expanded >= s->max_expanded)
+        return cairn__finish(s, CAIRN_PARTIAL);
       const uint32_t c = cairn__pop(s);
       budget--;
       if (c == s->goal) {
         s->found = c;
-        return finish(s, CAIRN_OK);
+        return cairn__finish(s, CAIRN_OK);
       }
       s->jp_node = c;
       s->jp_dirs = scan_dirs(s, c);
@@ -399,7 +390,7 @@ static cairn_status jps_step(cairn_search *s, uint64_t budget) {
     }
     budget = expand(s, budget);
   }
-  if (s->jp_node == UINT32_MAX && !s->heap_len) return finish(s, CAIRN_NO_PATH);
+  if (s->jp_node == UINT32_MAX && !s->heap_len) return cairn__finish(s, CAIRN_NO_PATH);
   return CAIRN_IN_PROGRESS;
 }
 
@@ -411,25 +402,25 @@ static bool plain_opts(const cairn_search_opts *o) {
          !o->n_avoid && o->size <= 1 && o->bounds.w == 0 && o->bounds.h == 0;
 }
 
+/* Leaves s with nothing to step and `st` as its answer. */
+static cairn_status refuse(cairn_search *s, cairn_status st) {
+  if (s) {
+    s->kind = CAIRN__NONE;
+    s->state = st;
+  }
+  return st;
+}
+
 /* The begin of both searches: jt NULL scans, else it reads the tables. */
 static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jumps *jt,
                           cairn_point start, cairn_point goal, const cairn_search_opts *o) {
-  if (s && !plain_opts(o)) {
-    s->kind = CAIRN__NONE;
-    return s->state = CAIRN_ERR_ARG;
-  }
+  if (s && !plain_opts(o)) return refuse(s, CAIRN_ERR_ARG);
   cairn_status st = cairn__search_grid_begin(s, g, start, o, false);
   if (st == CAIRN_OK) st = cairn__search_check_in(s, g, goal);
   if (st == CAIRN_OK && g->distinct_costs > 1) st = CAIRN_ERR_TERRAIN;
   /* tables that missed an edit would answer for another map */
   if (st == CAIRN_OK && jt && jt->version != g->edits) st = CAIRN_ERR_STATE;
-  if (st != CAIRN_OK) {
-    if (s) {
-      s->kind = CAIRN__NONE;
-      s->state = st;
-    }
-    return st;
-  }
+  if (st != CAIRN_OK) return refuse(s, st);
   s->jump = true;
   s->jt = jt;
   s->step = jps_step;
@@ -465,13 +456,7 @@ cairn_status cairn_jps(cairn_search *s, const cairn_grid *g, cairn_point start, 
 
 cairn_status cairn_jps_plus_begin(cairn_search *s, const cairn_jumps *jt, cairn_point start,
                                   cairn_point goal, const cairn_search_opts *o) {
-  if (!jt) {
-    if (s) {
-      s->kind = CAIRN__NONE;
-      s->state = CAIRN_ERR_ARG;
-    }
-    return CAIRN_ERR_ARG;
-  }
+  if (!jt) return refuse(s, CAIRN_ERR_ARG);
   return begin(s, jt->grid, jt, start, goal, o);
 }
 
