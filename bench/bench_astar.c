@@ -33,6 +33,11 @@
  * "jps_plus/MAP/..." with the map's jump tables (cairn_jps_plus), whose
  * build is "jumps_build/MAP" (its counter: the tables' bytes).
  *
+ * "astar_lm/MAP/..." and "jps_plus_lm/MAP/..." run the same queries with a
+ * landmark table of BENCH_LANDMARKS landmarks (opts.landmarks, what
+ * `--algo auto` uses), whose build is "landmarks_build/MAP" (counter: its
+ * bytes).
+ *
  * On brc202d the same groups also run as "astar_layer_zero/..." (A* with
  * an all-zero cost layer: the same paths, so the difference is what the
  * layer's test costs per neighbour) and "astar_layer_influence/..." (a
@@ -81,7 +86,10 @@ typedef struct map_data {
   cairn_penalty *zero, *danger;
   cairn_influence *events;
   cairn_jumps *jumps; /* jps_plus: the map's jump tables, built on first use */
+  cairn_landmarks *lm; /* the _lm groups' landmark table, built on first use */
 } map_data;
+
+enum { BENCH_LANDMARKS = 16 };
 
 typedef struct group {
   map_data *map;
@@ -89,6 +97,7 @@ typedef struct group {
   cairn_heuristic heuristic;
   int layer; /* 0 none, 1 the zero layer, 2 the influence layer */
   int jps;   /* 1: cairn_jps, 2: cairn_jps_plus, instead of cairn_astar (layer 0 only) */
+  bool lm;   /* with the map's landmark table */
   int state;       /* 0: not prepared yet, 1: ready, -1: failed (error) */
   char error[160];
   query *q;        /* sampled rows whose start and goal are passable */
@@ -127,7 +136,7 @@ static map_data maps[] = {
 
 /* every map's A* and jump point searches, then Dijkstra and the two
  * layered forms on one map */
-static group groups[(3 * N_MAPS + 3) * N_GROUPS];
+static group groups[(5 * N_MAPS + 3) * N_GROUPS];
 static size_t n_groups;
 static char data_dir[1024];
 static char missing_msg[3400];
@@ -167,6 +176,7 @@ static void free_all(void) {
     cairn_penalty_destroy(m->danger);
     cairn_penalty_destroy(m->zero);
     cairn_jumps_destroy(m->jumps);
+    cairn_landmarks_destroy(m->lm);
     m->jumps = NULL;
     cairn_search_destroy(m->search);
     cairn_grid_destroy(m->grid);
@@ -271,6 +281,7 @@ static cairn_search_opts group_opts(const group *g) {
   cairn_search_opts opts = cairn_search_defaults();
   opts.heuristic = g->heuristic;
   opts.penalty = g->layer == 1 ? g->map->zero : g->layer == 2 ? g->map->danger : NULL;
+  opts.landmarks = g->lm ? g->map->lm : NULL;
   return opts;
 }
 
@@ -302,6 +313,12 @@ static int group_ready(group *g) {
   g->state = -1;
   if (g->jps == 2 && !m->jumps && cairn_jumps_create(m->grid, NULL, &m->jumps) != CAIRN_OK) {
     snprintf(g->error, sizeof g->error, "out of memory for the jump tables");
+    return 0;
+  }
+  cairn_landmarks_opts lo = cairn_landmarks_defaults();
+  lo.count = BENCH_LANDMARKS;
+  if (g->lm && !m->lm && cairn_landmarks_create(m->grid, &lo, NULL, &m->lm) != CAIRN_OK) {
+    snprintf(g->error, sizeof g->error, "out of memory for the landmarks");
     return 0;
   }
   g->q = cairn_bench_sample(m->scen, m->grid, &g->s, &g->n, &g->skipped,
@@ -387,6 +404,29 @@ static void bm_jumps_build(cairn_bench_state *st, void *user) {
     }
     bytes = cairn_jumps_memory(j);
     cairn_jumps_destroy(j);
+  }
+  cairn_bench_counter(st, "bytes", (double)bytes, CAIRN_BENCH_PLAIN);
+}
+
+/* The landmark table of a map (BENCH_LANDMARKS landmarks), built from
+ * scratch: what cairn_landmarks_create and each update cost. */
+static void bm_landmarks_build(cairn_bench_state *st, void *user) {
+  map_data *m = user;
+  if (!map_ready(m)) {
+    cairn_bench_skip(st, m->error);
+    return;
+  }
+  cairn_landmarks_opts lo = cairn_landmarks_defaults();
+  lo.count = BENCH_LANDMARKS;
+  size_t bytes = 0;
+  while (cairn_bench_next(st)) {
+    cairn_landmarks *lm = NULL;
+    if (cairn_landmarks_create(m->grid, &lo, NULL, &lm) != CAIRN_OK) {
+      cairn_bench_skip(st, "out of memory");
+      return;
+    }
+    bytes = cairn_landmarks_memory(lm);
+    cairn_landmarks_destroy(lm);
   }
   cairn_bench_counter(st, "bytes", (double)bytes, CAIRN_BENCH_PLAIN);
 }
@@ -563,7 +603,7 @@ cairn_bench_query *cairn_bench_sample(const cairn_scen *scen,
 }
 
 static void register_groups(map_data *m, const char *kind,
-                            cairn_heuristic h, int layer, int jps) {
+                            cairn_heuristic h, int layer, int jps, bool lm) {
   cairn_bench_split split[N_GROUPS];
   size_t count = cairn_bench_split_groups(m->scen, split);
   for (size_t k = 0; k < count; k++) {
@@ -578,6 +618,7 @@ static void register_groups(map_data *m, const char *kind,
     g->heuristic = h;
     g->layer = layer;
     g->jps = jps;
+    g->lm = lm;
     char name[160];
     snprintf(name, sizeof name, "%s/%s/buckets_%u-%u", kind, m->name,
              (unsigned)g->s.lo, (unsigned)g->s.hi);
@@ -617,10 +658,14 @@ void cairn_bench_register_all(void) {
       cairn_bench_register(name, bm_missing, m->error);
       continue;
     }
-    register_groups(m, "astar", CAIRN_H_OCTILE, 0, 0);
-    register_groups(m, "jps", CAIRN_H_OCTILE, 0, 1);
-    register_groups(m, "jps_plus", CAIRN_H_OCTILE, 0, 2);
+    register_groups(m, "astar", CAIRN_H_OCTILE, 0, 0, false);
+    register_groups(m, "jps", CAIRN_H_OCTILE, 0, 1, false);
+    register_groups(m, "jps_plus", CAIRN_H_OCTILE, 0, 2, false);
+    register_groups(m, "astar_lm", CAIRN_H_OCTILE, 0, 0, true);
+    register_groups(m, "jps_plus_lm", CAIRN_H_OCTILE, 0, 2, true);
     char name[160];
+    snprintf(name, sizeof name, "landmarks_build/%s", m->name);
+    cairn_bench_def_unit(cairn_bench_register(name, bm_landmarks_build, m), CAIRN_BENCH_MS);
     snprintf(name, sizeof name, "jumps_build/%s", m->name);
     cairn_bench_def *def = cairn_bench_register(name, bm_jumps_build, m);
     cairn_bench_def_unit(def, CAIRN_BENCH_MS);
@@ -629,10 +674,10 @@ void cairn_bench_register_all(void) {
   }
   map_data *m = find_map(DIJKSTRA_MAP);
   if (m && m->scen) {
-    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0, 0);
+    register_groups(m, "dijkstra", CAIRN_H_ZERO, 0, 0, false);
     /* the cost of a search under cost layers, on the same queries */
-    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1, 0);
-    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2, 0);
+    register_groups(m, "astar_layer_zero", CAIRN_H_OCTILE, 1, 0, false);
+    register_groups(m, "astar_layer_influence", CAIRN_H_OCTILE, 2, 0, false);
     cairn_bench_register_layers();
   }
   m = find_map(DISTANCE_MAP);

@@ -8,7 +8,10 @@
 # did not solve are left out.
 #
 #   bench/exact.sh CAIRN ALGOS ROUNDS MAP...   (ALGOS: comma-separated)
-#   bench/exact.sh build-bench/tools/cairn jps,jps+ 3 brc202d AR0011SR
+#   bench/exact.sh build-bench/tools/cairn jps,jps+,jps+@16 3 brc202d AR0011SR
+#
+# An algorithm written NAME@N runs --algo NAME with a landmark table of N
+# landmarks (--landmarks N).
 #
 # MAP is a name under $CAIRN_MOVINGAI_DIR/scen (default ../shared/movingai
 # from the repository root).
@@ -25,7 +28,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 data=${CAIRN_MOVINGAI_DIR:-$root/../shared/movingai}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf "%-16s %-6s %10s %10s %7s %10s %10s %7s %9s %9s\n" map algo astar_us algo_us ratio \
+printf "%-16s %-8s %10s %10s %7s %10s %10s %7s %9s %9s\n" map algo astar_us algo_us ratio \
   long_astar long_algo ratio astar_exp algo_exp
 for map in "$@"; do
   scen="$data/scen/$map.map.scen"
@@ -34,7 +37,10 @@ for map in "$@"; do
   while [ "$r" -lt "$rounds" ]; do
     if [ $((r % 2)) -eq 0 ]; then order="astar $algos"; else order="$algos astar"; fi
     for a in $order; do
-      "$cairn" scen "$scen" --algo "$a" --csv "$tmp/$a.$r.csv" >/dev/null
+      name=${a%@*} lm=
+      [ "$name" = "$a" ] || lm="--landmarks ${a#*@}"
+      # shellcheck disable=SC2086 # lm is empty or two words
+      "$cairn" scen "$scen" --algo "$name" $lm --csv "$tmp/$a.$r.csv" >/dev/null
     done
     r=$((r + 1))
   done
@@ -63,7 +69,7 @@ def mean_exp(info, sel):
     return sum(info[i][1] for i in sel) / len(sel)
 a, b = med(ta, ids), med(tb, ids)
 la, lb = med(ta, long_ids), med(tb, long_ids)
-print("%-16s %-6s %10.1f %10.1f %7.1f %10.1f %10.1f %7.1f %9.0f %9.0f"
+print("%-16s %-8s %10.1f %10.1f %7.1f %10.1f %10.1f %7.1f %9.0f %9.0f"
       % (name, algo, a, b, a / b, la, lb, la / lb, mean_exp(ia, ids), mean_exp(ib, ids)))
 PY
   done

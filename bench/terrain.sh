@@ -2,15 +2,21 @@
 # The terrain benchmark for exact weighted search (issue 21, item 3):
 # terrain variants of shared Moving AI maps and of the outskirts, each with
 # a scenario file whose optimal costs come from Dijkstra, written into
-# OUT_DIR; then A* (`cairn scen --algo astar`) over every file, which must
-# find every optimum: A* is exact, so that cross-checks the files. Prints
-# the time the generation took and one line per map: rows, invalid paths,
-# mismatches, A*'s median time and mean expansions over all rows and over
-# the long rows (the top quarter of the buckets, bucket >= 0.75 x the
-# largest). Exit 1 on any invalid path or mismatch.
+# OUT_DIR; then A* (`cairn scen --algo astar`) and A* with a landmark
+# table (`--landmarks 16`, what `--algo auto` runs on terrain) over every
+# file, each of which must find every optimum: both are exact, so that
+# cross-checks the files. Prints the time the generation took and one line
+# per map: rows, invalid paths, mismatches (both searches), A*'s median
+# time and mean expansions over all rows and over the long rows (the top
+# quarter of the buckets, bucket >= 0.75 x the largest), then with
+# landmarks the long rows' median time and mean expansions, and A*'s over
+# them (time_x, exp_x). Exit 1 on any invalid path or mismatch.
 #
 #   bench/terrain.sh OUT_DIR
 #   CAIRN=build-t/tools/cairn CAIRN_TERRAIN_ROWS=2000 bench/terrain.sh /tmp/terrain
+#
+# CAIRN_TERRAIN_ROUNDS (default 3) runs per search, alternating which goes
+# first; CAIRN_TERRAIN_LANDMARKS (default 16) the table's landmarks.
 #
 # CAIRN is the tool (default build/tools/cairn, which tools/setup.sh
 # builds); the shared maps come from $CAIRN_MOVINGAI_DIR (default
@@ -54,29 +60,57 @@ done
 t1=$(date +%s)
 echo "generated $(echo $maps | wc -w) shared maps and the outskirts, $rows rows each, in $((t1 - t0)) s, into $out"
 
-# ---- A* over every file ------------------------------------------------
+# ---- A* and A* with landmarks over every file ---------------------------
+# Each file runs `rounds` times with each search, alternating which goes
+# first; a row's time is its median over the rounds.
+rounds=${CAIRN_TERRAIN_ROUNDS:-3}
 bad=0
-printf "%-22s %6s %5s %5s %11s %10s %6s %11s %10s\n" map rows inval mism median_us mean_exp \
-  long long_med_us long_exp
+printf "%-22s %6s %5s %5s %11s %10s %6s %11s %10s %12s %10s %8s %8s\n" map rows inval mism \
+  median_us mean_exp long long_med_us long_exp lm_long_us lm_long_exp time_x exp_x
 for m in $maps outskirts512; do
   scen="$out/$m-terrain.map.scen"
-  "$cairn" scen "$scen" --algo astar --csv "$out/$m-terrain.astar.csv" >"$out/$m-terrain.astar.txt" || bad=1
-  python3 - "$out/$m-terrain.astar.csv" "$m-terrain" <<'PY' || bad=1
+  r=0
+  while [ "$r" -lt "$rounds" ]; do
+    for a in $([ $((r % 2)) -eq 0 ] && echo "plain lm" || echo "lm plain"); do
+      lm=
+      [ "$a" = lm ] && lm="--landmarks ${CAIRN_TERRAIN_LANDMARKS:-16}"
+      # shellcheck disable=SC2086 # lm is empty or two words
+      "$cairn" scen "$scen" --algo astar $lm --csv "$out/$m-terrain.$a.$r.csv" \
+        >"$out/$m-terrain.$a.txt" || bad=1
+    done
+    r=$((r + 1))
+  done
+  python3 - "$out/$m-terrain" "$rounds" "$m-terrain" <<'PY' || bad=1
 import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-ok = [r for r in rows if r["valid"] == "1"]
-invalid = len(rows) - len(ok)
-# the file's optimal against A*'s cost, with cairn scen's tolerance
-mism = sum(1 for r in ok
-           if abs(float(r["cost"]) - float(r["optimal"])) > 1e-5 * float(r["optimal"]) + 0.006)
-top = max(int(r["bucket"]) for r in rows)
-long_rows = [r for r in ok if int(r["bucket"]) >= 0.75 * top]
-def med(sel): return statistics.median(float(r["us"]) for r in sel) if sel else 0
-def exp(sel): return sum(int(r["expanded"]) for r in sel) / len(sel) if sel else 0
-print("%-22s %6d %5d %5d %11.1f %10.0f %6d %11.1f %10.0f"
-      % (sys.argv[2], len(rows), invalid, mism, med(ok), exp(ok), len(long_rows),
-         med(long_rows), exp(long_rows)))
-sys.exit(1 if invalid or mism else 0)
+base, rounds, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def load(a):
+    rows, times = {}, {}
+    for r in range(rounds):
+        for row in csv.DictReader(open("%s.%s.%d.csv" % (base, a, r))):
+            rows[int(row["id"])] = row
+            times.setdefault(int(row["id"]), []).append(float(row["us"]))
+    return rows, {i: statistics.median(t) for i, t in times.items()}
+plain, tp = load("plain")
+lm, tl = load("lm")
+bad = 0
+for rows in (plain, lm):
+    for r in rows.values():
+        # the file's optimal against the search's cost, with cairn scen's tolerance
+        if r["valid"] != "1" or abs(float(r["cost"]) - float(r["optimal"])) > \
+                1e-5 * float(r["optimal"]) + 0.006:
+            bad += 1
+ok = [i for i in plain if plain[i]["valid"] == "1" and lm[i]["valid"] == "1"]
+invalid = sum(1 for rows in (plain, lm) for r in rows.values() if r["valid"] != "1")
+top = max(int(r["bucket"]) for r in plain.values())
+long_ids = [i for i in ok if int(plain[i]["bucket"]) >= 0.75 * top]
+def med(t, sel): return statistics.median(t[i] for i in sel) if sel else 0
+def exp(rows, sel): return sum(int(rows[i]["expanded"]) for i in sel) / len(sel) if sel else 0
+lt, ll = med(tp, long_ids), med(tl, long_ids)
+le, lle = exp(plain, long_ids), exp(lm, long_ids)
+print("%-22s %6d %5d %5d %11.1f %10.0f %6d %11.1f %10.0f %12.1f %10.0f %8.1f %8.1f"
+      % (name, len(plain), invalid, bad - invalid, med(tp, ok), exp(plain, ok), len(long_ids),
+         lt, le, ll, lle, lt / ll if ll else 0, le / lle if lle else 0))
+sys.exit(1 if bad else 0)
 PY
 done
-[ "$bad" -eq 0 ] || { echo "bench/terrain.sh: invalid paths or mismatches (see $out/*.astar.txt)" >&2; exit 1; }
+[ "$bad" -eq 0 ] || { echo "bench/terrain.sh: invalid paths or mismatches (see $out/*.txt)" >&2; exit 1; }

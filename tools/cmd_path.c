@@ -31,7 +31,7 @@ typedef struct path_args {
   bool have_from, have_to, smooth, draw, json, no_smooth;
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
-  long landmarks;               /* hpa; -1 = the default, 0 = none */
+  long landmarks; /* hpa's, or a grid table's for astar, jps, jps+; -1 = the default, 0 = none */
   long threads;                 /* hpa build; 0 = every core */
   const char *save_hpa, *load_hpa; /* --save-hierarchy, --load-hierarchy */
   cli_influence influence; /* --influence events */
@@ -143,7 +143,6 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
                          &p->landmarks))
         return EXIT_USAGE;
-      if (!hpa_only) hpa_only = "--landmarks";
     } else if (cli_is(&a, "--threads")) {
       /* any algorithm takes it, so scripts may pass it always; only the
        * hierarchy's build runs in parallel */
@@ -181,8 +180,17 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
               "--load-hierarchy (the file holds the hierarchy's options)");
     return EXIT_USAGE;
   }
-  /* 4-way moves default to Manhattan, the exact heuristic for them */
-  if (!heuristic_set && p->opts.moves == 4) p->opts.heuristic = CAIRN_H_MANHATTAN;
+  const bool grid_landmarks = p->algo != ALGO_HPA && p->landmarks > 0;
+  if (grid_landmarks && (p->algo == ALGO_DIJKSTRA || p->opts.weight != 1.0 ||
+                         (heuristic_set && p->opts.heuristic != CAIRN_H_OCTILE))) {
+    cli_error("path: --landmarks raises the octile heuristic of an exact search: it takes "
+              "no --algo dijkstra, --weight or other --heuristic");
+    return EXIT_USAGE;
+  }
+  /* 4-way moves default to Manhattan, the exact heuristic for them (the
+   * landmarks raise the octile one) */
+  if (!heuristic_set && p->opts.moves == 4 && !grid_landmarks)
+    p->opts.heuristic = CAIRN_H_MANHATTAN;
   if (p->algo == ALGO_DIJKSTRA) p->opts.heuristic = CAIRN_H_ZERO;
   if (p->png && !cli_png_can_write(p->png)) return EXIT_RUNTIME;
   return EXIT_DONE;
@@ -419,6 +427,7 @@ int cmd_path(int argc, char **argv) {
   cairn_influence *influence = NULL;
   cairn_claims *claims = NULL;
   cairn_jumps *jumps = NULL;
+  cairn_landmarks *lm = NULL;
   rc = EXIT_RUNTIME;
   if (!cli_check_position(g, "--from", p.from, p.opts.size) ||
       !cli_check_position(g, "--to", p.to, p.opts.size)) {
@@ -438,11 +447,13 @@ int cmd_path(int argc, char **argv) {
     goto done;
   }
   p.opts.claims = claims;
-  if (p.algo == ALGO_AUTO) /* as scen_auto_choice: jump tables where they answer */
-    p.algo = cairn_grid_uniform(g) && p.opts.moves == 8 && p.opts.turn_penalty == 0.0 &&
-                     p.opts.size <= 1 && p.opts.weight == 1.0 && !layer && !claims
-                 ? ALGO_JPS_PLUS
-                 : ALGO_ASTAR;
+  if (p.algo == ALGO_AUTO) { /* as scen_auto_choice */
+    const bool plain = p.opts.moves == 8 && p.opts.turn_penalty == 0.0 && p.opts.size <= 1 &&
+                       p.opts.weight == 1.0 && !layer && !claims;
+    p.algo = plain && cairn_grid_uniform(g) ? ALGO_JPS_PLUS : ALGO_ASTAR;
+    if (p.landmarks < 0 && p.opts.weight == 1.0 && p.opts.heuristic == CAIRN_H_OCTILE)
+      p.landmarks = CLI_AUTO_LANDMARKS;
+  }
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);
     if ((rc = get_hpa(&p, g, &hpa)) != EXIT_DONE) goto done;
@@ -465,6 +476,16 @@ int cmd_path(int argc, char **argv) {
     if (p.algo == ALGO_JPS_PLUS && cairn_jumps_create(g, NULL, &jumps) != CAIRN_OK) {
       cli_error("out of memory");
       goto done;
+    }
+    if (p.landmarks > 0) {
+      cairn_landmarks_opts lo = cairn_landmarks_defaults();
+      lo.count = (int32_t)p.landmarks;
+      if (lo.active > lo.count) lo.active = lo.count;
+      if (cairn_landmarks_create(g, &lo, NULL, &lm) != CAIRN_OK) {
+        cli_error("out of memory");
+        goto done;
+      }
+      p.opts.landmarks = lm;
     }
     double t0 = cli_now_us();
     if (p.algo == ALGO_JPS_PLUS) st = cairn_jps_plus(s, jumps, p.from, p.to, &p.opts, &r);
@@ -508,6 +529,7 @@ done:
   cairn_penalty_destroy(layer);
   cairn_claims_destroy(claims);
   cairn_jumps_destroy(jumps);
+  cairn_landmarks_destroy(lm);
   cairn_hpa_query_destroy(q);
   cairn_hpa_destroy(hpa);
   cairn_search_destroy(s);

@@ -102,10 +102,16 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
     return EXIT_USAGE;
   }
   if (p->algo != ALGO_HPA &&
-      (p->cluster || p->nearby != -1 || p->no_smooth || p->levels ||
-       p->landmarks != -1 || p->save_hpa || p->load_hpa)) {
-    cli_error("scen: --cluster, --nearby, --levels, --landmarks, --no-smooth, "
+      (p->cluster || p->nearby != -1 || p->no_smooth || p->levels || p->save_hpa ||
+       p->load_hpa)) {
+    cli_error("scen: --cluster, --nearby, --levels, --no-smooth, "
               "--save-hierarchy and --load-hierarchy need --algo hpa");
+    return EXIT_USAGE;
+  }
+  if (p->algo != ALGO_HPA && p->landmarks > 0 &&
+      (p->algo == ALGO_DIJKSTRA || p->weight != 1.0)) {
+    cli_error("scen: --landmarks raises the octile heuristic of an exact search: it takes "
+              "neither --algo dijkstra nor --weight");
     return EXIT_USAGE;
   }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {

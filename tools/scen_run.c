@@ -251,7 +251,7 @@ static int against_astar(const scen_file *f, solver *v, const cairn_scen_entry *
 }
 
 static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hpa *hpa,
-                       const cairn_jumps *jumps, solver *v) {
+                       const cairn_jumps *jumps, const cairn_landmarks *lm, solver *v) {
   memset(v, 0, sizeof *v);
   v->hpa = hpa;
   v->po = cairn_hpa_path_defaults();
@@ -262,6 +262,7 @@ static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hp
   v->o.weight = c->weight;
   v->o.size = c->size;
   if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
+  v->o.landmarks = lm;
   v->jps = c->algo == ALGO_JPS;
   v->jumps = jumps;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
@@ -346,6 +347,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   scen_config chosen = *c;
   if (c->algo == ALGO_AUTO) {
     chosen.algo = scen_auto_choice(c, f->g);
+    if (chosen.landmarks < 0 && c->weight == 1.0) chosen.landmarks = CLI_AUTO_LANDMARKS;
     c = &chosen;
   }
   const bool jump = c->algo == ALGO_JPS || c->algo == ALGO_JPS_PLUS;
@@ -359,6 +361,17 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
+  cairn_landmarks *lm = NULL;
+  if (c->algo != ALGO_HPA && c->landmarks > 0) {
+    cairn_landmarks_opts lo = cairn_landmarks_defaults();
+    lo.count = (int32_t)c->landmarks;
+    if (lo.active > lo.count) lo.active = lo.count;
+    if (cairn_landmarks_create(f->g, &lo, NULL, &lm) != CAIRN_OK) {
+      cairn_jumps_destroy(jumps);
+      cli_error("out of memory");
+      return EXIT_RUNTIME;
+    }
+  }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
   solver *v = calloc(workers, sizeof *v);
   int *rc = calloc(workers, sizeof *rc);
@@ -366,6 +379,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     free(v);
     free(rc);
     cairn_jumps_destroy(jumps);
+    cairn_landmarks_destroy(lm);
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
@@ -374,7 +388,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   cairn_grid *eroded = size > 1 ? cli_eroded(f->g, size) : NULL;
   int status = size > 1 && !eroded ? EXIT_RUNTIME : EXIT_DONE;
   while (ready < workers && status == EXIT_DONE)
-    status = solver_init(c, f->g, hpa, jumps, &v[ready++]);
+    status = solver_init(c, f->g, hpa, jumps, lm, &v[ready++]);
   if (status == EXIT_DONE) {
     run_pass p = {f, eroded ? eroded : f->g, size, o, rows, v, rc};
     size_t n = cairn_scen_count(f->sc);
@@ -389,6 +403,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   for (uint32_t w = 0; w < ready; w++) solver_free(&v[w]);
   cairn_grid_destroy(eroded);
   cairn_jumps_destroy(jumps);
+  cairn_landmarks_destroy(lm);
   free(v);
   free(rc);
   return status;

@@ -28,8 +28,9 @@ int scen_algo_parse(const char *name);
 
 /* What --algo auto runs on grid g with c's options: jump point search
  * with jump tables on a map of one terrain cost, for units of one cell at
- * weight 1; A* otherwise (docs/PERFORMANCE.md, "Choosing the exact
- * method"). */
+ * weight 1; A* otherwise; both with a landmark table of
+ * CLI_AUTO_LANDMARKS landmarks at weight 1, unless --landmarks says
+ * otherwise (docs/PERFORMANCE.md, "Choosing the exact method"). */
 struct scen_config;
 scen_algo scen_auto_choice(const struct scen_config *c, const cairn_grid *g);
 

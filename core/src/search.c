@@ -149,6 +149,7 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->expanded = s->generated = 0;
   s->path_len = 0;
   s->n_lm = 0;
+  s->lm_used = 0;
   s->jump = false;
 }
 
@@ -235,6 +236,10 @@ cairn_status cairn__search_load_opts(cairn_search *s,
                     o->claim_radius < 0))
     return CAIRN_ERR_ARG;
   if (o->size < 0 || o->size > CAIRN_GRID_MAX_CLEARANCE) return CAIRN_ERR_ARG;
+  /* the landmarks' bound is exact, so it raises the octile one only */
+  if (o->landmarks && (o->heuristic != CAIRN_H_OCTILE || o->weight != 1.0))
+    return CAIRN_ERR_ARG;
+  s->lm = o->landmarks;
   s->heuristic = o->heuristic;
   s->moves = o->moves;
   /* floor keeps weight x h <= w x (exact h), the bound weighted A* needs */

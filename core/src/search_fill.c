@@ -277,6 +277,7 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
   plain.turn_penalty = 0;
   plain.max_expanded = 0;
   plain.weight = 1.0;
+  plain.landmarks = NULL; /* a fill has no goal to bound */
   cairn_status st = cairn__search_grid_begin(s, g, sources[0], &plain, false);
   for (size_t k = 1; st == CAIRN_OK && k < n_sources; k++)
     st = cairn__search_check_in(s, g, sources[k]);

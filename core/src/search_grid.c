@@ -54,7 +54,8 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const int H, const int MOVES,
                                          const bool TURN, const int GOAL,
                                          const bool BOUNDED,
-                                         const bool REVERSE, const bool SIZED) {
+                                         const bool REVERSE, const bool SIZED,
+                                         const bool LM) {
   const cairn_grid *g = s->grid;
   const uint8_t *cost = g->cost;
   const uint32_t *pen = s->pen;
@@ -110,7 +111,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
       }
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
-        cairn_cost h = cairn__grid_h(s, H, cx + cairn__dx[d], cy + cairn__dy[d]);
+        cairn_cost h = cairn__grid_h_lm(s, H, LM, nb, cx + cairn__dx[d], cy + cairn__dy[d]);
         cairn__open(s, nb, ng, h, c);
       } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
         cairn__lower(s, nb, ng, c);
@@ -123,10 +124,11 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
   return CAIRN_IN_PROGRESS;
 }
 
-#define GRID_STEP(name, H, M, T, G, B, R, S)                          \
+#define GRID_STEP_L(name, H, M, T, G, B, R, S, L)                     \
   static cairn_status name(cairn_search *s, uint64_t budget) {        \
-    return grid_step_impl(s, budget, H, M, T, G, B, R, S);            \
+    return grid_step_impl(s, budget, H, M, T, G, B, R, S, L);         \
   }
+#define GRID_STEP(name, H, M, T, G, B, R, S) GRID_STEP_L(name, H, M, T, G, B, R, S, false)
 /* Each search kind in all four (turn, moves) forms; bounded ones get _b. */
 #define GRID_STEPS_TM(tag, H, G, B, S)                                \
   GRID_STEP(step_##tag##_8, H, 8, false, G, B, false, S)              \
@@ -140,6 +142,16 @@ GRID_STEPS_TMB(man, CAIRN_H_MANHATTAN, GOAL_ONE, false)
 GRID_STEPS_TMB(euc, CAIRN_H_EUCLIDEAN, GOAL_ONE, false)
 GRID_STEPS_TMB(zero, CAIRN_H_ZERO, GOAL_ONE, false)
 GRID_STEPS_TMB(set, CAIRN_H_ZERO, GOAL_SET, false)
+/* A* with landmarks (octile only), for both sizes */
+#define LM_STEPS_TM(tag, B, S)                                        \
+  GRID_STEP_L(step_##tag##_8, CAIRN_H_OCTILE, 8, false, GOAL_ONE, B, false, S, true) \
+  GRID_STEP_L(step_##tag##_4, CAIRN_H_OCTILE, 4, false, GOAL_ONE, B, false, S, true) \
+  GRID_STEP_L(step_##tag##_8t, CAIRN_H_OCTILE, 8, true, GOAL_ONE, B, false, S, true) \
+  GRID_STEP_L(step_##tag##_4t, CAIRN_H_OCTILE, 4, true, GOAL_ONE, B, false, S, true)
+LM_STEPS_TM(lm, false, false)
+LM_STEPS_TM(lm_b, true, false)
+LM_STEPS_TM(lm_k, false, true)
+LM_STEPS_TM(lm_k_b, true, true)
 /* A* for units of more than one cell (the same forms) */
 GRID_STEPS_TMB(oct_k, CAIRN_H_OCTILE, GOAL_ONE, true)
 GRID_STEPS_TMB(man_k, CAIRN_H_MANHATTAN, GOAL_ONE, true)
@@ -174,6 +186,8 @@ const cairn__step_fn cairn__search_fill_steps[2][2][2][2] = {
 static const cairn__step_fn one_goal_steps[2][4][2][2][2] = {
     {TM_TABLE(oct), TM_TABLE(man), TM_TABLE(euc), TM_TABLE(zero)},
     {TM_TABLE(oct_k), TM_TABLE(man_k), TM_TABLE(euc_k), TM_TABLE(zero_k)}};
+/* [sized][bounded][turn][moves == 4] */
+static const cairn__step_fn landmark_steps[2][2][2][2] = {TM_TABLE(lm), TM_TABLE(lm_k)};
 /* [sized][bounded][turn][moves == 4] */
 static const cairn__step_fn goal_set_steps[2][2][2][2] = {TM_TABLE(set), TM_TABLE(set_k)};
 
@@ -278,8 +292,14 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->goal = cairn__grid_index(g, goal.x, goal.y);
   s->gx = goal.x + 1;
   s->gy = goal.y + 1;
-  s->step = one_goal_steps[s->size > 1][s->heuristic][s->bounded][s->turn != 0]
-                          [s->moves == 4];
+  st = cairn__lm_begin(s, g, s->start, s->goal);
+  if (st != CAIRN_OK) {
+    s->kind = CAIRN__NONE;
+    return s->state = st;
+  }
+  s->step = s->lm_used ? landmark_steps[s->size > 1][s->bounded][s->turn != 0][s->moves == 4]
+                       : one_goal_steps[s->size > 1][s->heuristic][s->bounded][s->turn != 0]
+                                       [s->moves == 4];
   if (o) avoid_cells(s, g, o->avoid, o->n_avoid);
   const bool goal_blocked =
       s->pen && s->goal != s->start &&
@@ -291,7 +311,8 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
     return CAIRN_OK;
   }
   cairn__open(s, s->start, 0,
-              cairn__grid_h(s, s->heuristic, start.x + 1, start.y + 1), s->start);
+              cairn__grid_h_lm(s, s->heuristic, s->lm_used, s->start, start.x + 1, start.y + 1),
+              s->start);
   return CAIRN_OK;
 }
 
@@ -364,7 +385,7 @@ cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
   out->g = s->nodes[i].g;
   out->h = s->goal_set || s->full_map
                ? 0
-               : cairn__grid_h(s, (int)s->heuristic, p.x + 1, p.y + 1);
+               : cairn__grid_h_lm(s, (int)s->heuristic, s->lm_used, i, p.x + 1, p.y + 1);
   out->f = out->g + out->h;
   return CAIRN_OK;
 }

@@ -3,6 +3,7 @@
 #ifndef CAIRN_SEARCH_INTERNAL_H
 #define CAIRN_SEARCH_INTERNAL_H
 
+#include "landmarks_internal.h"
 #include "layers_internal.h"
 
 #include <math.h>
@@ -115,6 +116,11 @@ struct cairn_search {
   uint8_t jp_dirs;
   uint32_t jp_node, jp_at;
   cairn_cost jp_one, jp_diag;
+  /* with landmarks in use: the jump points one expansion found, opened
+   * only when it ends (or the list fills), so that the loads of their
+   * landmark rows, asked for as each is found, overlap */
+  uint32_t jp_pend[64];
+  uint32_t jp_npend;
   /* linked graph queries: the virtual nodes' links and positions */
   const cairn_graph_link *from_start;
   size_t n_from_start;
@@ -125,6 +131,15 @@ struct cairn_search {
    * (CAIRN_COST_INF where unknown) */
   uint32_t n_lm;
   cairn_cost lm_goal[CAIRN_GRAPH_MAX_LANDMARKS];
+  /* grid A* and jump point search with a landmark table (opts.landmarks):
+   * the table, its rows (lm_width entries a padded cell, the costs back to
+   * the landmarks lm_back on), the landmarks the search uses (lm_used; 0:
+   * none) with each one's column and the goal's cost from it and to it */
+  const cairn_landmarks *lm;
+  const uint32_t *lm_d;
+  uint32_t lm_width, lm_back, lm_used;
+  uint32_t lm_col[CAIRN_LANDMARKS_MAX], lm_from[CAIRN_LANDMARKS_MAX],
+      lm_to[CAIRN_LANDMARKS_MAX];
 };
 
 /* Grows node, parent and heap arrays to `n` nodes and starts a new search
@@ -288,6 +303,42 @@ CAIRN_INLINE cairn_cost cairn__grid_h(const cairn_search *s, int H, int32_t x,
     return 0;
   }
 }
+
+/* The landmarks' bound from padded cell c to the search's goal: over the
+ * landmarks in use, the larger of cost(L, goal) - cost(L, c) and
+ * cost(c, L) - cost(goal, L) (both saturated, which keeps the bound
+ * consistent: see cairn/landmarks.h). */
+CAIRN_INLINE cairn_cost cairn__lm_h(const cairn_search *s, uint32_t c) {
+  const uint32_t *row = s->lm_d + (size_t)c * s->lm_width;
+  uint32_t best = 0;
+  for (uint32_t k = 0; k < s->lm_used; k++) {
+    const uint32_t from = row[s->lm_col[k]], to = row[s->lm_col[k] + s->lm_back];
+    const uint32_t a = s->lm_from[k] > from ? s->lm_from[k] - from : 0;
+    const uint32_t b = to > s->lm_to[k] ? to - s->lm_to[k] : 0;
+    if (a > best) best = a;
+    if (b > best) best = b;
+  }
+  return best;
+}
+
+/* The heuristic H at padded cell c = (x, y), raised to the landmarks'
+ * bound when LM (a search with landmarks in use). */
+CAIRN_INLINE cairn_cost cairn__grid_h_lm(const cairn_search *s, int H, bool LM, uint32_t c,
+                                         int32_t x, int32_t y) {
+  cairn_cost h = cairn__grid_h(s, H, x, y);
+  if (LM) {
+    cairn_cost b = cairn__lm_h(s, c);
+    if (b > h) h = b;
+  }
+  return h;
+}
+
+/* Loads opts.landmarks (s->lm) for a search of grid g from start to goal
+ * (padded): picks the landmarks with the best bounds at the start
+ * (landmarks.c). CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE
+ * for one that missed an edit; with no table, leaves none in use. */
+cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t start,
+                             uint32_t goal);
 
 /* ---- grid moves (the grid loop and the uniform fills) ---------------- */
 

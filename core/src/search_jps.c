@@ -111,6 +111,35 @@ CAIRN_INLINE int32_t scan_straight(const cairn_search *s, int32_t x, int32_t y, 
                     : scan_backward(line, line - w, line + w, y, goal_at);
 }
 
+/* A pending jump point's heap position: not on the heap yet. */
+#define PENDING UINT32_MAX
+
+/* Opens the pending jump points (jp_pend) with their bounds. */
+static void open_pending(cairn_search *s) {
+  const uint32_t stride = (uint32_t)s->grid->stride;
+  for (uint32_t k = 0; k < s->jp_npend; k++) {
+    const uint32_t j = s->jp_pend[k];
+    const cairn_cost h = cairn__grid_h_lm(s, (int)s->heuristic, true, j, (int32_t)(j % stride),
+                                          (int32_t)(j / stride));
+    cairn__open(s, j, s->nodes[j].g, h, s->parent[j]);
+  }
+  s->jp_npend = 0;
+}
+
+/* Marks fresh jump point j open at cost ng from `from` and leaves it
+ * pending, its landmark row on the way into the cache. */
+static void defer(cairn_search *s, uint32_t j, cairn_cost ng, uint32_t from) {
+  if (s->jp_npend == sizeof s->jp_pend / sizeof s->jp_pend[0]) open_pending(s);
+  s->nodes[j].g = ng;
+  s->nodes[j].stamp = s->gen;
+  s->nodes[j].heap = PENDING;
+  s->parent[j] = from;
+  s->jp_pend[s->jp_npend++] = j;
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(s->lm_d + (size_t)j * s->lm_width);
+#endif
+}
+
 /* Jump point j, at padded (jx, jy), reached from the node being expanded,
  * at (fx, fy), by diagonal steps then straight ones. */
 static void relax(cairn_search *s, uint32_t j, int32_t jx, int32_t jy, int32_t fx, int32_t fy) {
@@ -119,9 +148,15 @@ static void relax(cairn_search *s, uint32_t j, int32_t jx, int32_t jy, int32_t f
   const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
   const cairn_cost ng = s->nodes[from].g + s->jp_diag * lo + s->jp_one * (hi - lo);
   if (cairn__is_fresh(s, j)) {
-    cairn__open(s, j, ng, cairn__grid_h(s, (int)s->heuristic, jx, jy), from);
+    if (s->lm_used) defer(s, j, ng, from);
+    else cairn__open(s, j, ng, cairn__grid_h(s, (int)s->heuristic, jx, jy), from);
   } else if (cairn__is_open(s, j) && ng < s->nodes[j].g) {
-    cairn__lower(s, j, ng, from);
+    if (s->nodes[j].heap == PENDING) {
+      s->nodes[j].g = ng;
+      s->parent[j] = from;
+    } else {
+      cairn__lower(s, j, ng, from);
+    }
   }
 }
 
@@ -333,11 +368,12 @@ static uint64_t expand(cairn_search *s, uint64_t budget) {
       budget--;
     } else {
       budget = s->jt ? look_diagonal(s, d, x, y, budget) : diagonal[d - DIR_SE](s, x, y, budget);
-      if (s->jp_at != UINT32_MAX) return budget; /* stopped mid-way */
+      if (s->jp_at != UINT32_MAX) break; /* stopped mid-way */
     }
     s->jp_dirs &= (uint8_t)(s->jp_dirs - 1);
   }
   if (!s->jp_dirs) s->jp_node = UINT32_MAX;
+  if (s->jp_npend) open_pending(s);
   return budget;
 }
 
@@ -429,6 +465,7 @@ static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jump
   s->gy = goal.y + 1;
   s->jp_node = s->jp_at = UINT32_MAX;
   s->jp_dirs = 0;
+  s->jp_npend = 0;
   /* the one terrain scales every step, and the heuristic with it */
   const cairn_cost terrain = g->cost[s->start];
   s->jp_one = CAIRN_COST_ONE * terrain;
@@ -436,11 +473,15 @@ static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jump
   s->h_straight *= terrain;
   s->h_diag_extra *= terrain;
   s->h_euclid *= (double)terrain;
+  st = cairn__lm_begin(s, g, s->start, s->goal);
+  if (st != CAIRN_OK) return refuse(s, st);
   if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
     s->state = CAIRN_NO_PATH;
     return CAIRN_OK;
   }
-  cairn__open(s, s->start, 0, cairn__grid_h(s, (int)s->heuristic, s->sx, s->sy), s->start);
+  cairn__open(s, s->start, 0,
+              cairn__grid_h_lm(s, (int)s->heuristic, s->lm_used, s->start, s->sx, s->sy),
+              s->start);
   return CAIRN_OK;
 }
 

@@ -177,6 +177,15 @@ for a in jps jps+; do
 done
 expect 0 '^\{"chosen":"jps\+",.*"algo":"auto",.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+# a grid landmark table for the exact searches: the same optima
+for a in astar jps jps+; do
+  expect 0 '"invalid":0,.*"mismatch":0,.*"mean_cost":11.500000' \
+    "$cairn" scen "$tmp/gate.map.scen" --algo "$a" --landmarks 3 --json
+done
+expect 2 "--landmarks raises the octile heuristic of an exact search" \
+  "$cairn" scen "$tmp/gate.map.scen" --algo dijkstra --landmarks 3
+expect 2 "--landmarks raises the octile heuristic of an exact search" \
+  "$cairn" scen "$tmp/gate.map.scen" --weight 2 --landmarks 3
 expect 0 '^\{"chosen":"astar",.*"algo":"auto"' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --size 2 --json
 expect 2 "--algo jps\\+ takes neither --size nor --png" \
@@ -188,7 +197,6 @@ expect 2 "--cluster needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to
 expect 2 "--nearby needs --algo hpa" \
   "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo dijkstra --nearby 0
 expect 2 "--no-smooth needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --no-smooth
-expect 2 "--landmarks needs --algo hpa" "$cairn" path --map "$map" --from 1,1 --to 2,2 --landmarks 4
 expect 2 "--landmarks" "$cairn" path --map "$map" --from 1,1 --to 2,2 --algo hpa --landmarks 17
 expect 0 '"landmarks":0' "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --landmarks 0 --json
 expect 0 '"landmarks":[1-9]' "$cairn" path --map "$map" --from 5,30 --to 102,30 --algo hpa --json
@@ -269,6 +277,18 @@ for a in jps jps+ auto; do
   expect 0 "\"cost\":$optimum," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo "$a" --json
 done
 expect 0 "search +jps\\+," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo auto
+for a in astar jps jps+; do
+  expect 0 "^valid" path_ok "$map" 0,10 100,50 --algo "$a" --landmarks 5
+  expect 0 "\"cost\":$optimum," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo "$a" \
+    --landmarks 5 --json
+done
+expect 0 "^valid" path_ok "$map" 0,10 100,50 --landmarks 5 --moves 4 --terrain S=3
+expect 2 "--landmarks raises the octile heuristic" \
+  "$cairn" path --map "$map" --from 0,10 --to 100,50 --landmarks 5 --heuristic manhattan
+expect 2 "--landmarks raises the octile heuristic" \
+  "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo dijkstra --landmarks 5
+expect 2 "--landmarks: '17' is not an integer in 0..16" \
+  "$cairn" path --map "$map" --from 0,10 --to 100,50 --landmarks 17
 expect 0 "search +astar," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo auto --moves 4
 expect 0 "search +astar," "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo auto --terrain S=3
 expect 2 "--algo jps takes 8 moves" "$cairn" path --map "$map" --from 0,10 --to 100,50 --algo jps --moves 4

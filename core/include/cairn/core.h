@@ -39,6 +39,7 @@
 #include "cairn/jobs.h"
 #include "cairn/grid.h"
 #include "cairn/search.h"
+#include "cairn/landmarks.h"
 #include "cairn/layers.h"
 #include "cairn/graph.h"
 #include "cairn/path.h"

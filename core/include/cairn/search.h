@@ -89,6 +89,14 @@ typedef struct cairn_search_opts {
    * a size above 1 runs the general loop, not the FIFO rings). Size 1 is
    * every search's own behaviour. */
   int32_t size;
+  /** A landmark table of the searched grid (cairn/landmarks.h), or NULL
+   * (default). A* and jump point search raise the octile heuristic to the
+   * landmarks' bound: still exact, and far fewer expansions on mazes,
+   * scattered obstacles and terrain. It needs the octile heuristic and
+   * weight 1 (else CAIRN_ERR_ARG), a table of this grid (else
+   * CAIRN_ERR_ARG) that is current (else CAIRN_ERR_STATE). The other
+   * searches ignore it. A search with it cannot save its state. */
+  const struct cairn_landmarks *landmarks;
 } cairn_search_opts;
 
 /** The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,

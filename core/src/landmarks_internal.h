@@ -1,0 +1,28 @@
+/* Private to the core module (and its tests): the landmark table's layout,
+ * read by the searches that use it (search_grid.c, search_jps.c). */
+#ifndef CAIRN_LANDMARKS_INTERNAL_H
+#define CAIRN_LANDMARKS_INTERNAL_H
+
+#include "core_internal.h"
+
+#include "cairn/landmarks.h"
+
+struct cairn_landmarks {
+  cairn_allocator alloc;
+  const cairn_grid *grid;
+  uint64_t version; /* the grid's edits when the costs were filled */
+  bool current;     /* false after an update that found no open cell */
+  int32_t asked, count, active; /* landmarks asked for, found, used a search */
+  /* entries a padded cell: count, or 2 x count where the costs back to
+   * the landmarks differ from the costs from them (several terrain costs);
+   * `back` is where those start in a cell's row (0: they are the same) */
+  uint32_t width, back;
+  uint32_t cell[CAIRN_LANDMARKS_MAX]; /* padded indices */
+  /* padded x width costs, saturated at UINT32_MAX (also: unreachable):
+   * d[c * width + i] = cost from landmark i to c, d[c * width + back + i]
+   * = cost from c to landmark i */
+  uint32_t *d;
+  size_t d_len;
+};
+
+#endif
