@@ -10,9 +10,9 @@
 
 /* Exit codes (documented in the README). */
 enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3 };
-/* The landmark table --algo auto searches with at weight 1 (unless
- * --landmarks says otherwise): docs/PERFORMANCE.md, "Choosing the exact
- * method". */
+/* The landmark table --algo auto of scen and suite searches with at
+ * weight 1 (unless --landmarks says otherwise): docs/PERFORMANCE.md,
+ * "Choosing the exact method". */
 enum { CLI_AUTO_LANDMARKS = 16 };
 
 /* Prints "cairn: ..." on stderr. */

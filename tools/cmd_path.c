@@ -450,9 +450,9 @@ int cmd_path(int argc, char **argv) {
   if (p.algo == ALGO_AUTO) { /* as scen_auto_choice */
     const bool plain = p.opts.moves == 8 && p.opts.turn_penalty == 0.0 && p.opts.size <= 1 &&
                        p.opts.weight == 1.0 && !layer && !claims;
+    /* no landmark table for one query: it costs a fill per landmark, and
+     * the search at most one */
     p.algo = plain && cairn_grid_uniform(g) ? ALGO_JPS_PLUS : ALGO_ASTAR;
-    if (p.landmarks < 0 && p.opts.weight == 1.0 && p.opts.heuristic == CAIRN_H_OCTILE)
-      p.landmarks = CLI_AUTO_LANDMARKS;
   }
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);

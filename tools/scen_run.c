@@ -461,7 +461,9 @@ double scen_mean_expanded(const scen_totals *t) {
 void scen_print_json(FILE *out, const scen_config *c, const cairn_grid *g, const cairn_scen *sc,
                      const scen_totals *t, const cairn_hpa *hpa) {
   if (c->algo == ALGO_AUTO)
-    fprintf(out, "{\"chosen\":\"%s\",", scen_algo_names[scen_auto_choice(c, g)]);
+    fprintf(out, "{\"chosen\":\"%s\",\"chosen_landmarks\":%ld,",
+            scen_algo_names[scen_auto_choice(c, g)],
+            c->weight != 1.0 ? 0L : c->landmarks < 0 ? (long)CLI_AUTO_LANDMARKS : c->landmarks);
   else
     fputc('{', out);
   fprintf(out,

@@ -177,6 +177,9 @@ for a in jps jps+; do
 done
 expect 0 '^\{"chosen":"jps\+",.*"algo":"auto",.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":16,' "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":0,.*"mismatch":0' \
+  "$cairn" scen "$tmp/gate.map.scen" --algo auto --landmarks 0 --json
 # a grid landmark table for the exact searches: the same optima
 for a in astar jps jps+; do
   expect 0 '"invalid":0,.*"mismatch":0,.*"mean_cost":11.500000' \
