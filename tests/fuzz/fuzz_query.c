@@ -1,10 +1,12 @@
 /* libFuzzer target: a map and a query from any bytes, answered by A*
- * (blocking and sliced), Dijkstra, jump point search (scanning and with
- * jump tables), HPA* and a flow field, which must agree: the exact searches
+ * (blocking and sliced, with and without a landmark table), Dijkstra, jump
+ * point search (scanning and with jump tables, with and without
+ * landmarks), HPA* and a flow field, which must agree: the exact searches
  * and the field give one cost (jump point search on a map of one terrain;
  * on others it refuses with CAIRN_ERR_TERRAIN), HPA* finds a path exactly
  * when A* does, never cheaper, and every path is legal. Then a few edits
- * (cairn_hpa_edit, cairn_jumps_update, cairn_field_repair) and the same
+ * (cairn_hpa_edit, cairn_jumps_update, cairn_landmarks_update,
+ * cairn_field_repair) and the same
  * checks again, plus the repaired field equal to a fresh build cell for
  * cell.
  *
@@ -38,6 +40,7 @@ typedef struct world {
   cairn_flow_builder *builder;
   cairn_field *field, *fresh;
   cairn_jumps *jumps;
+  cairn_landmarks *lm; /* NULL when no cell is open */
 } world;
 
 static uint8_t cost_of(uint8_t b) {
@@ -99,6 +102,25 @@ static void check_jump(world *w, cairn_status st, const cairn_result *want) {
   }
 }
 
+/* A*, and on a map of one terrain jump point search with tables, with
+ * the landmark table: A*'s answer (st, want). */
+static void check_landmarks(world *w, cairn_status st, const cairn_result *want) {
+  if (!w->lm) return;
+  cairn_search_opts o = cairn_search_defaults();
+  o.landmarks = w->lm;
+  for (int jump = 0; jump < 2; jump++) {
+    if (jump && !cairn_grid_uniform(w->grid)) return;
+    cairn_result r;
+    cairn_status ls = jump ? cairn_jps_plus(w->search, w->jumps, w->start, w->goal, &o, &r)
+                           : cairn_astar(w->search, w->grid, w->start, w->goal, &o, &r);
+    CHECK(ls == st);
+    if (ls == CAIRN_OK) {
+      CHECK(r.cost == want->cost);
+      check_path(w->grid, r.path, r.path_len, w->start, w->goal, r.cost);
+    }
+  }
+}
+
 static void check_all(world *w) {
   cairn_result ar, dr;
   cairn_status st = cairn_astar(w->search, w->grid, w->start, w->goal, NULL, &ar);
@@ -110,6 +132,7 @@ static void check_all(world *w) {
                                            &w->goal, 1, NULL, &dr);
   CHECK(ds == st && (st != CAIRN_OK || dr.cost == ar.cost));
   check_jump(w, st, &ar);
+  check_landmarks(w, st, &ar);
   cairn_hpa_result hr;
   cairn_status hs = cairn_hpa_find(w->query, w->hpa, w->start, w->goal,
                                    &w->path_opts, &hr);
@@ -164,10 +187,16 @@ static int make_world(world *w, const uint8_t *data, size_t size) {
   CHECK(cairn_field_create(w->grid, NULL, &w->field) == CAIRN_OK);
   CHECK(cairn_field_create(w->grid, NULL, &w->fresh) == CAIRN_OK);
   CHECK(cairn_jumps_create(w->grid, NULL, &w->jumps) == CAIRN_OK);
+  cairn_landmarks_opts lo = cairn_landmarks_defaults();
+  lo.count = 1 + flags % 6;
+  lo.active = 1 + (flags >> 3) % lo.count;
+  cairn_status ls = cairn_landmarks_create(w->grid, &lo, NULL, &w->lm);
+  CHECK(ls == CAIRN_OK || (ls == CAIRN_NO_PATH && !cairn_grid_passable(w->grid)));
   return 7 + wd * ht;
 }
 
 static void free_world(world *w) {
+  cairn_landmarks_destroy(w->lm);
   cairn_jumps_destroy(w->jumps);
   cairn_field_destroy(w->fresh);
   cairn_field_destroy(w->field);
@@ -198,6 +227,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CHECK(cairn_hpa_edit(w.hpa, w.grid, cells, costs, n) == CAIRN_OK);
     for (size_t k = 0; k < n; k++)
       CHECK(cairn_jumps_update(w.jumps, (cairn_rect){cells[k].x, cells[k].y, 1, 1}) == CAIRN_OK);
+    if (w.lm) {
+      cairn_status us = cairn_landmarks_update(w.lm);
+      CHECK(us == CAIRN_OK || (us == CAIRN_NO_PATH && !cairn_grid_passable(w.grid)));
+      if (us != CAIRN_OK) { /* no open cell left: nothing to bound */
+        cairn_landmarks_destroy(w.lm);
+        w.lm = NULL;
+      }
+    }
     check_all(&w);
     if (built) check_repair(&w, cells, n);
   }
