@@ -200,6 +200,38 @@ static void band_rows(const row_bands *r, uint32_t k, size_t *y0, size_t *y1) {
   *y1 = *y0 + r->per < r->rows ? *y0 + r->per : r->rows;
 }
 
+/* ---- row kernels ---------------------------------------------------- */
+
+/* SSE2 where the target has it (every x86-64): the passes around the
+ * integration are most of what a second thread can share, so they are
+ * kept cheap; each has a plain loop beside it, which gives the same
+ * bytes. */
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define FLOW_SSE2 1
+#endif
+
+/* The 32-bit values of n cells: UINT32_MAX where g is passable, else
+ * blocked. */
+static void fill_row32(uint32_t *v, const uint8_t *g, size_t n, uint32_t blocked) {
+  size_t x = 0;
+#ifdef FLOW_SSE2
+  const __m128i zero = _mm_setzero_si128(), all = _mm_set1_epi32(-1);
+  const __m128i bl = _mm_set1_epi32((int)blocked);
+  for (; x + 16 <= n; x += 16) {
+    /* 0xff in each byte of a blocked cell, widened to its four */
+    const __m128i b8 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(g + x)), zero);
+    const __m128i lo = _mm_unpacklo_epi8(b8, b8), hi = _mm_unpackhi_epi8(b8, b8);
+    const __m128i m[4] = {_mm_unpacklo_epi16(lo, lo), _mm_unpackhi_epi16(lo, lo),
+                          _mm_unpacklo_epi16(hi, hi), _mm_unpackhi_epi16(hi, hi)};
+    for (int q = 0; q < 4; q++)
+      _mm_storeu_si128((__m128i *)(void *)(v + x + 4 * (size_t)q),
+                       _mm_or_si128(_mm_and_si128(m[q], bl), _mm_andnot_si128(m[q], all)));
+  }
+#endif
+  for (; x < n; x++) v[x] = g[x] ? UINT32_MAX : blocked;
+}
+
 typedef struct init_part {
   unsigned tmin, tmax; /* the terrain's cheapest and dearest passable costs */
   uint32_t pmax;       /* the layer's dearest penalty short of a block */
@@ -207,6 +239,7 @@ typedef struct init_part {
 
 typedef struct init_job {
   row_bands r;
+  uint32_t blocked; /* the 32-bit value of a blocked cell */
   init_part part[FLOW_MAX_BANDS];
 } init_job;
 
@@ -221,15 +254,18 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
   uint32_t pmax = 0;
   size_t y0, y1;
   band_rows(&j->r, k, &y0, &y1);
-  uint32_t *v = j->r.b->list;
+  fill_row32(j->r.b->list + y0 * stride, g + y0 * stride, (y1 - y0) * stride, j->blocked);
+  /* a blocked cell (0) counts as 255 for the cheapest (t - 1 wraps it to
+   * 255 and keeps the order of the others), 0 for the dearest; bytes, so
+   * the loop vectorises */
+  uint8_t lo1 = 255, hi = 0;
   for (size_t i = y0 * stride; i < y1 * stride; i++) {
-    const unsigned t = g[i];
-    v[i] = t ? UINT32_MAX : 0;
-    /* a blocked cell (0) counts as 255 for the cheapest, 0 for the dearest */
-    const unsigned lo = t ? t : 255;
-    tmin = lo < tmin ? lo : tmin;
-    tmax = t > tmax ? t : tmax;
+    const uint8_t t = g[i], t1 = (uint8_t)(t - 1u);
+    lo1 = t1 < lo1 ? t1 : lo1;
+    hi = t > hi ? t : hi;
   }
+  tmin = lo1 == 255 ? 255 : lo1 + 1u;
+  tmax = hi;
   if (pen)
     for (size_t i = y0 * stride; i < y1 * stride; i++)
       if (pen[i] != CAIRN_PENALTY_BLOCK && pen[i] > pmax) pmax = pen[i];
@@ -240,13 +276,14 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
 }
 
 /* The FIFO's 32-bit values (the builder's list) to UINT32_MAX on passable
- * cells, 0 on blocked ones; directions NONE (the FIFO sets them as it
- * goes); the terrain's cheapest and dearest costs found. Bands of rows
- * through jobs. */
+ * cells, `blocked` on blocked ones; directions NONE (the FIFO sets them as
+ * it goes, or the pass after); the terrain's cheapest and dearest costs
+ * found. Bands of rows through jobs. */
 static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      const cairn_jobs *jobs, init_part *out) {
+                      const cairn_jobs *jobs, uint32_t blocked, init_part *out) {
   init_job j;
   j.r = bands_of(f, b, g, jobs);
+  j.blocked = blocked;
   cairn_jobs_run(jobs, j.r.n, init_task, &j);
   init_part all = {255, 0, 0};
   for (uint32_t k = 0; k < j.r.n; k++) {
@@ -346,6 +383,8 @@ typedef struct dir_job {
   row_bands r;
   const uint32_t *v32; /* finish: the FIFO's 32-bit values, or NULL */
   cairn_cost unit;     /* finish: the field's value of one unit of those */
+  bool canonical;      /* finish: the directions are still to be taken from
+                          v32 (a canonical integration's) */
   box_part part[FLOW_MAX_BANDS];
 } dir_job;
 
@@ -413,10 +452,134 @@ static void direction_pass(cairn_field *f, cairn_flow_builder *b,
 }
 
 /* The 32-bit values of a row into the field's: times the unit, with
- * UINT32_MAX (unreached) to INF and 0 (blocked, goal) staying 0. */
-static void widen_row(cairn_cost *out, const uint32_t *in, size_t n, cairn_cost unit) {
-  for (size_t x = 0; x < n; x++)
-    out[x] = in[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)in[x] * unit;
+ * UINT32_MAX (unreached) to INF, and blocked cells (g 0) to 0. */
+static void widen_row(cairn_cost *out, const uint32_t *in, const uint8_t *g, size_t n,
+                      cairn_cost unit) {
+  size_t x = 0;
+#ifdef FLOW_SSE2
+  /* unit is 2t, at most 510: a 32 x 32-bit product fits */
+  const __m128i u = _mm_set1_epi32((int)unit), zero = _mm_setzero_si128();
+  const __m128i all = _mm_set1_epi32(-1);
+  for (; x + 4 <= n; x += 4) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + x));
+    uint32_t g4;
+    memcpy(&g4, g + x, 4);
+    const __m128i gb = _mm_cmpeq_epi8(_mm_cvtsi32_si128((int)g4), zero);
+    const __m128i b32 = _mm_unpacklo_epi16(_mm_unpacklo_epi8(gb, gb), _mm_unpacklo_epi8(gb, gb));
+    const __m128i inf = _mm_cmpeq_epi32(v, all);
+    /* lanes 0 and 1, then 2 and 3, as 64-bit products */
+    const __m128i p0 = _mm_mul_epu32(_mm_unpacklo_epi32(v, zero), u);
+    const __m128i p1 = _mm_mul_epu32(_mm_unpackhi_epi32(v, zero), u);
+    const __m128i r0 = _mm_andnot_si128(_mm_unpacklo_epi32(b32, b32),
+                                        _mm_or_si128(p0, _mm_unpacklo_epi32(inf, inf)));
+    const __m128i r1 = _mm_andnot_si128(_mm_unpackhi_epi32(b32, b32),
+                                        _mm_or_si128(p1, _mm_unpackhi_epi32(inf, inf)));
+    _mm_storeu_si128((__m128i *)(void *)(out + x), r0);
+    _mm_storeu_si128((__m128i *)(void *)(out + x + 2), r1);
+  }
+#endif
+  for (; x < n; x++)
+    out[x] = !g[x] ? 0 : in[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)in[x] * unit;
+}
+
+/* The directions of a padded row's inner cells from the 32-bit values of
+ * a canonical integration (v at the row's start, s the stride), where
+ * blocked cells hold UINT32_MAX as unreached ones do: the lowest move to a
+ * neighbour whose value plus the step's price is the cell's (a diagonal
+ * with both straight cells beside it open), GOAL at 0, NONE at
+ * UINT32_MAX. As cairn__flow_dir_of on the widened values (uniform
+ * terrain t scales every price and value by 2t). No move or terrain
+ * bits are read: a neighbour at UINT32_MAX is blocked (an open one next
+ * to a reached cell is reached), and UINT32_MAX plus a price wraps to the
+ * price less one, which no value is (values are sums of the two prices). */
+#define DIR_S ((uint32_t)(CAIRN_COST_ONE / 2))
+#define DIR_D ((uint32_t)(CAIRN_COST_DIAG / 2))
+
+static uint8_t dir_of32(const uint32_t *v, size_t s) {
+  const uint32_t c = v[0];
+  if (c == 0) return CAIRN_FLOW_GOAL;
+  if (c == UINT32_MAX) return CAIRN_FLOW_NONE;
+  const unsigned oe = v[1] != UINT32_MAX, ow = v[-1] != UINT32_MAX;
+  const unsigned os = v[s] != UINT32_MAX, on = v[-(ptrdiff_t)s] != UINT32_MAX;
+  const unsigned m = (unsigned)(v[1] + DIR_S == c) | (unsigned)(v[-1] + DIR_S == c) << 1 |
+                     (unsigned)(v[s] + DIR_S == c) << 2 |
+                     (unsigned)(v[-(ptrdiff_t)s] + DIR_S == c) << 3 |
+                     (oe & os & (v[s + 1] + DIR_D == c)) << 4 |
+                     (ow & os & (v[s - 1] + DIR_D == c)) << 5 |
+                     (oe & on & (v[-(ptrdiff_t)s + 1] + DIR_D == c)) << 6 |
+                     (ow & on & (v[-(ptrdiff_t)s - 1] + DIR_D == c)) << 7;
+  return m ? (uint8_t)cairn__ctz(m) : CAIRN_FLOW_NONE; /* none: not exact */
+}
+
+#ifdef FLOW_SSE2
+#define DIRS_SIMD 16u
+
+static inline __m128i dir_ld(const uint32_t *p) {
+  return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* The tests of four cells from v on, as 32-bit lane masks: the eight
+ * moves in direction order, the goal, none. */
+static inline void dir_masks4(const uint32_t *v, size_t s, __m128i m[10]) {
+  const __m128i ps = _mm_set1_epi32((int)DIR_S), pd = _mm_set1_epi32((int)DIR_D);
+  const __m128i all = _mm_set1_epi32(-1);
+  const uint32_t *up = v - s, *dn = v + s;
+  const __m128i c = dir_ld(v), e = dir_ld(v + 1), w = dir_ld(v - 1);
+  const __m128i so = dir_ld(dn), no = dir_ld(up);
+  const __m128i be = _mm_cmpeq_epi32(e, all), bw = _mm_cmpeq_epi32(w, all);
+  const __m128i bs = _mm_cmpeq_epi32(so, all), bn = _mm_cmpeq_epi32(no, all);
+  m[0] = _mm_cmpeq_epi32(_mm_add_epi32(e, ps), c);
+  m[1] = _mm_cmpeq_epi32(_mm_add_epi32(w, ps), c);
+  m[2] = _mm_cmpeq_epi32(_mm_add_epi32(so, ps), c);
+  m[3] = _mm_cmpeq_epi32(_mm_add_epi32(no, ps), c);
+  m[4] = _mm_andnot_si128(_mm_or_si128(be, bs),
+                          _mm_cmpeq_epi32(_mm_add_epi32(dir_ld(dn + 1), pd), c));
+  m[5] = _mm_andnot_si128(_mm_or_si128(bw, bs),
+                          _mm_cmpeq_epi32(_mm_add_epi32(dir_ld(dn - 1), pd), c));
+  m[6] = _mm_andnot_si128(_mm_or_si128(be, bn),
+                          _mm_cmpeq_epi32(_mm_add_epi32(dir_ld(up + 1), pd), c));
+  m[7] = _mm_andnot_si128(_mm_or_si128(bw, bn),
+                          _mm_cmpeq_epi32(_mm_add_epi32(dir_ld(up - 1), pd), c));
+  m[8] = _mm_cmpeq_epi32(c, _mm_setzero_si128());
+  m[9] = _mm_cmpeq_epi32(c, all);
+}
+
+/* Sixteen cells from v on into d: the masks narrowed to bytes (saturating
+ * packs keep 0 and -1), then the code chosen from the highest test to the
+ * lowest, so the lowest move that holds wins, and goal and none last. */
+static inline void dirs16(uint8_t *d, const uint32_t *v, size_t s) {
+  /* sixteen cells all blocked or unreached (walls, sea, closed rooms: a
+   * fifth to a quarter of a Moving AI map): NONE without the tests */
+  const __m128i all = _mm_set1_epi32(-1);
+  const __m128i none16 = _mm_packs_epi16(
+      _mm_packs_epi32(_mm_cmpeq_epi32(dir_ld(v), all), _mm_cmpeq_epi32(dir_ld(v + 4), all)),
+      _mm_packs_epi32(_mm_cmpeq_epi32(dir_ld(v + 8), all), _mm_cmpeq_epi32(dir_ld(v + 12), all)));
+  if (_mm_movemask_epi8(none16) == 0xffff) {
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_set1_epi8((char)CAIRN_FLOW_NONE));
+    return;
+  }
+  __m128i a[10], b[10], c[10], e[10];
+  dir_masks4(v, s, a);
+  dir_masks4(v + 4, s, b);
+  dir_masks4(v + 8, s, c);
+  dir_masks4(v + 12, s, e);
+  __m128i code = _mm_set1_epi8(CAIRN_FLOW_NONE);
+  for (int k = 7; k >= -2; k--) {
+    const int t = k >= 0 ? k : k == -1 ? 8 : 9; /* moves 7..0, the goal, none */
+    const int value = k >= 0 ? k : k == -1 ? CAIRN_FLOW_GOAL : CAIRN_FLOW_NONE;
+    const __m128i m = _mm_packs_epi16(_mm_packs_epi32(a[t], b[t]), _mm_packs_epi32(c[t], e[t]));
+    code = _mm_or_si128(_mm_and_si128(m, _mm_set1_epi8((char)value)), _mm_andnot_si128(m, code));
+  }
+  _mm_storeu_si128((__m128i *)(void *)d, code);
+}
+#endif
+
+static void dirs_row32(uint8_t *d, const uint32_t *v, size_t s) {
+  size_t x = 1;
+#ifdef DIRS_SIMD
+  for (; x + DIRS_SIMD < s; x += DIRS_SIMD) dirs16(d + x, v + x, s);
+#endif
+  for (; x + 1 < s; x++) d[x] = dir_of32(v + x, s);
 }
 
 /* The settled flags of the 64-bit FIFO off a row of directions. */
@@ -439,7 +602,10 @@ static void finish_task(void *arg, uint32_t k, uint32_t worker) {
   for (size_t y = y0; y < y1; y++) {
     uint8_t *d = f->dir + y * stride;
     if (!j->v32) strip_settled(d, stride);
-    else widen_row(f->cost + y * stride, j->v32 + y * stride, stride, j->unit);
+    else widen_row(f->cost + y * stride, j->v32 + y * stride, j->r.g + y * stride, stride,
+                   j->unit);
+    /* the border rows (and columns) stay NONE, as the initialisation set them */
+    if (j->canonical && y > 0 && y + 1 < j->r.rows) dirs_row32(d, j->v32 + y * stride, stride);
     size_t first = 0, last = stride;
     while (first < stride && d[first] == CAIRN_FLOW_NONE) first++;
     if (first == stride) continue;
@@ -455,11 +621,12 @@ static void finish_task(void *arg, uint32_t k, uint32_t worker) {
 
 static void finish_pass(cairn_field *f, cairn_flow_builder *b,
                         const uint8_t *g, const cairn_jobs *jobs,
-                        const uint32_t *v32, cairn_cost unit) {
+                        const uint32_t *v32, cairn_cost unit, bool canonical) {
   dir_job j;
   j.r = bands_of(f, b, g, jobs);
   j.v32 = v32;
   j.unit = unit;
+  j.canonical = canonical;
   cairn_jobs_run(jobs, j.r.n, finish_task, &j);
   set_box(f, &j);
 }
@@ -551,8 +718,13 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->penalty = o->penalty;
   f->pen = !o->penalty ? NULL : size > 1 ? f->epen : cairn_penalty_cells(o->penalty, NULL);
   f->layer_version = o->penalty ? cairn_penalty_version(o->penalty) : 0;
+  /* a size-1 8-way field on uniform terrain offers only canonical moves
+   * and takes its directions in the pass after, from values where blocked
+   * cells read as unreached; the others set them as they integrate */
+  const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
+  const bool canonical = moves && f->moves == 8;
   init_part terrain;
-  init_pass(f, b, g, jobs, &terrain);
+  init_pass(f, b, g, jobs, canonical ? UINT32_MAX : 0, &terrain);
   const unsigned tmin = terrain.tmin, tmax = terrain.tmax;
   const uint32_t pmax = terrain.pmax;
   cairn_flow_queue q = o->queue;
@@ -565,13 +737,16 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   const cairn_cost ring = (cairn_cost)(FLOW_BUCKETS - 2) * CAIRN_COST_ONE * tmin;
   if (q == CAIRN_FLOW_QUEUE_BUCKETS && CAIRN_COST_DIAG * tmax + pmax >= ring)
     q = CAIRN_FLOW_QUEUE_HEAP;
-  const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
-  if (q == CAIRN_FLOW_QUEUE_FIFO && cairn__flow_integrate_fifo32(f, b, g, moves)) {
-    finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin);
+  bool fits = false;
+  if (q == CAIRN_FLOW_QUEUE_FIFO)
+    fits = canonical ? cairn__flow_integrate_canonical(f, b, moves)
+                     : cairn__flow_integrate_fifo32(f, b, g, moves);
+  if (q == CAIRN_FLOW_QUEUE_FIFO && fits) {
+    finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin, canonical);
   } else if (q == CAIRN_FLOW_QUEUE_FIFO) {
     cost_pass(f, b, g, jobs);
     cairn__flow_integrate_fifo(f, b, g, tmin);
-    finish_pass(f, b, g, jobs, NULL, 0);
+    finish_pass(f, b, g, jobs, NULL, 0, false);
   } else {
     cost_pass(f, b, g, jobs);
     if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);

@@ -241,6 +241,182 @@ bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
   return fits;
 }
 
+/* The 8-way integration of a size-1 field in 32-bit values, offering only
+ * the moves of canonical paths (Sturtevant and Rabin, "Canonical orderings
+ * on grids", IJCAI 2016): the values above, but about one offer a cell
+ * where the loop above makes eight, and cells settled a bucket at a time.
+ *
+ * A move that continues a shortest path can be put in an order where
+ * diagonals come first. With no corner cutting (a diagonal needs both
+ * straight cells beside it open), take a cell c reached from p:
+ * - by a diagonal: any move but the diagonal again or one of its two
+ *   straight parts reaches its cell cheaper from p directly (p's straight
+ *   neighbours are open, the diagonal into c needed them);
+ * - by a straight step, east say: north from c reaches p's north
+ *   neighbour, one step from p, cheaper unless that neighbour is blocked;
+ *   north-east from c is worth no more than north-east from p then east,
+ *   legal unless p's north neighbour is blocked; west, north-west and
+ *   south-west go back to p or next to it. So east, plus north and
+ *   north-east where p's north is blocked, plus south and south-east
+ *   where p's south is.
+ * So every shortest path can be rewritten, one east-then-north-east into
+ * north-east-then-east at a time (each moves a diagonal earlier, so the
+ * rewriting ends), into one where every move is among those its cell
+ * allows, and along that path each cell is offered its exact value through
+ * the move the path takes: the values are the full integration's. A cell
+ * reached at its value by several moves continues with all of theirs, so
+ * each cell keeps the set of moves it may continue with (in the field's
+ * direction bytes, which are free until the pass after, a bit per move,
+ * all eight on a goal): an offer that lowers it sets the set, an offer
+ * equal to its value adds to it (both come before the cell settles, from
+ * cells of lower value).
+ *
+ * The directions are not set here: a cell's lowest exact move need not be
+ * one the canonical offers come through, so they are taken from the values
+ * in a pass after (flow_build.c), band by band on the build's threads.
+ *
+ * The order: Dial's buckets one straight step wide, as the bucket build's
+ * (every step costs at least that, so nothing in a bucket lowers or ties
+ * anything else in it, and all of a cell's exact offers come from earlier
+ * buckets), each emptied in the order its cells were queued. Settling in
+ * exact value order, as the merge of the two FIFOs above does, visits the
+ * wavefront in a scattered order (few cells share an octile value), and
+ * its cache misses cost more than the offers saved; a bucket in queue
+ * order walks the wavefront as a BFS does. A straight offer lands in the
+ * next bucket, a diagonal one in the next or the one after: three FIFOs
+ * (straight, diagonal to the next, diagonal to the one after), each
+ * filled in bucket order, so bucket k is a run at the head of each. A cell
+ * is queued when an offer moves it into another bucket, so it waits in
+ * each queue at most once (a queue's buckets only rise, a cell's only
+ * fall); an entry whose cell has since fallen to an earlier bucket is
+ * skipped. */
+
+/* Buckets one straight step (2^15 in 32-bit values) wide; a value must
+ * stay below the last bucket, the one UINT32_MAX (unreached) is in. */
+#define FLOW_CANON_SHIFT 15
+#define FLOW_CANON_LIMIT (0xffff8000u - 1u - (uint32_t)(CAIRN_COST_DIAG / 2))
+
+/* Move bits, in direction order (cairn_dirs.h). */
+#define M_E 1u
+#define M_W 2u
+#define M_S 4u
+#define M_N 8u
+#define M_SE 16u
+#define M_SW 32u
+#define M_NE 64u
+#define M_NW 128u
+
+/* canon_next[o][d]: the moves a cell reached by move d may continue with,
+ * where o holds the straight moves open from the cell it was reached from
+ * (bits E W S N of the grid's move bits). */
+#define CANON_ROW(o)                                                          \
+  {(uint8_t)(M_E | ((o)&M_N ? 0 : M_N | M_NE) | ((o)&M_S ? 0 : M_S | M_SE)), \
+   (uint8_t)(M_W | ((o)&M_N ? 0 : M_N | M_NW) | ((o)&M_S ? 0 : M_S | M_SW)), \
+   (uint8_t)(M_S | ((o)&M_E ? 0 : M_E | M_SE) | ((o)&M_W ? 0 : M_W | M_SW)), \
+   (uint8_t)(M_N | ((o)&M_E ? 0 : M_E | M_NE) | ((o)&M_W ? 0 : M_W | M_NW)), \
+   (uint8_t)(M_SE | M_E | M_S), (uint8_t)(M_SW | M_W | M_S),                 \
+   (uint8_t)(M_NE | M_E | M_N), (uint8_t)(M_NW | M_W | M_N)}
+static const uint8_t canon_next[16][8] = {
+    CANON_ROW(0u),  CANON_ROW(1u),  CANON_ROW(2u),  CANON_ROW(3u),
+    CANON_ROW(4u),  CANON_ROW(5u),  CANON_ROW(6u),  CANON_ROW(7u),
+    CANON_ROW(8u),  CANON_ROW(9u),  CANON_ROW(10u), CANON_ROW(11u),
+    CANON_ROW(12u), CANON_ROW(13u), CANON_ROW(14u), CANON_ROW(15u)};
+#undef CANON_ROW
+
+/* The canonical loop's queues: cells, in the order they were queued. */
+typedef struct canon_queue {
+  uint32_t *cell;
+  size_t tail;
+} canon_queue;
+
+/* Offer value nv, in bucket kn, to cell nb, which may then continue with
+ * the moves `next`: a lowered cell takes them, and joins queue q unless it
+ * already waits in bucket kn; a tie adds them. Only legal moves are
+ * offered (or a cell itself, which refuses), so nb is open and no goal. */
+CAIRN_INLINE void canon_offer(uint32_t *v, uint8_t *next, canon_queue *q,
+                              size_t nb, uint32_t nv, uint32_t kn,
+                              unsigned bits) {
+  const uint32_t old = v[nb];
+  if (nv < old) {
+    v[nb] = nv;
+    next[nb] = (uint8_t)bits;
+    if (old >> FLOW_CANON_SHIFT != kn) q->cell[q->tail++] = (uint32_t)nb;
+  } else if (nv == old) {
+    next[nb] = (uint8_t)(next[nb] | bits);
+  }
+}
+
+bool cairn__flow_integrate_canonical(cairn_field *f, cairn_flow_builder *b,
+                                     const uint8_t *moves) {
+  uint32_t *v = b->list;
+  uint8_t *next = f->dir;
+  canon_queue qs = {b->qa, 0}, q1 = {b->qb, 0}, q2 = {b->seeds, 0};
+  size_t hs = 0, h1 = 0, h2 = 0;
+  const ptrdiff_t s = (ptrdiff_t)f->stride;
+  /* the straight steps, and for "none" (4) the cell itself: an offer it
+   * refuses, so the usual single straight move needs no branch */
+  const ptrdiff_t off[5] = {1, -1, s, -s, 0};
+  const uint32_t S = (uint32_t)(CAIRN_COST_ONE / 2), D = (uint32_t)(CAIRN_COST_DIAG / 2);
+  for (size_t k = 0; k < f->n_goals; k++) {
+    size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
+    v[i] = 0;
+    next[i] = 0xff;
+    qs.cell[qs.tail++] = (uint32_t)i;
+  }
+  /* q2's tail when the bucket before this one began: its cells up to there
+   * are this bucket's */
+  size_t t2_before = 0;
+  bool fits = true;
+  for (uint32_t k = 0; hs < qs.tail || h1 < q1.tail || h2 < q2.tail; k++) {
+    /* every value in bucket k is below (k + 1) * 2^15 */
+    if (k >= FLOW_CANON_LIMIT >> FLOW_CANON_SHIFT) {
+      fits = false;
+      break;
+    }
+    const size_t ends[3] = {qs.tail, q1.tail, t2_before};
+    t2_before = q2.tail;
+    const uint32_t kn = k + 1;
+    for (int which = 0; which < 3; which++) {
+      const uint32_t *cells = which == 0 ? qs.cell : which == 1 ? q1.cell : q2.cell;
+      size_t *head = which == 0 ? &hs : which == 1 ? &h1 : &h2;
+      for (size_t h = *head; h < ends[which]; h++) {
+        const size_t c = cells[h];
+        const uint32_t vc = v[c];
+        if (vc >> FLOW_CANON_SHIFT != k) continue; /* settled in an earlier bucket */
+        const unsigned mv = moves[c];
+        const unsigned m = next[c] & mv;
+        const uint8_t *nx = canon_next[mv & 15u];
+        const uint32_t cs = vc + S;
+        /* Nearly every cell goes on with one straight move: offered
+         * without a branch on which; more (walls, diagonals) are rare.
+         * Branches on the moves themselves cost twice as much, their
+         * order being the wavefront's, and so does an offer without
+         * branches (the queue's tail then waits on each value read). */
+        unsigned ms = m & 15u;
+        const unsigned d0 = (unsigned)cairn__ctz(ms | 16u);
+        canon_offer(v, next, &qs, (size_t)((ptrdiff_t)c + off[d0]), cs, kn, nx[d0]);
+        ms &= ms - 1;
+        while (ms) {
+          const unsigned d = (unsigned)cairn__ctz(ms);
+          ms &= ms - 1;
+          canon_offer(v, next, &qs, (size_t)((ptrdiff_t)c + off[d]), cs, kn, nx[d]);
+        }
+        if (!(m & 0xf0u)) continue;
+        const uint32_t cd = vc + D, kd = cd >> FLOW_CANON_SHIFT;
+        canon_queue *qd = kd == kn ? &q1 : &q2;
+        if (m & M_SE) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c + s + 1), cd, kd, nx[4]);
+        if (m & M_SW) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c + s - 1), cd, kd, nx[5]);
+        if (m & M_NE) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c - s + 1), cd, kd, nx[6]);
+        if (m & M_NW) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c - s - 1), cd, kd, nx[7]);
+      }
+      *head = ends[which];
+    }
+  }
+  /* qb holds heap positions between calls: all 0 */
+  memset(q1.cell, 0, q1.tail * sizeof *q1.cell);
+  return fits;
+}
+
 /* Dial's buckets of width W = one straight step on the cheapest terrain:
  * a relaxation adds at least W, so nothing in the lowest non-empty bucket
  * can lower anything else in it, and every cell there is final, whatever

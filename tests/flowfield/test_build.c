@@ -3,12 +3,17 @@
  * penalties dearer than the bucket ring spans), multi-goal fields are the
  * cell-wise minimum of single-goal ones, directions are legal and lead to a
  * goal at exactly the cell's value, and the check finds a tampered field.
- * The FIFO integration on uniform terrain, which sets the directions as
- * it settles the values (in 32-bit values while they fit), gives every
- * cell the value and direction of the bucket and heap builds (directions
- * from the values in a pass after): random maps, 4 and 8 moves, terrain 1
- * and 3, sizes 1 to 3, one to three goals, 1 to 3 threads; and a route too
- * long for 32-bit values falls back to the 64-bit loop, same result. */
+ * The FIFO integration on uniform terrain (in 32-bit values while they
+ * fit; canonical moves only, directions from the values in a pass after,
+ * for 8-way size-1 fields; else setting the directions as it settles the
+ * values) gives every cell the value and direction of the bucket and heap
+ * builds (directions from the values in a pass after): random maps, 4 and
+ * 8 moves, terrain 1
+ * and 3, sizes 1 to 3, one to three goals, 1 to 3 threads; so does the
+ * canonical 8-way integration (directions from its values in a pass after)
+ * on maps of rooms, doors, corridors, diagonal walls and pillars; and a
+ * route too long for 32-bit values falls back to the 64-bit loop, same
+ * result. */
 #include "test_jobs.h"
 #include "test_util.h"
 #include "test_flow_util.h"
@@ -383,6 +388,79 @@ static void fifo_equals_direction_pass(void **state) {
   cairn_flow_builder_destroy(b);
 }
 
+/* Rooms joined by doors of 1 to 3 cells, 1-wide corridors through them,
+ * diagonal walls of single cells (a diagonal move there needs both
+ * straight cells open), and scattered pillars: the walls that force the
+ * canonical integration's extra moves. w x h cells, terrain t. */
+static cairn_grid *rooms_map(uint64_t *rng, int32_t w, int32_t h, uint8_t t) {
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(w, h, t, NULL, &g), CAIRN_OK);
+  const int32_t room = 24;
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      const bool wall = x % room == room - 1 || y % room == room - 1;
+      if (wall) assert_int_equal(cairn_grid_set_cost(g, x, y, 0), CAIRN_OK);
+    }
+  /* doors: in every room's east and south wall, at a random offset */
+  for (int32_t ry = 0; ry * room < h; ry++)
+    for (int32_t rx = 0; rx * room < w; rx++) {
+      const int32_t width = 1 + (int32_t)tu_below(rng, 3);
+      const int32_t at = 2 + (int32_t)tu_below(rng, (uint32_t)(room - 6));
+      for (int32_t k = 0; k < width; k++) {
+        const int32_t ex = rx * room + room - 1, ey = ry * room + at + k;
+        const int32_t sx = rx * room + at + k, sy = ry * room + room - 1;
+        if (ex < w && ey < h) cairn_grid_set_cost(g, ex, ey, t);
+        if (sx < w && sy < h) cairn_grid_set_cost(g, sx, sy, t);
+      }
+    }
+  /* diagonal walls inside some rooms, gaps at their ends */
+  for (int k = 0; k < w * h / 2000; k++) {
+    const int32_t x0 = (int32_t)tu_below(rng, (uint32_t)w), y0 = (int32_t)tu_below(rng, (uint32_t)h);
+    const int32_t dx = tu_below(rng, 2) ? 1 : -1;
+    for (int32_t i = 0; i < 12; i++) {
+      const int32_t x = x0 + dx * i, y = y0 + i;
+      if (x >= 0 && x < w && y < h) cairn_grid_set_cost(g, x, y, 0);
+    }
+  }
+  /* a long 1-wide corridor across the map, walls on both sides */
+  const int32_t cy = h / 2 + 5;
+  for (int32_t x = 0; x < w; x++) {
+    cairn_grid_set_cost(g, x, cy, t);
+    if (x > 0 && x + 1 < w) {
+      cairn_grid_set_cost(g, x, cy - 1, 0);
+      cairn_grid_set_cost(g, x, cy + 1, 0);
+    }
+  }
+  /* pillars */
+  for (int k = 0; k < w * h / 50; k++) {
+    const cairn_point c = {(int32_t)tu_below(rng, (uint32_t)w), (int32_t)tu_below(rng, (uint32_t)h)};
+    if (c.y != cy) cairn_grid_set_cost(g, c.x, c.y, 0);
+  }
+  assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+  return g;
+}
+
+/* The canonical integration and the direction pass after it on walled
+ * maps: values and directions (the lowest exact move) equal the bucket
+ * and heap builds', at 1, 2 and 3 threads (compare_queues), one goal and
+ * three, terrain 1 and 2, and a map large enough for the threads to run. */
+static void canonical_on_rooms(void **state) {
+  (void)state;
+  uint64_t rng = 0xca11;
+  cairn_flow_builder *b = new_builder();
+  for (int round = 0; round < 4; round++) {
+    const int32_t w = round < 2 ? 330 : 97, h = round < 2 ? 250 : 61;
+    cairn_grid *g = rooms_map(&rng, w, h, (uint8_t)(1 + round % 2));
+    if (round < 2) assert_true((size_t)(w + 2) * (size_t)(h + 2) >= FLOW_PARALLEL_MIN_CELLS);
+    cairn_point goals[3];
+    const size_t n = round % 2 ? 3 : 1;
+    random_goals(&rng, g, goals, n);
+    compare_queues(b, g, goals, n, 8, 1);
+    cairn_grid_destroy(g);
+  }
+  cairn_flow_builder_destroy(b);
+}
+
 /* A serpentine corridor: rows 0, 2, 4, ... open, joined at alternate
  * ends, so the route from one end to the other is about w * h / 2 straight
  * steps: 600 x 600 gives 180 000, past the 32-bit values' 131 070. */
@@ -427,6 +505,7 @@ int main(void) {
       tu_with_search(directions_legal),
       tu_with_search(verify_catches_faults),
       cmocka_unit_test(fifo_equals_direction_pass),
+      cmocka_unit_test(canonical_on_rooms),
       cmocka_unit_test(long_route_falls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
