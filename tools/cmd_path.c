@@ -480,7 +480,6 @@ int cmd_path(int argc, char **argv) {
     if (p.landmarks > 0) {
       cairn_landmarks_opts lo = cairn_landmarks_defaults();
       lo.count = (int32_t)p.landmarks;
-      if (lo.active > lo.count) lo.active = lo.count;
       if (cairn_landmarks_create(g, &lo, NULL, &lm) != CAIRN_OK) {
         cli_error("out of memory");
         goto done;

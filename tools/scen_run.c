@@ -365,7 +365,6 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   if (c->algo != ALGO_HPA && c->landmarks > 0) {
     cairn_landmarks_opts lo = cairn_landmarks_defaults();
     lo.count = (int32_t)c->landmarks;
-    if (lo.active > lo.count) lo.active = lo.count;
     if (cairn_landmarks_create(f->g, &lo, NULL, &lm) != CAIRN_OK) {
       cairn_jumps_destroy(jumps);
       cli_error("out of memory");

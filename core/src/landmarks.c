@@ -11,7 +11,7 @@
 cairn_landmarks_opts cairn_landmarks_defaults(void) {
   cairn_landmarks_opts o;
   o.count = 8;
-  o.active = 4;
+  o.active = 0;
   return o;
 }
 
@@ -146,7 +146,7 @@ cairn_status cairn_landmarks_create(const cairn_grid *grid, const cairn_landmark
   if (out) *out = NULL;
   if (!grid || !out) return CAIRN_ERR_ARG;
   cairn_landmarks_opts o = opts ? *opts : cairn_landmarks_defaults();
-  if (o.count < 1 || o.count > CAIRN_LANDMARKS_MAX || o.active < 1 || o.active > o.count)
+  if (o.count < 1 || o.count > CAIRN_LANDMARKS_MAX || o.active < 0 || o.active > o.count)
     return CAIRN_ERR_ARG;
   cairn_allocator a = cairn__allocator(alloc);
   cairn_landmarks *lm = cairn__alloc_zero(&a, sizeof *lm);
@@ -154,7 +154,7 @@ cairn_status cairn_landmarks_create(const cairn_grid *grid, const cairn_landmark
   lm->alloc = a;
   lm->grid = grid;
   lm->asked = o.count;
-  lm->active = o.active;
+  lm->active = o.active ? o.active : o.count;
   cairn_status st = build(lm);
   if (st != CAIRN_OK) {
     cairn_landmarks_destroy(lm);

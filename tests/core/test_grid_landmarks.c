@@ -290,11 +290,11 @@ static void refusals(void **state) {
   cairn_landmarks *lm;
   cairn_landmarks_opts lo = cairn_landmarks_defaults();
   assert_int_equal(lo.count, 8);
-  assert_int_equal(lo.active, 4);
+  assert_int_equal(lo.active, 0);
   assert_int_equal(cairn_landmarks_create(NULL, NULL, NULL, &lm), CAIRN_ERR_ARG);
   assert_null(lm);
   assert_int_equal(cairn_landmarks_create(g, NULL, NULL, NULL), CAIRN_ERR_ARG);
-  const int bad[][2] = {{0, 1}, {17, 4}, {4, 0}, {4, 5}, {-1, 1}};
+  const int bad[][2] = {{0, 1}, {17, 4}, {4, -1}, {4, 5}, {-1, 1}};
   for (size_t k = 0; k < 5; k++) {
     lo.count = bad[k][0];
     lo.active = bad[k][1];

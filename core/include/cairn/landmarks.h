@@ -55,12 +55,13 @@ typedef struct cairn_landmarks_opts {
    * cell (8 on a grid of several terrain costs) and one fill (two). */
   int32_t count;
   /** Landmarks a search uses, the ones with the best bounds at its start,
-   * 1 .. count (default 4): more tighten the bound, and cost every new node
-   * a few more loads. */
+   * 1 .. count, or 0 for all (the default): more tighten the bound and cost
+   * every new node a few more loads from the same cache line; on terrain
+   * all of them measured best (docs/PERFORMANCE.md, "Landmarks"). */
   int32_t active;
 } cairn_landmarks_opts;
 
-/** The defaults: 8 landmarks, 4 active per search.
+/** The defaults: 8 landmarks, all of them used by every search.
  * @return the default options */
 CAIRN_CORE_API cairn_landmarks_opts cairn_landmarks_defaults(void);
 
