@@ -154,7 +154,7 @@ cairn_status cairn_landmarks_create(const cairn_grid *grid, const cairn_landmark
   lm->alloc = a;
   lm->grid = grid;
   lm->asked = o.count;
-  lm->active = o.active ? o.active : o.count;
+  lm->active = o.active;
   cairn_status st = build(lm);
   if (st != CAIRN_OK) {
     cairn_landmarks_destroy(lm);
@@ -201,7 +201,7 @@ static uint32_t bound_at(const cairn_landmarks *lm, uint32_t i, uint32_t c, cons
 }
 
 cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t start,
-                             uint32_t goal) {
+                             uint32_t goal, bool jump) {
   const cairn_landmarks *lm = s->lm;
   s->lm_used = 0;
   if (!lm) return CAIRN_OK;
@@ -223,7 +223,8 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
   const cairn_point sp = cairn__grid_point(g, start);
   const cairn_cost oct = cairn__grid_h(s, CAIRN_H_OCTILE, sp.x + 1, sp.y + 1);
   if (!n || val[0] <= oct) return CAIRN_OK;
-  s->lm_used = n < (uint32_t)lm->active ? n : (uint32_t)lm->active;
+  const uint32_t want = lm->active ? (uint32_t)lm->active : jump ? CAIRN__LM_JUMP_ACTIVE : n;
+  s->lm_used = n < want ? n : want;
   s->lm_d = lm->d;
   s->lm_width = lm->width;
   s->lm_back = lm->back;

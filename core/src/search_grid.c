@@ -292,7 +292,7 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->goal = cairn__grid_index(g, goal.x, goal.y);
   s->gx = goal.x + 1;
   s->gy = goal.y + 1;
-  st = cairn__lm_begin(s, g, s->start, s->goal);
+  st = cairn__lm_begin(s, g, s->start, s->goal, false);
   if (st != CAIRN_OK) {
     s->kind = CAIRN__NONE;
     return s->state = st;

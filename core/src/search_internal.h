@@ -334,11 +334,18 @@ CAIRN_INLINE cairn_cost cairn__grid_h_lm(const cairn_search *s, int H, bool LM, 
 }
 
 /* Loads opts.landmarks (s->lm) for a search of grid g from start to goal
- * (padded): picks the landmarks with the best bounds at the start
- * (landmarks.c). CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE
- * for one that missed an edit; with no table, leaves none in use. */
+ * (padded): picks the landmarks with the best bounds at the start, as many
+ * as the table's `active` says, or by default all for A* and
+ * CAIRN__LM_JUMP_ACTIVE for jump point search (landmarks.c).
+ * CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE for one that
+ * missed an edit; with no table, leaves none in use. */
 cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t start,
-                             uint32_t goal);
+                             uint32_t goal, bool jump);
+/* Jump point search's default number of landmarks in use: it opens few
+ * nodes and does little for each, so every bound's loads and compares
+ * weigh; 4 of 16 measured faster than all 16 on the maze and the open
+ * maps (docs/PERFORMANCE.md, "Landmarks"). */
+#define CAIRN__LM_JUMP_ACTIVE 4u
 
 /* ---- grid moves (the grid loop and the uniform fills) ---------------- */
 

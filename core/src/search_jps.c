@@ -473,7 +473,7 @@ static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jump
   s->h_straight *= terrain;
   s->h_diag_extra *= terrain;
   s->h_euclid *= (double)terrain;
-  st = cairn__lm_begin(s, g, s->start, s->goal);
+  st = cairn__lm_begin(s, g, s->start, s->goal, true);
   if (st != CAIRN_OK) return refuse(s, st);
   if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
     s->state = CAIRN_NO_PATH;

@@ -55,13 +55,15 @@ typedef struct cairn_landmarks_opts {
    * cell (8 on a grid of several terrain costs) and one fill (two). */
   int32_t count;
   /** Landmarks a search uses, the ones with the best bounds at its start,
-   * 1 .. count, or 0 for all (the default): more tighten the bound and cost
-   * every new node a few more loads from the same cache line; on terrain
-   * all of them measured best (docs/PERFORMANCE.md, "Landmarks"). */
+   * 1 .. count, or 0 (the default) for the search's own choice: all of
+   * them for A*, 4 for jump point search. More tighten the bound and cost
+   * every new node a few more loads and compares: A* saves more expansions
+   * than that costs (on terrain all measured best), jump point search,
+   * which opens few nodes, less (docs/PERFORMANCE.md, "Landmarks"). */
   int32_t active;
 } cairn_landmarks_opts;
 
-/** The defaults: 8 landmarks, all of them used by every search.
+/** The defaults: 8 landmarks, each search's own choice of how many.
  * @return the default options */
 CAIRN_CORE_API cairn_landmarks_opts cairn_landmarks_defaults(void);
 
@@ -80,7 +82,8 @@ CAIRN_CORE_API cairn_status cairn_landmarks_create(const cairn_grid *grid,
                                                    const cairn_landmarks_opts *opts,
                                                    const cairn_allocator *alloc,
                                                    cairn_landmarks **out);
-/** Releases the table (NULL is ignored). */
+/** Releases the table.
+ * @param[in] lm the table, or NULL (ignored) */
 CAIRN_CORE_API void cairn_landmarks_destroy(cairn_landmarks *lm);
 /** Picks and fills again after the grid's costs changed: every cost may
  * move with one edit, so this is a rebuild (one fill per landmark).
