@@ -55,33 +55,33 @@ static uint32_t filled(const cairn_search *s, uint32_t c) {
 }
 
 /* Writes the last fill's costs into column `col` of every cell's row, and
- * lowers far[c] (each cell's cost from the nearest landmark so far) to
- * them when `far` is given. */
-static void store(cairn_landmarks *lm, const cairn_search *s, uint32_t col, uint64_t *far) {
+ * lowers spread[c] (each cell's cost from the nearest landmark so far) to
+ * them when `spread` is given. */
+static void store(cairn_landmarks *lm, const cairn_search *s, uint32_t col, uint64_t *spread) {
   const size_t padded = lm->grid->padded;
   for (size_t c = 0; c < padded; c++) {
     uint32_t v = filled(s, (uint32_t)c);
     lm->d[c * lm->width + col] = v;
-    if (far && v < far[c]) far[c] = v;
+    if (spread && v < spread[c]) spread[c] = v;
   }
 }
 
-/* The cell whose far[] is largest (the lowest index on ties), UINT32_MAX
+/* The cell whose spread[] is largest (the lowest index on ties), UINT32_MAX
  * when every cell is at 0 (all picked, or none reachable). */
-static uint32_t farthest(const uint64_t *far, size_t n) {
+static uint32_t farthest(const uint64_t *spread, size_t n) {
   uint32_t best = UINT32_MAX;
   uint64_t best_v = 0;
   for (size_t c = 0; c < n; c++)
-    if (far[c] > best_v) best = (uint32_t)c, best_v = far[c];
+    if (spread[c] > best_v) best = (uint32_t)c, best_v = spread[c];
   return best;
 }
 
 /* Picks and fills every landmark with s: the first is the cell farthest
  * from the seed, each next one the cell farthest from those picked so far
- * (far[c]: c's cost from the nearest picked one), among the cells the seed
- * reaches. far holds padded entries of scratch. Fewer than asked where
+ * (spread[c]: c's cost from the nearest picked one), among the cells the seed
+ * reaches. spread holds padded entries of scratch. Fewer than asked where
  * fewer cells are reachable. */
-static cairn_status pick_and_fill(cairn_landmarks *lm, cairn_search *s, uint64_t *far,
+static cairn_status pick_and_fill(cairn_landmarks *lm, cairn_search *s, uint64_t *spread,
                                   int32_t want) {
   const cairn_grid *g = lm->grid;
   uint32_t seed = seed_cell(g, &lm->alloc);
@@ -91,7 +91,7 @@ static cairn_status pick_and_fill(cairn_landmarks *lm, cairn_search *s, uint64_t
   uint32_t next = seed;
   for (size_t c = 0; c < g->padded; c++) {
     const bool reached = !cairn__is_fresh(s, (uint32_t)c);
-    far[c] = reached ? UINT64_MAX : 0;
+    spread[c] = reached ? UINT64_MAX : 0;
     if (reached && s->nodes[c].g > s->nodes[next].g) next = (uint32_t)c;
   }
   lm->count = 0;
@@ -99,13 +99,13 @@ static cairn_status pick_and_fill(cairn_landmarks *lm, cairn_search *s, uint64_t
     const uint32_t i = (uint32_t)lm->count++;
     lm->cell[i] = next;
     if ((st = fill(s, g, next, 0)) != CAIRN_OK) return st;
-    store(lm, s, i, far);
+    store(lm, s, i, spread);
     if (lm->back) {
       if ((st = fill(s, g, next, 1)) != CAIRN_OK) return st;
       store(lm, s, lm->back + i, NULL);
     }
-    far[next] = 0;
-    next = farthest(far, g->padded);
+    spread[next] = 0;
+    next = farthest(spread, g->padded);
   }
   return CAIRN_OK;
 }
@@ -130,11 +130,11 @@ static cairn_status build(cairn_landmarks *lm) {
   lm->width = width;
   lm->back = two_way ? want : 0;
   cairn_search *s = NULL;
-  uint64_t *far = cairn__alloc(&lm->alloc, g->padded * sizeof *far);
-  cairn_status st = far ? cairn_search_create(&lm->alloc, &s) : CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK) st = pick_and_fill(lm, s, far, (int32_t)want);
+  uint64_t *spread = cairn__alloc(&lm->alloc, g->padded * sizeof *spread);
+  cairn_status st = spread ? cairn_search_create(&lm->alloc, &s) : CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK) st = pick_and_fill(lm, s, spread, (int32_t)want);
   cairn_search_destroy(s);
-  cairn__free(&lm->alloc, far, g->padded * sizeof *far);
+  cairn__free(&lm->alloc, spread, g->padded * sizeof *spread);
   if (st != CAIRN_OK) return st;
   lm->version = g->edits;
   lm->current = true;

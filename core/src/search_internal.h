@@ -344,7 +344,7 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
 /* Jump point search's default number of landmarks in use: it opens few
  * nodes and does little for each, so every bound's loads and compares
  * weigh; 4 of 16 measured faster than all 16 on the maze and the open
- * maps (docs/PERFORMANCE.md, "Landmarks"). */
+ * maps (docs/PERFORMANCE.md, "Landmarks for the exact searches"). */
 #define CAIRN__LM_JUMP_ACTIVE 4u
 
 /* ---- grid moves (the grid loop and the uniform fills) ---------------- */

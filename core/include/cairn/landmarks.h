@@ -59,7 +59,8 @@ typedef struct cairn_landmarks_opts {
    * them for A*, 4 for jump point search. More tighten the bound and cost
    * every new node a few more loads and compares: A* saves more expansions
    * than that costs (on terrain all measured best), jump point search,
-   * which opens few nodes, less (docs/PERFORMANCE.md, "Landmarks"). */
+   * which opens few nodes, less (docs/PERFORMANCE.md, "Landmarks for the
+   * exact searches"). */
   int32_t active;
 } cairn_landmarks_opts;
 
