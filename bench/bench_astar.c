@@ -315,11 +315,13 @@ static int group_ready(group *g) {
     snprintf(g->error, sizeof g->error, "out of memory for the jump tables");
     return 0;
   }
-  cairn_landmarks_opts lo = cairn_landmarks_defaults();
-  lo.count = BENCH_LANDMARKS;
-  if (g->lm && !m->lm && cairn_landmarks_create(m->grid, &lo, NULL, &m->lm) != CAIRN_OK) {
-    snprintf(g->error, sizeof g->error, "out of memory for the landmarks");
-    return 0;
+  if (g->lm && !m->lm) {
+    cairn_landmarks_opts lo = cairn_landmarks_defaults();
+    lo.count = BENCH_LANDMARKS;
+    if (cairn_landmarks_create(m->grid, &lo, NULL, &m->lm) != CAIRN_OK) {
+      snprintf(g->error, sizeof g->error, "out of memory for the landmarks");
+      return 0;
+    }
   }
   g->q = cairn_bench_sample(m->scen, m->grid, &g->s, &g->n, &g->skipped,
                             g->error, sizeof g->error);

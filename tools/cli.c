@@ -140,6 +140,14 @@ bool cli_check_position(const cairn_grid *g, const char *opt, cairn_point p, int
   return true;
 }
 
+cairn_landmarks *cli_landmarks(const cairn_grid *g, long count) {
+  cairn_landmarks_opts lo = cairn_landmarks_defaults();
+  lo.count = (int32_t)count;
+  cairn_landmarks *lm = NULL;
+  if (cairn_landmarks_create(g, &lo, NULL, &lm) != CAIRN_OK) cli_error("out of memory");
+  return lm;
+}
+
 cairn_grid *cli_eroded(const cairn_grid *g, int k) {
   const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
   cairn_grid *e = NULL;

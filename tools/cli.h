@@ -66,6 +66,10 @@ cairn_grid *cli_load_map(const char *path, const cairn_terrain *t);
  * clearance is at least k), else it is blocked; what a size-k search's
  * paths are checked on. NULL when out of memory (the error printed). */
 cairn_grid *cli_eroded(const cairn_grid *g, int k);
+/* A landmark table of `count` landmarks (--landmarks) for g, the searches
+ * choosing how many they use. NULL when out of memory (the error
+ * printed). */
+cairn_landmarks *cli_landmarks(const cairn_grid *g, long count);
 /* Whether a unit of `size` may stand at p; if not, prints why, naming the
  * option, the cell and the size (off the map, a blocked cell, or a
  * footprint that is not all open, with the cell's clearance). */

@@ -31,7 +31,7 @@ typedef struct path_args {
   bool have_from, have_to, smooth, draw, json, no_smooth;
   path_algo algo;
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
-  long landmarks; /* hpa's, or a grid table's for astar, jps, jps+; -1 = the default, 0 = none */
+  long landmarks;               /* hpa's, or astar's, jps's, jps+'s table; -1 default, 0 none */
   long threads;                 /* hpa build; 0 = every core */
   const char *save_hpa, *load_hpa; /* --save-hierarchy, --load-hierarchy */
   cli_influence influence; /* --influence events */
@@ -477,15 +477,8 @@ int cmd_path(int argc, char **argv) {
       cli_error("out of memory");
       goto done;
     }
-    if (p.landmarks > 0) {
-      cairn_landmarks_opts lo = cairn_landmarks_defaults();
-      lo.count = (int32_t)p.landmarks;
-      if (cairn_landmarks_create(g, &lo, NULL, &lm) != CAIRN_OK) {
-        cli_error("out of memory");
-        goto done;
-      }
-      p.opts.landmarks = lm;
-    }
+    if (p.landmarks > 0 && !(p.opts.landmarks = lm = cli_landmarks(g, p.landmarks)))
+      goto done;
     double t0 = cli_now_us();
     if (p.algo == ALGO_JPS_PLUS) st = cairn_jps_plus(s, jumps, p.from, p.to, &p.opts, &r);
     else if (p.algo == ALGO_JPS) st = cairn_jps(s, g, p.from, p.to, &p.opts, &r);

@@ -362,14 +362,9 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     return EXIT_RUNTIME;
   }
   cairn_landmarks *lm = NULL;
-  if (c->algo != ALGO_HPA && c->landmarks > 0) {
-    cairn_landmarks_opts lo = cairn_landmarks_defaults();
-    lo.count = (int32_t)c->landmarks;
-    if (cairn_landmarks_create(f->g, &lo, NULL, &lm) != CAIRN_OK) {
-      cairn_jumps_destroy(jumps);
-      cli_error("out of memory");
-      return EXIT_RUNTIME;
-    }
+  if (c->algo != ALGO_HPA && c->landmarks > 0 && !(lm = cli_landmarks(f->g, c->landmarks))) {
+    cairn_jumps_destroy(jumps);
+    return EXIT_RUNTIME;
   }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
   solver *v = calloc(workers, sizeof *v);

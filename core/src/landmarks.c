@@ -191,15 +191,6 @@ size_t cairn_landmarks_memory(const cairn_landmarks *lm) {
   return lm ? sizeof *lm + lm->d_len * sizeof *lm->d : 0;
 }
 
-/* The landmarks' bound of column i from padded cell c to goal row gr. */
-static uint32_t bound_at(const cairn_landmarks *lm, uint32_t i, uint32_t c, const uint32_t *gr) {
-  const uint32_t *row = lm->d + (size_t)c * lm->width;
-  const uint32_t from = row[i], to = row[i + lm->back];
-  const uint32_t a = gr[i] > from ? gr[i] - from : 0;
-  const uint32_t b = to > gr[i + lm->back] ? to - gr[i + lm->back] : 0;
-  return a > b ? a : b;
-}
-
 cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t start,
                              uint32_t goal, bool jump) {
   const cairn_landmarks *lm = s->lm;
@@ -208,11 +199,12 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
   if (lm->grid != g) return CAIRN_ERR_ARG;
   if (!cairn_landmarks_current(lm)) return CAIRN_ERR_STATE;
   const uint32_t *gr = lm->d + (size_t)goal * lm->width;
+  const uint32_t *sr = lm->d + (size_t)start * lm->width;
   /* the `active` best bounds at the start, the lower column on ties: an
    * insertion sort of at most 16 */
   uint32_t col[CAIRN_LANDMARKS_MAX], val[CAIRN_LANDMARKS_MAX], n = 0;
   for (uint32_t i = 0; i < (uint32_t)lm->count; i++) {
-    uint32_t v = bound_at(lm, i, start, gr), k = n++;
+    uint32_t v = cairn__lm_bound(sr, i, lm->back, gr[i], gr[i + lm->back]), k = n++;
     for (; k > 0 && val[k - 1] < v; k--) col[k] = col[k - 1], val[k] = val[k - 1];
     col[k] = i;
     val[k] = v;

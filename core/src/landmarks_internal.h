@@ -25,4 +25,16 @@ struct cairn_landmarks {
   size_t d_len;
 };
 
+/* Landmark column i's bound from a cell, whose row of the table is `row`,
+ * to a goal whose cost from the landmark is gf and to it gt: the larger of
+ * gf - cost(L, cell) and cost(cell, L) - gt, 0 where both are negative.
+ * The saturated entries keep it consistent (cairn/landmarks.h). */
+CAIRN_INLINE uint32_t cairn__lm_bound(const uint32_t *row, uint32_t i, uint32_t back, uint32_t gf,
+                                      uint32_t gt) {
+  const uint32_t from = row[i], to = row[i + back];
+  const uint32_t a = gf > from ? gf - from : 0;
+  const uint32_t b = to > gt ? to - gt : 0;
+  return a > b ? a : b;
+}
+
 #endif

@@ -129,29 +129,24 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     return grid_step_impl(s, budget, H, M, T, G, B, R, S, L);         \
   }
 #define GRID_STEP(name, H, M, T, G, B, R, S) GRID_STEP_L(name, H, M, T, G, B, R, S, false)
-/* Each search kind in all four (turn, moves) forms; bounded ones get _b. */
-#define GRID_STEPS_TM(tag, H, G, B, S)                                \
-  GRID_STEP(step_##tag##_8, H, 8, false, G, B, false, S)              \
-  GRID_STEP(step_##tag##_4, H, 4, false, G, B, false, S)              \
-  GRID_STEP(step_##tag##_8t, H, 8, true, G, B, false, S)              \
-  GRID_STEP(step_##tag##_4t, H, 4, true, G, B, false, S)
-#define GRID_STEPS_TMB(tag, H, G, S)                                  \
-  GRID_STEPS_TM(tag, H, G, false, S) GRID_STEPS_TM(tag##_b, H, G, true, S)
+/* Each search kind in all four (turn, moves) forms; bounded ones get _b;
+ * L: with landmarks. */
+#define GRID_STEPS_TML(tag, H, G, B, S, L)                            \
+  GRID_STEP_L(step_##tag##_8, H, 8, false, G, B, false, S, L)         \
+  GRID_STEP_L(step_##tag##_4, H, 4, false, G, B, false, S, L)         \
+  GRID_STEP_L(step_##tag##_8t, H, 8, true, G, B, false, S, L)         \
+  GRID_STEP_L(step_##tag##_4t, H, 4, true, G, B, false, S, L)
+#define GRID_STEPS_TMBL(tag, H, G, S, L)                              \
+  GRID_STEPS_TML(tag, H, G, false, S, L) GRID_STEPS_TML(tag##_b, H, G, true, S, L)
+#define GRID_STEPS_TMB(tag, H, G, S) GRID_STEPS_TMBL(tag, H, G, S, false)
 GRID_STEPS_TMB(oct, CAIRN_H_OCTILE, GOAL_ONE, false)
 GRID_STEPS_TMB(man, CAIRN_H_MANHATTAN, GOAL_ONE, false)
 GRID_STEPS_TMB(euc, CAIRN_H_EUCLIDEAN, GOAL_ONE, false)
 GRID_STEPS_TMB(zero, CAIRN_H_ZERO, GOAL_ONE, false)
 GRID_STEPS_TMB(set, CAIRN_H_ZERO, GOAL_SET, false)
 /* A* with landmarks (octile only), for both sizes */
-#define LM_STEPS_TM(tag, B, S)                                        \
-  GRID_STEP_L(step_##tag##_8, CAIRN_H_OCTILE, 8, false, GOAL_ONE, B, false, S, true) \
-  GRID_STEP_L(step_##tag##_4, CAIRN_H_OCTILE, 4, false, GOAL_ONE, B, false, S, true) \
-  GRID_STEP_L(step_##tag##_8t, CAIRN_H_OCTILE, 8, true, GOAL_ONE, B, false, S, true) \
-  GRID_STEP_L(step_##tag##_4t, CAIRN_H_OCTILE, 4, true, GOAL_ONE, B, false, S, true)
-LM_STEPS_TM(lm, false, false)
-LM_STEPS_TM(lm_b, true, false)
-LM_STEPS_TM(lm_k, false, true)
-LM_STEPS_TM(lm_k_b, true, true)
+GRID_STEPS_TMBL(lm, CAIRN_H_OCTILE, GOAL_ONE, false, true)
+GRID_STEPS_TMBL(lm_k, CAIRN_H_OCTILE, GOAL_ONE, true, true)
 /* A* for units of more than one cell (the same forms) */
 GRID_STEPS_TMB(oct_k, CAIRN_H_OCTILE, GOAL_ONE, true)
 GRID_STEPS_TMB(man_k, CAIRN_H_MANHATTAN, GOAL_ONE, true)

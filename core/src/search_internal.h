@@ -312,11 +312,8 @@ CAIRN_INLINE cairn_cost cairn__lm_h(const cairn_search *s, uint32_t c) {
   const uint32_t *row = s->lm_d + (size_t)c * s->lm_width;
   uint32_t best = 0;
   for (uint32_t k = 0; k < s->lm_used; k++) {
-    const uint32_t from = row[s->lm_col[k]], to = row[s->lm_col[k] + s->lm_back];
-    const uint32_t a = s->lm_from[k] > from ? s->lm_from[k] - from : 0;
-    const uint32_t b = to > s->lm_to[k] ? to - s->lm_to[k] : 0;
-    if (a > best) best = a;
-    if (b > best) best = b;
+    const uint32_t v = cairn__lm_bound(row, s->lm_col[k], s->lm_back, s->lm_from[k], s->lm_to[k]);
+    if (v > best) best = v;
   }
   return best;
 }
