@@ -390,8 +390,11 @@ cairn_status cairn__jps_write_path(cairn_search *s) {
   }
   cairn_status st = cairn_search_reserve_path(s, n);
   if (st != CAIRN_OK) return st;
-  size_t k = n;
-  s->path_nodes[--k] = s->found;
+  /* points written as the walk goes: a division a cell costs more than
+   * the rest of the walk on short searches */
+  size_t k = n - 1;
+  s->path_nodes[k] = s->found;
+  s->path[k] = cairn__grid_point(s->grid, s->found);
   for (uint32_t i = s->found; s->parent[i] != i; i = s->parent[i]) {
     const uint32_t p = s->parent[i];
     int32_t x = (int32_t)(i % stride), y = (int32_t)(i / stride);
@@ -400,10 +403,11 @@ cairn_status cairn__jps_write_path(cairn_search *s) {
       const int32_t rx = abs(px - x), ry = abs(py - y);
       if (rx >= ry) x += sign(px - x); /* straight part first, then both */
       if (ry >= rx) y += sign(py - y);
-      s->path_nodes[--k] = (uint32_t)y * stride + (uint32_t)x;
+      k--;
+      s->path_nodes[k] = (uint32_t)y * stride + (uint32_t)x;
+      s->path[k] = (cairn_point){x - 1, y - 1};
     }
   }
-  for (size_t m = 0; m < n; m++) s->path[m] = cairn__grid_point(s->grid, s->path_nodes[m]);
   s->path_len = n;
   return CAIRN_OK;
 }
