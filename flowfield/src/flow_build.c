@@ -278,13 +278,17 @@ static void init_task(void *arg, uint32_t k, uint32_t worker) {
 /* The FIFO's 32-bit values (the builder's list) to UINT32_MAX on passable
  * cells, `blocked` on blocked ones; directions NONE (the FIFO sets them as
  * it goes, or the pass after); the terrain's cheapest and dearest costs
- * found. Bands of rows through jobs. */
+ * found. On the calling thread, as cost_pass: the integration after it
+ * runs there and reads every value and direction, and those another core
+ * wrote it would fetch from that core's cache (on the 2-core VM a build
+ * at two threads took 1.2 times as long as at one with this pass split
+ * over them, docs/PERFORMANCE.md). */
 static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      const cairn_jobs *jobs, uint32_t blocked, init_part *out) {
+                      uint32_t blocked, init_part *out) {
   init_job j;
-  j.r = bands_of(f, b, g, jobs);
+  j.r = bands_of(f, b, g, NULL);
   j.blocked = blocked;
-  cairn_jobs_run(jobs, j.r.n, init_task, &j);
+  cairn_jobs_run(NULL, j.r.n, init_task, &j);
   init_part all = {255, 0, 0};
   for (uint32_t k = 0; k < j.r.n; k++) {
     const init_part *p = &j.part[k];
@@ -310,11 +314,10 @@ static void cost_task(void *arg, uint32_t k, uint32_t worker) {
 
 /* The field's own values to INF on passable cells, 0 on blocked ones, and
  * directions NONE: where the integration runs on them (every queue but a
- * FIFO whose values fit 32 bits). Bands of rows through jobs. */
-static void cost_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      const cairn_jobs *jobs) {
-  row_bands r = bands_of(f, b, g, jobs);
-  cairn_jobs_run(jobs, r.n, cost_task, &r);
+ * FIFO whose values fit 32 bits). On the calling thread (init_pass). */
+static void cost_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g) {
+  row_bands r = bands_of(f, b, g, NULL);
+  cairn_jobs_run(NULL, r.n, cost_task, &r);
 }
 
 /* The first legal move (in direction order) to a neighbour whose value
@@ -724,7 +727,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
   const bool canonical = moves && f->moves == 8;
   init_part terrain;
-  init_pass(f, b, g, jobs, canonical ? UINT32_MAX : 0, &terrain);
+  init_pass(f, b, g, canonical ? UINT32_MAX : 0, &terrain);
   const unsigned tmin = terrain.tmin, tmax = terrain.tmax;
   const uint32_t pmax = terrain.pmax;
   cairn_flow_queue q = o->queue;
@@ -744,11 +747,11 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   if (q == CAIRN_FLOW_QUEUE_FIFO && fits) {
     finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin, canonical);
   } else if (q == CAIRN_FLOW_QUEUE_FIFO) {
-    cost_pass(f, b, g, jobs);
+    cost_pass(f, b, g);
     cairn__flow_integrate_fifo(f, b, g, tmin);
     finish_pass(f, b, g, jobs, NULL, 0, false);
   } else {
-    cost_pass(f, b, g, jobs);
+    cost_pass(f, b, g);
     if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
     else cairn__flow_integrate_heap(f, b, g);
     direction_pass(f, b, g, jobs);
