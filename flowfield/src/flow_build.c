@@ -232,92 +232,51 @@ static void fill_row32(uint32_t *v, const uint8_t *g, size_t n, uint32_t blocked
   for (; x < n; x++) v[x] = g[x] ? UINT32_MAX : blocked;
 }
 
-typedef struct init_part {
+typedef struct terrain_range {
   unsigned tmin, tmax; /* the terrain's cheapest and dearest passable costs */
   uint32_t pmax;       /* the layer's dearest penalty short of a block */
-} init_part;
+} terrain_range;
 
-typedef struct init_job {
-  row_bands r;
-  uint32_t blocked; /* the 32-bit value of a blocked cell */
-  init_part part[FLOW_MAX_BANDS];
-} init_job;
-
-static void init_task(void *arg, uint32_t k, uint32_t worker) {
-  (void)worker;
-  init_job *j = arg;
-  cairn_field *f = j->r.f;
-  const uint8_t *g = j->r.g;
+/* The FIFO's 32-bit values (the builder's list) to UINT32_MAX on passable
+ * cells, `blocked` on blocked ones; directions NONE (the FIFO sets them as
+ * it goes, or the pass after); returns the terrain's cheapest and dearest
+ * costs and the layer's dearest penalty. On the calling thread, as
+ * cost_pass, not in bands over the build's threads: the integration after
+ * it runs there and reads every value and direction, and those another
+ * core wrote it would fetch from that core's cache (on the 2-core VM a
+ * build at two threads took 1.2 times as long as at one with this pass
+ * split over them, docs/PERFORMANCE.md). */
+static terrain_range init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
+                           uint32_t blocked) {
   const uint32_t *pen = f->pen;
-  const size_t stride = (size_t)f->stride;
-  unsigned tmin = 255, tmax = 0;
-  uint32_t pmax = 0;
-  size_t y0, y1;
-  band_rows(&j->r, k, &y0, &y1);
-  fill_row32(j->r.b->list + y0 * stride, g + y0 * stride, (y1 - y0) * stride, j->blocked);
+  const size_t n = ((size_t)f->h + 2) * (size_t)f->stride;
+  fill_row32(b->list, g, n, blocked);
   /* a blocked cell (0) counts as 255 for the cheapest (t - 1 wraps it to
    * 255 and keeps the order of the others), 0 for the dearest; bytes, so
    * the loop vectorises */
   uint8_t lo1 = 255, hi = 0;
-  for (size_t i = y0 * stride; i < y1 * stride; i++) {
+  for (size_t i = 0; i < n; i++) {
     const uint8_t t = g[i], t1 = (uint8_t)(t - 1u);
     lo1 = t1 < lo1 ? t1 : lo1;
     hi = t > hi ? t : hi;
   }
-  tmin = lo1 == 255 ? 255 : lo1 + 1u;
-  tmax = hi;
+  terrain_range found = {lo1 == 255 ? 255 : lo1 + 1u, hi, 0};
   if (pen)
-    for (size_t i = y0 * stride; i < y1 * stride; i++)
-      if (pen[i] != CAIRN_PENALTY_BLOCK && pen[i] > pmax) pmax = pen[i];
-  memset(f->dir + y0 * stride, CAIRN_FLOW_NONE, (y1 - y0) * stride);
-  j->part[k].tmin = tmin;
-  j->part[k].tmax = tmax;
-  j->part[k].pmax = pmax;
-}
-
-/* The FIFO's 32-bit values (the builder's list) to UINT32_MAX on passable
- * cells, `blocked` on blocked ones; directions NONE (the FIFO sets them as
- * it goes, or the pass after); the terrain's cheapest and dearest costs
- * found. On the calling thread, as cost_pass: the integration after it
- * runs there and reads every value and direction, and those another core
- * wrote it would fetch from that core's cache (on the 2-core VM a build
- * at two threads took 1.2 times as long as at one with this pass split
- * over them, docs/PERFORMANCE.md). */
-static void init_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g,
-                      uint32_t blocked, init_part *out) {
-  init_job j;
-  j.r = bands_of(f, b, g, NULL);
-  j.blocked = blocked;
-  cairn_jobs_run(NULL, j.r.n, init_task, &j);
-  init_part all = {255, 0, 0};
-  for (uint32_t k = 0; k < j.r.n; k++) {
-    const init_part *p = &j.part[k];
-    all.tmin = p->tmin < all.tmin ? p->tmin : all.tmin;
-    all.tmax = p->tmax > all.tmax ? p->tmax : all.tmax;
-    all.pmax = p->pmax > all.pmax ? p->pmax : all.pmax;
-  }
-  *out = all;
-}
-
-static void cost_task(void *arg, uint32_t k, uint32_t worker) {
-  (void)worker;
-  const row_bands *r = arg;
-  cairn_field *f = r->f;
-  const size_t stride = (size_t)f->stride;
-  size_t y0, y1;
-  band_rows(r, k, &y0, &y1);
-  for (size_t i = y0 * stride; i < y1 * stride; i++) {
-    f->cost[i] = r->g[i] ? CAIRN_COST_INF : 0;
-    f->dir[i] = CAIRN_FLOW_NONE;
-  }
+    for (size_t i = 0; i < n; i++)
+      if (pen[i] != CAIRN_PENALTY_BLOCK && pen[i] > found.pmax) found.pmax = pen[i];
+  memset(f->dir, CAIRN_FLOW_NONE, n);
+  return found;
 }
 
 /* The field's own values to INF on passable cells, 0 on blocked ones, and
  * directions NONE: where the integration runs on them (every queue but a
  * FIFO whose values fit 32 bits). On the calling thread (init_pass). */
-static void cost_pass(cairn_field *f, cairn_flow_builder *b, const uint8_t *g) {
-  row_bands r = bands_of(f, b, g, NULL);
-  cairn_jobs_run(NULL, r.n, cost_task, &r);
+static void cost_pass(cairn_field *f, const uint8_t *g) {
+  const size_t n = ((size_t)f->h + 2) * (size_t)f->stride;
+  for (size_t i = 0; i < n; i++) {
+    f->cost[i] = g[i] ? CAIRN_COST_INF : 0;
+    f->dir[i] = CAIRN_FLOW_NONE;
+  }
 }
 
 /* The first legal move (in direction order) to a neighbour whose value
@@ -726,8 +685,7 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
    * cells read as unreached; the others set them as they integrate */
   const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
   const bool canonical = moves && f->moves == 8;
-  init_part terrain;
-  init_pass(f, b, g, canonical ? UINT32_MAX : 0, &terrain);
+  const terrain_range terrain = init_pass(f, b, g, canonical ? UINT32_MAX : 0);
   const unsigned tmin = terrain.tmin, tmax = terrain.tmax;
   const uint32_t pmax = terrain.pmax;
   cairn_flow_queue q = o->queue;
@@ -747,11 +705,11 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   if (q == CAIRN_FLOW_QUEUE_FIFO && fits) {
     finish_pass(f, b, g, jobs, b->list, 2 * (cairn_cost)tmin, canonical);
   } else if (q == CAIRN_FLOW_QUEUE_FIFO) {
-    cost_pass(f, b, g);
+    cost_pass(f, g);
     cairn__flow_integrate_fifo(f, b, g, tmin);
     finish_pass(f, b, g, jobs, NULL, 0, false);
   } else {
-    cost_pass(f, b, g);
+    cost_pass(f, g);
     if (q == CAIRN_FLOW_QUEUE_BUCKETS) cairn__flow_integrate_buckets(f, b, g, tmin);
     else cairn__flow_integrate_heap(f, b, g);
     direction_pass(f, b, g, jobs);
