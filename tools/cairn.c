@@ -31,7 +31,8 @@ static const command commands[] = {
      "         [--json] [--csv FILE] [--threads N] hpa only: [--cluster N]\n"
      "         [--nearby N] [--levels 2|3] [--landmarks N] [--no-smooth]\n"
      "         [--save-hierarchy FILE] [--load-hierarchy FILE]\n"
-     "         [--png FILE [--index I]] (row I, default 0, drawn)\n" },
+     "         [--png FILE [--index I]] (row I, default 0, drawn)\n"
+     "         [--dead-ends on|off] (astar, jps, jps+, auto; default off)\n" },
     {"flow", cmd_flow,
      "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
      "         [--threads N] [--influence X,Y,RADIUS,PENALTY ...] [--json] [--check]\n"

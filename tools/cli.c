@@ -76,6 +76,15 @@ bool cli_parse_int(const char *opt, const char *text, long lo, long hi,
   return true;
 }
 
+bool cli_parse_on_off(const char *opt, const char *text, int *out) {
+  if (strcmp(text, "on") && strcmp(text, "off")) {
+    cli_error("%s: '%s' is neither on nor off", opt, text);
+    return false;
+  }
+  *out = text[1] == 'n';
+  return true;
+}
+
 bool cli_parse_double(const char *opt, const char *text, double lo, double hi,
                       double *out) {
   char *end;

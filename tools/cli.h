@@ -56,6 +56,8 @@ bool cli_parse_double(const char *opt, const char *text, double lo, double hi,
                       double *out);
 bool cli_parse_int(const char *opt, const char *text, long lo, long hi,
                    long *out);
+/* "on" (1) or "off" (0). */
+bool cli_parse_on_off(const char *opt, const char *text, int *out);
 /* "C=N": map character C to cost N (0..255) in t. */
 bool cli_parse_terrain(const char *text, cairn_terrain *t);
 

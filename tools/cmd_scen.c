@@ -15,7 +15,7 @@ static const char *const value_opts[] = {"--map",     "--csv",    "--weight",
                                          "--levels",  "--landmarks", "--png",
                                          "--index",   "--threads",
                                          "--save-hierarchy", "--load-hierarchy",
-                                         "--size", NULL};
+                                         "--size", "--dead-ends", NULL};
 
 typedef struct scen_args {
   const char *scen, *map, *csv;
@@ -28,6 +28,7 @@ typedef struct scen_args {
   long landmarks; /* -1 = the default, 0 = none */
   long threads;   /* the hierarchy's build; 0 = every core */
   long size;      /* --size K: the unit's size, 1..8 */
+  int dead_ends;  /* --dead-ends on|off: 1, 0; -1 not given */
   const char *save_hpa, *load_hpa; /* --save-hierarchy, --load-hierarchy */
 } scen_args;
 
@@ -38,6 +39,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
   p->nearby = -1;
   p->landmarks = -1;
   p->index = -1;
+  p->dead_ends = -1;
   cli_args a;
   cli_args_init(&a, argc, argv);
   while (cli_next(&a)) {
@@ -88,6 +90,8 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
         return EXIT_USAGE;
     } else if (cli_is(&a, "--size")) {
       if (!cli_parse_int("--size", v, 1, CAIRN_GRID_MAX_CLEARANCE, &p->size)) return EXIT_USAGE;
+    } else if (cli_is(&a, "--dead-ends")) {
+      if (!cli_parse_on_off("--dead-ends", v, &p->dead_ends)) return EXIT_USAGE;
     } else if (cli_is(&a, "--threads")) {
       if (!cli_parse_int("--threads", v, 1, CAIRN_JOBS_MAX_WORKERS, &p->threads))
         return EXIT_USAGE;
@@ -119,6 +123,10 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
               "--load-hierarchy (the file holds the hierarchy's options)");
     return EXIT_USAGE;
   }
+  if (p->dead_ends == 1 && (p->algo == ALGO_HPA || p->algo == ALGO_DIJKSTRA)) {
+    cli_error("scen: --dead-ends on takes --algo astar, jps, jps+ or auto");
+    return EXIT_USAGE;
+  }
   if (p->algo == ALGO_HPA && p->weight != 1.0) {
     cli_error("scen: --weight does not apply to --algo hpa");
     return EXIT_USAGE;
@@ -147,7 +155,7 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
 static scen_config config_of(const scen_args *p) {
   scen_config c = {p->algo,   p->weight,    p->cluster,   p->nearby,
                    p->levels, p->landmarks, p->no_smooth, (int)p->threads,
-                   p->load_hpa, p->save_hpa, (int)p->size};
+                   p->load_hpa, p->save_hpa, (int)p->size, p->dead_ends};
   return c;
 }
 

@@ -245,7 +245,7 @@ static char *hierarchy_path(const char *dir, const scen_file *f) {
 /* One file with one algorithm; *failed set when its paths fail. */
 static int run_one(const suite_args *a, suite_data *d, const scen_file *f,
                    scen_algo algo, bool *failed) {
-  scen_config cfg = {algo, 1.0, 0, -1, 0, -1, false, (int)a->threads, NULL, NULL, 1};
+  scen_config cfg = {algo, 1.0, 0, -1, 0, -1, false, (int)a->threads, NULL, NULL, 1, -1};
   char *load = NULL, *save = NULL;
   if (algo == ALGO_HPA && a->load_dir) cfg.load_hpa = load = hierarchy_path(a->load_dir, f);
   if (algo == ALGO_HPA && a->save_dir) cfg.save_hpa = save = hierarchy_path(a->save_dir, f);

@@ -251,7 +251,8 @@ static int against_astar(const scen_file *f, solver *v, const cairn_scen_entry *
 }
 
 static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hpa *hpa,
-                       const cairn_jumps *jumps, const cairn_landmarks *lm, solver *v) {
+                       const cairn_jumps *jumps, const cairn_landmarks *lm,
+                       const cairn_dead_ends *de, solver *v) {
   memset(v, 0, sizeof *v);
   v->hpa = hpa;
   v->po = cairn_hpa_path_defaults();
@@ -263,6 +264,7 @@ static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hp
   v->o.size = c->size;
   if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
   v->o.landmarks = lm;
+  v->o.dead_ends = de;
   v->jps = c->algo == ALGO_JPS;
   v->jumps = jumps;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
@@ -366,6 +368,14 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     cairn_jumps_destroy(jumps);
     return EXIT_RUNTIME;
   }
+  cairn_dead_ends *de = NULL;
+  if (c->algo != ALGO_HPA && c->dead_ends > 0 &&
+      cairn_dead_ends_create(f->g, NULL, &de) != CAIRN_OK) {
+    cairn_jumps_destroy(jumps);
+    cairn_landmarks_destroy(lm);
+    cli_error("out of memory");
+    return EXIT_RUNTIME;
+  }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
   solver *v = calloc(workers, sizeof *v);
   int *rc = calloc(workers, sizeof *rc);
@@ -374,6 +384,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     free(rc);
     cairn_jumps_destroy(jumps);
     cairn_landmarks_destroy(lm);
+    cairn_dead_ends_destroy(de);
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
@@ -382,7 +393,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   cairn_grid *eroded = size > 1 ? cli_eroded(f->g, size) : NULL;
   int status = size > 1 && !eroded ? EXIT_RUNTIME : EXIT_DONE;
   while (ready < workers && status == EXIT_DONE)
-    status = solver_init(c, f->g, hpa, jumps, lm, &v[ready++]);
+    status = solver_init(c, f->g, hpa, jumps, lm, de, &v[ready++]);
   if (status == EXIT_DONE) {
     run_pass p = {f, eroded ? eroded : f->g, size, o, rows, v, rc};
     size_t n = cairn_scen_count(f->sc);
@@ -398,6 +409,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   cairn_grid_destroy(eroded);
   cairn_jumps_destroy(jumps);
   cairn_landmarks_destroy(lm);
+  cairn_dead_ends_destroy(de);
   free(v);
   free(rc);
   return status;

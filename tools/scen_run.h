@@ -50,6 +50,9 @@ typedef struct scen_config {
    * checked on the eroded grid (cli_eroded), the file's optimal lengths
    * are not compared, and an unreachable row is an answer, not a failure */
   int size;
+  /* a dead-end table for A*, jps and jps+ (cairn/dead_ends.h): 1 on, 0
+   * off, -1 the default (off) */
+  int dead_ends;
 } scen_config;
 
 /* One row's outcome. ROW_SKIPPED: its start or goal is blocked (never

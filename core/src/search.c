@@ -151,6 +151,7 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->n_lm = 0;
   s->lm_used = 0;
   s->jump = false;
+  s->de = NULL;
 }
 
 /* Both path buffers are replaced together, and only when both new blocks

@@ -60,6 +60,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
   const uint8_t *cost = g->cost;
   const uint32_t *pen = s->pen;
   const uint16_t *claims = s->claims;
+  const cairn_dead_ends *de = s->de;
   const int32_t stride = g->stride;
   const uint32_t goal = s->goal;
   const unsigned size = s->size;
@@ -92,6 +93,9 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     const int32_t in_off = TURN ? (int32_t)(c - s->parent[c]) : 0;
     unsigned open = SIZED ? cairn__sized_moves(g, c, size, MOVES) : cairn__moves_from(g, c, MOVES);
     if (BOUNDED) open &= cairn__bound_mask(s, cx, cy);
+    /* a dead-end table: one predictable branch when there is none, a bit
+     * test a cell when there is, the moves checked at gates only */
+    if (de && cairn__de_bit(de->gate_bits, c)) open = cairn__de_moves(s, c, open);
     while (open) {
       const int d = cairn__ctz(open);
       open &= open - 1;
@@ -288,6 +292,7 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
   s->gx = goal.x + 1;
   s->gy = goal.y + 1;
   st = cairn__lm_begin(s, g, s->start, s->goal, false);
+  if (st == CAIRN_OK) st = cairn__de_begin(s, g, o);
   if (st != CAIRN_OK) {
     s->kind = CAIRN__NONE;
     return s->state = st;

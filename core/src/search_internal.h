@@ -3,6 +3,7 @@
 #ifndef CAIRN_SEARCH_INTERNAL_H
 #define CAIRN_SEARCH_INTERNAL_H
 
+#include "dead_ends_internal.h"
 #include "landmarks_internal.h"
 #include "layers_internal.h"
 
@@ -136,6 +137,10 @@ struct cairn_search {
    * the landmarks lm_back on), the landmarks the search uses (lm_used; 0:
    * none) with each one's column and the goal's cost from it and to it */
   const cairn_landmarks *lm;
+  /* A* and jump point search with a dead-end table (opts.dead_ends): the
+   * table, or NULL, and the areas of the start and the goal */
+  const cairn_dead_ends *de;
+  uint32_t de_sa, de_ga;
   const uint32_t *lm_d;
   uint32_t lm_width, lm_back, lm_used;
   uint32_t lm_col[CAIRN_LANDMARKS_MAX], lm_from[CAIRN_LANDMARKS_MAX],
@@ -338,6 +343,32 @@ CAIRN_INLINE cairn_cost cairn__grid_h_lm(const cairn_search *s, int H, bool LM, 
  * missed an edit; with no table, leaves none in use. */
 cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t start,
                              uint32_t goal, bool jump);
+/* Loads opts.dead_ends (s->de) for a search of grid g from s->start to
+ * s->goal: CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE for
+ * one that missed an edit; with none, s->de stays NULL (dead_ends.c). */
+cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_search_opts *o);
+
+/* The moves out of gate cell c (of the open set `open`, over the
+ * cairn__dx order) that stay out of the dead ends this search skips. */
+CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigned open) {
+  const cairn_dead_ends *de = s->de;
+  const int32_t stride = s->grid->stride;
+  unsigned keep = open;
+  while (open) {
+    const int d = cairn__ctz(open);
+    open &= open - 1;
+    const uint32_t nb = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * stride);
+    if (!cairn__de_allowed(de, de->area[nb], s->de_sa, s->de_ga)) keep &= ~(1u << d);
+  }
+  return keep;
+}
+
+/* Whether cell c lies in a dead end this search skips. */
+CAIRN_INLINE bool cairn__de_skips(const cairn_search *s, uint32_t c) {
+  const cairn_dead_ends *de = s->de;
+  return cairn__de_bit(de->dead_bits, c) && !cairn__de_allowed(de, de->area[c], s->de_sa, s->de_ga);
+}
+
 /* Jump point search's default number of landmarks in use: it opens few
  * nodes and does little for each, so every bound's loads and compares
  * weigh; 4 of 16 measured faster than all 16 on the maze and the open

@@ -147,6 +147,10 @@ static void relax(cairn_search *s, uint32_t j, int32_t jx, int32_t jy, int32_t f
   const uint32_t dx = (uint32_t)abs(jx - fx), dy = (uint32_t)abs(jy - fy);
   const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
   const cairn_cost ng = s->nodes[from].g + s->jp_diag * lo + s->jp_one * (hi - lo);
+  /* a jump point inside a skipped dead end: the scan that found it
+   * entered the area through its gate, and any way on leaves through the
+   * gate again */
+  if (s->de && cairn__de_skips(s, j)) return;
   if (cairn__is_fresh(s, j)) {
     if (s->lm_used) defer(s, j, ng, from);
     else cairn__open(s, j, ng, cairn__grid_h(s, (int)s->heuristic, jx, jy), from);
@@ -478,6 +482,7 @@ static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jump
   s->h_diag_extra *= terrain;
   s->h_euclid *= (double)terrain;
   st = cairn__lm_begin(s, g, s->start, s->goal, true);
+  if (st == CAIRN_OK) st = cairn__de_begin(s, g, o);
   if (st != CAIRN_OK) return refuse(s, st);
   if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
     s->state = CAIRN_NO_PATH;

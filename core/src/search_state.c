@@ -20,7 +20,7 @@
 /* Whether s holds a grid A* (one goal) in progress. */
 static bool astar_in_progress(const cairn_search *s) {
   return s->kind == CAIRN__GRID && s->state == CAIRN_IN_PROGRESS && s->grid &&
-         !s->goal_set && !s->full_map && !s->jump && !s->lm;
+         !s->goal_set && !s->full_map && !s->jump && !s->lm && !s->de;
 }
 
 /* A node this search reached: open, or closed by an expansion (a cell the

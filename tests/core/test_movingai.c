@@ -128,7 +128,7 @@ static void run_scen(cairn_search *dijkstra_ctx, const char *name, scen_algo alg
   double *scratch = calloc(rows ? rows : 1, sizeof *scratch);
   assert_non_null(out);
   assert_non_null(scratch);
-  scen_config astar = {algo, 1.0, 0, -1, 0, -1, false, 1, NULL, NULL, 1};
+  scen_config astar = {algo, 1.0, 0, -1, 0, -1, false, 1, NULL, NULL, 1, -1};
   row_checks checks = {&f, algo == ALGO_ASTAR ? dijkstra_ctx : NULL, cairn_search_defaults(),
                        0, 0, 0, 0};
   checks.dijkstra.heuristic = CAIRN_H_ZERO;

@@ -81,7 +81,7 @@ static void movingai_map(void **state) {
   scen_file f;
   if (scen_file_load(path, NULL, &f) != EXIT_DONE) fail_msg("%s: %s", scen_name, f.error);
   /* the defaults: cluster, levels, landmarks, nearby and smoothing */
-  scen_config cfg = {ALGO_HPA, 1.0, 0, -1, 0, -1, false, 0, NULL, NULL, 1};
+  scen_config cfg = {ALGO_HPA, 1.0, 0, -1, 0, -1, false, 0, NULL, NULL, 1, -1};
   cairn_hpa *h = NULL;
   assert_int_equal(scen_build_hpa(&cfg, &f, &h), EXIT_DONE);
   cairn_hpa_stats hs;

@@ -40,6 +40,7 @@
 #include "cairn/grid.h"
 #include "cairn/search.h"
 #include "cairn/landmarks.h"
+#include "cairn/dead_ends.h"
 #include "cairn/layers.h"
 #include "cairn/graph.h"
 #include "cairn/path.h"

@@ -97,6 +97,14 @@ typedef struct cairn_search_opts {
    * CAIRN_ERR_ARG) that is current (else CAIRN_ERR_STATE). The other
    * searches ignore it. A search with it cannot save its state. */
   const struct cairn_landmarks *landmarks;
+  /** A dead-end table of the searched grid (cairn/dead_ends.h), or NULL
+   * (default). A* (one goal) and jump point search then never step into a
+   * dead-end area that holds neither the start nor the goal: the same
+   * cost, fewer expansions on maps with rooms and alcoves. It needs a
+   * table of this grid (else CAIRN_ERR_ARG) that is current (else
+   * CAIRN_ERR_STATE). The other searches ignore it. A search with it
+   * cannot save its state. */
+  const struct cairn_dead_ends *dead_ends;
 } cairn_search_opts;
 
 /** The defaults: octile, 8 moves, weight 1, no turn penalty, no limit,

@@ -1,0 +1,103 @@
+/**
+ * @file cairn/dead_ends.h
+ * @brief Dead ends: the parts of a map that join the rest through one
+ * cell, which a search may ignore unless its start or goal lies inside.
+ *
+ * A dead-end area is a set of open cells that every route from outside
+ * enters through one open cell, its gate: an alcove off a corridor, a
+ * room with one door, the far end of a one-cell passage, and the dead
+ * ends nested inside those. A route that enters such an area and leaves
+ * it again passes its gate twice, so it is never a cheapest route: with
+ * opts.dead_ends, A* and jump point search never step through a gate into
+ * an area that holds neither the start nor the goal (Lester: "ignore all
+ * dead ends when pathfinding, pausing only to consider nodes in a dead
+ * end area if the starting location or destination happen to be in the
+ * particular dead end area in question"). The answer stays exact, on any
+ * terrain and with every option (cost layers, claims, avoided cells,
+ * sizes, bounds, turn penalties), which only remove moves or add costs.
+ *
+ * The areas are found by one depth-first search over the open cells and
+ * their legal 8-way moves (Hopcroft and Tarjan's cut vertices), rooted in
+ * the largest part of each island, so that the rooms hang off it and not
+ * the other way round. A gate may lead into several areas; areas nest,
+ * and each has an id (cairn_dead_ends_area).
+ *
+ * Edits: a table that missed an edit could hide a route the edit opened,
+ * so a search refuses it (CAIRN_ERR_STATE) until cairn_dead_ends_update
+ * has run.
+ *
+ * Threads: the table is read-only during searches; any number of searches
+ * may use it at once.
+ */
+#ifndef CAIRN_DEAD_ENDS_H
+#define CAIRN_DEAD_ENDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The dead ends of one grid. */
+typedef struct cairn_dead_ends cairn_dead_ends;
+
+/** What a table holds. */
+typedef struct cairn_dead_ends_stats {
+  uint32_t areas;   /**< dead-end areas, nested ones included */
+  size_t cells;     /**< open cells inside some dead-end area */
+  uint32_t gates;   /**< cells that are the gate of at least one area */
+  uint32_t depth;   /**< the deepest nesting: 1 for an area in no other */
+  size_t open;      /**< open cells on the grid, for the share */
+} cairn_dead_ends_stats;
+
+/** Finds the dead ends of `grid`. The grid must outlive the table.
+ * Temporary memory: about 21 bytes a cell, released before it returns.
+ * @param[in] grid the grid
+ * @param[in] alloc the allocator, or NULL for malloc
+ * @param[out] out the table (NULL on failure)
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL grid or out; CAIRN_ERR_NOMEM */
+CAIRN_CORE_API cairn_status cairn_dead_ends_create(const cairn_grid *grid,
+                                                   const cairn_allocator *alloc,
+                                                   cairn_dead_ends **out);
+/** Releases the table.
+ * @param[in] de the table, or NULL (ignored) */
+CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
+/** Finds the dead ends again after edits: one edit can open a loop that
+ * turns a dead end into a through route anywhere on its island, so this
+ * redoes the whole grid (docs/PERFORMANCE.md gives its time).
+ * @param[in,out] de the table
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
+ * refuses searches until an update succeeds) */
+CAIRN_CORE_API cairn_status cairn_dead_ends_update(cairn_dead_ends *de);
+/** Whether the table matches its grid (no edit since the last create or
+ * update).
+ * @param[in] de the table
+ * @return nonzero when current; 0 for NULL */
+CAIRN_CORE_API int cairn_dead_ends_current(const cairn_dead_ends *de);
+/** The dead-end area cell (x, y) lies in: the innermost one.
+ * @param[in] de the table
+ * @param[in] x column
+ * @param[in] y row
+ * @return a positive id, the same for every cell of the area (ids are
+ * distinct, not consecutive); 0 for a cell in no dead end, a blocked or
+ * off-map cell, or NULL */
+CAIRN_CORE_API uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t x, int32_t y);
+/** Counts of the table.
+ * @param[in] de the table
+ * @param[out] out the counts
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL */
+CAIRN_CORE_API cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de,
+                                                      cairn_dead_ends_stats *out);
+/** Bytes the table holds.
+ * @param[in] de the table
+ * @return its size; 0 for NULL */
+CAIRN_CORE_API size_t cairn_dead_ends_memory(const cairn_dead_ends *de);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,330 @@
+/* Dead-end tables (cairn_dead_ends): the areas of a grid that the rest
+ * reaches through one cell, found by a depth-first search for cut
+ * vertices (cairn/dead_ends.h; the searches skip them in search_grid.c
+ * and search_jps.c). */
+#include "dead_ends_internal.h"
+
+#include "search_internal.h"
+
+#include <string.h>
+
+/* ---- the depth-first search ------------------------------------------ */
+
+/* The search's arrays, a padded cell each. disc: discovery time (1 ..,
+ * 0 unvisited); low: the lowest discovery time the cell's subtree reaches
+ * by one back edge; parent: the tree parent (itself for a root); sz: the
+ * subtree's cells; order: the cells by discovery time; next: the first
+ * move not yet looked at, with HEAD set on a cell whose subtree only its
+ * parent joins to the rest (the first cell of an area); aux: free for the
+ * labelling. `stack` is the table's own area array, labelled only after. */
+#define HEAD 0x80u
+typedef struct de_work {
+  uint32_t *disc, *low, *parent, *sz, *order, *aux, *stack;
+  uint8_t *next;
+  uint32_t time;
+} de_work;
+
+/* Visits cell w from v (v == w for a root). */
+CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
+  k->order[k->time] = w;
+  k->disc[w] = k->low[w] = ++k->time;
+  k->parent[w] = v;
+  k->sz[w] = 1;
+  k->next[w] = 0;
+  k->stack[(*sp)++] = w;
+}
+
+/* The depth-first search of r's island, iterative (an island can be a
+ * million cells deep). A child v of u whose subtree reaches no cell
+ * discovered before u (low[v] >= disc[u]) is joined to the rest through u
+ * alone: an area starts at v. Every child of the root passes that test;
+ * the largest stays in the root's area, so that a root picked in a small
+ * room still leaves the island's bulk outside every dead end. */
+static void dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r) {
+  uint32_t sp = 0, best = UINT32_MAX;
+  discover(k, r, r, &sp);
+  while (sp) {
+    const uint32_t v = k->stack[sp - 1];
+    const unsigned at = k->next[v] & 15u;
+    const unsigned left = at < 8 ? (unsigned)g->moves[v] >> at << at : 0u;
+    if (left) {
+      const unsigned d = (unsigned)cairn__ctz(left);
+      k->next[v] = (uint8_t)((k->next[v] & HEAD) | (d + 1));
+      const uint32_t w = (uint32_t)((int32_t)v + off[d]);
+      if (!k->disc[w]) discover(k, v, w, &sp);
+      else if (w != k->parent[v] && k->disc[w] < k->low[v]) k->low[v] = k->disc[w];
+      continue;
+    }
+    sp--;
+    if (v == r) break;
+    const uint32_t u = k->parent[v];
+    if (k->low[v] < k->low[u]) k->low[u] = k->low[v];
+    k->sz[u] += k->sz[v];
+    if (k->low[v] >= k->disc[u]) k->next[v] |= HEAD;
+    if (u == r && (best == UINT32_MAX || k->sz[v] > k->sz[best])) best = v;
+  }
+  if (best != UINT32_MAX) k->next[best] &= (uint8_t)~HEAD;
+}
+
+/* ---- labelling -------------------------------------------------------- */
+
+/* Areas from the search's tree, in discovery order: a root and each HEAD
+ * cell start one, every other cell joins its parent's. Needs the per-area
+ * arrays sized (count_areas). aux gets each area's first position in
+ * `order`. */
+static uint32_t count_areas(const de_work *k) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < k->time; i++) {
+    const uint32_t v = k->order[i];
+    n += k->parent[v] == v || (k->next[v] & HEAD);
+  }
+  return n;
+}
+
+static void label(cairn_dead_ends *de, de_work *k) {
+  uint32_t id = 0;
+  for (uint32_t i = 0; i < k->time; i++) {
+    const uint32_t v = k->order[i], u = k->parent[v];
+    if (u == v || (k->next[v] & HEAD)) {
+      id++;
+      k->aux[id] = i;
+      de->end[id] = i + k->sz[v]; /* a position for now; an id below */
+      de->gate[id] = u == v ? UINT32_MAX : u;
+      de->depth[id] = u == v ? 0 : de->depth[de->area[u]] + 1;
+      de->cells[id] = 0;
+    }
+    const uint32_t a = u == v || (k->next[v] & HEAD) ? id : de->area[u];
+    de->area[v] = a;
+    de->cells[a]++;
+  }
+  /* an area's id range ends at the first area that starts past its cells */
+  for (uint32_t a = 1; a <= id; a++) {
+    uint32_t lo = a + 1, hi = id + 1;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (k->aux[mid] < de->end[a]) lo = mid + 1;
+      else hi = mid;
+    }
+    de->end[a] = lo;
+  }
+  de->count = id;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static void release_areas(cairn_dead_ends *de) {
+  const size_t n = (size_t)de->count + 1;
+  cairn__free(&de->alloc, de->end, n * sizeof *de->end);
+  cairn__free(&de->alloc, de->gate, n * sizeof *de->gate);
+  cairn__free(&de->alloc, de->cells, n * sizeof *de->cells);
+  cairn__free(&de->alloc, de->depth, n * sizeof *de->depth);
+  de->end = de->gate = de->cells = de->depth = NULL;
+  de->count = 0;
+}
+
+static cairn_status grow_areas(cairn_dead_ends *de, uint32_t count) {
+  release_areas(de);
+  const size_t n = (size_t)count + 1;
+  de->end = cairn__alloc(&de->alloc, n * sizeof *de->end);
+  de->gate = cairn__alloc(&de->alloc, n * sizeof *de->gate);
+  de->cells = cairn__alloc(&de->alloc, n * sizeof *de->cells);
+  de->depth = cairn__alloc(&de->alloc, n * sizeof *de->depth);
+  de->count = count;
+  if (de->end && de->gate && de->cells && de->depth) return CAIRN_OK;
+  release_areas(de);
+  return CAIRN_ERR_NOMEM;
+}
+
+/* One search over every island, roots first from `roots` (n of them),
+ * then from each open cell not yet reached, in index order. */
+static void search_all(const cairn_grid *g, de_work *k, const uint32_t *roots, uint32_t n) {
+  int32_t off[8];
+  for (int d = 0; d < 8; d++) off[d] = cairn__dx[d] + cairn__dy[d] * g->stride;
+  memset(k->disc, 0, g->padded * sizeof *k->disc);
+  k->time = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!k->disc[roots[i]]) dfs(g, k, off, roots[i]);
+  for (size_t c = 0; c < g->padded; c++)
+    if (g->cost[c] && !k->disc[c]) dfs(g, k, off, (uint32_t)c);
+}
+
+/* The roots of the second search, into aux: for each island, the first
+ * cell of its central area, the one that leaves no side of any of its
+ * gates more than half the island's cells (found by walking from the
+ * first search's root into the heavier side while there is one). Rooted
+ * there, a dead end is always the smaller side of its gate: the rooms
+ * hang off the halls, not the halls off the first room met. low, free
+ * after the search, holds the cells of areas below each id. */
+static uint32_t pick_roots(const cairn_dead_ends *de, de_work *k) {
+  uint32_t *below = k->low;
+  below[1] = 0;
+  for (uint32_t a = 1; a <= de->count; a++) below[a + 1] = below[a] + de->cells[a];
+  uint32_t n = 0;
+  for (uint32_t r = 1; r <= de->count; r = de->end[r]) {
+    const uint32_t half = (below[de->end[r]] - below[r]) / 2;
+    uint32_t at = r;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (uint32_t b = at + 1; b < de->end[at]; b = de->end[b])
+        if (below[de->end[b]] - below[b] > half) {
+          at = b;
+          moved = true;
+          break;
+        }
+    }
+    k->aux[n++] = k->order[k->aux[at]]; /* n <= r <= at: not yet read */
+  }
+  return n;
+}
+
+static void set_stats(cairn_dead_ends *de) {
+  cairn_dead_ends_stats s;
+  memset(&s, 0, sizeof s);
+  memset(de->gate_bits, 0, de->words * sizeof *de->gate_bits);
+  memset(de->dead_bits, 0, de->words * sizeof *de->dead_bits);
+  for (uint32_t a = 1; a <= de->count; a++) {
+    if (de->gate[a] == UINT32_MAX) continue;
+    s.areas++;
+    s.cells += de->cells[a];
+    if (de->depth[a] > s.depth) s.depth = de->depth[a];
+    const uint32_t c = de->gate[a];
+    if (!cairn__de_bit(de->gate_bits, c)) s.gates++;
+    de->gate_bits[c >> 6] |= 1ull << (c & 63u);
+  }
+  for (size_t c = 0; c < de->padded; c++) {
+    const uint32_t a = de->area[c];
+    if (!de->grid->cost[c]) continue;
+    s.open++;
+    if (de->gate[a] != UINT32_MAX) de->dead_bits[c >> 6] |= 1ull << (c & 63u);
+  }
+  de->stats = s;
+}
+
+static void work_free(const cairn_allocator *a, de_work *k, size_t n) {
+  cairn__free(a, k->disc, n * sizeof *k->disc);
+  cairn__free(a, k->low, n * sizeof *k->low);
+  cairn__free(a, k->parent, n * sizeof *k->parent);
+  cairn__free(a, k->sz, n * sizeof *k->sz);
+  cairn__free(a, k->order, n * sizeof *k->order);
+  cairn__free(a, k->aux, (n + 1) * sizeof *k->aux);
+  cairn__free(a, k->next, n);
+}
+
+/* Finds the areas: a first search from wherever each island starts, a
+ * second from the first one's largest area of each island. */
+static cairn_status find(cairn_dead_ends *de) {
+  const cairn_grid *g = de->grid;
+  const size_t n = g->padded;
+  const cairn_allocator *a = &de->alloc;
+  de_work k;
+  memset(&k, 0, sizeof k);
+  k.disc = cairn__alloc(a, n * sizeof *k.disc);
+  k.low = cairn__alloc(a, n * sizeof *k.low);
+  k.parent = cairn__alloc(a, n * sizeof *k.parent);
+  k.sz = cairn__alloc(a, n * sizeof *k.sz);
+  k.order = cairn__alloc(a, n * sizeof *k.order);
+  k.aux = cairn__alloc(a, (n + 1) * sizeof *k.aux);
+  k.next = cairn__alloc(a, n);
+  k.stack = de->area;
+  cairn_status st = CAIRN_ERR_NOMEM;
+  if (k.disc && k.low && k.parent && k.sz && k.order && k.aux && k.next) {
+    search_all(g, &k, NULL, 0);
+    st = grow_areas(de, count_areas(&k));
+    if (st == CAIRN_OK) {
+      memset(de->area, 0, n * sizeof *de->area);
+      label(de, &k);
+      const uint32_t roots = pick_roots(de, &k);
+      search_all(g, &k, k.aux, roots);
+      st = grow_areas(de, count_areas(&k));
+    }
+    if (st == CAIRN_OK) {
+      memset(de->area, 0, n * sizeof *de->area);
+      label(de, &k);
+      set_stats(de);
+    }
+  }
+  work_free(a, &k, n);
+  return st;
+}
+
+cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocator *alloc,
+                                    cairn_dead_ends **out) {
+  if (!out) return CAIRN_ERR_ARG;
+  *out = NULL;
+  if (!grid) return CAIRN_ERR_ARG;
+  cairn_allocator a = cairn__allocator(alloc);
+  cairn_dead_ends *de = cairn__alloc_zero(&a, sizeof *de);
+  if (!de) return CAIRN_ERR_NOMEM;
+  de->alloc = a;
+  de->grid = grid;
+  de->padded = grid->padded;
+  de->words = (grid->padded + 63) / 64;
+  de->area = cairn__alloc(&a, de->padded * sizeof *de->area);
+  de->gate_bits = cairn__alloc(&a, de->words * sizeof *de->gate_bits);
+  de->dead_bits = cairn__alloc(&a, de->words * sizeof *de->dead_bits);
+  cairn_status st = de->area && de->gate_bits && de->dead_bits ? cairn_dead_ends_update(de)
+                                                               : CAIRN_ERR_NOMEM;
+  if (st != CAIRN_OK) {
+    cairn_dead_ends_destroy(de);
+    return st;
+  }
+  *out = de;
+  return CAIRN_OK;
+}
+
+void cairn_dead_ends_destroy(cairn_dead_ends *de) {
+  if (!de) return;
+  cairn_allocator a = de->alloc;
+  release_areas(de);
+  cairn__free(&a, de->area, de->padded * sizeof *de->area);
+  cairn__free(&a, de->gate_bits, de->words * sizeof *de->gate_bits);
+  cairn__free(&a, de->dead_bits, de->words * sizeof *de->dead_bits);
+  cairn__free(&a, de, sizeof *de);
+}
+
+cairn_status cairn_dead_ends_update(cairn_dead_ends *de) {
+  if (!de) return CAIRN_ERR_ARG;
+  de->current = false;
+  cairn_status st = find(de);
+  if (st != CAIRN_OK) return st;
+  de->version = de->grid->edits;
+  de->current = true;
+  return CAIRN_OK;
+}
+
+int cairn_dead_ends_current(const cairn_dead_ends *de) {
+  return de && de->current && de->version == de->grid->edits;
+}
+
+uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t x, int32_t y) {
+  if (!de || !de->current || !cairn_grid_contains(de->grid, x, y)) return 0;
+  const uint32_t c = cairn__grid_index(de->grid, x, y);
+  if (!de->grid->cost[c] || !cairn__de_bit(de->dead_bits, c)) return 0;
+  return de->area[c];
+}
+
+cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_ends_stats *out) {
+  if (!de || !out) return CAIRN_ERR_ARG;
+  *out = de->stats;
+  return CAIRN_OK;
+}
+
+size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
+  if (!de) return 0;
+  return sizeof *de + de->padded * sizeof *de->area + 2 * de->words * sizeof *de->gate_bits +
+         ((size_t)de->count + 1) * 4 * sizeof *de->end;
+}
+
+/* ---- searches ---------------------------------------------------------- */
+
+cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_search_opts *o) {
+  s->de = NULL;
+  const cairn_dead_ends *de = o ? o->dead_ends : NULL;
+  if (!de) return CAIRN_OK;
+  if (de->grid != g) return CAIRN_ERR_ARG;
+  if (!cairn_dead_ends_current(de)) return CAIRN_ERR_STATE;
+  s->de = de;
+  s->de_sa = de->area[s->start];
+  s->de_ga = de->area[s->goal];
+  return CAIRN_OK;
+}

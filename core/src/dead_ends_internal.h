@@ -1,0 +1,46 @@
+/* Private to the core module (and its tests): the dead-end table's layout,
+ * read by the searches that skip its areas (search_grid.c, search_jps.c). */
+#ifndef CAIRN_DEAD_ENDS_INTERNAL_H
+#define CAIRN_DEAD_ENDS_INTERNAL_H
+
+#include "core_internal.h"
+
+#include "cairn/dead_ends.h"
+
+/* Areas are numbered in the order the depth-first search met their first
+ * cell, so an area and everything nested in it hold the ids
+ * [id, end[id]): area a contains area b (or is it) when
+ * a <= b < end[a]. Each island's outermost area (the part of the island
+ * in no dead end) is a root: gate[id] == UINT32_MAX. */
+struct cairn_dead_ends {
+  cairn_allocator alloc;
+  const cairn_grid *grid;
+  uint64_t version; /* the grid's edits when the areas were found */
+  bool current;     /* false after an update that ran out of memory */
+  size_t padded;
+  uint32_t *area;   /* padded: each open cell's innermost area; 0 blocked */
+  /* padded cells as bits: gates (cells some area is entered through), and
+   * cells inside a dead end (in an area that is not a root) */
+  uint64_t *gate_bits, *dead_bits;
+  size_t words;
+  /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
+   * cell, its own cells (not those of areas nested in it), its depth (0
+   * for a root) */
+  uint32_t *end, *gate, *cells, *depth;
+  uint32_t count;
+  cairn_dead_ends_stats stats;
+};
+
+CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {
+  return bits[c >> 6] >> (c & 63u) & 1u;
+}
+
+/* Whether a search from an area with id sa to one with id ga may enter
+ * area y: y holds the start or the goal (or is a root). */
+CAIRN_INLINE bool cairn__de_allowed(const cairn_dead_ends *de, uint32_t y, uint32_t sa,
+                                    uint32_t ga) {
+  const uint32_t e = de->end[y];
+  return (y <= sa && sa < e) || (y <= ga && ga < e);
+}
+
+#endif

@@ -1,0 +1,433 @@
+/* Dead-end tables (cairn_dead_ends, opts.dead_ends): every area is joined
+ * to the rest through its gate alone; A*, jump point search and jump
+ * tables that skip them give Dijkstra's cost on random room-and-corridor
+ * maps, under search options, with landmarks, sliced; after random edits
+ * an update equals a fresh table; the counts on a drawn map; the
+ * refusals; out of memory. */
+#include "search_internal.h"
+#include "test_util.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A map of rooms (random sides 1..5) in rows and columns, one-cell walls
+ * between them, each wall with a one-cell door at a random place with
+ * probability door_pct/100 (a two-cell one one time in five), a few
+ * pillars inside the rooms, and terrain 1..max_cost. */
+static cairn_grid *rooms(uint64_t *rng, int w, int h, int door_pct, int max_cost) {
+  char *cells = malloc((size_t)w * (size_t)h);
+  assert_non_null(cells);
+  memset(cells, '#', (size_t)w * (size_t)h);
+  int xs[64], ys[64], nx = 0, ny = 0;
+  for (int x = 0; x < w && nx < 63; x += 2 + (int)tu_below(rng, 5)) xs[nx++] = x;
+  for (int y = 0; y < h && ny < 63; y += 2 + (int)tu_below(rng, 5)) ys[ny++] = y;
+  xs[nx] = w;
+  ys[ny] = h;
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++) {
+      const int x0 = xs[i], x1 = xs[i + 1] - 1, y0 = ys[j], y1 = ys[j + 1] - 1;
+      for (int y = y0; y < y1 || (y == y0 && y0 == y1); y++)
+        for (int x = x0; x < x1 || (x == x0 && x0 == x1); x++) {
+          const bool pillar = tu_below(rng, 100) < 4;
+          cells[y * w + x] = pillar ? '#' : (char)('0' + 1 + (int)tu_below(rng, (uint32_t)max_cost));
+        }
+      /* a door east (in the wall column x1) and south (wall row y1) */
+      if (x1 > x0 && x1 < w - 1 && (int)tu_below(rng, 100) < door_pct) {
+        const int y = y0 + (int)tu_below(rng, (uint32_t)(y1 - y0 > 0 ? y1 - y0 : 1));
+        cells[y * w + x1] = '1';
+        if (tu_below(rng, 5) == 0 && y + 1 < y1) cells[(y + 1) * w + x1] = '1';
+      }
+      if (y1 > y0 && y1 < h - 1 && (int)tu_below(rng, 100) < door_pct) {
+        const int x = x0 + (int)tu_below(rng, (uint32_t)(x1 - x0 > 0 ? x1 - x0 : 1));
+        cells[y1 * w + x] = '1';
+        if (tu_below(rng, 5) == 0 && x + 1 < x1) cells[y1 * w + x + 1] = '1';
+      }
+    }
+  const char **rows = malloc((size_t)h * sizeof *rows);
+  char *text = malloc((size_t)h * (size_t)(w + 1));
+  assert_non_null(rows);
+  assert_non_null(text);
+  for (int y = 0; y < h; y++) {
+    memcpy(text + (size_t)y * (size_t)(w + 1), cells + (size_t)y * (size_t)w, (size_t)w);
+    text[(size_t)y * (size_t)(w + 1) + (size_t)w] = 0;
+    rows[y] = text + (size_t)y * (size_t)(w + 1);
+  }
+  cairn_grid *g = tu_grid(rows, h);
+  free(rows);
+  free(text);
+  free(cells);
+  return g;
+}
+
+static cairn_dead_ends *table(const cairn_grid *g) {
+  cairn_dead_ends *de;
+  assert_int_equal(cairn_dead_ends_create(g, NULL, &de), CAIRN_OK);
+  return de;
+}
+
+/* Every area is what the header says: the open cells of it and of the
+ * areas nested in it reach no other cell without passing its gate (a
+ * flood from them that never enters the gate stays inside), and the gate
+ * lies outside and next to them. Also the counts. */
+static void assert_sound(const cairn_grid *g, const cairn_dead_ends *de) {
+  const size_t n = g->padded;
+  uint32_t *queue = malloc(n * sizeof *queue);
+  uint8_t *seen = malloc(n);
+  assert_non_null(queue);
+  assert_non_null(seen);
+  size_t cells = 0, open = 0;
+  for (size_t c = 0; c < n; c++) open += g->cost[c] != 0;
+  for (uint32_t a = 1; a <= de->count; a++) {
+    assert_true(de->end[a] > a && de->end[a] <= de->count + 1);
+    const uint32_t u = de->gate[a];
+    if (u == UINT32_MAX) continue;
+    cells += de->cells[a];
+    assert_true(g->cost[u] != 0);
+    const uint32_t ua = de->area[u];
+    assert_false(ua >= a && ua < de->end[a]); /* the gate is outside */
+    memset(seen, 0, n);
+    size_t head = 0, tail = 0;
+    for (size_t c = 0; c < n; c++)
+      if (g->cost[c] && de->area[c] >= a && de->area[c] < de->end[a]) {
+        seen[c] = 1;
+        queue[tail++] = (uint32_t)c;
+      }
+    const size_t inside = tail;
+    bool touches_gate = false;
+    while (head < tail) {
+      const uint32_t c = queue[head++];
+      for (unsigned m = g->moves[c]; m; m &= m - 1) {
+        const int d = cairn__ctz(m);
+        const uint32_t nb = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * g->stride);
+        if (nb == u) {
+          touches_gate = true;
+          continue;
+        }
+        if (!seen[nb]) {
+          seen[nb] = 1;
+          queue[tail++] = nb;
+        }
+      }
+    }
+    if (tail != inside) fail_msg("area %u leaks past its gate: %zu cells, %zu", a, inside, tail);
+    assert_true(touches_gate);
+  }
+  cairn_dead_ends_stats st;
+  assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+  assert_int_equal(st.cells, cells);
+  assert_int_equal(st.open, open);
+  free(queue);
+  free(seen);
+}
+
+static void areas_are_sound(void **state) {
+  (void)state;
+  uint64_t rng = 5;
+  for (int m = 0; m < 24; m++) {
+    cairn_grid *g = m % 3 == 2 ? tu_random_grid(&rng, 20 + m, 15 + m, 35 + m, 3)
+                               : rooms(&rng, 20 + 3 * m, 12 + 2 * m, 30 + 3 * m, 1 + m % 4);
+    cairn_dead_ends *de = table(g);
+    assert_true(cairn_dead_ends_current(de));
+    assert_sound(g, de);
+    cairn_dead_ends_destroy(de);
+    cairn_grid_destroy(g);
+  }
+}
+
+/* Halls, a room behind a door (row 6, entered at (4,5)), and behind that
+ * room, down a winding passage, another room (row 8): a dead end nested
+ * in a dead end. */
+static void counts_on_a_drawn_map(void **state) {
+  (void)state;
+  static const char *const rows[] = {
+      "##########", /* 0 */
+      "#........#", /* 1 */
+      "#.######.#", /* 2 */
+      "#.######.#", /* 3 */
+      "#......#.#", /* 4 */
+      "####.###.#", /* 5 */
+      "#......#.#", /* 6 */
+      "#.######.#", /* 7 */
+      "#.#....#.#", /* 8 */
+      "#.#.####.#", /* 9 */
+      "#...######", /* 10 */
+  };
+  cairn_grid *g = tu_grid(rows, 11);
+  cairn_dead_ends *de = table(g);
+  assert_sound(g, de);
+  cairn_dead_ends_stats st;
+  assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+  assert_true(st.areas >= 2);
+  assert_true(st.depth >= 2);
+  /* (4,8) is the room behind the room: a dead end nested in another */
+  const uint32_t inner = cairn_dead_ends_area(de, 4, 8);
+  const uint32_t outer = cairn_dead_ends_area(de, 3, 6);
+  assert_true(inner != 0);
+  assert_true(outer != 0);
+  assert_true(inner != outer);
+  assert_true(de->depth[inner] > de->depth[outer]);
+  /* off the map, blocked, NULL */
+  assert_int_equal(cairn_dead_ends_area(de, -1, 0), 0);
+  assert_int_equal(cairn_dead_ends_area(de, 0, 0), 0);
+  assert_int_equal(cairn_dead_ends_area(NULL, 1, 1), 0);
+  assert_true(cairn_dead_ends_memory(de) > g->padded * 4);
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
+/* Dijkstra's answer under options o (landmarks and dead ends left out). */
+static cairn_result dijkstra(cairn_search *s, const cairn_grid *g, cairn_point a, cairn_point b,
+                             const cairn_search_opts *o) {
+  cairn_search_opts d = *o;
+  d.heuristic = CAIRN_H_ZERO;
+  d.landmarks = NULL;
+  d.dead_ends = NULL;
+  cairn_result r;
+  cairn_astar(s, g, a, b, &d, &r);
+  return r;
+}
+
+static void agrees(const cairn_grid *g, const char *what, cairn_status st, const cairn_result *got,
+                   const cairn_result *want, cairn_point a, cairn_point b, int moves, int size) {
+  if (st != want->status)
+    fail_msg("%s (%d,%d)->(%d,%d): status %d, dijkstra %d", what, a.x, a.y, b.x, b.y, st,
+             want->status);
+  if (st != CAIRN_OK) return;
+  if (got->cost != want->cost)
+    fail_msg("%s (%d,%d)->(%d,%d): cost %llu, dijkstra %llu", what, a.x, a.y, b.x, b.y,
+             (unsigned long long)got->cost, (unsigned long long)want->cost);
+  if (size <= 1 && got->base_cost == got->cost)
+    assert_int_equal(tu_path_cost(g, got->path, got->path_len, a, b, moves), got->cost);
+}
+
+/* A* with the table under options o, and with o's plain form jump point
+ * search with and without jump tables, from a to b against Dijkstra. */
+static void check_pair(cairn_search *s, cairn_search *ref, const cairn_grid *g,
+                       const cairn_dead_ends *de, const cairn_jumps *jt,
+                       const cairn_search_opts *base, cairn_point a, cairn_point b) {
+  cairn_search_opts o = *base;
+  cairn_result want = dijkstra(ref, g, a, b, &o), got;
+  const int size = o.size ? o.size : 1;
+  agrees(g, "astar without", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves, size);
+  o.dead_ends = de;
+  agrees(g, "astar", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves, size);
+  if (!jt || o.moves != 8 || size != 1 || o.bounds.w) return;
+  agrees(g, "jps", cairn_jps(s, g, a, b, &o, &got), &got, &want, a, b, 8, 1);
+  agrees(g, "jps+", cairn_jps_plus(s, jt, a, b, &o, &got), &got, &want, a, b, 8, 1);
+}
+
+static void searches_equal_dijkstra(void **state) {
+  cairn_search *s = *state, *ref;
+  assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
+  uint64_t rng = 23;
+  for (int m = 0; m < 16; m++) {
+    const int terrain = m % 2 ? 1 : 6;
+    cairn_grid *g = m % 4 == 3 ? tu_random_grid(&rng, 40, 30, 38, terrain)
+                               : rooms(&rng, 30 + 4 * m, 20 + 3 * m, 45 + 3 * m, terrain);
+    if (!cairn_grid_passable(g)) {
+      cairn_grid_destroy(g);
+      continue;
+    }
+    cairn_dead_ends *de = table(g);
+    cairn_jumps *jt = NULL;
+    if (cairn_grid_uniform(g)) assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
+    cairn_landmarks *lm;
+    assert_int_equal(cairn_landmarks_create(g, NULL, NULL, &lm), CAIRN_OK);
+    for (int v = 0; v < 5; v++) {
+      cairn_search_opts o = cairn_search_defaults();
+      if (v == 1) o.moves = 4;
+      if (v == 2) o.bounds = (cairn_rect){3, 2, cairn_grid_width(g) - 5, cairn_grid_height(g) - 4};
+      if (v == 3) o.landmarks = lm;
+      if (v == 4) o.size = 2;
+      for (int q = 0; q < 30; q++) {
+        cairn_point a = v == 4 ? tu_fitting(&rng, g, 2) : tu_random_open(&rng, g);
+        cairn_point b = v == 4 ? tu_fitting(&rng, g, 2) : tu_random_open(&rng, g);
+        if (a.x < 0 || b.x < 0) continue;
+        if (v == 2 && !(a.x >= 3 && a.y >= 2 && a.x < cairn_grid_width(g) - 2 &&
+                        a.y < cairn_grid_height(g) - 2 && b.x >= 3 && b.y >= 2 &&
+                        b.x < cairn_grid_width(g) - 2 && b.y < cairn_grid_height(g) - 2))
+          continue;
+        check_pair(s, ref, g, de, v == 0 || v == 3 ? jt : NULL, &o, a, b);
+      }
+    }
+    cairn_landmarks_destroy(lm);
+    cairn_jumps_destroy(jt);
+    cairn_dead_ends_destroy(de);
+    cairn_grid_destroy(g);
+  }
+  cairn_search_destroy(ref);
+}
+
+/* Sliced by one expansion at a time, the same answer as in one call. */
+static void sliced_equals_whole(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 41;
+  cairn_grid *g = rooms(&rng, 60, 40, 55, 1);
+  cairn_dead_ends *de = table(g);
+  cairn_search_opts o = cairn_search_defaults();
+  o.dead_ends = de;
+  for (int q = 0; q < 20; q++) {
+    cairn_point a = tu_random_open(&rng, g), b = tu_random_open(&rng, g);
+    cairn_result whole, part;
+    cairn_status want = cairn_astar(s, g, a, b, &o, &whole);
+    const cairn_cost cost = whole.cost;
+    const uint64_t expanded = whole.expanded;
+    assert_int_equal(cairn_astar_begin(s, g, a, b, &o), CAIRN_OK);
+    cairn_status st;
+    while ((st = cairn_search_step(s, 1)) == CAIRN_IN_PROGRESS) continue;
+    assert_int_equal(st, want);
+    assert_int_equal(cairn_search_result(s, &part), st);
+    if (st == CAIRN_OK) assert_int_equal(part.cost, cost);
+    assert_int_equal(part.expanded, expanded);
+  }
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
+/* Fewer expansions where rooms hang off the way: a corridor from west to
+ * east with a room behind a door every few cells along it. */
+static void skips_the_rooms_beside_the_way(void **state) {
+  cairn_search *s = *state;
+  char text[9][62];
+  const char *rows[9];
+  for (int y = 0; y < 9; y++) {
+    for (int x = 0; x < 61; x++) {
+      char c = '#';
+      if (y == 4) c = '.';                               /* the corridor */
+      if ((y >= 1 && y <= 2) || (y >= 6 && y <= 7)) c = x % 6 ? '.' : '#'; /* rooms */
+      if ((y == 3 || y == 5) && x % 6 == 3) c = '.';     /* their doors */
+      if (x == 0 || x == 60 || y == 0 || y == 8) c = '#';
+      text[y][x] = c;
+    }
+    text[y][61] = 0;
+    rows[y] = text[y];
+  }
+  cairn_grid *g = tu_grid(rows, 9);
+  cairn_dead_ends *de = table(g);
+  cairn_dead_ends_stats st;
+  assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+  /* ten rooms each side, each its own area behind its door (the
+   * corridor's cells count too: each end of it hangs off the rest) */
+  assert_true(st.areas >= 20);
+  for (int32_t x = 1; x < 60; x++)
+    if (x % 6) {
+      assert_true(cairn_dead_ends_area(de, x, 1) != 0);
+      assert_int_equal(cairn_dead_ends_area(de, x, 1), cairn_dead_ends_area(de, x - x % 6 + 1, 2));
+    }
+  cairn_search_opts o = cairn_search_defaults();
+  o.heuristic = CAIRN_H_ZERO; /* Dijkstra: it would fill every room */
+  cairn_result plain, skipping;
+  assert_int_equal(cairn_astar(s, g, pt(1, 4), pt(59, 4), &o, &plain), CAIRN_OK);
+  const uint64_t all = plain.expanded;
+  o.dead_ends = de;
+  assert_int_equal(cairn_astar(s, g, pt(1, 4), pt(59, 4), &o, &skipping), CAIRN_OK);
+  assert_int_equal(skipping.cost, plain.cost);
+  assert_int_equal(skipping.expanded, 59); /* the corridor alone */
+  assert_true(all > 3 * skipping.expanded);
+  /* a goal inside a room: that room is searched, the others not */
+  assert_int_equal(cairn_astar(s, g, pt(1, 4), pt(32, 1), &o, &skipping), CAIRN_OK);
+  o.dead_ends = NULL;
+  assert_int_equal(cairn_astar(s, g, pt(1, 4), pt(32, 1), &o, &plain), CAIRN_OK);
+  assert_int_equal(skipping.cost, plain.cost);
+  assert_true(skipping.expanded < plain.expanded);
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
+/* After random edits, an update gives what a fresh table gives; between
+ * the edit and the update, searches refuse the table. */
+static void update_equals_fresh(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 77;
+  cairn_grid *g = rooms(&rng, 50, 36, 50, 1);
+  cairn_dead_ends *de = table(g);
+  cairn_search_opts o = cairn_search_defaults();
+  o.dead_ends = de;
+  for (int round = 0; round < 30; round++) {
+    for (int e = 0; e < 1 + round % 4; e++) {
+      cairn_point p = pt((int32_t)tu_below(&rng, 50), (int32_t)tu_below(&rng, 36));
+      const uint8_t was = cairn_grid_cost(g, p.x, p.y);
+      assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, was ? 0 : 1), CAIRN_OK);
+    }
+    assert_false(cairn_dead_ends_current(de));
+    cairn_point a = tu_random_open(&rng, g);
+    cairn_result r;
+    assert_int_equal(cairn_astar(s, g, a, a, &o, &r), CAIRN_ERR_STATE);
+    assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+    cairn_dead_ends *fresh = table(g);
+    assert_int_equal(de->count, fresh->count);
+    assert_memory_equal(de->area, fresh->area, g->padded * sizeof *de->area);
+    assert_memory_equal(de->end + 1, fresh->end + 1, de->count * sizeof *de->end);
+    assert_memory_equal(de->gate + 1, fresh->gate + 1, de->count * sizeof *de->gate);
+    assert_memory_equal(&de->stats, &fresh->stats, sizeof de->stats);
+    assert_sound(g, de);
+    cairn_dead_ends_destroy(fresh);
+  }
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
+static void refusals(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {"....", ".##.", "...."};
+  cairn_grid *g = tu_grid(rows, 3), *other = tu_grid(rows, 3);
+  cairn_dead_ends *de = NULL;
+  assert_int_equal(cairn_dead_ends_create(NULL, NULL, &de), CAIRN_ERR_ARG);
+  assert_null(de);
+  assert_int_equal(cairn_dead_ends_create(g, NULL, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dead_ends_update(NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dead_ends_current(NULL), 0);
+  assert_int_equal(cairn_dead_ends_memory(NULL), 0);
+  cairn_dead_ends_stats st;
+  assert_int_equal(cairn_dead_ends_get_stats(NULL, &st), CAIRN_ERR_ARG);
+  de = table(g);
+  assert_int_equal(cairn_dead_ends_get_stats(de, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+  assert_int_equal(st.areas, 0); /* a ring: no dead end */
+  cairn_search_opts o = cairn_search_defaults();
+  o.dead_ends = de;
+  cairn_result r;
+  assert_int_equal(cairn_astar(s, other, pt(0, 0), pt(3, 2), &o, &r), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_jps(s, other, pt(0, 0), pt(3, 2), &o, &r), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_astar(s, g, pt(0, 0), pt(3, 2), &o, &r), CAIRN_OK);
+  /* other searches ignore it */
+  assert_int_equal(cairn_dijkstra_fill(s, g, &(cairn_point){0, 0}, 1, NULL, 0, 0, &o),
+                   CAIRN_OK);
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+  cairn_grid_destroy(other);
+}
+
+static cairn_status create_some(void *ctx, const cairn_allocator *alloc) {
+  cairn_dead_ends *de = NULL;
+  cairn_status st = cairn_dead_ends_create(ctx, alloc, &de);
+  if (st == CAIRN_OK) {
+    st = cairn_dead_ends_update(de);
+    cairn_dead_ends_destroy(de);
+  }
+  return st;
+}
+
+static void out_of_memory(void **state) {
+  (void)state;
+  uint64_t rng = 9;
+  cairn_grid *g = rooms(&rng, 30, 20, 50, 1);
+  tu_oom_check("dead_ends_create", create_some, g, 10);
+  cairn_grid_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(areas_are_sound),
+      cmocka_unit_test(counts_on_a_drawn_map),
+      tu_with_search(searches_equal_dijkstra),
+      tu_with_search(sliced_equals_whole),
+      tu_with_search(skips_the_rooms_beside_the_way),
+      tu_with_search(update_equals_fresh),
+      tu_with_search(refusals),
+      cmocka_unit_test(out_of_memory),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
