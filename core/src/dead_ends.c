@@ -68,24 +68,28 @@ static void dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t 
 
 /* ---- labelling -------------------------------------------------------- */
 
-/* Areas from the search's tree, in discovery order: a root and each HEAD
- * cell start one, every other cell joins its parent's. Needs the per-area
- * arrays sized (count_areas). aux gets each area's first position in
- * `order`. */
+/* Whether cell v starts an area: a root, or a HEAD cell. */
+CAIRN_INLINE bool starts_area(const de_work *k, uint32_t v) {
+  return k->parent[v] == v || (k->next[v] & HEAD);
+}
+
+/* The areas the search's tree has (label needs the per-area arrays that
+ * many). */
 static uint32_t count_areas(const de_work *k) {
   uint32_t n = 0;
-  for (uint32_t i = 0; i < k->time; i++) {
-    const uint32_t v = k->order[i];
-    n += k->parent[v] == v || (k->next[v] & HEAD);
-  }
+  for (uint32_t i = 0; i < k->time; i++) n += starts_area(k, k->order[i]);
   return n;
 }
 
+/* Areas from the search's tree, in discovery order: a cell that starts
+ * one gets the next id, every other cell joins its parent's. aux gets each
+ * area's first position in `order`. */
 static void label(cairn_dead_ends *de, de_work *k) {
   uint32_t id = 0;
   for (uint32_t i = 0; i < k->time; i++) {
     const uint32_t v = k->order[i], u = k->parent[v];
-    if (u == v || (k->next[v] & HEAD)) {
+    const bool starts = starts_area(k, v);
+    if (starts) {
       id++;
       k->aux[id] = i;
       de->end[id] = i + k->sz[v]; /* a position for now; an id below */
@@ -93,7 +97,7 @@ static void label(cairn_dead_ends *de, de_work *k) {
       de->depth[id] = u == v ? 0 : de->depth[de->area[u]] + 1;
       de->cells[id] = 0;
     }
-    const uint32_t a = u == v || (k->next[v] & HEAD) ? id : de->area[u];
+    const uint32_t a = starts ? id : de->area[u];
     de->area[v] = a;
     de->cells[a]++;
   }
@@ -177,6 +181,8 @@ static uint32_t pick_roots(const cairn_dead_ends *de, de_work *k) {
   return n;
 }
 
+static void set_bit(uint64_t *bits, uint32_t c) { bits[c >> 6] |= 1ull << (c & 63u); }
+
 static void set_stats(cairn_dead_ends *de) {
   cairn_dead_ends_stats s;
   memset(&s, 0, sizeof s);
@@ -189,13 +195,13 @@ static void set_stats(cairn_dead_ends *de) {
     if (de->depth[a] > s.depth) s.depth = de->depth[a];
     const uint32_t c = de->gate[a];
     if (!cairn__de_bit(de->gate_bits, c)) s.gates++;
-    de->gate_bits[c >> 6] |= 1ull << (c & 63u);
+    set_bit(de->gate_bits, c);
   }
   for (size_t c = 0; c < de->padded; c++) {
     const uint32_t a = de->area[c];
     if (!de->grid->cost[c]) continue;
     s.open++;
-    if (de->gate[a] != UINT32_MAX) de->dead_bits[c >> 6] |= 1ull << (c & 63u);
+    if (de->gate[a] != UINT32_MAX) set_bit(de->dead_bits, (uint32_t)c);
   }
   de->stats = s;
 }
@@ -211,7 +217,7 @@ static void work_free(const cairn_allocator *a, de_work *k, size_t n) {
 }
 
 /* Finds the areas: a first search from wherever each island starts, a
- * second from the first one's largest area of each island. */
+ * second from each island's central area (pick_roots). */
 static cairn_status find(cairn_dead_ends *de) {
   const cairn_grid *g = de->grid;
   const size_t n = g->padded;

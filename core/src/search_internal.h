@@ -349,15 +349,16 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
 cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_search_opts *o);
 
 /* The moves out of gate cell c (of the open set `open`, over the
- * cairn__dx order) that stay out of the dead ends this search skips. */
-CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigned open) {
+ * cairn__dx order, whose cell offsets are `off`) that stay out of the dead
+ * ends this search skips. */
+CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigned open,
+                                      const int32_t off[8]) {
   const cairn_dead_ends *de = s->de;
-  const int32_t stride = s->grid->stride;
   unsigned keep = open;
   while (open) {
     const int d = cairn__ctz(open);
     open &= open - 1;
-    const uint32_t nb = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * stride);
+    const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
     if (!cairn__de_allowed(de, de->area[nb], s->de_sa, s->de_ga)) keep &= ~(1u << d);
   }
   return keep;

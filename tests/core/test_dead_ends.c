@@ -177,45 +177,22 @@ static void counts_on_a_drawn_map(void **state) {
   cairn_grid_destroy(g);
 }
 
-/* Dijkstra's answer under options o (landmarks and dead ends left out). */
-static cairn_result dijkstra(cairn_search *s, const cairn_grid *g, cairn_point a, cairn_point b,
-                             const cairn_search_opts *o) {
-  cairn_search_opts d = *o;
-  d.heuristic = CAIRN_H_ZERO;
-  d.landmarks = NULL;
-  d.dead_ends = NULL;
-  cairn_result r;
-  cairn_astar(s, g, a, b, &d, &r);
-  return r;
-}
-
-static void agrees(const cairn_grid *g, const char *what, cairn_status st, const cairn_result *got,
-                   const cairn_result *want, cairn_point a, cairn_point b, int moves, int size) {
-  if (st != want->status)
-    fail_msg("%s (%d,%d)->(%d,%d): status %d, dijkstra %d", what, a.x, a.y, b.x, b.y, st,
-             want->status);
-  if (st != CAIRN_OK) return;
-  if (got->cost != want->cost)
-    fail_msg("%s (%d,%d)->(%d,%d): cost %llu, dijkstra %llu", what, a.x, a.y, b.x, b.y,
-             (unsigned long long)got->cost, (unsigned long long)want->cost);
-  if (size <= 1 && got->base_cost == got->cost)
-    assert_int_equal(tu_path_cost(g, got->path, got->path_len, a, b, moves), got->cost);
-}
-
 /* A* with the table under options o, and with o's plain form jump point
  * search with and without jump tables, from a to b against Dijkstra. */
 static void check_pair(cairn_search *s, cairn_search *ref, const cairn_grid *g,
                        const cairn_dead_ends *de, const cairn_jumps *jt,
                        const cairn_search_opts *base, cairn_point a, cairn_point b) {
   cairn_search_opts o = *base;
-  cairn_result want = dijkstra(ref, g, a, b, &o), got;
+  cairn_result want = tu_dijkstra(ref, g, a, b, &o), got;
   const int size = o.size ? o.size : 1;
-  agrees(g, "astar without", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves, size);
+  tu_agrees(g, "astar without", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves,
+            size <= 1);
   o.dead_ends = de;
-  agrees(g, "astar", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves, size);
+  tu_agrees(g, "astar", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves,
+            size <= 1);
   if (!jt || o.moves != 8 || size != 1 || o.bounds.w) return;
-  agrees(g, "jps", cairn_jps(s, g, a, b, &o, &got), &got, &want, a, b, 8, 1);
-  agrees(g, "jps+", cairn_jps_plus(s, jt, a, b, &o, &got), &got, &want, a, b, 8, 1);
+  tu_agrees(g, "jps", cairn_jps(s, g, a, b, &o, &got), &got, &want, a, b, 8, true);
+  tu_agrees(g, "jps+", cairn_jps_plus(s, jt, a, b, &o, &got), &got, &want, a, b, 8, true);
 }
 
 static void searches_equal_dijkstra(void **state) {

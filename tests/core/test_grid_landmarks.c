@@ -18,45 +18,19 @@ static cairn_landmarks *table(const cairn_grid *g, int count, int active) {
   return lm;
 }
 
-/* Dijkstra's answer under options o (their landmarks left out). */
-static cairn_result dijkstra(cairn_search *s, const cairn_grid *g, cairn_point a, cairn_point b,
-                             const cairn_search_opts *o) {
-  cairn_search_opts d = *o;
-  d.heuristic = CAIRN_H_ZERO;
-  d.landmarks = NULL;
-  cairn_result r;
-  cairn_astar(s, g, a, b, &d, &r);
-  return r;
-}
-
-/* got agrees with want on the status and the cost, and its path is a valid
- * chain of that cost (for a unit of one cell, 8 or 4 moves). */
-static void agrees(const cairn_grid *g, const char *what, cairn_status st, const cairn_result *got,
-                   const cairn_result *want, cairn_point a, cairn_point b, int moves,
-                   bool check_path) {
-  if (st != want->status)
-    fail_msg("%s (%d,%d)->(%d,%d): status %d, dijkstra %d", what, a.x, a.y, b.x, b.y, st,
-             want->status);
-  if (st != CAIRN_OK) return;
-  if (got->cost != want->cost)
-    fail_msg("%s (%d,%d)->(%d,%d): cost %llu, dijkstra %llu", what, a.x, a.y, b.x, b.y,
-             (unsigned long long)got->cost, (unsigned long long)want->cost);
-  if (check_path) assert_int_equal(tu_path_cost(g, got->path, got->path_len, a, b, moves), got->cost);
-}
-
 /* A*, and on a grid of one terrain jump point search with and without
  * tables, all with landmarks lm, from a to b against Dijkstra. */
 static void check_pair(cairn_search *s, cairn_search *ref, const cairn_grid *g,
                        const cairn_landmarks *lm, cairn_point a, cairn_point b) {
   cairn_search_opts o = cairn_search_defaults();
-  cairn_result want = dijkstra(ref, g, a, b, &o), got;
+  cairn_result want = tu_dijkstra(ref, g, a, b, &o), got;
   o.landmarks = lm;
-  agrees(g, "astar", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, 8, true);
+  tu_agrees(g, "astar", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, 8, true);
   if (!cairn_grid_uniform(g)) return;
-  agrees(g, "jps", cairn_jps(s, g, a, b, &o, &got), &got, &want, a, b, 8, true);
+  tu_agrees(g, "jps", cairn_jps(s, g, a, b, &o, &got), &got, &want, a, b, 8, true);
   cairn_jumps *jt;
   assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
-  agrees(g, "jps+", cairn_jps_plus(s, jt, a, b, &o, &got), &got, &want, a, b, 8, true);
+  tu_agrees(g, "jps+", cairn_jps_plus(s, jt, a, b, &o, &got), &got, &want, a, b, 8, true);
   cairn_jumps_destroy(jt);
 }
 
@@ -178,9 +152,9 @@ static void holds_under_every_option(void **state) {
         b = (cairn_point){10 + (int32_t)tu_below(&rng, 45), 5 + (int32_t)tu_below(&rng, 40)};
         if (!cairn_grid_cost(g, a.x, a.y) || !cairn_grid_cost(g, b.x, b.y)) continue;
       }
-      cairn_result want = dijkstra(ref, g, a, b, &o), got;
+      cairn_result want = tu_dijkstra(ref, g, a, b, &o), got;
       cairn_status st = cairn_astar(s, g, a, b, &o, &got);
-      agrees(g, "astar", st, &got, &want, a, b, o.moves, variant == 0 || variant == 2);
+      tu_agrees(g, "astar", st, &got, &want, a, b, o.moves, variant == 0 || variant == 2);
     }
   }
   cairn_claims_destroy(cl);

@@ -285,3 +285,27 @@ cairn_point tu_fitting(uint64_t *rng, const cairn_grid *g, int k) {
   cairn_point none = {-1, -1};
   return none;
 }
+
+cairn_result tu_dijkstra(cairn_search *s, const cairn_grid *g, cairn_point a, cairn_point b,
+                         const cairn_search_opts *o) {
+  cairn_search_opts d = *o;
+  d.heuristic = CAIRN_H_ZERO;
+  d.landmarks = NULL;
+  d.dead_ends = NULL;
+  cairn_result r;
+  cairn_astar(s, g, a, b, &d, &r);
+  return r;
+}
+
+void tu_agrees(const cairn_grid *g, const char *what, cairn_status st, const cairn_result *got,
+               const cairn_result *want, cairn_point a, cairn_point b, int moves,
+               bool check_path) {
+  if (st != want->status)
+    fail_msg("%s (%d,%d)->(%d,%d): status %d, dijkstra %d", what, a.x, a.y, b.x, b.y, st,
+             want->status);
+  if (st != CAIRN_OK) return;
+  if (got->cost != want->cost)
+    fail_msg("%s (%d,%d)->(%d,%d): cost %llu, dijkstra %llu", what, a.x, a.y, b.x, b.y,
+             (unsigned long long)got->cost, (unsigned long long)want->cost);
+  if (check_path) assert_int_equal(tu_path_cost(g, got->path, got->path_len, a, b, moves), got->cost);
+}

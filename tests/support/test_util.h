@@ -3,6 +3,7 @@
 #define CAIRN_TEST_UTIL_H
 
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +58,16 @@ cairn_grid *tu_eroded(const cairn_grid *g, int k);
 cairn_point tu_fitting(uint64_t *rng, const cairn_grid *g, int k);
 /* A random passable cell. */
 cairn_point tu_random_open(uint64_t *rng, const cairn_grid *g);
+/* Dijkstra's answer from a to b under options o, their landmarks and dead
+ * ends left out: the reference the exact searches are held to. */
+cairn_result tu_dijkstra(cairn_search *s, const cairn_grid *g, cairn_point a, cairn_point b,
+                         const cairn_search_opts *o);
+/* Fails unless a search's status st and result got agree with Dijkstra's
+ * want on the status and the cost, and, with check_path, its path is a
+ * valid chain of that cost (for a unit of one cell, 8 or 4 moves). */
+void tu_agrees(const cairn_grid *g, const char *what, cairn_status st, const cairn_result *got,
+               const cairn_result *want, cairn_point a, cairn_point b, int moves,
+               bool check_path);
 /* Fails unless graphs a and b have the same rows: node for node, edge for
  * edge, targets and costs in order. */
 void tu_assert_same_graph(const cairn_graph *a, const cairn_graph *b);
