@@ -41,6 +41,7 @@
 #include "cairn/search.h"
 #include "cairn/landmarks.h"
 #include "cairn/dead_ends.h"
+#include "cairn/path_cache.h"
 #include "cairn/layers.h"
 #include "cairn/graph.h"
 #include "cairn/path.h"

@@ -1,0 +1,390 @@
+/* Shared paths (cairn_path_cache): groups of units from one region to one
+ * goal on random maps get valid paths whose cost lies between Dijkstra's
+ * and Dijkstra's plus the stated excess (and equals it when the excess is
+ * 0, or under max_excess 0), with 8 and 4 moves, terrain, a unit size and
+ * a cost layer; after random reported edits the same holds against a
+ * fresh Dijkstra; an unreported edit clears the cache; the budget evicts;
+ * a short buffer; the refusals; out of memory. */
+#include "test_util.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAP 8192
+
+typedef struct tally {
+  long searched, walked, joined, excess;
+} tally;
+
+/* One request checked against Dijkstra under the cache's search options. */
+static void check_one(cairn_path_cache *pc, cairn_search *s, const cairn_grid *g,
+                      const cairn_path_cache_opts *o, cairn_point a, cairn_point b, tally *t) {
+  static cairn_point path[CAP];
+  cairn_cached_path got;
+  const cairn_status st = cairn_path_cache_find(pc, s, a, b, path, CAP, &got);
+  cairn_search_opts so = o->search;
+  if (so.moves == 4) so.heuristic = CAIRN_H_MANHATTAN;
+  const cairn_result want = tu_dijkstra(s, g, a, b, &so);
+  if (want.status == CAIRN_NO_PATH) {
+    assert_int_equal(st, CAIRN_NO_PATH);
+    return;
+  }
+  assert_int_equal(want.status, CAIRN_OK);
+  assert_int_equal(st, CAIRN_OK);
+  assert_int_equal(got.status, CAIRN_OK);
+  /* walk the path on the grid a unit of this size moves on */
+  const int k = o->search.size > 1 ? o->search.size : 1;
+  cairn_grid *moves_on = k > 1 ? tu_eroded(g, k) : NULL;
+  const cairn_cost terrain =
+      tu_path_cost(moves_on ? moves_on : g, path, got.len, a, b, o->search.moves);
+  cairn_grid_destroy(moves_on);
+  if (!o->search.penalty) assert_int_equal(terrain, got.cost);
+  assert_true(got.cost >= want.cost);
+  assert_true(got.cost <= want.cost + got.excess);
+  if (o->max_excess == 0) assert_int_equal(got.excess, 0);
+  if (got.excess == 0) assert_int_equal(got.cost, want.cost);
+  if (got.how == CAIRN_CACHE_SEARCHED) t->searched++;
+  else if (got.how == CAIRN_CACHE_WALKED) t->walked++;
+  else t->joined++;
+  if (got.excess) t->excess++;
+}
+
+/* `units` requests from cells within 5 of a random centre to one random
+ * goal, for `goals` goals. */
+static void groups(cairn_path_cache *pc, cairn_search *s, const cairn_grid *g,
+                   const cairn_path_cache_opts *o, uint64_t *rng, int goals, int units,
+                   tally *t) {
+  const int k = o->search.size > 1 ? o->search.size : 1;
+  for (int j = 0; j < goals; j++) {
+    const cairn_point b = tu_fitting(rng, g, k);
+    const cairn_point c = tu_fitting(rng, g, k);
+    for (int u = 0; u < units; u++) {
+      cairn_point a = c;
+      for (int tries = 0; tries < 50; tries++) {
+        const cairn_point p = {c.x - 5 + (int32_t)tu_below(rng, 11),
+                               c.y - 5 + (int32_t)tu_below(rng, 11)};
+        if (cairn_grid_contains(g, p.x, p.y) && cairn_grid_clearance(g, p.x, p.y) >= k) {
+          a = p;
+          break;
+        }
+      }
+      check_one(pc, s, g, o, a, b, t);
+    }
+  }
+}
+
+static void run_groups(void **state, int moves, int size, int max_cost, bool layer,
+                       double max_excess) {
+  cairn_search *s = *state;
+  uint64_t rng = 77 + (uint64_t)(moves * 10 + size + max_cost);
+  tally t = {0};
+  for (int m = 0; m < 4; m++) {
+    cairn_grid *g = tu_random_grid(&rng, 48, 40, 22, max_cost);
+    cairn_penalty *pen = NULL;
+    cairn_path_cache_opts o = cairn_path_cache_defaults();
+    o.search.moves = moves;
+    o.search.size = size;
+    o.max_excess = max_excess;
+    if (layer) {
+      assert_int_equal(cairn_penalty_create(g, NULL, &pen), CAIRN_OK);
+      for (int i = 0; i < 200; i++) {
+        const cairn_point p = tu_random_open(&rng, g);
+        const int64_t extra = (int64_t)(1 + tu_below(&rng, 3)) * (int64_t)CAIRN_COST_ONE;
+        assert_int_equal(cairn_penalty_add(pen, p.x, p.y, extra), CAIRN_OK);
+      }
+      o.search.penalty = pen;
+    }
+    cairn_path_cache *pc = NULL;
+    assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+    groups(pc, s, g, &o, &rng, 4, 20, &t);
+    cairn_path_cache_destroy(pc);
+    cairn_penalty_destroy(pen);
+    cairn_grid_destroy(g);
+  }
+  /* the cache must have shared: most units of a group walk or join (only
+   * those that stand on a route, or join where the floor proves it exact,
+   * when every answer must be exact) */
+  if (max_excess == 0) {
+    assert_int_equal(t.excess, 0);
+    assert_true(t.walked + t.joined > 0);
+  } else {
+    assert_true(t.walked + t.joined > t.searched);
+  }
+}
+
+static void groups_8(void **state) { run_groups(state, 8, 1, 1, false, -1); }
+static void groups_4(void **state) { run_groups(state, 4, 1, 1, false, -1); }
+static void groups_terrain(void **state) { run_groups(state, 8, 1, 5, false, -1); }
+static void groups_size_2(void **state) { run_groups(state, 8, 2, 3, false, -1); }
+static void groups_layer(void **state) { run_groups(state, 8, 1, 2, true, -1); }
+static void groups_exact(void **state) { run_groups(state, 8, 1, 3, false, 0); }
+
+/* Random edits, each reported: every answer after them stays within its
+ * bound of a fresh Dijkstra's; an edit on a stored path drops its route. */
+static void reported_edits(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 5;
+  cairn_grid *g = tu_random_grid(&rng, 40, 40, 20, 3);
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+  tally t = {0};
+  const cairn_point goal = tu_random_open(&rng, g);
+  for (int round = 0; round < 30; round++) {
+    for (int u = 0; u < 8; u++) check_one(pc, s, g, &o, tu_random_open(&rng, g), goal, &t);
+    const cairn_rect r = {(int32_t)tu_below(&rng, 38), (int32_t)tu_below(&rng, 38),
+                          1 + (int32_t)tu_below(&rng, 2), 1 + (int32_t)tu_below(&rng, 2)};
+    const uint8_t cost = (uint8_t)tu_below(&rng, 4); /* 0 blocks */
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+      for (int32_t x = r.x; x < r.x + r.w; x++)
+        if (!(x == goal.x && y == goal.y)) assert_int_equal(cairn_grid_set_cost(g, x, y, cost), CAIRN_OK);
+    assert_int_equal(cairn_path_cache_edited(pc, r), CAIRN_OK);
+  }
+  cairn_path_cache_stats st;
+  assert_int_equal(cairn_path_cache_get_stats(pc, &st), CAIRN_OK);
+  assert_true(st.dropped > 0);
+  assert_int_equal(st.cleared, 0);
+  assert_true(t.walked + t.joined > 0);
+  cairn_path_cache_destroy(pc);
+  cairn_grid_destroy(g);
+}
+
+/* An edit on the route drops it; one far from it, that cannot shorten it,
+ * keeps it; one nobody reported clears everything. */
+static void which_edits_drop(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {
+      "....................",
+      "....................",
+      "....................",
+      "....................",
+      "....................",
+      "....................",
+  };
+  cairn_grid *g = tu_grid(rows, 6);
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
+  cairn_point path[64];
+  cairn_cached_path got;
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(10, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_SEARCHED);
+  assert_int_equal(got.cost, 10 * CAIRN_COST_ONE);
+  /* far from the route (row 5, columns 15..19): a detour there costs more */
+  assert_int_equal(cairn_grid_set_cost(g, 18, 5, 3), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_edited(pc, (cairn_rect){18, 5, 1, 1}), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(10, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_WALKED);
+  /* on the route: dropped, searched again, around the wall */
+  assert_int_equal(cairn_grid_set_cost(g, 5, 0, 0), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_edited(pc, (cairn_rect){5, 0, 1, 1}), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(10, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_SEARCHED);
+  assert_int_equal(got.cost, 8 * CAIRN_COST_ONE + 2 * CAIRN_COST_DIAG);
+  /* unreported */
+  assert_int_equal(cairn_grid_set_cost(g, 19, 5, 2), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(10, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_SEARCHED);
+  cairn_path_cache_stats st;
+  assert_int_equal(cairn_path_cache_get_stats(pc, &st), CAIRN_OK);
+  assert_int_equal(st.dropped, 1);
+  assert_int_equal(st.cleared, 1);
+  assert_int_equal(st.routes, 1);
+  cairn_path_cache_destroy(pc);
+  cairn_grid_destroy(g);
+}
+
+/* Opening a wall beside a route, off it, could make a shorter one: the
+ * route is dropped and the answer searched again, straight through. */
+static void opening_drops(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {
+      "..........", "....#.....", "....#.....", "....#.....", "..........",
+  };
+  cairn_grid *g = tu_grid(rows, 5);
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
+  cairn_point path[64];
+  cairn_cached_path got;
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 2), pt(9, 2), path, 64, &got), CAIRN_OK);
+  assert_true(got.cost > 9 * CAIRN_COST_ONE);
+  assert_int_equal(cairn_grid_set_cost(g, 4, 2, 1), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_edited(pc, (cairn_rect){4, 2, 1, 1}), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 2), pt(9, 2), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_SEARCHED);
+  assert_int_equal(got.cost, 9 * CAIRN_COST_ONE);
+  cairn_path_cache_destroy(pc);
+  cairn_grid_destroy(g);
+}
+
+/* A unit one step beside a stored route joins it; with the join radius 0
+ * it searches; the stated excess is the walk there and back. */
+static void join_and_bound(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {
+      "..........",
+      "..........",
+      "..........",
+  };
+  cairn_grid *g = tu_grid(rows, 3);
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
+  cairn_point path[64];
+  cairn_cached_path got;
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(9, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(3, 2), pt(9, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_JOINED);
+  /* two steps up to (3, 0) and on: 8 straight steps where 4 straight and
+   * 2 diagonal ones are cheapest. The join's bound (both ways of it, 4)
+   * loses to the floor (8 less the octile distance), exact on open ground */
+  assert_int_equal(got.cost, 8 * CAIRN_COST_ONE);
+  assert_int_equal(got.excess, 4 * CAIRN_COST_ONE - 2 * CAIRN_COST_DIAG);
+  assert_true(got.cost <= 4 * CAIRN_COST_ONE + 2 * CAIRN_COST_DIAG + got.excess);
+  /* the joined steps are on the route now */
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(3, 1), pt(9, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_WALKED);
+  cairn_path_cache_destroy(pc);
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  o.join_radius = 0;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(9, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(3, 2), pt(9, 0), path, 64, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_SEARCHED);
+  assert_int_equal(got.cost, 4 * CAIRN_COST_ONE + 2 * CAIRN_COST_DIAG);
+  cairn_path_cache_destroy(pc);
+  cairn_grid_destroy(g);
+}
+
+/* A small budget: routes are evicted, the bytes stay within it, and the
+ * answers stay right. */
+static void budget(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 12;
+  cairn_grid *g = tu_random_grid(&rng, 64, 64, 15, 1);
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  o.budget = 4096;
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+  tally t = {0};
+  groups(pc, s, g, &o, &rng, 12, 4, &t);
+  cairn_path_cache_stats st;
+  assert_int_equal(cairn_path_cache_get_stats(pc, &st), CAIRN_OK);
+  assert_true(st.evicted > 0);
+  assert_true(st.bytes <= o.budget);
+  assert_true(st.routes >= 1);
+  cairn_path_cache_destroy(pc);
+  cairn_grid_destroy(g);
+}
+
+/* A buffer too short: CAIRN_ERR_BUFFER with the length; the retry walks
+ * the kept route. */
+static void short_buffer(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {"........"};
+  cairn_grid *g = tu_grid(rows, 1);
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
+  cairn_point path[8];
+  cairn_cached_path got;
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(7, 0), path, 3, &got),
+                   CAIRN_ERR_BUFFER);
+  assert_int_equal(got.len, 8);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(7, 0), path, 8, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_WALKED);
+  assert_int_equal(path[7].x, 7);
+  cairn_path_cache_destroy(pc);
+  cairn_grid_destroy(g);
+}
+
+static void refusals(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {"..#.", "...."};
+  cairn_grid *g = tu_grid(rows, 2);
+  cairn_path_cache *pc = NULL;
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  assert_int_equal(cairn_path_cache_create(NULL, NULL, NULL, &pc), CAIRN_ERR_ARG);
+  assert_null(pc);
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, NULL), CAIRN_ERR_ARG);
+  cairn_path_cache_opts bad[6] = {o, o, o, o, o, o};
+  bad[0].budget = 100;
+  bad[1].join_radius = -1;
+  bad[2].search.weight = 2;
+  bad[3].search.turn_penalty = 1;
+  bad[4].search.moves = 6;
+  bad[5].search.max_expanded = 10;
+  for (int i = 0; i < 6; i++) assert_int_equal(cairn_path_cache_create(g, &bad[i], NULL, &pc), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
+  cairn_point path[16];
+  cairn_cached_path got;
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(9, 0), path, 16, &got), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(-1, 0), pt(1, 0), path, 16, &got), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(2, 0), pt(1, 0), path, 16, &got), CAIRN_ERR_BLOCKED);
+  assert_int_equal(got.status, CAIRN_ERR_BLOCKED);
+  assert_int_equal(cairn_path_cache_find(pc, NULL, pt(0, 0), pt(1, 0), path, 16, &got), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(1, 0), NULL, 16, &got), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(1, 0), path, 16, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_edited(NULL, (cairn_rect){0, 0, 1, 1}), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_get_stats(pc, NULL), CAIRN_ERR_ARG);
+  /* a size the map has no room for */
+  cairn_path_cache_destroy(pc);
+  o.search.size = 3;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_find(pc, s, pt(0, 0), pt(1, 0), path, 16, &got), CAIRN_ERR_BLOCKED);
+  cairn_path_cache_destroy(pc);
+  cairn_path_cache_destroy(NULL);
+  cairn_path_cache_clear(NULL);
+  cairn_grid_destroy(g);
+}
+
+typedef struct oom_ctx {
+  cairn_grid *g;
+  cairn_search *s;
+} oom_ctx;
+
+/* A route, a join onto it, a second goal: NOMEM unless all were stored. */
+static cairn_status requests(void *ctx, const cairn_allocator *alloc) {
+  const oom_ctx *c = ctx;
+  cairn_path_cache *pc = NULL;
+  cairn_status st = cairn_path_cache_create(c->g, NULL, alloc, &pc);
+  if (st != CAIRN_OK) return st;
+  cairn_point path[256];
+  cairn_cached_path got;
+  const cairn_point from[3] = {{0, 0}, {2, 3}, {0, 0}}, to[3] = {{30, 10}, {30, 10}, {5, 12}};
+  for (int i = 0; i < 3 && st == CAIRN_OK; i++)
+    st = cairn_path_cache_find(pc, c->s, from[i], to[i], path, 256, &got);
+  cairn_path_cache_stats stats;
+  cairn_path_cache_get_stats(pc, &stats);
+  if (st == CAIRN_OK && (stats.routes != 2 || stats.joined != 1)) st = CAIRN_ERR_NOMEM;
+  cairn_path_cache_destroy(pc);
+  return st;
+}
+
+static void out_of_memory(void **state) {
+  static const char *const rows[] = {
+      "................................", "................................",
+      "........#########...............", "................#...............",
+      "................#...............", "................#...............",
+      "................#...............", "................#...............",
+      "................................", "................................",
+      "................................", "................................",
+      "................................",
+  };
+  oom_ctx c = {tu_grid(rows, 13), *state};
+  tu_oom_check("path_cache", requests, &c, 6);
+  cairn_grid_destroy(c.g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      tu_with_search(groups_8),       tu_with_search(groups_4),
+      tu_with_search(groups_terrain), tu_with_search(groups_size_2),
+      tu_with_search(groups_layer),   tu_with_search(groups_exact),
+      tu_with_search(reported_edits), tu_with_search(which_edits_drop),
+      tu_with_search(opening_drops),  tu_with_search(join_and_bound),
+      tu_with_search(budget),
+      tu_with_search(short_buffer),   tu_with_search(refusals),
+      tu_with_search(out_of_memory),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
