@@ -8,42 +8,10 @@
 #include "cairn_alloc.h"
 #include "core_internal.h"
 #include "layers_internal.h"
+#include "path_cache_internal.h"
 #include "search_internal.h"
 
-#define NO_NODE UINT32_MAX
-
-/* One goal's tree: node k is grid cell cell[k], whose path to the goal
- * goes on to node next[k] (NO_NODE at the goal) for at most d[k], at most
- * ex[k] above the cheapest. d is an upper bound, not the exact sum: an
- * exact path laid over a node later lowers what walking from the nodes
- * behind it costs, and never raises it. */
-typedef struct route {
-  uint32_t goal;     /* grid index */
-  uint64_t used;     /* the cache's clock at the last request */
-  uint32_t n, cap;   /* nodes */
-  uint32_t *cell, *next;
-  cairn_cost *d, *ex;
-  uint32_t *slot;    /* open addressing, cell -> node + 1 (0 empty) */
-  uint32_t slots;    /* a power of two, at least twice cap */
-} route;
-
-struct cairn_path_cache {
-  cairn_allocator alloc;
-  const cairn_grid *grid;
-  cairn_path_cache_opts opts;
-  uint64_t version; /* the grid's, when the routes were last known good */
-  uint64_t clock;
-  route **routes;
-  size_t n_routes, cap_routes;
-  size_t bytes;     /* of all routes */
-  cairn_point *goals;   /* a join search's goals */
-  size_t goals_cap;
-  uint32_t *ix;         /* a path's cells as grid indices */
-  size_t ix_cap;
-  cairn_path_cache_stats stats;
-};
-
-static size_t route_bytes(uint32_t cap, uint32_t slots) {
+size_t cairn__pc_route_bytes(uint32_t cap, uint32_t slots) {
   return sizeof(route) + (size_t)cap * (2 * sizeof(uint32_t) + 2 * sizeof(cairn_cost)) +
          (size_t)slots * sizeof(uint32_t);
 }
@@ -56,7 +24,7 @@ static void route_free_arrays(const cairn_allocator *a, route *r) {
   cairn__free(a, r->slot, r->slots * sizeof *r->slot);
 }
 
-static void route_free(const cairn_allocator *a, route *r) {
+void cairn__pc_route_free(const cairn_allocator *a, route *r) {
   route_free_arrays(a, r);
   cairn__free(a, r, sizeof *r);
 }
@@ -65,7 +33,7 @@ static uint32_t slot_of(const route *r, uint32_t cell) {
   return (uint32_t)(((uint64_t)cell * 0x9E3779B97F4A7C15ull) >> 32) & (r->slots - 1);
 }
 
-static uint32_t node_of(const route *r, uint32_t cell) {
+uint32_t cairn__pc_node_of(const route *r, uint32_t cell) {
   if (!r->slots) return NO_NODE;
   for (uint32_t k = slot_of(r, cell);; k = (k + 1) & (r->slots - 1)) {
     const uint32_t v = r->slot[k];
@@ -74,7 +42,7 @@ static uint32_t node_of(const route *r, uint32_t cell) {
   }
 }
 
-static void slot_put(route *r, uint32_t node) {
+void cairn__pc_route_index(route *r, uint32_t node) {
   uint32_t k = slot_of(r, r->cell[node]);
   while (r->slot[k]) k = (k + 1) & (r->slots - 1);
   r->slot[k] = node + 1;
@@ -82,7 +50,7 @@ static void slot_put(route *r, uint32_t node) {
 
 /* Room for cap nodes in r: new arrays with the nodes copied and the
  * slots rebuilt; r untouched when out of memory. */
-static bool route_reserve(const cairn_allocator *a, route *r, uint32_t cap) {
+bool cairn__pc_route_reserve(const cairn_allocator *a, route *r, uint32_t cap) {
   if (cap <= r->cap) return true;
   uint32_t slots = 16;
   while (slots < 2 * cap) slots *= 2;
@@ -107,14 +75,14 @@ static bool route_reserve(const cairn_allocator *a, route *r, uint32_t cap) {
   }
   route_free_arrays(a, r);
   *r = t;
-  for (uint32_t k = 0; k < r->n; k++) slot_put(r, k);
+  for (uint32_t k = 0; k < r->n; k++) cairn__pc_route_index(r, k);
   return true;
 }
 
 static void drop_route(cairn_path_cache *pc, size_t k) {
   route *r = pc->routes[k];
-  pc->bytes -= route_bytes(r->cap, r->slots);
-  route_free(&pc->alloc, r);
+  pc->bytes -= cairn__pc_route_bytes(r->cap, r->slots);
+  cairn__pc_route_free(&pc->alloc, r);
   pc->routes[k] = pc->routes[--pc->n_routes];
 }
 
@@ -170,15 +138,15 @@ void cairn_path_cache_destroy(cairn_path_cache *pc) {
   cairn__free(&pc->alloc, pc, sizeof *pc);
 }
 
-static unsigned unit_size(const cairn_path_cache *pc) {
+unsigned cairn__pc_unit_size(const cairn_path_cache *pc) {
   return pc->opts.search.size > 1 ? (unsigned)pc->opts.search.size : 1u;
 }
 
 /* What a step from grid index `from` to its neighbour `to` costs, as the
  * searches charge it: the step times the terrain entered, plus the layer. */
-static cairn_cost step_cost(const cairn_path_cache *pc, uint32_t from, uint32_t to) {
+cairn_cost cairn__pc_step_cost(const cairn_path_cache *pc, uint32_t from, uint32_t to) {
   const cairn_grid *g = pc->grid;
-  const unsigned k = unit_size(pc);
+  const unsigned k = cairn__pc_unit_size(pc);
   const uint32_t gap = from > to ? from - to : to - from;
   const cairn_cost base = gap == 1 || gap == (uint32_t)g->stride ? CAIRN_COST_ONE : CAIRN_COST_DIAG;
   cairn_cost c = base * (k > 1 ? cairn__block_cost(g, to, k) : g->cost[to]);
@@ -223,7 +191,7 @@ static bool route_room(cairn_path_cache *pc, route **r, uint32_t goal, size_t mo
   while (want < n + more) want *= 2;
   uint32_t want_slots = 16;
   while (want_slots < 2 * want) want_slots *= 2;
-  const size_t grow = route_bytes(want, want_slots) - (t ? route_bytes(cap, slots) : 0);
+  const size_t grow = cairn__pc_route_bytes(want, want_slots) - (t ? cairn__pc_route_bytes(cap, slots) : 0);
   if (want == cap) return true;
   if (!make_room(pc, t, grow)) return false;
   if (!t) {
@@ -233,29 +201,29 @@ static bool route_room(cairn_path_cache *pc, route **r, uint32_t goal, size_t mo
       return false;
     t->goal = goal;
     pc->routes[pc->n_routes++] = t;
-    pc->bytes += route_bytes(0, 0);
+    pc->bytes += cairn__pc_route_bytes(0, 0);
   }
-  const size_t before = route_bytes(t->cap, t->slots);
-  if (!route_reserve(&pc->alloc, t, want)) {
+  const size_t before = cairn__pc_route_bytes(t->cap, t->slots);
+  if (!cairn__pc_route_reserve(&pc->alloc, t, want)) {
     if (t->n) return false;
     for (size_t k = 0; k < pc->n_routes; k++) /* made for this request: not left empty */
       if (pc->routes[k] == t) drop_route(pc, k);
     *r = NULL;
     return false;
   }
-  pc->bytes += route_bytes(t->cap, t->slots) - before;
+  pc->bytes += cairn__pc_route_bytes(t->cap, t->slots) - before;
   *r = t;
   return true;
 }
 
 /* Node for cell in r, added if new (room was made). */
 static uint32_t node_add(route *r, uint32_t cell) {
-  uint32_t k = node_of(r, cell);
+  uint32_t k = cairn__pc_node_of(r, cell);
   if (k != NO_NODE) return k;
   k = r->n++;
   r->cell[k] = cell;
   r->next[k] = NO_NODE;
-  slot_put(r, k);
+  cairn__pc_route_index(r, k);
   return k;
 }
 
@@ -287,9 +255,9 @@ static void lay_path(const cairn_path_cache *pc, route *r, const uint32_t *pts, 
   for (size_t i = n; i-- > 0;) {
     const uint32_t k = join != NO_NODE && i == n - 1 ? join : node_add(r, pts[i]);
     if (i + 1 < n) {
-      const cairn_cost fwd = step_cost(pc, pts[i], pts[i + 1]);
+      const cairn_cost fwd = cairn__pc_step_cost(pc, pts[i], pts[i + 1]);
       there += fwd;
-      back += step_cost(pc, pts[i + 1], pts[i]);
+      back += cairn__pc_step_cost(pc, pts[i + 1], pts[i]);
       r->next[k] = nx;
       r->d[k] = d + there;
       /* two bounds on d minus the cheapest: the join's, and d minus the
@@ -314,7 +282,7 @@ static void walk(const cairn_path_cache *pc, const route *r, uint32_t k, cairn_p
   cairn_cost c = 0;
   for (uint32_t at = k; at != NO_NODE; at = r->next[at]) {
     if (n < cap) path[n] = point_of(pc->grid, r->cell[at]);
-    if (r->next[at] != NO_NODE) c += step_cost(pc, r->cell[at], r->cell[r->next[at]]);
+    if (r->next[at] != NO_NODE) c += cairn__pc_step_cost(pc, r->cell[at], r->cell[r->next[at]]);
     n++;
   }
   *len = n;
@@ -336,7 +304,7 @@ static cairn_status check_cell(const cairn_path_cache *pc, cairn_point p) {
   if (b.w > 0 && b.h > 0 &&
       (p.x < b.x || p.y < b.y || p.x >= b.x + b.w || p.y >= b.y + b.h))
     return CAIRN_ERR_RANGE;
-  return cairn_grid_clearance(g, p.x, p.y) >= unit_size(pc) ? CAIRN_OK : CAIRN_ERR_BLOCKED;
+  return cairn_grid_clearance(g, p.x, p.y) >= cairn__pc_unit_size(pc) ? CAIRN_OK : CAIRN_ERR_BLOCKED;
 }
 
 /* The window a join search looks in: join_radius around start, inside the
@@ -346,7 +314,7 @@ static cairn_rect join_window(const cairn_path_cache *pc, cairn_point start) {
   const int32_t R = (int32_t)ceil(pc->opts.join_radius);
   cairn_rect b = pc->opts.search.bounds;
   if (b.w <= 0 || b.h <= 0) b = (cairn_rect){0, 0, cairn_grid_width(g), cairn_grid_height(g)};
-  const int32_t k = (int32_t)unit_size(pc); /* the start's block stays inside */
+  const int32_t k = (int32_t)cairn__pc_unit_size(pc); /* the start's block stays inside */
   int32_t x0 = start.x - R, y0 = start.y - R, x1 = start.x + R + k, y1 = start.y + R + k;
   if (x0 < b.x) x0 = b.x;
   if (y0 < b.y) y0 = b.y;
@@ -363,7 +331,7 @@ static cairn_rect join_window(const cairn_path_cache *pc, cairn_point start) {
 static uint32_t join(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_point start,
                      uint64_t *expanded, cairn_status *err) {
   const route *r = *rp;
-  const unsigned k = unit_size(pc);
+  const unsigned k = cairn__pc_unit_size(pc);
   const cairn_rect w = join_window(pc, start);
   size_t n = 0;
   for (uint32_t i = 0; i < r->n; i++) { /* the route's positions in the window */
@@ -390,11 +358,11 @@ static uint32_t join(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_po
   const size_t len = res.path_len;
   const uint32_t *ix = as_indices(pc, res.path, len);
   if (!ix) return *err = CAIRN_ERR_NOMEM, NO_NODE;
-  const uint32_t at = node_of(r, ix[len - 1]);
+  const uint32_t at = cairn__pc_node_of(r, ix[len - 1]);
   cairn_cost fwd = 0, back = 0;
   for (size_t i = 0; i + 1 < len; i++) {
-    fwd += step_cost(pc, ix[i], ix[i + 1]);
-    back += step_cost(pc, ix[i + 1], ix[i]);
+    fwd += cairn__pc_step_cost(pc, ix[i], ix[i + 1]);
+    back += cairn__pc_step_cost(pc, ix[i + 1], ix[i]);
   }
   const cairn_cost by_join = r->ex[at] + fwd + back; /* as lay_path */
   const cairn_cost by_floor = r->d[at] + fwd - least_to(pc, ix[0], r->goal);
@@ -403,7 +371,7 @@ static uint32_t join(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_po
     return NO_NODE;
   if (!route_room(pc, rp, r->goal, len)) return NO_NODE;
   lay_path(pc, *rp, ix, len, at);
-  return node_of(*rp, ix[0]);
+  return cairn__pc_node_of(*rp, ix[0]);
 }
 
 /* An exact search from start to goal; its path laid onto *rp (created if
@@ -450,7 +418,7 @@ cairn_status cairn_path_cache_find(cairn_path_cache *pc, cairn_search *s, cairn_
   const uint32_t gi = cairn__grid_index(pc->grid, goal.x, goal.y);
   const uint32_t si = cairn__grid_index(pc->grid, start.x, start.y);
   route *r = find_route(pc, gi);
-  uint32_t node = r ? node_of(r, si) : NO_NODE;
+  uint32_t node = r ? cairn__pc_node_of(r, si) : NO_NODE;
   if (node != NO_NODE) {
     out->how = CAIRN_CACHE_WALKED;
     pc->stats.walked++;
@@ -492,7 +460,7 @@ static bool route_affected(const cairn_path_cache *pc, const route *r, cairn_rec
 cairn_status cairn_path_cache_edited(cairn_path_cache *pc, cairn_rect r) {
   if (!pc) return CAIRN_ERR_ARG;
   /* a unit of size k at (x, y) covers up to k - 1 cells right and down */
-  const int32_t k = (int32_t)unit_size(pc) - 1;
+  const int32_t k = (int32_t)cairn__pc_unit_size(pc) - 1;
   int64_t x0 = (int64_t)r.x - k, y0 = (int64_t)r.y - k;
   int64_t x1 = (int64_t)r.x + r.w, y1 = (int64_t)r.y + r.h;
   x0 = clamp64(x0, 0, cairn_grid_width(pc->grid));

@@ -5,6 +5,7 @@
  * a cost layer; after random reported edits the same holds against a
  * fresh Dijkstra; an unreported edit clears the cache; the budget evicts;
  * a short buffer; the refusals; out of memory. */
+#include "cairn_save.h"
 #include "test_util.h"
 
 #include <stdbool.h>
@@ -337,6 +338,199 @@ static void refusals(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* A cache with a few routes on g: groups of units to three goals. */
+static cairn_path_cache *filled_with(cairn_search *s, const cairn_grid *g, uint64_t seed,
+                                     int goals) {
+  cairn_path_cache *pc = NULL;
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+  tally t = {0};
+  groups(pc, s, g, &o, &seed, goals, 10, &t);
+  return pc;
+}
+
+static cairn_path_cache *filled(cairn_search *s, const cairn_grid *g, uint64_t seed) {
+  return filled_with(s, g, seed, 3);
+}
+
+static unsigned char *saved(const cairn_path_cache *pc, size_t *len) {
+  assert_int_equal(cairn_path_cache_save(pc, NULL, 0, len), CAIRN_ERR_BUFFER);
+  unsigned char *buf = malloc(*len);
+  assert_non_null(buf);
+  size_t again = 0;
+  assert_int_equal(cairn_path_cache_save(pc, buf, *len - 1, &again), CAIRN_ERR_BUFFER);
+  assert_int_equal(cairn_path_cache_save(pc, buf, *len, &again), CAIRN_OK);
+  assert_int_equal(again, *len);
+  return buf;
+}
+
+/* Saved and loaded routes answer every stored cell as the originals do:
+ * the same path, cost and bound, by walking. */
+static void save_and_load(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 31;
+  cairn_grid *g = tu_random_grid(&rng, 40, 30, 20, 3);
+  cairn_path_cache *a = filled(s, g, 8);
+  size_t len = 0;
+  unsigned char *buf = saved(a, &len);
+  cairn_path_cache *b = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &b), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_load(b, buf, len), CAIRN_OK);
+  cairn_path_cache_stats sa, sb;
+  cairn_path_cache_get_stats(a, &sa);
+  cairn_path_cache_get_stats(b, &sb);
+  assert_int_equal(sa.routes, sb.routes);
+  assert_int_equal(sa.cells, sb.cells);
+  assert_true(sa.routes >= 2);
+  /* every cell of every saved route, towards its goal (read from the
+   * file's bytes): walked by both caches, alike */
+  static cairn_point pa[CAP], pb[CAP];
+  long walked = 0;
+  size_t at = 40; /* past the header */
+  for (uint32_t r = 0; r < sa.routes; r++) {
+    const uint32_t goal = cairn__le32(buf + at), n = cairn__le32(buf + at + 4);
+    at += 8;
+    const cairn_point gp = pt((int32_t)(goal % 40), (int32_t)(goal / 40));
+    for (uint32_t i = 0; i < n; i++, at += 24) {
+      const uint32_t c = cairn__le32(buf + at);
+      const cairn_point cp = pt((int32_t)(c % 40), (int32_t)(c / 40));
+      cairn_cached_path ga, gb;
+      assert_int_equal(cairn_path_cache_find(a, s, cp, gp, pa, CAP, &ga), CAIRN_OK);
+      assert_int_equal(cairn_path_cache_find(b, s, cp, gp, pb, CAP, &gb), CAIRN_OK);
+      assert_int_equal(ga.how, CAIRN_CACHE_WALKED);
+      assert_int_equal(gb.how, CAIRN_CACHE_WALKED);
+      assert_int_equal(ga.cost, gb.cost);
+      assert_int_equal(ga.excess, gb.excess);
+      assert_int_equal(ga.len, gb.len);
+      assert_memory_equal(pa, pb, ga.len * sizeof *pa);
+      walked++;
+    }
+  }
+  assert_true(walked > 20);
+  cairn_path_cache_destroy(a);
+  cairn_path_cache_destroy(b);
+  free(buf);
+  cairn_grid_destroy(g);
+}
+
+/* Rewrites the checksum of a changed save, so that the checks behind it
+ * are reached. */
+static void rehash(unsigned char *buf, size_t len) {
+  cairn__hash h;
+  cairn__hash_init(&h);
+  cairn__hash_add(&h, buf, len - 8);
+  const uint64_t v = cairn__hash_end(&h);
+  for (int i = 0; i < 8; i++) buf[len - 8 + (size_t)i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put32(unsigned char *b, uint32_t v) {
+  for (int i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Truncated, corrupt, inconsistent, of another grid or unit: refused
+ * with the right status, and the cache keeps what it held. */
+static void bad_saves(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 41;
+  cairn_grid *g = tu_random_grid(&rng, 40, 30, 20, 3);
+  cairn_path_cache *a = filled(s, g, 9);
+  size_t len = 0;
+  unsigned char *buf = saved(a, &len);
+  cairn_path_cache *b = filled(s, g, 10);
+  cairn_path_cache_stats before, after;
+  cairn_path_cache_get_stats(b, &before);
+  for (size_t n = 0; n < len; n += 1 + n / 8)
+    assert_int_equal(cairn_path_cache_load(b, buf, n), CAIRN_ERR_PARSE);
+  for (size_t i = 0; i < len; i += 1 + i / 16) {
+    buf[i] ^= 0x10;
+    assert_int_equal(cairn_path_cache_load(b, buf, len), CAIRN_ERR_PARSE);
+    buf[i] ^= 0x10;
+  }
+  /* consistent checksums over inconsistent routes (at the first route's
+   * node 1, node 0 being its goal): a cost below its steps, a loop, a
+   * cell off the grid, a second goal */
+  const size_t node1 = 40 + 8 + 24;
+  static const size_t fields[4] = {8, 4, 0, 4};
+  const uint32_t values[4] = {0, 1, 40u * 30u, UINT32_MAX};
+  for (int k = 0; k < 4; k++) {
+    unsigned char *bad = malloc(len);
+    assert_non_null(bad);
+    memcpy(bad, buf, len);
+    if (k == 0) memset(bad + node1 + fields[k], 0, 8);
+    else put32(bad + node1 + fields[k], values[k]);
+    if (k == 1) put32(bad + node1 + 4, 1); /* node 1 -> node 1 */
+    rehash(bad, len);
+    assert_int_equal(cairn_path_cache_load(b, bad, len), CAIRN_ERR_PARSE);
+    free(bad);
+  }
+  cairn_path_cache_get_stats(b, &after);
+  assert_int_equal(before.routes, after.routes);
+  assert_int_equal(before.cells, after.cells);
+  /* another unit size, other moves, another terrain */
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  o.search.size = 2;
+  cairn_path_cache *c = NULL;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &c), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_load(c, buf, len), CAIRN_ERR_MISMATCH);
+  cairn_path_cache_destroy(c);
+  o = cairn_path_cache_defaults();
+  o.search.moves = 4;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &c), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_load(c, buf, len), CAIRN_ERR_MISMATCH);
+  cairn_path_cache_destroy(c);
+  /* more routes than a small budget holds */
+  cairn_path_cache *many = filled_with(s, g, 12, 16);
+  size_t many_len = 0;
+  unsigned char *many_buf = saved(many, &many_len);
+  o = cairn_path_cache_defaults();
+  o.budget = 4096;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &c), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_load(c, many_buf, many_len), CAIRN_ERR_TOO_LARGE);
+  cairn_path_cache_destroy(c);
+  cairn_path_cache_destroy(many);
+  free(many_buf);
+  const cairn_point p = tu_random_open(&rng, g);
+  assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, cairn_grid_cost(g, p.x, p.y) % 3 + 1),
+                   CAIRN_OK);
+  assert_int_equal(cairn_path_cache_load(b, buf, len), CAIRN_ERR_MISMATCH);
+  assert_int_equal(cairn_path_cache_load(NULL, buf, len), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_load(b, NULL, len), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_save(NULL, buf, len, &len), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_save(b, buf, len, NULL), CAIRN_ERR_ARG);
+  cairn_path_cache_destroy(a);
+  cairn_path_cache_destroy(b);
+  free(buf);
+  cairn_grid_destroy(g);
+}
+
+typedef struct load_ctx {
+  const cairn_grid *g;
+  const unsigned char *buf;
+  size_t len;
+} load_ctx;
+
+static cairn_status load_some(void *ctx, const cairn_allocator *alloc) {
+  const load_ctx *c = ctx;
+  cairn_path_cache *pc = NULL;
+  cairn_status st = cairn_path_cache_create(c->g, NULL, alloc, &pc);
+  if (st == CAIRN_OK) st = cairn_path_cache_load(pc, c->buf, c->len);
+  cairn_path_cache_destroy(pc);
+  return st;
+}
+
+static void load_out_of_memory(void **state) {
+  uint64_t rng = 51;
+  cairn_grid *g = tu_random_grid(&rng, 40, 30, 20, 3);
+  cairn_path_cache *a = filled(*state, g, 11);
+  size_t len = 0;
+  unsigned char *buf = saved(a, &len);
+  load_ctx c = {g, buf, len};
+  tu_oom_check("path_cache_load", load_some, &c, 4);
+  cairn_path_cache_destroy(a);
+  free(buf);
+  cairn_grid_destroy(g);
+}
+
 typedef struct oom_ctx {
   cairn_grid *g;
   cairn_search *s;
@@ -384,7 +578,8 @@ int main(void) {
       tu_with_search(opening_drops),  tu_with_search(join_and_bound),
       tu_with_search(budget),
       tu_with_search(short_buffer),   tu_with_search(refusals),
-      tu_with_search(out_of_memory),
+      tu_with_search(out_of_memory),  tu_with_search(save_and_load),
+      tu_with_search(bad_saves),      tu_with_search(load_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,6 +152,33 @@ CAIRN_CORE_API cairn_status cairn_path_cache_find(cairn_path_cache *pc, cairn_se
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL */
 CAIRN_CORE_API cairn_status cairn_path_cache_edited(cairn_path_cache *pc, cairn_rect r);
 
+/** Saves the stored routes, so that a game can ship them precalculated:
+ * little-endian bytes, the same on every platform, with the grid's size
+ * and fingerprint, the unit's size, the moves and a checksum (24 bytes a
+ * route cell, 8 a route, 48 of header and trailer).
+ * @param[in] pc the cache
+ * @param[out] buf where the bytes go, or NULL to ask their number
+ * @param[in] cap bytes buf holds
+ * @param[out] len the bytes needed
+ * @return CAIRN_OK; CAIRN_ERR_BUFFER (buf NULL or cap under *len, nothing
+ * written); CAIRN_ERR_ARG for NULL pc or len */
+CAIRN_CORE_API cairn_status cairn_path_cache_save(const cairn_path_cache *pc, void *buf,
+                                                  size_t cap, size_t *len);
+/** Replaces the cache's routes with saved ones. Every route is checked:
+ * its cells open for the unit, each step a legal move, the stored costs
+ * no lower than the steps they cover, one goal per route. On failure the
+ * cache keeps what it held.
+ * @param[in,out] pc the cache
+ * @param[in] buf the saved bytes
+ * @param[in] len their number
+ * @return CAIRN_OK; CAIRN_ERR_PARSE for bytes that are truncated, corrupt
+ * (the checksum) or inconsistent; CAIRN_ERR_MISMATCH for routes saved on
+ * another grid (size or fingerprint: the map or its terrain changed) or
+ * for another unit size or moves; CAIRN_ERR_TOO_LARGE when they do not
+ * fit opts.budget; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM */
+CAIRN_CORE_API cairn_status cairn_path_cache_load(cairn_path_cache *pc, const void *buf,
+                                                  size_t len);
+
 /** Drops every route.
  * @param[in,out] pc the cache, or NULL (ignored) */
 CAIRN_CORE_API void cairn_path_cache_clear(cairn_path_cache *pc);
