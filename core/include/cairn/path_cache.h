@@ -98,7 +98,9 @@ typedef struct cairn_path_cache_stats {
   uint32_t routes;   /**< goals with a stored route */
   size_t cells;      /**< cells on stored routes */
   size_t bytes;      /**< memory of the stored routes */
-  uint64_t searched, walked, joined; /**< requests by answer */
+  uint64_t searched; /**< requests answered by an exact search */
+  uint64_t walked;   /**< requests answered by walking a stored route */
+  uint64_t joined;   /**< requests answered by joining a stored route */
   uint64_t evicted;  /**< routes dropped for the budget */
   uint64_t dropped;  /**< routes dropped by reported edits */
   uint64_t cleared;  /**< times an unreported edit cleared the cache */
