@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cairn/dead_ends.h"
 #include "cli.h"
 
 static const char *const value_opts[] = {"--map", "--terrain", NULL};
@@ -51,6 +52,17 @@ int cmd_info(int argc, char **argv) {
   size_t largest = 0;
   for (uint32_t i = 1; i <= islands; i++)
     if (island_size[i] > largest) largest = island_size[i];
+  free(island_size);
+  /* the dead ends the searches can skip (cairn scen --dead-ends) */
+  cairn_dead_ends *de = NULL;
+  cairn_dead_ends_stats ds;
+  if (cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
+    cli_error("out of memory");
+    cairn_grid_destroy(g);
+    return EXIT_RUNTIME;
+  }
+  cairn_dead_ends_get_stats(de, &ds);
+  cairn_dead_ends_destroy(de);
   if (json) {
     printf("{\"map\":\"%s\",\"width\":%d,\"height\":%d,\"passable\":%zu,"
            "\"components\":%u,\"largest_component\":%zu,\"terrain\":{",
@@ -61,19 +73,24 @@ int cmd_info(int argc, char **argv) {
         printf("%s\"%d\":%zu", first ? "" : ",", c, hist[c]);
         first = false;
       }
-    printf("}}\n");
+    printf("},\"dead_end_areas\":%u,\"dead_end_gates\":%u,\"dead_end_cells\":%zu,"
+           "\"dead_end_depth\":%u}\n",
+           ds.areas, ds.gates, ds.cells, ds.depth);
   } else {
     printf("map         %s\n", map);
     printf("size        %d x %d (%zu cells)\n", w, h, (size_t)w * (size_t)h);
     printf("passable    %zu cells (%.1f%%)\n", cairn_grid_passable(g),
            100.0 * (double)cairn_grid_passable(g) / ((double)w * (double)h));
     printf("components  %u (largest %zu cells)\n", islands, largest);
+    printf("dead ends   %u areas behind %u gates, %zu cells (%.1f%% of passable), "
+           "nested %u deep\n",
+           ds.areas, ds.gates, ds.cells,
+           ds.open ? 100.0 * (double)ds.cells / (double)ds.open : 0.0, ds.depth);
     printf("terrain     cost: cells\n");
     for (int c = 0; c < 256; c++)
       if (hist[c])
         printf("            %3d: %zu%s\n", c, hist[c], c == 0 ? " (blocked)" : "");
   }
-  free(island_size);
   cairn_grid_destroy(g);
   return EXIT_DONE;
 }

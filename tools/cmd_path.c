@@ -13,7 +13,7 @@ static const char *const value_opts[] = {
     "--turn-penalty", "--moves", "--terrain", "--cluster", "--nearby",
     "--levels",       "--landmarks", "--influence", "--claims",
     "--claim-penalty", "--claim-radius", "--png", "--threads",
-    "--save-hierarchy", "--load-hierarchy", "--size", NULL};
+    "--save-hierarchy", "--load-hierarchy", "--size", "--dead-ends", NULL};
 
 typedef enum path_algo {
   ALGO_ASTAR,
@@ -33,6 +33,7 @@ typedef struct path_args {
   long cluster, nearby, levels; /* hpa; 0, -1 and 0 say the defaults */
   long landmarks;               /* hpa's, or astar's, jps's, jps+'s table; -1 default, 0 none */
   long threads;                 /* hpa build; 0 = every core */
+  int dead_ends;                /* --dead-ends on|off: 1, 0; -1 not given (off) */
   const char *save_hpa, *load_hpa; /* --save-hierarchy, --load-hierarchy */
   cli_influence influence; /* --influence events */
   const char *claims;       /* --claims FILE (grid searches) */
@@ -47,6 +48,7 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
   p->opts.claim_penalty = 1.0; /* a straight step per claim (--claims) */
   p->nearby = -1;
   p->landmarks = -1;
+  p->dead_ends = -1;
   cairn_terrain_movingai(&p->terrain);
   bool heuristic_set = false;
   /* the first option given that only a grid search (resp. hpa) takes */
@@ -143,6 +145,8 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
       if (!cli_parse_int("--landmarks", v, 0, CAIRN_GRAPH_MAX_LANDMARKS,
                          &p->landmarks))
         return EXIT_USAGE;
+    } else if (cli_is(&a, "--dead-ends")) {
+      if (!cli_parse_on_off("--dead-ends", v, &p->dead_ends)) return EXIT_USAGE;
     } else if (cli_is(&a, "--threads")) {
       /* any algorithm takes it, so scripts may pass it always; only the
        * hierarchy's build runs in parallel */
@@ -173,6 +177,10 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
        p->influence.n || p->claims)) {
     cli_error("path: --algo %s takes 8 moves, one cell, no --turn-penalty, "
               "--influence or --claims", algo_names[p->algo]);
+    return EXIT_USAGE;
+  }
+  if (p->dead_ends == 1 && (p->algo == ALGO_HPA || p->algo == ALGO_DIJKSTRA)) {
+    cli_error("path: --dead-ends on takes --algo astar, jps, jps+ or auto");
     return EXIT_USAGE;
   }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
@@ -312,12 +320,12 @@ static void print_text(const path_args *p, const cairn_grid *g,
     else
       printf("route      none\n");
   } else {
-    printf("search     %s, heuristic %s, weight %g, %d moves, size %d\n",
+    printf("search     %s, heuristic %s, weight %g, %d moves, size %d%s\n",
            p->algo >= ALGO_JPS                  ? algo_names[p->algo]
            : p->opts.heuristic == CAIRN_H_ZERO ? "dijkstra"
                                                : "astar",
            cairn_heuristic_name(p->opts.heuristic), p->opts.weight, p->opts.moves,
-           p->opts.size);
+           p->opts.size, p->dead_ends == 1 ? ", dead ends skipped" : "");
   }
   printf("result     %s\n", r->status == CAIRN_OK ? "found" : cairn_status_str(r->status));
   if (h)
@@ -428,6 +436,7 @@ int cmd_path(int argc, char **argv) {
   cairn_claims *claims = NULL;
   cairn_jumps *jumps = NULL;
   cairn_landmarks *lm = NULL;
+  cairn_dead_ends *de = NULL;
   rc = EXIT_RUNTIME;
   if (!cli_check_position(g, "--from", p.from, p.opts.size) ||
       !cli_check_position(g, "--to", p.to, p.opts.size)) {
@@ -479,6 +488,15 @@ int cmd_path(int argc, char **argv) {
     }
     if (p.landmarks > 0 && !(p.opts.landmarks = lm = cli_landmarks(g, p.landmarks)))
       goto done;
+    /* off unless asked: for one query the table's depth-first search over
+     * the whole map costs more than the search it shortens */
+    if (p.dead_ends == 1) {
+      if (cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
+        cli_error("out of memory");
+        goto done;
+      }
+      p.opts.dead_ends = de;
+    }
     double t0 = cli_now_us();
     if (p.algo == ALGO_JPS_PLUS) st = cairn_jps_plus(s, jumps, p.from, p.to, &p.opts, &r);
     else if (p.algo == ALGO_JPS) st = cairn_jps(s, g, p.from, p.to, &p.opts, &r);
@@ -522,6 +540,7 @@ done:
   cairn_claims_destroy(claims);
   cairn_jumps_destroy(jumps);
   cairn_landmarks_destroy(lm);
+  cairn_dead_ends_destroy(de);
   cairn_hpa_query_destroy(q);
   cairn_hpa_destroy(hpa);
   cairn_search_destroy(s);

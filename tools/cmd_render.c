@@ -1,9 +1,11 @@
 /* cairn render: a picture of a map and one thing computed on it: a query's
- * path with the search behind it, a scenario row, a flow field, or the
- * hierarchy's clusters. */
+ * path with the search behind it, a scenario row, a flow field, the
+ * hierarchy's clusters, or the map's dead ends. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cairn/dead_ends.h"
 #include "cairn/flowfield.h"
 #include "cairn/hierarchy.h"
 #include "cli.h"
@@ -21,7 +23,7 @@ static const char *const value_opts[] = {"--map",  "--png",   "--from",    "--to
 typedef struct render_args {
   const char *map, *png, *scen, *flow;
   cairn_point from, to;
-  bool have_from, have_to, smooth, heat, clusters;
+  bool have_from, have_to, smooth, heat, clusters, dead_ends;
   int algo; /* scen_algo */
   long index, px, cluster;
   long size; /* the unit's size: a path or field for k x k cells */
@@ -34,6 +36,7 @@ static bool parse_flag(const cli_args *c, render_args *a) {
   if (cli_is(c, "--smooth")) a->smooth = true;
   else if (cli_is(c, "--heat")) a->heat = true;
   else if (cli_is(c, "--clusters")) a->clusters = true;
+  else if (cli_is(c, "--dead-ends")) a->dead_ends = true;
   else return false;
   return true;
 }
@@ -73,6 +76,13 @@ static int check_args(const render_args *a) {
   }
   if (what > 1) {
     cli_error("render: draw one of --from/--to, --scen or --flow at a time");
+    return EXIT_USAGE;
+  }
+  /* the tint would hide a search's heat map or a field, and the query's
+   * picture is drawn and written in one go (cli_png_query) */
+  if (a->dead_ends && (what || a->clusters)) {
+    cli_error("render: --dead-ends is drawn alone, not with --from/--to, --scen, --flow "
+              "or --clusters");
     return EXIT_USAGE;
   }
   if (a->have_from != a->have_to) {
@@ -197,6 +207,91 @@ static int draw_query(const render_args *a, const cli_png_scene *base,
                        &po, a->smooth, scen_algo_names[a->algo]);
 }
 
+/* ---- --dead-ends ------------------------------------------------------ */
+
+/* Hues far apart from each other, from the open ground's cream and from
+ * the walls' near-black, so a tinted area reads as neither. */
+static const cairn_rgba area_hues[] = {
+    {230, 25, 75, 255},  {60, 180, 75, 255},  {0, 130, 200, 255},  {245, 130, 48, 255},
+    {145, 30, 180, 255}, {70, 200, 200, 255}, {240, 50, 230, 255}, {150, 110, 40, 255},
+    {0, 128, 128, 255},  {128, 128, 0, 255},  {100, 100, 230, 255}};
+#define AREA_HUES (sizeof area_hues / sizeof area_hues[0])
+#define AREA_ALPHA 150 /* the terrain under an area still shows */
+
+/* The tint of area `id`. The ids are arbitrary, so a hash picks the hue:
+ * the same map always gives an area the same colour, and the hues spread
+ * over the palette whatever the numbering. */
+static cairn_rgba area_colour(uint32_t id) {
+  uint32_t h = id * 2654435761u; /* Knuth's multiplicative hash */
+  cairn_rgba c = area_hues[(h >> 16) % AREA_HUES];
+  c.a = AREA_ALPHA;
+  return c;
+}
+
+static cairn_rgba area_at(void *user, int32_t x, int32_t y) {
+  uint32_t id = cairn_dead_ends_area(user, x, y);
+  return id ? area_colour(id) : (cairn_rgba){0, 0, 0, 0};
+}
+
+/* A dark line on each cell edge where two different areas meet (an area
+ * and one nested in it): with a handful of hues two such areas may share
+ * one, and the line still tells them apart. Only on maps drawn at 4 or
+ * more pixels a cell: under a shrink one pixel holds several cells. */
+static void draw_area_edges(cairn_image *img, const cairn_view *v, const cairn_dead_ends *de) {
+  static const cairn_rgba edge = {30, 30, 30, 200};
+  if (v->shrink > 1 || v->scale < 4) return;
+  for (int32_t y = 0; y < v->map_h; y++)
+    for (int32_t x = 0; x < v->map_w; x++) {
+      uint32_t id = cairn_dead_ends_area(de, x, y);
+      uint32_t right = cairn_dead_ends_area(de, x + 1, y);
+      uint32_t below = cairn_dead_ends_area(de, x, y + 1);
+      cairn_rect r = cairn_view_cell_rect(v, x, y);
+      if (id && right && right != id)
+        cairn_draw_rect(img, (cairn_rect){r.x + r.w - 1, r.y, 2, r.h}, edge);
+      if (id && below && below != id)
+        cairn_draw_rect(img, (cairn_rect){r.x, r.y + r.h - 1, r.w, 2}, edge);
+    }
+}
+
+/* Tints the map's areas on a picture cli_png_draw made of s: the same
+ * view (cli_png.h: the map fitted in max_px), so the cells line up. */
+static void draw_areas(cairn_image *img, const cli_png_scene *s, cairn_dead_ends *de) {
+  cairn_view v =
+      cairn_view_fit(cairn_grid_width(s->grid), cairn_grid_height(s->grid), s->max_px);
+  cairn_render_cells(img, &v, area_at, de);
+  draw_area_edges(img, &v, de);
+}
+
+/* The map with each dead-end area tinted by its id; exit code. */
+static int draw_dead_ends(const render_args *a, const cli_png_scene *base) {
+  cairn_dead_ends *de = NULL;
+  cairn_status st = cairn_dead_ends_create(base->grid, NULL, &de);
+  if (st != CAIRN_OK) {
+    cli_error("%s: finding the dead ends failed: %s", a->map, cairn_status_str(st));
+    return EXIT_RUNTIME;
+  }
+  cairn_dead_ends_stats ds;
+  cairn_dead_ends_get_stats(de, &ds);
+  char caption[120];
+  snprintf(caption, sizeof caption, "dead ends: %lu areas, %zu of %zu open cells",
+           (unsigned long)ds.areas, ds.cells, ds.open);
+  cli_png_scene s = *base;
+  s.caption = caption;
+  cairn_image *img = NULL;
+  cairn_error err;
+  int rc = EXIT_RUNTIME;
+  if ((st = cli_png_draw(&s, &img)) != CAIRN_OK) {
+    cli_error("%s: drawing the picture failed: %s", a->png, cairn_status_str(st));
+  } else {
+    draw_areas(img, &s, de);
+    if (cairn_image_write_png(img, a->png, &err) == CAIRN_OK) rc = EXIT_DONE;
+    else cli_error("%s", err.message);
+  }
+  cairn_image_destroy(img);
+  cairn_dead_ends_destroy(de);
+  return rc;
+}
+
 /* The hierarchy when the picture needs one (*out NULL otherwise). */
 static int build_hpa(const render_args *a, const cairn_grid *g, const cairn_penalty *layer,
                      cairn_hpa **out) {
@@ -241,6 +336,8 @@ static int render(render_args *a, cairn_grid *g) {
     rc = draw_query(a, &s, hpa, layer);
   } else if (a->flow) {
     rc = draw_flow(a, g, &s, layer);
+  } else if (a->dead_ends) {
+    rc = draw_dead_ends(a, &s);
   } else {
     s.caption = hpa ? "hierarchy: clusters and entrances" : a->map;
     rc = cli_png_save(&s, a->png);

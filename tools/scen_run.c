@@ -264,7 +264,9 @@ static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hp
   v->o.size = c->size;
   if (c->algo == ALGO_DIJKSTRA) v->o.heuristic = CAIRN_H_ZERO;
   v->o.landmarks = lm;
-  v->o.dead_ends = de;
+  cairn_dead_ends_stats ds = {0};
+  if (de) cairn_dead_ends_get_stats(de, &ds);
+  v->o.dead_ends = ds.areas ? de : NULL; /* none to skip: spare the bit test */
   v->jps = c->algo == ALGO_JPS;
   v->jumps = jumps;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
@@ -341,6 +343,18 @@ int scen_run_rows(const scen_config *c, const scen_file *f, const cairn_hpa *hpa
   return scen_run_rows_with(c, f, hpa, NULL, rows);
 }
 
+/* The dead-end table for the rows, or NULL (said) when out of memory. A
+ * map without dead ends gets a table too, but the searches are not given
+ * it: it would only cost its bit test. */
+static cairn_dead_ends *dead_end_table(const cairn_grid *g) {
+  cairn_dead_ends *de = NULL;
+  if (cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
+    cli_error("out of memory");
+    return NULL;
+  }
+  return de;
+}
+
 int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
                        const scen_run_opts *o, scen_row *rows) {
   scen_run_opts plain;
@@ -350,6 +364,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   if (c->algo == ALGO_AUTO) {
     chosen.algo = scen_auto_choice(c, f->g);
     if (chosen.landmarks < 0 && c->weight == 1.0) chosen.landmarks = CLI_AUTO_LANDMARKS;
+    if (chosen.dead_ends < 0) chosen.dead_ends = 1;
     c = &chosen;
   }
   const bool jump = c->algo == ALGO_JPS || c->algo == ALGO_JPS_PLUS;
@@ -369,11 +384,9 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     return EXIT_RUNTIME;
   }
   cairn_dead_ends *de = NULL;
-  if (c->algo != ALGO_HPA && c->dead_ends > 0 &&
-      cairn_dead_ends_create(f->g, NULL, &de) != CAIRN_OK) {
+  if (c->algo != ALGO_HPA && c->dead_ends > 0 && !(de = dead_end_table(f->g))) {
     cairn_jumps_destroy(jumps);
     cairn_landmarks_destroy(lm);
-    cli_error("out of memory");
     return EXIT_RUNTIME;
   }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
@@ -467,9 +480,10 @@ double scen_mean_expanded(const scen_totals *t) {
 void scen_print_json(FILE *out, const scen_config *c, const cairn_grid *g, const cairn_scen *sc,
                      const scen_totals *t, const cairn_hpa *hpa) {
   if (c->algo == ALGO_AUTO)
-    fprintf(out, "{\"chosen\":\"%s\",\"chosen_landmarks\":%ld,",
+    fprintf(out, "{\"chosen\":\"%s\",\"chosen_landmarks\":%ld,\"chosen_dead_ends\":%s,",
             scen_algo_names[scen_auto_choice(c, g)],
-            c->weight != 1.0 ? 0L : c->landmarks < 0 ? (long)CLI_AUTO_LANDMARKS : c->landmarks);
+            c->weight != 1.0 ? 0L : c->landmarks < 0 ? (long)CLI_AUTO_LANDMARKS : c->landmarks,
+            c->dead_ends != 0 ? "true" : "false");
   else
     fputc('{', out);
   fprintf(out,

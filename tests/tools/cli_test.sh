@@ -177,7 +177,13 @@ for a in jps jps+; do
 done
 expect 0 '^\{"chosen":"jps\+",.*"algo":"auto",.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
-expect 0 '^\{"chosen":"jps\+","chosen_landmarks":16,' "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":16,"chosen_dead_ends":true,' "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":16,"chosen_dead_ends":false,.*"mismatch":0' \
+  "$cairn" scen "$tmp/gate.map.scen" --algo auto --dead-ends off --json
+for a in astar jps jps+ auto; do
+  expect 0 '"invalid":0,.*"mismatch":0,.*"mean_cost":11.500000' \
+    "$cairn" scen "$tmp/gate.map.scen" --algo "$a" --dead-ends on --json
+done
 expect 0 '^\{"chosen":"jps\+","chosen_landmarks":0,.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --landmarks 0 --json
 # a grid landmark table for the exact searches: the same optima
@@ -264,6 +270,28 @@ expect 0 "result +found" "$cairn" path --map "$map" --from 5,30 --to 102,30 --dr
 expect 0 '"smoothed":\[\[' "$cairn" path --map "$map" --from 5,30 --to 102,30 --smooth --json
 expect 0 "components +2" "$cairn" info --map "$tmp/split.map"
 expect 0 '"passable":12,"components":2' "$cairn" info --map "$tmp/split.map" --json
+
+# dead ends: an alcove behind a one-cell gate that the heuristic points
+# into; with the table the searches skip it, same cost, fewer expansions
+printf 'type octile\nheight 7\nwidth 9\nmap\n.........\n.........\n@@@@.@@@.\n@@@...@@.\n@@@...@@.\n@@@@@@@@.\n.........\n' >"$tmp/alcove.map"
+expect 0 "dead ends +16 areas behind 16 gates, 20 cells" "$cairn" info --map "$tmp/alcove.map"
+expect 0 '"dead_end_areas":16,"dead_end_gates":16,"dead_end_cells":20,"dead_end_depth":13' \
+  "$cairn" info --map "$tmp/alcove.map" --json
+expect 0 "dead ends skipped" "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on
+expect 2 "--dead-ends on takes --algo astar" \
+  "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on --algo hpa
+expect 2 "--dead-ends" "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends maybe
+json_num() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" "$2"; }
+for a in astar jps jps+; do
+  "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --algo $a --json >"$tmp/de.off" &&
+    path_ok "$tmp/alcove.map" 4,1 4,6 --algo $a --dead-ends on >"$tmp/de.on" ||
+    { echo "FAIL: dead ends $a: no valid path" >&2; fails=$((fails + 1)); continue; }
+  if [ "$(json_num cost "$tmp/de.on")" != "$(json_num cost "$tmp/de.off")" ] ||
+     [ "$(json_num expanded "$tmp/de.on")" -ge "$(json_num expanded "$tmp/de.off")" ]; then
+    echo "FAIL: dead ends $a: on $(cat "$tmp/de.on"), off $(cat "$tmp/de.off")" >&2
+    fails=$((fails + 1))
+  fi
+done
 
 # hierarchical paths: the stats, and paths checked on their own
 hpa_keys='"preprocess_ms":[0-9.]+,"abstract_nodes":[0-9]+,"abstract_edges":[0-9]+,"memory_bytes":[0-9]+,"route_len":[0-9]+,"plain":(true|false)'
@@ -786,6 +814,17 @@ else
   pic_ok "render flow" png "$pics/r3.png" 192 154 16 5,5=unreachable 11,7=goal 0,0=goal
   ran "$cairn" render --map "$pics/m.map" --clusters --cluster 4 --px 96 --png "$pics/r4.png"
   pic_ok "render clusters" png "$pics/r4.png" 96 90 8 2,2=wall
+  # --dead-ends: an alcove behind a one-cell gate (4,3) is tinted, the
+  # open part above it is not; 10 x 6 cells, a band of 26 under 160
+  printf 'type octile\nheight 6\nwidth 10\nmap\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+    '..........' '..........' '..........' '@@@@.@@@@@' '@@@...@@@@' '@@@...@@@@' >"$pics/de.map"
+  ran "$cairn" render --map "$pics/de.map" --dead-ends --png "$pics/r6.png"
+  pic_ok "render dead ends" png "$pics/r6.png" 160 122 16 1,1=open 8,2=open 0,4=wall \
+    4,3=!open 3,5=!open 3,5=!wall 5,4=!open 5,4=!wall
+  expect 2 "--dead-ends is drawn alone" \
+    "$cairn" render --map "$pics/de.map" --dead-ends --from 0,0 --to 1,1 --png "$pics/x.png"
+  expect 2 "--dead-ends is drawn alone" \
+    "$cairn" render --map "$pics/de.map" --dead-ends --clusters --png "$pics/x.png"
   expect 2 "one of --from/--to, --scen or --flow" "$cairn" render --map "$pics/m.map" --png "$pics/x.png" --from 0,0 --to 1,1 --flow 1,1
   expect 2 "render needs --map" "$cairn" render --png "$pics/x.png"
   expect 3 "--flow 3,2 is a blocked cell" "$cairn" render --map "$pics/m.map" --flow 3,2 --png "$pics/x.png"

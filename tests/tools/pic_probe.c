@@ -2,7 +2,8 @@
  * tests/tools/cli_test.sh.
  *   pic_probe png FILE W H SCALE [X,Y=NAME ...]
  *     the PNG is W x H pixels and the centre pixel of each map cell X,Y
- *     (SCALE pixels a cell) has the renderer's colour NAME;
+ *     (SCALE pixels a cell) has the renderer's colour NAME (X,Y=!NAME: any
+ *     colour but NAME);
  *   pic_probe gif FILE W H FRAMES
  *     the GIF is W x H with FRAMES frames (its blocks walked here).
  * Prints each problem; exits 1 on any, 2 on bad arguments. */
@@ -54,7 +55,9 @@ static int check_png(int argc, char **argv) {
     long x, y;
     char name[32];
     cairn_rgba want;
-    if (sscanf(argv[k], "%ld,%ld=%31s", &x, &y, name) != 3 || !colour_named(name, &want)) {
+    if (sscanf(argv[k], "%ld,%ld=%31s", &x, &y, name) != 3) name[0] = '\0';
+    int negate = name[0] == '!';
+    if (!colour_named(name + negate, &want)) {
       printf("bad check '%s'\n", argv[k]);
       free(px);
       return 2;
@@ -66,7 +69,8 @@ static int check_png(int argc, char **argv) {
       continue;
     }
     const uint8_t *p = px + ((size_t)px_y * pi.width + (size_t)px_x) * 4;
-    if (p[0] != want.r || p[1] != want.g || p[2] != want.b) {
+    int same = p[0] == want.r && p[1] == want.g && p[2] == want.b;
+    if (same == negate) {
       printf("cell %ld,%ld is %u,%u,%u, want %s %u,%u,%u\n", x, y, p[0], p[1], p[2], name,
              want.r, want.g, want.b);
       bad = 1;
