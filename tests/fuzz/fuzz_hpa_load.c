@@ -26,6 +26,7 @@
 #include "cairn/core.h"
 #include "cairn/hierarchy.h"
 #include "cairn_private.h" /* cairn__checksum, to forge */
+#include "fuzz_rooms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,28 +34,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
   do {              \
     if (!(cond)) abort(); \
   } while (0)
-
-enum { SIDE = 32 };
-
-/* The map: rooms of 7 x 7 cells behind walls, with a door in each wall
- * (few entrances, so the saves stay small), a few walls and dearer cells
- * inside, from a fixed generator: every run and every seed sees the same
- * cells. */
-static cairn_grid *make_grid(void) {
-  cairn_grid *g = NULL;
-  CHECK(cairn_grid_create(SIDE, SIDE, 1, NULL, &g) == CAIRN_OK);
-  uint32_t s = 12345;
-  for (int32_t y = 0; y < SIDE; y++)
-    for (int32_t x = 0; x < SIDE; x++) {
-      s = s * 1103515245u + 12345u;
-      uint32_t r = (s >> 16) % 100;
-      int wall = (x % 8 == 7 && y % 8 != 3) || (y % 8 == 7 && x % 8 != 3);
-      uint8_t cost = wall || r < 6 ? 0 : r < 80 ? 1 : 2;
-      CHECK(cairn_grid_set_cost(g, x, y, cost) == CAIRN_OK);
-    }
-  CHECK(cairn_grid_update_islands(g) == CAIRN_OK);
-  return g;
-}
 
 /* The layer: a penalised band and two blocked cells. */
 static cairn_penalty *make_layer(const cairn_grid *g) {
@@ -120,7 +99,7 @@ static void exercise(cairn_hpa *h, cairn_grid *g, const cairn_penalty *layer) {
 
 /* One load of the bytes, and what must hold of it. */
 static void load_one(const uint8_t *data, size_t size) {
-  cairn_grid *g = make_grid();
+  cairn_grid *g = fuzz_rooms_grid();
   cairn_penalty *layer = NULL;
   cairn_hpa_opts o = cairn_hpa_defaults();
   o.threads = 1;
@@ -178,7 +157,7 @@ static void write_seed(const char *dir, const char *name, const cairn_hpa *h, si
 
 int main(int argc, char **argv) {
   if (argc != 2) return 2;
-  cairn_grid *g = make_grid();
+  cairn_grid *g = fuzz_rooms_grid();
   struct {
     const char *name;
     int32_t cluster, levels, block, landmarks;

@@ -28,6 +28,7 @@
 
 #include "cairn/core.h"
 #include "cairn_private.h" /* cairn__checksum, to forge */
+#include "fuzz_rooms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,32 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
     if (!(cond)) abort(); \
   } while (0)
 
-enum { SIDE = 32, CAP = SIDE * SIDE, FILE_GOALS = 2, HEADER = 40, NODE_BYTES = 24 };
+enum { SIDE = FUZZ_ROOMS_SIDE, CAP = SIDE * SIDE, FILE_GOALS = 2, HEADER = 40, NODE_BYTES = 24 };
 
 /* Goals every load is asked for (the seeds' goals, all open cells), and
  * the rows whose every cell asks. */
 static const cairn_point goals[] = {{30, 30}, {2, 28}, {29, 1}, {10, 19}};
 enum { GOALS = sizeof goals / sizeof *goals };
 static const int32_t rows[] = {2, 13, 26};
-
-/* The map: rooms of 7 x 7 cells behind walls, with a door in each wall, a
- * few walls and dearer cells inside, from a fixed generator: every run and
- * every seed sees the same cells. */
-static cairn_grid *make_grid(void) {
-  cairn_grid *g = NULL;
-  CHECK(cairn_grid_create(SIDE, SIDE, 1, NULL, &g) == CAIRN_OK);
-  uint32_t s = 12345;
-  for (int32_t y = 0; y < SIDE; y++)
-    for (int32_t x = 0; x < SIDE; x++) {
-      s = s * 1103515245u + 12345u;
-      uint32_t r = (s >> 16) % 100;
-      int wall = (x % 8 == 7 && y % 8 != 3) || (y % 8 == 7 && x % 8 != 3);
-      uint8_t cost = wall || r < 6 ? 0 : r < 80 ? 1 : 2;
-      CHECK(cairn_grid_set_cost(g, x, y, cost) == CAIRN_OK);
-    }
-  CHECK(cairn_grid_update_islands(g) == CAIRN_OK);
-  return g;
-}
 
 static cairn_path_cache *make_cache(const cairn_grid *g) {
   cairn_path_cache *pc = NULL;
@@ -209,7 +191,7 @@ static void exercise(cairn_path_cache *pc, cairn_grid *g, const contents *c) {
 /* One load of the bytes, and what must hold of it. The cache holds a
  * route first, so that a refusal that dropped it would show. */
 static void load_one(const uint8_t *data, size_t size) {
-  cairn_grid *g = make_grid();
+  cairn_grid *g = fuzz_rooms_grid();
   cairn_path_cache *pc = make_cache(g);
   cairn_search *s = NULL;
   CHECK(cairn_search_create(NULL, &s) == CAIRN_OK);
@@ -303,7 +285,7 @@ static void group(cairn_path_cache *pc, cairn_search *s, const cairn_grid *g, in
 
 int main(int argc, char **argv) {
   if (argc != 2) return 2;
-  cairn_grid *g = make_grid();
+  cairn_grid *g = fuzz_rooms_grid();
   for (int k = 0; k < GOALS; k++) CHECK(cairn_grid_cost(g, goals[k].x, goals[k].y));
   cairn_search *s = NULL;
   CHECK(cairn_search_create(NULL, &s) == CAIRN_OK);
