@@ -4,7 +4,8 @@
  * Its own program, cairn_bench_orders (bench_shim.cpp's main with this
  * file's registration); bench/orders.sh runs it and prints the ratios.
  *
- * Per map (den011d, brc202d, 8room_000, AR0011SR; a map missing from
+ * Per map (den011d, brc202d, 8room_000, AR0011SR, and for the scattered
+ * entries below also NewYork_0_1024 and TheFrozenSea; a map missing from
  * $CAIRN_MOVINGAI_DIR/maps is left out):
  *   - the barracks is a start cell S drawn from a fixed xorshift sequence
  *     (no clock) among the cells of the map's largest island; the soldiers
@@ -21,6 +22,25 @@
  *   orders_each_astar/MAP    100 separate cairn_astar searches
  *   orders_cached_exact/MAP  as orders_cached with opts.max_excess = 0
  *
+ * Units scattered over the map, heading to the same gate G: the figures
+ * that set when one shared flow field beats a search per unit. The units
+ * are MAX_UNITS open cells of G's island (G itself left out) drawn
+ * uniformly from another fixed xorshift sequence; an entry for N units
+ * takes the first N, so the sets are nested:
+ *   orders_field/MAP                 one flow field to G (cairn_field_build,
+ *                                    a horde's default options, on the
+ *                                    calling thread); counter: its
+ *                                    reachable cells
+ *   orders_scattered_astar/MAP/N     N separate cairn_astar searches to G
+ *   orders_scattered_cached/MAP/N    clear the cache, then the N units'
+ *                                    paths through cairn_path_cache_find
+ *                                    (default options), in drawing order
+ * for N = 1, 4, 16, 64. Both scattered entries count the nodes expanded,
+ * their mean per unit and the units' mean octile distance to G in cells.
+ * Before its first timing the field is checked against the units' A*
+ * optima and the cached paths as below. The two 1024 x 1024 maps have
+ * the scattered entries only.
+ *
  * The cached entries count how the requests were answered (searched,
  * joined, walked), the nodes they expanded, the largest excess a result
  * stated (max_excess_steps, a bound) and the largest a path really had
@@ -36,6 +56,7 @@
 #include "bench_shim.h"
 
 #include "cairn/core.h"
+#include "cairn/flowfield.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +66,15 @@
 #define CAIRN_MOVINGAI_DIR ""
 #endif
 
-enum { SOLDIERS = 100 };
+enum { SOLDIERS = 100, MAX_UNITS = 64 };
+
+/* The scattered entries' unit counts (the last is MAX_UNITS). */
+static const int unit_counts[] = {1, 4, 16, 64};
+#define N_COUNTS (sizeof unit_counts / sizeof unit_counts[0])
 
 typedef struct orders_map {
   const char *name;
+  int scattered_only; /* registers the scattered entries alone */
   int state; /* 0 not loaded, 1 ready, -1 failed (see error) */
   char error[512];
   cairn_grid *grid;
@@ -58,6 +84,15 @@ typedef struct orders_map {
   cairn_cost optimal[SOLDIERS]; /* each soldier's A* cost to the gate */
   cairn_point *path;            /* the cache's output buffer */
   size_t cap;
+  /* the scattered units and what their entries need, made on first use */
+  cairn_point units[MAX_UNITS];
+  cairn_cost unit_optimal[MAX_UNITS]; /* each unit's A* cost to the gate */
+  cairn_cost unit_excess[MAX_UNITS];  /* its cached path's cost over that */
+  int units_checked;                  /* the cached paths were validated */
+  cairn_path_cache *unit_pc;
+  cairn_flow_builder *b;
+  cairn_field *f;
+  int field_checked; /* the field agreed with the units' optima */
 } orders_map;
 
 /* One cache configuration on one map: orders_cached or orders_cached_exact. */
@@ -74,6 +109,9 @@ static orders_map maps[] = {
     {.name = "brc202d"},   /* Dragon Age: Origins, 530 x 481 */
     {.name = "8room_000"}, /* rooms, 512 x 512 */
     {.name = "AR0011SR"},  /* Baldur's Gate II, 512 x 512 */
+    /* the large maps of bench_flow.c, for the field against searches */
+    {.name = "NewYork_0_1024", .scattered_only = 1}, /* street map, 1024 x 1024 */
+    {.name = "TheFrozenSea", .scattered_only = 1},   /* StarCraft, 1024 x 1024 */
 };
 #define N_MAPS (sizeof maps / sizeof maps[0])
 
@@ -196,15 +234,34 @@ static int one_island(const orders_map *m) {
   return 1;
 }
 
-/* The reference costs: each soldier's A* optimum to the gate. */
-static int find_optima(orders_map *m) {
+/* The reference costs: the A* optimum from each of n cells to the gate. */
+static int find_optima(orders_map *m, const cairn_point *from, int n, cairn_cost *optimal) {
   cairn_result r;
-  for (int k = 0; k < SOLDIERS; k++) {
-    cairn_status st = cairn_astar(m->s, m->grid, m->soldiers[k], m->gate, NULL, &r);
-    if (st != CAIRN_OK) return fail(m, "A* from a soldier", st);
-    m->optimal[k] = r.cost;
+  for (int k = 0; k < n; k++) {
+    cairn_status st = cairn_astar(m->s, m->grid, from[k], m->gate, NULL, &r);
+    if (st != CAIRN_OK) return fail(m, "A* to the gate", st);
+    optimal[k] = r.cost;
   }
   return 1;
+}
+
+/* The scattered units: cells of the gate's island drawn uniformly by
+ * rejection over the whole grid (a seed of their own, so they do not
+ * follow the barracks). The gate itself is left out so every unit has a
+ * trip; two units may share a cell, as drawn units would. */
+static int draw_units(orders_map *m) {
+  uint32_t island = cairn_grid_island(m->grid, m->gate.x, m->gate.y);
+  int32_t w = cairn_grid_width(m->grid), h = cairn_grid_height(m->grid);
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  int k = 0;
+  for (long tries = 0; k < MAX_UNITS && tries < 1L << 26; tries++) {
+    uint64_t r = xorshift(&x);
+    cairn_point p = {(int32_t)(r % (uint64_t)w), (int32_t)((r >> 32) % (uint64_t)h)};
+    if (cairn_grid_island(m->grid, p.x, p.y) != island) continue;
+    if (p.x == m->gate.x && p.y == m->gate.y) continue;
+    m->units[k++] = p;
+  }
+  return k == MAX_UNITS;
 }
 
 static int load_map(orders_map *m) {
@@ -242,7 +299,9 @@ static int map_ready(orders_map *m) {
   m->cap = passable + 1;
   m->path = malloc(m->cap * sizeof *m->path);
   if (!m->path) return fail(m, "path buffer", CAIRN_ERR_NOMEM);
-  if (!find_optima(m)) return 0;
+  if (!find_optima(m, m->soldiers, SOLDIERS, m->optimal)) return 0;
+  if (!draw_units(m)) return fail(m, "no cells for the scattered units", CAIRN_ERR_ARG);
+  if (!find_optima(m, m->units, MAX_UNITS, m->unit_optimal)) return 0;
   m->state = 1;
   return 1;
 }
@@ -272,29 +331,29 @@ static cairn_cost step_cost(const cairn_grid *g, cairn_point a, cairn_point b) {
   return base * cairn_grid_cost(g, b.x, b.y);
 }
 
-/* Writes what is wrong with soldier k's path into why (0), or returns 1. */
-static int path_ok(const orders_map *m, int k, const cairn_point *path,
-                   const cairn_cached_path *out, char *why, size_t size) {
-  cairn_point from = m->soldiers[k];
+/* Writes what is wrong with request k's path (from `from`, whose A*
+ * optimum is opt) into why (0), or returns 1. */
+static int path_ok(const orders_map *m, int k, cairn_point from, cairn_cost opt,
+                   const cairn_point *path, const cairn_cached_path *out, char *why,
+                   size_t size) {
   if (out->len < 1 || path[0].x != from.x || path[0].y != from.y ||
       path[out->len - 1].x != m->gate.x || path[out->len - 1].y != m->gate.y) {
-    snprintf(why, size, "soldier %d: the path does not run from it to the gate", k);
+    snprintf(why, size, "request %d: the path does not run from its start to the gate", k);
     return 0;
   }
   cairn_cost cost = 0;
   for (size_t i = 1; i < out->len; i++) {
     cairn_cost c = step_cost(m->grid, path[i - 1], path[i]);
     if (!c) {
-      snprintf(why, size, "soldier %d: illegal step %zu (%d,%d)->(%d,%d)", k, i,
+      snprintf(why, size, "request %d: illegal step %zu (%d,%d)->(%d,%d)", k, i,
                (int)path[i - 1].x, (int)path[i - 1].y, (int)path[i].x, (int)path[i].y);
       return 0;
     }
     cost += c;
   }
-  cairn_cost opt = m->optimal[k];
   if (cost != out->cost || cost < opt || cost - opt > out->excess) {
     snprintf(why, size,
-             "soldier %d: cost %llu walked, %llu reported, optimum %llu, excess %llu", k,
+             "request %d: cost %llu walked, %llu reported, optimum %llu, excess %llu", k,
              (unsigned long long)cost, (unsigned long long)out->cost,
              (unsigned long long)opt, (unsigned long long)out->excess);
     return 0;
@@ -310,28 +369,47 @@ static cairn_status cache_ready(cache_case *c) {
   return cairn_path_cache_create(c->m->grid, &o, NULL, &c->pc);
 }
 
-/* One pass of orders as the timed loop runs it (clear, then every soldier
- * nearest first), each path checked. Untimed; also lays out the cache's
- * memory once before timing. */
-static int check_orders(cache_case *c, char *why, size_t size) {
-  orders_map *m = c->m;
-  cairn_path_cache_clear(c->pc);
-  for (int k = 0; k < SOLDIERS; k++) {
+/* One pass of orders as the timed loops run it (clear, then the n
+ * requests from `from` in order), each path checked against its A* optimum;
+ * excess[k] gets what path k really cost over it. With exact, any stated
+ * excess is an error. Untimed; also lays out the cache's memory once before
+ * timing. */
+static int check_paths(orders_map *m, cairn_path_cache *pc, const cairn_point *from,
+                       const cairn_cost *optimal, int n, int exact, cairn_cost *excess,
+                       char *why, size_t size) {
+  cairn_path_cache_clear(pc);
+  for (int k = 0; k < n; k++) {
     cairn_cached_path out;
-    cairn_status st = cairn_path_cache_find(c->pc, m->s, m->soldiers[k], m->gate, m->path,
-                                            m->cap, &out);
+    cairn_status st = cairn_path_cache_find(pc, m->s, from[k], m->gate, m->path, m->cap, &out);
     if (st != CAIRN_OK || out.status != CAIRN_OK) {
-      snprintf(why, size, "soldier %d: %s", k, cairn_status_str(st != CAIRN_OK ? st : out.status));
+      snprintf(why, size, "request %d: %s", k, cairn_status_str(st != CAIRN_OK ? st : out.status));
       return 0;
     }
-    if (!path_ok(m, k, m->path, &out, why, size)) return 0;
-    if (out.cost - m->optimal[k] > c->real_excess) c->real_excess = out.cost - m->optimal[k];
-    if (c->exact && out.excess) {
-      snprintf(why, size, "soldier %d: excess %llu with max_excess 0", k,
+    if (!path_ok(m, k, from[k], optimal[k], m->path, &out, why, size)) return 0;
+    excess[k] = out.cost - optimal[k];
+    if (exact && out.excess) {
+      snprintf(why, size, "request %d: excess %llu with max_excess 0", k,
                (unsigned long long)out.excess);
       return 0;
     }
   }
+  return 1;
+}
+
+static cairn_cost max_of(const cairn_cost *v, int n) {
+  cairn_cost top = 0;
+  for (int k = 0; k < n; k++)
+    if (v[k] > top) top = v[k];
+  return top;
+}
+
+/* The soldiers' pass (nearest first), for orders_cached(_exact). */
+static int check_orders(cache_case *c, char *why, size_t size) {
+  cairn_cost excess[SOLDIERS];
+  orders_map *m = c->m;
+  if (!check_paths(m, c->pc, m->soldiers, m->optimal, SOLDIERS, c->exact, excess, why, size))
+    return 0;
+  c->real_excess = max_of(excess, SOLDIERS);
   return 1;
 }
 
@@ -385,6 +463,41 @@ typedef struct tally {
   cairn_cost max_excess;
 } tally;
 
+/* The timed loop of a cached entry: clear, then the n requests from
+ * `from` in order. The last iteration's answers go into t. */
+static cairn_status timed_orders(cairn_bench_state *st, orders_map *m, cairn_path_cache *pc,
+                                 const cairn_point *from, int n, tally *t) {
+  cairn_status s = CAIRN_OK;
+  memset(t, 0, sizeof *t);
+  while (cairn_bench_next(st)) {
+    /* counted afresh each iteration: the last one's are reported */
+    memset(t, 0, sizeof *t);
+    cairn_path_cache_clear(pc);
+    for (int k = 0; k < n; k++) {
+      cairn_cached_path out;
+      s = cairn_path_cache_find(pc, m->s, from[k], m->gate, m->path, m->cap, &out);
+      if (s != CAIRN_OK) return s;
+      t->by_how[out.how < 0 || out.how > 2 ? 0 : out.how]++;
+      t->expanded += out.expanded;
+      if (out.excess > t->max_excess) t->max_excess = out.excess;
+    }
+  }
+  return s;
+}
+
+/* The counters of a cached entry; real_excess is what the checked paths
+ * really cost over their optima, against the bound the answers stated. */
+static void tally_counters(cairn_bench_state *st, const tally *t, cairn_cost real_excess) {
+  cairn_bench_counter(st, "searched", (double)t->by_how[CAIRN_CACHE_SEARCHED], CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "joined", (double)t->by_how[CAIRN_CACHE_JOINED], CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "walked", (double)t->by_how[CAIRN_CACHE_WALKED], CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "max_excess_steps", cairn_cost_to_double(t->max_excess),
+                      CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "expanded", (double)t->expanded, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "real_excess_steps", cairn_cost_to_double(real_excess),
+                      CAIRN_BENCH_PLAIN);
+}
+
 static void bm_cached(cairn_bench_state *st, void *user) {
   cache_case *c = user;
   orders_map *m = c->m;
@@ -401,35 +514,157 @@ static void bm_cached(cairn_bench_state *st, void *user) {
   }
   c->checked = 1;
   tally t;
-  memset(&t, 0, sizeof t);
-  while (cairn_bench_next(st)) {
-    /* counted afresh each iteration: the last one's are reported */
-    memset(&t, 0, sizeof t);
-    cairn_path_cache_clear(c->pc);
-    for (int k = 0; k < SOLDIERS; k++) {
-      cairn_cached_path out;
-      s = cairn_path_cache_find(c->pc, m->s, m->soldiers[k], m->gate, m->path, m->cap, &out);
-      if (s != CAIRN_OK) break;
-      t.by_how[out.how < 0 || out.how > 2 ? 0 : out.how]++;
-      t.expanded += out.expanded;
-      if (out.excess > t.max_excess) t.max_excess = out.excess;
-    }
-    if (s != CAIRN_OK) break;
-  }
+  s = timed_orders(st, m, c->pc, m->soldiers, SOLDIERS, &t);
   if (s != CAIRN_OK) {
     cairn_bench_skip(st, cairn_status_str(s));
     return;
   }
   cairn_bench_counter(st, "soldiers", SOLDIERS, CAIRN_BENCH_PLAIN);
-  cairn_bench_counter(st, "searched", (double)t.by_how[CAIRN_CACHE_SEARCHED], CAIRN_BENCH_PLAIN);
-  cairn_bench_counter(st, "joined", (double)t.by_how[CAIRN_CACHE_JOINED], CAIRN_BENCH_PLAIN);
-  cairn_bench_counter(st, "walked", (double)t.by_how[CAIRN_CACHE_WALKED], CAIRN_BENCH_PLAIN);
-  cairn_bench_counter(st, "max_excess_steps", cairn_cost_to_double(t.max_excess),
-                      CAIRN_BENCH_PLAIN);
-  cairn_bench_counter(st, "expanded", (double)t.expanded, CAIRN_BENCH_PLAIN);
-  /* the bound above against what the paths really cost over the optimum */
-  cairn_bench_counter(st, "real_excess_steps", cairn_cost_to_double(c->real_excess),
-                      CAIRN_BENCH_PLAIN);
+  tally_counters(st, &t, c->real_excess);
+}
+
+/* ---- scattered units: one field against a search per unit ------------- */
+
+/* A horde's defaults (8 moves, line of sight 16, the AUTO queue), on the
+ * calling thread: one core's time for the field, to set against searches
+ * that run on one core each. */
+static cairn_flow_opts field_opts(void) {
+  cairn_flow_opts o = cairn_flow_defaults();
+  o.threads = 1;
+  return o;
+}
+
+/* The builder (reserved for the map, so builds allocate nothing) and the
+ * field, made on first use. */
+static cairn_status field_ready(orders_map *m) {
+  cairn_status st = CAIRN_OK;
+  if (!m->b && (st = cairn_flow_builder_create(NULL, &m->b)) != CAIRN_OK) return st;
+  if ((st = cairn_flow_builder_reserve(m->b, m->grid)) != CAIRN_OK) return st;
+  if (!m->f) st = cairn_field_create(m->grid, NULL, &m->f);
+  return st;
+}
+
+/* The field and A* must agree on every unit's cost to the gate: the same
+ * gate, the same moves and prices. Writes the first disagreement into why. */
+static int field_agrees(const orders_map *m, char *why, size_t size) {
+  for (int k = 0; k < MAX_UNITS; k++) {
+    cairn_cost v = cairn_field_cost(m->f, m->units[k].x, m->units[k].y);
+    if (v == m->unit_optimal[k]) continue;
+    snprintf(why, size, "unit %d (%d,%d): field %llu, A* %llu", k, (int)m->units[k].x,
+             (int)m->units[k].y, (unsigned long long)v, (unsigned long long)m->unit_optimal[k]);
+    return 0;
+  }
+  return 1;
+}
+
+static void bm_field(cairn_bench_state *st, void *user) {
+  orders_map *m = user;
+  if (!ready_or_skip(st, m)) return;
+  cairn_flow_opts o = field_opts();
+  cairn_status s = field_ready(m);
+  /* a first build outside the timing touches every array once */
+  if (s == CAIRN_OK) s = cairn_field_build(m->b, m->f, m->grid, &m->gate, 1, &o);
+  char why[256];
+  if (s != CAIRN_OK) snprintf(why, sizeof why, "field: %s", cairn_status_str(s));
+  if (s != CAIRN_OK || (!m->field_checked && !field_agrees(m, why, sizeof why))) {
+    cairn_bench_skip(st, why);
+    return;
+  }
+  m->field_checked = 1;
+  while (cairn_bench_next(st))
+    if ((s = cairn_field_build(m->b, m->f, m->grid, &m->gate, 1, &o)) != CAIRN_OK) break;
+  if (s != CAIRN_OK) {
+    cairn_bench_skip(st, cairn_status_str(s));
+    return;
+  }
+  cairn_field_stats fs;
+  cairn_field_get_stats(m->f, &fs);
+  cairn_bench_counter(st, "reachable", (double)fs.reachable, CAIRN_BENCH_PLAIN);
+}
+
+/* Octile distance in cells: how far a unit stands from the gate as the
+ * crow flies on 8 moves, the scale the expansions grow with. */
+static double octile(cairn_point a, cairn_point b) {
+  double dx = abs(a.x - b.x), dy = abs(a.y - b.y);
+  double lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return hi - lo + 1.41421356 * lo;
+}
+
+/* The counters both scattered entries give for n units. */
+static void unit_counters(cairn_bench_state *st, const orders_map *m, int n, uint64_t expanded) {
+  double dist = 0;
+  for (int k = 0; k < n; k++) dist += octile(m->units[k], m->gate);
+  cairn_bench_counter(st, "units", n, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "expanded", (double)expanded, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "expanded_per_unit", (double)expanded / n, CAIRN_BENCH_PLAIN);
+  cairn_bench_counter(st, "octile_mean", dist / n, CAIRN_BENCH_PLAIN);
+}
+
+/* The entry's N (registered as its argument), kept to 1..MAX_UNITS. */
+static int unit_count(cairn_bench_state *st) {
+  int64_t n = cairn_bench_arg(st, 0);
+  return n < 1 ? 1 : n > MAX_UNITS ? MAX_UNITS : (int)n;
+}
+
+static void bm_scattered_astar(cairn_bench_state *st, void *user) {
+  orders_map *m = user;
+  if (!ready_or_skip(st, m)) return;
+  int n = unit_count(st);
+  uint64_t expanded = 0;
+  cairn_status bad = CAIRN_OK;
+  while (cairn_bench_next(st)) {
+    expanded = 0;
+    for (int k = 0; k < n; k++) {
+      cairn_result r;
+      cairn_status s = cairn_astar(m->s, m->grid, m->units[k], m->gate, NULL, &r);
+      if (s != CAIRN_OK) bad = s;
+      expanded += r.expanded;
+    }
+  }
+  if (bad != CAIRN_OK) {
+    cairn_bench_skip(st, cairn_status_str(bad));
+    return;
+  }
+  unit_counters(st, m, n, expanded);
+}
+
+/* The units' cache (default options), and once per program a checked
+ * pass of all MAX_UNITS units: an entry for N units repeats its first N
+ * requests exactly (cleared cache, same order), so the check covers it. */
+static int unit_cache_ready(orders_map *m, char *why, size_t size) {
+  cairn_status s = CAIRN_OK;
+  if (!m->unit_pc) {
+    cairn_path_cache_opts o = cairn_path_cache_defaults();
+    s = cairn_path_cache_create(m->grid, &o, NULL, &m->unit_pc);
+  }
+  if (s != CAIRN_OK) {
+    snprintf(why, size, "cache: %s", cairn_status_str(s));
+    return 0;
+  }
+  if (!m->units_checked && !check_paths(m, m->unit_pc, m->units, m->unit_optimal, MAX_UNITS, 0,
+                                        m->unit_excess, why, size))
+    return 0;
+  m->units_checked = 1;
+  return 1;
+}
+
+static void bm_scattered_cached(cairn_bench_state *st, void *user) {
+  orders_map *m = user;
+  if (!ready_or_skip(st, m)) return;
+  int n = unit_count(st);
+  char why[256];
+  if (!unit_cache_ready(m, why, sizeof why)) {
+    cairn_bench_skip(st, why);
+    return;
+  }
+  tally t;
+  cairn_status s = timed_orders(st, m, m->unit_pc, m->units, n, &t);
+  if (s != CAIRN_OK) {
+    cairn_bench_skip(st, cairn_status_str(s));
+    return;
+  }
+  unit_counters(st, m, n, t.expanded);
+  tally_counters(st, &t, max_of(m->unit_excess, n));
 }
 
 /* ---- registration ------------------------------------------------------ */
@@ -438,17 +673,38 @@ static void free_all(void) {
   for (size_t i = 0; i < N_MAPS; i++) {
     cairn_path_cache_destroy(cache_cases[i][0].pc);
     cairn_path_cache_destroy(cache_cases[i][1].pc);
+    cairn_path_cache_destroy(maps[i].unit_pc);
+    cairn_field_destroy(maps[i].f);
+    cairn_flow_builder_destroy(maps[i].b);
     free(maps[i].path);
     cairn_search_destroy(maps[i].s);
     cairn_grid_destroy(maps[i].grid);
   }
 }
 
-static void reg(const char *what, const char *map, cairn_bench_fn fn, void *user) {
+static cairn_bench_def *reg(const char *what, const char *map, cairn_bench_fn fn,
+                            void *user) {
   char name[160];
   snprintf(name, sizeof name, "%s/%s", what, map);
   cairn_bench_def *def = cairn_bench_register(name, fn, user);
   if (def) cairn_bench_def_unit(def, CAIRN_BENCH_US);
+  return def;
+}
+
+/* One run per unit count: WHAT/MAP/N. */
+static void reg_units(const char *what, orders_map *m, cairn_bench_fn fn) {
+  cairn_bench_def *def = reg(what, m->name, fn, m);
+  for (size_t k = 0; def && k < N_COUNTS; k++) cairn_bench_def_arg(def, unit_counts[k]);
+}
+
+static void reg_soldiers(size_t i) {
+  orders_map *m = &maps[i];
+  cache_cases[i][0] = (cache_case){.m = m, .exact = 0};
+  cache_cases[i][1] = (cache_case){.m = m, .exact = 1};
+  reg("orders_one_search", m->name, bm_one_search, m);
+  reg("orders_cached", m->name, bm_cached, &cache_cases[i][0]);
+  reg("orders_each_astar", m->name, bm_each_astar, m);
+  reg("orders_cached_exact", m->name, bm_cached, &cache_cases[i][1]);
 }
 
 static void no_data(cairn_bench_state *st, void *user) {
@@ -467,12 +723,10 @@ void cairn_bench_register_all(void) {
       continue;
     }
     any = 1;
-    cache_cases[i][0] = (cache_case){.m = m, .exact = 0};
-    cache_cases[i][1] = (cache_case){.m = m, .exact = 1};
-    reg("orders_one_search", m->name, bm_one_search, m);
-    reg("orders_cached", m->name, bm_cached, &cache_cases[i][0]);
-    reg("orders_each_astar", m->name, bm_each_astar, m);
-    reg("orders_cached_exact", m->name, bm_cached, &cache_cases[i][1]);
+    if (!m->scattered_only) reg_soldiers(i);
+    reg("orders_field", m->name, bm_field, m);
+    reg_units("orders_scattered_astar", m, bm_scattered_astar);
+    reg_units("orders_scattered_cached", m, bm_scattered_cached);
   }
   if (!any) reg("orders", "no_data", no_data, NULL);
 }

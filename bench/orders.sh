@@ -7,8 +7,19 @@
 #   exact/one   median(orders_cached_exact) / median(orders_one_search)
 # then the cached entries' counters (how the 100 requests were answered,
 # the largest excess stated and the largest real one over the A* optimum,
-# in straight steps, the nodes expanded). One program
-# holds every entry, so nothing alternates between builds.
+# in straight steps, the nodes expanded).
+#
+# Then the units scattered over the map (orders_field and
+# orders_scattered_*): per map the field's time, its reachable cells and
+# ns per cell; per unit count N the N A* searches' and the cached run's
+# times, their ratios to the field, the expansions per unit, ns per A*
+# expansion and the units' mean octile distance to the gate, and the
+# crossover
+#   N* = field time / (A* time per unit)
+# the unit count above which one field is cheaper than a search each: per
+# N, and on the mean per-unit time over the N values (the "mean" row). N*c
+# is the same with the cached run's time per unit. One program holds every
+# entry, so nothing alternates between builds.
 #
 #   bench/orders.sh                       every map
 #   bench/orders.sh --benchmark_filter=brc202d   more options for the program
@@ -31,17 +42,21 @@ trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp/out.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["benchmarks"]
+# run names: WHAT/MAP, or WHAT/MAP/N for the scattered entries
 med, errors, maps = {}, {}, []
+def key(b):
+    parts = b["run_name"].split("/")
+    return tuple(parts[:1] + parts[1:2] + [int(n) for n in parts[2:3]])
 for b in runs:
-    what, _, name = b["run_name"].partition("/")
-    if name not in maps:
-        maps.append(name)
+    k = key(b)
+    if len(k) > 1 and k[1] not in maps:
+        maps.append(k[1])
     if b.get("error_occurred"):
-        errors[(what, name)] = b.get("error_message", "error")
+        errors[k] = b.get("error_message", "error")
     elif b.get("aggregate_name") == "median":
-        med[(what, name)] = b
-def us(what, name):
-    b = med.get((what, name))
+        med[k] = b
+def us(what, name, n=None):
+    b = med.get((what, name) if n is None else (what, name, n))
     if b is None:
         return None
     scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b["time_unit"]]
@@ -52,7 +67,10 @@ def num(t):
     return "%12.1f" % t if t is not None else "%12s" % "-"
 print("%-10s %12s %12s %12s %12s %9s %9s %9s"
       % ("map", "one_us", "cached_us", "each_us", "exact_us", "cached/1", "each/1", "exact/1"))
-for m in maps:
+soldier_maps = [m for m in maps if any((w, m) in med for w in
+                ("orders_one_search", "orders_cached", "orders_each_astar",
+                 "orders_cached_exact"))]
+for m in soldier_maps:
     one, cached = us("orders_one_search", m), us("orders_cached", m)
     each, exact = us("orders_each_astar", m), us("orders_cached_exact", m)
     print("%-10s %s %s %s %s %s %s %s" % (m, num(one), num(cached), num(each), num(exact),
@@ -61,7 +79,7 @@ for m in maps:
 print()
 print("%-10s %-8s %8s %8s %8s %10s %11s %10s"
       % ("map", "cache", "searched", "joined", "walked", "max_excess", "real_excess", "expanded"))
-for m in maps:
+for m in soldier_maps:
     for what, label in (("orders_cached", "default"), ("orders_cached_exact", "exact")):
         b = med.get((what, m))
         if b is None:
@@ -74,8 +92,52 @@ for m in maps:
         if b is not None:
             print("%-10s %-8s %8s %8s %8s %10s %11s %10d"
                   % (m, what[7:], "", "", "", "", "", b["expanded"]))
-for (what, name), msg in sorted(errors.items()):
-    print("%s/%s: ERROR %s" % (what, name, msg), file=sys.stderr)
+
+def div(a, b):
+    return a / b if a is not None and b else None
+def col(v, width, fmt):
+    return ("%" + str(width) + fmt) % v if v is not None else "%*s" % (width, "-")
+counts = sorted({k[2] for k in med if len(k) == 3})
+field_maps = [m for m in maps if ("orders_field", m) in med
+              or any(("orders_scattered_astar", m, n) in med for n in counts)]
+if field_maps:
+    print()
+    print("scattered units, one field against a search each (CPU time)")
+    print("%-15s %10s %10s %8s" % ("map", "field_ms", "reachable", "ns/cell"))
+for m in field_maps:
+    f, fb = us("orders_field", m), med.get(("orders_field", m))
+    cells = fb["reachable"] if fb else None
+    print("%-15s %s %s %s" % (m, col(div(f, 1e3), 10, ".3f"), col(cells, 10, ".0f"),
+                              col(div(f * 1e3 if f else None, cells), 8, ".2f")))
+if field_maps:
+    print()
+    print("%-15s %4s %10s %10s %9s %9s %9s %8s %8s %8s %8s"
+          % ("map", "N", "astar_ms", "cached_ms", "astar/fld", "cache/fld", "exp/unit",
+             "ns/exp", "octile", "N*", "N*c"))
+for m in field_maps:
+    f = us("orders_field", m)
+    per_unit, per_cached = [], []
+    for n in counts:
+        a, c = us("orders_scattered_astar", m, n), us("orders_scattered_cached", m, n)
+        ab = med.get(("orders_scattered_astar", m, n))
+        if a is not None:
+            per_unit.append(a / n)
+        if c is not None:
+            per_cached.append(c / n)
+        print("%-15s %4d %s %s %s %s %s %s %s %s %s"
+              % (m, n, col(div(a, 1e3), 10, ".3f"), col(div(c, 1e3), 10, ".3f"),
+                 col(div(a, f), 9, ".2f"), col(div(c, f), 9, ".2f"),
+                 col(ab["expanded_per_unit"] if ab else None, 9, ".0f"),
+                 col(div(a * 1e3 if a else None, ab["expanded"] if ab else None), 8, ".1f"),
+                 col(ab["octile_mean"] if ab else None, 8, ".1f"),
+                 col(div(f, div(a, n)), 8, ".2f"), col(div(f, div(c, n)), 8, ".2f")))
+    mean_a = sum(per_unit) / len(per_unit) if per_unit else None
+    mean_c = sum(per_cached) / len(per_cached) if per_cached else None
+    print("%-15s %4s %10s %10s %9s %9s %9s %8s %8s %s %s"
+          % (m, "mean", "", "", "", "", "", "", "", col(div(f, mean_a), 8, ".2f"),
+             col(div(f, mean_c), 8, ".2f")))
+for k, msg in sorted(errors.items()):
+    print("%s: ERROR %s" % ("/".join(str(p) for p in k), msg), file=sys.stderr)
 if errors:
     sys.exit(1)
 PY
