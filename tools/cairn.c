@@ -44,9 +44,10 @@ static const command commands[] = {
      "         [--replay FILE] [--png FILE] [--frames DIR] [--gif FILE] [--every K]\n" },
     {"march", cmd_march,
      "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
-     "         [--seed S] [--budget NODES] [--algo astar|hpa] [--json] [--png FILE]\n"
+     "         [--seed S] [--budget NODES] [--algo astar|hpa|auto] [--json] [--png FILE]\n"
      "         [--replay FILE [--every K]]\n"
-     "         (groups across a map; paths by A* or over a hierarchy)\n" },
+     "         (groups across a map; paths by A* or over a hierarchy; auto: the\n"
+     "         crowd picks a group path, a shared field or a path each)\n" },
     {"render", cmd_render,
      "  render --map FILE --png OUT.png [--px N] [--terrain C=COST ...]\n"
      "         [--influence X,Y,RADIUS,PENALTY ...] and at most one of:\n"

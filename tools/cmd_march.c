@@ -27,6 +27,7 @@ typedef struct march_args {
   long groups, units, ticks, threads, seed, budget;
   bool json;
   bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
+  bool auto_order; /* --algo auto: each group's order is CAIRN_ORDER_AUTO */
   const char *png; /* --png FILE: the end of the march */
   const char *replay; /* --replay FILE, a frame every `every` ticks */
   long every;         /* 0: not given (1) */
@@ -129,11 +130,12 @@ static int parse_args(int argc, char **argv, march_args *a) {
       if (!cli_parse_int("--budget", v, 1, 100000000L, &a->budget)) return EXIT_USAGE;
       a->budget_given = true;
     } else if (cli_is(&c, "--algo")) {
-      if (strcmp(v, "hpa") && strcmp(v, "astar")) {
-        cli_error("march: --algo must be astar or hpa, not '%s'", v);
+      if (strcmp(v, "hpa") && strcmp(v, "astar") && strcmp(v, "auto")) {
+        cli_error("march: --algo must be astar, hpa or auto, not '%s'", v);
         return EXIT_USAGE;
       }
       a->hpa = strcmp(v, "hpa") == 0;
+      a->auto_order = strcmp(v, "auto") == 0;
       a->algo_given = true;
     } else if (cli_is(&c, "--arrive")) {
       if (!strcmp(v, "stop")) a->arrive = CAIRN_ARRIVAL_STOP;
@@ -379,7 +381,8 @@ int cmd_march(int argc, char **argv) {
     goto done;
   }
   cairn_order order = cairn_order_defaults();
-  order.kind = CAIRN_ORDER_PATH;
+  /* auto: the crowd picks a group path, a field or a path each */
+  order.kind = a.auto_order ? CAIRN_ORDER_AUTO : CAIRN_ORDER_PATH;
   order.arrival = a.arrive;
   for (long k = 0; k < a.groups && st == CAIRN_OK && !a.load; k++) {
     const int32_t size = a.sizes[k % a.n_sizes];

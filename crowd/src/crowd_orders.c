@@ -119,7 +119,8 @@ static cairn_status check_order(cairn_crowd *c, const cairn_order *o) {
   case CAIRN_ORDER_HOLD:
   case CAIRN_ORDER_WANDER: return CAIRN_OK;
   case CAIRN_ORDER_DRIVEN: return check_velocity(c, o->vx, o->vy);
-  case CAIRN_ORDER_PATH: return cairn__crowd_check_goal(c, o->goal);
+  case CAIRN_ORDER_PATH:
+  case CAIRN_ORDER_AUTO: return cairn__crowd_check_goal(c, o->goal);
   case CAIRN_ORDER_FIELD:
     if (o->field && (o->goals || o->n_goals))
       return cairn__crowd_fail(c, CAIRN_ERR_ARG,
@@ -377,6 +378,27 @@ static cairn_status check_goal_fits(cairn_crowd *c, const cairn_agent *agents, s
                            (long)goal.x, (long)goal.y, (long)k, (double)r, (long)have);
 }
 
+/* AUTO: the order cairn_crowd_plan chooses, given as that order; its
+ * agents stop at the goal unless told otherwise, whichever it is. */
+static cairn_status order_auto(cairn_crowd *c, const cairn_agent *agents, size_t n,
+                               const cairn_order *o) {
+  cairn_plan plan;
+  cairn_status st = cairn_crowd_plan(c, agents, n, o->goal, &plan);
+  if (st != CAIRN_OK) return st;
+  cairn_order r = *o;
+  if (r.arrival == CAIRN_ARRIVAL_DEFAULT) r.arrival = CAIRN_ARRIVAL_STOP;
+  r.field = NULL;
+  if (plan.way == CAIRN_PLAN_FIELD) {
+    r.kind = CAIRN_ORDER_FIELD;
+    r.goals = &o->goal;
+    r.n_goals = 1;
+  } else {
+    r.kind = CAIRN_ORDER_PATH;
+    r.group = plan.way == CAIRN_PLAN_GROUP;
+  }
+  return cairn_crowd_order(c, agents, n, &r);
+}
+
 cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t n,
                                const cairn_order *o) {
   cairn_status st = cairn__crowd_handles(c, agents, n);
@@ -384,6 +406,7 @@ cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t
   if (!o) return cairn__crowd_fail(c, CAIRN_ERR_ARG, "order: o is NULL");
   if ((st = check_order(c, o)) != CAIRN_OK) return st;
   if (!n) return cairn__crowd_ok(c);
+  if (o->kind == CAIRN_ORDER_AUTO) return order_auto(c, agents, n, o);
   switch (o->kind) {
   case CAIRN_ORDER_FIELD:
     if ((st = order_field(c, agents, n, o)) != CAIRN_OK) return st;

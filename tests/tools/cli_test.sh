@@ -549,6 +549,13 @@ same_at_threads '"(ticks|arrived|in_wall|state_hash|by_size)":("[^"]*"|[^,]*|\[[
   "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo hpa --json
 expect 0 '"arrived":24,"in_wall":0,.*"by_size":\[\{"size":1,"units":12,"arrived":12,"mean_walk":[23][0-9]\.[0-9]+\},\{"size":2,"units":12,"arrived":12,"mean_walk":[56][0-9]\.[0-9]+\}\]' \
   "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo hpa --json
+# --algo auto: the crowd picks each group's way (cairn_crowd_plan); every
+# unit arrives, the same at 1 and 2 threads
+same_at_threads '"(ticks|arrived|in_wall|state_hash|by_size)":("[^"]*"|[^,]*|\[[^]]*\])' \
+  "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo auto --json
+expect 0 '"arrived":24,"in_wall":0,' \
+  "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo auto --json
+expect 2 "--algo must be astar, hpa or auto, not 'jps'" "$cairn" march --map "$keep" --groups 1 --units 2 --algo jps
 expect 3 "cairn: --goal 50,9: a unit of size 2 does not fit there" \
   "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,2 --goal 50,9
 expect 2 "--sizes: '5' is not an integer in 1..4" "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,5

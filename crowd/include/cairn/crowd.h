@@ -130,7 +130,12 @@ typedef enum cairn_order_kind {
   CAIRN_ORDER_FIELD,  /**< follow a shared flow field */
   CAIRN_ORDER_PATH,   /**< follow a planned path (own or the group's) */
   CAIRN_ORDER_WANDER, /**< random walk from a seed */
-  CAIRN_ORDER_DRIVEN  /**< the game sets its velocity (cairn_crowd_drive) */
+  CAIRN_ORDER_DRIVEN, /**< the game sets its velocity (cairn_crowd_drive) */
+  /** Move to one goal the cheapest way (cairn_crowd_plan): one path for a
+   * gathered group, one shared field for many scattered agents, a path
+   * each for a few. Resolved when given: agents then follow a FIELD or
+   * PATH order. */
+  CAIRN_ORDER_AUTO
 } cairn_order_kind;
 
 /** How an agent ends a field or path order. */

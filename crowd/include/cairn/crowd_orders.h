@@ -34,7 +34,7 @@ typedef struct cairn_order {
    * change of the cost layer) repairs it itself (cairn_field_repair);
    * until then it reads as stale and its agents stand, unreachable. */
   const cairn_field *field;
-  cairn_point goal;          /**< PATH: the goal cell */
+  cairn_point goal;          /**< PATH and AUTO: the goal cell */
   /** PATH: 1 (default) = one path for the group, members in formation
    * (cairn_crowd_order_move); 0 = a path for each (cairn_crowd_order_path). */
   int group;
@@ -42,8 +42,9 @@ typedef struct cairn_order {
   /** @{ */
   float vx, vy; /**< DRIVEN: the velocity, as cairn_crowd_drive */
   /** @} */
-  cairn_arrival arrival;     /**< FIELD and PATH: how they end it (default
-                                CAIRN_ARRIVAL_DEFAULT); other kinds ignore it */
+  cairn_arrival arrival;     /**< FIELD, PATH and AUTO: how they end it
+                                (default CAIRN_ARRIVAL_DEFAULT, STOP for AUTO
+                                whatever it chooses); other kinds ignore it */
   /** CAIRN_ARRIVAL_STAY: the radius around the goal (cells, >= 0, finite);
    * 0 (default) = the crowd chooses it for every agent staying at that
    * goal (the same goal cell for paths, the same field for fields) with a
@@ -53,6 +54,58 @@ typedef struct cairn_order {
    * order sending more agents there grows it for all. O(slots) then. */
   float arrival_radius;
 } cairn_order;
+
+/** The ways CAIRN_ORDER_AUTO moves agents to a goal. */
+typedef enum cairn_plan_way {
+  CAIRN_PLAN_GROUP = 0, /**< one path for the group, in formation
+                             (cairn_crowd_order_move) */
+  CAIRN_PLAN_FIELD,     /**< one field to the goal, shared
+                             (cairn_crowd_order_field) */
+  CAIRN_PLAN_EACH       /**< a path for each agent (cairn_crowd_order_path) */
+} cairn_plan_way;
+
+/** Spread (cells, from the group's centre, the farthest agent) up to which
+ * agents count as gathered: the formation a move order keeps, 0.3 sqrt(n)
+ * cells each way, plus this slack. */
+#define CAIRN_PLAN_GATHERED_SLACK 2.0
+
+/** A path search costs about this many field cells per cell of trip
+ * (octile distance) per agent: the measured ratio of an exact search's
+ * time to a field's build time per reachable cell (docs/PERFORMANCE.md,
+ * "Planning group orders"). */
+#define CAIRN_PLAN_CELLS_PER_STEP 1000.0
+
+/** What CAIRN_ORDER_AUTO chooses for some agents and a goal, and why. */
+typedef struct cairn_plan {
+  cairn_plan_way way; /**< the choice */
+  float spread;       /**< the farthest agent from the agents' centre,
+                           cells (Chebyshev) */
+  float trip;         /**< mean octile distance from the agents to the
+                           goal, cells */
+  /** What a path each would cost, in field cells: agents x trip x
+   * CAIRN_PLAN_CELLS_PER_STEP. */
+  double paths_cost;
+  double field_cost;  /**< what one field costs: the route grid's open cells */
+} cairn_plan;
+
+/** Chooses how to move agents to goal, as CAIRN_ORDER_AUTO does, without
+ * ordering them:
+ * - gathered agents (spread at most 0.3 sqrt(n) + CAIRN_PLAN_GATHERED_SLACK
+ *   cells), or one agent: CAIRN_PLAN_GROUP, one search for them all;
+ * - otherwise CAIRN_PLAN_FIELD when paths_cost >= field_cost, else
+ *   CAIRN_PLAN_EACH.
+ * Deterministic: it reads only the agents' positions, the goal and the
+ * route grid.
+ * @param[in,out] c the crowd (its error message on refusal)
+ * @param[in] agents the agents
+ * @param[in] n number of agents (at least 1)
+ * @param[in] goal the goal cell
+ * @param[out] out the choice
+ * @return CAIRN_OK; CAIRN_ERR_STALE / CAIRN_ERR_ARG for a refused handle;
+ * CAIRN_ERR_ARG for NULL or n 0; CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for
+ * the goal */
+CAIRN_CROWD_API cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents,
+                                              size_t n, cairn_point goal, cairn_plan *out);
 
 /** A hold order: kind CAIRN_ORDER_HOLD, group 1, arrival DEFAULT, every
  * other field 0 or NULL.

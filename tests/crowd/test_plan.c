@@ -1,0 +1,195 @@
+/* Crowds, AUTO orders (cairn_crowd_plan): a gathered group gets one path
+ * and arrives; many scattered agents share one field, a few scattered ones
+ * search each, and either runs exactly as the order it chose given
+ * directly; the plan's figures follow its stated rule; refusals change
+ * nothing. */
+#include "test_crowd_util.h"
+
+#include <math.h>
+#include <string.h>
+
+static cairn_grid *open_grid(int32_t w, int32_t h) {
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(w, h, 1, NULL, &g), CAIRN_OK);
+  return g;
+}
+
+static double octile(double dx, double dy) {
+  dx = fabs(dx);
+  dy = fabs(dy);
+  const double lo = fmin(dx, dy), hi = fmax(dx, dy);
+  return hi - lo + sqrt(2.0) * lo;
+}
+
+static void gathered_group_moves_as_one(void **state) {
+  (void)state;
+  cairn_grid *g = open_grid(40, 40);
+  cairn_crowd *c = new_crowd(g, 16, 1);
+  cairn_agent a[16];
+  for (int i = 0; i < 16; i++) a[i] = tc_add_at(c, 10.5f + (float)(i % 4), 10.5f + (float)(i / 4));
+  const cairn_point goal = {35, 35};
+  cairn_plan p;
+  assert_int_equal(cairn_crowd_plan(c, a, 16, goal, &p), CAIRN_OK);
+  assert_int_equal(p.way, CAIRN_PLAN_GROUP);
+  assert_true(fabsf(p.spread - 1.5f) < 1e-6f);
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_AUTO;
+  o.goal = goal;
+  assert_int_equal(cairn_crowd_order(c, a, 16, &o), CAIRN_OK);
+  const uint32_t group = tc_info(c, a[0]).group;
+  assert_true(group != 0);
+  for (int i = 0; i < 16; i++) {
+    const cairn_agent_info in = tc_info(c, a[i]);
+    assert_int_equal(in.order, CAIRN_ORDER_PATH);
+    assert_int_equal(in.group, group);
+    assert_int_equal(in.arrival, CAIRN_ARRIVAL_STOP);
+  }
+  for (int t = 0; t < 3000 && tc_count_state(c, a, 16, CAIRN_AGENT_ARRIVED) < 16; t++)
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  assert_int_equal(tc_count_state(c, a, 16, CAIRN_AGENT_ARRIVED), 16);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
+/* n agents at random open cells of g's largest island (the goal's), then
+ * `o` (or the AUTO order to goal when o is NULL), 300 ticks: the hash. */
+static uint64_t scattered_run(const cairn_grid *g, uint64_t seed, uint32_t n, cairn_point goal,
+                              const cairn_order *o, cairn_plan *plan) {
+  cairn_crowd *c = new_crowd(g, n, 1);
+  cairn_agent a[128];
+  uint64_t rng = seed;
+  for (uint32_t i = 0; i < n; i++) {
+    cairn_point p = tu_random_open(&rng, g);
+    while (cairn_grid_island(g, p.x, p.y) != cairn_grid_island(g, goal.x, goal.y))
+      p = tu_random_open(&rng, g);
+    a[i] = tc_add_at(c, (float)p.x + 0.5f, (float)p.y + 0.5f);
+  }
+  if (plan) assert_int_equal(cairn_crowd_plan(c, a, n, goal, plan), CAIRN_OK);
+  cairn_order auto_order = cairn_order_defaults();
+  auto_order.kind = CAIRN_ORDER_AUTO;
+  auto_order.goal = goal;
+  assert_int_equal(cairn_crowd_order(c, a, n, o ? o : &auto_order), CAIRN_OK);
+  for (uint32_t i = 0; i < n; i++) assert_int_equal(tc_info(c, a[i]).arrival, CAIRN_ARRIVAL_STOP);
+  for (int t = 0; t < 300; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  const uint64_t h = cairn_crowd_hash(c);
+  cairn_crowd_destroy(c);
+  return h;
+}
+
+static void many_scattered_share_a_field(void **state) {
+  (void)state;
+  uint64_t rng = 77;
+  cairn_grid *g = tu_random_grid(&rng, 48, 48, 20, 1);
+  assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+  cairn_point goal = tu_random_open(&rng, g);
+  cairn_plan p;
+  const uint64_t h = scattered_run(g, 5, 120, goal, NULL, &p);
+  assert_int_equal(p.way, CAIRN_PLAN_FIELD);
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_FIELD;
+  o.goals = &goal;
+  o.n_goals = 1;
+  o.arrival = CAIRN_ARRIVAL_STOP;
+  assert_true(scattered_run(g, 5, 120, goal, &o, NULL) == h);
+  cairn_grid_destroy(g);
+}
+
+static void few_scattered_search_each(void **state) {
+  (void)state;
+  /* three trips of 125 to 160 cells on a million cells: a field would
+   * cost more than 1000 cells a step of trip */
+  cairn_grid *g = open_grid(1024, 1024);
+  cairn_crowd *c = new_crowd(g, 3, 1);
+  cairn_agent a[3] = {tc_add_at(c, 400.5f, 400.5f), tc_add_at(c, 600.5f, 420.5f),
+                      tc_add_at(c, 450.5f, 600.5f)};
+  const cairn_point goal = {512, 512};
+  cairn_plan p;
+  assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
+  assert_int_equal(p.way, CAIRN_PLAN_EACH);
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_AUTO;
+  o.goal = goal;
+  assert_int_equal(cairn_crowd_order(c, a, 3, &o), CAIRN_OK);
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(tc_info(c, a[i]).order, CAIRN_ORDER_PATH);
+    assert_int_equal(tc_info(c, a[i]).group, 0);
+  }
+  for (int t = 0; t < 50; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  const uint64_t h = cairn_crowd_hash(c);
+  cairn_crowd_destroy(c);
+  /* the same as a path order of each */
+  c = new_crowd(g, 3, 1);
+  a[0] = tc_add_at(c, 400.5f, 400.5f);
+  a[1] = tc_add_at(c, 600.5f, 420.5f);
+  a[2] = tc_add_at(c, 450.5f, 600.5f);
+  assert_int_equal(cairn_crowd_order_path(c, a, 3, goal), CAIRN_OK);
+  for (int t = 0; t < 50; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  assert_true(cairn_crowd_hash(c) == h);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
+/* The figures: the mean octile distance, the costs as the header states,
+ * and the choice between them. */
+static void the_rule(void **state) {
+  (void)state;
+  cairn_grid *g = open_grid(64, 64);
+  assert_int_equal(cairn_grid_set_cost(g, 30, 30, 0), CAIRN_OK);
+  cairn_crowd *c = new_crowd(g, 8, 1);
+  const float xs[4] = {2.5f, 60.5f, 2.5f, 60.5f}, ys[4] = {2.5f, 2.5f, 60.5f, 50.5f};
+  cairn_agent a[4];
+  for (int i = 0; i < 4; i++) a[i] = tc_add_at(c, xs[i], ys[i]);
+  const cairn_point goal = {40, 10};
+  cairn_plan p;
+  assert_int_equal(cairn_crowd_plan(c, a, 4, goal, &p), CAIRN_OK);
+  double trip = 0;
+  for (int i = 0; i < 4; i++) trip += octile(xs[i] - 40.5, ys[i] - 10.5);
+  assert_true(fabs(p.trip - trip / 4) < 1e-3);
+  assert_true(fabs(p.paths_cost - trip * CAIRN_PLAN_CELLS_PER_STEP) < 1e-6 * p.paths_cost);
+  assert_true(p.field_cost == 64.0 * 64.0 - 1.0);
+  assert_true(p.spread == 31.5f); /* 60.5 - 29, the centre's y */
+  assert_int_equal(p.way, p.paths_cost >= p.field_cost ? CAIRN_PLAN_FIELD : CAIRN_PLAN_EACH);
+  /* one agent: its own path, however far */
+  assert_int_equal(cairn_crowd_plan(c, a, 1, goal, &p), CAIRN_OK);
+  assert_int_equal(p.way, CAIRN_PLAN_GROUP);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
+static void refusals(void **state) {
+  (void)state;
+  cairn_grid *g = open_grid(20, 20);
+  assert_int_equal(cairn_grid_set_cost(g, 7, 7, 0), CAIRN_OK);
+  cairn_crowd *c = new_crowd(g, 4, 1);
+  cairn_agent a[2] = {tc_add_at(c, 2.5f, 2.5f), tc_add_at(c, 4.5f, 2.5f)};
+  const uint64_t h = cairn_crowd_hash(c);
+  cairn_plan p;
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_AUTO;
+  o.goal = (cairn_point){7, 7};
+  assert_int_equal(cairn_crowd_order(c, a, 2, &o), CAIRN_ERR_BLOCKED);
+  assert_int_equal(cairn_crowd_plan(c, a, 2, o.goal, &p), CAIRN_ERR_BLOCKED);
+  o.goal = (cairn_point){20, 3};
+  assert_int_equal(cairn_crowd_order(c, a, 2, &o), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_crowd_plan(c, a, 2, o.goal, &p), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_crowd_plan(c, a, 0, (cairn_point){9, 9}, &p), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_crowd_plan(c, a, 2, (cairn_point){9, 9}, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_crowd_plan(NULL, a, 2, (cairn_point){9, 9}, &p), CAIRN_ERR_ARG);
+  o.goal = (cairn_point){9, 9};
+  assert_int_equal(cairn_crowd_order(c, NULL, 0, &o), CAIRN_OK); /* checked only */
+  assert_true(cairn_crowd_hash(c) == h);
+  assert_int_equal(tc_info(c, a[0]).order, CAIRN_ORDER_HOLD);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gathered_group_moves_as_one),
+      cmocka_unit_test(many_scattered_share_a_field),
+      cmocka_unit_test(few_scattered_search_each),
+      cmocka_unit_test(the_rule),
+      cmocka_unit_test(refusals),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
