@@ -73,18 +73,18 @@ int cmd_info(int argc, char **argv) {
         printf("%s\"%d\":%zu", first ? "" : ",", c, hist[c]);
         first = false;
       }
-    printf("},\"dead_end_areas\":%u,\"dead_end_gates\":%u,\"dead_end_cells\":%zu,"
-           "\"dead_end_depth\":%u}\n",
-           ds.areas, ds.gates, ds.cells, ds.depth);
+    printf("},\"dead_end_areas\":%u,\"dead_end_gates\":%u,\"dead_end_doors\":%u,"
+           "\"dead_end_cells\":%zu,\"dead_end_depth\":%u}\n",
+           ds.areas, ds.gates, ds.doors, ds.cells, ds.depth);
   } else {
     printf("map         %s\n", map);
     printf("size        %d x %d (%zu cells)\n", w, h, (size_t)w * (size_t)h);
     printf("passable    %zu cells (%.1f%%)\n", cairn_grid_passable(g),
            100.0 * (double)cairn_grid_passable(g) / ((double)w * (double)h));
     printf("components  %u (largest %zu cells)\n", islands, largest);
-    printf("dead ends   %u areas behind %u gates, %zu cells (%.1f%% of passable), "
-           "nested %u deep\n",
-           ds.areas, ds.gates, ds.cells,
+    printf("dead ends   %u areas behind %u gates (%u areas behind doors), %zu cells "
+           "(%.1f%% of passable), nested %u deep\n",
+           ds.areas, ds.gates, ds.doors, ds.cells,
            ds.open ? 100.0 * (double)ds.cells / (double)ds.open : 0.0, ds.depth);
     printf("terrain     cost: cells\n");
     for (int c = 0; c < 256; c++)

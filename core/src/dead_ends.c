@@ -20,9 +20,68 @@
 #define HEAD 0x80u
 typedef struct de_work {
   uint32_t *disc, *low, *parent, *sz, *order, *aux, *stack;
-  uint8_t *next;
+  uint8_t *next, *door;
   uint32_t time;
 } de_work;
+
+/* ---- doors -------------------------------------------------------------- */
+
+/* The search's nodes are cells and doors (dead_ends_internal.h): a door
+ * is one node, so that a door whose removal cuts an island in two is a
+ * cut vertex like a one-cell gate. door[c], a padded cell each: 0 for a
+ * cell in no door; DOOR_FIRST | its length on a door's first cell (top or
+ * left), DOOR_PART | its place on the others; DOOR_DOWN on a vertical
+ * door's. A node is named by its first cell. */
+#define DOOR_FIRST 0x40u
+#define DOOR_PART 0x80u
+#define DOOR_DOWN CAIRN__DE_DOOR_DOWN
+
+static uint32_t door_step(const cairn_grid *g, uint8_t b) {
+  return b & DOOR_DOWN ? (uint32_t)g->stride : 1u;
+}
+
+/* The node cell c belongs to. */
+static uint32_t node_of(const cairn_grid *g, const uint8_t *door, uint32_t c) {
+  const uint8_t b = door[c];
+  return b & DOOR_PART ? c - (b & 7u) * door_step(g, b) : c;
+}
+
+/* The cells of node v. */
+static unsigned node_cells(const uint8_t *door, uint32_t v) {
+  return door[v] & DOOR_FIRST ? door[v] & 7u : 1u;
+}
+
+/* Whether the `len` cells from c on by `step` are open at terrain
+ * `least`, in no door yet and no one-cell gate (cut[c] != 0), with walls
+ * just before and after them. */
+static bool door_fits(const cairn_grid *g, const uint8_t *door, const uint32_t *cut,
+                      uint32_t c, uint32_t step, unsigned len, uint8_t least) {
+  if (c < step || c + len * step >= g->padded || g->cost[c - step] || g->cost[c + len * step])
+    return false;
+  for (unsigned i = 0; i < len; i++)
+    if (g->cost[c + i * step] != least || door[c + i * step] || cut[c + i * step]) return false;
+  return true;
+}
+
+/* Marks the doors: straight runs of 2 .. CAIRN__DE_MAX_DOOR cells at the
+ * grid's cheapest terrain between two walls, the shorter first, rows
+ * before columns, cells in index order, none sharing a cell with one
+ * marked before or with a one-cell gate (cut[c] != 0): a gate of one cell
+ * skips more, and under every option, so no door swallows one. */
+static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut) {
+  uint8_t least = 1;
+  while (least < 255 && !g->by_cost[least]) least++;
+  for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
+    for (unsigned down = 0; down < 2; down++) {
+      const uint32_t step = down ? (uint32_t)g->stride : 1u;
+      const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
+      for (uint32_t c = 0; c < g->padded; c++) {
+        if (!door_fits(g, door, cut, c, step, len, least)) continue;
+        door[c] = (uint8_t)(DOOR_FIRST | dir | len);
+        for (unsigned i = 1; i < len; i++) door[c + i * step] = (uint8_t)(DOOR_PART | dir | i);
+      }
+    }
+}
 
 /* Visits cell w from v (v == w for a root). */
 CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
@@ -32,6 +91,32 @@ CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
   k->sz[w] = 1;
   k->next[w] = 0;
   k->stack[(*sp)++] = w;
+}
+
+/* The next neighbour node of node v the search has not looked at, or
+ * UINT32_MAX: next[v] holds where it stopped, cell * 8 + move, over the
+ * node's cells (one, or a door's) and their legal moves; moves between
+ * a door's own cells are no neighbours. */
+static uint32_t next_neighbour(const cairn_grid *g, de_work *k, const int32_t off[8],
+                               uint32_t v) {
+  const unsigned len = node_cells(k->door, v);
+  const uint32_t step = door_step(g, k->door[v]);
+  unsigned at = k->next[v] & (unsigned)~HEAD;
+  uint32_t w = UINT32_MAX;
+  while (at < len * 8u && w == UINT32_MAX) {
+    const uint32_t c = v + (at >> 3) * step;
+    const unsigned left = (unsigned)g->moves[c] >> (at & 7u) << (at & 7u);
+    if (!left) {
+      at = (at | 7u) + 1u;
+      continue;
+    }
+    const unsigned d = (unsigned)cairn__ctz(left);
+    at = (at & ~7u) + d + 1u;
+    const uint32_t n = node_of(g, k->door, (uint32_t)((int32_t)c + off[d]));
+    if (n != v) w = n;
+  }
+  k->next[v] = (uint8_t)((k->next[v] & HEAD) | at);
+  return w;
 }
 
 /* The depth-first search of r's island, iterative (an island can be a
@@ -45,12 +130,8 @@ static void dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t 
   discover(k, r, r, &sp);
   while (sp) {
     const uint32_t v = k->stack[sp - 1];
-    const unsigned at = k->next[v] & 15u;
-    const unsigned left = at < 8 ? (unsigned)g->moves[v] >> at << at : 0u;
-    if (left) {
-      const unsigned d = (unsigned)cairn__ctz(left);
-      k->next[v] = (uint8_t)((k->next[v] & HEAD) | (d + 1));
-      const uint32_t w = (uint32_t)((int32_t)v + off[d]);
+    const uint32_t w = next_neighbour(g, k, off, v);
+    if (w != UINT32_MAX) {
       if (!k->disc[w]) discover(k, v, w, &sp);
       else if (w != k->parent[v] && k->disc[w] < k->low[v]) k->low[v] = k->disc[w];
       continue;
@@ -97,10 +178,14 @@ static void label(cairn_dead_ends *de, de_work *k) {
       de->depth[id] = u == v ? 0 : de->depth[de->area[u]] + 1;
       de->cells[id] = 0;
     }
+    if (starts) de->door[id] = u != v && node_cells(k->door, u) > 1 ? k->door[u] & 0x1Fu : 0u;
     const uint32_t a = starts ? id : de->area[u];
     de->area[v] = a;
-    de->cells[a]++;
+    de->cells[a] += node_cells(k->door, v);
   }
+  /* a door's other cells are in its area too */
+  for (uint32_t c = 0; c < (uint32_t)de->padded; c++)
+    if (k->door[c] & DOOR_PART) de->area[c] = de->area[node_of(de->grid, k->door, c)];
   /* an area's id range ends at the first area that starts past its cells */
   for (uint32_t a = 1; a <= id; a++) {
     uint32_t lo = a + 1, hi = id + 1;
@@ -122,7 +207,9 @@ static void release_areas(cairn_dead_ends *de) {
   cairn__free(&de->alloc, de->gate, n * sizeof *de->gate);
   cairn__free(&de->alloc, de->cells, n * sizeof *de->cells);
   cairn__free(&de->alloc, de->depth, n * sizeof *de->depth);
+  cairn__free(&de->alloc, de->door, n);
   de->end = de->gate = de->cells = de->depth = NULL;
+  de->door = NULL;
   de->count = 0;
 }
 
@@ -133,8 +220,9 @@ static cairn_status grow_areas(cairn_dead_ends *de, uint32_t count) {
   de->gate = cairn__alloc(&de->alloc, n * sizeof *de->gate);
   de->cells = cairn__alloc(&de->alloc, n * sizeof *de->cells);
   de->depth = cairn__alloc(&de->alloc, n * sizeof *de->depth);
+  de->door = cairn__alloc(&de->alloc, n);
   de->count = count;
-  if (de->end && de->gate && de->cells && de->depth) return CAIRN_OK;
+  if (de->end && de->gate && de->cells && de->depth && de->door) return CAIRN_OK;
   release_areas(de);
   return CAIRN_ERR_NOMEM;
 }
@@ -149,7 +237,7 @@ static void search_all(const cairn_grid *g, de_work *k, const uint32_t *roots, u
   for (uint32_t i = 0; i < n; i++)
     if (!k->disc[roots[i]]) dfs(g, k, off, roots[i]);
   for (size_t c = 0; c < g->padded; c++)
-    if (g->cost[c] && !k->disc[c]) dfs(g, k, off, (uint32_t)c);
+    if (g->cost[c] && !k->disc[c] && !(k->door[c] & DOOR_PART)) dfs(g, k, off, (uint32_t)c);
 }
 
 /* The roots of the second search, into aux: for each island, the first
@@ -183,27 +271,42 @@ static uint32_t pick_roots(const cairn_dead_ends *de, de_work *k) {
 
 static void set_bit(uint64_t *bits, uint32_t c) { bits[c >> 6] |= 1ull << (c & 63u); }
 
-static void set_stats(cairn_dead_ends *de) {
+static void set_stats(cairn_dead_ends *de, const de_work *k) {
+  const cairn_grid *g = de->grid;
   cairn_dead_ends_stats s;
   memset(&s, 0, sizeof s);
   memset(de->gate_bits, 0, de->words * sizeof *de->gate_bits);
+  memset(de->cell_gate_bits, 0, de->words * sizeof *de->cell_gate_bits);
   memset(de->dead_bits, 0, de->words * sizeof *de->dead_bits);
   for (uint32_t a = 1; a <= de->count; a++) {
     if (de->gate[a] == UINT32_MAX) continue;
     s.areas++;
+    s.doors += de->door[a] != 0;
     s.cells += de->cells[a];
     if (de->depth[a] > s.depth) s.depth = de->depth[a];
-    const uint32_t c = de->gate[a];
-    if (!cairn__de_bit(de->gate_bits, c)) s.gates++;
-    set_bit(de->gate_bits, c);
+    const uint32_t u = de->gate[a];
+    if (!cairn__de_bit(de->gate_bits, u)) s.gates++;
+    const unsigned len = node_cells(k->door, u);
+    for (unsigned i = 0; i < len; i++) set_bit(de->gate_bits, u + i * door_step(g, k->door[u]));
+    if (len == 1) set_bit(de->cell_gate_bits, u);
   }
   for (size_t c = 0; c < de->padded; c++) {
     const uint32_t a = de->area[c];
-    if (!de->grid->cost[c]) continue;
+    if (!g->cost[c]) continue;
     s.open++;
     if (de->gate[a] != UINT32_MAX) set_bit(de->dead_bits, (uint32_t)c);
   }
   de->stats = s;
+}
+
+/* aux[c] = 1 for each cell some area hangs off in the last search (a
+ * parent of a HEAD cell), else 0. */
+static void mark_cuts(de_work *k, size_t n) {
+  memset(k->aux, 0, (n + 1) * sizeof *k->aux);
+  for (uint32_t i = 0; i < k->time; i++) {
+    const uint32_t v = k->order[i];
+    if (k->parent[v] != v && (k->next[v] & HEAD)) k->aux[k->parent[v]] = 1;
+  }
 }
 
 static void work_free(const cairn_allocator *a, de_work *k, size_t n) {
@@ -214,6 +317,7 @@ static void work_free(const cairn_allocator *a, de_work *k, size_t n) {
   cairn__free(a, k->order, n * sizeof *k->order);
   cairn__free(a, k->aux, (n + 1) * sizeof *k->aux);
   cairn__free(a, k->next, n);
+  cairn__free(a, k->door, n);
 }
 
 /* Finds the areas: a first search from wherever each island starts, a
@@ -231,9 +335,15 @@ static cairn_status find(cairn_dead_ends *de) {
   k.order = cairn__alloc(a, n * sizeof *k.order);
   k.aux = cairn__alloc(a, (n + 1) * sizeof *k.aux);
   k.next = cairn__alloc(a, n);
+  k.door = cairn__alloc(a, n);
   k.stack = de->area;
   cairn_status st = CAIRN_ERR_NOMEM;
-  if (k.disc && k.low && k.parent && k.sz && k.order && k.aux && k.next) {
+  if (k.disc && k.low && k.parent && k.sz && k.order && k.aux && k.next && k.door) {
+    /* the one-cell gates first, from a search without doors */
+    memset(k.door, 0, n);
+    search_all(g, &k, NULL, 0);
+    mark_cuts(&k, n);
+    find_doors(g, k.door, k.aux);
     search_all(g, &k, NULL, 0);
     st = grow_areas(de, count_areas(&k));
     if (st == CAIRN_OK) {
@@ -246,7 +356,7 @@ static cairn_status find(cairn_dead_ends *de) {
     if (st == CAIRN_OK) {
       memset(de->area, 0, n * sizeof *de->area);
       label(de, &k);
-      set_stats(de);
+      set_stats(de, &k);
     }
   }
   work_free(a, &k, n);
@@ -267,9 +377,11 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->words = (grid->padded + 63) / 64;
   de->area = cairn__alloc(&a, de->padded * sizeof *de->area);
   de->gate_bits = cairn__alloc(&a, de->words * sizeof *de->gate_bits);
+  de->cell_gate_bits = cairn__alloc(&a, de->words * sizeof *de->cell_gate_bits);
   de->dead_bits = cairn__alloc(&a, de->words * sizeof *de->dead_bits);
-  cairn_status st = de->area && de->gate_bits && de->dead_bits ? cairn_dead_ends_update(de)
-                                                               : CAIRN_ERR_NOMEM;
+  cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits
+                        ? cairn_dead_ends_update(de)
+                        : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
     cairn_dead_ends_destroy(de);
     return st;
@@ -284,6 +396,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   release_areas(de);
   cairn__free(&a, de->area, de->padded * sizeof *de->area);
   cairn__free(&a, de->gate_bits, de->words * sizeof *de->gate_bits);
+  cairn__free(&a, de->cell_gate_bits, de->words * sizeof *de->cell_gate_bits);
   cairn__free(&a, de->dead_bits, de->words * sizeof *de->dead_bits);
   cairn__free(&a, de, sizeof *de);
 }
@@ -317,8 +430,8 @@ cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_end
 
 size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
-  return sizeof *de + de->padded * sizeof *de->area + 2 * de->words * sizeof *de->gate_bits +
-         ((size_t)de->count + 1) * 4 * sizeof *de->end;
+  return sizeof *de + de->padded * sizeof *de->area + 3 * de->words * sizeof *de->gate_bits +
+         ((size_t)de->count + 1) * (4 * sizeof *de->end + 1);
 }
 
 /* ---- searches ---------------------------------------------------------- */
@@ -332,5 +445,7 @@ cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_s
   s->de = de;
   s->de_sa = de->area[s->start];
   s->de_ga = de->area[s->goal];
+  s->de_plain = !s->pen && !s->claims && !s->turn && s->size <= 1 && !(o->avoid && o->n_avoid);
+  s->de_gates = s->de_plain ? de->gate_bits : de->cell_gate_bits;
   return CAIRN_OK;
 }

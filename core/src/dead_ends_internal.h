@@ -11,7 +11,17 @@
  * cell, so an area and everything nested in it hold the ids
  * [id, end[id]): area a contains area b (or is it) when
  * a <= b < end[a]. Each island's outermost area (the part of the island
- * in no dead end) is a root: gate[id] == UINT32_MAX. */
+ * in no dead end) is a root: gate[id] == UINT32_MAX.
+ *
+ * A gate is one cell or a door: a straight run of 2 to
+ * CAIRN__DE_MAX_DOOR cells at the grid's cheapest terrain between two
+ * walls. Skipping an area behind a door is exact only for plain searches
+ * (see cairn__de_begin): a detour into the area between two door cells
+ * costs more than walking along the door, unless a layer, a claim, an
+ * avoided cell, a turn penalty or a unit's size makes that walk dearer or
+ * illegal. */
+#define CAIRN__DE_MAX_DOOR 7
+#define CAIRN__DE_DOOR_DOWN 0x10u
 struct cairn_dead_ends {
   cairn_allocator alloc;
   const cairn_grid *grid;
@@ -19,14 +29,19 @@ struct cairn_dead_ends {
   bool current;     /* false after an update that ran out of memory */
   size_t padded;
   uint32_t *area;   /* padded: each open cell's innermost area; 0 blocked */
-  /* padded cells as bits: gates (cells some area is entered through), and
-   * cells inside a dead end (in an area that is not a root) */
-  uint64_t *gate_bits, *dead_bits;
+  /* padded cells as bits: gates (cells some area is entered through),
+   * the gates of one cell only, and cells inside a dead end (in an area
+   * that is not a root) */
+  uint64_t *gate_bits, *cell_gate_bits, *dead_bits;
   size_t words;
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
    * cell, its own cells (not those of areas nested in it), its depth (0
    * for a root) */
   uint32_t *end, *gate, *cells, *depth;
+  /* per area: 0 when its gate is one cell; for a door its length, with
+   * CAIRN__DE_DOOR_DOWN when it runs down a column from the gate cell
+   * (else right along a row) */
+  uint8_t *door;
   uint32_t count;
   cairn_dead_ends_stats stats;
 };
@@ -36,11 +51,12 @@ CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {
 }
 
 /* Whether a search from an area with id sa to one with id ga may enter
- * area y: y holds the start or the goal (or is a root). */
+ * area y: y holds the start or the goal (or is a root), or, for a search
+ * that is not plain, y is behind a door. */
 CAIRN_INLINE bool cairn__de_allowed(const cairn_dead_ends *de, uint32_t y, uint32_t sa,
-                                    uint32_t ga) {
+                                    uint32_t ga, bool plain) {
   const uint32_t e = de->end[y];
-  return (y <= sa && sa < e) || (y <= ga && ga < e);
+  return (y <= sa && sa < e) || (y <= ga && ga < e) || (!plain && de->door[y]);
 }
 
 #endif

@@ -99,7 +99,7 @@ cairn_path_cache_opts cairn_path_cache_defaults(void) {
 static bool opts_ok(const cairn_path_cache_opts *o) {
   const cairn_search_opts *s = &o->search;
   return o->budget >= 4096 && o->join_radius >= 0 && o->join_radius <= 1000 &&
-         !isnan(o->max_excess) && o->max_excess <= 1e6 && s->weight == 1.0 &&
+         o->max_excess <= 1e6 /* false for NaN */ && s->weight == 1.0 &&
          s->turn_penalty == 0.0 && !s->claims && !s->n_avoid && !s->max_expanded &&
          (s->moves == 8 || s->moves == 4);
 }

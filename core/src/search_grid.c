@@ -95,7 +95,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
     if (BOUNDED) open &= cairn__bound_mask(s, cx, cy);
     /* a dead-end table: one predictable branch when there is none, a bit
      * test a cell when there is, the moves checked at gates only */
-    if (de && cairn__de_bit(de->gate_bits, c)) open = cairn__de_moves(s, c, open, off);
+    if (de && cairn__de_bit(s->de_gates, c)) open = cairn__de_moves(s, c, open, off);
     while (open) {
       const int d = cairn__ctz(open);
       open &= open - 1;

@@ -141,6 +141,11 @@ struct cairn_search {
    * table, or NULL, and the areas of the start and the goal */
   const cairn_dead_ends *de;
   uint32_t de_sa, de_ga;
+  /* plain: no layer, claims, avoided cells, turn penalty or size, so the
+   * areas behind doors may be skipped too; the gates to test (all, or
+   * the one-cell ones) */
+  bool de_plain;
+  const uint64_t *de_gates;
   const uint32_t *lm_d;
   uint32_t lm_width, lm_back, lm_used;
   uint32_t lm_col[CAIRN_LANDMARKS_MAX], lm_from[CAIRN_LANDMARKS_MAX],
@@ -359,7 +364,8 @@ CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigne
     const int d = cairn__ctz(open);
     open &= open - 1;
     const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-    if (!cairn__de_allowed(de, de->area[nb], s->de_sa, s->de_ga)) keep &= ~(1u << d);
+    if (!cairn__de_allowed(de, de->area[nb], s->de_sa, s->de_ga, s->de_plain))
+      keep &= ~(1u << d);
   }
   return keep;
 }
@@ -367,7 +373,8 @@ CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigne
 /* Whether cell c lies in a dead end this search skips. */
 CAIRN_INLINE bool cairn__de_skips(const cairn_search *s, uint32_t c) {
   const cairn_dead_ends *de = s->de;
-  return cairn__de_bit(de->dead_bits, c) && !cairn__de_allowed(de, de->area[c], s->de_sa, s->de_ga);
+  return cairn__de_bit(de->dead_bits, c) &&
+         !cairn__de_allowed(de, de->area[c], s->de_sa, s->de_ga, s->de_plain);
 }
 
 /* Jump point search's default number of landmarks in use: it opens few

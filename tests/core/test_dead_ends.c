@@ -1,9 +1,11 @@
 /* Dead-end tables (cairn_dead_ends, opts.dead_ends): every area is joined
- * to the rest through its gate alone; A*, jump point search and jump
+ * to the rest through its gate alone, a cell or a door (a straight run at
+ * the cheapest terrain between walls); A*, jump point search and jump
  * tables that skip them give Dijkstra's cost on random room-and-corridor
- * maps, under search options, with landmarks, sliced; after random edits
- * an update equals a fresh table; the counts on a drawn map; the
- * refusals; out of memory. */
+ * maps, under search options, with landmarks, sliced, and under a layer
+ * or avoided cells that make walking along a door dearer than a detour
+ * behind it; after random edits an update equals a fresh table; the
+ * counts on a drawn map; the refusals; out of memory. */
 #include "search_internal.h"
 #include "test_util.h"
 
@@ -67,6 +69,30 @@ static cairn_dead_ends *table(const cairn_grid *g) {
   return de;
 }
 
+/* The cells of area a's gate into gate[] (at most CAIRN__DE_MAX_DOOR):
+ * one cell, or a door, which must be a straight run of 2 or more cells at
+ * the grid's cheapest terrain with walls at both ends. */
+static unsigned gate_cells(const cairn_grid *g, const cairn_dead_ends *de, uint32_t a,
+                           uint32_t *gate) {
+  const uint32_t u = de->gate[a];
+  const unsigned len = de->door[a] ? de->door[a] & 7u : 1u;
+  const uint32_t step = de->door[a] & CAIRN__DE_DOOR_DOWN ? (uint32_t)g->stride : 1u;
+  if (len == 1) {
+    gate[0] = u;
+    return 1;
+  }
+  assert_true(len >= 2 && len <= CAIRN__DE_MAX_DOOR);
+  uint8_t least = 1;
+  while (!g->by_cost[least]) least++;
+  assert_int_equal(g->cost[u - step], 0);
+  assert_int_equal(g->cost[u + len * step], 0);
+  for (unsigned i = 0; i < len; i++) {
+    gate[i] = u + i * step;
+    assert_int_equal(g->cost[gate[i]], least);
+  }
+  return len;
+}
+
 /* Every area is what the header says: the open cells of it and of the
  * areas nested in it reach no other cell without passing its gate (a
  * flood from them that never enters the gate stays inside), and the gate
@@ -84,9 +110,13 @@ static void assert_sound(const cairn_grid *g, const cairn_dead_ends *de) {
     const uint32_t u = de->gate[a];
     if (u == UINT32_MAX) continue;
     cells += de->cells[a];
-    assert_true(g->cost[u] != 0);
-    const uint32_t ua = de->area[u];
-    assert_false(ua >= a && ua < de->end[a]); /* the gate is outside */
+    uint32_t gate[CAIRN__DE_MAX_DOOR];
+    const unsigned n_gate = gate_cells(g, de, a, gate);
+    for (unsigned i = 0; i < n_gate; i++) {
+      assert_true(g->cost[gate[i]] != 0);
+      const uint32_t ua = de->area[gate[i]];
+      assert_false(ua >= a && ua < de->end[a]); /* the gate is outside */
+    }
     memset(seen, 0, n);
     size_t head = 0, tail = 0;
     for (size_t c = 0; c < n; c++)
@@ -101,7 +131,9 @@ static void assert_sound(const cairn_grid *g, const cairn_dead_ends *de) {
       for (unsigned m = g->moves[c]; m; m &= m - 1) {
         const int d = cairn__ctz(m);
         const uint32_t nb = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * g->stride);
-        if (nb == u) {
+        bool in_gate = false;
+        for (unsigned i = 0; i < n_gate; i++) in_gate |= nb == gate[i];
+        if (in_gate) {
           touches_gate = true;
           continue;
         }
@@ -185,12 +217,13 @@ static void check_pair(cairn_search *s, cairn_search *ref, const cairn_grid *g,
   cairn_search_opts o = *base;
   cairn_result want = tu_dijkstra(ref, g, a, b, &o), got;
   const int size = o.size ? o.size : 1;
+  const bool terrain_only = size <= 1 && !o.penalty; /* what tu_path_cost adds up */
   tu_agrees(g, "astar without", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves,
-            size <= 1);
+            terrain_only);
   o.dead_ends = de;
   tu_agrees(g, "astar", cairn_astar(s, g, a, b, &o, &got), &got, &want, a, b, o.moves,
-            size <= 1);
-  if (!jt || o.moves != 8 || size != 1 || o.bounds.w) return;
+            terrain_only);
+  if (!jt || o.moves != 8 || size != 1 || o.bounds.w || o.penalty || o.n_avoid) return;
   tu_agrees(g, "jps", cairn_jps(s, g, a, b, &o, &got), &got, &want, a, b, 8, true);
   tu_agrees(g, "jps+", cairn_jps_plus(s, jt, a, b, &o, &got), &got, &want, a, b, 8, true);
 }
@@ -212,12 +245,45 @@ static void searches_equal_dijkstra(void **state) {
     if (cairn_grid_uniform(g)) assert_int_equal(cairn_jumps_create(g, NULL, &jt), CAIRN_OK);
     cairn_landmarks *lm;
     assert_int_equal(cairn_landmarks_create(g, NULL, NULL, &lm), CAIRN_OK);
-    for (int v = 0; v < 5; v++) {
+    /* a layer dear on the inner cells of every door of 3 or more: from
+     * one end of such a door to the other, a detour behind it is then
+     * cheaper than walking along it, so a search under the layer must not
+     * skip what lies behind doors */
+    cairn_penalty *pen;
+    assert_int_equal(cairn_penalty_create(g, NULL, &pen), CAIRN_OK);
+    cairn_point ends[64][2];
+    int n_ends = 0;
+    for (uint32_t a = 1; a <= de->count; a++) {
+      const unsigned len = de->door[a] & 7u;
+      if (len < 3) continue;
+      const uint32_t u = de->gate[a];
+      const uint32_t step = de->door[a] & CAIRN__DE_DOOR_DOWN ? (uint32_t)g->stride : 1u;
+      const int32_t x = (int32_t)(u % (uint32_t)g->stride) - 1, y = (int32_t)(u / (uint32_t)g->stride) - 1;
+      const int32_t dx = step == 1 ? 1 : 0, dy = step == 1 ? 0 : 1;
+      for (unsigned i = 1; i + 1 < len; i++)
+        assert_int_equal(cairn_penalty_add(pen, x + dx * (int32_t)i, y + dy * (int32_t)i,
+                                           20 * (int64_t)CAIRN_COST_ONE),
+                         CAIRN_OK);
+      if (n_ends < 64) {
+        ends[n_ends][0] = pt(x, y);
+        ends[n_ends++][1] = pt(x + dx * (int32_t)(len - 1), y + dy * (int32_t)(len - 1));
+      }
+    }
+    /* likewise, avoided cells in the doors' middles */
+    cairn_point avoid[64];
+    for (int e = 0; e < n_ends; e++)
+      avoid[e] = pt((ends[e][0].x + ends[e][1].x) / 2, (ends[e][0].y + ends[e][1].y) / 2);
+    for (int v = 0; v < 7; v++) {
       cairn_search_opts o = cairn_search_defaults();
       if (v == 1) o.moves = 4;
       if (v == 2) o.bounds = (cairn_rect){3, 2, cairn_grid_width(g) - 5, cairn_grid_height(g) - 4};
       if (v == 3) o.landmarks = lm;
       if (v == 4) o.size = 2;
+      if (v == 5) o.penalty = pen;
+      if (v == 6) {
+        o.avoid = avoid;
+        o.n_avoid = (size_t)n_ends;
+      }
       for (int q = 0; q < 30; q++) {
         cairn_point a = v == 4 ? tu_fitting(&rng, g, 2) : tu_random_open(&rng, g);
         cairn_point b = v == 4 ? tu_fitting(&rng, g, 2) : tu_random_open(&rng, g);
@@ -228,7 +294,10 @@ static void searches_equal_dijkstra(void **state) {
           continue;
         check_pair(s, ref, g, de, v == 0 || v == 3 ? jt : NULL, &o, a, b);
       }
+      if (v >= 5)
+        for (int e = 0; e < n_ends; e++) check_pair(s, ref, g, de, NULL, &o, ends[e][0], ends[e][1]);
     }
+    cairn_penalty_destroy(pen);
     cairn_landmarks_destroy(lm);
     cairn_jumps_destroy(jt);
     cairn_dead_ends_destroy(de);
@@ -286,12 +355,18 @@ static void skips_the_rooms_beside_the_way(void **state) {
   cairn_dead_ends_stats st;
   assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
   /* ten rooms each side, each its own area behind its door (the
-   * corridor's cells count too: each end of it hangs off the rest) */
+   * corridor's cells count too: each end of it hangs off the rest); each
+   * room column off the door's is a door of two cells (between the walls
+   * of rows 0 and 3), and the columns farther from the door hang off it */
   assert_true(st.areas >= 20);
+  assert_true(st.doors >= 40);
   for (int32_t x = 1; x < 60; x++)
     if (x % 6) {
       assert_true(cairn_dead_ends_area(de, x, 1) != 0);
-      assert_int_equal(cairn_dead_ends_area(de, x, 1), cairn_dead_ends_area(de, x - x % 6 + 1, 2));
+      if (x % 6 != 3) /* the door's column enters through (x, 2) alone */
+        assert_int_equal(cairn_dead_ends_area(de, x, 1), cairn_dead_ends_area(de, x, 2));
+      if (x % 6 == 1 || x % 6 == 5) /* the outer columns: behind their neighbours */
+        assert_true(cairn_dead_ends_area(de, x, 1) != cairn_dead_ends_area(de, x + (x % 6 == 1 ? 1 : -1), 1));
     }
   cairn_search_opts o = cairn_search_defaults();
   o.heuristic = CAIRN_H_ZERO; /* Dijkstra: it would fill every room */

@@ -8,6 +8,7 @@
 #include "cairn_save.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,14 +308,16 @@ static void refusals(void **state) {
   assert_int_equal(cairn_path_cache_create(NULL, NULL, NULL, &pc), CAIRN_ERR_ARG);
   assert_null(pc);
   assert_int_equal(cairn_path_cache_create(g, NULL, NULL, NULL), CAIRN_ERR_ARG);
-  cairn_path_cache_opts bad[6] = {o, o, o, o, o, o};
+  cairn_path_cache_opts bad[8] = {o, o, o, o, o, o, o, o};
   bad[0].budget = 100;
   bad[1].join_radius = -1;
   bad[2].search.weight = 2;
   bad[3].search.turn_penalty = 1;
   bad[4].search.moves = 6;
   bad[5].search.max_expanded = 10;
-  for (int i = 0; i < 6; i++) assert_int_equal(cairn_path_cache_create(g, &bad[i], NULL, &pc), CAIRN_ERR_ARG);
+  bad[6].join_radius = NAN;
+  bad[7].max_excess = NAN;
+  for (int i = 0; i < 8; i++) assert_int_equal(cairn_path_cache_create(g, &bad[i], NULL, &pc), CAIRN_ERR_ARG);
   assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
   cairn_point path[16];
   cairn_cached_path got;

@@ -274,8 +274,8 @@ expect 0 '"passable":12,"components":2' "$cairn" info --map "$tmp/split.map" --j
 # dead ends: an alcove behind a one-cell gate that the heuristic points
 # into; with the table the searches skip it, same cost, fewer expansions
 printf 'type octile\nheight 7\nwidth 9\nmap\n.........\n.........\n@@@@.@@@.\n@@@...@@.\n@@@...@@.\n@@@@@@@@.\n.........\n' >"$tmp/alcove.map"
-expect 0 "dead ends +16 areas behind 16 gates, 20 cells" "$cairn" info --map "$tmp/alcove.map"
-expect 0 '"dead_end_areas":16,"dead_end_gates":16,"dead_end_cells":20,"dead_end_depth":13' \
+expect 0 "dead ends +22 areas behind 22 gates \(6 areas behind doors\), 32 cells" "$cairn" info --map "$tmp/alcove.map"
+expect 0 '"dead_end_areas":22,"dead_end_gates":22,"dead_end_doors":6,"dead_end_cells":32,"dead_end_depth":16' \
   "$cairn" info --map "$tmp/alcove.map" --json
 expect 0 "dead ends skipped" "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on
 expect 2 "--dead-ends on takes --algo astar" \
@@ -286,8 +286,11 @@ for a in astar jps jps+; do
   "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --algo $a --json >"$tmp/de.off" &&
     path_ok "$tmp/alcove.map" 4,1 4,6 --algo $a --dead-ends on >"$tmp/de.on" ||
     { echo "FAIL: dead ends $a: no valid path" >&2; fails=$((fails + 1)); continue; }
+  # A* expands fewer; jump point search, which jumps past the alcove's
+  # mouth anyway, no more
+  fewer=$([ $a = astar ] && echo 1 || echo 0)
   if [ "$(json_num cost "$tmp/de.on")" != "$(json_num cost "$tmp/de.off")" ] ||
-     [ "$(json_num expanded "$tmp/de.on")" -ge "$(json_num expanded "$tmp/de.off")" ]; then
+     [ "$(json_num expanded "$tmp/de.on")" -gt "$(($(json_num expanded "$tmp/de.off") - fewer))" ]; then
     echo "FAIL: dead ends $a: on $(cat "$tmp/de.on"), off $(cat "$tmp/de.off")" >&2
     fails=$((fails + 1))
   fi
@@ -821,13 +824,16 @@ else
   pic_ok "render flow" png "$pics/r3.png" 192 154 16 5,5=unreachable 11,7=goal 0,0=goal
   ran "$cairn" render --map "$pics/m.map" --clusters --cluster 4 --px 96 --png "$pics/r4.png"
   pic_ok "render clusters" png "$pics/r4.png" 96 90 8 2,2=wall
-  # --dead-ends: an alcove behind a one-cell gate (4,3) is tinted, the
-  # open part above it is not; 10 x 6 cells, a band of 26 under 160
+  # --dead-ends: an alcove behind a one-cell gate (4,3) is tinted, and so
+  # are the columns of the open part farther out than the middle three
+  # (each column, three cells between the map's edge and the wall, is a
+  # door the ones beyond hang off); the middle is not. 10 x 6 cells, a
+  # band of 26 under 160
   printf 'type octile\nheight 6\nwidth 10\nmap\n%s\n%s\n%s\n%s\n%s\n%s\n' \
     '..........' '..........' '..........' '@@@@.@@@@@' '@@@...@@@@' '@@@...@@@@' >"$pics/de.map"
   ran "$cairn" render --map "$pics/de.map" --dead-ends --png "$pics/r6.png"
-  pic_ok "render dead ends" png "$pics/r6.png" 160 122 16 1,1=open 8,2=open 0,4=wall \
-    4,3=!open 3,5=!open 3,5=!wall 5,4=!open 5,4=!wall
+  pic_ok "render dead ends" png "$pics/r6.png" 160 122 16 4,1=open 3,2=open 0,4=wall \
+    1,1=!open 8,2=!open 4,3=!open 3,5=!open 3,5=!wall 5,4=!open 5,4=!wall
   expect 2 "--dead-ends is drawn alone" \
     "$cairn" render --map "$pics/de.map" --dead-ends --from 0,0 --to 1,1 --png "$pics/x.png"
   expect 2 "--dead-ends is drawn alone" \

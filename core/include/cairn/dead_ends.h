@@ -1,26 +1,38 @@
 /**
  * @file cairn/dead_ends.h
  * @brief Dead ends: the parts of a map that join the rest through one
- * cell, which a search may ignore unless its start or goal lies inside.
+ * cell or one narrow door, which a search may ignore unless its start or
+ * goal lies inside.
  *
  * A dead-end area is a set of open cells that every route from outside
- * enters through one open cell, its gate: an alcove off a corridor, a
- * room with one door, the far end of a one-cell passage, and the dead
- * ends nested inside those. A route that enters such an area and leaves
- * it again passes its gate twice, so it is never a cheapest route: with
- * opts.dead_ends, A* and jump point search never step through a gate into
- * an area that holds neither the start nor the goal (Lester: "ignore all
- * dead ends when pathfinding, pausing only to consider nodes in a dead
- * end area if the starting location or destination happen to be in the
- * particular dead end area in question"). The answer stays exact, on any
- * terrain and with every option (cost layers, claims, avoided cells,
- * sizes, bounds, turn penalties), which only remove moves or add costs.
+ * enters through its gate: an alcove off a corridor, a room with one
+ * door, the far end of a passage, and the dead ends nested inside those.
+ * A gate is one open cell, or a door: a straight run of 2 to 7 open cells
+ * at the grid's cheapest terrain between two walls (a gap in a wall, a
+ * corridor's cross-section).
+ *
+ * With opts.dead_ends, A* and jump point search never step through a
+ * gate into an area that holds neither the start nor the goal (Lester:
+ * "ignore all dead ends when pathfinding, pausing only to consider nodes
+ * in a dead end area if the starting location or destination happen to
+ * be in the particular dead end area in question"). The answer stays
+ * exact:
+ * - behind a one-cell gate, on any terrain and with every option (cost
+ *   layers, claims, avoided cells, sizes, bounds, turn penalties): a
+ *   route that goes in and out passes the gate twice;
+ * - behind a door, for plain searches (no layer, claims, avoided cells,
+ *   turn penalty, and a unit of one cell; any heuristic, moves and
+ *   bounds): a route that goes in at one door cell and out at another
+ *   costs more than walking along the door between them, whose cells are
+ *   the cheapest there are. Searches with those options enter areas
+ *   behind doors as usual.
  *
  * The areas are found by one depth-first search over the open cells and
- * their legal 8-way moves (Hopcroft and Tarjan's cut vertices), rooted in
- * the largest part of each island, so that the rooms hang off it and not
- * the other way round. A gate may lead into several areas; areas nest,
- * and each has an id (cairn_dead_ends_area).
+ * their legal 8-way moves, each door taken as one node (Hopcroft and
+ * Tarjan's cut vertices), rooted in the largest part of each island, so
+ * that the rooms hang off it and not the other way round. A gate may lead
+ * into several areas; areas nest, and each has an id
+ * (cairn_dead_ends_area).
  *
  * Edits: a table that missed an edit could hide a route the edit opened,
  * so a search refuses it (CAIRN_ERR_STATE) until cairn_dead_ends_update
@@ -49,13 +61,14 @@ typedef struct cairn_dead_ends cairn_dead_ends;
 typedef struct cairn_dead_ends_stats {
   uint32_t areas;   /**< dead-end areas, nested ones included */
   size_t cells;     /**< open cells inside some dead-end area */
-  uint32_t gates;   /**< cells that are the gate of at least one area */
+  uint32_t gates;   /**< gates (cells or doors) of at least one area */
+  uint32_t doors;   /**< areas whose gate is a door, not one cell */
   uint32_t depth;   /**< the deepest nesting: 1 for an area in no other */
   size_t open;      /**< open cells on the grid, for the share */
 } cairn_dead_ends_stats;
 
 /** Finds the dead ends of `grid`. The grid must outlive the table.
- * Temporary memory: about 21 bytes a cell, released before it returns.
+ * Temporary memory: about 22 bytes a cell, released before it returns.
  * @param[in] grid the grid
  * @param[in] alloc the allocator, or NULL for malloc
  * @param[out] out the table (NULL on failure)
