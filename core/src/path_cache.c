@@ -48,12 +48,19 @@ void cairn__pc_route_index(route *r, uint32_t node) {
   r->slot[k] = node + 1;
 }
 
+/* The slots a route with room for cap nodes keeps: a power of two, at
+ * least twice cap (open addressing stays short). */
+static uint32_t slots_for(uint32_t cap) {
+  uint32_t slots = 16;
+  while (slots < 2 * cap) slots *= 2;
+  return slots;
+}
+
 /* Room for cap nodes in r: new arrays with the nodes copied and the
  * slots rebuilt; r untouched when out of memory. */
 bool cairn__pc_route_reserve(const cairn_allocator *a, route *r, uint32_t cap) {
   if (cap <= r->cap) return true;
-  uint32_t slots = 16;
-  while (slots < 2 * cap) slots *= 2;
+  const uint32_t slots = slots_for(cap);
   route t = *r;
   t.cap = cap;
   t.slots = slots;
@@ -155,11 +162,6 @@ cairn_cost cairn__pc_step_cost(const cairn_path_cache *pc, uint32_t from, uint32
   return c;
 }
 
-static cairn_point point_of(const cairn_grid *g, uint32_t i) {
-  const uint32_t w = (uint32_t)g->stride;
-  return (cairn_point){(int32_t)(i % w) - 1, (int32_t)(i / w) - 1};
-}
-
 static route *find_route(const cairn_path_cache *pc, uint32_t goal) {
   for (size_t k = 0; k < pc->n_routes; k++)
     if (pc->routes[k]->goal == goal) return pc->routes[k];
@@ -189,9 +191,7 @@ static bool route_room(cairn_path_cache *pc, route **r, uint32_t goal, size_t mo
   if (more > UINT32_MAX / 4 - n) return false;
   uint32_t want = cap ? cap : 16;
   while (want < n + more) want *= 2;
-  uint32_t want_slots = 16;
-  while (want_slots < 2 * want) want_slots *= 2;
-  const size_t grow = cairn__pc_route_bytes(want, want_slots) - (t ? cairn__pc_route_bytes(cap, slots) : 0);
+  const size_t grow = cairn__pc_route_bytes(want, slots_for(want)) - (t ? cairn__pc_route_bytes(cap, slots) : 0);
   if (want == cap) return true;
   if (!make_room(pc, t, grow)) return false;
   if (!t) {
@@ -239,7 +239,7 @@ static cairn_cost least_cost(const cairn_path_cache *pc, int64_t dx, int64_t dy)
 
 /* The least a route from grid index i to the goal can cost. */
 static cairn_cost least_to(const cairn_path_cache *pc, uint32_t i, uint32_t goal) {
-  const cairn_point a = point_of(pc->grid, i), b = point_of(pc->grid, goal);
+  const cairn_point a = cairn__grid_point(pc->grid, i), b = cairn__grid_point(pc->grid, goal);
   return least_cost(pc, (int64_t)a.x - b.x, (int64_t)a.y - b.y);
 }
 
@@ -281,7 +281,7 @@ static void walk(const cairn_path_cache *pc, const route *r, uint32_t k, cairn_p
   size_t n = 0;
   cairn_cost c = 0;
   for (uint32_t at = k; at != NO_NODE; at = r->next[at]) {
-    if (n < cap) path[n] = point_of(pc->grid, r->cell[at]);
+    if (n < cap) path[n] = cairn__grid_point(pc->grid, r->cell[at]);
     if (r->next[at] != NO_NODE) c += cairn__pc_step_cost(pc, r->cell[at], r->cell[r->next[at]]);
     n++;
   }
@@ -335,7 +335,7 @@ static uint32_t join(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_po
   const cairn_rect w = join_window(pc, start);
   size_t n = 0;
   for (uint32_t i = 0; i < r->n; i++) { /* the route's positions in the window */
-    const cairn_point p = point_of(pc->grid, r->cell[i]);
+    const cairn_point p = cairn__grid_point(pc->grid, r->cell[i]);
     if (p.x < w.x || p.y < w.y || p.x + (int32_t)k > w.x + w.w || p.y + (int32_t)k > w.y + w.h)
       continue;
     if (!cairn__grow(&pc->alloc, (void **)&pc->goals, &pc->goals_cap, n + 1, sizeof *pc->goals))
@@ -444,12 +444,12 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo :
  * it) may alter route r: a cell of it inside e, or a detour through e
  * that, even at the cheapest terrain, would cost less than some stored d. */
 static bool route_affected(const cairn_path_cache *pc, const route *r, cairn_rect e) {
-  const cairn_point goal = point_of(pc->grid, r->goal);
+  const cairn_point goal = cairn__grid_point(pc->grid, r->goal);
   const int64_t x1 = (int64_t)e.x + e.w - 1, y1 = (int64_t)e.y + e.h - 1;
   const int64_t gx = clamp64(goal.x, e.x, x1), gy = clamp64(goal.y, e.y, y1);
   const cairn_cost to_goal = least_cost(pc, goal.x - gx, goal.y - gy);
   for (uint32_t k = 0; k < r->n; k++) {
-    const cairn_point p = point_of(pc->grid, r->cell[k]);
+    const cairn_point p = cairn__grid_point(pc->grid, r->cell[k]);
     const int64_t px = clamp64(p.x, e.x, x1), py = clamp64(p.y, e.y, y1);
     if (px == p.x && py == p.y) return true;
     if (least_cost(pc, p.x - px, p.y - py) + to_goal < r->d[k]) return true;

@@ -22,14 +22,18 @@
 #define HEADER 40u
 #define NODE_BYTES 24u
 
+/* The file's number for grid index i: grid indices are padded by one
+ * cell each side, the file's are not. */
+static uint32_t file_cell(const cairn_grid *g, uint32_t i) {
+  const cairn_point p = cairn__grid_point(g, i);
+  return (uint32_t)p.y * (uint32_t)g->width + (uint32_t)p.x;
+}
+
 static void put_route(cairn__wbuf *w, const cairn_grid *g, const route *r) {
-  const uint32_t stride = (uint32_t)g->stride, width = (uint32_t)g->width;
-  /* grid indices are padded by one cell each side; the file's are not */
-  const uint32_t goal = (r->goal / stride - 1) * width + r->goal % stride - 1;
-  cairn__put_u32(w, goal);
+  cairn__put_u32(w, file_cell(g, r->goal));
   cairn__put_u32(w, r->n);
   for (uint32_t k = 0; k < r->n; k++) {
-    cairn__put_u32(w, (r->cell[k] / stride - 1) * width + r->cell[k] % stride - 1);
+    cairn__put_u32(w, file_cell(g, r->cell[k]));
     cairn__put_u32(w, r->next[k]);
     cairn__put_u64(w, r->d[k]);
     cairn__put_u64(w, r->ex[k]);

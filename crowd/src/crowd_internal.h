@@ -262,6 +262,8 @@ int cairn__crowd_same_walls(const cairn_grid *a, const cairn_grid *b);
 cairn_status cairn__crowd_slot(const cairn_crowd *c, cairn_agent a, uint32_t *slot);
 /* cairn__crowd_slot, with the detail of a refusal. */
 cairn_status cairn__crowd_handle(cairn_crowd *c, cairn_agent a, uint32_t *slot);
+/* The slot of a handle already checked (its low 32 bits). */
+static inline uint32_t cairn__crowd_slot_of(cairn_agent a) { return (uint32_t)(a & 0xffffffffu); }
 /* Every handle of an order (agents may be NULL when n is 0). */
 cairn_status cairn__crowd_handles(cairn_crowd *c, const cairn_agent *agents, size_t n);
 /* A position a disc of radius r may stand on (on the grid, its square

@@ -7,8 +7,6 @@
 #include <string.h>
 
 /* The slot of a handle already checked (cairn__crowd_handles). */
-static uint32_t slot_of(cairn_agent a) { return (uint32_t)(a & 0xffffffffu); }
-
 /* The last agent leaving a field slot frees it; a field of the cache goes
  * back to the cache, the caller's stays the caller's. */
 static void leave_field(cairn_crowd *c, uint32_t s) {
@@ -181,7 +179,7 @@ static void stay_radius(cairn_crowd *c, const cairn_agent *agents, size_t n,
   for (uint32_t s = 0; s < c->high; s++) /* those there before */
     if (stays_at(c, s, o, k)) area += (double)c->radius[s] * (double)c->radius[s];
   for (size_t i = 0; i < n; i++) {
-    float r = c->radius[slot_of(agents[i])];
+    float r = c->radius[cairn__crowd_slot_of(agents[i])];
     area += (double)r * (double)r;
   }
   float R = (float)(sqrt(area / 0.45) / 0.75);
@@ -189,7 +187,7 @@ static void stay_radius(cairn_crowd *c, const cairn_agent *agents, size_t n,
   for (uint32_t s = 0; s < c->high; s++)
     if (stays_at(c, s, o, k) && c->arrive[s] == CROWD_STAY_AUTO) c->arrive_r[s] = R;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     c->arrive[s] = CROWD_STAY_AUTO;
     c->arrive_r[s] = R;
   }
@@ -209,7 +207,7 @@ static void set_arrival(cairn_crowd *c, const cairn_agent *agents, size_t n,
     return;
   }
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     c->arrive[s] = (uint8_t)mode;
     c->arrive_r[s] = mode == CAIRN_ARRIVAL_STAY ? o->arrival_radius : 0.0f;
   }
@@ -226,7 +224,7 @@ static cairn_status fields_for(cairn_crowd *c, const cairn_agent *agents, size_t
                                uint16_t ks[CROWD_SIZES]) {
   unsigned want = 0;
   for (size_t i = 0; i < n; i++)
-    want |= 1u << (cairn__crowd_size_of(c->radius[slot_of(agents[i])]) - 1);
+    want |= 1u << (cairn__crowd_size_of(c->radius[cairn__crowd_slot_of(agents[i])]) - 1);
   const int caller = o->field != NULL;
   if (caller) {
     int32_t m = cairn_field_unit_size(o->field);
@@ -280,7 +278,7 @@ static cairn_status order_field(cairn_crowd *c, const cairn_agent *agents, size_
   for (int k = 0; k < CROWD_SIZES; k++)
     if (fs[k]) c->fields[ks[k]].users++;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     uint16_t slot = ks[cairn__crowd_size_of(c->radius[s]) - 1];
     cairn__crowd_clear_order(c, s);
     c->order[s] = CAIRN_ORDER_FIELD;
@@ -305,7 +303,7 @@ static void start_path(cairn_crowd *c, uint32_t s, uint32_t group,
 static void order_path(cairn_crowd *c, const cairn_agent *agents, size_t n,
                        cairn_point goal) {
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     start_path(c, s, 0, goal);
     cairn__crowd_request(c, s, 0, goal);
   }
@@ -317,7 +315,7 @@ static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
                        cairn_point goal) {
   double cx = 0, cy = 0;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     cx += c->x[s];
     cy += c->y[s];
   }
@@ -325,7 +323,7 @@ static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
   cy /= (double)n;
   float spread = 0.0f;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     float d = fmaxf(fabsf(c->x[s] - (float)cx), fabsf(c->y[s] - (float)cy));
     spread = fmaxf(spread, d);
   }
@@ -334,18 +332,18 @@ static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
   uint32_t g = c->next_group++;
   if (c->next_group == 0) c->next_group = 1;
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     start_path(c, s, g, goal);
     c->offx[s] = (c->x[s] - (float)cx) * scale;
     c->offy[s] = (c->y[s] - (float)cy) * scale;
   }
-  cairn__crowd_request(c, slot_of(agents[0]), g, goal);
+  cairn__crowd_request(c, cairn__crowd_slot_of(agents[0]), g, goal);
 }
 
 static void order_wander(cairn_crowd *c, const cairn_agent *agents, size_t n,
                          uint64_t seed) {
   for (size_t i = 0; i < n; i++) {
-    uint32_t s = slot_of(agents[i]);
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
     cairn__crowd_clear_order(c, s);
     c->order[s] = CAIRN_ORDER_WANDER;
     c->state[s] = CAIRN_AGENT_MOVING;
@@ -369,7 +367,7 @@ static void drive(cairn_crowd *c, uint32_t s, float vx, float vy) {
 static cairn_status check_goal_fits(cairn_crowd *c, const cairn_agent *agents, size_t n,
                                     cairn_point goal) {
   float r = 0.0f;
-  for (size_t i = 0; i < n; i++) r = fmaxf(r, c->radius[slot_of(agents[i])]);
+  for (size_t i = 0; i < n; i++) r = fmaxf(r, c->radius[cairn__crowd_slot_of(agents[i])]);
   const int32_t k = cairn__crowd_size_of(r), have = cairn_grid_clearance(c->route, goal.x, goal.y);
   if (have >= k) return CAIRN_OK;
   return cairn__crowd_fail(c, CAIRN_ERR_BLOCKED,
@@ -418,14 +416,14 @@ cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t
     break;
   case CAIRN_ORDER_WANDER: order_wander(c, agents, n, o->seed); break;
   case CAIRN_ORDER_DRIVEN:
-    for (size_t i = 0; i < n; i++) drive(c, slot_of(agents[i]), o->vx, o->vy);
+    for (size_t i = 0; i < n; i++) drive(c, cairn__crowd_slot_of(agents[i]), o->vx, o->vy);
     break;
   default:
-    for (size_t i = 0; i < n; i++) cairn__crowd_clear_order(c, slot_of(agents[i]));
+    for (size_t i = 0; i < n; i++) cairn__crowd_clear_order(c, cairn__crowd_slot_of(agents[i]));
     return cairn__crowd_ok(c);
   }
   if (o->kind == CAIRN_ORDER_FIELD || o->kind == CAIRN_ORDER_PATH)
-    set_arrival(c, agents, n, o, c->field[slot_of(agents[0])]);
+    set_arrival(c, agents, n, o, c->field[cairn__crowd_slot_of(agents[0])]);
   return cairn__crowd_ok(c);
 }
 

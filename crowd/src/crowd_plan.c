@@ -5,8 +5,6 @@
 
 #include "crowd_internal.h"
 
-static uint32_t slot_of(cairn_agent a) { return (uint32_t)(a & 0xffffffffu); }
-
 /* The octile distance in cells between (ax, ay) and (bx, by). */
 static double octile(double ax, double ay, double bx, double by) {
   const double dx = fabs(ax - bx), dy = fabs(ay - by);
@@ -24,7 +22,7 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   double cx = 0, cy = 0, trip = 0;
   const double gx = goal.x + 0.5, gy = goal.y + 0.5; /* the goal cell's centre */
   for (size_t i = 0; i < n; i++) {
-    const uint32_t s = slot_of(agents[i]);
+    const uint32_t s = cairn__crowd_slot_of(agents[i]);
     cx += c->x[s];
     cy += c->y[s];
     trip += octile(c->x[s], c->y[s], gx, gy);
@@ -33,7 +31,7 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   cy /= (double)n;
   double spread = 0;
   for (size_t i = 0; i < n; i++) {
-    const uint32_t s = slot_of(agents[i]);
+    const uint32_t s = cairn__crowd_slot_of(agents[i]);
     spread = fmax(spread, fmax(fabs(c->x[s] - cx), fabs(c->y[s] - cy)));
   }
   out->spread = (float)spread;

@@ -258,7 +258,8 @@ static void searches_equal_dijkstra(void **state) {
       if (len < 3) continue;
       const uint32_t u = de->gate[a];
       const uint32_t step = de->door[a] & CAIRN__DE_DOOR_DOWN ? (uint32_t)g->stride : 1u;
-      const int32_t x = (int32_t)(u % (uint32_t)g->stride) - 1, y = (int32_t)(u / (uint32_t)g->stride) - 1;
+      const cairn_point at = cairn__grid_point(g, u);
+      const int32_t x = at.x, y = at.y;
       const int32_t dx = step == 1 ? 1 : 0, dy = step == 1 ? 0 : 1;
       for (unsigned i = 1; i + 1 < len; i++)
         assert_int_equal(cairn_penalty_add(pen, x + dx * (int32_t)i, y + dy * (int32_t)i,
