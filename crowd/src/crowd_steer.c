@@ -26,8 +26,9 @@
  * still count their ticks without progress */
 #define STAY_LEAN 0.08f
 #define STAY_NEAR 0.5f  /* cells from the goal where it stops leaning */
-#define ADVANCE_DIST 0.75f /* cells from a waypoint before the next */
-#define ADVANCE_NEAR_WP 2.0f /* ... or this near, with the next in sight */
+#define ADVANCE_ON 0.25f   /* cells from a waypoint: on it, on to the next */
+#define ADVANCE_DIST 0.75f /* ... or this near, with the next in sight */
+#define ADVANCE_NEAR_WP 2.0f /* ... or this near the target, the next in sight */
 #define SEP_GAIN 0.5f      /* share of an overlap undone per tick */
 #define SEP_MAX 0.3f       /* cells a separation push may move per tick */
 #define STEP_MAX 0.9f      /* cells an agent moves per axis per tick */
@@ -231,11 +232,12 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   float dx = tx - c->x[s], dy = ty - c->y[s];
   float d = sqrtf(dx * dx + dy * dy);
   int last = i + 1 == n;
-  /* On to the next waypoint once this one is reached, or once the next is
-   * in sight within ADVANCE_NEAR_WP (so units crowding one waypoint need
-   * not all reach it). Near the offset point but without the next in sight,
-   * to the waypoint itself first (the agent may stand on the wrong side of
-   * a corner); the zone reaches |offset| past the waypoint's own
+  /* On to the next waypoint once on this one, or once the next is in
+   * sight near it (so units crowding one waypoint need not all reach it):
+   * near is not enough, as a straight leg that leaves the waypoint past
+   * a wall's corner cannot be taken from the corner's other side. Near
+   * the offset point but without the next in sight, to the waypoint
+   * itself first; the zone reaches |offset| past the waypoint's own
    * ADVANCE_DIST, so heading for the waypoint never leaves it. */
   if (!last) {
     float cx, cy;
@@ -245,8 +247,8 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
     float off = sqrtf(c->offx[s] * c->offx[s] + c->offy[s] * c->offy[s]);
     float nx, ny;
     centre_of(wp[i + 1], m, &nx, &ny);
-    int advance = dwp < ADVANCE_DIST ||
-                  (d < ADVANCE_NEAR_WP &&
+    int advance = dwp < ADVANCE_ON ||
+                  ((dwp < ADVANCE_DIST || d < ADVANCE_NEAR_WP) &&
                    cairn__crowd_disc_sight(c, c->x[s], c->y[s], nx, ny, c->radius[s]));
     if (advance) {
       i++;

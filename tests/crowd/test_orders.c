@@ -1,9 +1,11 @@
 /* Crowd orders under the cost layers: torchlight steering a horde's field,
  * stopped units as walls for others' searches (the adjacent-unit rule) and
  * the fallback through them, claimed nodes splitting units over equal
- * corridors, group paths that continue past their stored waypoints, and a
- * group's request handed on when its leader leaves. */
+ * corridors, group paths that continue past their stored waypoints, a
+ * leg past a wall's corner taken from its waypoint, and a group's request
+ * handed on when its leader leaves. */
 #include "test_crowd_util.h"
+#include "test_io_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -301,6 +303,41 @@ static void refuses_bad_layer_options(void **state) {
  * refined edges while the rest of its route is refined (its request not
  * yet served), arrives, and the queue spends no more than its budget a
  * tick on average (a plan's overrun is paid back). */
+/* A path's straight leg that leaves its waypoint past a wall's corner
+ * (brc202d, found on a mixed march): from (255, 274) to (173, 119) the
+ * smoothed path turns at (253, 274), under a tree at (254, 273), and runs
+ * straight up to (254, 239). A unit near the turn but still under the
+ * tree, heading up that leg, pressed against the tree and slid east for
+ * ever, repathing into the same trap. It must go on to the turn first
+ * and arrive (about 4,650 ticks of walking round by the east). */
+static void leg_past_a_corner_is_taken_from_the_waypoint(void **state) {
+  (void)state;
+  char path[1024];
+  map_path(path, sizeof path, "brc202d");
+  if (!file_exists(path)) {
+    print_message("skipped: no %s\n", path);
+    skip();
+  }
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_map_load(path, NULL, NULL, &g, NULL), CAIRN_OK);
+  cairn_crowd *c = new_crowd(g, 1, 1);
+  cairn_agent a = tc_add_at(c, 255.5f, 274.5f);
+  const cairn_point goal = {173, 119};
+  assert_int_equal(cairn_crowd_order_path(c, &a, 1, goal), CAIRN_OK);
+  int t = 0;
+  while (t < 8000 && tc_info(c, a).state != CAIRN_AGENT_ARRIVED) {
+    assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+    t++;
+    if (t == 100) { /* long past the turn, under no tree */
+      const cairn_agent_info in = tc_info(c, a);
+      assert_true(in.y < 273.0f);
+    }
+  }
+  assert_int_equal(tc_info(c, a).state, CAIRN_AGENT_ARRIVED);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
 static void hpa_units_move_before_the_route_is_refined(void **state) {
   (void)state;
   uint64_t rng = 77;
@@ -356,6 +393,7 @@ int main(void) {
       cmocka_unit_test(claims_split_units_over_two_corridors),
       cmocka_unit_test(group_paths_continue_for_the_whole_group),
       cmocka_unit_test(a_leaving_leader_hands_on_the_request),
+      cmocka_unit_test(leg_past_a_corner_is_taken_from_the_waypoint),
       cmocka_unit_test(hpa_units_move_before_the_route_is_refined),
       cmocka_unit_test(refuses_bad_layer_options),
   };
