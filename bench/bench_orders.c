@@ -35,7 +35,11 @@
  *   orders_scattered_cached/MAP/N    clear the cache, then the N units'
  *                                    paths through cairn_path_cache_find
  *                                    (default options), in drawing order
- * for N = 1, 4, 16, 64. Both scattered entries count the nodes expanded,
+ *   orders_scattered_hpa/MAP/N       N cairn_hpa_find queries to G over a
+ *                                    hierarchy built once (defaults, one
+ *                                    thread; a crowd with opts.hpa plans
+ *                                    so)
+ * for N = 1, 4, 16, 64. The scattered entries count the nodes expanded,
  * their mean per unit and the units' mean octile distance to G in cells.
  * Before its first timing the field is checked against the units' A*
  * optima and the cached paths as below. The two 1024 x 1024 maps have
@@ -56,6 +60,7 @@
 #include "bench_shim.h"
 
 #include "cairn/core.h"
+#include "cairn/hierarchy.h"
 #include "cairn/flowfield.h"
 
 #include <stdio.h>
@@ -92,6 +97,8 @@ typedef struct orders_map {
   cairn_path_cache *unit_pc;
   cairn_flow_builder *b;
   cairn_field *f;
+  cairn_hpa *hpa; /* the hierarchy of orders_scattered_hpa, and its context */
+  cairn_hpa_query *hq;
   int field_checked; /* the field agreed with the units' optima */
 } orders_map;
 
@@ -667,6 +674,40 @@ static void bm_scattered_cached(cairn_bench_state *st, void *user) {
   tally_counters(st, &t, max_of(m->unit_excess, n));
 }
 
+/* The hierarchy and its query context, made on first use. */
+static cairn_status hpa_ready(orders_map *m) {
+  cairn_status st = CAIRN_OK;
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.threads = 1;
+  if (!m->hpa) st = cairn_hpa_create(m->grid, &o, NULL, &m->hpa);
+  if (st == CAIRN_OK && !m->hq) st = cairn_hpa_query_create(NULL, &m->hq);
+  if (st == CAIRN_OK) st = cairn_hpa_query_reserve(m->hq, m->hpa);
+  return st;
+}
+
+static void bm_scattered_hpa(cairn_bench_state *st, void *user) {
+  orders_map *m = user;
+  if (!ready_or_skip(st, m)) return;
+  int n = unit_count(st);
+  cairn_status bad = hpa_ready(m);
+  uint64_t expanded = 0;
+  while (bad == CAIRN_OK && cairn_bench_next(st)) {
+    expanded = 0;
+    for (int k = 0; k < n; k++) {
+      cairn_hpa_result r;
+      cairn_status s = cairn_hpa_find(m->hq, m->hpa, m->units[k], m->gate, NULL, &r);
+      if (s != CAIRN_OK) bad = s;
+      else if (r.cost < m->unit_optimal[k]) bad = CAIRN_ERR_STATE; /* cheaper than A*: wrong */
+      expanded += r.expanded;
+    }
+  }
+  if (bad != CAIRN_OK) {
+    cairn_bench_skip(st, cairn_status_str(bad));
+    return;
+  }
+  unit_counters(st, m, n, expanded);
+}
+
 /* ---- registration ------------------------------------------------------ */
 
 static void free_all(void) {
@@ -675,6 +716,8 @@ static void free_all(void) {
     cairn_path_cache_destroy(cache_cases[i][1].pc);
     cairn_path_cache_destroy(maps[i].unit_pc);
     cairn_field_destroy(maps[i].f);
+    cairn_hpa_query_destroy(maps[i].hq);
+    cairn_hpa_destroy(maps[i].hpa);
     cairn_flow_builder_destroy(maps[i].b);
     free(maps[i].path);
     cairn_search_destroy(maps[i].s);
@@ -727,6 +770,7 @@ void cairn_bench_register_all(void) {
     reg("orders_field", m->name, bm_field, m);
     reg_units("orders_scattered_astar", m, bm_scattered_astar);
     reg_units("orders_scattered_cached", m, bm_scattered_cached);
+    reg_units("orders_scattered_hpa", m, bm_scattered_hpa);
   }
   if (!any) reg("orders", "no_data", no_data, NULL);
 }

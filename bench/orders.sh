@@ -18,8 +18,10 @@
 #   N* = field time / (A* time per unit)
 # the unit count above which one field is cheaper than a search each: per
 # N, and on the mean per-unit time over the N values (the "mean" row). N*c
-# is the same with the cached run's time per unit. One program holds every
-# entry, so nothing alternates between builds.
+# is the same with the cached run's time per unit. Last, the hierarchy's
+# queries (orders_scattered_hpa) and rho, a query's time per cell of trip
+# over the field's per reachable cell, with its median over the maps. One
+# program holds every entry, so nothing alternates between builds.
 #
 #   bench/orders.sh                       every map
 #   bench/orders.sh --benchmark_filter=brc202d   more options for the program
@@ -136,6 +138,31 @@ for m in field_maps:
     print("%-15s %4s %10s %10s %9s %9s %9s %8s %8s %s %s"
           % (m, "mean", "", "", "", "", "", "", "", col(div(f, mean_a), 8, ".2f"),
              col(div(f, mean_c), 8, ".2f")))
+# over a hierarchy: rho = (a query's time per cell of trip) / (the field's
+# time per reachable cell), the constant CAIRN_PLAN_HPA_CELLS_PER_STEP
+# stands for; its median over the maps and the N = 16 and 64 rows
+rhos = []
+if field_maps:
+    print()
+    print("%-15s %4s %10s %9s %8s %8s" % ("map", "N", "hpa_ms", "hpa/fld", "octile", "rho"))
+for m in field_maps:
+    f, fb = us("orders_field", m), med.get(("orders_field", m))
+    for n in counts:
+        h, hb = us("orders_scattered_hpa", m, n), med.get(("orders_scattered_hpa", m, n))
+        rho = None
+        if h is not None and f and fb and hb and hb["octile_mean"]:
+            rho = (h / n / hb["octile_mean"]) / (f / fb["reachable"])
+            if n >= 16:
+                rhos.append(rho)
+        print("%-15s %4d %s %s %s %s" % (m, n, col(div(h, 1e3), 10, ".3f"),
+                                          col(div(h, f), 9, ".2f"),
+                                          col(hb["octile_mean"] if hb else None, 8, ".1f"),
+                                          col(rho, 8, ".1f")))
+if rhos:
+    rhos.sort()
+    mid = len(rhos) // 2
+    print("rho over a hierarchy (N >= 16): median %.1f, range %.1f to %.1f"
+          % ((rhos[mid] + rhos[~mid]) / 2, rhos[0], rhos[-1]))
 for k, msg in sorted(errors.items()):
     print("%s: ERROR %s" % ("/".join(str(p) for p in k), msg), file=sys.stderr)
 if errors:

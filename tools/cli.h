@@ -111,6 +111,12 @@ typedef struct cli_crowd_summary {
   uint64_t in_wall, lost, overlaps, agent_ticks, hash, max_tick_nodes;
   int wait_p99;
   double median_ms, p99_ms, updates_per_s;
+  double plan_ms; /* the crowd's planning time (cairn_crowd_stats.plan_ns) */
+  /* plan_ms after the first tick that left the queue empty: the orders'
+   * own paths and fields, before any repath */
+  double orders_plan_ms;
+  /* in (cairn march): the hierarchy's build time, printed when >= 0 */
+  double hierarchy_ms;
   /* the ticks begun with no agent arrived (every one still on the field)
    * and their median time (0 when there were none) */
   long full_ticks;

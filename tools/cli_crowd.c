@@ -35,6 +35,7 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   /* a loaded crowd (--load) goes on from its tick: `ticks` counts from the
    * start, and a run that had stopped (nothing moving) stays stopped */
   long t0 = (long)st.ticks;
+  sum->orders_plan_ms = -1;
   if (t0 > 0 && st.moving + st.waiting + st.queued == 0) ticks = t0;
   long n = ticks > t0 ? ticks - t0 : 0;
   double *ms = malloc((size_t)(n ? n : 1) * sizeof *ms);
@@ -52,6 +53,7 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
     ms[t - t0] = us / 1000.0;
     total_us += us;
     cairn_crowd_get_stats(c, &st);
+    if (!st.queued && sum->orders_plan_ms < 0) sum->orders_plan_ms = (double)st.plan_ns / 1e6;
     sum->in_wall += st.in_wall;
     sum->lost += st.non_finite;
     sum->overlaps += st.overlaps;
@@ -86,6 +88,8 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   sum->hash = cairn_crowd_hash(c);
   sum->updates_per_s = total_us > 0 ? (double)sum->agent_ticks / (total_us / 1e6) : 0;
   sum->max_tick_nodes = st.max_tick_nodes;
+  sum->plan_ms = (double)st.plan_ns / 1e6;
+  if (sum->orders_plan_ms < 0) sum->orders_plan_ms = sum->plan_ms;
   /* the 99th percentile of the ticks a served request waited */
   uint64_t seen = 0, want = (uint64_t)((double)st.served * 0.99);
   sum->wait_p99 = 0;
@@ -116,8 +120,10 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
            (unsigned long long)s->lost, s->stuck, pct, (unsigned long long)s->hash,
            s->median_ms, s->p99_ms, s->updates_per_s);
     if (queue)
-      printf(",\"max_tick_nodes\":%llu,\"queue_wait_ticks_p99\":%d",
-             (unsigned long long)s->max_tick_nodes, s->wait_p99);
+      printf(",\"max_tick_nodes\":%llu,\"queue_wait_ticks_p99\":%d,\"plan_ms\":%.3f,"
+           "\"orders_plan_ms\":%.3f",
+           (unsigned long long)s->max_tick_nodes, s->wait_p99, s->plan_ms, s->orders_plan_ms);
+    if (queue && s->hierarchy_ms >= 0) printf(",\"hierarchy_ms\":%.3f", s->hierarchy_ms);
     if (s->n_gates) {
       printf(",\"gates\":[");
       for (size_t k = 0; k < s->n_gates; k++)
@@ -161,9 +167,14 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
              s->gate_first[k].x, s->gate_first[k].y, s->by_gate[k],
              k + 1 == s->n_gates || k % 4 == 3 ? "\n" : " | ");
   }
-  if (queue)
+  if (queue) {
     printf("paths       at most %llu nodes in a tick, 99 %% of requests waited <= %d ticks\n",
            (unsigned long long)s->max_tick_nodes, s->wait_p99);
+    printf("planning    %.3f ms (searches and fields), %.3f ms of it before the queue "
+           "first emptied", s->plan_ms, s->orders_plan_ms);
+    if (s->hierarchy_ms >= 0) printf(", the hierarchy's build %.3f ms", s->hierarchy_ms);
+    printf("\n");
+  }
   for (size_t k = 0; k < s->n_sizes; k++)
     printf("%s%d: %u units, %u arrived, %.1f cells walked each\n",
            k ? "            size " : "by size     size ", (int)s->by_size[k].size,

@@ -1,9 +1,12 @@
 /* cairn march: the strategy move. Several groups, each placed around a
- * random start on a map, are ordered at once to random far goals (or all
- * to --goal): one path request per group through the crowd's budgeted
- * queue, members in formation where there is room; --arrive says how
- * they end it (stop, leave, or stay around the goal as a cluster). The
- * summary adds the queue's figures. */
+ * random start on a map (or, with --mix, groups of several sizes, some
+ * scattered, some sent near), are ordered at once to random goals (or all
+ * to --goal): by default the crowd's AUTO order picks each group's way;
+ * --algo astar|hpa gives a path request per group (a path each for a
+ * scattered one) through the crowd's budgeted queue, --algo field a
+ * shared field per group. --arrive says how they end it (stop, leave, or
+ * stay around the goal as a cluster). The summary adds the queue's
+ * figures and the time spent planning. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,10 @@ static const char *const value_opts[] = {"--map",    "--groups", "--units", "--t
                                          "--every",   "--save",   "--load",   "--size",
                                          "--sizes",   "--from",   NULL};
 
+/* How each group is sent (--algo). */
+typedef enum march_algo { MARCH_AUTO, MARCH_ASTAR, MARCH_HPA, MARCH_FIELD } march_algo;
+static const char *const algo_names[] = {"auto", "astar", "hpa", "field"};
+
 #define MARCH_MAX_SIZES 8 /* entries in --sizes */
 #define MARCH_MAX_SIZE 4  /* a disc of the crowd's largest radius */
 
@@ -26,12 +33,14 @@ typedef struct march_args {
   const char *map;
   long groups, units, ticks, threads, seed, budget;
   bool json;
-  bool hpa;        /* --algo hpa: paths over a hierarchy, not A* */
-  bool auto_order; /* --algo auto: each group's order is CAIRN_ORDER_AUTO */
+  march_algo algo;
+  bool hpa;  /* the crowd plans over a hierarchy: --algo hpa or auto */
+  bool mix;  /* --mix: groups of several sizes, gathered and scattered, near and far */
   const char *png; /* --png FILE: the end of the march */
   const char *replay; /* --replay FILE, a frame every `every` ticks */
   long every;         /* 0: not given (1) */
   cairn_arrival arrive; /* --arrive: how units end the move */
+  bool arrive_given;    /* else a group stops, units sent to one cell stay */
   bool has_goal;        /* --goal X,Y: every group to this cell */
   cairn_point goal;
   bool has_from;        /* --from X,Y: every group placed around this cell */
@@ -83,7 +92,7 @@ static int saved_setup(march_args *a) {
   a->groups = 1;
   a->units = (long)info.opts.max_agents;
   if (!a->budget_given) a->budget = (long)info.opts.path_budget;
-  if (!a->algo_given) a->hpa = info.hpa != 0;
+  if (!a->algo_given) a->hpa = info.hpa != 0; /* the saved orders are resolved already */
   return a->png && !cli_png_can_write(a->png) ? EXIT_RUNTIME : EXIT_DONE;
 }
 
@@ -95,12 +104,14 @@ static int parse_args(int argc, char **argv, march_args *a) {
   a->budget = 20000;
   a->sizes[0] = 1;
   a->n_sizes = 1;
+  a->hpa = true; /* --algo auto */
   cli_args c;
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
     const char *v;
-    if (cli_is(&c, "--json")) {
-      a->json = true;
+    if (cli_is(&c, "--json") || cli_is(&c, "--mix")) {
+      if (cli_is(&c, "--json")) a->json = true;
+      else a->mix = true;
       continue;
     }
     if (!c.opt || !cli_is_any(&c, value_opts)) {
@@ -130,12 +141,14 @@ static int parse_args(int argc, char **argv, march_args *a) {
       if (!cli_parse_int("--budget", v, 1, 100000000L, &a->budget)) return EXIT_USAGE;
       a->budget_given = true;
     } else if (cli_is(&c, "--algo")) {
-      if (strcmp(v, "hpa") && strcmp(v, "astar") && strcmp(v, "auto")) {
-        cli_error("march: --algo must be astar, hpa or auto, not '%s'", v);
+      int k = 0;
+      while (k < 4 && strcmp(v, algo_names[k])) k++;
+      if (k == 4) {
+        cli_error("march: --algo must be auto, astar, hpa or field, not '%s'", v);
         return EXIT_USAGE;
       }
-      a->hpa = strcmp(v, "hpa") == 0;
-      a->auto_order = strcmp(v, "auto") == 0;
+      a->algo = (march_algo)k;
+      a->hpa = a->algo == MARCH_HPA || a->algo == MARCH_AUTO;
       a->algo_given = true;
     } else if (cli_is(&c, "--arrive")) {
       if (!strcmp(v, "stop")) a->arrive = CAIRN_ARRIVAL_STOP;
@@ -145,6 +158,7 @@ static int parse_args(int argc, char **argv, march_args *a) {
         cli_error("march: --arrive must be stop, leave or stay, not '%s'", v);
         return EXIT_USAGE;
       }
+      a->arrive_given = true;
     } else if (cli_is(&c, "--size") || cli_is(&c, "--sizes")) {
       if (!parse_sizes(c.opt, v, a)) return EXIT_USAGE;
     } else if (cli_is(&c, "--from")) {
@@ -241,6 +255,77 @@ static size_t place_group(cairn_crowd *c, const cairn_grid *g, uint32_t island,
         n++;
       }
   return n;
+}
+
+/* Units of `size` on free positions of the island drawn at random, one
+ * by one (a scattered group). */
+static size_t scatter_group(cairn_crowd *c, const cairn_grid *g, uint32_t island, long units,
+                            int32_t size, uint8_t *taken, uint64_t *rs, cairn_agent *out) {
+  const int32_t w = cairn_grid_width(g);
+  size_t n = 0;
+  for (long tries = 0; n < (size_t)units && tries < 64 * units; tries++) {
+    cairn_point p = random_cell(g, island, size, rs);
+    if (cairn_grid_clearance(g, p.x, p.y) < size || !cells_free(taken, w, p.x, p.y, size))
+      continue;
+    n += place_group(c, g, island, p, 1, size, taken, out + n);
+  }
+  return n;
+}
+
+/* One group of the march: its units, and whether they are scattered over
+ * the island and sent to a goal near their start. Without --mix, every
+ * group is --units gathered units sent far; with it, group k has
+ * --units / 16, / 4, / 1 or 1 unit by k % 4 (at least 1), is scattered
+ * when k / 4 is odd, and is sent near when k % 3 == 0: eight groups or
+ * more mix every count gathered and scattered, near and far. */
+typedef struct march_group {
+  long units;
+  bool scattered, near;
+} march_group;
+
+static march_group group_of(const march_args *a, long k) {
+  march_group m = {a->units, false, false};
+  if (!a->mix) return m;
+  static const long div[4] = {16, 4, 1, 0};
+  m.units = div[k % 4] ? a->units / div[k % 4] : 1;
+  if (m.units < 1) m.units = 1;
+  m.scattered = (k / 4) % 2 == 1;
+  m.near = k % 3 == 0;
+  return m;
+}
+
+/* A far goal is at least `far` cells (Manhattan) from the start; a near
+ * one from far / 8 to far / 2. */
+static bool goal_distance_ok(cairn_point from, cairn_point to, int32_t far, bool near) {
+  const int32_t d = abs(from.x - to.x) + abs(from.y - to.y);
+  return near ? d >= far / 8 && d <= far / 2 : d >= far;
+}
+
+/* The order --algo gives a group: AUTO; a path for a gathered group, a
+ * path each for a scattered one (A* or the hierarchy, as the crowd
+ * plans); or one shared field. Without --arrive, as AUTO does: a group
+ * on one path stops on its formation points, units sent each to the one
+ * goal cell stay around it. */
+static cairn_order order_of(const march_args *a, march_group m, const cairn_point *goal) {
+  cairn_order o = cairn_order_defaults();
+  o.arrival = a->arrive;
+  if (!a->arrive_given)
+    o.arrival = a->algo == MARCH_AUTO                     ? CAIRN_ARRIVAL_DEFAULT
+                : a->algo != MARCH_FIELD && !m.scattered ? CAIRN_ARRIVAL_STOP
+                                                          : CAIRN_ARRIVAL_STAY;
+  o.goal = *goal;
+  switch (a->algo) {
+  case MARCH_AUTO: o.kind = CAIRN_ORDER_AUTO; break;
+  case MARCH_FIELD:
+    o.kind = CAIRN_ORDER_FIELD;
+    o.goals = goal;
+    o.n_goals = 1;
+    break;
+  default:
+    o.kind = CAIRN_ORDER_PATH;
+    o.group = !m.scattered;
+  }
+  return o;
 }
 
 /* The march saved in path (--load): the crowd's state, and the handles of
@@ -353,7 +438,13 @@ int cmd_march(int argc, char **argv) {
   cairn_hpa_opts ho = cairn_hpa_defaults();
   ho.threads = o.threads;
   ho.max_size = largest(&a); /* every group's units plan on it */
-  if (st == CAIRN_OK && a.hpa) st = cairn_hpa_create(g, &ho, NULL, &h);
+  cli_crowd_summary sum = {0};
+  sum.hierarchy_ms = -1;
+  if (st == CAIRN_OK && a.hpa) {
+    const double t0 = cli_now_us();
+    st = cairn_hpa_create(g, &ho, NULL, &h);
+    sum.hierarchy_ms = (cli_now_us() - t0) / 1e3;
+  }
   o.hpa = h;
   bool told = false; /* the refusal is printed already */
   if (st == CAIRN_OK) {
@@ -362,7 +453,6 @@ int cmd_march(int argc, char **argv) {
   }
   uint32_t island = main_island(g);
   uint64_t rs = (uint64_t)a.seed;
-  cli_crowd_summary sum = {0};
   int32_t far = (cairn_grid_width(g) + cairn_grid_height(g)) / 4;
   if (st == CAIRN_OK && a.load) {
     if ((rc = load_march(c, a.load, agents, total, &sum.agents)) != EXIT_DONE) goto done;
@@ -380,20 +470,19 @@ int cmd_march(int argc, char **argv) {
     rc = EXIT_BADINPUT;
     goto done;
   }
-  cairn_order order = cairn_order_defaults();
-  /* auto: the crowd picks a group path, a field or a path each */
-  order.kind = a.auto_order ? CAIRN_ORDER_AUTO : CAIRN_ORDER_PATH;
-  order.arrival = a.arrive;
   for (long k = 0; k < a.groups && st == CAIRN_OK && !a.load; k++) {
     const int32_t size = a.sizes[k % a.n_sizes];
+    const march_group m = group_of(&a, k);
     cairn_point from = random_cell(g, island, size, &rs), to = random_cell(g, island, size, &rs);
     if (a.has_from) from = a.from;
-    for (int tries = 0; tries < 64 && abs(from.x - to.x) + abs(from.y - to.y) < far; tries++)
+    for (int tries = 0; tries < 64 && !goal_distance_ok(from, to, far, m.near); tries++)
       to = random_cell(g, island, size, &rs);
     cairn_agent *grp = agents + sum.agents;
-    size_t n = place_group(c, g, island, from, a.units, size, taken, grp);
+    size_t n = m.scattered ? scatter_group(c, g, island, m.units, size, taken, &rs, grp)
+                           : place_group(c, g, island, from, m.units, size, taken, grp);
     sum.agents += (long)n;
-    order.goal = a.has_goal ? a.goal : to;
+    cairn_point goal = a.has_goal ? a.goal : to;
+    cairn_order order = order_of(&a, m, &goal);
     if (n) st = cairn_crowd_order(c, grp, n, &order);
   }
   if (st == CAIRN_OK && sum.agents == 0) {

@@ -254,7 +254,13 @@ cairn_status cairn_crowd_tick(cairn_crowd *c) {
   if (!c) return CAIRN_ERR_ARG;
   c->tick_status = CAIRN_OK;
   c->ev_tick = c->tick + 1;
-  cairn__crowd_serve(c);
+  if (c->ring_len) { /* timed only with work: a clock read is no free call */
+    const uint64_t t0 = cairn__now_ns();
+    cairn__crowd_serve(c);
+    c->stats.plan_ns += cairn__now_ns() - t0;
+  } else {
+    cairn__crowd_serve(c);
+  }
   cairn__crowd_step(c);
   cairn__crowd_tighten(c);
   c->tick++;

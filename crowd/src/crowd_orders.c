@@ -376,15 +376,18 @@ static cairn_status check_goal_fits(cairn_crowd *c, const cairn_agent *agents, s
                            (long)goal.x, (long)goal.y, (long)k, (double)r, (long)have);
 }
 
-/* AUTO: the order cairn_crowd_plan chooses, given as that order; its
- * agents stop at the goal unless told otherwise, whichever it is. */
+/* AUTO: the order cairn_crowd_plan chooses, given as that order. Unless
+ * told otherwise, a group on one path stops on its formation points, and
+ * agents sent each to the goal cell (a field, or a path each) stay around
+ * it: all stopping on one cell, most would wait behind the first forever. */
 static cairn_status order_auto(cairn_crowd *c, const cairn_agent *agents, size_t n,
                                const cairn_order *o) {
   cairn_plan plan;
   cairn_status st = cairn_crowd_plan(c, agents, n, o->goal, &plan);
   if (st != CAIRN_OK) return st;
   cairn_order r = *o;
-  if (r.arrival == CAIRN_ARRIVAL_DEFAULT) r.arrival = CAIRN_ARRIVAL_STOP;
+  if (r.arrival == CAIRN_ARRIVAL_DEFAULT)
+    r.arrival = plan.way == CAIRN_PLAN_GROUP ? CAIRN_ARRIVAL_STOP : CAIRN_ARRIVAL_STAY;
   r.field = NULL;
   if (plan.way == CAIRN_PLAN_FIELD) {
     r.kind = CAIRN_ORDER_FIELD;
@@ -406,9 +409,13 @@ cairn_status cairn_crowd_order(cairn_crowd *c, const cairn_agent *agents, size_t
   if (!n) return cairn__crowd_ok(c);
   if (o->kind == CAIRN_ORDER_AUTO) return order_auto(c, agents, n, o);
   switch (o->kind) {
-  case CAIRN_ORDER_FIELD:
-    if ((st = order_field(c, agents, n, o)) != CAIRN_OK) return st;
+  case CAIRN_ORDER_FIELD: {
+    const uint64_t t0 = cairn__now_ns(); /* a field built here is planning */
+    st = order_field(c, agents, n, o);
+    c->stats.plan_ns += cairn__now_ns() - t0;
+    if (st != CAIRN_OK) return st;
     break;
+  }
   case CAIRN_ORDER_PATH:
     if ((st = check_goal_fits(c, agents, n, o->goal)) != CAIRN_OK) return st;
     if (o->group) order_move(c, agents, n, o->goal);

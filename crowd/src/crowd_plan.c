@@ -20,12 +20,14 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   if ((st = cairn__crowd_check_goal(c, goal)) != CAIRN_OK) return st;
   memset(out, 0, sizeof *out);
   double cx = 0, cy = 0, trip = 0;
+  float radius = 0;
   const double gx = goal.x + 0.5, gy = goal.y + 0.5; /* the goal cell's centre */
   for (size_t i = 0; i < n; i++) {
     const uint32_t s = cairn__crowd_slot_of(agents[i]);
     cx += c->x[s];
     cy += c->y[s];
     trip += octile(c->x[s], c->y[s], gx, gy);
+    radius = fmaxf(radius, c->radius[s]);
   }
   cx /= (double)n;
   cy /= (double)n;
@@ -36,10 +38,13 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   }
   out->spread = (float)spread;
   out->trip = (float)(trip / (double)n);
-  out->paths_cost = trip * CAIRN_PLAN_CELLS_PER_STEP;
+  /* the queue's rule (cairn__crowd_req_over_hpa), claims taken as A*'s */
+  out->hierarchy = c->opts.hpa && !c->claims && cairn__crowd_size_of(radius) <= c->hpa_max_size;
+  out->paths_cost =
+      trip * (out->hierarchy ? CAIRN_PLAN_HPA_CELLS_PER_STEP : CAIRN_PLAN_CELLS_PER_STEP);
   out->field_cost = (double)cairn_grid_passable(c->route);
-  /* the formation a move order keeps is 0.3 sqrt(n) cells each way */
-  if (n == 1 || spread <= 0.3 * sqrt((double)n) + CAIRN_PLAN_GATHERED_SLACK)
+  /* a square block of one agent a cell is 0.5 sqrt(n) cells each way */
+  if (n == 1 || spread <= 0.5 * sqrt((double)n) + CAIRN_PLAN_GATHERED_SLACK)
     out->way = CAIRN_PLAN_GROUP;
   else
     out->way = out->paths_cost >= out->field_cost ? CAIRN_PLAN_FIELD : CAIRN_PLAN_EACH;

@@ -69,7 +69,9 @@ static uint64_t scattered_run(const cairn_grid *g, uint64_t seed, uint32_t n, ca
   auto_order.kind = CAIRN_ORDER_AUTO;
   auto_order.goal = goal;
   assert_int_equal(cairn_crowd_order(c, a, n, o ? o : &auto_order), CAIRN_OK);
-  for (uint32_t i = 0; i < n; i++) assert_int_equal(tc_info(c, a[i]).arrival, CAIRN_ARRIVAL_STOP);
+  /* AUTO: agents sent each to the goal cell stay around it */
+  const cairn_arrival want = o ? o->arrival : CAIRN_ARRIVAL_STAY;
+  for (uint32_t i = 0; i < n; i++) assert_int_equal(tc_info(c, a[i]).arrival, want);
   for (int t = 0; t < 300; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
   const uint64_t h = cairn_crowd_hash(c);
   cairn_crowd_destroy(c);
@@ -89,7 +91,7 @@ static void many_scattered_share_a_field(void **state) {
   o.kind = CAIRN_ORDER_FIELD;
   o.goals = &goal;
   o.n_goals = 1;
-  o.arrival = CAIRN_ARRIVAL_STOP;
+  o.arrival = CAIRN_ARRIVAL_STAY;
   assert_true(scattered_run(g, 5, 120, goal, &o, NULL) == h);
   cairn_grid_destroy(g);
 }
@@ -113,16 +115,20 @@ static void few_scattered_search_each(void **state) {
   for (int i = 0; i < 3; i++) {
     assert_int_equal(tc_info(c, a[i]).order, CAIRN_ORDER_PATH);
     assert_int_equal(tc_info(c, a[i]).group, 0);
+    assert_int_equal(tc_info(c, a[i]).arrival, CAIRN_ARRIVAL_STAY);
   }
   for (int t = 0; t < 50; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
   const uint64_t h = cairn_crowd_hash(c);
   cairn_crowd_destroy(c);
-  /* the same as a path order of each */
+  /* the same as a path order of each, staying around the goal */
   c = new_crowd(g, 3, 1);
   a[0] = tc_add_at(c, 400.5f, 400.5f);
   a[1] = tc_add_at(c, 600.5f, 420.5f);
   a[2] = tc_add_at(c, 450.5f, 600.5f);
-  assert_int_equal(cairn_crowd_order_path(c, a, 3, goal), CAIRN_OK);
+  o.kind = CAIRN_ORDER_PATH;
+  o.group = 0;
+  o.arrival = CAIRN_ARRIVAL_STAY;
+  assert_int_equal(cairn_crowd_order(c, a, 3, &o), CAIRN_OK);
   for (int t = 0; t < 50; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
   assert_true(cairn_crowd_hash(c) == h);
   cairn_crowd_destroy(c);
@@ -152,6 +158,71 @@ static void the_rule(void **state) {
   /* one agent: its own path, however far */
   assert_int_equal(cairn_crowd_plan(c, a, 1, goal, &p), CAIRN_OK);
   assert_int_equal(p.way, CAIRN_PLAN_GROUP);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
+/* Over a hierarchy a search costs CAIRN_PLAN_HPA_CELLS_PER_STEP a step
+ * of trip: the same agents choose a path each there and a field on the
+ * grid alone (64 x 64 open cells, four agents about 40 cells away). */
+static void over_a_hierarchy(void **state) {
+  (void)state;
+  cairn_grid *g = open_grid(64, 64);
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.threads = 1;
+  cairn_hpa *h = NULL;
+  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
+  cairn_crowd_opts o = cairn_crowd_defaults();
+  o.max_agents = 4;
+  o.threads = 1;
+  cairn_crowd *plain = new_crowd(g, 4, 1), *c = NULL;
+  o.hpa = h;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
+  const float xs[4] = {2.5f, 60.5f, 2.5f, 60.5f}, ys[4] = {2.5f, 2.5f, 60.5f, 50.5f};
+  cairn_agent a[4], b[4];
+  for (int i = 0; i < 4; i++) {
+    a[i] = tc_add_at(c, xs[i], ys[i]);
+    b[i] = tc_add_at(plain, xs[i], ys[i]);
+  }
+  const cairn_point goal = {40, 10};
+  cairn_plan p, q;
+  assert_int_equal(cairn_crowd_plan(c, a, 4, goal, &p), CAIRN_OK);
+  assert_int_equal(cairn_crowd_plan(plain, b, 4, goal, &q), CAIRN_OK);
+  assert_int_equal(p.hierarchy, 1);
+  assert_int_equal(q.hierarchy, 0);
+  const double trip = 4.0 * p.trip;
+  assert_true(fabs(p.paths_cost - trip * CAIRN_PLAN_HPA_CELLS_PER_STEP) < 1e-3 * p.paths_cost);
+  assert_true(fabs(q.paths_cost - trip * CAIRN_PLAN_CELLS_PER_STEP) < 1e-3 * q.paths_cost);
+  assert_int_equal(p.way, CAIRN_PLAN_EACH);  /* 4 x 44.7 x 20 < 4095 */
+  assert_int_equal(q.way, CAIRN_PLAN_FIELD); /* 4 x 44.7 x 1000 >= 4095 */
+  cairn_crowd_destroy(c);
+  cairn_crowd_destroy(plain);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
+/* The planning time: a field order and the ticks that serve paths add to
+ * it; ticks with nothing queued do not. */
+static void planning_time(void **state) {
+  (void)state;
+  cairn_grid *g = open_grid(128, 128);
+  cairn_crowd *c = new_crowd(g, 2, 1);
+  cairn_agent a = tc_add_at(c, 2.5f, 2.5f), b = tc_add_at(c, 120.5f, 3.5f);
+  cairn_crowd_stats st;
+  cairn_crowd_get_stats(c, &st);
+  assert_true(st.plan_ns == 0);
+  const cairn_point goal = {100, 100};
+  assert_int_equal(cairn_crowd_order_field(c, &a, 1, &goal, 1), CAIRN_OK);
+  cairn_crowd_get_stats(c, &st);
+  const uint64_t after_field = st.plan_ns;
+  assert_true(after_field > 0);
+  for (int t = 0; t < 5; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  cairn_crowd_get_stats(c, &st);
+  assert_true(st.plan_ns == after_field); /* nothing queued */
+  assert_int_equal(cairn_crowd_order_path(c, &b, 1, goal), CAIRN_OK);
+  for (int t = 0; t < 5; t++) assert_int_equal(cairn_crowd_tick(c), CAIRN_OK);
+  cairn_crowd_get_stats(c, &st);
+  assert_true(st.plan_ns > after_field);
   cairn_crowd_destroy(c);
   cairn_grid_destroy(g);
 }
@@ -186,6 +257,8 @@ static void refusals(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gathered_group_moves_as_one),
+      cmocka_unit_test(over_a_hierarchy),
+      cmocka_unit_test(planning_time),
       cmocka_unit_test(many_scattered_share_a_field),
       cmocka_unit_test(few_scattered_search_each),
       cmocka_unit_test(the_rule),

@@ -523,8 +523,8 @@ echo "$by_gate" | awk -F, '{ s = 0; for (i = 1; i <= NF; i++) s += $i; exit !(NF
 expect 2 "march needs --map FILE --groups G --units N" "$cairn" march --map "$map"
 expect 2 "--groups" "$cairn" march --map "$map" --groups 0 --units 3
 if [ -f "$mai/maps/Berlin_0_256.map" ]; then
-  expect 0 '"in_wall":0,"lost":0,.*"max_tick_nodes":([0-9]|[1-9][0-9]{1,2}|1[0-9]{3}|2000),"queue_wait_ticks_p99":[0-9]+\}$' \
-    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --json
+  expect 0 '"in_wall":0,"lost":0,.*"max_tick_nodes":([0-9]|[1-9][0-9]{1,2}|1[0-9]{3}|2000),"queue_wait_ticks_p99":[0-9]+,"plan_ms":' \
+    "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 6 --units 20 --budget 2000 --ticks 400 --algo astar --json
   # --arrive stay: 300 units sent to one point form a cluster, not a stack:
   # all arrived, overlap at most 5 %, none in a wall, the same at 1 and 2 threads
   expect 0 '"arrived":300,"in_wall":0,"lost":0,"stuck":0,"overlap_pct":([0-4]\.[0-9]+|5\.000),' \
@@ -558,7 +558,18 @@ same_at_threads '"(ticks|arrived|in_wall|state_hash|by_size)":("[^"]*"|[^,]*|\[[
   "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo auto --json
 expect 0 '"arrived":24,"in_wall":0,' \
   "$cairn" march --map "$keep" --groups 4 --units 6 --sizes 1,2 --from 30,9 --goal 55,9 --algo auto --json
-expect 2 "--algo must be astar, hpa or auto, not 'jps'" "$cairn" march --map "$keep" --groups 1 --units 2 --algo jps
+# --mix: groups of 1 to 8 units, gathered and scattered, near and far;
+# each way of sending them is deterministic, and the summary gives the
+# time spent planning (and the hierarchy's build where one is built)
+for algo in auto astar field; do
+  same_at_threads '"(ticks|arrived|in_wall|state_hash)":("[^"]*"|[^,]*)' \
+    "$cairn" march --map "$keep" --groups 8 --units 8 --mix --algo $algo --ticks 600 --json
+done
+expect 0 '"plan_ms":[0-9]+\.[0-9]{3},"orders_plan_ms":[0-9]+\.[0-9]{3},"hierarchy_ms":[0-9]+\.[0-9]{3}' \
+  "$cairn" march --map "$keep" --groups 8 --units 8 --mix --ticks 600 --json
+expect 0 'planning    [0-9.]+ ms \(searches and fields\), [0-9.]+ ms of it before the queue first emptied$' \
+  "$cairn" march --map "$keep" --groups 8 --units 8 --mix --algo field --ticks 600
+expect 2 "--algo must be auto, astar, hpa or field, not 'jps'" "$cairn" march --map "$keep" --groups 1 --units 2 --algo jps
 expect 3 "cairn: --goal 50,9: a unit of size 2 does not fit there" \
   "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,2 --goal 50,9
 expect 2 "--sizes: '5' is not an integer in 1..4" "$cairn" march --map "$keep" --groups 2 --units 2 --sizes 1,5
@@ -598,7 +609,7 @@ expect 3 "h.crowd: made for another crowd: max_agents differs" \
 expect 2 "not with --load" "$cairn" horde --load "$tmp/h.crowd" --replay "$tmp/x.rpl"
 expect 1 "nowhere/x.crowd.*cannot create" "$cairn" horde --agents 10 --ticks 2 --save "$tmp/nowhere/x.crowd"
 if [ -f "$mai/maps/Berlin_0_256.map" ]; then
-  for algo in astar hpa; do
+  for algo in astar hpa auto field; do
     "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 8 --units 50 --algo $algo \
       --ticks 1200 --json >"$tmp/mw.json" 2>&1
     "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 8 --units 50 --algo $algo \

@@ -416,6 +416,10 @@ typedef struct cairn_crowd_stats {
   uint64_t max_tick_nodes; /**< the most spent in any tick */
   uint64_t served;         /**< requests finished */
   uint64_t wait_hist[257]; /**< served requests by ticks waited (256 = more) */
+  /** Nanoseconds spent planning since create: the path queue's searches in
+   * every tick and the fields orders built or shared (a monotonic clock:
+   * it varies run to run, so it is neither saved nor hashed). */
+  uint64_t plan_ns;
 } cairn_crowd_stats;
 
 /** Fills `*out` with the crowd's figures.

@@ -43,8 +43,9 @@ typedef struct cairn_order {
   float vx, vy; /**< DRIVEN: the velocity, as cairn_crowd_drive */
   /** @} */
   cairn_arrival arrival;     /**< FIELD, PATH and AUTO: how they end it
-                                (default CAIRN_ARRIVAL_DEFAULT, STOP for AUTO
-                                whatever it chooses); other kinds ignore it */
+                                (default CAIRN_ARRIVAL_DEFAULT; for AUTO,
+                                STOP on a group path, STAY on a field or a
+                                path each); other kinds ignore it */
   /** CAIRN_ARRIVAL_STAY: the radius around the goal (cells, >= 0, finite);
    * 0 (default) = the crowd chooses it for every agent staying at that
    * goal (the same goal cell for paths, the same field for fields) with a
@@ -65,8 +66,8 @@ typedef enum cairn_plan_way {
 } cairn_plan_way;
 
 /** Spread (cells, from the group's centre, the farthest agent) up to which
- * agents count as gathered: the formation a move order keeps, 0.3 sqrt(n)
- * cells each way, plus this slack. */
+ * agents count as gathered: a square block of one agent a cell, 0.5
+ * sqrt(n) cells each way, plus this slack. */
 #define CAIRN_PLAN_GATHERED_SLACK 2.0
 
 /** A path search costs about this many field cells per cell of trip
@@ -74,6 +75,12 @@ typedef enum cairn_plan_way {
  * time to a field's build time per reachable cell (docs/PERFORMANCE.md,
  * "Planning group orders"). */
 #define CAIRN_PLAN_CELLS_PER_STEP 1000.0
+
+/** The same for a crowd that plans over a hierarchy (opts.hpa): a
+ * hierarchy's query (cairn_hpa_find) costs about this many field cells per
+ * cell of trip, the median of six maps (docs/PERFORMANCE.md, "Planning
+ * group orders"). */
+#define CAIRN_PLAN_HPA_CELLS_PER_STEP 20.0
 
 /** What CAIRN_ORDER_AUTO chooses for some agents and a goal, and why. */
 typedef struct cairn_plan {
@@ -83,14 +90,20 @@ typedef struct cairn_plan {
   float trip;         /**< mean octile distance from the agents to the
                            goal, cells */
   /** What a path each would cost, in field cells: agents x trip x
-   * CAIRN_PLAN_CELLS_PER_STEP. */
+   * CAIRN_PLAN_CELLS_PER_STEP, or CAIRN_PLAN_HPA_CELLS_PER_STEP when
+   * `hierarchy` is 1. */
   double paths_cost;
   double field_cost;  /**< what one field costs: the route grid's open cells */
+  /** 1 when the paths are planned over the crowd's hierarchy (opts.hpa,
+   * which answers a trip within two of its clusters by plain A*: a crowd
+   * with one, no claims, and agents it was built for); 0 for A* on the
+   * grid. */
+  int hierarchy;
 } cairn_plan;
 
 /** Chooses how to move agents to goal, as CAIRN_ORDER_AUTO does, without
  * ordering them:
- * - gathered agents (spread at most 0.3 sqrt(n) + CAIRN_PLAN_GATHERED_SLACK
+ * - gathered agents (spread at most 0.5 sqrt(n) + CAIRN_PLAN_GATHERED_SLACK
  *   cells), or one agent: CAIRN_PLAN_GROUP, one search for them all;
  * - otherwise CAIRN_PLAN_FIELD when paths_cost >= field_cost, else
  *   CAIRN_PLAN_EACH.
