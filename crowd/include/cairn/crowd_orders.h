@@ -107,8 +107,8 @@ typedef struct cairn_plan {
  *   cells), or one agent: CAIRN_PLAN_GROUP, one search for them all;
  * - otherwise CAIRN_PLAN_FIELD when paths_cost >= field_cost, else
  *   CAIRN_PLAN_EACH.
- * Deterministic: it reads only the agents' positions, the goal and the
- * route grid.
+ * Deterministic: it reads only the agents' positions and sizes, the goal,
+ * the route grid and the crowd's options.
  * @param[in,out] c the crowd (its error message on refusal)
  * @param[in] agents the agents
  * @param[in] n number of agents (at least 1)
