@@ -12,6 +12,21 @@ static double octile(double ax, double ay, double bx, double by) {
   return hi - lo + 1.4142135623730951 * lo;
 }
 
+/* Whether agents of unit size k follow a field of the crowd's cache to
+ * `goal` alone: another order shares it for nothing. The crowd's field
+ * slots hold only fields some agent follows (a load restores those, not
+ * the cache's idle ones, so the choice is the same after a load). */
+static int field_followed(const cairn_crowd *c, cairn_point goal, int32_t k) {
+  for (uint16_t i = 0; i < CAIRN_CROWD_MAX_FIELDS; i++) {
+    const crowd_field_slot *f = &c->fields[i];
+    if (!f->field || f->caller || cairn_field_unit_size(f->field) != k) continue;
+    size_t n = 0;
+    const cairn_point *g = cairn_field_goals(f->field, &n);
+    if (n == 1 && g[0].x == goal.x && g[0].y == goal.y) return 1;
+  }
+  return 0;
+}
+
 cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t n,
                               cairn_point goal, cairn_plan *out) {
   cairn_status st = cairn__crowd_handles(c, agents, n);
@@ -21,6 +36,7 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   memset(out, 0, sizeof *out);
   double cx = 0, cy = 0, trip = 0;
   float radius = 0;
+  unsigned sizes = 0; /* bit k - 1 for each unit size k among the agents */
   const double gx = goal.x + 0.5, gy = goal.y + 0.5; /* the goal cell's centre */
   for (size_t i = 0; i < n; i++) {
     const uint32_t s = cairn__crowd_slot_of(agents[i]);
@@ -28,6 +44,7 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
     cy += c->y[s];
     trip += octile(c->x[s], c->y[s], gx, gy);
     radius = fmaxf(radius, c->radius[s]);
+    sizes |= 1u << (cairn__crowd_size_of(c->radius[s]) - 1);
   }
   cx /= (double)n;
   cy /= (double)n;
@@ -42,7 +59,10 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   out->hierarchy = c->opts.hpa && !c->claims && cairn__crowd_size_of(radius) <= c->hpa_max_size;
   out->paths_cost =
       trip * (out->hierarchy ? CAIRN_PLAN_HPA_CELLS_PER_STEP : CAIRN_PLAN_CELLS_PER_STEP);
-  out->field_cost = (double)cairn_grid_passable(c->route);
+  out->field_shared = 1;
+  for (int32_t k = 1; k <= 8; k++)
+    if (sizes >> (k - 1) & 1u) out->field_shared &= field_followed(c, goal, k);
+  out->field_cost = out->field_shared ? 0.0 : (double)cairn_grid_passable(c->route);
   /* a square block of one agent a cell is 0.5 sqrt(n) cells each way */
   if (n == 1 || spread <= 0.5 * sqrt((double)n) + CAIRN_PLAN_GATHERED_SLACK)
     out->way = CAIRN_PLAN_GROUP;

@@ -5,6 +5,8 @@
  * nothing. */
 #include "test_crowd_util.h"
 
+#include "crowd_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -201,6 +203,61 @@ static void over_a_hierarchy(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Agents following a field to the goal already: scattered agents that
+ * would search each share it instead (field_shared, no build); a field
+ * to another goal, or one nobody follows any more, does not count. */
+static void a_followed_field_is_shared(void **state) {
+  (void)state;
+  cairn_grid *g = open_grid(1024, 1024);
+  cairn_crowd *c = new_crowd(g, 5, 1);
+  cairn_agent a[3] = {tc_add_at(c, 400.5f, 400.5f), tc_add_at(c, 600.5f, 420.5f),
+                      tc_add_at(c, 450.5f, 600.5f)};
+  cairn_agent other = tc_add_at(c, 100.5f, 100.5f), far = tc_add_at(c, 900.5f, 900.5f);
+  const cairn_point goal = {512, 512}, elsewhere = {20, 20};
+  cairn_plan p;
+  assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
+  assert_int_equal(p.way, CAIRN_PLAN_EACH); /* as few_scattered_search_each */
+  assert_int_equal(p.field_shared, 0);
+  assert_int_equal(cairn_crowd_order_field(c, &far, 1, &elsewhere, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
+  assert_int_equal(p.field_shared, 0); /* another goal's field */
+  assert_int_equal(cairn_crowd_order_field(c, &other, 1, &goal, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
+  assert_int_equal(p.field_shared, 1);
+  assert_true(p.field_cost == 0.0);
+  assert_int_equal(p.way, CAIRN_PLAN_FIELD);
+  { /* the same choice in a crowd loaded from a save of this one */
+    size_t len = 0;
+    assert_int_equal(cairn_crowd_save(c, NULL, 0, &len), CAIRN_ERR_BUFFER);
+    uint8_t *buf = test_malloc(len);
+    assert_int_equal(cairn_crowd_save(c, buf, len, &len), CAIRN_OK);
+    cairn_crowd *d = new_crowd(g, 5, 1);
+    assert_int_equal(cairn_crowd_load(d, buf, len, NULL), CAIRN_OK);
+    cairn_plan q;
+    assert_int_equal(cairn_crowd_plan(d, a, 3, goal, &q), CAIRN_OK);
+    assert_int_equal(q.field_shared, 1);
+    assert_int_equal(q.way, CAIRN_PLAN_FIELD);
+    cairn_crowd_destroy(d);
+    test_free(buf);
+  }
+  cairn_order o = cairn_order_defaults();
+  o.kind = CAIRN_ORDER_AUTO;
+  o.goal = goal;
+  assert_int_equal(cairn_crowd_order(c, a, 3, &o), CAIRN_OK);
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(tc_info(c, a[i]).order, CAIRN_ORDER_FIELD);
+    assert_int_equal(c->field[cairn__crowd_slot_of(a[i])], c->field[cairn__crowd_slot_of(other)]);
+  }
+  /* nobody follows it any more: searches again */
+  assert_int_equal(cairn_crowd_order_hold(c, a, 3), CAIRN_OK);
+  assert_int_equal(cairn_crowd_order_hold(c, &other, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
+  assert_int_equal(p.field_shared, 0);
+  assert_int_equal(p.way, CAIRN_PLAN_EACH);
+  cairn_crowd_destroy(c);
+  cairn_grid_destroy(g);
+}
+
 /* The planning time: a field order and the ticks that serve paths add to
  * it; ticks with nothing queued do not. */
 static void planning_time(void **state) {
@@ -259,6 +316,7 @@ int main(void) {
       cmocka_unit_test(gathered_group_moves_as_one),
       cmocka_unit_test(over_a_hierarchy),
       cmocka_unit_test(planning_time),
+      cmocka_unit_test(a_followed_field_is_shared),
       cmocka_unit_test(many_scattered_share_a_field),
       cmocka_unit_test(few_scattered_search_each),
       cmocka_unit_test(the_rule),

@@ -93,7 +93,12 @@ typedef struct cairn_plan {
    * CAIRN_PLAN_CELLS_PER_STEP, or CAIRN_PLAN_HPA_CELLS_PER_STEP when
    * `hierarchy` is 1. */
   double paths_cost;
-  double field_cost;  /**< what one field costs: the route grid's open cells */
+  /** What one field costs: the route grid's open cells, or 0 when
+   * `field_shared` is 1. */
+  double field_cost;
+  /** 1 when agents of every size among these already follow a field of
+   * the crowd's to this goal alone: a field order shares it, no build. */
+  int field_shared;
   /** 1 when the paths are planned over the crowd's hierarchy (opts.hpa,
    * which answers a trip within two of its clusters by plain A*: a crowd
    * with one, no claims, and agents it was built for); 0 for A* on the
@@ -105,10 +110,12 @@ typedef struct cairn_plan {
  * ordering them:
  * - gathered agents (spread at most 0.5 sqrt(n) + CAIRN_PLAN_GATHERED_SLACK
  *   cells), or one agent: CAIRN_PLAN_GROUP, one search for them all;
- * - otherwise CAIRN_PLAN_FIELD when paths_cost >= field_cost, else
+ * - otherwise CAIRN_PLAN_FIELD when paths_cost >= field_cost (always when
+ *   other agents follow a field to this goal already: field_shared), else
  *   CAIRN_PLAN_EACH.
  * Deterministic: it reads only the agents' positions and sizes, the goal,
- * the route grid and the crowd's options.
+ * the route grid, the crowd's options and the fields its agents follow
+ * (which a save keeps).
  * @param[in,out] c the crowd (its error message on refusal)
  * @param[in] agents the agents
  * @param[in] n number of agents (at least 1)
