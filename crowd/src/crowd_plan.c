@@ -27,6 +27,32 @@ static int field_followed(const cairn_crowd *c, cairn_point goal, int32_t k) {
   return 0;
 }
 
+/* The agents' figures: out's spread and mean trip, the largest radius,
+ * and a bit k - 1 in *sizes for each unit size k among them. */
+static void measure(const cairn_crowd *c, const cairn_agent *agents, size_t n, cairn_point goal,
+                    cairn_plan *out, float *radius, unsigned *sizes) {
+  double cx = 0, cy = 0, trip = 0, spread = 0;
+  const double gx = goal.x + 0.5, gy = goal.y + 0.5; /* the goal cell's centre */
+  *radius = 0;
+  *sizes = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t s = cairn__crowd_slot_of(agents[i]);
+    cx += c->x[s];
+    cy += c->y[s];
+    trip += octile(c->x[s], c->y[s], gx, gy);
+    *radius = fmaxf(*radius, c->radius[s]);
+    *sizes |= 1u << (cairn__crowd_size_of(c->radius[s]) - 1);
+  }
+  cx /= (double)n;
+  cy /= (double)n;
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t s = cairn__crowd_slot_of(agents[i]);
+    spread = fmax(spread, fmax(fabs(c->x[s] - cx), fabs(c->y[s] - cy)));
+  }
+  out->spread = (float)spread;
+  out->trip = (float)(trip / (double)n);
+}
+
 cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t n,
                               cairn_point goal, cairn_plan *out) {
   cairn_status st = cairn__crowd_handles(c, agents, n);
@@ -34,37 +60,19 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   if (!out || !n) return cairn__crowd_fail(c, CAIRN_ERR_ARG, "plan: %s", out ? "no agents" : "out is NULL");
   if ((st = cairn__crowd_check_goal(c, goal)) != CAIRN_OK) return st;
   memset(out, 0, sizeof *out);
-  double cx = 0, cy = 0, trip = 0;
-  float radius = 0;
-  unsigned sizes = 0; /* bit k - 1 for each unit size k among the agents */
-  const double gx = goal.x + 0.5, gy = goal.y + 0.5; /* the goal cell's centre */
-  for (size_t i = 0; i < n; i++) {
-    const uint32_t s = cairn__crowd_slot_of(agents[i]);
-    cx += c->x[s];
-    cy += c->y[s];
-    trip += octile(c->x[s], c->y[s], gx, gy);
-    radius = fmaxf(radius, c->radius[s]);
-    sizes |= 1u << (cairn__crowd_size_of(c->radius[s]) - 1);
-  }
-  cx /= (double)n;
-  cy /= (double)n;
-  double spread = 0;
-  for (size_t i = 0; i < n; i++) {
-    const uint32_t s = cairn__crowd_slot_of(agents[i]);
-    spread = fmax(spread, fmax(fabs(c->x[s] - cx), fabs(c->y[s] - cy)));
-  }
-  out->spread = (float)spread;
-  out->trip = (float)(trip / (double)n);
+  float radius;
+  unsigned sizes;
+  measure(c, agents, n, goal, out, &radius, &sizes);
   /* the queue's rule (cairn__crowd_req_over_hpa), claims taken as A*'s */
   out->hierarchy = c->opts.hpa && !c->claims && cairn__crowd_size_of(radius) <= c->hpa_max_size;
-  out->paths_cost =
-      trip * (out->hierarchy ? CAIRN_PLAN_HPA_CELLS_PER_STEP : CAIRN_PLAN_CELLS_PER_STEP);
+  out->paths_cost = (double)out->trip * (double)n *
+                    (out->hierarchy ? CAIRN_PLAN_HPA_CELLS_PER_STEP : CAIRN_PLAN_CELLS_PER_STEP);
   out->field_shared = 1;
-  for (int32_t k = 1; k <= 8; k++)
+  for (int32_t k = 1; sizes >> (k - 1); k++)
     if (sizes >> (k - 1) & 1u) out->field_shared &= field_followed(c, goal, k);
   out->field_cost = out->field_shared ? 0.0 : (double)cairn_grid_passable(c->route);
   /* a square block of one agent a cell is 0.5 sqrt(n) cells each way */
-  if (n == 1 || spread <= 0.5 * sqrt((double)n) + CAIRN_PLAN_GATHERED_SLACK)
+  if (n == 1 || out->spread <= 0.5 * sqrt((double)n) + CAIRN_PLAN_GATHERED_SLACK)
     out->way = CAIRN_PLAN_GROUP;
   else
     out->way = out->paths_cost >= out->field_cost ? CAIRN_PLAN_FIELD : CAIRN_PLAN_EACH;
