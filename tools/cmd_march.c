@@ -280,7 +280,7 @@ static size_t scatter_group(cairn_crowd *c, const cairn_grid *g, uint32_t island
  * more mix every count gathered and scattered, near and far. */
 typedef struct march_group {
   long units;
-  bool scattered, near;
+  bool scattered, nearby;
 } march_group;
 
 static march_group group_of(const march_args *a, long k) {
@@ -290,15 +290,15 @@ static march_group group_of(const march_args *a, long k) {
   m.units = div[k % 4] ? a->units / div[k % 4] : 1;
   if (m.units < 1) m.units = 1;
   m.scattered = (k / 4) % 2 == 1;
-  m.near = k % 3 == 0;
+  m.nearby = k % 3 == 0;
   return m;
 }
 
-/* A far goal is at least `far` cells (Manhattan) from the start; a near
- * one from far / 8 to far / 2. */
-static bool goal_distance_ok(cairn_point from, cairn_point to, int32_t far, bool near) {
+/* A far goal is at least `dist` cells (Manhattan) from the start; a near
+ * one from dist / 8 to dist / 2. */
+static bool goal_distance_ok(cairn_point from, cairn_point to, int32_t dist, bool nearby) {
   const int32_t d = abs(from.x - to.x) + abs(from.y - to.y);
-  return near ? d >= far / 8 && d <= far / 2 : d >= far;
+  return nearby ? d >= dist / 8 && d <= dist / 2 : d >= dist;
 }
 
 /* The order --algo gives a group: AUTO; a path for a gathered group, a
@@ -475,7 +475,7 @@ int cmd_march(int argc, char **argv) {
     const march_group m = group_of(&a, k);
     cairn_point from = random_cell(g, island, size, &rs), to = random_cell(g, island, size, &rs);
     if (a.has_from) from = a.from;
-    for (int tries = 0; tries < 64 && !goal_distance_ok(from, to, far, m.near); tries++)
+    for (int tries = 0; tries < 64 && !goal_distance_ok(from, to, far, m.nearby); tries++)
       to = random_cell(g, island, size, &rs);
     cairn_agent *grp = agents + sum.agents;
     size_t n = m.scattered ? scatter_group(c, g, island, m.units, size, taken, &rs, grp)

@@ -212,13 +212,13 @@ static void a_followed_field_is_shared(void **state) {
   cairn_crowd *c = new_crowd(g, 5, 1);
   cairn_agent a[3] = {tc_add_at(c, 400.5f, 400.5f), tc_add_at(c, 600.5f, 420.5f),
                       tc_add_at(c, 450.5f, 600.5f)};
-  cairn_agent other = tc_add_at(c, 100.5f, 100.5f), far = tc_add_at(c, 900.5f, 900.5f);
+  cairn_agent other = tc_add_at(c, 100.5f, 100.5f), away = tc_add_at(c, 900.5f, 900.5f);
   const cairn_point goal = {512, 512}, elsewhere = {20, 20};
   cairn_plan p;
   assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
   assert_int_equal(p.way, CAIRN_PLAN_EACH); /* as few_scattered_search_each */
   assert_int_equal(p.field_shared, 0);
-  assert_int_equal(cairn_crowd_order_field(c, &far, 1, &elsewhere, 1), CAIRN_OK);
+  assert_int_equal(cairn_crowd_order_field(c, &away, 1, &elsewhere, 1), CAIRN_OK);
   assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
   assert_int_equal(p.field_shared, 0); /* another goal's field */
   assert_int_equal(cairn_crowd_order_field(c, &other, 1, &goal, 1), CAIRN_OK);
