@@ -109,9 +109,12 @@ static int parse_args(int argc, char **argv, march_args *a) {
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
     const char *v;
-    if (cli_is(&c, "--json") || cli_is(&c, "--mix")) {
-      if (cli_is(&c, "--json")) a->json = true;
-      else a->mix = true;
+    if (cli_is(&c, "--json")) {
+      a->json = true;
+      continue;
+    }
+    if (cli_is(&c, "--mix")) {
+      a->mix = true;
       continue;
     }
     if (!c.opt || !cli_is_any(&c, value_opts)) {

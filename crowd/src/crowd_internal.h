@@ -388,6 +388,13 @@ static inline int32_t cairn__crowd_size_of(float r) {
   return (int32_t)ceilf(2.0f * r);
 }
 
+/* The unit sizes among checked agents: bit k - 1 set for each size k. */
+unsigned cairn__crowd_sizes(const cairn_crowd *c, const cairn_agent *agents, size_t n);
+/* The checked agents' centre into (*cx, *cy), and their spread: the
+ * farthest one's distance from it on either axis (cells). n >= 1. */
+float cairn__crowd_spread(const cairn_crowd *c, const cairn_agent *agents, size_t n, double *cx,
+                          double *cy);
+
 /* Whether the cell under (x, y), on the grid, and its eight neighbours are
  * all open: a disc of radius 0.5 or less centred there is clear of
  * walls. One load: the walls' fast path for most agents. */

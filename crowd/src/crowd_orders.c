@@ -6,7 +6,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The slot of a handle already checked (cairn__crowd_handles). */
 /* The last agent leaving a field slot frees it; a field of the cache goes
  * back to the cache, the caller's stays the caller's. */
 static void leave_field(cairn_crowd *c, uint32_t s) {
@@ -222,9 +221,7 @@ static void set_arrival(cairn_crowd *c, const cairn_agent *agents, size_t n,
 static cairn_status fields_for(cairn_crowd *c, const cairn_agent *agents, size_t n,
                                const cairn_order *o, const cairn_field *fs[CROWD_SIZES],
                                uint16_t ks[CROWD_SIZES]) {
-  unsigned want = 0;
-  for (size_t i = 0; i < n; i++)
-    want |= 1u << (cairn__crowd_size_of(c->radius[cairn__crowd_slot_of(agents[i])]) - 1);
+  const unsigned want = cairn__crowd_sizes(c, agents, n);
   const int caller = o->field != NULL;
   if (caller) {
     int32_t m = cairn_field_unit_size(o->field);
@@ -309,24 +306,38 @@ static void order_path(cairn_crowd *c, const cairn_agent *agents, size_t n,
   }
 }
 
+unsigned cairn__crowd_sizes(const cairn_crowd *c, const cairn_agent *agents, size_t n) {
+  unsigned sizes = 0;
+  for (size_t i = 0; i < n; i++)
+    sizes |= 1u << (cairn__crowd_size_of(c->radius[cairn__crowd_slot_of(agents[i])]) - 1);
+  return sizes;
+}
+
+float cairn__crowd_spread(const cairn_crowd *c, const cairn_agent *agents, size_t n, double *cx,
+                          double *cy) {
+  double sx = 0, sy = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
+    sx += c->x[s];
+    sy += c->y[s];
+  }
+  *cx = sx / (double)n;
+  *cy = sy / (double)n;
+  float spread = 0.0f;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = cairn__crowd_slot_of(agents[i]);
+    float d = fmaxf(fabsf(c->x[s] - (float)*cx), fabsf(c->y[s] - (float)*cy));
+    spread = fmaxf(spread, d);
+  }
+  return spread;
+}
+
 /* Formation: each member keeps its offset from the group's centre, scaled
  * down so the formation is no wider than about 0.6 sqrt(n) cells. */
 static void order_move(cairn_crowd *c, const cairn_agent *agents, size_t n,
                        cairn_point goal) {
-  double cx = 0, cy = 0;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t s = cairn__crowd_slot_of(agents[i]);
-    cx += c->x[s];
-    cy += c->y[s];
-  }
-  cx /= (double)n;
-  cy /= (double)n;
-  float spread = 0.0f;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t s = cairn__crowd_slot_of(agents[i]);
-    float d = fmaxf(fabsf(c->x[s] - (float)cx), fabsf(c->y[s] - (float)cy));
-    spread = fmaxf(spread, d);
-  }
+  double cx, cy;
+  const float spread = cairn__crowd_spread(c, agents, n, &cx, &cy);
   float half = 0.3f * sqrtf((float)n); /* about 0.6 cells a unit each way */
   float scale = spread > half ? half / spread : 1.0f;
   uint32_t g = c->next_group++;

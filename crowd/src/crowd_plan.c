@@ -27,30 +27,23 @@ static int field_followed(const cairn_crowd *c, cairn_point goal, int32_t k) {
   return 0;
 }
 
-/* The agents' figures: out's spread and mean trip, the largest radius,
- * and a bit k - 1 in *sizes for each unit size k among them. */
-static void measure(const cairn_crowd *c, const cairn_agent *agents, size_t n, cairn_point goal,
-                    cairn_plan *out, float *radius, unsigned *sizes) {
-  double cx = 0, cy = 0, trip = 0, spread = 0;
-  const double gx = goal.x + 0.5, gy = goal.y + 0.5; /* the goal cell's centre */
-  *radius = 0;
-  *sizes = 0;
+/* The mean octile distance from the agents to the goal cell's centre. */
+static double mean_trip(const cairn_crowd *c, const cairn_agent *agents, size_t n,
+                        cairn_point goal) {
+  const double gx = goal.x + 0.5, gy = goal.y + 0.5;
+  double trip = 0;
   for (size_t i = 0; i < n; i++) {
     const uint32_t s = cairn__crowd_slot_of(agents[i]);
-    cx += c->x[s];
-    cy += c->y[s];
     trip += octile(c->x[s], c->y[s], gx, gy);
-    *radius = fmaxf(*radius, c->radius[s]);
-    *sizes |= 1u << (cairn__crowd_size_of(c->radius[s]) - 1);
   }
-  cx /= (double)n;
-  cy /= (double)n;
-  for (size_t i = 0; i < n; i++) {
-    const uint32_t s = cairn__crowd_slot_of(agents[i]);
-    spread = fmax(spread, fmax(fabs(c->x[s] - cx), fabs(c->y[s] - cy)));
-  }
-  out->spread = (float)spread;
-  out->trip = (float)(trip / (double)n);
+  return trip / (double)n;
+}
+
+/* The largest unit size in a mask of cairn__crowd_sizes. */
+static int32_t largest_size(unsigned sizes) {
+  int32_t k = 0;
+  while (sizes >> k) k++;
+  return k;
 }
 
 cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t n,
@@ -60,11 +53,12 @@ cairn_status cairn_crowd_plan(cairn_crowd *c, const cairn_agent *agents, size_t 
   if (!out || !n) return cairn__crowd_fail(c, CAIRN_ERR_ARG, "plan: %s", out ? "no agents" : "out is NULL");
   if ((st = cairn__crowd_check_goal(c, goal)) != CAIRN_OK) return st;
   memset(out, 0, sizeof *out);
-  float radius;
-  unsigned sizes;
-  measure(c, agents, n, goal, out, &radius, &sizes);
+  double cx, cy;
+  out->spread = cairn__crowd_spread(c, agents, n, &cx, &cy); /* as a move order's */
+  out->trip = (float)mean_trip(c, agents, n, goal);
+  const unsigned sizes = cairn__crowd_sizes(c, agents, n);
   /* the queue's rule (cairn__crowd_req_over_hpa), claims taken as A*'s */
-  out->hierarchy = c->opts.hpa && !c->claims && cairn__crowd_size_of(radius) <= c->hpa_max_size;
+  out->hierarchy = c->opts.hpa && !c->claims && largest_size(sizes) <= c->hpa_max_size;
   out->paths_cost = (double)out->trip * (double)n *
                     (out->hierarchy ? CAIRN_PLAN_HPA_CELLS_PER_STEP : CAIRN_PLAN_CELLS_PER_STEP);
   out->field_shared = 1;

@@ -98,14 +98,21 @@ static void many_scattered_share_a_field(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Three agents 125 to 160 cells from (512, 512), far apart. */
+static void add_three_scattered(cairn_crowd *c, cairn_agent a[3]) {
+  a[0] = tc_add_at(c, 400.5f, 400.5f);
+  a[1] = tc_add_at(c, 600.5f, 420.5f);
+  a[2] = tc_add_at(c, 450.5f, 600.5f);
+}
+
 static void few_scattered_search_each(void **state) {
   (void)state;
   /* three trips of 125 to 160 cells on a million cells: a field would
    * cost more than 1000 cells a step of trip */
   cairn_grid *g = open_grid(1024, 1024);
   cairn_crowd *c = new_crowd(g, 3, 1);
-  cairn_agent a[3] = {tc_add_at(c, 400.5f, 400.5f), tc_add_at(c, 600.5f, 420.5f),
-                      tc_add_at(c, 450.5f, 600.5f)};
+  cairn_agent a[3];
+  add_three_scattered(c, a);
   const cairn_point goal = {512, 512};
   cairn_plan p;
   assert_int_equal(cairn_crowd_plan(c, a, 3, goal, &p), CAIRN_OK);
@@ -124,9 +131,7 @@ static void few_scattered_search_each(void **state) {
   cairn_crowd_destroy(c);
   /* the same as a path order of each, staying around the goal */
   c = new_crowd(g, 3, 1);
-  a[0] = tc_add_at(c, 400.5f, 400.5f);
-  a[1] = tc_add_at(c, 600.5f, 420.5f);
-  a[2] = tc_add_at(c, 450.5f, 600.5f);
+  add_three_scattered(c, a);
   o.kind = CAIRN_ORDER_PATH;
   o.group = 0;
   o.arrival = CAIRN_ARRIVAL_STAY;
@@ -210,8 +215,8 @@ static void a_followed_field_is_shared(void **state) {
   (void)state;
   cairn_grid *g = open_grid(1024, 1024);
   cairn_crowd *c = new_crowd(g, 5, 1);
-  cairn_agent a[3] = {tc_add_at(c, 400.5f, 400.5f), tc_add_at(c, 600.5f, 420.5f),
-                      tc_add_at(c, 450.5f, 600.5f)};
+  cairn_agent a[3];
+  add_three_scattered(c, a);
   cairn_agent other = tc_add_at(c, 100.5f, 100.5f), away = tc_add_at(c, 900.5f, 900.5f);
   const cairn_point goal = {512, 512}, elsewhere = {20, 20};
   cairn_plan p;
