@@ -20,7 +20,7 @@ static const command commands[] = {
      "         [--size K] (a unit of K x K cells, 1..8; not with --smooth)\n"
      "         [--terrain C=COST ...] [--influence X,Y,RADIUS,PENALTY ...]\n"
      "         [--claims FILE [--claim-penalty P] [--claim-radius R]] [--threads N]\n"
-     "         [--dead-ends on|off] (astar, jps, jps+, auto; default off)\n"
+     "         [--dead-ends on|off] (astar, jps, jps+, hpa, auto; default off)\n"
      "         hpa only: [--cluster N] [--nearby N] [--levels 2|3]\n"
      "         [--landmarks N] [--no-smooth] [--save-hierarchy FILE]\n"
      "         [--load-hierarchy FILE]\n"
@@ -33,7 +33,7 @@ static const command commands[] = {
      "         [--nearby N] [--levels 2|3] [--landmarks N] [--no-smooth]\n"
      "         [--save-hierarchy FILE] [--load-hierarchy FILE]\n"
      "         [--png FILE [--index I]] (row I, default 0, drawn)\n"
-     "         [--dead-ends on|off] (astar, jps, jps+, auto; default on with auto)\n" },
+     "         [--dead-ends on|off] (astar, jps, jps+, hpa, auto; default on with auto)\n" },
     {"flow", cmd_flow,
      "  flow   --map FILE --to X,Y[;X,Y...] [--terrain C=COST ...] [--moves 8|4]\n"
      "         [--threads N] [--influence X,Y,RADIUS,PENALTY ...] [--json] [--check]\n"

@@ -179,8 +179,8 @@ static int parse_path_args(int argc, char **argv, path_args *p) {
               "--influence or --claims", algo_names[p->algo]);
     return EXIT_USAGE;
   }
-  if (p->dead_ends == 1 && (p->algo == ALGO_HPA || p->algo == ALGO_DIJKSTRA)) {
-    cli_error("path: --dead-ends on takes --algo astar, jps, jps+ or auto");
+  if (p->dead_ends == 1 && p->algo == ALGO_DIJKSTRA) {
+    cli_error("path: --dead-ends on takes --algo astar, jps, jps+, hpa or auto");
     return EXIT_USAGE;
   }
   if (p->load_hpa && (p->cluster || p->levels || p->landmarks != -1)) {
@@ -296,9 +296,9 @@ static void print_text(const path_args *p, const cairn_grid *g,
   printf("map        %s (%d x %d)\n", p->map, cairn_grid_width(g), cairn_grid_height(g));
   printf("query      %d,%d -> %d,%d\n", p->from.x, p->from.y, p->to.x, p->to.y);
   if (h) {
-    printf("search     hpa, cluster %d, nearby %d, 8 moves, size %d, detour smoothing %s\n",
+    printf("search     hpa, cluster %d, nearby %d, 8 moves, size %d, detour smoothing %s%s\n",
            h->stats.cluster, h->nearby, p->opts.size ? p->opts.size : 1,
-           p->no_smooth ? "off" : "on");
+           p->no_smooth ? "off" : "on", p->dead_ends == 1 ? ", dead ends skipped" : "");
     printf("hierarchy  %u clusters, %u nodes, %zu edges, %u landmarks, sizes to %d, "
            "%.1f MB, %s in %.1f ms\n",
            h->stats.clusters, h->stats.nodes, h->stats.edges, h->stats.landmarks,
@@ -398,8 +398,9 @@ static int get_hpa(const path_args *p, const cairn_grid *g, cairn_hpa **hpa) {
 
 /* Answers the query with the hierarchy, in the grid searches' result form
  * (r's path lives in *q); *us times the query alone. */
-static cairn_status find_hpa(const path_args *p, const cairn_hpa *hpa, cairn_hpa_query **q,
-                             hpa_info *h, cairn_result *r, double *us) {
+static cairn_status find_hpa(const path_args *p, const cairn_hpa *hpa,
+                             const cairn_dead_ends *de, cairn_hpa_query **q, hpa_info *h,
+                             cairn_result *r, double *us) {
   cairn_status st;
   if ((st = cairn_hpa_query_create(NULL, q)) != CAIRN_OK ||
       (st = cairn_hpa_query_reserve(*q, hpa)) != CAIRN_OK) {
@@ -411,6 +412,7 @@ static cairn_status find_hpa(const path_args *p, const cairn_hpa *hpa, cairn_hpa
   po.nearby = (int32_t)p->nearby;
   po.smooth = !p->no_smooth;
   po.size = p->opts.size;
+  po.dead_ends = de;
   h->nearby = po.nearby < 0 ? 2 * h->stats.cluster : po.nearby;
   double t0 = cli_now_us();
   st = cairn_hpa_find(*q, hpa, p->from, p->to, &po, &h->res);
@@ -463,11 +465,18 @@ int cmd_path(int argc, char **argv) {
      * the search at most one */
     p.algo = plain && cairn_grid_uniform(g) ? ALGO_JPS_PLUS : ALGO_ASTAR;
   }
+  /* off unless asked: for one query the table's depth-first search over
+   * the whole map costs more than the search it shortens */
+  if (p.dead_ends == 1 && cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
+    cli_error("out of memory");
+    goto done;
+  }
+  p.opts.dead_ends = de;
   if (p.algo == ALGO_HPA) {
     memset(&h, 0, sizeof h);
     if ((rc = get_hpa(&p, g, &hpa)) != EXIT_DONE) goto done;
     rc = EXIT_RUNTIME;
-    st = find_hpa(&p, hpa, &q, &h, &r, &us);
+    st = find_hpa(&p, hpa, de, &q, &h, &r, &us);
     if (st < 0) goto done;
   } else {
     if (cairn_search_create(NULL, &s) != CAIRN_OK) {
@@ -488,15 +497,6 @@ int cmd_path(int argc, char **argv) {
     }
     if (p.landmarks > 0 && !(p.opts.landmarks = lm = cli_landmarks(g, p.landmarks)))
       goto done;
-    /* off unless asked: for one query the table's depth-first search over
-     * the whole map costs more than the search it shortens */
-    if (p.dead_ends == 1) {
-      if (cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
-        cli_error("out of memory");
-        goto done;
-      }
-      p.opts.dead_ends = de;
-    }
     double t0 = cli_now_us();
     if (p.algo == ALGO_JPS_PLUS) st = cairn_jps_plus(s, jumps, p.from, p.to, &p.opts, &r);
     else if (p.algo == ALGO_JPS) st = cairn_jps(s, g, p.from, p.to, &p.opts, &r);

@@ -123,8 +123,8 @@ static int parse_scen_args(int argc, char **argv, scen_args *p) {
               "--load-hierarchy (the file holds the hierarchy's options)");
     return EXIT_USAGE;
   }
-  if (p->dead_ends == 1 && (p->algo == ALGO_HPA || p->algo == ALGO_DIJKSTRA)) {
-    cli_error("scen: --dead-ends on takes --algo astar, jps, jps+ or auto");
+  if (p->dead_ends == 1 && p->algo == ALGO_DIJKSTRA) {
+    cli_error("scen: --dead-ends on takes --algo astar, jps, jps+, hpa or auto");
     return EXIT_USAGE;
   }
   if (p->algo == ALGO_HPA && p->weight != 1.0) {

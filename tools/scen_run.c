@@ -267,6 +267,7 @@ static int solver_init(const scen_config *c, const cairn_grid *g, const cairn_hp
   cairn_dead_ends_stats ds = {0};
   if (de) cairn_dead_ends_get_stats(de, &ds);
   v->o.dead_ends = ds.areas ? de : NULL; /* none to skip: spare the bit test */
+  v->po.dead_ends = v->o.dead_ends;
   v->jps = c->algo == ALGO_JPS;
   v->jumps = jumps;
   if (cairn_search_create(NULL, &v->s) != CAIRN_OK ||
@@ -384,7 +385,7 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     return EXIT_RUNTIME;
   }
   cairn_dead_ends *de = NULL;
-  if (c->algo != ALGO_HPA && c->dead_ends > 0 && !(de = dead_end_table(f->g))) {
+  if (c->dead_ends > 0 && !(de = dead_end_table(f->g))) {
     cairn_jumps_destroy(jumps);
     cairn_landmarks_destroy(lm);
     return EXIT_RUNTIME;

@@ -77,6 +77,8 @@ CAIRN_INLINE void relax(cairn_search *s, const cairn_graph *g, const int H,
                         uint32_t c, uint32_t nb, cairn_cost ec, double gx,
                         double gy) {
   const cairn_cost ng = s->nodes[c].g + ec;
+  if (s->node_area && nb < g->n && s->node_area[nb] && !cairn__de_may_enter(s, s->node_area[nb]))
+    return;
   if (cairn__is_fresh(s, nb)) {
     cairn_cost h = 0; /* the goal's */
     if (nb < g->n) {

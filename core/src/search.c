@@ -35,6 +35,7 @@ void cairn_search_destroy(cairn_search *s) {
   cairn__free(&a, s->path_nodes, s->path_cap * sizeof *s->path_nodes);
   for (int q = 0; q < 2; q++)
     cairn__free(&a, s->ring[q], s->ring_cap[q] * sizeof *s->ring[q]);
+  cairn__free(&a, s->de_room, s->de_room_cap);
   cairn__free(&a, s, sizeof *s);
 }
 
@@ -106,7 +107,7 @@ size_t cairn_search_memory(const cairn_search *s) {
   if (s->goal_mark) per_node += sizeof *s->goal_mark + sizeof *s->goal_id;
   return sizeof *s + s->cap * per_node +
          s->path_cap * (sizeof *s->path + sizeof *s->path_nodes) +
-         (s->ring_cap[0] + s->ring_cap[1]) * sizeof(cairn__fifo_entry);
+         (s->ring_cap[0] + s->ring_cap[1]) * sizeof(cairn__fifo_entry) + s->de_room_cap;
 }
 
 cairn_status cairn__search_prepare(cairn_search *s, size_t n) {
@@ -152,6 +153,8 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->lm_used = 0;
   s->jump = false;
   s->de = NULL;
+  s->de_mark = NULL;
+  s->node_area = NULL;
 }
 
 /* Both path buffers are replaced together, and only when both new blocks

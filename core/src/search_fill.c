@@ -152,6 +152,7 @@ CAIRN_INLINE cairn_status fifo_fill_impl(cairn_search *s, uint64_t budget,
   uint32_t *parent = s->parent;
   const uint32_t gen = s->gen;
   const uint32_t *goal_mark = s->goal_set ? s->goal_mark : NULL;
+  const cairn_dead_ends *de = s->de;
   int32_t off[8];
   for (int d = 0; d < 8; d++) off[d] = cairn__dx[d] + cairn__dy[d] * stride;
   fifo_q f0 = fifo_load(s, 0), f1 = fifo_load(s, 1);
@@ -189,6 +190,7 @@ CAIRN_INLINE cairn_status fifo_fill_impl(cairn_search *s, uint64_t budget,
       const int32_t cy = (int32_t)(c / (uint32_t)stride);
       open &= cairn__bound_mask(s, cx, cy);
     }
+    if (de && cairn__de_bit(s->de_gates, c)) open = cairn__de_moves(s, c, open, off);
     /* every open cell costs the same, so entering c or leaving it: one
      * price per step length, and the fill runs the same both ways */
     generated += fifo_relax(nodes, parent, gen, &f0, open & 15u, off, c,
@@ -304,6 +306,11 @@ static cairn_status fill_begin(cairn_search *s, const cairn_grid *g,
     s->targets_left++;
   }
   s->goal_set = s->targets_left > 0;
+  st = cairn__de_begin_fill(s, g, o, sources, n_sources, targets, n_targets);
+  if (st != CAIRN_OK) {
+    s->kind = CAIRN__NONE;
+    return s->state = st;
+  }
   if (s->size == 1 && region_uniform(s, g)) { /* the FIFO rings prune size 1's moves */
     size_t cells = region_cells(s, g);
     bool roomy = s->ring_cap[0] >= 4 * cells + n_sources && s->ring_cap[1] >= 4 * cells;

@@ -146,6 +146,17 @@ struct cairn_search {
    * the one-cell ones) */
   bool de_plain;
   const uint64_t *de_gates;
+  /* a fill from or to several cells: a byte an area, nonzero for the
+   * areas that hold one of them or hold such an area (de_mark, NULL for
+   * the start and goal above); de_room, de_room_cap: its buffer, kept */
+  const uint8_t *de_mark;
+  uint8_t *de_room;
+  size_t de_room_cap;
+  /* graph searches over a hierarchy's nodes: each node's dead-end area
+   * (0 for none), or NULL; with it, `de` and its start and goal areas
+   * above say the nodes never entered (set by the hierarchy between a
+   * linked begin and its steps) */
+  const uint32_t *node_area;
   const uint32_t *lm_d;
   uint32_t lm_width, lm_back, lm_used;
   uint32_t lm_col[CAIRN_LANDMARKS_MAX], lm_from[CAIRN_LANDMARKS_MAX],
@@ -352,6 +363,19 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
  * s->goal: CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE for
  * one that missed an edit; with none, s->de stays NULL (dead_ends.c). */
 cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_search_opts *o);
+/* The same for a fill: it may enter the areas that hold a source or a
+ * target (or hold such an area). CAIRN_ERR_NOMEM besides. */
+cairn_status cairn__de_begin_fill(cairn_search *s, const cairn_grid *g,
+                                  const cairn_search_opts *o, const cairn_point *sources,
+                                  size_t n_sources, const cairn_point *targets,
+                                  size_t n_targets);
+
+/* Whether this search may enter area y (dead_ends_internal.h). */
+CAIRN_INLINE bool cairn__de_may_enter(const cairn_search *s, uint32_t y) {
+  const cairn_dead_ends *de = s->de;
+  if (s->de_mark) return s->de_mark[y] || (!s->de_plain && de->door[y]);
+  return cairn__de_allowed(de, y, s->de_sa, s->de_ga, s->de_plain);
+}
 
 /* The moves out of gate cell c (of the open set `open`, over the
  * cairn__dx order, whose cell offsets are `off`) that stay out of the dead
@@ -364,8 +388,7 @@ CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigne
     const int d = cairn__ctz(open);
     open &= open - 1;
     const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
-    if (!cairn__de_allowed(de, de->area[nb], s->de_sa, s->de_ga, s->de_plain))
-      keep &= ~(1u << d);
+    if (!cairn__de_may_enter(s, de->area[nb])) keep &= ~(1u << d);
   }
   return keep;
 }
@@ -373,8 +396,7 @@ CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigne
 /* Whether cell c lies in a dead end this search skips. */
 CAIRN_INLINE bool cairn__de_skips(const cairn_search *s, uint32_t c) {
   const cairn_dead_ends *de = s->de;
-  return cairn__de_bit(de->dead_bits, c) &&
-         !cairn__de_allowed(de, de->area[c], s->de_sa, s->de_ga, s->de_plain);
+  return cairn__de_bit(de->dead_bits, c) && !cairn__de_may_enter(s, de->area[c]);
 }
 
 /* Jump point search's default number of landmarks in use: it opens few

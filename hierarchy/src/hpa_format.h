@@ -11,7 +11,9 @@
  * without a layer the level-1 graph's rows, the level-1 landmarks, with
  * three levels each block, the level-2 graph's rows and the level-2
  * landmarks, with a largest unit size above 1 the sizes' section
- * (hpa_sizes_io.c), and the checksum of everything before it. */
+ * (hpa_sizes_io.c); with HPA_FLAG_ROUTES a path cache's saved routes
+ * (cairn_path_cache_save's bytes) and their size (u64); and the checksum
+ * of everything before it. */
 #ifndef CAIRN_HPA_FORMAT_H
 #define CAIRN_HPA_FORMAT_H
 
@@ -25,7 +27,9 @@ enum {
   HPA_SUM_BYTES = 8,     /* the checksum after the payload */
   HPA_FLAG_LAYER = 1,    /* saved under a cost layer */
   HPA_FLAG_WIDE = 2,     /* costs take 8 bytes (else 4) */
-  HPA_FLAGS = 3,
+  HPA_FLAG_ROUTES = 4,   /* a path cache's routes follow the payload */
+  HPA_FLAGS = 7,
+  HPA_ROUTES_LEN_BYTES = 8, /* the routes' size, just before the checksum */
   HPA_CLUSTER_BDIST = 1  /* a cluster's terrain-only table follows */
 };
 

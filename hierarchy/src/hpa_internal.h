@@ -164,6 +164,37 @@ struct cairn_hpa {
   hpa_edges kept; /* under a layer; all NULL otherwise */
 };
 
+/* A query's dead ends (hpa_dead_ends.c): the dead-end area of each
+ * level-1 node (0 outside every dead end) of table `de`, listed for one
+ * hierarchy version, and the areas of the query's start and goal: a node
+ * in an area that holds neither is skipped. The sized graphs share the
+ * level-1 ids; the third level does not skip. */
+typedef struct hpa_skip {
+  const cairn_hpa *h;
+  const cairn_dead_ends *de;
+  uint64_t h_version, de_version;
+  uint32_t *area;
+  size_t area_cap;
+  uint32_t sa, ga;
+  bool plain, on;
+} hpa_skip;
+
+/* Readies the skip for a query from start to goal (plain: no layer, size
+ * 1, so areas behind doors are skipped too). With de NULL, skips nothing.
+ * CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE for one that
+ * missed an edit, CAIRN_ERR_NOMEM. */
+cairn_status hpa_skip_begin(hpa_skip *k, const cairn_allocator *a, const cairn_hpa *h,
+                            const cairn_dead_ends *de, cairn_point start, cairn_point goal,
+                            bool plain);
+/* Whether the query in progress skips level-1 node u. */
+bool hpa_skip_node(const hpa_skip *k, uint32_t u);
+/* Makes graph search s (begun, not stepped) skip the same nodes. */
+void hpa_skip_search(const hpa_skip *k, cairn_search *s);
+/* Ends the query's skipping. */
+void hpa_skip_end(hpa_skip *k);
+void hpa_skip_free(hpa_skip *k, const cairn_allocator *a);
+size_t hpa_skip_memory(const hpa_skip *k);
+
 /* CAIRN_ERR_STATE when the hierarchy cannot answer: stale after a failed
  * rebuild, or its grid changed since it last matched it; else CAIRN_OK.
  * One call into the grid and a compare: every query entry point and each

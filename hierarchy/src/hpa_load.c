@@ -142,7 +142,27 @@ static cairn_status read_header(const uint8_t *p, size_t len, const char *name,
     return fail(err, CAIRN_ERR_PARSE, name, "checksum mismatch");
   const char *bad = header_problem(hd);
   if (bad) return fail(err, CAIRN_ERR_PARSE, name, "bad header: %s", bad);
+  if (hd->flags & HPA_FLAG_ROUTES) {
+    const size_t room = len - HPA_HEADER_BYTES - HPA_SUM_BYTES;
+    const uint64_t routes = room < HPA_ROUTES_LEN_BYTES
+                                ? UINT64_MAX
+                                : cairn__le64(p + len - HPA_SUM_BYTES - HPA_ROUTES_LEN_BYTES);
+    if (routes > room - HPA_ROUTES_LEN_BYTES)
+      return fail(err, CAIRN_ERR_PARSE, name, "bad routes: %llu bytes, more than the file holds",
+                  (unsigned long long)routes);
+  }
   return CAIRN_OK;
+}
+
+/* Where the payload ends in a file whose header read_header passed: before
+ * the routes and their size, if any, and the checksum. */
+static size_t payload_end(const uint8_t *p, size_t len, const hpa_header *hd) {
+  size_t end = len - HPA_SUM_BYTES;
+  if (hd->flags & HPA_FLAG_ROUTES) {
+    end -= HPA_ROUTES_LEN_BYTES;
+    end -= (size_t)cairn__le64(p + end);
+  }
+  return end;
 }
 
 /* The map and the layer the file was made for: CAIRN_ERR_MISMATCH. */
@@ -894,7 +914,7 @@ static cairn_status load_named(const void *buf, size_t len, const char *name,
   h->layer = layer;
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = hd.refresh_at;
-  hpa_loader l = {h, buf, cairn__rbuf_init(buf, len - HPA_SUM_BYTES), name, err,
+  hpa_loader l = {h, buf, cairn__rbuf_init(buf, payload_end(buf, len, &hd)), name, err,
                   (hd.flags & HPA_FLAG_WIDE) != 0, NULL, NULL, {{0}, {0}}};
   l.r.at = HPA_HEADER_BYTES;
   st = read_payload(&l, &hd);
@@ -1027,6 +1047,58 @@ cairn_status cairn_hpa_load_file(const char *path, const cairn_grid *grid,
 #endif
   if (st != CAIRN_OK) return st;
   st = load_named(buf, len, path, grid, layer, opts, &a, out, err, t0);
+  cairn__free(&a, buf, cap);
+  return st;
+}
+
+/* ---- routes --------------------------------------------------------- */
+
+/* cairn_hpa_load_routes, the input named `name`. */
+static cairn_status load_routes_named(const uint8_t *buf, size_t len, const char *name,
+                                      cairn_path_cache *pc, cairn_error *err) {
+  if (!pc) return fail(err, CAIRN_ERR_ARG, name, "no path cache");
+  if (!buf && len) return fail(err, CAIRN_ERR_ARG, name, "no bytes");
+  hpa_header hd;
+  memset(&hd, 0, sizeof hd);
+  cairn_status st = read_header(buf, len, name, err, &hd);
+  if (st != CAIRN_OK) return st;
+  if (!(hd.flags & HPA_FLAG_ROUTES)) {
+    cairn_path_cache_clear(pc);
+    return CAIRN_OK;
+  }
+  const size_t end = len - HPA_SUM_BYTES - HPA_ROUTES_LEN_BYTES;
+  const size_t n = (size_t)cairn__le64(buf + end);
+  st = cairn_path_cache_load(pc, buf + end - n, n);
+  switch (st) {
+  case CAIRN_OK: return CAIRN_OK;
+  case CAIRN_ERR_PARSE:
+    return fail(err, st, name, "routes: truncated, corrupt or inconsistent");
+  case CAIRN_ERR_MISMATCH:
+    return fail(err, st, name, "routes: saved for another map, unit size or moves than the "
+                               "cache's");
+  case CAIRN_ERR_TOO_LARGE:
+    return fail(err, st, name, "routes: %zu bytes, more than the cache's budget", n);
+  default: return fail(err, st, name, "routes: %s", cairn_status_str(st));
+  }
+}
+
+cairn_status cairn_hpa_load_routes(const void *buf, size_t len, cairn_path_cache *pc,
+                                   cairn_error *err) {
+  cairn__hpa_clear_error(err);
+  return load_routes_named(buf, len, "<memory>", pc, err);
+}
+
+cairn_status cairn_hpa_load_file_routes(const char *path, cairn_path_cache *pc,
+                                        cairn_error *err) {
+  cairn__hpa_clear_error(err);
+  if (!path) return fail(err, CAIRN_ERR_ARG, "(null)", "no path");
+  if (!pc) return fail(err, CAIRN_ERR_ARG, path, "no path cache");
+  cairn_allocator a = cairn_allocator_or_default(NULL);
+  uint8_t *buf;
+  size_t len, cap;
+  cairn_status st = read_file(path, &a, &buf, &len, &cap, err);
+  if (st != CAIRN_OK) return st;
+  st = load_routes_named(buf, len, path, pc, err);
   cairn__free(&a, buf, cap);
   return st;
 }

@@ -59,6 +59,7 @@ struct cairn_hpa_query {
   uint32_t refined; /* route edges refined */
   uint64_t expanded;
   int plain;
+  hpa_skip skip; /* opts.dead_ends */
 };
 
 /* ---- context -------------------------------------------------------- */
@@ -103,6 +104,7 @@ void cairn_hpa_query_destroy(cairn_hpa_query *q) {
   cairn__free(&a, q->chains, q->chains_cap * sizeof *q->chains);
   cairn__free(&a, q->ids, q->ids_cap * sizeof *q->ids);
   cairn__free(&a, q->route2, q->route2_cap * sizeof *q->route2);
+  hpa_skip_free(&q->skip, &a);
   cairn__free(&a, q, sizeof *q);
 }
 
@@ -116,11 +118,12 @@ size_t cairn_hpa_query_memory(const cairn_hpa_query *q) {
          q->turns_cap * sizeof *q->turns +
          (q->src_cap + q->from2_cap + q->to2_cap) * sizeof(cairn_graph_link) +
          (q->leg2_from_cap + q->leg2_to_cap) * sizeof(hpa_leg) +
-         (q->chains_cap + q->ids_cap + q->route2_cap) * sizeof(uint32_t);
+         (q->chains_cap + q->ids_cap + q->route2_cap) * sizeof(uint32_t) +
+         hpa_skip_memory(&q->skip);
 }
 
 cairn_hpa_path_opts cairn_hpa_path_defaults(void) {
-  cairn_hpa_path_opts o = {-1, 1, 1};
+  cairn_hpa_path_opts o = {-1, 1, 1, NULL};
   return o;
 }
 
@@ -236,13 +239,15 @@ static cairn_status join(cairn_hpa_query *q, bool from_start) {
   cairn_point *targets = q->trace; /* free until the first trace */
   size_t nt = 0;
   for (uint32_t i = 0; i < c->n; i++)
-    if (node_fits(q, c, i)) targets[nt++] = hpa_point(h, c->cell[i]);
+    if (node_fits(q, c, i) && !hpa_skip_node(&q->skip, c->first + i))
+      targets[nt++] = hpa_point(h, c->cell[i]);
   bool direct = from_start && hpa_cluster_of(h, q->goal) == hpa_cluster_of(h, p);
   if (direct) targets[nt++] = q->goal;
   cairn_search_opts o = cairn_search_defaults();
   o.bounds = cluster_rect(h, c, q->size);
   o.size = (int32_t)q->size;
   o.penalty = h->layer; /* the links pay the layer as it is now */
+  o.dead_ends = q->opts.dead_ends;
   cairn_status st = cairn_dijkstra_fill(q->search, h->grid, &p, 1, targets, nt,
                                         !from_start, &o);
   if (st != CAIRN_OK) return st;
@@ -257,7 +262,7 @@ static cairn_status join(cairn_hpa_query *q, bool from_start) {
     cairn_node_info info;
     cairn_search_cell(q->search, e, &info);
     legs[i].len = 0;
-    if (!node_fits(q, c, i)) continue;
+    if (!node_fits(q, c, i) || hpa_skip_node(&q->skip, c->first + i)) continue;
     if (info.state != CAIRN_NODE_CLOSED) continue;
     links[n].node = c->first + i;
     links[n].cost = info.g;
@@ -306,12 +311,38 @@ static cairn_status plan_plain(cairn_hpa_query *q) {
   o.max_expanded = 2 * (uint64_t)q->h->cs * (uint64_t)q->h->cs;
   o.penalty = q->h->layer;
   o.size = (int32_t)q->size;
+  o.dead_ends = q->opts.dead_ends;
   cairn_status st = cairn_astar(q->search, q->h->grid, q->start, q->goal, &o, &r);
   q->expanded += r.expanded;
   if (st == CAIRN_OK) {
     q->plain = 1;
     st = copy_path(q, &r);
     q->route_cost = r.cost;
+  }
+  return st;
+}
+
+/* The linked A* over graph g, leaving out the nodes the query's dead ends
+ * skip on the level-1 and sized graphs (not on the third level's, whose
+ * ids differ). Should they cut every route (an abstract node standing for
+ * a crossing outside the area can lie inside it), it searches again with
+ * all the nodes. */
+static cairn_status linked_astar(cairn_hpa_query *q, const cairn_graph *g,
+                                 const cairn_graph_query *gq, cairn_result *r) {
+  cairn_status st = CAIRN_NO_PATH;
+  if (q->skip.on && g != q->h->graph2) {
+    st = cairn_graph_astar_linked_begin(q->search, g, gq, NULL);
+    if (st == CAIRN_OK) {
+      hpa_skip_search(&q->skip, q->search);
+      while ((st = cairn_search_step(q->search, UINT64_MAX)) == CAIRN_IN_PROGRESS) {
+      }
+      cairn_search_result(q->search, r);
+      q->expanded += r->expanded;
+    }
+  }
+  if (st == CAIRN_NO_PATH) {
+    st = cairn_graph_astar_linked(q->search, g, gq, NULL, r);
+    q->expanded += r->expanded;
   }
   return st;
 }
@@ -337,8 +368,7 @@ static cairn_status search_linked(cairn_hpa_query *q, const cairn_graph *g,
   gq.n_to_goal = n_to;
   gq.direct = direct;
   cairn_result r;
-  cairn_status st = cairn_graph_astar_linked(q->search, g, &gq, NULL, &r);
-  q->expanded += r.expanded;
+  cairn_status st = linked_astar(q, g, &gq, &r);
   if (st != CAIRN_OK) return st;
   if (!cairn__grow(&q->alloc, (void **)route, cap, r.path_len, sizeof **route))
     return CAIRN_ERR_NOMEM;
@@ -555,6 +585,9 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
   if (st == CAIRN_OK) st = check_point(h->grid, start, q->size);
   if (st == CAIRN_OK) st = check_point(h->grid, goal, q->size);
   if (q->opts.nearby < -1) st = CAIRN_ERR_ARG;
+  if (st == CAIRN_OK)
+    st = hpa_skip_begin(&q->skip, &q->alloc, h, q->opts.dead_ends, start, goal,
+                        !h->layer && q->size <= 1);
   if (st != CAIRN_OK) {
     q->state = st;
     fill_result(q, out);
@@ -579,6 +612,7 @@ cairn_status cairn_hpa_plan(cairn_hpa_query *q, const cairn_hpa *h,
       if (st == CAIRN_OK) st = CAIRN_IN_PROGRESS;
     }
   }
+  hpa_skip_end(&q->skip);
   q->state = st;
   fill_result(q, out);
   return st;
@@ -627,6 +661,7 @@ static cairn_status refine_sized(cairn_hpa_query *q, const hpa_cluster *c, uint3
   o.size = (int32_t)q->size;
   o.bounds = cluster_rect(q->h, c, q->size);
   o.penalty = q->h->layer;
+  o.dead_ends = q->opts.dead_ends;
   cairn_result r;
   cairn_status st = cairn_astar(q->search, q->h->grid, pu, pv, &o, &r);
   if (st == CAIRN_NO_PATH && o.penalty) {

@@ -11,6 +11,7 @@
  * a linear pass derives from those is left out and made again on loading
  * (hpa_load.c). */
 #include "hpa_format.h"
+#include "path_cache_internal.h" /* the cache's grid */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -199,22 +200,48 @@ static hpa_header header_of(const cairn_hpa *h) {
   return hd;
 }
 
-cairn_status cairn_hpa_save(const cairn_hpa *h, void *buf, size_t cap, size_t *len) {
+/* cairn_hpa_save, with pc's routes after the payload when pc is not
+ * NULL. */
+static cairn_status save_bytes(const cairn_hpa *h, const cairn_path_cache *pc, void *buf,
+                               size_t cap, size_t *len) {
   if (!h || !len) return CAIRN_ERR_ARG;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   if (h->stale) return CAIRN_ERR_STATE;
   for (uint32_t k = 0; k < n_clusters; k++)
     if (hpa_layer_stale(h, &h->clusters[k])) return CAIRN_ERR_STATE;
+  size_t routes = 0;
+  if (pc) {
+    if (pc->grid != h->grid) return CAIRN_ERR_ARG; /* the struct: core's layout */
+    if (cairn_path_cache_save(pc, NULL, 0, &routes) != CAIRN_ERR_BUFFER) return CAIRN_ERR_ARG;
+  }
   hpa_header hd = header_of(h);
+  if (pc) hd.flags |= HPA_FLAG_ROUTES;
   cairn__wbuf w = cairn__wbuf_init(NULL, 0); /* measure first */
   put_all(&w, h, &hd);
-  hd.bytes = w.len + HPA_SUM_BYTES;
+  hd.bytes = w.len + (pc ? routes + HPA_ROUTES_LEN_BYTES : 0) + HPA_SUM_BYTES;
   *len = (size_t)hd.bytes;
   if (!buf || cap < hd.bytes) return CAIRN_ERR_BUFFER;
   w = cairn__wbuf_init(buf, cap);
   put_all(&w, h, &hd);
+  if (pc) {
+    size_t n = 0;
+    cairn_status st = cairn_path_cache_save(pc, w.p + w.len, routes, &n);
+    if (st != CAIRN_OK) return st;
+    w.len += n;
+    cairn__put_u64(&w, n);
+  }
   cairn__put_u64(&w, cairn__checksum(buf, w.len));
   return CAIRN_OK;
+}
+
+cairn_status cairn_hpa_save(const cairn_hpa *h, void *buf, size_t cap, size_t *len) {
+  return save_bytes(h, NULL, buf, cap, len);
+}
+
+cairn_status cairn_hpa_save_with_routes(const cairn_hpa *h, const cairn_path_cache *pc,
+                                        void *buf, size_t cap, size_t *len) {
+  if (!pc) return CAIRN_ERR_ARG;
+  return save_bytes(h, pc, buf, cap, len);
 }
 
 /* Writes n bytes to path through a temporary file renamed over it. */
@@ -246,22 +273,38 @@ static cairn_status write_file(const cairn_allocator *a, const char *path,
   return st;
 }
 
-cairn_status cairn_hpa_save_file(const cairn_hpa *h, const char *path, cairn_error *err) {
+/* cairn_hpa_save_file, with pc's routes when pc is not NULL. */
+static cairn_status save_file(const cairn_hpa *h, const cairn_path_cache *pc, const char *path,
+                              cairn_error *err) {
   cairn__hpa_clear_error(err);
   if (!path) return cairn__hpa_fail(err, CAIRN_ERR_ARG, "(null)", "no path");
   if (!h) return cairn__hpa_fail(err, CAIRN_ERR_ARG, path, "no hierarchy");
   size_t n = 0;
-  cairn_status st = cairn_hpa_save(h, NULL, 0, &n);
+  cairn_status st = save_bytes(h, pc, NULL, 0, &n);
   if (st == CAIRN_ERR_STATE)
     return cairn__hpa_fail(err, st, path, "the hierarchy is stale (a failed edit, or a layer "
                                "change not refreshed yet): nothing saved");
+  if (st == CAIRN_ERR_ARG && pc)
+    return cairn__hpa_fail(err, st, path, "the routes' cache is for another grid: nothing saved");
   if (st != CAIRN_ERR_BUFFER) return cairn__hpa_fail(err, st, path, "%s", cairn_status_str(st));
   uint8_t *buf = cairn__alloc(&h->alloc, n);
   if (!buf) return cairn__hpa_fail(err, CAIRN_ERR_NOMEM, path, "out of memory for %zu bytes", n);
-  st = cairn_hpa_save(h, buf, n, &n);
+  st = save_bytes(h, pc, buf, n, &n);
   if (st == CAIRN_OK) st = write_file(&h->alloc, path, buf, n, err);
   else cairn__hpa_fail(err, st, path, "%s", cairn_status_str(st));
   cairn__free(&h->alloc, buf, n);
   return st;
 }
 
+cairn_status cairn_hpa_save_file(const cairn_hpa *h, const char *path, cairn_error *err) {
+  return save_file(h, NULL, path, err);
+}
+
+cairn_status cairn_hpa_save_file_with_routes(const cairn_hpa *h, const cairn_path_cache *pc,
+                                             const char *path, cairn_error *err) {
+  if (!pc) {
+    cairn__hpa_clear_error(err);
+    return cairn__hpa_fail(err, CAIRN_ERR_ARG, path ? path : "(null)", "no path cache");
+  }
+  return save_file(h, pc, path, err);
+}

@@ -14,55 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A map of rooms (random sides 1..5) in rows and columns, one-cell walls
- * between them, each wall with a one-cell door at a random place with
- * probability door_pct/100 (a two-cell one one time in five), a few
- * pillars inside the rooms, and terrain 1..max_cost. */
-static cairn_grid *rooms(uint64_t *rng, int w, int h, int door_pct, int max_cost) {
-  char *cells = malloc((size_t)w * (size_t)h);
-  assert_non_null(cells);
-  memset(cells, '#', (size_t)w * (size_t)h);
-  int xs[64], ys[64], nx = 0, ny = 0;
-  for (int x = 0; x < w && nx < 63; x += 2 + (int)tu_below(rng, 5)) xs[nx++] = x;
-  for (int y = 0; y < h && ny < 63; y += 2 + (int)tu_below(rng, 5)) ys[ny++] = y;
-  xs[nx] = w;
-  ys[ny] = h;
-  for (int j = 0; j < ny; j++)
-    for (int i = 0; i < nx; i++) {
-      const int x0 = xs[i], x1 = xs[i + 1] - 1, y0 = ys[j], y1 = ys[j + 1] - 1;
-      for (int y = y0; y < y1 || (y == y0 && y0 == y1); y++)
-        for (int x = x0; x < x1 || (x == x0 && x0 == x1); x++) {
-          const bool pillar = tu_below(rng, 100) < 4;
-          cells[y * w + x] = pillar ? '#' : (char)('0' + 1 + (int)tu_below(rng, (uint32_t)max_cost));
-        }
-      /* a door east (in the wall column x1) and south (wall row y1) */
-      if (x1 > x0 && x1 < w - 1 && (int)tu_below(rng, 100) < door_pct) {
-        const int y = y0 + (int)tu_below(rng, (uint32_t)(y1 - y0 > 0 ? y1 - y0 : 1));
-        cells[y * w + x1] = '1';
-        if (tu_below(rng, 5) == 0 && y + 1 < y1) cells[(y + 1) * w + x1] = '1';
-      }
-      if (y1 > y0 && y1 < h - 1 && (int)tu_below(rng, 100) < door_pct) {
-        const int x = x0 + (int)tu_below(rng, (uint32_t)(x1 - x0 > 0 ? x1 - x0 : 1));
-        cells[y1 * w + x] = '1';
-        if (tu_below(rng, 5) == 0 && x + 1 < x1) cells[y1 * w + x + 1] = '1';
-      }
-    }
-  const char **rows = malloc((size_t)h * sizeof *rows);
-  char *text = malloc((size_t)h * (size_t)(w + 1));
-  assert_non_null(rows);
-  assert_non_null(text);
-  for (int y = 0; y < h; y++) {
-    memcpy(text + (size_t)y * (size_t)(w + 1), cells + (size_t)y * (size_t)w, (size_t)w);
-    text[(size_t)y * (size_t)(w + 1) + (size_t)w] = 0;
-    rows[y] = text + (size_t)y * (size_t)(w + 1);
-  }
-  cairn_grid *g = tu_grid(rows, h);
-  free(rows);
-  free(text);
-  free(cells);
-  return g;
-}
-
 static cairn_dead_ends *table(const cairn_grid *g) {
   cairn_dead_ends *de;
   assert_int_equal(cairn_dead_ends_create(g, NULL, &de), CAIRN_OK);
@@ -159,7 +110,7 @@ static void areas_are_sound(void **state) {
   uint64_t rng = 5;
   for (int m = 0; m < 24; m++) {
     cairn_grid *g = m % 3 == 2 ? tu_random_grid(&rng, 20 + m, 15 + m, 35 + m, 3)
-                               : rooms(&rng, 20 + 3 * m, 12 + 2 * m, 30 + 3 * m, 1 + m % 4);
+                               : tu_rooms(&rng, 20 + 3 * m, 12 + 2 * m, 30 + 3 * m, 1 + m % 4);
     cairn_dead_ends *de = table(g);
     assert_true(cairn_dead_ends_current(de));
     assert_sound(g, de);
@@ -235,7 +186,7 @@ static void searches_equal_dijkstra(void **state) {
   for (int m = 0; m < 16; m++) {
     const int terrain = m % 2 ? 1 : 6;
     cairn_grid *g = m % 4 == 3 ? tu_random_grid(&rng, 40, 30, 38, terrain)
-                               : rooms(&rng, 30 + 4 * m, 20 + 3 * m, 45 + 3 * m, terrain);
+                               : tu_rooms(&rng, 30 + 4 * m, 20 + 3 * m, 45 + 3 * m, terrain);
     if (!cairn_grid_passable(g)) {
       cairn_grid_destroy(g);
       continue;
@@ -307,11 +258,71 @@ static void searches_equal_dijkstra(void **state) {
   cairn_search_destroy(ref);
 }
 
+/* Fills with the table: every target costs what it costs without, from
+ * one source or several, forward and to the sources, on one terrain (the
+ * FIFO fills) and several (the heap's), with ends on one or two chains of
+ * nested areas (the start and goal test) or on more (the marks); a fill
+ * with no target leaves the cells of the skipped areas unreached and
+ * reaches every other one at its cost. */
+static void fills_equal_without(void **state) {
+  cairn_search *s = *state, *ref;
+  assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
+  uint64_t rng = 71;
+  int skipped = 0;
+  for (int m = 0; m < 8; m++) {
+    cairn_grid *g = tu_rooms(&rng, 30 + 3 * m, 24 + 2 * m, 40 + 4 * m, m % 2 ? 1 : 5);
+    cairn_dead_ends *de = table(g);
+    const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+    for (int q = 0; q < 24; q++) {
+      cairn_point src[3], tgt[6];
+      const size_t ns = 1 + tu_below(&rng, 3), nt = q % 4 ? tu_below(&rng, 7) : 0;
+      for (size_t k = 0; k < ns; k++) src[k] = tu_random_open(&rng, g);
+      for (size_t k = 0; k < nt; k++) tgt[k] = tu_random_open(&rng, g);
+      const int back = q % 3 == 0;
+      cairn_search_opts o = cairn_search_defaults();
+      assert_int_equal(cairn_dijkstra_fill(ref, g, src, ns, tgt, nt, back, &o), CAIRN_OK);
+      o.dead_ends = de;
+      assert_int_equal(cairn_dijkstra_fill(s, g, src, ns, tgt, nt, back, &o), CAIRN_OK);
+      for (size_t k = 0; k < nt; k++) {
+        cairn_node_info want, got;
+        cairn_search_cell(ref, tgt[k], &want);
+        cairn_search_cell(s, tgt[k], &got);
+        assert_int_equal(got.state == CAIRN_NODE_CLOSED, want.state == CAIRN_NODE_CLOSED);
+        if (want.state == CAIRN_NODE_CLOSED) assert_int_equal(got.g, want.g);
+      }
+      if (nt) continue;
+      for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+          cairn_node_info want, got;
+          cairn_search_cell(ref, pt(x, y), &want);
+          cairn_search_cell(s, pt(x, y), &got);
+          if (got.state == CAIRN_NODE_CLOSED) {
+            assert_int_equal(got.g, want.g);
+            continue;
+          }
+          if (want.state != CAIRN_NODE_CLOSED) continue;
+          /* unreached with the table: in an area none of the sources is in */
+          const uint32_t y_area = de->area[cairn__grid_index(g, x, y)];
+          assert_true(cairn__de_bit(de->dead_bits, cairn__grid_index(g, x, y)));
+          for (size_t k = 0; k < ns; k++) {
+            const uint32_t sa = de->area[cairn__grid_index(g, src[k].x, src[k].y)];
+            assert_false(y_area <= sa && sa < de->end[y_area]);
+          }
+          skipped++;
+        }
+    }
+    cairn_dead_ends_destroy(de);
+    cairn_grid_destroy(g);
+  }
+  assert_true(skipped > 0); /* the fills did leave areas out */
+  cairn_search_destroy(ref);
+}
+
 /* Sliced by one expansion at a time, the same answer as in one call. */
 static void sliced_equals_whole(void **state) {
   cairn_search *s = *state;
   uint64_t rng = 41;
-  cairn_grid *g = rooms(&rng, 60, 40, 55, 1);
+  cairn_grid *g = tu_rooms(&rng, 60, 40, 55, 1);
   cairn_dead_ends *de = table(g);
   cairn_search_opts o = cairn_search_defaults();
   o.dead_ends = de;
@@ -394,7 +405,7 @@ static void skips_the_rooms_beside_the_way(void **state) {
 static void update_equals_fresh(void **state) {
   cairn_search *s = *state;
   uint64_t rng = 77;
-  cairn_grid *g = rooms(&rng, 50, 36, 50, 1);
+  cairn_grid *g = tu_rooms(&rng, 50, 36, 50, 1);
   cairn_dead_ends *de = table(g);
   cairn_search_opts o = cairn_search_defaults();
   o.dead_ends = de;
@@ -466,7 +477,7 @@ static cairn_status create_some(void *ctx, const cairn_allocator *alloc) {
 static void out_of_memory(void **state) {
   (void)state;
   uint64_t rng = 9;
-  cairn_grid *g = rooms(&rng, 30, 20, 50, 1);
+  cairn_grid *g = tu_rooms(&rng, 30, 20, 50, 1);
   tu_oom_check("dead_ends_create", create_some, g, 10);
   cairn_grid_destroy(g);
 }
@@ -475,6 +486,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(areas_are_sound),
       cmocka_unit_test(counts_on_a_drawn_map),
+      tu_with_search(fills_equal_without),
       tu_with_search(searches_equal_dijkstra),
       tu_with_search(sliced_equals_whole),
       tu_with_search(skips_the_rooms_beside_the_way),

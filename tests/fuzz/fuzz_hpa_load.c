@@ -8,7 +8,8 @@
  * "<memory>" and *out NULL. What loads must answer queries without a
  * crash (a forged file may plan odd routes, never read outside its arrays
  * or leave the map), save, load again, and save the same bytes again;
- * then take an edit.
+ * then take an edit. The routes a file may carry load into a path cache
+ * of the map or are refused with a file's status.
  *
  * The seeds (tests/fuzz/corpus/hpa_load, each under the fuzzer's 8 KiB)
  * are saves of this map with two and three levels, with and without
@@ -118,6 +119,15 @@ static void load_one(const uint8_t *data, size_t size) {
   } else {
     check_refusal(st, h, &err);
   }
+  /* the routes a file may carry, into a cache of the map: loaded, or
+   * refused with a file's status */
+  cairn_path_cache *pc = NULL;
+  CHECK(cairn_path_cache_create(g, NULL, NULL, &pc) == CAIRN_OK);
+  st = cairn_hpa_load_routes(data, size, pc, &err);
+  CHECK(st == CAIRN_OK || st == CAIRN_ERR_PARSE || st == CAIRN_ERR_MISMATCH ||
+        st == CAIRN_ERR_TOO_LARGE);
+  if (st != CAIRN_OK) CHECK(strncmp(err.message, "<memory>: ", 10) == 0);
+  cairn_path_cache_destroy(pc);
   cairn_penalty_destroy(layer);
   cairn_grid_destroy(g);
 }
@@ -141,9 +151,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
 #ifdef HPA_LOAD_SEEDS
 /* Writes the seed corpus into the folder argv[1]. */
-static void write_seed(const char *dir, const char *name, const cairn_hpa *h, size_t cut) {
+static void write_seed(const char *dir, const char *name, const cairn_hpa *h, size_t cut,
+                       const cairn_path_cache *pc) {
   size_t len;
   uint8_t *buf = save(h, &len);
+  if (pc) {
+    free(buf);
+    CHECK(cairn_hpa_save_with_routes(h, pc, NULL, 0, &len) == CAIRN_ERR_BUFFER);
+    buf = malloc(len);
+    CHECK(buf != NULL && cairn_hpa_save_with_routes(h, pc, buf, len, &len) == CAIRN_OK);
+  }
   if (cut) len = cut < len ? cut : len;
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -163,13 +180,27 @@ int main(int argc, char **argv) {
     int32_t cluster, levels, block, landmarks;
     int layered;
     size_t cut;
+    int routes;
   } seeds[] = {
-      {"two_levels.hpa", 8, 2, 0, 4, 0, 0},
-      {"three_levels.hpa", 8, 3, 2, 2, 0, 0},
-      {"odd_clusters.hpa", 12, 3, 2, -1, 0, 0},
-      {"layered.hpa", 8, 3, 2, 2, 1, 0},
-      {"truncated.hpa", 8, 2, 0, 4, 0, 700},
+      {"two_levels.hpa", 8, 2, 0, 4, 0, 0, 0},
+      {"three_levels.hpa", 8, 3, 2, 2, 0, 0, 0},
+      {"odd_clusters.hpa", 12, 3, 2, -1, 0, 0, 0},
+      {"layered.hpa", 8, 3, 2, 2, 1, 0, 0},
+      {"truncated.hpa", 8, 2, 0, 4, 0, 700, 0},
+      {"routes.hpa", 8, 2, 0, 0, 0, 0, 1},
   };
+  /* the routes of four units to one goal */
+  cairn_path_cache *pc = NULL;
+  cairn_search *s = NULL;
+  CHECK(cairn_path_cache_create(g, NULL, NULL, &pc) == CAIRN_OK);
+  CHECK(cairn_search_create(NULL, &s) == CAIRN_OK);
+  const cairn_point from[4] = {{1, 1}, {30, 2}, {3, 29}, {16, 0}}, goal = {30, 30};
+  for (int i = 0; i < 4; i++) {
+    cairn_point path[1024];
+    cairn_cached_path got;
+    cairn_path_cache_find(pc, s, from[i], goal, path, 1024, &got);
+  }
+  cairn_search_destroy(s);
   for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
     cairn_hpa_opts o = cairn_hpa_defaults();
     o.cluster = seeds[i].cluster;
@@ -184,10 +215,11 @@ int main(int argc, char **argv) {
       CHECK(cairn_hpa_set_layer(h, p) == CAIRN_OK);
       CHECK(cairn_hpa_refresh(h, 0, NULL) == CAIRN_OK);
     }
-    write_seed(argv[1], seeds[i].name, h, seeds[i].cut);
+    write_seed(argv[1], seeds[i].name, h, seeds[i].cut, seeds[i].routes ? pc : NULL);
     cairn_hpa_destroy(h);
     cairn_penalty_destroy(p);
   }
+  cairn_path_cache_destroy(pc);
   cairn_grid_destroy(g);
   return 0;
 }

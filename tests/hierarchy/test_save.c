@@ -485,6 +485,139 @@ static void put32(uint8_t *p, uint32_t v) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* ---- routes ---------------------------------------------------------- */
+
+/* A cache of g's with the routes of 30 units sent to one goal. */
+static cairn_path_cache *cache_with_routes(const cairn_grid *g, uint64_t *rng,
+                                           cairn_point *goal) {
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  *goal = tu_random_open(rng, g);
+  cairn_point path[4096];
+  cairn_cached_path got;
+  for (int i = 0; i < 30; i++) {
+    cairn_status st = cairn_path_cache_find(pc, s, tu_random_open(rng, g), *goal, path, 4096, &got);
+    assert_true(st == CAIRN_OK || st == CAIRN_NO_PATH);
+  }
+  cairn_search_destroy(s);
+  cairn_path_cache_stats ps;
+  cairn_path_cache_get_stats(pc, &ps);
+  assert_true(ps.routes > 0);
+  return pc;
+}
+
+/* The bytes of a cache's routes (malloc'd). */
+static uint8_t *route_bytes(const cairn_path_cache *pc, size_t *len) {
+  assert_int_equal(cairn_path_cache_save(pc, NULL, 0, len), CAIRN_ERR_BUFFER);
+  uint8_t *buf = malloc(*len);
+  assert_non_null(buf);
+  assert_int_equal(cairn_path_cache_save(pc, buf, *len, len), CAIRN_OK);
+  return buf;
+}
+
+/* A cache's routes saved with the hierarchy: the hierarchy loads as if
+ * they were not there, the routes load into another cache byte for byte
+ * and answer a unit on them by walking; bytes without routes empty a
+ * cache; truncated, flipped, forged or foreign routes are refused and the
+ * cache keeps its routes; a cache of another grid is not saved. */
+static void routes_ride_along(void **state) {
+  (void)state;
+  uint64_t rng = 0x2073;
+  cairn_grid *g = tu_random_grid(&rng, 70, 50, 22, 3);
+  cairn_hpa *h = build_opts(g, 8, 2, 0, 4);
+  cairn_point goal;
+  cairn_path_cache *pc = cache_with_routes(g, &rng, &goal);
+  size_t plain_len, len, rlen;
+  uint8_t *plain = save_bytes(h, &plain_len);
+  uint8_t *want = route_bytes(pc, &rlen);
+  assert_int_equal(cairn_hpa_save_with_routes(h, pc, NULL, 0, &len), CAIRN_ERR_BUFFER);
+  assert_int_equal(len, plain_len + rlen + 8);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  assert_int_equal(cairn_hpa_save_with_routes(h, pc, buf, len, &len), CAIRN_OK);
+  /* the hierarchy: the same as one saved alone */
+  cairn_hpa *l = load_ok(buf, len, g, NULL, 1);
+  assert_loaded_same(h, g, l, g, &rng, 100);
+  cairn_hpa_destroy(l);
+  /* the routes, into a fresh cache */
+  cairn_path_cache *back = NULL;
+  assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &back), CAIRN_OK);
+  cairn_error err;
+  assert_int_equal(cairn_hpa_load_routes(buf, len, back, &err), CAIRN_OK);
+  size_t blen;
+  uint8_t *got = route_bytes(back, &blen);
+  assert_int_equal(blen, rlen);
+  assert_memory_equal(got, want, rlen);
+  free(got);
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  cairn_point path[4096];
+  cairn_cached_path cp;
+  assert_int_equal(cairn_path_cache_find(back, s, goal, goal, path, 4096, &cp), CAIRN_OK);
+  assert_int_equal(cp.how, CAIRN_CACHE_WALKED);
+  assert_int_equal(cp.expanded, 0);
+  cairn_search_destroy(s);
+  /* refusals: the cache keeps its routes */
+  uint8_t *bad = malloc(len);
+  assert_non_null(bad);
+  for (size_t cut = plain_len - 8; cut < len; cut += 7) {
+    assert_int_equal(cairn_hpa_load_routes(buf, cut, back, &err), CAIRN_ERR_PARSE);
+    assert_true(starts_with(err.message, "<memory>: "));
+  }
+  memcpy(bad, buf, len);
+  bad[plain_len] ^= 0x10; /* inside the routes, checksum forged */
+  forge(bad, len);
+  assert_int_equal(cairn_hpa_load_routes(bad, len, back, &err), CAIRN_ERR_PARSE);
+  assert_non_null(strstr(err.message, "routes:"));
+  memcpy(bad, buf, len);
+  bad[len - 16 + 5] = 0x7f; /* the routes' size, past the file */
+  forge(bad, len);
+  assert_int_equal(cairn_hpa_load_routes(bad, len, back, &err), CAIRN_ERR_PARSE);
+  assert_non_null(strstr(err.message, "bad routes"));
+  refused_load(bad, len, g, NULL, CAIRN_ERR_PARSE, "bad routes");
+  got = route_bytes(back, &blen);
+  assert_memory_equal(got, want, rlen);
+  free(got);
+  /* another map's cache: not saved; not loaded into */
+  cairn_grid *other = tu_random_grid(&rng, 70, 50, 22, 3);
+  cairn_path_cache *foreign = NULL;
+  assert_int_equal(cairn_path_cache_create(other, NULL, NULL, &foreign), CAIRN_OK);
+  assert_int_equal(cairn_hpa_save_with_routes(h, foreign, NULL, 0, &blen), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_hpa_load_routes(buf, len, foreign, &err), CAIRN_ERR_MISMATCH);
+  /* bytes without routes empty a cache */
+  assert_int_equal(cairn_hpa_load_routes(plain, plain_len, back, &err), CAIRN_OK);
+  cairn_path_cache_stats ps;
+  cairn_path_cache_get_stats(back, &ps);
+  assert_int_equal(ps.routes, 0);
+  /* through a file */
+  const char *path_name = "test_save_routes.hpa";
+  assert_int_equal(cairn_hpa_save_file_with_routes(h, pc, path_name, &err), CAIRN_OK);
+  assert_int_equal(cairn_hpa_load_file_routes(path_name, back, &err), CAIRN_OK);
+  got = route_bytes(back, &blen);
+  assert_memory_equal(got, want, rlen);
+  free(got);
+  l = NULL;
+  assert_int_equal(cairn_hpa_load_file(path_name, g, NULL, NULL, NULL, &l, &err), CAIRN_OK);
+  cairn_hpa_destroy(l);
+  remove(path_name);
+  assert_int_equal(cairn_hpa_load_file_routes(path_name, back, &err), CAIRN_ERR_IO);
+  assert_true(starts_with(err.message, path_name));
+  assert_int_equal(cairn_hpa_load_routes(buf, len, NULL, &err), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_hpa_save_with_routes(h, NULL, NULL, 0, &blen), CAIRN_ERR_ARG);
+  cairn_path_cache_destroy(foreign);
+  cairn_grid_destroy(other);
+  cairn_path_cache_destroy(back);
+  cairn_path_cache_destroy(pc);
+  free(bad);
+  free(buf);
+  free(want);
+  free(plain);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
 /* Another version; another map (one cell, or its size); another file. */
 static void version_and_map(void **state) {
   (void)state;
@@ -637,7 +770,7 @@ static void forged_payloads(void **state) {
     uint8_t value;
     const char *what;
   } named[] = {
-      {12, 4, "bad header"},     /* an unknown flag */
+      {12, 8, "bad header"},     /* an unknown flag */
       {40, 3, "bad header"},     /* cluster side 3 */
       {44, 4, "bad header"},     /* four levels */
       {71, 0x7f, "bad header"},  /* more nodes than cells */
@@ -877,6 +1010,7 @@ int main(void) {
       cmocka_unit_test(forged_sizes),
       cmocka_unit_test(buffer_sizing),
       cmocka_unit_test(bad_arguments),
+      cmocka_unit_test(routes_ride_along),
       cmocka_unit_test(oom_while_loading),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -309,3 +309,52 @@ void tu_agrees(const cairn_grid *g, const char *what, cairn_status st, const cai
              (unsigned long long)got->cost, (unsigned long long)want->cost);
   if (check_path) assert_int_equal(tu_path_cost(g, got->path, got->path_len, a, b, moves), got->cost);
 }
+
+/* A map of rooms (random sides 1..5) in rows and columns, one-cell walls
+ * between them, each wall with a one-cell door at a random place with
+ * probability door_pct/100 (a two-cell one one time in five), a few
+ * pillars inside the rooms, and terrain 1..max_cost. */
+cairn_grid *tu_rooms(uint64_t *rng, int w, int h, int door_pct, int max_cost) {
+  char *cells = malloc((size_t)w * (size_t)h);
+  assert_non_null(cells);
+  memset(cells, '#', (size_t)w * (size_t)h);
+  int xs[64], ys[64], nx = 0, ny = 0;
+  for (int x = 0; x < w && nx < 63; x += 2 + (int)tu_below(rng, 5)) xs[nx++] = x;
+  for (int y = 0; y < h && ny < 63; y += 2 + (int)tu_below(rng, 5)) ys[ny++] = y;
+  xs[nx] = w;
+  ys[ny] = h;
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++) {
+      const int x0 = xs[i], x1 = xs[i + 1] - 1, y0 = ys[j], y1 = ys[j + 1] - 1;
+      for (int y = y0; y < y1 || (y == y0 && y0 == y1); y++)
+        for (int x = x0; x < x1 || (x == x0 && x0 == x1); x++) {
+          const bool pillar = tu_below(rng, 100) < 4;
+          cells[y * w + x] = pillar ? '#' : (char)('0' + 1 + (int)tu_below(rng, (uint32_t)max_cost));
+        }
+      /* a door east (in the wall column x1) and south (wall row y1) */
+      if (x1 > x0 && x1 < w - 1 && (int)tu_below(rng, 100) < door_pct) {
+        const int y = y0 + (int)tu_below(rng, (uint32_t)(y1 - y0 > 0 ? y1 - y0 : 1));
+        cells[y * w + x1] = '1';
+        if (tu_below(rng, 5) == 0 && y + 1 < y1) cells[(y + 1) * w + x1] = '1';
+      }
+      if (y1 > y0 && y1 < h - 1 && (int)tu_below(rng, 100) < door_pct) {
+        const int x = x0 + (int)tu_below(rng, (uint32_t)(x1 - x0 > 0 ? x1 - x0 : 1));
+        cells[y1 * w + x] = '1';
+        if (tu_below(rng, 5) == 0 && x + 1 < x1) cells[y1 * w + x + 1] = '1';
+      }
+    }
+  const char **rows = malloc((size_t)h * sizeof *rows);
+  char *text = malloc((size_t)h * (size_t)(w + 1));
+  assert_non_null(rows);
+  assert_non_null(text);
+  for (int y = 0; y < h; y++) {
+    memcpy(text + (size_t)y * (size_t)(w + 1), cells + (size_t)y * (size_t)w, (size_t)w);
+    text[(size_t)y * (size_t)(w + 1) + (size_t)w] = 0;
+    rows[y] = text + (size_t)y * (size_t)(w + 1);
+  }
+  cairn_grid *g = tu_grid(rows, h);
+  free(rows);
+  free(text);
+  free(cells);
+  return g;
+}

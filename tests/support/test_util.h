@@ -48,6 +48,12 @@ int tu_search_teardown(void **state);
  * otherwise cost 1..max_cost uniformly. Islands are fresh. */
 cairn_grid *tu_random_grid(uint64_t *rng, int w, int h, int wall_pct,
                            int max_cost);
+/* A map of rooms (random sides 1..5) in rows and columns, one-cell walls
+ * between them, each wall with a door (one cell, two one time in five) at
+ * a random place with probability door_pct/100, a few pillars inside the
+ * rooms, and terrain 1..max_cost: rooms off the way, alcoves and doors for
+ * the dead-end tests. */
+cairn_grid *tu_rooms(uint64_t *rng, int w, int h, int door_pct, int max_cost);
 /* The grid a unit of size k moves on, as the definition reads it (the
  * reference of every sized test): a cell keeps the dearest terrain of the
  * k x k block at it where the whole block is open, else it is blocked.

@@ -184,6 +184,8 @@ for a in astar jps jps+ auto; do
   expect 0 '"invalid":0,.*"mismatch":0,.*"mean_cost":11.500000' \
     "$cairn" scen "$tmp/gate.map.scen" --algo "$a" --dead-ends on --json
 done
+expect 0 '"algo":"hpa",.*"unreachable":0,"invalid":0' \
+  "$cairn" scen "$tmp/gate.map.scen" --algo hpa --dead-ends on --json
 expect 0 '^\{"chosen":"jps\+","chosen_landmarks":0,.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --landmarks 0 --json
 # a grid landmark table for the exact searches: the same optima
@@ -279,7 +281,9 @@ expect 0 '"dead_end_areas":22,"dead_end_gates":22,"dead_end_doors":6,"dead_end_c
   "$cairn" info --map "$tmp/alcove.map" --json
 expect 0 "dead ends skipped" "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on
 expect 2 "--dead-ends on takes --algo astar" \
-  "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on --algo hpa
+  "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on --algo dijkstra
+expect 0 "hpa, .*dead ends skipped" \
+  "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on --algo hpa --nearby 0
 expect 2 "--dead-ends" "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends maybe
 json_num() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" "$2"; }
 for a in astar jps jps+; do

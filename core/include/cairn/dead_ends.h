@@ -11,8 +11,11 @@
  * at the grid's cheapest terrain between two walls (a gap in a wall, a
  * corridor's cross-section).
  *
- * With opts.dead_ends, A* and jump point search never step through a
- * gate into an area that holds neither the start nor the goal (Lester:
+ * With opts.dead_ends, A*, jump point search and the Dijkstra fills
+ * (which count each source as a start and each target as a goal), and
+ * with cairn_hpa_path_opts.dead_ends a hierarchy's queries, never step
+ * through a gate into an area that holds neither the start nor the goal
+ * (Lester:
  * "ignore all dead ends when pathfinding, pausing only to consider nodes
  * in a dead end area if the starting location or destination happen to
  * be in the particular dead end area in question"). The answer stays

@@ -100,10 +100,13 @@ typedef struct cairn_search_opts {
   /** A dead-end table of the searched grid (cairn/dead_ends.h), or NULL
    * (default). A* (one goal) and jump point search then never step into a
    * dead-end area that holds neither the start nor the goal: the same
-   * cost, fewer expansions on maps with rooms and alcoves. It needs a
-   * table of this grid (else CAIRN_ERR_ARG) that is current (else
-   * CAIRN_ERR_STATE). The other searches ignore it. A search with it
-   * cannot save its state. */
+   * cost, fewer expansions on maps with rooms and alcoves. The Dijkstra
+   * fills (cairn_dijkstra_fill, cairn_distance_map) likewise enter only
+   * the areas that hold a source or a target: every target keeps its
+   * cost, and a fill without targets leaves the cells of the other areas
+   * unreached. It needs a table of this grid (else CAIRN_ERR_ARG) that is
+   * current (else CAIRN_ERR_STATE). The other searches ignore it. A
+   * search with it cannot save its state. */
   const struct cairn_dead_ends *dead_ends;
 } cairn_search_opts;
 

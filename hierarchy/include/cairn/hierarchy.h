@@ -414,6 +414,65 @@ CAIRN_HIERARCHY_API cairn_status cairn_hpa_load_file(const char *path,
                                  const cairn_allocator *alloc, cairn_hpa **out,
                                  cairn_error *err);
 
+/** Saves the hierarchy and a path cache's routes (cairn/path_cache.h) in
+ * one file, so a game ships its precalculated routes with its hierarchy:
+ * cairn_hpa_save's bytes, with flag 4 in the header, and before the
+ * checksum the routes (cairn_path_cache_save's bytes) and their size (8
+ * bytes). cairn_hpa_load reads such bytes like any others and leaves the
+ * routes; cairn_hpa_load_routes puts them in a cache.
+ * @param[in] h the hierarchy
+ * @param[in] pc a path cache of the hierarchy's grid
+ * @param[out] buf where the bytes go, or NULL to size them
+ * @param[in] cap bytes buf holds
+ * @param[out] len the bytes written; with CAIRN_ERR_BUFFER, those needed
+ * @return as cairn_hpa_save; CAIRN_ERR_ARG also for a NULL pc or a cache
+ * of another grid */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_with_routes(const cairn_hpa *h,
+                                                            const cairn_path_cache *pc,
+                                                            void *buf, size_t cap,
+                                                            size_t *len);
+/** cairn_hpa_save_with_routes into the file at path, as cairn_hpa_save_file
+ * writes (a temporary file renamed over path).
+ * @param[in] h the hierarchy
+ * @param[in] pc a path cache of the hierarchy's grid
+ * @param[in] path the file to write
+ * @param[out] err "PATH: problem" on failure, or NULL
+ * @return as cairn_hpa_save_file; CAIRN_ERR_ARG also for a NULL pc or a
+ * cache of another grid */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_save_file_with_routes(const cairn_hpa *h,
+                                                                 const cairn_path_cache *pc,
+                                                                 const char *path,
+                                                                 cairn_error *err);
+/** Replaces pc's routes with those saved in a hierarchy's bytes
+ * (cairn_hpa_save_with_routes); bytes without routes empty the cache. The
+ * hierarchy's header and checksum are checked first (CAIRN_ERR_PARSE, with
+ * cairn_hpa_load's messages), then the routes as cairn_path_cache_load
+ * checks them: their cells, steps and costs against the cache's grid
+ * (CAIRN_ERR_PARSE "routes: truncated, corrupt or inconsistent"), the
+ * grid, unit size and moves they were saved for (CAIRN_ERR_MISMATCH), the
+ * cache's budget (CAIRN_ERR_TOO_LARGE). On failure the cache keeps what
+ * it held.
+ * @param[in] buf the saved bytes
+ * @param[in] len their number
+ * @param[in,out] pc the cache
+ * @param[out] err error detail ("<memory>: problem"), or NULL
+ * @return CAIRN_OK; the refusals above; CAIRN_ERR_ARG for a NULL pc, or
+ * NULL buf with len > 0; CAIRN_ERR_NOMEM */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_load_routes(const void *buf, size_t len,
+                                                       cairn_path_cache *pc,
+                                                       cairn_error *err);
+/** cairn_hpa_load_routes from the file at path (read into memory); the
+ * messages name the file.
+ * @param[in] path the file
+ * @param[in,out] pc the cache
+ * @param[out] err error detail, or NULL
+ * @return as cairn_hpa_load_routes; CAIRN_ERR_ARG for a NULL path,
+ * CAIRN_ERR_IO (the file cannot be read), CAIRN_ERR_TOO_LARGE (above
+ * CAIRN_HPA_FILE_MAX) */
+CAIRN_HIERARCHY_API cairn_status cairn_hpa_load_file_routes(const char *path,
+                                                            cairn_path_cache *pc,
+                                                            cairn_error *err);
+
 /* ---- queries -------------------------------------------------------- */
 
 /** All mutable state of a query: one per thread. */
@@ -458,10 +517,21 @@ typedef struct cairn_hpa_path_opts {
    * plans on the clusters' graph for its size even where a third level
    * is built (the level-2 graph is for size 1). */
   int32_t size;
+  /** A dead-end table of the hierarchy's grid (cairn/dead_ends.h), or
+   * NULL (default). The query then leaves out every dead-end area that
+   * holds neither the start nor the goal: its joins to the clusters'
+   * entrances, its abstract search over the clusters' graph (a route it
+   * cannot find so is searched again without the table) and the searches
+   * of its refinement and of the nearby case. Behind doors only without a
+   * layer and for units of size 1, as for the core's searches. The third
+   * level's plan does not use it. A table of another grid:
+   * CAIRN_ERR_ARG; one that missed an edit: CAIRN_ERR_STATE. */
+  const struct cairn_dead_ends *dead_ends;
 } cairn_hpa_path_opts;
 
 /** The default query options.
- * @return nearby -1 (twice the cluster side), smoothing on, size 1 */
+ * @return nearby -1 (twice the cluster side), smoothing on, size 1, no
+ * dead-end table */
 CAIRN_HIERARCHY_API cairn_hpa_path_opts cairn_hpa_path_defaults(void);
 
 /** The answer of a query. */
