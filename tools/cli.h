@@ -88,6 +88,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_horde(int argc, char **argv);
 int cmd_march(int argc, char **argv);
+int cmd_crowd_bench(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 
@@ -121,6 +122,13 @@ typedef struct cli_crowd_summary {
    * and their median time (0 when there were none) */
   long full_ticks;
   double full_median_ms;
+  /* the ticks after which 50 %, 90 % and all of the agents had arrived
+   * (-1: never in this run; a loaded crowd's, from its own count) */
+  long t50, t90, t100;
+  /* in (cairn horde): the most agents on the field within 3 cells of one
+   * gate after a tick (its cells' box, 3 cells wider each way); printed
+   * when >= 0 */
+  long max_queue;
   /* in (cairn horde): arrivals by gate, printed when n_gates > 0: each
    * gate's first cell and its arrivals */
   size_t n_gates;

@@ -355,6 +355,11 @@ typedef struct night_watch {
   const uint32_t *gate_of;
   size_t n_cells;
   uint32_t *by_gate;
+  /* each gate's box (its cells', 3 cells wider each way: x0, y0, x1, y1)
+   * and the most agents in one of them after a tick */
+  float (*queue_box)[4];
+  size_t n_boxes;
+  long max_queue;
   /* --png: the scene, the tick of the midnight panel, the panel */
   cli_png_scene *pic;
   long midnight, agents_n;
@@ -415,9 +420,37 @@ static void draw_panel(night_watch *w, const char *when, long t, cairn_image **o
   if (st != CAIRN_OK && w->panel_st == CAIRN_OK) w->panel_st = st;
 }
 
+/* The boxes of the gates whose queues the night counts: each gate's cells
+ * (gate_of over the n cells, n_gates gates), 3 cells wider each way. */
+static void queue_boxes(const cairn_point *cells, const uint32_t *gate_of, size_t n,
+                        float (*box)[4], size_t n_gates) {
+  for (size_t k = 0; k < n_gates; k++) box[k][0] = box[k][1] = INFINITY;
+  for (size_t k = 0; k < n_gates; k++) box[k][2] = box[k][3] = -INFINITY;
+  for (size_t k = 0; k < n; k++) {
+    float *b = box[gate_of[k]];
+    const float x = (float)cells[k].x, y = (float)cells[k].y;
+    if (x - 3.0f < b[0]) b[0] = x - 3.0f;
+    if (y - 3.0f < b[1]) b[1] = y - 3.0f;
+    if (x + 4.0f > b[2]) b[2] = x + 4.0f;
+    if (y + 4.0f > b[3]) b[3] = y + 4.0f;
+  }
+}
+
+/* The agents on the field within 3 cells of each gate: the most of them. */
+static void count_queues(night_watch *w) {
+  for (size_t k = 0; k < w->n_boxes; k++) {
+    const float *b = w->queue_box[k];
+    size_t n = 0;
+    cairn_status st = cairn_crowd_query_rect(w->crowd, b[0], b[1], b[2], b[3], NULL, 0, &n);
+    if ((st == CAIRN_OK || st == CAIRN_ERR_BUFFER) && (long)n > w->max_queue)
+      w->max_queue = (long)n;
+  }
+}
+
 static cairn_status watch_tick(void *user, long t, const cairn_crowd_stats *st) {
   night_watch *w = user;
   tally(w, st->arrived);
+  count_queues(w);
   if (w->pic && t == w->midnight) draw_panel(w, " at midnight", t, &w->panel);
   return CAIRN_OK;
 }
@@ -513,7 +546,9 @@ int cmd_horde(int argc, char **argv) {
   gate_first = malloc(n_gates * sizeof *gate_first);
   watch.by_gate = calloc(n_gates, sizeof *watch.by_gate);
   watch.pending = malloc((size_t)a.agents * sizeof *watch.pending);
-  size_t n_groups = gate_of && gate_first && watch.by_gate && watch.pending && goals
+  watch.queue_box = malloc(n_gates * sizeof *watch.queue_box);
+  size_t n_groups = gate_of && gate_first && watch.by_gate && watch.pending && goals &&
+                            watch.queue_box
                         ? group_gates(gates, n_gates, gate_of, gate_first)
                         : 0;
   if (n_groups == 0) {
@@ -521,6 +556,8 @@ int cmd_horde(int argc, char **argv) {
     goto done;
   }
   watch.gate_of = gate_of;
+  queue_boxes(gates, gate_of, n_gates, watch.queue_box, n_groups);
+  watch.n_boxes = n_groups;
   cairn_status st = light_torches(g, torches, place_torches(gates, n_gates, torches),
                                   &torch);
   agents = malloc((size_t)a.agents * sizeof *agents);
@@ -592,6 +629,7 @@ int cmd_horde(int argc, char **argv) {
     if (!said) cli_crowd_error("horde", c, st);
     goto done;
   }
+  sum.max_queue = watch.max_queue;
   cli_crowd_print(&sum, a.json, false);
   rc = a.png ? save_night(&watch, sum.ticks, a.png) : EXIT_DONE;
   if (rc == EXIT_DONE && a.save) rc = save_state(c, a.save);
@@ -600,6 +638,7 @@ done:
   free(gate_of);
   free(watch.by_gate);
   free(watch.pending);
+  free(watch.queue_box);
   free(gate_first);
   cairn_crowd_destroy(c);
   douse_torches(&torch);

@@ -442,6 +442,7 @@ int cmd_march(int argc, char **argv) {
   ho.threads = o.threads;
   ho.max_size = largest(&a); /* every group's units plan on it */
   cli_crowd_summary sum = {0};
+  sum.max_queue = -1;
   sum.hierarchy_ms = -1;
   if (st == CAIRN_OK && a.hpa) {
     const double t0 = cli_now_us();

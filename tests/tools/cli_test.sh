@@ -494,8 +494,12 @@ expect 2 "--rows: '99999999' is not an integer" "$cairn" gen --kind scen --map "
 expect 2 "needs --map FILE.map and --rows N" "$cairn" gen --kind scen --map "$om" --out "$tmp/x.scen"
 expect 2 "--map and --rows are for --kind scen" "$cairn" gen --rows 5 --out "$tmp/x.map"
 expect 1 "nowhere/x.scen: cannot write" "$cairn" gen --kind scen --map "$om" --rows 5 --out "$tmp/nowhere/x.scen"
-expect 0 '^\{"agents":300,"ticks":[0-9]+,"arrived":[0-9]+,"in_wall":0,"lost":0,"stuck":[0-9]+,"overlap_pct":[0-9.]+,"state_hash":"[0-9a-f]{16}","median_tick_ms":[0-9.]+,"p99_tick_ms":[0-9.]+,"agent_updates_per_s":[0-9]+,"gates":\[.*\],"arrived_by_gate":\[[0-9,]+\],"full_ticks":[0-9]+,"full_median_tick_ms":([0-9.]+|null)\}$' \
+expect 0 '^\{"agents":300,"ticks":[0-9]+,"arrived":[0-9]+,"in_wall":0,"lost":0,"stuck":[0-9]+,"overlap_pct":[0-9.]+,"state_hash":"[0-9a-f]{16}","median_tick_ms":[0-9.]+,"p99_tick_ms":[0-9.]+,"agent_updates_per_s":[0-9]+,"gates":\[.*\],"arrived_by_gate":\[[0-9,]+\],"full_ticks":[0-9]+,"full_median_tick_ms":([0-9.]+|null),"t50":null,"t90":null,"t100":null,"max_queue":[0-9]+\}$' \
   "$cairn" horde --agents 300 --ticks 200 --json
+expect 0 '"t50":[0-9]+,"t90":[0-9]+,"t100":[0-9]+,"max_queue":[1-9][0-9]*\}$' \
+  "$cairn" horde --agents 300 --ticks 3000 --json
+expect 0 "^arrivals    50 % after tick [0-9]+, 90 % after tick [0-9]+, all after tick [0-9]+$" \
+  "$cairn" horde --agents 300 --ticks 3000
 expect 0 "^state hash  [0-9a-f]{16}$" "$cairn" horde --agents 100 --ticks 50
 # the bar: 10,000 undead, every one at a gate before the night's 6000 ticks
 # run out (the run stops when the last arrives), never in a wall, none lost,
@@ -505,7 +509,9 @@ expect 0 "^state hash  [0-9a-f]{16}$" "$cairn" horde --agents 100 --ticks 50
 for f in "$tmp/h1.json" "$tmp/h2.json"; do
   awk -F'[:,]' '{ gsub(/[{}]/, ""); for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
     END { ok = v["\"agents\""] == 10000 && v["\"in_wall\""] == 0 && v["\"lost\""] == 0 &&
-                v["\"overlap_pct\""] <= 5 && v["\"arrived\""] == 10000 && v["\"ticks\""] < 6000
+                v["\"overlap_pct\""] <= 5 && v["\"arrived\""] == 10000 && v["\"ticks\""] < 6000 &&
+                v["\"t50\""] <= v["\"t90\""] && v["\"t90\""] <= v["\"t100\""] &&
+                v["\"t100\""] == v["\"ticks\""]
           exit !ok }' "$f" ||
     { echo "FAIL: the horde bar:" >&2; cat "$f" >&2; fails=$((fails + 1)); }
 done
