@@ -48,6 +48,11 @@ static const command commands[] = {
      "         [--replay FILE [--every K]]\n"
      "         (groups across a map; paths by A* or over a hierarchy; auto: the\n"
      "         crowd picks a group path, a shared field or a path each)\n" },
+    {"crowd-bench", cmd_crowd_bench,
+     "  crowd-bench --scenario circle|crossing|bottleneck [--agents N] [--threads N]\n"
+     "         [--ticks T] [--neighbours R] [--json] [--png FILE] (the standard\n"
+     "         avoidance scenarios: ticks to 50/90/100 % arrived, overlap,\n"
+     "         separation, speed, door flow)\n" },
     {"render", cmd_render,
      "  render --map FILE --png OUT.png [--px N] [--terrain C=COST ...]\n"
      "         [--influence X,Y,RADIUS,PENALTY ...] and at most one of:\n"

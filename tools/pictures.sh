@@ -28,4 +28,8 @@ trap 'rm -rf "$tmp"' EXIT
   --frames "$tmp" >/dev/null
 cp "$tmp/tick-000000.png" "$img/horde-dusk.png"
 cp "$tmp/tick-003000.png" "$img/horde-midnight.png"
+# the standard avoidance scenarios, when half the agents had arrived
+for sc in circle crossing bottleneck; do
+  "$cairn" crowd-bench --scenario $sc --png "$img/crowd-$sc.png" >/dev/null
+done
 ls -l "$img"

@@ -593,6 +593,23 @@ expect 2 "--size: '5' is not an integer in 1..4" "$cairn" horde --agents 3 --siz
 # --save and --load: a run saved at tick 600 and resumed (--ticks counting
 # from the start, the setup from the file) gives at tick 1,200 the state
 # of the run never stopped; a damaged file exits 3 naming it
+# crowd-bench: the standard avoidance scenarios, small; all arrive, none
+# in a wall, the same run at 1 and 2 threads; the door's flow measured
+expect 2 "crowd-bench needs --scenario" "$cairn" crowd-bench
+expect 2 "--scenario must be circle, crossing or bottleneck, not 'square'" \
+  "$cairn" crowd-bench --scenario square
+expect 2 "the circle holds at most 1256" "$cairn" crowd-bench --scenario circle --agents 5000
+for sc in circle crossing bottleneck; do
+  expect 0 '^\{"scenario":"'$sc'","agents":120,"ticks":[0-9]+,"arrived":120,"t50":[0-9]+,"t90":[0-9]+,"t100":[0-9]+,"overlap_pct":[0-9.]+,"min_sep":[0-9.]+,"stuck":0,"mean_speed_ratio":0\.[0-9]+,"in_wall":0,"lost":0,' \
+    "$cairn" crowd-bench --scenario $sc --agents 120 --json --threads 1
+done
+expect 0 '"flow":[0-9]+\.[0-9]+,' "$cairn" crowd-bench --scenario bottleneck --agents 120 --json
+"$cairn" crowd-bench --scenario crossing --agents 200 --json --threads 1 >"$tmp/cb1.json" 2>&1
+"$cairn" crowd-bench --scenario crossing --agents 200 --json --threads 2 >"$tmp/cb2.json" 2>&1
+cmp -s "$tmp/cb1.json" "$tmp/cb2.json" && grep -q '"arrived":200' "$tmp/cb1.json" ||
+  { echo "FAIL: crowd-bench differs at 1 and 2 threads:" >&2; cat "$tmp/cb1.json" "$tmp/cb2.json" >&2; fails=$((fails + 1)); }
+expect 0 "^flow        [0-9.]+ agents a second per cell of door$" \
+  "$cairn" crowd-bench --scenario bottleneck --agents 120
 same_state() { # NAME WHOLE RESUMED: the same ticks, arrivals and hash
   k='"(ticks|arrived|state_hash|arrived_by_gate)":("[^"]*"|\[[^]]*\]|[0-9]+)'
   grep -Eo "$k" "$2" >"$tmp/k1" && grep -Eo "$k" "$3" >"$tmp/k2" &&
