@@ -413,7 +413,7 @@ static void put_tick(bool json, const char *name, long t) {
 static void report(const bench_args *a, const bench_run *r, double flow, uint64_t hash) {
   const double overlap = r->agent_ticks ? 100.0 * (double)r->overlaps / (double)r->agent_ticks : 0;
   const double speed = r->speed_n ? r->speed_sum / (double)r->speed_n : 0;
-  const double sep = isfinite(r->min_sep) ? r->min_sep : 0;
+  const double sep = r->min_sep < 1e30 ? r->min_sep : 0; /* INFINITY: no two ever near */
   const long stuck = r->n - r->arrived;
   if (a->json) {
     printf("{\"scenario\":\"%s\",\"agents\":%ld,\"ticks\":%ld,\"arrived\":%ld", kind_names[a->kind],
