@@ -43,6 +43,12 @@
  * layers_flow_idle/fields:16
  *   cairn_flow_cache_layer_changed on a cache of 16 fields under a layer
  *   that did not change: what a crowd's call each tick costs.
+ * layers_dead_ends_update/edit:terrain, layers_dead_ends_update/edit:wall
+ *   On a copy of the map whose 64 cells are at terrain 3 (the rest at 1),
+ *   the next of them set (untimed) to 5 and back to 3 in turn (terrain:
+ *   no cell opens, closes or leaves the cheapest terrain, so the table is
+ *   kept) or to a wall and back (wall: the areas are found again), then
+ *   the timed cairn_dead_ends_update.
  */
 #include "bench_common.h"
 #include "bench_shim.h"
@@ -447,6 +453,41 @@ static void bm_flow_idle(cairn_bench_state *st, void *user) {
   rig_free(&r);
 }
 
+static void bm_dead_ends_update(cairn_bench_state *st, void *user) {
+  const int wall = (int)(intptr_t)user;
+  if (!lb_ready()) {
+    cairn_bench_skip(st, lb.error);
+    return;
+  }
+  const int32_t w = cairn_grid_width(lb.grid), h = cairn_grid_height(lb.grid);
+  cairn_grid *g = NULL;
+  cairn_dead_ends *de = NULL;
+  if (cairn_grid_create(w, h, 1, NULL, &g) != CAIRN_OK) {
+    cairn_bench_skip(st, "out of memory");
+    return;
+  }
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) cairn_grid_set_cost(g, x, y, cairn_grid_cost(lb.grid, x, y));
+  for (int k = 0; k < 64; k++) cairn_grid_set_cost(g, lb.spot[k].x, lb.spot[k].y, 3);
+  if (cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
+    cairn_bench_skip(st, "out of memory");
+    cairn_grid_destroy(g);
+    return;
+  }
+  uint64_t k = 0;
+  while (cairn_bench_next(st)) {
+    cairn_bench_pause(st);
+    const cairn_point c = lb.spot[(k >> 1) & 63];
+    const uint8_t to = k & 1 ? 3 : wall ? 0 : 5;
+    cairn_grid_set_cost(g, c.x, c.y, to);
+    k++;
+    cairn_bench_resume(st);
+    cairn_dead_ends_update(de);
+  }
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
 static void lb_free(void) {
   cairn_grid_destroy(lb.grid);
   cairn_bench_scen_free(&lb.data);
@@ -497,4 +538,8 @@ void cairn_bench_register_layers(void) {
     cairn_bench_register(name, bm_flow_rebuild, (void *)(intptr_t)radii[i]);
   }
   cairn_bench_register("layers_flow_idle/fields:16", bm_flow_idle, (void *)(intptr_t)16);
+  cairn_bench_register("layers_dead_ends_update/edit:terrain", bm_dead_ends_update,
+                       (void *)(intptr_t)0);
+  cairn_bench_register("layers_dead_ends_update/edit:wall", bm_dead_ends_update,
+                       (void *)(intptr_t)1);
 }

@@ -68,9 +68,15 @@ static bool door_fits(const cairn_grid *g, const uint8_t *door, const uint32_t *
  * before columns, cells in index order, none sharing a cell with one
  * marked before or with a one-cell gate (cut[c] != 0): a gate of one cell
  * skips more, and under every option, so no door swallows one. */
-static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut) {
+/* The grid's cheapest terrain among its open cells (1 when none). */
+static uint8_t least_cost(const cairn_grid *g) {
   uint8_t least = 1;
   while (least < 255 && !g->by_cost[least]) least++;
+  return least;
+}
+
+static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut) {
+  const uint8_t least = least_cost(g);
   for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
     for (unsigned down = 0; down < 2; down++) {
       const uint32_t step = down ? (uint32_t)g->stride : 1u;
@@ -363,6 +369,32 @@ static cairn_status find(cairn_dead_ends *de) {
   return st;
 }
 
+/* Compares the grid's open and cheapest-terrain cells with the snapshot
+ * (store: writes it instead); true when they match. One pass of 64 cells
+ * a word: a small part of a search's cost. */
+static bool same_shape(cairn_dead_ends *de, bool store) {
+  const cairn_grid *g = de->grid;
+  const uint8_t least = least_cost(g);
+  bool same = !store && least == de->least;
+  for (size_t w = 0; w < de->words && (store || same); w++) {
+    uint64_t open = 0, at_least = 0;
+    const size_t c0 = w * 64, n = de->padded - c0 < 64 ? de->padded - c0 : 64;
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t t = g->cost[c0 + i];
+      open |= (uint64_t)(t != 0) << i;
+      at_least |= (uint64_t)(t == least) << i;
+    }
+    if (store) {
+      de->open_bits[w] = open;
+      de->least_bits[w] = at_least;
+    } else {
+      same = open == de->open_bits[w] && at_least == de->least_bits[w];
+    }
+  }
+  if (store) de->least = least;
+  return same;
+}
+
 cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocator *alloc,
                                     cairn_dead_ends **out) {
   if (!out) return CAIRN_ERR_ARG;
@@ -379,7 +411,10 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->gate_bits = cairn__alloc(&a, de->words * sizeof *de->gate_bits);
   de->cell_gate_bits = cairn__alloc(&a, de->words * sizeof *de->cell_gate_bits);
   de->dead_bits = cairn__alloc(&a, de->words * sizeof *de->dead_bits);
-  cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits
+  de->open_bits = cairn__alloc(&a, de->words * sizeof *de->open_bits);
+  de->least_bits = cairn__alloc(&a, de->words * sizeof *de->least_bits);
+  cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
+                            de->open_bits && de->least_bits
                         ? cairn_dead_ends_update(de)
                         : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
@@ -398,14 +433,24 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->gate_bits, de->words * sizeof *de->gate_bits);
   cairn__free(&a, de->cell_gate_bits, de->words * sizeof *de->cell_gate_bits);
   cairn__free(&a, de->dead_bits, de->words * sizeof *de->dead_bits);
+  cairn__free(&a, de->open_bits, de->words * sizeof *de->open_bits);
+  cairn__free(&a, de->least_bits, de->words * sizeof *de->least_bits);
   cairn__free(&a, de, sizeof *de);
 }
 
 cairn_status cairn_dead_ends_update(cairn_dead_ends *de) {
   if (!de) return CAIRN_ERR_ARG;
+  /* edits that opened or closed no cell and moved no cell into or out of
+   * the cheapest terrain leave every gate, door and area as they were */
+  if (de->current && same_shape(de, false)) {
+    de->version = de->grid->edits;
+    return CAIRN_OK;
+  }
   de->current = false;
   cairn_status st = find(de);
   if (st != CAIRN_OK) return st;
+  de->finds++;
+  same_shape(de, true);
   de->version = de->grid->edits;
   de->current = true;
   return CAIRN_OK;
@@ -430,7 +475,7 @@ cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_end
 
 size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
-  return sizeof *de + de->padded * sizeof *de->area + 3 * de->words * sizeof *de->gate_bits +
+  return sizeof *de + de->padded * sizeof *de->area + 5 * de->words * sizeof *de->gate_bits +
          ((size_t)de->count + 1) * (4 * sizeof *de->end + 1);
 }
 

@@ -44,6 +44,13 @@ struct cairn_dead_ends {
   uint8_t *door;
   uint32_t count;
   cairn_dead_ends_stats stats;
+  /* what the areas depend on, as found: each padded cell open, and at the
+   * cheapest terrain (doors are runs of those), a bit each; that cost.
+   * An update whose grid still gives the same (terrain changed elsewhere)
+   * keeps the areas. finds: the searches run (create and updates). */
+  uint64_t *open_bits, *least_bits;
+  uint8_t least;
+  uint64_t finds;
 };
 
 CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {

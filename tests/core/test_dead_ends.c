@@ -400,6 +400,47 @@ static void skips_the_rooms_beside_the_way(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Terrain edits that open or close no cell and move none into or out of
+ * the cheapest terrain keep the table without a search; those that do
+ * search again. Either way the table equals a fresh one. */
+static void terrain_edits_keep_the_table(void **state) {
+  (void)state;
+  uint64_t rng = 91;
+  cairn_grid *g = tu_rooms(&rng, 48, 34, 55, 4); /* terrain 1..4: doors at 1 */
+  cairn_dead_ends *de = table(g);
+  for (int round = 0; round < 40; round++) {
+    const uint64_t finds = de->finds;
+    const bool shape = round % 4 == 3; /* a cell into or out of terrain 1 */
+    for (int e = 0; e < 1 + round % 5; e++) {
+      cairn_point p = tu_random_open(&rng, g);
+      const uint8_t was = cairn_grid_cost(g, p.x, p.y);
+      uint8_t to = (uint8_t)(2 + tu_below(&rng, 7));
+      if (shape) to = was == 1 ? 3 : 1;
+      else if (was == 1) continue; /* a terrain-1 cell stays at 1 */
+      assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, to), CAIRN_OK);
+    }
+    assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+    assert_true(cairn_dead_ends_current(de));
+    if (!shape) assert_int_equal(de->finds, finds);
+    cairn_dead_ends *fresh = table(g);
+    assert_int_equal(de->count, fresh->count);
+    assert_memory_equal(de->area, fresh->area, g->padded * sizeof *de->area);
+    assert_memory_equal(de->end + 1, fresh->end + 1, de->count * sizeof *de->end);
+    assert_memory_equal(de->gate + 1, fresh->gate + 1, de->count * sizeof *de->gate);
+    assert_memory_equal(de->door + 1, fresh->door + 1, de->count);
+    assert_memory_equal(&de->stats, &fresh->stats, sizeof de->stats);
+    cairn_dead_ends_destroy(fresh);
+  }
+  /* a wall: a search again */
+  const uint64_t finds = de->finds;
+  cairn_point p = tu_random_open(&rng, g);
+  assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 0), CAIRN_OK);
+  assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+  assert_int_equal(de->finds, finds + 1);
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
 /* After random edits, an update gives what a fresh table gives; between
  * the edit and the update, searches refuse the table. */
 static void update_equals_fresh(void **state) {
@@ -491,6 +532,7 @@ int main(void) {
       tu_with_search(sliced_equals_whole),
       tu_with_search(skips_the_rooms_beside_the_way),
       tu_with_search(update_equals_fresh),
+      cmocka_unit_test(terrain_edits_keep_the_table),
       tu_with_search(refusals),
       cmocka_unit_test(out_of_memory),
   };

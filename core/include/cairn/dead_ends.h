@@ -82,9 +82,14 @@ CAIRN_CORE_API cairn_status cairn_dead_ends_create(const cairn_grid *grid,
 /** Releases the table.
  * @param[in] de the table, or NULL (ignored) */
 CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
-/** Finds the dead ends again after edits: one edit can open a loop that
- * turns a dead end into a through route anywhere on its island, so this
- * redoes the whole grid (docs/PERFORMANCE.md gives its time).
+/** Brings the table to its grid after edits. The areas depend only on
+ * which cells are open and which are at the grid's cheapest terrain (the
+ * doors' cells): edits that opened or closed no cell and moved none into
+ * or out of that terrain (a road on grass, a swamp deepened) keep them,
+ * for one pass over the cells. Other edits can open a loop that turns a
+ * dead end into a through route anywhere on its island, so the whole grid
+ * is searched again (docs/PERFORMANCE.md gives both times). Either way the
+ * table equals a fresh one.
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
  * refuses searches until an update succeeds) */
