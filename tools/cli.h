@@ -104,6 +104,20 @@ typedef struct cli_size_tally {
   double walked; /* cells each walked, on average */
 } cli_size_tally;
 
+/* The ticks after which 50 %, 90 % and all of a run's agents had arrived
+ * (-1: not yet), for cairn horde, march and crowd-bench (cli_crowd.c). */
+typedef struct cli_arrivals {
+  long t50, t90, t100;
+} cli_arrivals;
+/* None yet. */
+void cli_arrivals_init(cli_arrivals *a);
+/* Notes tick t for each share that `arrived` of `agents` first reaches. */
+void cli_arrivals_note(cli_arrivals *a, long t, double arrived, double agents);
+/* ,"t50":T,"t90":T,"t100":T, each null when it never came. */
+void cli_arrivals_json(const cli_arrivals *a);
+/* "50 % after tick T, 90 % after tick T, all after tick T" ("never"). */
+void cli_arrivals_text(const cli_arrivals *a);
+
 /* A crowd run's summary (cairn horde and cairn march; cli_crowd.c). */
 typedef struct cli_crowd_summary {
   long agents, ticks;
@@ -122,9 +136,8 @@ typedef struct cli_crowd_summary {
    * and their median time (0 when there were none) */
   long full_ticks;
   double full_median_ms;
-  /* the ticks after which 50 %, 90 % and all of the agents had arrived
-   * (-1: never in this run; a loaded crowd's, from its own count) */
-  long t50, t90, t100;
+  /* when the agents arrived (a loaded crowd's, from its own count) */
+  cli_arrivals arrive;
   /* in (cairn horde): the most agents on the field within 3 cells of one
    * gate after a tick (its cells' box, 3 cells wider each way); printed
    * when >= 0 */

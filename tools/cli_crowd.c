@@ -29,13 +29,36 @@ void cli_crowd_error(const char *cmd, const cairn_crowd *c, cairn_status st) {
   cli_error("%s: %s%s%s", cmd, cairn_status_str(st), *why ? ": " : "", why);
 }
 
-/* Notes tick t in sum's t50, t90 and t100 when `arrived` first reaches
- * that share of the agents. */
-static void arrivals(cli_crowd_summary *sum, long t, uint32_t arrived) {
-  const double n = (double)sum->agents, got = (double)arrived;
-  if (sum->t50 < 0 && got >= 0.5 * n) sum->t50 = t;
-  if (sum->t90 < 0 && got >= 0.9 * n) sum->t90 = t;
-  if (sum->t100 < 0 && got >= n) sum->t100 = t;
+void cli_arrivals_init(cli_arrivals *a) { a->t50 = a->t90 = a->t100 = -1; }
+
+void cli_arrivals_note(cli_arrivals *a, long t, double arrived, double agents) {
+  if (a->t50 < 0 && arrived >= 0.5 * agents) a->t50 = t;
+  if (a->t90 < 0 && arrived >= 0.9 * agents) a->t90 = t;
+  if (a->t100 < 0 && arrived >= agents) a->t100 = t;
+}
+
+void cli_arrivals_json(const cli_arrivals *a) {
+  const long ts[3] = {a->t50, a->t90, a->t100};
+  const char *names[3] = {"t50", "t90", "t100"};
+  for (int k = 0; k < 3; k++) {
+    if (ts[k] >= 0) printf(",\"%s\":%ld", names[k], ts[k]);
+    else printf(",\"%s\":null", names[k]);
+  }
+}
+
+/* "tick 1234", or "never" for -1. */
+static void print_tick(long t) {
+  if (t >= 0) printf("tick %ld", t);
+  else printf("never");
+}
+
+void cli_arrivals_text(const cli_arrivals *a) {
+  printf("50 %% after ");
+  print_tick(a->t50);
+  printf(", 90 %% after ");
+  print_tick(a->t90);
+  printf(", all after ");
+  print_tick(a->t100);
 }
 
 cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
@@ -45,7 +68,7 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
    * start, and a run that had stopped (nothing moving) stays stopped */
   long t0 = (long)st.ticks;
   sum->orders_plan_ms = -1;
-  sum->t50 = sum->t90 = sum->t100 = -1;
+  cli_arrivals_init(&sum->arrive);
   if (t0 > 0 && st.moving + st.waiting + st.queued == 0) ticks = t0;
   long n = ticks > t0 ? ticks - t0 : 0;
   double *ms = malloc((size_t)(n ? n : 1) * sizeof *ms);
@@ -63,7 +86,7 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
     ms[t - t0] = us / 1000.0;
     total_us += us;
     cairn_crowd_get_stats(c, &st);
-    arrivals(sum, t + 1, st.arrived);
+    cli_arrivals_note(&sum->arrive, t + 1, (double)st.arrived, (double)sum->agents);
     if (!st.queued && sum->orders_plan_ms < 0) sum->orders_plan_ms = (double)st.plan_ns / 1e6;
     sum->in_wall += st.in_wall;
     sum->lost += st.non_finite;
@@ -121,12 +144,6 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
   return CAIRN_OK;
 }
 
-/* "tick 1234", or "never" for -1. */
-static void print_tick(long t) {
-  if (t >= 0) printf("tick %ld", t);
-  else printf("never");
-}
-
 void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
   double pct = s->agent_ticks ? 100.0 * (double)s->overlaps / (double)s->agent_ticks : 0;
   if (json) {
@@ -151,12 +168,7 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
       if (s->full_ticks) printf("%.3f", s->full_median_ms);
       else printf("null");
     }
-    const long ts[3] = {s->t50, s->t90, s->t100};
-    const char *names[3] = {"t50", "t90", "t100"};
-    for (int k = 0; k < 3; k++) {
-      if (ts[k] >= 0) printf(",\"%s\":%ld", names[k], ts[k]);
-      else printf(",\"%s\":null", names[k]);
-    }
+    cli_arrivals_json(&s->arrive);
     if (s->max_queue >= 0) printf(",\"max_queue\":%ld", s->max_queue);
     if (s->n_sizes) {
       printf(",\"by_size\":[");
@@ -176,12 +188,8 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
   printf("in a wall   %llu agent-ticks, lost %llu\n", (unsigned long long)s->in_wall,
          (unsigned long long)s->lost);
   printf("overlap     %.3f %% of agent-ticks (discs overlapping by more than half a radius)\n", pct);
-  printf("arrivals    50 %% after ");
-  print_tick(s->t50);
-  printf(", 90 %% after ");
-  print_tick(s->t90);
-  printf(", all after ");
-  print_tick(s->t100);
+  printf("arrivals    ");
+  cli_arrivals_text(&s->arrive);
   printf("\n");
   if (s->max_queue >= 0)
     printf("queue       at most %ld agents within 3 cells of one gate\n", s->max_queue);

@@ -226,7 +226,8 @@ static void tear_down(bench_setup *s) {
 
 /* What the run measures, and the arrays it reads the crowd into. */
 typedef struct bench_run {
-  long n, ticks, t50, t90, t100;
+  long n, ticks;
+  cli_arrivals arrive;
   long arrived;
   uint8_t *done;         /* per agent: within 0.5 of its goal once */
   uint8_t *passed;       /* per agent: through the door */
@@ -304,17 +305,14 @@ static cairn_status observe(cairn_crowd *c, const bench_setup *s, bench_run *r, 
   for (size_t i = 0; i < live; i++) separation(c, r, r->user[i], r->pos[2 * i], r->pos[2 * i + 1]);
   for (size_t i = 0; i < n_gone; i++)
     if ((st = cairn_crowd_remove(c, r->gone[i])) != CAIRN_OK) return st;
-  const double got = (double)r->arrived, all = (double)s->n;
-  if (r->t50 < 0 && got >= 0.5 * all) r->t50 = t;
-  if (r->t90 < 0 && got >= 0.9 * all) r->t90 = t;
-  if (r->t100 < 0 && got >= all) r->t100 = t;
+  cli_arrivals_note(&r->arrive, t, (double)r->arrived, (double)s->n);
   return CAIRN_OK;
 }
 
 static cairn_status alloc_run(bench_run *r, long n) {
   memset(r, 0, sizeof *r);
   r->n = n;
-  r->t50 = r->t90 = r->t100 = -1;
+  cli_arrivals_init(&r->arrive);
   r->min_sep = INFINITY;
   const size_t m = (size_t)n;
   r->done = calloc(m, 1);
@@ -372,7 +370,7 @@ static cairn_status run(cairn_crowd *c, const bench_setup *s, const bench_args *
     cairn_status st = observe(c, s, r, t);
     if (st != CAIRN_OK) return st;
     r->ticks = t;
-    if (a->png && !drawn && r->t50 >= 0) {
+    if (a->png && !drawn && r->arrive.t50 >= 0) {
       *png_rc = draw(c, s, r, a->png, a->kind, t);
       drawn = true;
     }
@@ -400,16 +398,6 @@ static double door_flow(bench_run *r, float dt) {
   return span > 0 ? (double)(hi - lo) / span / 2.0 : -1.0;
 }
 
-static void put_tick(bool json, const char *name, long t) {
-  if (json) {
-    if (t >= 0) printf(",\"%s\":%ld", name, t);
-    else printf(",\"%s\":null", name);
-  } else {
-    if (t >= 0) printf(" %s %ld", name, t);
-    else printf(" %s never", name);
-  }
-}
-
 static void report(const bench_args *a, const bench_run *r, double flow, uint64_t hash) {
   const double overlap = r->agent_ticks ? 100.0 * (double)r->overlaps / (double)r->agent_ticks : 0;
   const double speed = r->speed_n ? r->speed_sum / (double)r->speed_n : 0;
@@ -418,9 +406,7 @@ static void report(const bench_args *a, const bench_run *r, double flow, uint64_
   if (a->json) {
     printf("{\"scenario\":\"%s\",\"agents\":%ld,\"ticks\":%ld,\"arrived\":%ld", kind_names[a->kind],
            r->n, r->ticks, r->arrived);
-    put_tick(true, "t50", r->t50);
-    put_tick(true, "t90", r->t90);
-    put_tick(true, "t100", r->t100);
+    cli_arrivals_json(&r->arrive);
     printf(",\"overlap_pct\":%.3f,\"min_sep\":%.3f,\"stuck\":%ld,\"mean_speed_ratio\":%.3f,"
            "\"in_wall\":%llu,\"lost\":%llu",
            overlap, sep, stuck, speed, (unsigned long long)r->in_wall,
@@ -434,10 +420,9 @@ static void report(const bench_args *a, const bench_run *r, double flow, uint64_
   }
   printf("scenario    %s, %ld agents of radius %.1f, top speed %.1f cells/s\n",
          kind_names[a->kind], r->n, (double)BENCH_RADIUS, (double)BENCH_SPEED);
-  printf("arrived     %ld after %ld ticks; ticks to", r->arrived, r->ticks);
-  put_tick(false, "50 %:", r->t50);
-  put_tick(false, "90 %:", r->t90);
-  put_tick(false, "all:", r->t100);
+  printf("arrived     %ld after %ld ticks\n", r->arrived, r->ticks);
+  printf("arrivals    ");
+  cli_arrivals_text(&r->arrive);
   printf("\n");
   printf("overlap     %.3f %% of agent-ticks; least separation %.3f of the radii's sum\n",
          overlap, sep);

@@ -496,21 +496,20 @@ cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_s
   return CAIRN_OK;
 }
 
+/* The area of cell p, 0 off the grid. */
+static uint32_t area_of(const cairn_dead_ends *de, cairn_point p) {
+  if (!cairn_grid_contains(de->grid, p.x, p.y)) return 0;
+  return de->area[cairn__grid_index(de->grid, p.x, p.y)];
+}
+
 /* Marks the area of cell p and every area that holds it. */
 static void mark_around(const cairn_dead_ends *de, uint8_t *mark, cairn_point p) {
-  if (!cairn_grid_contains(de->grid, p.x, p.y)) return;
-  uint32_t a = de->area[cairn__grid_index(de->grid, p.x, p.y)];
+  uint32_t a = area_of(de, p);
   while (a && !mark[a]) {
     mark[a] = 1;
     if (de->gate[a] == UINT32_MAX) break;
     a = de->area[de->gate[a]];
   }
-}
-
-/* The area of cell p, 0 off the grid. */
-static uint32_t area_of(const cairn_dead_ends *de, cairn_point p) {
-  if (!cairn_grid_contains(de->grid, p.x, p.y)) return 0;
-  return de->area[cairn__grid_index(de->grid, p.x, p.y)];
 }
 
 /* Fits area y into the start-and-goal test: true when the areas that hold

@@ -155,12 +155,15 @@ static cairn_status read_header(const uint8_t *p, size_t len, const char *name,
 }
 
 /* Where the payload ends in a file whose header read_header passed: before
- * the routes and their size, if any, and the checksum. */
-static size_t payload_end(const uint8_t *p, size_t len, const hpa_header *hd) {
+ * the routes, if any (*routes of them, else 0), their size and the
+ * checksum. The routes start there. */
+static size_t payload_end(const uint8_t *p, size_t len, const hpa_header *hd, size_t *routes) {
   size_t end = len - HPA_SUM_BYTES;
+  *routes = 0;
   if (hd->flags & HPA_FLAG_ROUTES) {
     end -= HPA_ROUTES_LEN_BYTES;
-    end -= (size_t)cairn__le64(p + end);
+    *routes = (size_t)cairn__le64(p + end);
+    end -= *routes;
   }
   return end;
 }
@@ -914,7 +917,8 @@ static cairn_status load_named(const void *buf, size_t len, const char *name,
   h->layer = layer;
   h->pen = layer ? cairn_penalty_cells(layer, NULL) : NULL;
   h->refresh_at = hd.refresh_at;
-  hpa_loader l = {h, buf, cairn__rbuf_init(buf, payload_end(buf, len, &hd)), name, err,
+  size_t routes;
+  hpa_loader l = {h, buf, cairn__rbuf_init(buf, payload_end(buf, len, &hd, &routes)), name, err,
                   (hd.flags & HPA_FLAG_WIDE) != 0, NULL, NULL, {{0}, {0}}};
   l.r.at = HPA_HEADER_BYTES;
   st = read_payload(&l, &hd);
@@ -1066,9 +1070,9 @@ static cairn_status load_routes_named(const uint8_t *buf, size_t len, const char
     cairn_path_cache_clear(pc);
     return CAIRN_OK;
   }
-  const size_t end = len - HPA_SUM_BYTES - HPA_ROUTES_LEN_BYTES;
-  const size_t n = (size_t)cairn__le64(buf + end);
-  st = cairn_path_cache_load(pc, buf + end - n, n);
+  size_t n;
+  const size_t at = payload_end(buf, len, &hd, &n);
+  st = cairn_path_cache_load(pc, buf + at, n);
   switch (st) {
   case CAIRN_OK: return CAIRN_OK;
   case CAIRN_ERR_PARSE:
