@@ -41,7 +41,9 @@ static const command commands[] = {
     {"horde", cmd_horde,
      "  horde  [--map FILE] [--agents N] [--ticks T] [--threads N] [--seed S]\n"
      "         [--json] (the night of the dead: undead converge on the gates)\n"
-     "         [--replay FILE] [--png FILE] [--frames DIR] [--gif FILE] [--every K]\n" },
+     "         [--replay FILE] [--png FILE] [--frames DIR] [--gif FILE] [--every K]\n"
+     "         [--density on|off] [--density-gain G] [--density-ticks K] (the fields\n"
+     "         pay for crowding: on, 2 steps an agent a cell above 1, every 30 ticks)\n" },
     {"march", cmd_march,
      "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
      "         [--seed S] [--budget NODES] [--algo astar|hpa|auto] [--json] [--png FILE]\n"

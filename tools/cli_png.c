@@ -185,6 +185,8 @@ static const char *const state_names[] = {"idle", "moving", "waiting",
 static void draw_top(const cli_png_scene *s, const cairn_view *v, cairn_image *img,
                      legend *l) {
   if (s->crowd) {
+    if (cairn_render_crowding(img, v, s->crowd, s->grid))
+      add_entry(l, cairn_colour_crowding, "crowding");
     cairn_render_agents(img, v, s->crowd, s->agents, s->n_agents);
     bool seen[6] = {false};
     for (size_t k = 0; k < s->n_agents; k++) {

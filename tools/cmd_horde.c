@@ -3,8 +3,8 @@
  * shared flow field, avoiding the defenders' torches; the summary says how
  * many arrived and at which gate, how many ever stood in a wall or got
  * lost, how much they overlapped, and how long the ticks took (also while
- * every agent was still on the field). --png draws the horde at midnight
- * beside the end. Counting and drawing only read the crowd: the state hash
+ * every agent was still on the field). --png draws the horde when half
+ * had arrived (or at midnight, if that comes first) beside the end. Counting and drawing only read the crowd: the state hash
  * is the same with or without them. */
 #include <math.h>
 #include <stdlib.h>
@@ -32,7 +32,12 @@
 static const char *const value_opts[] = {"--map", "--agents", "--ticks",
                                          "--threads", "--seed", "--replay",
                                          "--every", "--png", "--frames", "--gif",
-                                         "--save", "--load", "--size", NULL};
+                                         "--save", "--load", "--size", "--density",
+                                         "--density-gain", "--density-ticks", NULL};
+/* the night's congestion layer (cairn_crowd_opts.density_*): on unless
+ * --density off, the measured settings (docs/PERFORMANCE.md) */
+#define HORDE_DENSITY_GAIN 2.0
+#define HORDE_DENSITY_TICKS 30
 
 typedef struct horde_args {
   const char *map;
@@ -44,6 +49,9 @@ typedef struct horde_args {
   const char *png, *frames, *gif; /* the end of the night; every `every` ticks */
   const char *save, *load; /* the crowd's state: written at the end, read at the start */
   bool agents_given;
+  int density;         /* --density on|off: 1, 0 */
+  double density_gain; /* --density-gain G */
+  long density_ticks;  /* --density-ticks K */
 } horde_args;
 
 static int parse_args(int argc, char **argv, horde_args *a) {
@@ -59,6 +67,9 @@ static int parse_args(int argc, char **argv, horde_args *a) {
   a->png = a->frames = a->gif = NULL;
   a->save = a->load = NULL;
   a->agents_given = false;
+  a->density = 1;
+  a->density_gain = HORDE_DENSITY_GAIN;
+  a->density_ticks = HORDE_DENSITY_TICKS;
   cli_args c;
   cli_args_init(&c, argc, argv);
   while (cli_next(&c)) {
@@ -99,6 +110,12 @@ static int parse_args(int argc, char **argv, horde_args *a) {
       a->gif = v;
     } else if (cli_is(&c, "--every")) {
       if (!cli_parse_int("--every", v, 1, 1000000, &a->every)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--density")) {
+      if (!cli_parse_on_off("--density", v, &a->density)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--density-gain")) {
+      if (!cli_parse_double("--density-gain", v, 0.01, 100, &a->density_gain)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--density-ticks")) {
+      if (!cli_parse_int("--density-ticks", v, 1, 1000, &a->density_ticks)) return EXIT_USAGE;
     }
   }
   if (a->load && a->replay) {
@@ -360,7 +377,8 @@ typedef struct night_watch {
   float (*queue_box)[4];
   size_t n_boxes;
   long max_queue;
-  /* --png: the scene, the tick of the midnight panel, the panel */
+  /* --png: the scene, the tick of midnight (the left panel's latest),
+   * the left panel */
   cli_png_scene *pic;
   long midnight, agents_n;
   cairn_image *panel;
@@ -451,12 +469,17 @@ static cairn_status watch_tick(void *user, long t, const cairn_crowd_stats *st) 
   night_watch *w = user;
   tally(w, st->arrived);
   count_queues(w);
-  if (w->pic && t == w->midnight) draw_panel(w, " at midnight", t, &w->panel);
+  /* the left panel: the horde at its height, when half had arrived (the
+   * night's busiest gates), or at midnight if that comes first */
+  if (w->pic && !w->panel && 2 * (long)st->arrived >= w->agents_n)
+    draw_panel(w, ", half arrived", t, &w->panel);
+  if (w->pic && !w->panel && t == w->midnight) draw_panel(w, " at midnight", t, &w->panel);
   return CAIRN_OK;
 }
 
-/* The picture: the midnight panel (drawn during the run, or now when the
- * run ended before midnight) beside the end. Exit code. */
+/* The picture: the left panel (drawn during the run, or now when the run
+ * ended before half arrived and before midnight) beside the end. Exit
+ * code. */
 static int save_night(night_watch *w, long last, const char *path) {
   cairn_image *end = NULL;
   if (!w->panel) draw_panel(w, ", over before midnight", last, &w->panel);
@@ -566,6 +589,8 @@ int cmd_horde(int argc, char **argv) {
   o.threads = (int)a.threads;
   o.penalty = torch.layer;
   o.bin_size = (float)size; /* touching discs of radius up to size / 2 */
+  o.density_gain = a.density ? (float)a.density_gain : 0.0f;
+  o.density_ticks = (uint32_t)a.density_ticks;
   if (o.bin_size < 1.0f) o.bin_size = 1.0f;
   if (st == CAIRN_OK && !agents) st = CAIRN_ERR_NOMEM;
   bool said = false; /* the error is printed already */

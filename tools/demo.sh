@@ -3,7 +3,7 @@
 # shipped settlement: 10,000 undead spawn at the map's edges at dusk and
 # converge on the town's gates along one shared flow field, avoiding the
 # defenders' torches, every tick in two phases on all cores; then a picture
-# of the night while it happens: the horde at midnight beside the end
+# of the night while it happens: the horde when half had arrived beside the end
 # (out/night.png).
 #
 # Installs only what the demo needs (setup.sh's demo set: CMake, a C
@@ -58,6 +58,6 @@ mkdir -p "$cairn_root/out"
 "$cairn" horde --map "$cairn_root/maps/settlement.map" --agents 10000 \
   --png "$cairn_root/out/night.png"
 echo "== the night while it happens: $cairn_root/out/night.png =="
-echo "   left: the horde at midnight (tick 3000 of the night's 6000; the last tick if every"
-echo "   undead arrived before), right: the end; each captioned with its tick and arrivals."
-echo "   Gates orange, torches yellow in their red light, undead red moving, green arrived."
+echo "   left: the horde when half had arrived, right: the end; each captioned with its"
+echo "   tick and arrivals. Gates orange, torches yellow in their red light, the crowding"
+echo "   the field pays for blue, undead red moving, green arrived."

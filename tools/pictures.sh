@@ -23,11 +23,11 @@ trap 'rm -rf "$tmp"' EXIT
 # one flow field to the same cell: its moves, and its cost to the goal
 "$cairn" render --map "$maps/outskirts.map" --flow 102,30 --png "$img/flow.png"
 "$cairn" render --map "$maps/outskirts.map" --flow 102,30 --heat --png "$img/flow-heat.png"
-# the night of the dead: dusk (tick 0) and midnight (tick 3000 of 6000)
-"$cairn" horde --map "$maps/settlement.map" --agents 10000 --ticks 3000 --every 3000 \
+# the night of the dead: dusk (tick 0) and about when half had arrived
+"$cairn" horde --map "$maps/settlement.map" --agents 10000 --ticks 1100 --every 1100 \
   --frames "$tmp" >/dev/null
 cp "$tmp/tick-000000.png" "$img/horde-dusk.png"
-cp "$tmp/tick-003000.png" "$img/horde-midnight.png"
+cp "$tmp/tick-001100.png" "$img/horde-height.png"
 # the standard avoidance scenarios, when half the agents had arrived
 for sc in circle crossing bottleneck; do
   "$cairn" crowd-bench --scenario $sc --png "$img/crowd-$sc.png" >/dev/null

@@ -89,6 +89,13 @@ static void penalty_refresh(cairn_penalty *p, uint32_t i) {
 
 uint64_t cairn_penalty_version(const cairn_penalty *p) { return p ? p->version : 0; }
 
+size_t cairn_penalty_memory(const cairn_penalty *p) {
+  if (!p) return 0;
+  return sizeof *p +
+         p->padded * (sizeof *p->cell + sizeof *p->sum + sizeof *p->blocks + sizeof *p->stamp) +
+         penalty_tiles(p) * sizeof *p->tile;
+}
+
 uint64_t cairn_penalty_changed(const cairn_penalty *p, cairn_rect r) {
   if (!p) return 0;
   int32_t x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;

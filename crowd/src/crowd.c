@@ -20,6 +20,8 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   o.claim_radius = 16;
   o.claim_ticks = 300;
   o.max_events = 4096;
+  o.density_comfort = 1.0f;
+  o.density_ticks = 10;
   return o;
 }
 
@@ -112,6 +114,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
   if (st == CAIRN_OK) memset(c->slot_bin, 0xff, sizeof *c->slot_bin * c->cap);
   if (st == CAIRN_OK) st = cairn_flow_builder_create(&c->alloc, &c->builder);
   if (st == CAIRN_OK) st = cairn_flow_builder_reserve(c->builder, c->route);
+  if (st == CAIRN_OK) st = cairn__crowd_density_init(c);
   if (st == CAIRN_OK) {
     cairn_flow_opts fo = cairn_flow_defaults();
     /* the crowd's field builds share its workers */
@@ -121,7 +124,7 @@ cairn_status cairn_crowd_create(const cairn_grid *grid,
      * its first goal cell, so a horde would funnel into one cell of a
      * wide gate; the blend of moves spreads them over all of it */
     fo.los_radius = 0;
-    fo.penalty = o.penalty;
+    fo.penalty = cairn__crowd_field_layer(c);
     st = cairn_flow_cache_create(c->route, o.field_cache_bytes, &fo, &c->alloc,
                                  &c->cache);
   }
@@ -141,6 +144,7 @@ void cairn_crowd_destroy(cairn_crowd *c) {
   cairn__crowd_events_free(c);
   cairn_flow_cache_destroy(c->cache);
   cairn_flow_builder_destroy(c->builder);
+  cairn__crowd_density_free(c);
   free_arrays(c);
   cairn__workers_free(&c->workers);
   cairn_allocator a = c->alloc;
@@ -253,6 +257,10 @@ cairn_status cairn_crowd_set_user(cairn_crowd *c, cairn_agent a, uint64_t user) 
 cairn_status cairn_crowd_tick(cairn_crowd *c) {
   if (!c) return CAIRN_ERR_ARG;
   c->tick_status = CAIRN_OK;
+  cairn_status dst = cairn__crowd_density_tick(c);
+  if (dst != CAIRN_OK) /* before anything moved: the tick can be run again */
+    return cairn__crowd_fail(c, dst, "tick %llu: repairing the fields to the density: %s",
+                             (unsigned long long)c->tick + 1, cairn_status_str(dst));
   c->ev_tick = c->tick + 1;
   if (c->ring_len) { /* timed only with work: a clock read is no free call */
     const uint64_t t0 = cairn__now_ns();
@@ -346,5 +354,5 @@ size_t cairn_crowd_memory(const cairn_crowd *c) {
          sizeof *c->ring * c->ring_cap + sizeof *c->smooth * c->smooth_cap +
          sizeof *c->todo_n * commit_tasks(c) + sizeof *c->ev * c->ev_cap +
          cairn_search_memory(c->search) + cairn_flow_builder_memory(c->builder) +
-         fs.bytes;
+         cairn__crowd_density_memory(c) + fs.bytes;
 }

@@ -71,6 +71,15 @@ static cairn_status check_opts(const cairn_crowd_opts *o, char *d, size_t cap) {
   if (o->max_events > CAIRN_CROWD_MAX_EVENTS)
     return say(d, cap, CAIRN_ERR_ARG, "opts.max_events %lu is above %lu",
                (unsigned long)o->max_events, (unsigned long)CAIRN_CROWD_MAX_EVENTS);
+  if (!in_range(o->density_gain, 0.0f, 100.0f, 0))
+    return say(d, cap, CAIRN_ERR_ARG, "opts.density_gain %g is not in [0, 100]",
+               (double)o->density_gain);
+  if (!in_range(o->density_comfort, 0.0f, 16.0f, 0))
+    return say(d, cap, CAIRN_ERR_ARG, "opts.density_comfort %g is not in [0, 16]",
+               (double)o->density_comfort);
+  if (o->density_ticks < 1 || o->density_ticks > 1000)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.density_ticks %lu is not in 1..1000",
+               (unsigned long)o->density_ticks);
   if (cairn_jobs_check(o->jobs) != CAIRN_OK)
     return say(d, cap, CAIRN_ERR_ARG,
                "opts.jobs is not a valid job system (cairn_jobs_check refuses it)");

@@ -57,6 +57,25 @@ typedef struct crowd_pass {
   uint32_t old_tasks;  /* counting and placing tasks over those places */
 } crowd_pass;
 
+/* The congestion layer (opts.density_gain, crowd_density.c). The fields
+ * pay `layer`: opts.penalty's values mirrored in `base` plus the density
+ * part in `pen`, so the cache repairs its fields through the layer path
+ * it has for opts.penalty. Padded arrays, laid out as the grid's cells. */
+typedef struct crowd_density {
+  cairn_penalty *layer;
+  uint32_t *pen;     /* the density part of each cell, cost units */
+  uint32_t *base;    /* opts.penalty as mirrored (CAIRN_PENALTY_BLOCK:
+                        blocked); NULL without one */
+  uint32_t *sum;     /* bodies in each cell's 3 x 3 block: 0 but during an
+                        update */
+  uint32_t *live;    /* the cells whose pen is above 0, in the order found */
+  uint32_t *next;    /* an update's cells touched, then its live ones */
+  uint32_t n_live;
+  size_t padded;     /* cells of each padded array */
+  size_t list_cap;   /* room in live and next */
+  uint32_t *changes; /* scratch: opts.penalty's changed cells */
+} crowd_density;
+
 #define CROWD_ERROR_CAP 160 /* bytes of a refusal's detail */
 
 #define CROWD_MAX_AVOID 256 /* stopped units' cells one search avoids */
@@ -150,6 +169,7 @@ struct cairn_crowd {
   size_t head_given;        /* raw cells of the head's route its agents got */
   uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */
+  crowd_density *dens;      /* opts.density_gain > 0: the congestion layer */
   /* the grids' versions (cairn_grid_version) the crowd was last told of:
    * at create and by cairn_crowd_grid_changed (a save needs them current) */
   uint64_t grid_seen, route_seen;
@@ -367,6 +387,25 @@ void cairn__crowd_clear_block(cairn_crowd *c, size_t blk);
 
 /* steering (crowd_steer.c): opts.chunk agents a task, in bin order. */
 void cairn__crowd_steer_task(void *arg, uint32_t t, uint32_t w);
+
+/* density (crowd_density.c): the layer made at create (nothing when
+ * opts.density_gain is 0), freed at destroy; the tick's update (every
+ * opts.density_ticks ticks: counts the bodies, repairs the fields);
+ * opts.penalty's changes mirrored (before the cache is told); the density
+ * set to n cells (padded indices, distinct, open) and their values, the
+ * others 0 (a load; the cache not told), giving the cells changed;
+ * memory. */
+cairn_status cairn__crowd_density_init(cairn_crowd *c);
+void cairn__crowd_density_free(cairn_crowd *c);
+cairn_status cairn__crowd_density_tick(cairn_crowd *c);
+void cairn__crowd_density_mirror(cairn_crowd *c);
+size_t cairn__crowd_density_set(cairn_crowd *c, const uint32_t *cells, const uint32_t *pen,
+                                 uint32_t n);
+size_t cairn__crowd_density_memory(const cairn_crowd *c);
+/* The layer the crowd's fields pay: the congestion layer, or opts.penalty. */
+static inline const cairn_penalty *cairn__crowd_field_layer(const cairn_crowd *c) {
+  return c->dens ? c->dens->layer : c->opts.penalty;
+}
 
 /* tick (crowd_tick.c) */
 void cairn__crowd_step(cairn_crowd *c);

@@ -55,6 +55,8 @@ typedef struct crowd_view {
   const uint8_t *stats;
   uint32_t n_events;
   const uint8_t *events;
+  uint32_t n_dense;
+  const uint8_t *dense;
 } crowd_view;
 
 #define BAD(v, err, ...) cairn__crowd_file_fail(err, CAIRN_ERR_PARSE, (v)->name, __VA_ARGS__)
@@ -161,6 +163,8 @@ static cairn_status read_view(const cairn_crowd *c, cairn__rbuf *r, crowd_view *
   v->stats = span(r, 1, CROWD_STATS_BYTES);
   v->n_events = cairn__get_u32(r);
   v->events = span(r, v->n_events, CROWD_EVENT_BYTES);
+  v->n_dense = cairn__get_u32(r);
+  v->dense = span(r, v->n_dense, CROWD_DENSE_BYTES);
   if (r->over) return BAD(v, err, "malformed: a count runs past the end of the state");
   if (cairn__rbuf_left(r))
     return BAD(v, err, "malformed: %zu bytes after the state", cairn__rbuf_left(r));
@@ -453,6 +457,43 @@ static cairn_status check_claims(const cairn_crowd *c, const crowd_view *v,
   return CAIRN_OK;
 }
 
+/* The congestion layer's cells: open cells of the grid, each once, values
+ * a layer holds, no more than an update lists. The duplicates are found
+ * with the layer's counting array, which is 0 between updates and left
+ * so. */
+static cairn_status check_density(cairn_crowd *c, const crowd_view *v, cairn_error *err) {
+  const crowd_density *d = c->dens;
+  if (!d) {
+    if (v->n_dense) return BAD(v, err, "%u density cells, but density is off", v->n_dense);
+    return CAIRN_OK;
+  }
+  if (v->n_dense > d->list_cap)
+    return BAD(v, err, "%u density cells, above the %zu an update lists", v->n_dense,
+               d->list_cap);
+  uint32_t k = 0;
+  for (; k < v->n_dense; k++) {
+    const uint8_t *e = v->dense + (size_t)k * CROWD_DENSE_BYTES;
+    cairn_point p = cairn__crowd_pt_at(e);
+    uint32_t pen = cairn__le32(e + 8);
+    if (!in_grid(c, p) || cairn__crowd_blocked(c, p.x, p.y) || pen == 0 ||
+        pen > CAIRN_PENALTY_MAX)
+      break;
+    uint32_t i = (uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1);
+    if (d->sum[i]) break;
+    d->sum[i] = 1;
+  }
+  for (uint32_t j = 0; j < k; j++) {
+    cairn_point p = cairn__crowd_pt_at(v->dense + (size_t)j * CROWD_DENSE_BYTES);
+    d->sum[(uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1)] = 0;
+  }
+  if (k < v->n_dense)
+    return BAD(v, err,
+               "density cell %u is off the grid, blocked, listed twice or has value 0 or "
+               "the block's",
+               k);
+  return CAIRN_OK;
+}
+
 static cairn_status check_view(cairn_crowd *c, const crowd_view *v, cairn_error *err) {
   cairn_status st = check_slots(c, v, err);
   if (st == CAIRN_OK) st = check_free(c, v, err);
@@ -464,6 +505,7 @@ static cairn_status check_view(cairn_crowd *c, const crowd_view *v, cairn_error 
   if (st == CAIRN_OK) st = check_search(c, v, err);
   if (st == CAIRN_OK) st = check_claims(c, v, err);
   if (st == CAIRN_OK) st = check_events(c, v, err);
+  if (st == CAIRN_OK) st = check_density(c, v, err);
   return st;
 }
 
@@ -607,6 +649,63 @@ static cairn_status load_needs(cairn_crowd *c, const crowd_view *v, crowd_loaded
   if (st == CAIRN_OK && v->search_kind == CROWD_SEARCH_ASTAR) st = load_astar(c, v, l, err);
   if (st == CAIRN_OK && v->search_kind == CROWD_SEARCH_HPA) st = load_route(c, v, l, err);
   return st;
+}
+
+/* The congestion layer before a load (to put back if it fails) and the
+ * file's, as padded cells and values: the fields the load builds or
+ * repairs must show the file's. */
+typedef struct density_swap {
+  uint32_t *cells, *pen; /* the old list, then the file's */
+  uint32_t n_old, n_new;
+  size_t bytes;
+  int applied; /* the file's is set */
+} density_swap;
+
+static void swap_free(cairn_crowd *c, density_swap *w) {
+  if (w->cells) cairn__free(&c->alloc, w->cells, w->bytes);
+  memset(w, 0, sizeof *w);
+}
+
+/* Sets the layer to the file's and brings the cache's fields to it. */
+static cairn_status density_in(cairn_crowd *c, const crowd_view *v, density_swap *w,
+                               cairn_error *err) {
+  memset(w, 0, sizeof *w);
+  crowd_density *d = c->dens;
+  if (!d) return CAIRN_OK;
+  size_t n = (size_t)d->n_live + v->n_dense;
+  w->bytes = 2 * n * sizeof *w->cells;
+  w->cells = n ? cairn__alloc(&c->alloc, w->bytes) : NULL;
+  if (n && !w->cells)
+    return cairn__crowd_file_fail(err, CAIRN_ERR_NOMEM, v->name,
+                                  "out of memory setting the density");
+  w->pen = w->cells + n;
+  w->n_old = d->n_live;
+  w->n_new = v->n_dense;
+  for (uint32_t k = 0; k < d->n_live; k++) {
+    w->cells[k] = d->live[k];
+    w->pen[k] = d->pen[d->live[k]];
+  }
+  for (uint32_t k = 0; k < v->n_dense; k++) {
+    const uint8_t *e = v->dense + (size_t)k * CROWD_DENSE_BYTES;
+    cairn_point p = cairn__crowd_pt_at(e);
+    w->cells[w->n_old + k] = (uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1);
+    w->pen[w->n_old + k] = cairn__le32(e + 8);
+  }
+  cairn__crowd_density_set(c, w->cells + w->n_old, w->pen + w->n_old, w->n_new);
+  w->applied = 1;
+  cairn_status st = cairn_flow_cache_layer_changed(c->cache, c->builder, NULL, NULL);
+  if (st != CAIRN_OK)
+    return cairn__crowd_file_fail(err, st, v->name, "repairing the fields to the density: %s",
+                                  cairn_status_str(st));
+  return CAIRN_OK;
+}
+
+/* A failed load: the layer as it was, and the fields with it (a repair
+ * gives exactly the fields the layer had). */
+static void density_back(cairn_crowd *c, density_swap *w) {
+  if (!w->applied) return;
+  cairn__crowd_density_set(c, w->cells, w->pen, w->n_old);
+  (void)cairn_flow_cache_layer_changed(c->cache, c->builder, NULL, NULL);
 }
 
 /* ---- step 3: the commit --------------------------------------------- */
@@ -754,12 +853,17 @@ static cairn_status load(cairn_crowd *c, const void *buf, size_t len, const char
   if (st != CAIRN_OK) return st;
   crowd_loaded l;
   memset(&l, 0, sizeof l);
-  st = load_needs(c, &v, &l, err);
+  density_swap w;
+  st = density_in(c, &v, &w, err);
+  if (st == CAIRN_OK) st = load_needs(c, &v, &l, err);
   if (st != CAIRN_OK) {
     drop_loaded(c, &l);
+    density_back(c, &w);
+    swap_free(c, &w);
     return st;
   }
   commit(c, &v, &l);
+  swap_free(c, &w);
   return CAIRN_OK;
 }
 

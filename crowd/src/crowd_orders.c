@@ -557,6 +557,7 @@ cairn_status cairn_crowd_layer_changed(cairn_crowd *c) {
   uint64_t v = cairn_penalty_version(c->opts.penalty);
   if (v == c->layer_seen) return cairn__crowd_ok(c);
   cairn__crowd_restart_search(c); /* a search must not see the layer move */
+  cairn__crowd_density_mirror(c);  /* the fields' layer holds opts.penalty */
   cairn_status st = cairn_flow_cache_layer_changed(c->cache, c->builder, NULL, NULL);
   if (st != CAIRN_OK)
     return cairn__crowd_fail(c, st, "repairing the cached fields to the layer: %s",

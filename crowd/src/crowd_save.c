@@ -65,6 +65,9 @@ void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out) {
   out->claim_radius = o->claim_radius;
   out->claim_ticks = o->claim_ticks;
   out->max_events = o->max_events;
+  out->density_gain = o->density_gain;
+  out->density_comfort = o->density_comfort;
+  out->density_ticks = o->density_ticks;
 }
 
 void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
@@ -90,6 +93,9 @@ void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
   cairn__put_u32(w, (uint32_t)s->claim_radius);
   cairn__put_u32(w, s->claim_ticks);
   cairn__put_u32(w, s->max_events);
+  cairn__put_f32(w, s->density_gain);
+  cairn__put_f32(w, s->density_comfort);
+  cairn__put_u32(w, s->density_ticks);
 }
 
 void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
@@ -115,6 +121,9 @@ void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
   s->claim_radius = (int32_t)cairn__get_u32(r);
   s->claim_ticks = cairn__get_u32(r);
   s->max_events = cairn__get_u32(r);
+  s->density_gain = cairn__get_f32(r);
+  s->density_comfort = cairn__get_f32(r);
+  s->density_ticks = cairn__get_u32(r);
 }
 
 /* Float options compare by their bits: the same bits, the same results. */
@@ -161,6 +170,9 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
       {"claim_radius", (uint32_t)f->claim_radius, (uint32_t)c->claim_radius, NUM},
       {"claim_ticks", f->claim_ticks, c->claim_ticks, NUM},
       {"max_events", f->max_events, c->max_events, NUM},
+      {"density_gain", fbits(f->density_gain), fbits(c->density_gain), FLOAT},
+      {"density_comfort", fbits(f->density_comfort), fbits(c->density_comfort), FLOAT},
+      {"density_ticks", f->density_ticks, c->density_ticks, NUM},
   };
   for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
     if (items[k].file == items[k].crowd) continue;
@@ -382,6 +394,19 @@ static void put_events(cairn__wbuf *w, const cairn_crowd *c) {
   }
 }
 
+/* The congestion layer's cells above 0, in the order the crowd lists
+ * them (the next update walks that list). */
+static void put_density(cairn__wbuf *w, const cairn_crowd *c) {
+  const crowd_density *d = c->dens;
+  cairn__put_u32(w, d ? d->n_live : 0);
+  for (uint32_t k = 0; d && k < d->n_live; k++) {
+    uint32_t i = d->live[k];
+    cairn_point p = {(int32_t)(i % (uint32_t)c->stride) - 1, (int32_t)(i / (uint32_t)c->stride) - 1};
+    cairn__crowd_put_pt(w, p);
+    cairn__put_u32(w, d->pen[i]);
+  }
+}
+
 /* The whole save through w (a measuring pass when w has no buffer). */
 static cairn_status put_all(cairn__wbuf *w, const cairn_crowd *c, uint64_t total) {
   crowd_setup setup;
@@ -399,6 +424,7 @@ static cairn_status put_all(cairn__wbuf *w, const cairn_crowd *c, uint64_t total
   if (st == CAIRN_OK) st = put_claims(w, c);
   put_stats(w, c);
   put_events(w, c);
+  put_density(w, c);
   return st;
 }
 
@@ -601,6 +627,9 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
   o->claim_radius = s.claim_radius;
   o->claim_ticks = s.claim_ticks;
   o->max_events = s.max_events;
+  o->density_gain = s.density_gain;
+  o->density_comfort = s.density_comfort;
+  o->density_ticks = s.density_ticks;
   return CAIRN_OK;
 }
 

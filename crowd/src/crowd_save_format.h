@@ -35,6 +35,8 @@ typedef struct crowd_setup {
   int32_t claim_radius;
   uint32_t claim_ticks;
   uint32_t max_events; /* the ring's size: when events are lost */
+  float density_gain, density_comfort;
+  uint32_t density_ticks;
 } crowd_setup;
 
 /* The per-slot arrays, slots 0 .. high - 1 each, in the file's order:
@@ -65,6 +67,9 @@ enum { CROWD_SEARCH_NONE = 0, CROWD_SEARCH_ASTAR = 1, CROWD_SEARCH_HPA = 2 };
 /* A pending event on file: agent (u64), user (u64), tick (u64), kind
  * (u32). */
 #define CROWD_EVENT_BYTES 28u
+
+/* A cell of the congestion layer on file: the cell, its density part. */
+#define CROWD_DENSE_BYTES 12u
 
 /* Writers of one element. */
 static inline void cairn__crowd_put_pt(cairn__wbuf *w, cairn_point p) {

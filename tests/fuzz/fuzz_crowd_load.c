@@ -54,6 +54,10 @@ static cairn_crowd *new_crowd(void) {
   o.waypoints = 4;
   o.claim_penalty = 1.0f;
   o.max_events = 8;
+  /* the congestion layer, where any body counts: saves hold its cells */
+  o.density_gain = 1.0f;
+  o.density_comfort = 0.0f;
+  o.density_ticks = 3;
   cairn_crowd *c = NULL;
   CHECK(cairn_crowd_create(the_grid(), &o, NULL, &c) == CAIRN_OK);
   return c;
@@ -156,17 +160,28 @@ static void write_seed(const char *name, const cairn_crowd *c, uint8_t mode) {
   free(b);
 }
 
+/* The density's cells above 0: the save's last part holds as many. */
+static size_t dense_cells(const cairn_crowd *c) {
+  int32_t stride;
+  const uint32_t *d = cairn_crowd_density(c, &stride);
+  size_t n = 0;
+  for (size_t i = 0; i < (size_t)stride * 14; i++) n += d[i] > 0;
+  return n;
+}
+
 /* The broken seeds, from a save with events pending (the last event's
- * kind is the 4 bytes before the checksum). */
+ * kind is the 4 bytes before the density's count and cells, 12 bytes a
+ * cell, and the checksum). */
 static void write_broken(const cairn_crowd *c) {
   CHECK(cairn_crowd_events_pending(c) > 0);
   size_t len;
   uint8_t *b = save_of(c, &len);
+  size_t kind = len - 8 - 12 * dense_cells(c) - 4 - 4;
   write_bytes("truncated", b, len / 2, 1);
   b[len / 3] ^= 0x10;
   write_bytes("flipped", b, len, 1);
   b[len / 3] ^= 0x10;
-  b[len - 12] = 9;
+  b[kind] = 9;
   write_bytes("bad_event", b, len, 0);
   free(b);
 }

@@ -165,6 +165,7 @@ extern const cairn_rgba cairn_colour_start;
 extern const cairn_rgba cairn_colour_goal;
 extern const cairn_rgba cairn_colour_open_set; /* open nodes of a search */
 extern const cairn_rgba cairn_colour_cluster; /* hierarchy cluster borders */
+extern const cairn_rgba cairn_colour_crowding; /* a crowd's density */
 extern const cairn_rgba cairn_colour_entrance;
 extern const cairn_rgba cairn_colour_arrow;   /* flow directions */
 extern const cairn_rgba cairn_colour_unreachable;
@@ -220,6 +221,11 @@ void cairn_render_field_heat(cairn_image *img, const cairn_view *v,
  * penalty; blocked cells (CAIRN_PENALTY_BLOCK) dark violet. */
 void cairn_render_penalty(cairn_image *img, const cairn_view *v,
                           const cairn_penalty *p);
+/* A crowd's congestion layer (cairn_crowd_density) on grid g as a blue
+ * overlay, its alpha growing with the log of the density's cost. Returns
+ * the cells drawn (0 when the crowd has no density, or none above 0). */
+size_t cairn_render_crowding(cairn_image *img, const cairn_view *v, const cairn_crowd *c,
+                             const cairn_grid *g);
 /* Agents as discs of their radius (at least 1 pixel across), coloured by
  * state; handles that are no longer valid are skipped. Returns how many
  * were drawn. */

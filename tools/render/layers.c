@@ -232,6 +232,32 @@ void cairn_render_penalty(cairn_image *img, const cairn_view *v,
 
 /* ---- crowds ---------------------------------------------------------- */
 
+const cairn_rgba cairn_colour_crowding = {40, 110, 230, 255};
+
+static cairn_rgba crowding_at(void *user, int32_t x, int32_t y) {
+  int32_t stride;
+  const uint32_t *d = cairn_crowd_density(user, &stride);
+  uint32_t p = d[(size_t)(y + 1) * (size_t)stride + (size_t)(x + 1)];
+  if (p == 0) return (cairn_rgba){0, 0, 0, 0};
+  /* alpha from 40 (a fraction of a step) to 200 (16 steps and more) */
+  double t = log1p((double)p / (double)CAIRN_COST_ONE) / log1p(16.0);
+  if (t > 1) t = 1;
+  cairn_rgba c = cairn_colour_crowding;
+  c.a = (uint8_t)(40 + 160 * t);
+  return c;
+}
+
+size_t cairn_render_crowding(cairn_image *img, const cairn_view *v, const cairn_crowd *c,
+                             const cairn_grid *g) {
+  int32_t stride;
+  const uint32_t *d = cairn_crowd_density(c, &stride);
+  if (!d) return 0;
+  size_t n = 0, cells = (size_t)stride * (size_t)(cairn_grid_height(g) + 2);
+  for (size_t i = 0; i < cells; i++) n += d[i] > 0;
+  if (n) cairn_render_cells(img, v, crowding_at, (void *)(uintptr_t)c);
+  return n;
+}
+
 size_t cairn_render_agents(cairn_image *img, const cairn_view *v,
                            const cairn_crowd *c, const cairn_agent *agents,
                            size_t n) {

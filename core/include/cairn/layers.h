@@ -80,6 +80,10 @@ CAIRN_CORE_API void cairn_penalty_clear(cairn_penalty *p);
  * @param[out] stride values from one padded row to the next
  * @return the padded penalties */
 CAIRN_CORE_API const uint32_t *cairn_penalty_cells(const cairn_penalty *p, int32_t *stride);
+/** Bytes the layer holds (20 a padded cell, and its tiles' versions).
+ * @param[in] p the layer, or NULL (0)
+ * @return the bytes */
+CAIRN_CORE_API size_t cairn_penalty_memory(const cairn_penalty *p);
 /** Whether the layer was made for a grid of grid's size.
  * @param[in] p the layer
  * @param[in] grid the grid

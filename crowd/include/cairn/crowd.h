@@ -220,6 +220,21 @@ typedef struct cairn_crowd_opts {
    * none, at most CAIRN_CROWD_MAX_EVENTS; default 4096. When it is full,
    * further events are counted (cairn_crowd_stats.events_lost), not kept. */
   uint32_t max_events;
+  /** Congestion-aware fields (the density term of Treuille, Cooper and
+   * Popovic's Continuum Crowds, as a cost): every density_ticks ticks the
+   * crowd counts its bodies in each cell's 3 x 3 block, and the fields it
+   * follows pay density_gain straight steps per cell entered for each
+   * agent a cell the block's mean holds above density_comfort, on top of
+   * opts.penalty. The fields are repaired in place, so a packed approach
+   * grows dearer than a free one a little further and a horde spreads
+   * over a gate's width, over the gates of a wall and over parallel
+   * streets. Paths (A*, the hierarchy) do not pay it: a long path would
+   * be planned on a crowd long gone. Deterministic at any thread count
+   * (cairn_crowd_density reads it). 0 (default) = off; at most 100. */
+  float density_gain;
+  float density_comfort;  /**< agents a cell that cost nothing: 0..16
+                             (default 1) */
+  uint32_t density_ticks; /**< ticks between updates: 1..1000 (default 10) */
 } cairn_crowd_opts;
 
 /** The default options (the values the fields name).

@@ -11,6 +11,27 @@
 extern "C" {
 #endif
 
+/* ---- the congestion layer -------------------------------------------- */
+
+/** The density part of the cost the crowd's fields pay
+ * (cairn_crowd_opts.density_gain), per cell in cost units
+ * (CAIRN_COST_ONE a straight step), laid out as cairn_grid_cells (padded,
+ * stride width + 2, border cells 0): what the last update (every
+ * opts.density_ticks ticks, at the start of a tick) made of the bodies
+ * then. Valid until the crowd is destroyed; ticks and loads change it.
+ * @param[in] c the crowd
+ * @param[out] stride values from one padded row to the next (may be NULL)
+ * @return the values, or NULL when density is off (or c is NULL) */
+CAIRN_CROWD_API const uint32_t *cairn_crowd_density(const cairn_crowd *c, int32_t *stride);
+/** The cost layer the crowd's fields pay: with density on, a layer the
+ * crowd owns holding opts.penalty plus the density; else opts.penalty
+ * (NULL without one). A field built with this layer as its penalty
+ * equals the crowd's field for the same goals.
+ * @param[in] c the crowd
+ * @return the layer (read-only, valid until the crowd is destroyed), or
+ * NULL */
+CAIRN_CROWD_API const cairn_penalty *cairn_crowd_field_layer(const cairn_crowd *c);
+
 /* ---- reading in bulk ------------------------------------------------ */
 
 /** The caller's arrays cairn_crowd_export fills, one per quantity; any

@@ -75,7 +75,7 @@ extern "C" {
 #endif
 
 /** The format version cairn_crowd_save writes (and the only one read). */
-#define CAIRN_CROWD_SAVE_VERSION 1u
+#define CAIRN_CROWD_SAVE_VERSION 2u
 
 /** Whether cairn_crowd_save would refuse the crowd now, and why (as
  * cairn_crowd_check does for create: a save's crowd is const, so its
