@@ -52,7 +52,8 @@ static const command commands[] = {
      "         crowd picks a group path, a shared field or a path each)\n" },
     {"crowd-bench", cmd_crowd_bench,
      "  crowd-bench --scenario circle|crossing|bottleneck [--agents N] [--threads N]\n"
-     "         [--ticks T] [--neighbours R] [--json] [--png FILE] (the standard\n"
+     "         [--ticks T] [--neighbours R] [--avoid orca|steer] [--horizon S]\n"
+     "         [--orca-neighbours N] [--json] [--png FILE] (the standard\n"
      "         avoidance scenarios: ticks to 50/90/100 % arrived, overlap,\n"
      "         separation, speed, door flow)\n" },
     {"render", cmd_render,

@@ -33,6 +33,7 @@
 #define DOOR_Y 20         /* the door's first cell (2 cells: 20, 21) */
 #define ROOM_MAX (ROOM * ROOM)
 #define CROSSING_MAX 1800 /* lattices 36 deep: 2 cells from the map's edge */
+#define BENCH_TIMED 100000 /* ticks whose time is kept for the median */
 
 typedef enum bench_kind { BENCH_CIRCLE, BENCH_CROSSING, BENCH_BOTTLENECK } bench_kind;
 static const char *const kind_names[] = {"circle", "crossing", "bottleneck"};
@@ -41,18 +42,27 @@ typedef struct bench_args {
   bench_kind kind;
   long agents, threads, ticks;
   double neighbours; /* the crowd's neighbour radius and bin side (cells) */
+  int orca;          /* --avoid orca: 1; steer: 0 */
+  double horizon;    /* --horizon S: ORCA's time horizon */
+  long orca_n;       /* --orca-neighbours N: the nearest ORCA weighs */
   bool json;
   const char *png; /* the crowd when half had arrived */
 } bench_args;
 
 static const char *const value_opts[] = {"--scenario", "--agents", "--threads", "--ticks",
-                                         "--png", "--neighbours", NULL};
+                                         "--png", "--neighbours", "--avoid", "--horizon",
+                                         "--orca-neighbours", NULL};
 
 static int parse_args(int argc, char **argv, bench_args *a) {
   memset(a, 0, sizeof *a);
   a->agents = 1000;
   a->ticks = 20000;
-  a->neighbours = 1.0;
+  /* ORCA with the settings measured in docs/PERFORMANCE.md; the
+   * neighbour radius (0: not given) 3 for ORCA, 1 for the steering */
+  a->orca = 1;
+  a->neighbours = 0.0;
+  a->horizon = 3.0;
+  a->orca_n = 6;
   bool given = false;
   cli_args c;
   cli_args_init(&c, argc, argv);
@@ -86,13 +96,25 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     } else if (cli_is(&c, "--png")) {
       a->png = v;
     } else if (cli_is(&c, "--neighbours")) {
-      if (!cli_parse_double("--neighbours", v, 1.0, 4.0, &a->neighbours)) return EXIT_USAGE;
+      if (!cli_parse_double("--neighbours", v, 1.0, 8.0, &a->neighbours)) return EXIT_USAGE;
+    } else if (cli_is(&c, "--avoid")) {
+      if (strcmp(v, "steer") && strcmp(v, "orca")) {
+        cli_error("crowd-bench: --avoid must be steer or orca, not '%s'", v);
+        return EXIT_USAGE;
+      }
+      a->orca = v[0] == 'o';
+    } else if (cli_is(&c, "--orca-neighbours")) {
+      if (!cli_parse_int("--orca-neighbours", v, 1, CAIRN_CROWD_MAX_ORCA, &a->orca_n))
+        return EXIT_USAGE;
+    } else if (cli_is(&c, "--horizon")) {
+      if (!cli_parse_double("--horizon", v, 0.1, 20.0, &a->horizon)) return EXIT_USAGE;
     }
   }
   if (!given) {
     cli_error("crowd-bench needs --scenario circle|crossing|bottleneck");
     return EXIT_USAGE;
   }
+  if (a->neighbours == 0.0) a->neighbours = a->orca ? 3.0 : 1.0;
   const long most = a->kind == BENCH_CIRCLE       ? CIRCLE_MAX
                     : a->kind == BENCH_BOTTLENECK ? ROOM_MAX
                                                   : CROSSING_MAX;
@@ -168,7 +190,8 @@ static cairn_status crossing(bench_setup *s) {
   const long half = s->n / 2, deep = (half + LATTICE_WIDE - 1) / LATTICE_WIDE;
   for (long k = 0; k < s->n; k++) {
     const long m = k < half ? k : k - half, i = m / LATTICE_WIDE, j = m % LATTICE_WIDE;
-    const float along = 60.0f - 40.0f - (float)deep / 2.0f + (float)i + 0.5f;
+    /* deep / 2 in whole cells: an odd depth stays on cell centres too */
+    const float along = 60.0f - 40.0f - (float)(deep / 2) + (float)i + 0.5f;
     const float across = 60.5f + (float)(j - LATTICE_WIDE / 2);
     const bool b = k >= half;
     s->start[2 * k] = b ? across : along;
@@ -241,6 +264,8 @@ typedef struct bench_run {
   uint64_t *user;
   cairn_agent *gone;     /* arrived this tick, to remove */
   cairn_crowd_hit hits[64];
+  double *tick_us;       /* each tick's time, the first BENCH_TIMED ticks */
+  long timed;
 } bench_run;
 
 /* Adds the agents and gives each its path order. */
@@ -323,8 +348,9 @@ static cairn_status alloc_run(bench_run *r, long n) {
   r->agent = malloc(m * sizeof *r->agent);
   r->user = malloc(m * sizeof *r->user);
   r->gone = malloc(m * sizeof *r->gone);
+  r->tick_us = malloc(BENCH_TIMED * sizeof *r->tick_us);
   return r->done && r->passed && r->pass_tick && r->pos && r->vel && r->agent && r->user &&
-                 r->gone
+                 r->gone && r->tick_us
              ? CAIRN_OK
              : CAIRN_ERR_NOMEM;
 }
@@ -338,6 +364,7 @@ static void free_run(bench_run *r) {
   free(r->agent);
   free(r->user);
   free(r->gone);
+  free(r->tick_us);
 }
 
 /* The picture of the crowd now. Exit code. */
@@ -360,7 +387,9 @@ static cairn_status run(cairn_crowd *c, const bench_setup *s, const bench_args *
   *png_rc = EXIT_DONE;
   bool drawn = false;
   for (long t = 1; t <= a->ticks; t++) {
+    const double t0 = cli_now_us();
     cairn_crowd_tick(c);
+    if (r->timed < BENCH_TIMED) r->tick_us[r->timed++] = cli_now_us() - t0;
     cairn_crowd_stats cs;
     cairn_crowd_get_stats(c, &cs);
     r->in_wall += cs.in_wall;
@@ -398,6 +427,18 @@ static double door_flow(bench_run *r, float dt) {
   return span > 0 ? (double)(hi - lo) / span / 2.0 : -1.0;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median tick time (sorts the times kept). */
+static double median_ms(const bench_run *r) {
+  if (!r->timed) return 0.0;
+  qsort(r->tick_us, (size_t)r->timed, sizeof *r->tick_us, cmp_double);
+  return r->tick_us[r->timed / 2] / 1000.0;
+}
+
 static void report(const bench_args *a, const bench_run *r, double flow, uint64_t hash) {
   const double overlap = r->agent_ticks ? 100.0 * (double)r->overlaps / (double)r->agent_ticks : 0;
   const double speed = r->speed_n ? r->speed_sum / (double)r->speed_n : 0;
@@ -415,7 +456,8 @@ static void report(const bench_args *a, const bench_run *r, double flow, uint64_
       if (flow >= 0) printf(",\"flow\":%.3f", flow);
       else printf(",\"flow\":null");
     }
-    printf(",\"state_hash\":\"%016llx\"}\n", (unsigned long long)hash);
+    printf(",\"median_tick_ms\":%.3f,\"state_hash\":\"%016llx\"}\n", median_ms(r),
+           (unsigned long long)hash);
     return;
   }
   printf("scenario    %s, %ld agents of radius %.1f, top speed %.1f cells/s\n",
@@ -433,6 +475,7 @@ static void report(const bench_args *a, const bench_run *r, double flow, uint64_
     if (flow >= 0) printf("flow        %.3f agents a second per cell of door\n", flow);
     else printf("flow        too few passages to say\n");
   }
+  printf("tick        %.3f ms (median)\n", median_ms(r));
   printf("state hash  %016llx\n", (unsigned long long)hash);
 }
 
@@ -456,6 +499,9 @@ int cmd_crowd_bench(int argc, char **argv) {
   o.threads = (int)a.threads;
   o.neighbour_radius = (float)a.neighbours;
   o.bin_size = (float)a.neighbours;
+  o.avoidance = a.orca ? CAIRN_AVOID_ORCA : CAIRN_AVOID_STEER;
+  o.orca_horizon = (float)a.horizon;
+  o.orca_neighbours = (uint32_t)a.orca_n;
   if (cli_crowd_create("crowd-bench", s.grid, &o, &c) != CAIRN_OK) goto done;
   st = populate(c, &s);
   int png_rc = EXIT_DONE;

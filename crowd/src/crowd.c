@@ -22,6 +22,8 @@ cairn_crowd_opts cairn_crowd_defaults(void) {
   o.max_events = 4096;
   o.density_comfort = 1.0f;
   o.density_ticks = 10;
+  o.orca_horizon = 3.0f;
+  o.orca_neighbours = 6;
   return o;
 }
 

@@ -80,6 +80,15 @@ static cairn_status check_opts(const cairn_crowd_opts *o, char *d, size_t cap) {
   if (o->density_ticks < 1 || o->density_ticks > 1000)
     return say(d, cap, CAIRN_ERR_ARG, "opts.density_ticks %lu is not in 1..1000",
                (unsigned long)o->density_ticks);
+  if (o->avoidance != CAIRN_AVOID_STEER && o->avoidance != CAIRN_AVOID_ORCA)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.avoidance %d is neither CAIRN_AVOID_STEER nor "
+               "CAIRN_AVOID_ORCA", (int)o->avoidance);
+  if (!in_range(o->orca_horizon, 0.0f, 20.0f, 1))
+    return say(d, cap, CAIRN_ERR_ARG, "opts.orca_horizon %g is not in (0, 20] seconds",
+               (double)o->orca_horizon);
+  if (o->orca_neighbours < 1 || o->orca_neighbours > CAIRN_CROWD_MAX_ORCA)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.orca_neighbours %lu is not in 1..%d",
+               (unsigned long)o->orca_neighbours, CAIRN_CROWD_MAX_ORCA);
   if (cairn_jobs_check(o->jobs) != CAIRN_OK)
     return say(d, cap, CAIRN_ERR_ARG,
                "opts.jobs is not a valid job system (cairn_jobs_check refuses it)");

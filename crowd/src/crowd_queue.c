@@ -101,13 +101,13 @@ static void give_path(cairn_crowd *c, uint32_t s, const cairn_point *pts,
   memmove(wp, wp + c->wp_i[s], sizeof *wp * kept);
   size_t room = w - kept, k = n < room ? n : room;
   memcpy(wp + kept, pts, sizeof *pts * k);
+  /* planned from the goal cell: on to the goal point, where it arrives as
+   * any unit does (held off it, near it), not where it stands */
+  if (kept + k == 0) wp[k++] = c->goal[s];
   c->wp_n[s] = (uint16_t)(kept + k);
   c->wp_i[s] = 0;
   c->wp_partial[s] = n > room ? WP_PARTIAL : WP_WHOLE;
-  uint8_t was = c->state[s];
-  c->state[s] = kept + k ? CAIRN_AGENT_MOVING : CAIRN_AGENT_ARRIVED;
-  if (c->state[s] == CAIRN_AGENT_ARRIVED && was != CAIRN_AGENT_ARRIVED)
-    cairn__crowd_event(c, CAIRN_EVENT_ARRIVED, s); /* planned from the goal */
+  c->state[s] = CAIRN_AGENT_MOVING;
   c->stall[s] = 0;
   c->best[s] = INFINITY;
 }

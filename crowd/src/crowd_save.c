@@ -68,6 +68,9 @@ void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out) {
   out->density_gain = o->density_gain;
   out->density_comfort = o->density_comfort;
   out->density_ticks = o->density_ticks;
+  out->avoidance = (uint32_t)o->avoidance;
+  out->orca_horizon = o->orca_horizon;
+  out->orca_neighbours = o->orca_neighbours;
 }
 
 void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
@@ -96,6 +99,9 @@ void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
   cairn__put_f32(w, s->density_gain);
   cairn__put_f32(w, s->density_comfort);
   cairn__put_u32(w, s->density_ticks);
+  cairn__put_u32(w, s->avoidance);
+  cairn__put_f32(w, s->orca_horizon);
+  cairn__put_u32(w, s->orca_neighbours);
 }
 
 void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
@@ -124,6 +130,9 @@ void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
   s->density_gain = cairn__get_f32(r);
   s->density_comfort = cairn__get_f32(r);
   s->density_ticks = cairn__get_u32(r);
+  s->avoidance = cairn__get_u32(r);
+  s->orca_horizon = cairn__get_f32(r);
+  s->orca_neighbours = cairn__get_u32(r);
 }
 
 /* Float options compare by their bits: the same bits, the same results. */
@@ -173,6 +182,9 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
       {"density_gain", fbits(f->density_gain), fbits(c->density_gain), FLOAT},
       {"density_comfort", fbits(f->density_comfort), fbits(c->density_comfort), FLOAT},
       {"density_ticks", f->density_ticks, c->density_ticks, NUM},
+      {"avoidance (0 steer, 1 ORCA)", f->avoidance, c->avoidance, NUM},
+      {"orca_horizon", fbits(f->orca_horizon), fbits(c->orca_horizon), FLOAT},
+      {"orca_neighbours", f->orca_neighbours, c->orca_neighbours, NUM},
   };
   for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
     if (items[k].file == items[k].crowd) continue;
@@ -630,6 +642,9 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
   o->density_gain = s.density_gain;
   o->density_comfort = s.density_comfort;
   o->density_ticks = s.density_ticks;
+  o->avoidance = s.avoidance == 1 ? CAIRN_AVOID_ORCA : CAIRN_AVOID_STEER;
+  o->orca_horizon = s.orca_horizon;
+  o->orca_neighbours = s.orca_neighbours;
   return CAIRN_OK;
 }
 

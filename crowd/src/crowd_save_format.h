@@ -37,6 +37,9 @@ typedef struct crowd_setup {
   uint32_t max_events; /* the ring's size: when events are lost */
   float density_gain, density_comfort;
   uint32_t density_ticks;
+  uint32_t avoidance;
+  float orca_horizon;
+  uint32_t orca_neighbours;
 } crowd_setup;
 
 /* The per-slot arrays, slots 0 .. high - 1 each, in the file's order:

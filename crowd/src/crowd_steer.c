@@ -216,6 +216,29 @@ static void target_of(const cairn_crowd *c, uint32_t s, int32_t m, cairn_point p
   *ty = oy;
 }
 
+/* Whether another agent stands on the point (tx, ty) slot s heads for,
+ * holding it off. cairn's steering takes any stall near the point as
+ * that (its discs may press in, so one held off is stalled by those at
+ * the point); under ORCA, which only slows agents in traffic, a stall
+ * near the point counts only when a unit that stopped covers the point,
+ * so one waiting for others to get there and leave does not stop short. */
+CROWD_COLD static int held_off(const cairn_crowd *c, uint32_t s, float tx, float ty) {
+  if (c->opts.avoidance != CAIRN_AVOID_ORCA) return 1;
+  int32_t bx, by;
+  cairn__crowd_bin_xy(c, tx, ty, &bx, &by);
+  for (int32_t row = by - 1; row <= by + 1; row++) {
+    const uint32_t *start = c->bin_start + (size_t)row * (size_t)c->nbx;
+    for (uint32_t j = start[bx - 1]; j < start[bx + 2]; j++) {
+      float px = c->sx[j] - tx, py = c->sy[j] - ty, rr = c->sr[j] + c->radius[s];
+      uint8_t st = c->sa[j].state;
+      if (c->sslot[j] != s && (st == CAIRN_AGENT_ARRIVED || st == CAIRN_AGENT_IDLE) &&
+          px * px + py * py < rr * rr)
+        return 1;
+    }
+  }
+  return 0;
+}
+
 static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   w->state = c->state[s];
   if (c->state[s] != CAIRN_AGENT_MOVING) return;
@@ -265,7 +288,8 @@ static void wish_path(const cairn_crowd *c, uint32_t s, wish *w) {
   w->wp_i = i;
   /* arrived: on the point, or close to it and held off it (by units that
    * arrived first) for a while */
-  if (last && (d < ARRIVE_DIST || (d < ARRIVE_NEAR && c->stall[s] > ARRIVE_STALL))) {
+  if (last && (d < ARRIVE_DIST ||
+               (d < ARRIVE_NEAR && c->stall[s] > ARRIVE_STALL && held_off(c, s, tx, ty)))) {
     if (c->wp_partial[s]) w->repath = 1;
     else w->state = CAIRN_AGENT_ARRIVED;
     return;
@@ -552,6 +576,50 @@ static void advance_driven(cairn_crowd *c, uint32_t k, uint32_t s) {
   c->nflags[k] = 0;
 }
 
+/* The velocity cairn's steering gives: the wish bent by the neighbours'
+ * avoidance and slowed behind those ahead, half-way from the current
+ * one, less whatever closes on a touching neighbour. */
+static inline void steer_velocity(const cairn_crowd *c, uint32_t k, const wish *w,
+                                  const push *p, float speed, float moving, float *vx,
+                                  float *vy) {
+  float wx = (w->dx * p->slow + p->avx) * speed * moving;
+  float wy = (w->dy * p->slow + p->avy) * speed * moving;
+  float l = sqrtf(wx * wx + wy * wy);
+  if (l > speed) {
+    wx *= speed / l;
+    wy *= speed / l;
+  }
+  float vx0 = c->svx[k], vy0 = c->svy[k];
+  float ux = vx0 + (wx - vx0) * 0.5f, uy = vy0 + (wy - vy0) * 0.5f;
+  /* no pushing into a touching neighbour: the part of the velocity that
+   * closes on it goes, so agents follow and slide around each other
+   * instead of compressing */
+  for (int q = 0; q < p->contacts; q++) {
+    float into = ux * p->cnx[q] + uy * p->cny[q] - (p->cvn[q] > 0.0f ? p->cvn[q] : 0.0f);
+    if (into > 0.0f) {
+      ux -= into * p->cnx[q];
+      uy -= into * p->cny[q];
+    }
+  }
+  *vx = ux;
+  *vy = uy;
+}
+
+/* The velocity ORCA allows nearest the wish at the agent's pace; no
+ * separation push (ORCA parts overlapping discs within a tick). */
+static CROWD_COLD void orca_velocity(const cairn_crowd *c, uint32_t k, const wish *w,
+                                     float pace, push *p, float *vx, float *vy) {
+  crowd_orca_near near;
+  cairn__crowd_orca(c, k, w->dx * pace, w->dy * pace, c->sa[k].speed, vx, vy, &near);
+  /* the tick it arrives it stops where it is (after, as a body, it steps
+   * aside for others as ORCA has it) */
+  if (w->state == CAIRN_AGENT_ARRIVED && c->sa[k].state != CAIRN_AGENT_ARRIVED)
+    *vx = *vy = 0.0f;
+  p->sepx = p->sepy = 0.0f;
+  p->overlap = near.overlap;
+  p->ahead_moving = near.blocked_by_moving;
+}
+
 /* One agent's next state from the current one, written at its place k in
  * bin order. */
 static void advance(cairn_crowd *c, uint32_t k) {
@@ -560,27 +628,13 @@ static void advance(cairn_crowd *c, uint32_t k) {
   wish w;
   push p;
   wish_of(c, k, s, &w);
-  gather(c, k, &w, &p);
-  float speed = a->speed, dt = c->opts.dt;
+  float speed = a->speed, dt = c->opts.dt, vx, vy;
   float moving = w.state == CAIRN_AGENT_MOVING ? 1.0f : w.go;
-  float wx = (w.dx * p.slow + p.avx) * speed * moving;
-  float wy = (w.dy * p.slow + p.avy) * speed * moving;
-  float l = sqrtf(wx * wx + wy * wy);
-  if (l > speed) {
-    wx *= speed / l;
-    wy *= speed / l;
-  }
-  float vx0 = c->svx[k], vy0 = c->svy[k];
-  float vx = vx0 + (wx - vx0) * 0.5f, vy = vy0 + (wy - vy0) * 0.5f;
-  /* no pushing into a touching neighbour: the part of the velocity that
-   * closes on it goes, so agents follow and slide around each other
-   * instead of compressing */
-  for (int q = 0; q < p.contacts; q++) {
-    float into = vx * p.cnx[q] + vy * p.cny[q] - (p.cvn[q] > 0.0f ? p.cvn[q] : 0.0f);
-    if (into > 0.0f) {
-      vx -= into * p.cnx[q];
-      vy -= into * p.cny[q];
-    }
+  if (c->opts.avoidance == CAIRN_AVOID_ORCA) {
+    orca_velocity(c, k, &w, speed * moving, &p, &vx, &vy);
+  } else {
+    gather(c, k, &w, &p);
+    steer_velocity(c, k, &w, &p, speed, moving, &vx, &vy);
   }
   float x = c->sx[k], y = c->sy[k], r = c->sr[k];
   float sx = clampf(p.sepx, SEP_MAX), sy = clampf(p.sepy, SEP_MAX);

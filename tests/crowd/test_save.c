@@ -67,6 +67,10 @@ static cairn_crowd_opts scene_opts(const scene *s, int threads) {
   /* small budgets: searches span ticks, so saves fall inside them */
   o.path_budget = s->kind == HPA ? 6 : 120;
   if (s->kind == CLAIMS) o.claim_penalty = 1.5f;
+  if (s->kind == WANDER) { /* ORCA: its settings are part of the setup */
+    o.avoidance = CAIRN_AVOID_ORCA;
+    o.neighbour_radius = o.bin_size = 3.0f;
+  }
   if (s->kind == HORDE) { /* the congestion layer saved and loaded with it */
     o.density_gain = 2.0f;
     o.density_comfort = 0.5f;

@@ -612,12 +612,22 @@ expect 2 "--scenario must be circle, crossing or bottleneck, not 'square'" \
   "$cairn" crowd-bench --scenario square
 expect 2 "the circle holds at most 1256" "$cairn" crowd-bench --scenario circle --agents 5000
 for sc in circle crossing bottleneck; do
-  expect 0 '^\{"scenario":"'$sc'","agents":120,"ticks":[0-9]+,"arrived":120,"t50":[0-9]+,"t90":[0-9]+,"t100":[0-9]+,"overlap_pct":[0-9.]+,"min_sep":[0-9.]+,"stuck":0,"mean_speed_ratio":0\.[0-9]+,"in_wall":0,"lost":0,' \
-    "$cairn" crowd-bench --scenario $sc --agents 120 --json --threads 1
+  for av in orca steer; do
+    expect 0 '^\{"scenario":"'$sc'","agents":120,"ticks":[0-9]+,"arrived":120,"t50":[0-9]+,"t90":[0-9]+,"t100":[0-9]+,"overlap_pct":[0-9.]+,"min_sep":[0-9.]+,"stuck":0,"mean_speed_ratio":0\.[0-9]+,"in_wall":0,"lost":0,' \
+      "$cairn" crowd-bench --scenario $sc --agents 120 --json --threads 1 --avoid $av
+  done
 done
+# ORCA (the default) keeps the discs of the open scenarios apart
+expect 0 '"min_sep":(0\.[6-9]|1\.)' "$cairn" crowd-bench --scenario circle --agents 120 --json
+expect 0 '"min_sep":(0\.[8-9]|1\.)' "$cairn" crowd-bench --scenario crossing --agents 120 --json
+expect 2 "--avoid must be steer or orca, not 'rvo'" "$cairn" crowd-bench --scenario circle --avoid rvo
+expect 2 "--horizon" "$cairn" crowd-bench --scenario circle --horizon 0
+expect 2 "--orca-neighbours" "$cairn" crowd-bench --scenario circle --orca-neighbours 65
 expect 0 '"flow":[0-9]+\.[0-9]+,' "$cairn" crowd-bench --scenario bottleneck --agents 120 --json
 "$cairn" crowd-bench --scenario crossing --agents 200 --json --threads 1 >"$tmp/cb1.json" 2>&1
 "$cairn" crowd-bench --scenario crossing --agents 200 --json --threads 2 >"$tmp/cb2.json" 2>&1
+# all but the tick's time
+sed -i 's/"median_tick_ms":[0-9.]*,//' "$tmp/cb1.json" "$tmp/cb2.json"
 cmp -s "$tmp/cb1.json" "$tmp/cb2.json" && grep -q '"arrived":200' "$tmp/cb1.json" ||
   { echo "FAIL: crowd-bench differs at 1 and 2 threads:" >&2; cat "$tmp/cb1.json" "$tmp/cb2.json" >&2; fails=$((fails + 1)); }
 expect 0 "^flow        [0-9.]+ agents a second per cell of door$" \

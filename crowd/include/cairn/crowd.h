@@ -164,6 +164,26 @@ typedef enum cairn_arrival {
   CAIRN_ARRIVAL_STAY
 } cairn_arrival;
 
+/** How agents avoid one another (cairn_crowd_opts.avoidance). */
+typedef enum cairn_avoidance {
+  /** cairn's steering: separation, a look 1.5 s ahead, slowing behind a
+   * close agent that goes first; cheap, tuned for dense hordes on fields,
+   * and discs may press into each other in a crush. */
+  CAIRN_AVOID_STEER = 0,
+  /** Optimal reciprocal collision avoidance (ORCA, the method of RVO2):
+   * each of the orca_neighbours nearest agents within neighbour_radius
+   * rules out the velocities that would meet it within orca_horizon
+   * seconds, each side taking half the avoiding, and the agent takes the
+   * allowed velocity nearest the one it wants. Discs keep apart; a tick
+   * costs more. Give it room to see: neighbour_radius and bin_size 3
+   * (the measured setting, docs/crowd.md). Walls are not in its program:
+   * the wall slides keep discs out of them. */
+  CAIRN_AVOID_ORCA = 1
+} cairn_avoidance;
+
+/** The most neighbours ORCA weighs (cairn_crowd_opts.orca_neighbours). */
+#define CAIRN_CROWD_MAX_ORCA 64
+
 /** Options of a crowd (cairn_crowd_defaults gives them). */
 typedef struct cairn_crowd_opts {
   uint32_t max_agents;       /**< slots (1..CAIRN_CROWD_MAX_AGENTS; default 1024) */
@@ -235,6 +255,12 @@ typedef struct cairn_crowd_opts {
   float density_comfort;  /**< agents a cell that cost nothing: 0..16
                              (default 1) */
   uint32_t density_ticks; /**< ticks between updates: 1..1000 (default 10) */
+  cairn_avoidance avoidance; /**< how agents avoid one another (default
+                                CAIRN_AVOID_STEER) */
+  float orca_horizon;        /**< ORCA: seconds ahead a neighbour counts,
+                                (0, 20] (default 3) */
+  uint32_t orca_neighbours;  /**< ORCA: the nearest agents weighed,
+                                1..CAIRN_CROWD_MAX_ORCA (default 6) */
 } cairn_crowd_opts;
 
 /** The default options (the values the fields name).
