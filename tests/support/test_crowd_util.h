@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* An agent of radius 0.3 and speed 1.5 at (x, y); fails the test if refused. */
 static inline cairn_agent tc_add_at(cairn_crowd *c, float x, float y) {
@@ -30,6 +31,18 @@ static inline size_t tc_count_state(const cairn_crowd *c, const cairn_agent *a, 
   size_t k = 0;
   for (size_t i = 0; i < n; i++) k += tc_info(c, a[i]).state == s;
   return k;
+}
+
+/* Options cairn_crowd_check and cairn_crowd_create both refuse, the
+ * detail naming `says`. */
+static inline void tc_assert_refused(const cairn_grid *g, const cairn_crowd_opts *o,
+                                     const char *says) {
+  char why[160];
+  assert_int_equal(cairn_crowd_check(g, o, why, sizeof why), CAIRN_ERR_ARG);
+  if (!strstr(why, says)) fail_msg("'%s' does not say '%s'", why, says);
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, o, NULL, &c), CAIRN_ERR_ARG);
+  assert_null(c);
 }
 
 /* A crowd of at most max agents ticking on `threads` threads. */
