@@ -678,7 +678,7 @@ static cairn_status density_in(cairn_crowd *c, const crowd_view *v, density_swap
   if (n && !w->cells)
     return cairn__crowd_file_fail(err, CAIRN_ERR_NOMEM, v->name,
                                   "out of memory setting the density");
-  w->pen = w->cells + n;
+  w->pen = n ? w->cells + n : NULL; /* NULL + 0 is undefined */
   w->n_old = d->n_live;
   w->n_new = v->n_dense;
   for (uint32_t k = 0; k < d->n_live; k++) {
@@ -691,7 +691,10 @@ static cairn_status density_in(cairn_crowd *c, const crowd_view *v, density_swap
     w->cells[w->n_old + k] = (uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1);
     w->pen[w->n_old + k] = cairn__le32(e + 8);
   }
-  cairn__crowd_density_set(c, w->cells + w->n_old, w->pen + w->n_old, w->n_new);
+  if (w->n_new) /* else no cells: pointer sums on NULL are undefined */
+    cairn__crowd_density_set(c, w->cells + w->n_old, w->pen + w->n_old, w->n_new);
+  else
+    cairn__crowd_density_set(c, NULL, NULL, 0);
   w->applied = 1;
   cairn_status st = cairn_flow_cache_layer_changed(c->cache, c->builder, NULL, NULL);
   if (st != CAIRN_OK)
