@@ -62,7 +62,8 @@ static const command commands[] = {
      "         --from X,Y --to X,Y [--algo astar|dijkstra|hpa] [--smooth]\n"
      "         --scen FILE [--index I] [--algo ...]   --flow X,Y[;X,Y...] [--heat]\n"
      "         plus [--clusters [--cluster N]] (a picture of the map and one result)\n"
-     "         or --dead-ends alone (the dead-end areas tinted, one colour each)\n" },
+     "         or --dead-ends alone (the dead-end areas tinted, one colour each)\n"
+     "         or --crowd FILE.crowd alone (a saved crowd and its crowding)\n" },
     {"info", cmd_info,
      "  info   --map FILE [--terrain C=COST ...] [--json]\n" },
     {"gen", cmd_gen,

@@ -13,6 +13,7 @@
 #include "cairn/crowd.h"
 #include "cli.h"
 #include "cli_png.h"
+#include "cli_torches.h"
 #include "replay.h"
 
 #ifndef CAIRN_MAPS_DIR
@@ -23,9 +24,6 @@
 /* without --map: the shipped 256 x 256 settlement up to this many agents,
  * the 1024 x 1024 one above */
 #define HORDE_SMALL_MAP_AGENTS 20000
-#define TORCH_RADIUS 6
-#define TORCH_PENALTY (6 * CAIRN_COST_ONE) /* at the flame: six steps dearer */
-#define HORDE_TORCHES 8
 /* the largest unit: a disc of the crowd's largest radius */
 #define HORDE_MAX_SIZE 4
 
@@ -177,48 +175,6 @@ int cli_find_glyphs(const char *path, char ch, cairn_point **out, size_t *n) {
   }
   fclose(f);
   return 0;
-}
-
-/* The torchlight: an influence map over its own penalty layer, one event
- * per torch (dearest at the flame, nothing past TORCH_RADIUS), never
- * fading through the night. */
-typedef struct torchlight {
-  cairn_penalty *layer;
-  cairn_influence *light;
-} torchlight;
-
-static cairn_status light_torches(const cairn_grid *g, const cairn_point *torches,
-                                  size_t n, torchlight *t) {
-  cairn_status st = cairn_penalty_create(g, NULL, &t->layer);
-  if (st == CAIRN_OK) st = cairn_influence_create(g, t->layer, NULL, &t->light);
-  for (size_t k = 0; k < n && st == CAIRN_OK; k++)
-    if (cairn_grid_contains(g, torches[k].x, torches[k].y))
-      st = cairn_influence_event(t->light, torches[k].x, torches[k].y, TORCH_RADIUS,
-                                 TORCH_PENALTY);
-  return st;
-}
-
-static void douse_torches(torchlight *t) {
-  cairn_influence_destroy(t->light);
-  cairn_penalty_destroy(t->layer);
-}
-
-/* Torches three cells out from the wall (the gates' bounding box): at its
- * corners and in the middle of each side, between that side's gates. */
-static size_t place_torches(const cairn_point *gates, size_t n, cairn_point *t) {
-  int32_t x0 = gates[0].x, x1 = x0, y0 = gates[0].y, y1 = y0;
-  for (size_t k = 1; k < n; k++) {
-    if (gates[k].x < x0) x0 = gates[k].x;
-    if (gates[k].x > x1) x1 = gates[k].x;
-    if (gates[k].y < y0) y0 = gates[k].y;
-    if (gates[k].y > y1) y1 = gates[k].y;
-  }
-  int32_t mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
-  cairn_point p[HORDE_TORCHES] = {{x0 - 3, y0 - 3}, {x1 + 3, y0 - 3}, {x0 - 3, y1 + 3},
-                                  {x1 + 3, y1 + 3}, {mx, y0 - 3},     {mx, y1 + 3},
-                                  {x0 - 3, my},     {x1 + 3, my}};
-  memcpy(t, p, sizeof p);
-  return HORDE_TORCHES;
 }
 
 static uint64_t next_rand(uint64_t *s) {
@@ -530,10 +486,10 @@ int cmd_horde(int argc, char **argv) {
   if (rc != EXIT_DONE) return rc;
   cairn_grid *g = cli_load_map(a.map, NULL);
   if (!g) return EXIT_BADINPUT;
-  cairn_point *gates = NULL, torches[HORDE_TORCHES], *gate_first = NULL, *goals = NULL;
+  cairn_point *gates = NULL, torches[CLI_TORCHES], *gate_first = NULL, *goals = NULL;
   uint32_t *gate_of = NULL;
   size_t n_gates = 0, n_goals = 0;
-  torchlight torch = {NULL, NULL};
+  cli_torchlight torch = {NULL, NULL};
   cairn_crowd *c = NULL;
   cairn_agent *agents = NULL;
   night_watch watch = {0};
@@ -581,7 +537,7 @@ int cmd_horde(int argc, char **argv) {
   watch.gate_of = gate_of;
   queue_boxes(gates, gate_of, n_gates, watch.queue_box, n_groups);
   watch.n_boxes = n_groups;
-  cairn_status st = light_torches(g, torches, place_torches(gates, n_gates, torches),
+  cairn_status st = cli_light_torches(g, torches, cli_place_torches(gates, n_gates, torches),
                                   &torch);
   agents = malloc((size_t)a.agents * sizeof *agents);
   cairn_crowd_opts o = cairn_crowd_defaults();
@@ -612,13 +568,13 @@ int cmd_horde(int argc, char **argv) {
   sum.by_gate = watch.by_gate;
   if (st == CAIRN_OK && a.replay) {
     cli_replay_scene scene = {a.map,   g,         gates,       torches,
-                              n_gates, HORDE_TORCHES, TORCH_RADIUS};
+                              n_gates, CLI_TORCHES, CLI_TORCH_RADIUS};
     st = cli_replay_open(a.replay, a.every ? a.every : 1, &scene, c, agents,
                          (size_t)a.agents, &sum.replay);
   }
   cli_png_scene pic = {.grid = g, .penalty = torch.layer, .gates = gates,
                        .n_gates = n_gates, .torches = torches,
-                       .n_torches = HORDE_TORCHES, .crowd = c, .agents = agents,
+                       .n_torches = CLI_TORCHES, .crowd = c, .agents = agents,
                        .n_agents = (size_t)a.agents, .caption = "the night of the dead:"};
   watch.crowd = c;
   watch.agents = agents;
@@ -666,7 +622,7 @@ done:
   free(watch.queue_box);
   free(gate_first);
   cairn_crowd_destroy(c);
-  douse_torches(&torch);
+  cli_douse_torches(&torch);
   cairn_grid_destroy(g);
   free(gates);
   free(goals);

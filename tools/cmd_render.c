@@ -1,6 +1,7 @@
 /* cairn render: a picture of a map and one thing computed on it: a query's
  * path with the search behind it, a scenario row, a flow field, the
- * hierarchy's clusters, or the map's dead ends. */
+ * hierarchy's clusters, the map's dead ends, or a saved crowd with the
+ * crowding its fields pay for. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +12,19 @@
 #include "cli.h"
 #include "cli_layers.h"
 #include "cli_png.h"
+#include "cli_torches.h"
+#include "cairn/crowd.h"
 #include "scen_run.h"
 
 static const char *const value_opts[] = {"--map",  "--png",   "--from",    "--to",
                                          "--algo", "--scen",  "--index",   "--flow",
                                          "--px",   "--cluster", "--terrain", "--influence",
-                                         "--size", NULL};
+                                         "--size", "--crowd", NULL};
 
 #define RENDER_MAX_GOALS 4096
 
 typedef struct render_args {
-  const char *map, *png, *scen, *flow;
+  const char *map, *png, *scen, *flow, *crowd;
   cairn_point from, to;
   bool have_from, have_to, smooth, heat, clusters, dead_ends;
   int algo; /* scen_algo */
@@ -46,6 +49,7 @@ static bool parse_value(const cli_args *c, const char *v, render_args *a) {
   else if (cli_is(c, "--png")) a->png = v;
   else if (cli_is(c, "--scen")) a->scen = v;
   else if (cli_is(c, "--flow")) a->flow = v;
+  else if (cli_is(c, "--crowd")) a->crowd = v;
   else if (cli_is(c, "--from")) return a->have_from = cli_parse_point("--from", v, &a->from);
   else if (cli_is(c, "--to")) return a->have_to = cli_parse_point("--to", v, &a->to);
   else if (cli_is(c, "--index")) return cli_parse_int("--index", v, 0, 100000000L, &a->index);
@@ -83,6 +87,11 @@ static int check_args(const render_args *a) {
   if (a->dead_ends && (what || a->clusters)) {
     cli_error("render: --dead-ends is drawn alone, not with --from/--to, --scen, --flow "
               "or --clusters");
+    return EXIT_USAGE;
+  }
+  if (a->crowd && (what || a->dead_ends || a->clusters || a->influence.n)) {
+    cli_error("render: --crowd is drawn alone, not with --from/--to, --scen, --flow, "
+              "--dead-ends, --clusters or --influence");
     return EXIT_USAGE;
   }
   if (a->have_from != a->have_to) {
@@ -324,6 +333,89 @@ static int scen_query(render_args *a, scen_file *f) {
   return EXIT_DONE;
 }
 
+/* The handles of a crowd's live agents (malloc'd), *n of them. */
+static cairn_agent *crowd_agents(const cairn_crowd *c, size_t *n) {
+  size_t cap = cairn_crowd_count(c);
+  cairn_agent *agents = malloc((cap ? cap : 1) * sizeof *agents);
+  cairn_crowd_arrays out = {0};
+  out.agent = agents;
+  if (agents && cairn_crowd_export(c, &out, cap, n) == CAIRN_OK) return agents;
+  free(agents);
+  return NULL;
+}
+
+/* The crowd saved in a->crowd, on the map as it was saved: the setup from
+ * the file; a night of cairn horde (a penalty layer on a map with gates)
+ * with its torches lit again. Exit code; *out the crowd. */
+static int load_crowd(const render_args *a, cairn_grid *g, cli_torchlight *torch,
+                      cairn_point *torches, cairn_point **gates, size_t *n_gates,
+                      cairn_crowd **out) {
+  cairn_crowd_save_info info;
+  cairn_error err;
+  if (cairn_crowd_read_info_file(a->crowd, &info, &err) != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return EXIT_BADINPUT;
+  }
+  if (info.hpa || info.route_fingerprint) {
+    cli_error("%s: planned over a %s, which render cannot make again", a->crowd,
+              info.hpa ? "hierarchy" : "route grid");
+    return EXIT_BADINPUT;
+  }
+  if (cli_find_glyphs(a->map, 'G', gates, n_gates) != 0) return EXIT_BADINPUT;
+  cairn_status st = CAIRN_OK;
+  if (info.penalty_fingerprint && *n_gates)
+    st = cli_light_torches(g, torches, cli_place_torches(*gates, *n_gates, torches), torch);
+  info.opts.threads = 1;
+  info.opts.penalty = torch->layer;
+  if (st == CAIRN_OK) st = cairn_crowd_create(g, &info.opts, NULL, out);
+  if (st != CAIRN_OK) {
+    cli_error("%s: %s", a->crowd, cairn_status_str(st));
+    return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+  }
+  if ((st = cairn_crowd_load_file(*out, a->crowd, &err)) != CAIRN_OK) {
+    cli_error("%s", err.message);
+    return st == CAIRN_ERR_NOMEM ? EXIT_RUNTIME : EXIT_BADINPUT;
+  }
+  return EXIT_DONE;
+}
+
+/* A saved crowd: its agents, the crowding its fields pay for (blue), and
+ * for a night its gates and torches. Exit code. */
+static int draw_crowd(const render_args *a, cairn_grid *g, cli_png_scene *s) {
+  cli_torchlight torch = {NULL, NULL};
+  cairn_point torches[CLI_TORCHES], *gates = NULL;
+  size_t n_gates = 0, n = 0;
+  cairn_crowd *c = NULL;
+  cairn_agent *agents = NULL;
+  int rc = load_crowd(a, g, &torch, torches, &gates, &n_gates, &c);
+  if (rc == EXIT_DONE && !(agents = crowd_agents(c, &n))) {
+    cli_error("render: out of memory");
+    rc = EXIT_RUNTIME;
+  }
+  if (rc == EXIT_DONE) {
+    char caption[160];
+    cairn_crowd_stats cs;
+    cairn_crowd_get_stats(c, &cs);
+    snprintf(caption, sizeof caption, "%s: tick %llu, %zu agents, %u arrived", a->crowd,
+             (unsigned long long)cs.ticks, n, cs.arrived);
+    s->caption = caption;
+    s->penalty = torch.layer;
+    s->gates = gates;
+    s->n_gates = n_gates;
+    s->torches = torch.layer ? torches : NULL;
+    s->n_torches = torch.layer ? CLI_TORCHES : 0;
+    s->crowd = c;
+    s->agents = agents;
+    s->n_agents = n;
+    rc = cli_png_save(s, a->png);
+  }
+  free(agents);
+  cairn_crowd_destroy(c);
+  cli_douse_torches(&torch);
+  free(gates);
+  return rc;
+}
+
 static int render(render_args *a, cairn_grid *g) {
   cairn_penalty *layer = NULL;
   cairn_influence *influence = NULL;
@@ -338,6 +430,8 @@ static int render(render_args *a, cairn_grid *g) {
     rc = draw_flow(a, g, &s, layer);
   } else if (a->dead_ends) {
     rc = draw_dead_ends(a, &s);
+  } else if (a->crowd) {
+    rc = draw_crowd(a, g, &s);
   } else {
     s.caption = hpa ? "hierarchy: clusters and entrances" : a->map;
     rc = cli_png_save(&s, a->png);

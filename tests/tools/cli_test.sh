@@ -898,6 +898,17 @@ else
     "$cairn" render --map "$pics/de.map" --dead-ends --from 0,0 --to 1,1 --png "$pics/x.png"
   expect 2 "--dead-ends is drawn alone" \
     "$cairn" render --map "$pics/de.map" --dead-ends --clusters --png "$pics/x.png"
+  # --crowd: a saved night on its map, the torches lit again; refused on
+  # another map, with a query, or when the file is missing
+  "$cairn" horde --agents 300 --ticks 300 --save "$pics/n.crowd" >/dev/null 2>&1
+  ran "$cairn" render --map "$src/maps/settlement.map" --crowd "$pics/n.crowd" --png "$pics/r7.png"
+  pic_ok "render crowd" png "$pics/r7.png" 1024 1076 4 113,96=goal 96,96=wall 93,93=!open
+  expect 3 "n.crowd: made for another crowd" \
+    "$cairn" render --map "$pics/m.map" --crowd "$pics/n.crowd" --png "$pics/x.png"
+  expect 2 "--crowd is drawn alone" \
+    "$cairn" render --map "$src/maps/settlement.map" --crowd "$pics/n.crowd" --flow 1,1 --png "$pics/x.png"
+  expect 3 "nothere.crowd: cannot open" \
+    "$cairn" render --map "$src/maps/settlement.map" --crowd "$pics/nothere.crowd" --png "$pics/x.png"
   expect 2 "one of --from/--to, --scen or --flow" "$cairn" render --map "$pics/m.map" --png "$pics/x.png" --from 0,0 --to 1,1 --flow 1,1
   expect 2 "render needs --map" "$cairn" render --png "$pics/x.png"
   expect 3 "--flow 3,2 is a blocked cell" "$cairn" render --map "$pics/m.map" --flow 3,2 --png "$pics/x.png"
