@@ -10,11 +10,19 @@
 
 /* A crowd with a horde order (a cached field) and a move order (a path
  * request), ticked until the path is planned. */
+static int with_density; /* the congestion layer on, updated every tick */
+
 static cairn_status crowd_case(void *ctx, const cairn_allocator *al) {
   const tu_oom_map *fx = ctx;
   cairn_crowd_opts o = cairn_crowd_defaults();
   o.max_agents = 8;
   o.threads = 1;
+  if (with_density) {
+    o.density_gain = 2.0f;
+    o.density_comfort = 0.0f; /* any body counts */
+    o.density_ticks = 1;
+    o.avoidance = CAIRN_AVOID_ORCA;
+  }
   cairn_crowd *c = NULL;
   cairn_status st = cairn_crowd_create(fx->grid, &o, al, &c);
   if (st != CAIRN_OK) {
@@ -40,6 +48,14 @@ static cairn_status crowd_case(void *ctx, const cairn_allocator *al) {
 
 static void oom_crowd(void **state) {
   tu_oom_check("crowd", crowd_case, *state, 10);
+}
+
+/* The same with the congestion layer (its arrays, its own cost layer and
+ * the repairs of every tick) and ORCA. */
+static void oom_crowd_density(void **state) {
+  with_density = 1;
+  tu_oom_check("crowd, density", crowd_case, *state, 12);
+  with_density = 0;
 }
 
 /* A serpentine: rows of wall every 4 rows, each open at alternating ends,
@@ -110,6 +126,7 @@ static void tick_reports_out_of_memory(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(oom_crowd),
+      cmocka_unit_test(oom_crowd_density),
       cmocka_unit_test(tick_reports_out_of_memory),
   };
   return cmocka_run_group_tests(tests, tu_oom_map_setup, tu_oom_map_teardown);
