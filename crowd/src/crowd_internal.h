@@ -410,13 +410,13 @@ static inline const cairn_penalty *cairn__crowd_field_layer(const cairn_crowd *c
 /* ORCA (crowd_orca.c, opts.avoidance CAIRN_AVOID_ORCA): the velocity of
  * the agent at place k in bin order nearest (wx, wy) that no neighbour
  * rules out, at most `speed` long, into (*vx, *vy); what its neighbours
- * are to it into *near. */
+ * are to it into *around. */
 typedef struct crowd_orca_near {
   int overlap;           /* one overlaps it by more than half its radius */
   int blocked_by_moving; /* a touching one in its way is moving */
 } crowd_orca_near;
 void cairn__crowd_orca(const cairn_crowd *c, uint32_t k, float wx, float wy, float speed,
-                       float *vx, float *vy, crowd_orca_near *near);
+                       float *vx, float *vy, crowd_orca_near *around);
 
 /* tick (crowd_tick.c) */
 void cairn__crowd_step(cairn_crowd *c);

@@ -166,8 +166,9 @@ static void line_of(float px, float py, float wx, float wy, float rr, float vx, 
 }
 
 /* The nearest opts.orca_neighbours agents within the neighbour radius,
- * as places in bin order, nearest first (ties: lower place first). */
-static uint32_t nearest(const cairn_crowd *c, uint32_t k, uint32_t *near, float *d2s) {
+ * as places in bin order into nbr (not `near`: a macro on Windows),
+ * nearest first (ties: lower place first). */
+static uint32_t nearest(const cairn_crowd *c, uint32_t k, uint32_t *nbr, float *d2s) {
   const float x = c->sx[k], y = c->sy[k], R2 = c->opts.neighbour_radius * c->opts.neighbour_radius;
   const uint32_t cap = c->opts.orca_neighbours;
   int32_t bx, by;
@@ -178,14 +179,14 @@ static uint32_t nearest(const cairn_crowd *c, uint32_t k, uint32_t *near, float 
     for (uint32_t j = start[bx - 1]; j < start[bx + 2]; j++) {
       float px = c->sx[j] - x, py = c->sy[j] - y, d2 = px * px + py * py;
       if (j == k || d2 > R2) continue;
-      if (m == cap && !(d2 < d2s[m - 1] || (d2 == d2s[m - 1] && j < near[m - 1]))) continue;
+      if (m == cap && !(d2 < d2s[m - 1] || (d2 == d2s[m - 1] && j < nbr[m - 1]))) continue;
       uint32_t at = m < cap ? m++ : m - 1;
-      while (at > 0 && (d2 < d2s[at - 1] || (d2 == d2s[at - 1] && j < near[at - 1]))) {
-        near[at] = near[at - 1];
+      while (at > 0 && (d2 < d2s[at - 1] || (d2 == d2s[at - 1] && j < nbr[at - 1]))) {
+        nbr[at] = nbr[at - 1];
         d2s[at] = d2s[at - 1];
         at--;
       }
-      near[at] = j;
+      nbr[at] = j;
       d2s[at] = d2;
     }
   }
@@ -194,15 +195,15 @@ static uint32_t nearest(const cairn_crowd *c, uint32_t k, uint32_t *near, float 
 
 void cairn__crowd_orca(const cairn_crowd *c, uint32_t k, float wx, float wy, float speed,
                        float *vx, float *vy, crowd_orca_near *out) {
-  uint32_t near[CAIRN_CROWD_MAX_ORCA];
+  uint32_t nbr[CAIRN_CROWD_MAX_ORCA];
   float d2s[CAIRN_CROWD_MAX_ORCA];
   orca_line lines[CAIRN_CROWD_MAX_ORCA];
-  uint32_t m = nearest(c, k, near, d2s);
+  uint32_t m = nearest(c, k, nbr, d2s);
   const float ax = c->sx[k], ay = c->sy[k], avx = c->svx[k], avy = c->svy[k], r = c->sr[k];
   const float inv_tau = 1.0f / c->opts.orca_horizon, inv_dt = 1.0f / c->opts.dt;
   out->overlap = out->blocked_by_moving = 0;
   for (uint32_t q = 0; q < m; q++) {
-    uint32_t j = near[q];
+    uint32_t j = nbr[q];
     float px = c->sx[j] - ax, py = c->sy[j] - ay, rr = r + c->sr[j];
     line_of(px, py, avx - c->svx[j], avy - c->svy[j], rr, avx, avy, inv_tau, inv_dt, &lines[q]);
     float d = sqrtf(d2s[q]);

@@ -609,15 +609,15 @@ static inline void steer_velocity(const cairn_crowd *c, uint32_t k, const wish *
  * separation push (ORCA parts overlapping discs within a tick). */
 static CROWD_COLD void orca_velocity(const cairn_crowd *c, uint32_t k, const wish *w,
                                      float pace, push *p, float *vx, float *vy) {
-  crowd_orca_near near;
-  cairn__crowd_orca(c, k, w->dx * pace, w->dy * pace, c->sa[k].speed, vx, vy, &near);
+  crowd_orca_near around;
+  cairn__crowd_orca(c, k, w->dx * pace, w->dy * pace, c->sa[k].speed, vx, vy, &around);
   /* the tick it arrives it stops where it is (after, as a body, it steps
    * aside for others as ORCA has it) */
   if (w->state == CAIRN_AGENT_ARRIVED && c->sa[k].state != CAIRN_AGENT_ARRIVED)
     *vx = *vy = 0.0f;
   p->sepx = p->sepy = 0.0f;
-  p->overlap = near.overlap;
-  p->ahead_moving = near.blocked_by_moving;
+  p->overlap = around.overlap;
+  p->ahead_moving = around.blocked_by_moving;
 }
 
 /* One agent's next state from the current one, written at its place k in

@@ -150,9 +150,10 @@ static sparse_run sparse(uint64_t seed, int threads, size_t n, int wall_pct) {
       continue; /* a clear 3 x 3 around: no disc starts against a wall */
     if (k == 0) island = cairn_grid_island(g, p.x, p.y);
     if (cairn_grid_island(g, p.x, p.y) != island) continue;
-    int near = 0;
-    for (size_t j = 0; j < k; j++) near |= abs(taken[j].x - p.x) < 3 && abs(taken[j].y - p.y) < 3;
-    if (near) continue;
+    int crowded = 0;
+    for (size_t j = 0; j < k; j++)
+      crowded |= abs(taken[j].x - p.x) < 3 && abs(taken[j].y - p.y) < 3;
+    if (crowded) continue;
     taken[k] = p;
     a[k++] = add_disc(c, (float)p.x + 0.5f, (float)p.y + 0.5f, 0.4f);
   }
