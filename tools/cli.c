@@ -194,6 +194,11 @@ cairn_grid *cli_load_map(const char *path, const cairn_terrain *t) {
   return g;
 }
 
+int cli_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 double cli_now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

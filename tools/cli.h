@@ -79,6 +79,8 @@ bool cli_check_position(const cairn_grid *g, const char *opt, cairn_point p, int
 
 /* Microseconds from a monotonic clock. */
 double cli_now_us(void);
+/* qsort's comparison of doubles, ascending. */
+int cli_cmp_double(const void *a, const void *b);
 
 /* Commands. Each returns an exit code. */
 int cmd_path(int argc, char **argv);

@@ -8,11 +8,6 @@
 #include "cli_png.h"
 #include "replay.h"
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 cairn_status cli_crowd_create(const char *cmd, const cairn_grid *g,
                               const cairn_crowd_opts *o, cairn_crowd **out) {
   cairn_status st = cairn_crowd_create(g, o, NULL, out);
@@ -135,9 +130,9 @@ cairn_status cli_crowd_run(cairn_crowd *c, long ticks, cli_crowd_summary *sum) {
     }
   }
   sum->full_ticks = full;
-  qsort(ms, (size_t)full, sizeof *ms, cmp_double);
+  qsort(ms, (size_t)full, sizeof *ms, cli_cmp_double);
   sum->full_median_ms = full ? ms[full / 2] : 0;
-  qsort(ms, (size_t)ran, sizeof *ms, cmp_double);
+  qsort(ms, (size_t)ran, sizeof *ms, cli_cmp_double);
   sum->median_ms = ran ? ms[ran / 2] : 0;
   sum->p99_ms = ran ? ms[(size_t)((double)(ran - 1) * 0.99)] : 0;
   free(ms);

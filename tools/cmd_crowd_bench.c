@@ -427,15 +427,10 @@ static double door_flow(bench_run *r, float dt) {
   return span > 0 ? (double)(hi - lo) / span / 2.0 : -1.0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The median tick time (sorts the times kept). */
 static double median_ms(const bench_run *r) {
   if (!r->timed) return 0.0;
-  qsort(r->tick_us, (size_t)r->timed, sizeof *r->tick_us, cmp_double);
+  qsort(r->tick_us, (size_t)r->timed, sizeof *r->tick_us, cli_cmp_double);
   return r->tick_us[r->timed / 2] / 1000.0;
 }
 

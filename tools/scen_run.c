@@ -171,11 +171,6 @@ int scen_build_hpa(const scen_config *c, const scen_file *f, cairn_hpa **out) {
   return EXIT_DONE;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Nearest-rank percentile of n sorted values. */
 static double percentile(const double *sorted, size_t n, double pct) {
   if (!n) return 0;
@@ -464,7 +459,7 @@ scen_totals scen_sum_rows(const cairn_scen *sc, const scen_row *rows, uint32_t b
     if (rows[i].kind != ROW_SKIPPED && rows[i].kind != ROW_LEFT_OUT)
       scratch[n++] = rows[i].us;
   }
-  qsort(scratch, n, sizeof *scratch, cmp_double);
+  qsort(scratch, n, sizeof *scratch, cli_cmp_double);
   t.median_us = percentile(scratch, n, 50);
   t.p99_us = percentile(scratch, n, 99);
   return t;

@@ -4,15 +4,7 @@
  * of queueing on the one cheapest. */
 #include "crowd_internal.h"
 
-#include <string.h>
-
 #define DENSITY_CHANGES 4096 /* opts.penalty's changed cells read a call */
-
-static void *density_array(cairn_crowd *c, size_t n, size_t size) {
-  void *p = cairn__alloc(&c->alloc, n * size);
-  if (p) memset(p, 0, n * size);
-  return p;
-}
 
 static void density_arrays_free(cairn_crowd *c, crowd_density *d) {
   cairn__free(&c->alloc, d->pen, d->padded * sizeof *d->pen);
@@ -32,35 +24,27 @@ void cairn__crowd_density_free(cairn_crowd *c) {
   c->dens = NULL;
 }
 
-/* The cell (x, y) of a padded index. */
-static void cell_of(const cairn_crowd *c, uint32_t i, int32_t *x, int32_t *y) {
-  *x = (int32_t)(i % (uint32_t)c->stride) - 1;
-  *y = (int32_t)(i / (uint32_t)c->stride) - 1;
-}
-
 /* opts.penalty's value at padded cell i into the layer's base: the sum
  * moves by the difference, a block is mirrored as one block. */
 static void mirror_cell(cairn_crowd *c, uint32_t i, uint32_t v) {
   crowd_density *d = c->dens;
   uint32_t was = d->base[i];
   if (was == v) return;
-  int32_t x, y;
-  cell_of(c, i, &x, &y);
+  cairn_point p = cairn__crowd_cell_at(c, i);
   int64_t old = was == CAIRN_PENALTY_BLOCK ? 0 : was, now = v == CAIRN_PENALTY_BLOCK ? 0 : v;
-  if (was == CAIRN_PENALTY_BLOCK) (void)cairn_penalty_block(d->layer, x, y, 0);
-  if (v == CAIRN_PENALTY_BLOCK) (void)cairn_penalty_block(d->layer, x, y, 1);
-  if (now != old) (void)cairn_penalty_add(d->layer, x, y, now - old);
+  if (was == CAIRN_PENALTY_BLOCK) (void)cairn_penalty_block(d->layer, p.x, p.y, 0);
+  if (v == CAIRN_PENALTY_BLOCK) (void)cairn_penalty_block(d->layer, p.x, p.y, 1);
+  if (now != old) (void)cairn_penalty_add(d->layer, p.x, p.y, now - old);
   d->base[i] = v;
 }
 
 /* Every cell of opts.penalty into the base (at create, or when more
  * cells changed than a call reads). */
 static void mirror_all(cairn_crowd *c) {
-  int32_t stride;
-  const uint32_t *user = cairn_penalty_cells(c->opts.penalty, &stride);
+  const uint32_t *user = cairn_penalty_cells(c->opts.penalty, NULL);
   for (int32_t y = 0; y < c->height; y++)
     for (int32_t x = 0; x < c->width; x++) {
-      uint32_t i = (uint32_t)(y + 1) * (uint32_t)stride + (uint32_t)(x + 1);
+      uint32_t i = cairn__crowd_index(c, (cairn_point){x, y});
       mirror_cell(c, i, user[i]);
     }
 }
@@ -73,8 +57,7 @@ void cairn__crowd_density_mirror(cairn_crowd *c) {
     mirror_all(c);
     return;
   }
-  int32_t stride;
-  const uint32_t *user = cairn_penalty_cells(c->opts.penalty, &stride);
+  const uint32_t *user = cairn_penalty_cells(c->opts.penalty, NULL);
   for (size_t k = 0; k < n; k++) mirror_cell(c, d->changes[k], user[d->changes[k]]);
 }
 
@@ -84,14 +67,14 @@ cairn_status cairn__crowd_density_init(cairn_crowd *c) {
   if (!d) return CAIRN_ERR_NOMEM;
   c->dens = d;
   d->padded = (size_t)c->stride * (size_t)(c->height + 2);
-  d->pen = density_array(c, d->padded, sizeof *d->pen);
-  d->sum = density_array(c, d->padded, sizeof *d->sum);
+  d->pen = cairn__alloc_zero(&c->alloc, d->padded * sizeof *d->pen);
+  d->sum = cairn__alloc_zero(&c->alloc, d->padded * sizeof *d->sum);
   /* an update touches 9 cells a body at most, and no more than there are */
   d->list_cap = (size_t)c->cap * 9 < d->padded ? (size_t)c->cap * 9 : d->padded;
-  d->live = density_array(c, d->list_cap, sizeof *d->live);
-  d->next = density_array(c, d->list_cap, sizeof *d->next);
-  d->changes = density_array(c, DENSITY_CHANGES, sizeof *d->changes);
-  if (c->opts.penalty) d->base = density_array(c, d->padded, sizeof *d->base);
+  d->live = cairn__alloc_zero(&c->alloc, d->list_cap * sizeof *d->live);
+  d->next = cairn__alloc_zero(&c->alloc, d->list_cap * sizeof *d->next);
+  d->changes = cairn__alloc_zero(&c->alloc, DENSITY_CHANGES * sizeof *d->changes);
+  if (c->opts.penalty) d->base = cairn__alloc_zero(&c->alloc, d->padded * sizeof *d->base);
   if (!d->pen || !d->sum || !d->live || !d->next || !d->changes ||
       (c->opts.penalty && !d->base))
     return CAIRN_ERR_NOMEM; /* the create's failure path frees it */
@@ -117,9 +100,8 @@ static uint32_t pen_of(const cairn_crowd *c, uint32_t s) {
 static size_t set_pen(cairn_crowd *c, uint32_t i, uint32_t v) {
   crowd_density *d = c->dens;
   if (d->pen[i] == v) return 0;
-  int32_t x, y;
-  cell_of(c, i, &x, &y);
-  (void)cairn_penalty_add(d->layer, x, y, (int64_t)v - (int64_t)d->pen[i]);
+  cairn_point p = cairn__crowd_cell_at(c, i);
+  (void)cairn_penalty_add(d->layer, p.x, p.y, (int64_t)v - (int64_t)d->pen[i]);
   d->pen[i] = v;
   return 1;
 }

@@ -242,6 +242,16 @@ static inline int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t 
   return c->cells[(size_t)(y + 1) * (size_t)c->stride + (size_t)(x + 1)] == 0;
 }
 
+/* The index of cell p in the grid's padded layout (cairn_grid_cells:
+ * stride width + 2, a border all round), and the cell of an index. */
+static inline uint32_t cairn__crowd_index(const cairn_crowd *c, cairn_point p) {
+  return (uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1);
+}
+static inline cairn_point cairn__crowd_cell_at(const cairn_crowd *c, uint32_t i) {
+  cairn_point p = {(int32_t)(i % (uint32_t)c->stride) - 1, (int32_t)(i / (uint32_t)c->stride) - 1};
+  return p;
+}
+
 /* cairn__crowd_blocked for a cell at most one off the grid (a binned
  * agent's cell or a neighbour of it, positions being finite and on the
  * grid): the padded border says blocked, no bounds to check. */

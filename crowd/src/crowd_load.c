@@ -478,13 +478,13 @@ static cairn_status check_density(cairn_crowd *c, const crowd_view *v, cairn_err
     if (!in_grid(c, p) || cairn__crowd_blocked(c, p.x, p.y) || pen == 0 ||
         pen > CAIRN_PENALTY_MAX)
       break;
-    uint32_t i = (uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1);
+    uint32_t i = cairn__crowd_index(c, p);
     if (d->sum[i]) break;
     d->sum[i] = 1;
   }
   for (uint32_t j = 0; j < k; j++) {
     cairn_point p = cairn__crowd_pt_at(v->dense + (size_t)j * CROWD_DENSE_BYTES);
-    d->sum[(uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1)] = 0;
+    d->sum[cairn__crowd_index(c, p)] = 0;
   }
   if (k < v->n_dense)
     return BAD(v, err,
@@ -688,7 +688,7 @@ static cairn_status density_in(cairn_crowd *c, const crowd_view *v, density_swap
   for (uint32_t k = 0; k < v->n_dense; k++) {
     const uint8_t *e = v->dense + (size_t)k * CROWD_DENSE_BYTES;
     cairn_point p = cairn__crowd_pt_at(e);
-    w->cells[w->n_old + k] = (uint32_t)(p.y + 1) * (uint32_t)c->stride + (uint32_t)(p.x + 1);
+    w->cells[w->n_old + k] = cairn__crowd_index(c, p);
     w->pen[w->n_old + k] = cairn__le32(e + 8);
   }
   if (w->n_new) /* else no cells: pointer sums on NULL are undefined */

@@ -412,10 +412,8 @@ static void put_density(cairn__wbuf *w, const cairn_crowd *c) {
   const crowd_density *d = c->dens;
   cairn__put_u32(w, d ? d->n_live : 0);
   for (uint32_t k = 0; d && k < d->n_live; k++) {
-    uint32_t i = d->live[k];
-    cairn_point p = {(int32_t)(i % (uint32_t)c->stride) - 1, (int32_t)(i / (uint32_t)c->stride) - 1};
-    cairn__crowd_put_pt(w, p);
-    cairn__put_u32(w, d->pen[i]);
+    cairn__crowd_put_pt(w, cairn__crowd_cell_at(c, d->live[k]));
+    cairn__put_u32(w, d->pen[d->live[k]]);
   }
 }
 
