@@ -315,19 +315,6 @@ static void corridors_share_the_stream(void **state) {
   assert_true(on >= 0.4 && on <= 0.6);
 }
 
-static uint8_t *save_of(const cairn_crowd *c, size_t *len) {
-  assert_int_equal(cairn_crowd_save(c, NULL, 0, len), CAIRN_ERR_BUFFER);
-  uint8_t *b = malloc(*len);
-  assert_non_null(b);
-  assert_int_equal(cairn_crowd_save(c, b, *len, len), CAIRN_OK);
-  return b;
-}
-
-static void reseal(uint8_t *b, size_t len) {
-  uint64_t sum = cairn__checksum(b, len - 8);
-  for (int k = 0; k < 8; k++) b[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
-}
-
 static void put32(uint8_t *p, uint32_t v) {
   for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> (8 * k));
 }
@@ -346,7 +333,7 @@ static void saves_carry_it(void **state) {
   uint32_t n = c->dens->n_live;
   assert_true(n > 3);
   size_t len;
-  uint8_t *bytes = save_of(c, &len);
+  uint8_t *bytes = tc_save_of(c, &len);
   cairn_crowd *d = dense_crowd(g, 400, 2, NULL, GAIN);
   cairn_error err;
   /* the density's cells are the last part before the checksum */
@@ -363,15 +350,15 @@ static void saves_carry_it(void **state) {
       {at - 4, n + 1},               /* one cell more than there are */
   };
   size_t before_len;
-  uint8_t *before = save_of(d, &before_len);
+  uint8_t *before = tc_save_of(d, &before_len);
   for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
     memcpy(bad, bytes, len);
     put32(bad + cuts[k].off, cuts[k].v);
     if (k == 0) memcpy(bad + at + 12, bad + at, 8); /* cell 1 is cell 0 again */
-    reseal(bad, len);
+    tc_reseal(bad, len);
     assert_int_equal(cairn_crowd_load(d, bad, len, &err), CAIRN_ERR_PARSE);
     size_t l2;
-    uint8_t *now = save_of(d, &l2);
+    uint8_t *now = tc_save_of(d, &l2);
     assert_int_equal(l2, before_len);
     assert_memory_equal(now, before, l2);
     free(now);
@@ -382,7 +369,7 @@ static void saves_carry_it(void **state) {
   memcpy(bad, bytes, len);
   put32(bad + at, (uint32_t)wall.x);
   put32(bad + at + 4, (uint32_t)wall.y);
-  reseal(bad, len);
+  tc_reseal(bad, len);
   assert_int_equal(cairn_crowd_load(d, bad, len, &err), CAIRN_ERR_PARSE);
   assert_non_null(strstr(err.message, "density cell 0"));
   /* the whole save: both go on alike */

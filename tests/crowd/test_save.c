@@ -423,20 +423,9 @@ static uint64_t reads_digest(const cairn_crowd *c, probe p) {
 
 /* ---- resuming -------------------------------------------------------- */
 
-/* The crowd's save, in a malloc'd buffer. */
-static uint8_t *save_of(const cairn_crowd *c, size_t *len) {
-  assert_int_equal(cairn_crowd_save(c, NULL, 0, len), CAIRN_ERR_BUFFER);
-  uint8_t *buf = malloc(*len);
-  assert_non_null(buf);
-  size_t got = 0;
-  assert_int_equal(cairn_crowd_save(c, buf, *len, &got), CAIRN_OK);
-  assert_int_equal(got, *len);
-  return buf;
-}
-
 static void assert_same_save(const cairn_crowd *c, const uint8_t *want, size_t want_len) {
   size_t len;
-  uint8_t *buf = save_of(c, &len);
+  uint8_t *buf = tc_save_of(c, &len);
   assert_int_equal(len, want_len);
   assert_memory_equal(buf, want, len);
   free(buf);
@@ -497,7 +486,7 @@ static void take(scene *s, uint64_t t, snapshot *out) {
   out->where = teleport(s, t);
   out->hash = cairn_crowd_hash(s->crowd);
   out->reads = reads_digest(s->crowd, out->where);
-  out->bytes = save_of(s->crowd, &out->len);
+  out->bytes = tc_save_of(s->crowd, &out->len);
   out->tick = t;
   out->rng = s->rng;
   memcpy(out->agents, s->agents, sizeof s->agents);
@@ -574,7 +563,7 @@ static void resume_equal(int kind, int threads_a, int threads_b) {
   scene_run(&a, t, TOTAL_TICKS, &ta);
   assert_scene_did(&a);
   size_t end_len;
-  uint8_t *end = save_of(a.crowd, &end_len);
+  uint8_t *end = tc_save_of(a.crowd, &end_len);
   printf("%s, %d -> %d threads: %d of %zu saves inside a search, the last %zu bytes, "
          "%llu events\n",
          kind_name[kind], threads_a, threads_b, in_flight, N_SAVES, snap[N_SAVES - 1].len,
@@ -695,13 +684,6 @@ static void assert_refused(cairn_crowd *c, const uint8_t *bytes, size_t len, cai
   if (full_check) assert_same_save(c, before, before_len);
 }
 
-/* The bytes with the checksum made right again: past the frame, so the
- * reader's own checks are what refuses. */
-static void reseal(uint8_t *b, size_t len) {
-  uint64_t sum = cairn__checksum(b, len - 8);
-  for (int k = 0; k < 8; k++) b[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
-}
-
 /* Two crowds a tick apart continue alike: c (after refused loads) and a
  * twin made afresh. */
 static void assert_goes_on_as_twin(cairn_crowd *c, const cairn_grid *g, uint64_t ticks) {
@@ -720,7 +702,7 @@ static void refuses_truncations_and_bit_flips(void **state) {
   cairn_crowd *src = small_crowd(g, NULL, 7), *dst = small_crowd(g, NULL, 3);
   assert_true(src->in_search && dst->in_search); /* a search on both sides */
   size_t len, before_len;
-  uint8_t *bytes = save_of(src, &len), *before = save_of(dst, &before_len);
+  uint8_t *bytes = tc_save_of(src, &len), *before = tc_save_of(dst, &before_len);
   printf("a small save: %zu bytes\n", len);
   for (size_t n = 0; n < len; n++)
     assert_refused(dst, bytes, n, CAIRN_ERR_PARSE, before, before_len, n % 64 == 0);
@@ -735,7 +717,7 @@ static void refuses_truncations_and_bit_flips(void **state) {
   }
   /* another version, the checksum right: refused by the version */
   bad[8] = CAIRN_CROWD_SAVE_VERSION + 1;
-  reseal(bad, len);
+  tc_reseal(bad, len);
   cairn_error err;
   assert_int_equal(cairn_crowd_load(dst, bad, len, &err), CAIRN_ERR_PARSE);
   char says[32];
@@ -759,7 +741,7 @@ static void survives_sealed_corruption(void **state) {
   cairn_grid *g = small_grid();
   cairn_crowd *src = small_crowd(g, NULL, 7), *dst = small_crowd(g, NULL, 3);
   size_t len, before_len;
-  uint8_t *bytes = save_of(src, &len), *before = save_of(dst, &before_len);
+  uint8_t *bytes = tc_save_of(src, &len), *before = tc_save_of(dst, &before_len);
   uint8_t *bad = malloc(len);
   const uint8_t values[4] = {0x00, 0x01, 0x7f, 0xff};
   size_t taken = 0, refused = 0;
@@ -768,7 +750,7 @@ static void survives_sealed_corruption(void **state) {
       memcpy(bad, bytes, len);
       if (bad[at] == values[v]) continue;
       bad[at] = values[v];
-      reseal(bad, len);
+      tc_reseal(bad, len);
       cairn_error err;
       uint64_t h = cairn_crowd_hash(dst);
       cairn_status st = cairn_crowd_load(dst, bad, len, &err);
@@ -799,7 +781,7 @@ static void assert_mismatch(const uint8_t *bytes, size_t len, const cairn_grid *
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, o, NULL, &c), CAIRN_OK);
   size_t before_len;
-  uint8_t *before = save_of(c, &before_len);
+  uint8_t *before = tc_save_of(c, &before_len);
   cairn_error err;
   assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_ERR_MISMATCH);
   if (!strstr(err.message, says)) fail_msg("'%s' does not say '%s'", err.message, says);
@@ -813,7 +795,7 @@ static void refuses_another_map_or_options(void **state) {
   cairn_grid *g = small_grid();
   cairn_crowd *src = small_crowd(g, NULL, 7);
   size_t len;
-  uint8_t *bytes = save_of(src, &len);
+  uint8_t *bytes = tc_save_of(src, &len);
   cairn_crowd_opts o = small_opts();
   /* the map: one cell's cost, the size */
   cairn_grid *other = small_grid();
@@ -928,7 +910,7 @@ static void sizes_and_arguments(void **state) {
   assert_int_equal(cairn_crowd_load(lc, lbytes, 1, &err), CAIRN_ERR_STATE); /* nor a load */
   free(lbytes);
   assert_int_equal(cairn_crowd_layer_changed(lc), CAIRN_OK);
-  lbytes = save_of(lc, &llen);
+  lbytes = tc_save_of(lc, &llen);
   assert_int_equal(cairn_crowd_load(lc, lbytes, llen, &err), CAIRN_OK);
   free(lbytes);
   cairn_crowd_destroy(lc);
@@ -1047,7 +1029,7 @@ static void caller_fields_are_not_saved(void **state) {
   assert_int_equal(cairn_crowd_save_check(c, why, sizeof why), CAIRN_OK);
   assert_string_equal(why, "");
   size_t n;
-  uint8_t *bytes = save_of(c, &n);
+  uint8_t *bytes = tc_save_of(c, &n);
   /* a crowd holding the caller's field loads it */
   cairn_crowd *d = small_crowd(g, NULL, 1);
   assert_int_equal(cairn_crowd_order(d, a, 2, &o), CAIRN_OK);
@@ -1077,7 +1059,7 @@ static void unreported_edits_are_refused(void **state) {
   cairn_grid *g = small_grid();
   cairn_crowd *c = small_crowd(g, NULL, 4);
   size_t len;
-  uint8_t *bytes = save_of(c, &len);
+  uint8_t *bytes = tc_save_of(c, &len);
   cairn_point p = {0, 0};
   while (cairn_grid_cost(g, p.x, p.y) != 1) p.x++;
   assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 2), CAIRN_OK);
@@ -1095,7 +1077,7 @@ static void unreported_edits_are_refused(void **state) {
   /* told: the save is taken (the map it was made on had the old cost, so
    * the load now says which grid differs) */
   assert_int_equal(cairn_crowd_grid_changed(c, &p, 1), CAIRN_OK);
-  free(save_of(c, &got));
+  free(tc_save_of(c, &got));
   assert_int_equal(cairn_crowd_load(c, bytes, len, &err), CAIRN_ERR_MISMATCH);
   assert_non_null(strstr(cairn_crowd_error(c), "walk grid's fingerprint"));
   assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 1), CAIRN_OK);
@@ -1122,7 +1104,7 @@ static void stale_hierarchy_refuses_the_route(void **state) {
   scene_populate(&a);
   while (!a.crowd->in_search) assert_int_equal(cairn_crowd_tick(a.crowd), CAIRN_OK);
   size_t len;
-  uint8_t *bytes = save_of(a.crowd, &len);
+  uint8_t *bytes = tc_save_of(a.crowd, &len);
   scene_setup(&b, HPA, 1, NULL);
   cairn_point p = {0, 0};
   while (cairn_grid_cost(b.grid, p.x, p.y) != 1) p.x++;
@@ -1161,7 +1143,7 @@ static void stale_handles_stay_stale(void **state) {
   assert_int_equal(cairn_crowd_add(c, &ap, &fresh), CAIRN_OK);
   assert_int_equal(fresh & 0xffffffffu, 4); /* the slot again, a new generation */
   size_t len;
-  uint8_t *bytes = save_of(c, &len);
+  uint8_t *bytes = tc_save_of(c, &len);
   cairn_crowd *d = small_crowd(g, NULL, 0);
   cairn_error err;
   assert_int_equal(cairn_crowd_load(d, bytes, len, &err), CAIRN_OK);
@@ -1196,12 +1178,12 @@ static void out_of_memory_changes_nothing(void **state) {
   cairn_grid *g = small_grid();
   cairn_crowd *src = small_crowd(g, NULL, 7);
   size_t len, before_len;
-  uint8_t *bytes = save_of(src, &len);
+  uint8_t *bytes = tc_save_of(src, &len);
   tu_alloc t;
   cairn_allocator al = tu_alloc_init(&t, -1);
   cairn_crowd *dst = small_crowd(g, &al, 3);
   assert_true(dst->in_search);
-  uint8_t *before = save_of(dst, &before_len);
+  uint8_t *before = tc_save_of(dst, &before_len);
   long k = 0;
   for (;; k++) {
     t.budget = k;

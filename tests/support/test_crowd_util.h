@@ -6,9 +6,11 @@
 #include "test_util.h"
 
 #include "cairn/crowd.h"
+#include "cairn_save.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An agent of radius 0.3 and speed 1.5 at (x, y); fails the test if refused. */
@@ -43,6 +45,24 @@ static inline void tc_assert_refused(const cairn_grid *g, const cairn_crowd_opts
   cairn_crowd *c = NULL;
   assert_int_equal(cairn_crowd_create(g, o, NULL, &c), CAIRN_ERR_ARG);
   assert_null(c);
+}
+
+/* The crowd's save, in a malloc'd buffer of *len bytes. */
+static inline uint8_t *tc_save_of(const cairn_crowd *c, size_t *len) {
+  assert_int_equal(cairn_crowd_save(c, NULL, 0, len), CAIRN_ERR_BUFFER);
+  uint8_t *buf = malloc(*len);
+  assert_non_null(buf);
+  size_t got = 0;
+  assert_int_equal(cairn_crowd_save(c, buf, *len, &got), CAIRN_OK);
+  assert_int_equal(got, *len);
+  return buf;
+}
+
+/* A save's bytes with the checksum made right again: past the frame, so
+ * the reader's own checks are what refuses. */
+static inline void tc_reseal(uint8_t *b, size_t len) {
+  uint64_t sum = cairn__checksum(b, len - 8);
+  for (int k = 0; k < 8; k++) b[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
 }
 
 /* A crowd of at most max agents ticking on `threads` threads. */
