@@ -466,6 +466,30 @@ cairn_status cairn_graph_set_landmarks32(cairn_graph *g, const uint32_t *nodes,
   return CAIRN_OK;
 }
 
+cairn_status cairn_graph_copy_landmarks(cairn_graph *dst, const cairn_graph *src) {
+  if (!dst || !src || dst->n != src->n) return CAIRN_ERR_ARG;
+  if (dst == src) return CAIRN_OK;
+  const size_t cells = (size_t)src->n * src->n_lm;
+  cairn_cost *lm = NULL;
+  uint32_t *lm32 = NULL;
+  if (src->lm && !(lm = cairn__alloc(&dst->alloc, cells * sizeof *lm))) return CAIRN_ERR_NOMEM;
+  if (src->lm32 && !(lm32 = cairn__alloc(&dst->alloc, cells * sizeof *lm32))) {
+    cairn__free(&dst->alloc, lm, lm ? cells * sizeof *lm : 0);
+    return CAIRN_ERR_NOMEM;
+  }
+  if (lm) memcpy(lm, src->lm, cells * sizeof *lm);
+  if (lm32) memcpy(lm32, src->lm32, cells * sizeof *lm32);
+  const size_t was = (size_t)dst->n * dst->n_lm;
+  cairn__free(&dst->alloc, dst->lm, dst->lm ? was * sizeof *dst->lm : 0);
+  cairn__free(&dst->alloc, dst->lm32, dst->lm32 ? was * sizeof *dst->lm32 : 0);
+  dst->lm = lm;
+  dst->lm32 = lm32;
+  dst->n_lm = src->n_lm;
+  memcpy(dst->lm_node, src->lm_node, sizeof dst->lm_node);
+  dst->version++;
+  return CAIRN_OK;
+}
+
 cairn_status cairn_graph_compute_landmarks(cairn_graph *g, cairn_search *s,
                                            const uint32_t *nodes, uint32_t n) {
   if (!g || !s || (n && !nodes)) return CAIRN_ERR_ARG;

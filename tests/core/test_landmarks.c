@@ -237,12 +237,80 @@ static void landmarks_errors(void **state) {
   assert_int_equal(c.live, 0);
 }
 
+/* A copied table reads back as the source's, in either width, bounds the
+ * copy's searches (edges dearer than the source's: still exact) and leaves
+ * with the source's landmarks gone; refusals and a failed allocation
+ * leave the copy's own table. */
+static void landmarks_copied(void **state) {
+  cairn_search *s = *state;
+  cairn_graph_edge cheap[4] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {0, 3, 5}};
+  cairn_graph_edge dear[4] = {{0, 1, 2}, {1, 2, 2}, {2, 3, 2}, {0, 3, 5}};
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = 4;
+  d.n_edges = 4;
+  d.edges = cheap;
+  cairn_graph *src = make_graph(&d);
+  d.edges = dear;
+  cairn_graph *dst = make_graph(&d);
+  cairn_graph *small = chain(3);
+  uint32_t nodes[2] = {0, 3};
+  assert_int_equal(cairn_graph_compute_landmarks(src, s, nodes, 2), CAIRN_OK);
+  assert_int_equal(cairn_graph_copy_landmarks(NULL, src), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_copy_landmarks(dst, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_copy_landmarks(small, src), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_graph_landmarks(small), 0);
+  assert_int_equal(cairn_graph_copy_landmarks(dst, src), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(dst), 2);
+  assert_int_equal(cairn_graph_landmark_bytes(dst), cairn_graph_landmark_bytes(src));
+  for (uint32_t i = 0; i < 2; i++) {
+    assert_int_equal(cairn_graph_landmark_node(dst, i), nodes[i]);
+    for (uint32_t v = 0; v < 4; v++)
+      assert_true(cairn_graph_landmark_cost(dst, i, v) == cairn_graph_landmark_cost(src, i, v));
+  }
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar(s, dst, 0, 3, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == fixed(5)); /* the direct edge beats the chain's 6 */
+  assert_int_equal(cairn_graph_astar(s, dst, 1, 3, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == fixed(4));
+  /* 8-byte rows copy as 8-byte rows */
+  cairn_cost wide[4 * 1] = {0, (cairn_cost)1 << 40, (cairn_cost)1 << 41, (cairn_cost)1 << 42};
+  assert_int_equal(cairn_graph_set_landmarks(src, nodes, 1, wide), CAIRN_OK);
+  assert_int_equal(cairn_graph_copy_landmarks(dst, src), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmark_bytes(dst), 4 * sizeof(cairn_cost));
+  assert_true(cairn_graph_landmark_cost(dst, 0, 3) == wide[3]);
+  /* out of memory: the copy keeps its table */
+  counter c = {0, 0, -1};
+  cairn_allocator a = {count_fn, &c};
+  cairn_graph *counted;
+  d.edges = cheap;
+  assert_int_equal(cairn_graph_create(&d, &a, &counted), CAIRN_OK);
+  assert_int_equal(cairn_graph_compute_landmarks(src, s, nodes, 2), CAIRN_OK);
+  assert_int_equal(cairn_graph_copy_landmarks(counted, src), CAIRN_OK);
+  assert_int_equal(cairn_graph_set_landmarks(src, nodes, 1, wide), CAIRN_OK);
+  c.budget = 0;
+  assert_int_equal(cairn_graph_copy_landmarks(counted, src), CAIRN_ERR_NOMEM);
+  c.budget = -1;
+  assert_int_equal(cairn_graph_landmarks(counted), 2);
+  /* a source without landmarks takes the copy's away */
+  assert_int_equal(cairn_graph_set_landmarks(src, NULL, 0, NULL), CAIRN_OK);
+  assert_int_equal(cairn_graph_copy_landmarks(counted, src), CAIRN_OK);
+  assert_int_equal(cairn_graph_landmarks(counted), 0);
+  assert_int_equal(cairn_graph_landmark_bytes(counted), 0);
+  cairn_graph_destroy(counted);
+  assert_int_equal(c.live, 0);
+  cairn_graph_destroy(src);
+  cairn_graph_destroy(dst);
+  cairn_graph_destroy(small);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       tu_with_search(landmarks_exact),
       tu_with_search(landmarks_prune),
       tu_with_search(landmarks_errors),
       tu_with_search(landmarks_32),
+      tu_with_search(landmarks_copied),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -331,6 +331,16 @@ CAIRN_CORE_API cairn_status cairn_graph_set_landmarks(cairn_graph *g, const uint
  * @return as cairn_graph_set_landmarks */
 CAIRN_CORE_API cairn_status cairn_graph_set_landmarks32(cairn_graph *g, const uint32_t *nodes,
                                          uint32_t n, const uint32_t *costs);
+/** Gives dst the landmark table of src, which has as many nodes: the same
+ * landmarks and costs, copied as src holds them (no check, no widening).
+ * For a graph whose edges cost at least what src's do between the same
+ * nodes (a hierarchy's graph for a larger unit), where src's exact costs
+ * are lower bounds; the caller vouches for that.
+ * @param[in,out] dst the graph that takes the table
+ * @param[in] src the graph that has it (no landmarks: dst loses its own)
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL or a different node count;
+ * CAIRN_ERR_NOMEM (dst keeps its previous landmarks) */
+CAIRN_CORE_API cairn_status cairn_graph_copy_landmarks(cairn_graph *dst, const cairn_graph *src);
 /** The same, computing the costs with one fill per landmark on s (a caller
  * with threads can run the fills itself, one context each, and call
  * cairn_graph_set_landmarks).
