@@ -49,6 +49,11 @@
  *   no cell opens, closes or leaves the cheapest terrain, so the table is
  *   kept) or to a wall and back (wall: the areas are found again), then
  *   the timed cairn_dead_ends_update.
+ * layers_dead_ends_update/edit:wall_inside
+ *   The same with walls put up and taken down inside dead ends: 64 cells
+ *   spread over the map whose 8 neighbours are open and in their own dead
+ *   end, so that an update searches that dead end alone (where the edit
+ *   leaves the island's centre alone; the others search the map).
  */
 #include "bench_common.h"
 #include "bench_shim.h"
@@ -453,8 +458,25 @@ static void bm_flow_idle(cairn_bench_state *st, void *user) {
   rig_free(&r);
 }
 
+/* Up to 64 cells spread over g (every so many in index order) whose 8
+ * neighbours are open and in the cell's own dead end; returns how many. */
+static int inside_cells(const cairn_grid *g, const cairn_dead_ends *de, cairn_point *out) {
+  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  int n = 0;
+  for (int64_t i = 0; i < (int64_t)w * h && n < 64; i += 7 + (int64_t)w * h / 256) {
+    const int32_t x = (int32_t)(i % w), y = (int32_t)(i / w);
+    const uint32_t a = cairn_dead_ends_area(de, x, y);
+    bool inside = a != 0;
+    for (int dy = -1; dy <= 1 && inside; dy++)
+      for (int dx = -1; dx <= 1 && inside; dx++)
+        inside = cairn_dead_ends_area(de, x + dx, y + dy) == a;
+    if (inside) out[n++] = (cairn_point){x, y};
+  }
+  return n;
+}
+
 static void bm_dead_ends_update(cairn_bench_state *st, void *user) {
-  const int wall = (int)(intptr_t)user;
+  const int wall = (int)(intptr_t)user; /* 0 terrain, 1 wall, 2 wall inside */
   if (!lb_ready()) {
     cairn_bench_skip(st, lb.error);
     return;
@@ -472,11 +494,17 @@ static void bm_dead_ends_update(cairn_bench_state *st, void *user) {
     cairn_grid_destroy(g);
     return;
   }
+  cairn_point inside[64];
+  const int n = wall == 2 ? inside_cells(g, de, inside) : 64;
+  if (!n) cairn_bench_skip(st, "no cell inside a dead end");
+  uint8_t was[64];
+  for (int i = 0; i < n; i++) was[i] = cairn_grid_cost(g, inside[i].x, inside[i].y);
   uint64_t k = 0;
-  while (cairn_bench_next(st)) {
+  while (n && cairn_bench_next(st)) {
     cairn_bench_pause(st);
-    const cairn_point c = lb.spot[(k >> 1) & 63];
-    const uint8_t to = k & 1 ? 3 : wall ? 0 : 5;
+    const cairn_point c = wall == 2 ? inside[(k >> 1) % (uint64_t)n] : lb.spot[(k >> 1) & 63];
+    const uint8_t back = wall == 2 ? was[(k >> 1) % (uint64_t)n] : 3;
+    const uint8_t to = k & 1 ? back : wall ? 0 : 5;
     cairn_grid_set_cost(g, c.x, c.y, to);
     k++;
     cairn_bench_resume(st);
@@ -540,4 +568,6 @@ void cairn_bench_register_layers(void) {
                        (void *)(intptr_t)0);
   cairn_bench_register("layers_dead_ends_update/edit:wall", bm_dead_ends_update,
                        (void *)(intptr_t)1);
+  cairn_bench_register("layers_dead_ends_update/edit:wall_inside", bm_dead_ends_update,
+                       (void *)(intptr_t)2);
 }

@@ -42,6 +42,13 @@ struct cairn_dead_ends {
    * CAIRN__DE_DOOR_DOWN when it runs down a column from the gate cell
    * (else right along a row) */
   uint8_t *door;
+  /* per root area (one an island), for updates that search one dead end
+   * (dead_ends.c): the island's first open cell in index order, where the
+   * search that picks the centre starts; the slack, in cells, of the sizes
+   * that walk compared; the margin, in nodes, by which the largest subtree
+   * at the root of either search beat the next (UINT32_MAX with one). Lower
+   * bounds, spent by each such update. */
+  uint32_t *first, *slack, *margin;
   uint32_t count;
   cairn_dead_ends_stats stats;
   /* what the areas depend on, as found: each padded cell open, and at the
@@ -51,6 +58,10 @@ struct cairn_dead_ends {
   uint64_t *open_bits, *least_bits;
   uint8_t least;
   uint64_t finds;
+  uint64_t locals; /* updates that searched one dead end again, not all */
+  /* what those updates search with, kept from the first on (dead_ends.c);
+   * NULL before */
+  struct cairn__de_scratch *scratch;
 };
 
 CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {

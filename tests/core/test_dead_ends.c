@@ -4,7 +4,8 @@
  * tables that skip them give Dijkstra's cost on random room-and-corridor
  * maps, under search options, with landmarks, sliced, and under a layer
  * or avoided cells that make walking along a door dearer than a detour
- * behind it; after random edits an update equals a fresh table; the
+ * behind it; after random edits an update equals a fresh table, whether
+ * it searched the whole grid or only the dead end the edit lay in; the
  * counts on a drawn map; the refusals; out of memory. */
 #include "search_internal.h"
 #include "test_util.h"
@@ -431,12 +432,12 @@ static void terrain_edits_keep_the_table(void **state) {
     assert_memory_equal(&de->stats, &fresh->stats, sizeof de->stats);
     cairn_dead_ends_destroy(fresh);
   }
-  /* a wall: a search again */
-  const uint64_t finds = de->finds;
+  /* a wall: a search again, of the whole grid or of one dead end */
+  const uint64_t finds = de->finds + de->locals;
   cairn_point p = tu_random_open(&rng, g);
   assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 0), CAIRN_OK);
   assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
-  assert_int_equal(de->finds, finds + 1);
+  assert_int_equal(de->finds + de->locals, finds + 1);
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);
 }
@@ -472,6 +473,88 @@ static void update_equals_fresh(void **state) {
   }
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);
+}
+
+/* The table equals a fresh one, field for field (the root areas' first
+ * cells too), and is sound. */
+static void assert_fresh(const cairn_grid *g, const cairn_dead_ends *de) {
+  cairn_dead_ends *fresh = table(g);
+  assert_int_equal(de->count, fresh->count);
+  assert_memory_equal(de->area, fresh->area, g->padded * sizeof *de->area);
+  assert_memory_equal(de->end + 1, fresh->end + 1, de->count * sizeof *de->end);
+  assert_memory_equal(de->gate + 1, fresh->gate + 1, de->count * sizeof *de->gate);
+  assert_memory_equal(de->cells + 1, fresh->cells + 1, de->count * sizeof *de->cells);
+  assert_memory_equal(de->depth + 1, fresh->depth + 1, de->count * sizeof *de->depth);
+  assert_memory_equal(de->door + 1, fresh->door + 1, de->count);
+  for (uint32_t a = 1; a <= de->count; a = de->end[a]) {
+    assert_int_equal(de->first[a], fresh->first[a]);
+    assert_true(de->slack[a] <= fresh->slack[a]); /* a bound, spent by edits */
+  }
+  assert_memory_equal(&de->stats, &fresh->stats, sizeof de->stats);
+  assert_memory_equal(de->gate_bits, fresh->gate_bits, de->words * sizeof *de->gate_bits);
+  assert_memory_equal(de->dead_bits, fresh->dead_bits, de->words * sizeof *de->dead_bits);
+  assert_memory_equal(de->cell_gate_bits, fresh->cell_gate_bits,
+                      de->words * sizeof *de->cell_gate_bits);
+  cairn_dead_ends_destroy(fresh);
+  assert_sound(g, de);
+}
+
+/* A cell in a dead end (or, one round in four, anywhere), with up to two
+ * more within two cells of it. */
+static int edit_near(uint64_t *rng, cairn_grid *g, const cairn_dead_ends *de, cairn_point *out) {
+  const int32_t w = cairn_grid_width(g), h = cairn_grid_height(g);
+  const bool anywhere = tu_below(rng, 4) == 0;
+  for (int tries = 0; tries < 200; tries++) {
+    cairn_point p = pt((int32_t)tu_below(rng, (uint32_t)w), (int32_t)tu_below(rng, (uint32_t)h));
+    if (!anywhere && !cairn_dead_ends_area(de, p.x, p.y)) continue;
+    int n = 1 + (int)tu_below(rng, 3);
+    out[0] = p;
+    for (int i = 1; i < n; i++) {
+      out[i] = pt(p.x - 2 + (int32_t)tu_below(rng, 5), p.y - 2 + (int32_t)tu_below(rng, 5));
+      if (!cairn_grid_contains(g, out[i].x, out[i].y)) out[i] = p;
+    }
+    return n;
+  }
+  return 0;
+}
+
+/* Edits inside dead ends search only the area they lie in, and the table
+ * still equals a fresh one after every update: walls put up and taken
+ * down in rooms, doors at terrain 1 opened or narrowed, one to three
+ * cells at once, on maps of rooms and corridors round a hall; edits
+ * elsewhere, and those the local rules refuse, search the whole grid. */
+static void edits_inside_search_one_area(void **state) {
+  (void)state;
+  uint64_t rng = 4242;
+  uint64_t locals = 0, finds = 0;
+  for (int map = 0; map < 6; map++) {
+    const int w = 60 + 10 * map, h = 44 + 6 * map;
+    cairn_grid *g = tu_rooms(&rng, w, h, 55 + 5 * map, 1 + map % 3);
+    for (int y = h / 3; y < 2 * h / 3; y++) /* a hall: the island's centre, far from the rest */
+      for (int x = w / 4; x < 3 * w / 4; x++) assert_int_equal(cairn_grid_set_cost(g, x, y, 1), CAIRN_OK);
+    cairn_dead_ends *de = table(g);
+    const uint64_t f0 = de->finds;
+    for (int round = 0; round < 80; round++) {
+      cairn_point cells[3];
+      const int n = edit_near(&rng, g, de, cells);
+      for (int i = 0; i < n; i++) {
+        const uint8_t was = cairn_grid_cost(g, cells[i].x, cells[i].y);
+        const uint8_t to = was ? 0 : (uint8_t)(1 + tu_below(&rng, 3));
+        assert_int_equal(cairn_grid_set_cost(g, cells[i].x, cells[i].y, to), CAIRN_OK);
+      }
+      assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+      assert_true(cairn_dead_ends_current(de));
+      assert_fresh(g, de);
+    }
+    locals += de->locals;
+    finds += de->finds - f0;
+    cairn_dead_ends_destroy(de);
+    cairn_grid_destroy(g);
+  }
+  print_message("dead ends: %llu updates inside one area, %llu whole searches\n",
+                (unsigned long long)locals, (unsigned long long)finds);
+  assert_true(locals >= 80); /* 90 with these seeds: both paths well used */
+  assert_true(finds >= 80);
 }
 
 static void refusals(void **state) {
@@ -515,11 +598,53 @@ static cairn_status create_some(void *ctx, const cairn_allocator *alloc) {
   return st;
 }
 
+/* The updates that searched one dead end in edit_inside_some's last run. */
+static uint64_t inside_locals;
+
+/* A wall put up inside a dead end and taken down again, each followed by
+ * an update; a refused update leaves the table refusing searches, and the
+ * next that succeeds equals a fresh table. The grid is as it was after. */
+static cairn_status edit_inside_some(void *ctx, const cairn_allocator *alloc) {
+  cairn_grid *g = ctx;
+  cairn_dead_ends *de = NULL;
+  cairn_status st = cairn_dead_ends_create(g, alloc, &de);
+  if (st != CAIRN_OK) return st;
+  cairn_point c = {-1, -1};
+  for (int32_t y = 1; y + 1 < cairn_grid_height(g) && c.x < 0; y++)
+    for (int32_t x = 1; x + 1 < cairn_grid_width(g) && c.x < 0; x++) {
+      const uint32_t a = cairn_dead_ends_area(de, x, y);
+      bool inside = a != 0;
+      for (int k = 0; k < 9 && inside; k++) inside = cairn_dead_ends_area(de, x + k % 3 - 1, y + k / 3 - 1) == a;
+      if (inside) c = pt(x, y);
+    }
+  assert_true(c.x >= 0);
+  const uint8_t was = cairn_grid_cost(g, c.x, c.y);
+  for (int step = 0; step < 2 && st == CAIRN_OK; step++) {
+    assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, step ? was : 0), CAIRN_OK);
+    st = cairn_dead_ends_update(de);
+    if (st != CAIRN_OK) assert_false(cairn_dead_ends_current(de));
+  }
+  assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, was), CAIRN_OK);
+  if (st == CAIRN_OK) {
+    assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+    assert_fresh(g, de);
+  }
+  inside_locals = de->locals;
+  cairn_dead_ends_destroy(de);
+  return st;
+}
+
 static void out_of_memory(void **state) {
   (void)state;
   uint64_t rng = 9;
   cairn_grid *g = tu_rooms(&rng, 30, 20, 50, 1);
   tu_oom_check("dead_ends_create", create_some, g, 10);
+  cairn_grid_destroy(g);
+  g = tu_rooms(&rng, 48, 36, 60, 1);
+  for (int32_t y = 12; y < 24; y++) /* a hall at the centre: edits in rooms stay local */
+    for (int32_t x = 12; x < 36; x++) assert_int_equal(cairn_grid_set_cost(g, x, y, 1), CAIRN_OK);
+  tu_oom_check("dead_ends_update", edit_inside_some, g, 10);
+  assert_int_equal(inside_locals, 2); /* the run without failures: both local */
   cairn_grid_destroy(g);
 }
 
@@ -532,6 +657,7 @@ int main(void) {
       tu_with_search(sliced_equals_whole),
       tu_with_search(skips_the_rooms_beside_the_way),
       tu_with_search(update_equals_fresh),
+      tu_with_search(edits_inside_search_one_area),
       cmocka_unit_test(terrain_edits_keep_the_table),
       tu_with_search(refusals),
       cmocka_unit_test(out_of_memory),

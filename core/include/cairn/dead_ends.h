@@ -39,7 +39,8 @@
  *
  * Edits: a table that missed an edit could hide a route the edit opened,
  * so a search refuses it (CAIRN_ERR_STATE) until cairn_dead_ends_update
- * has run.
+ * has run. An edit inside a dead end is searched there alone
+ * (cairn_dead_ends_update).
  *
  * Threads: the table is read-only during searches; any number of searches
  * may use it at once.
@@ -86,10 +87,18 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * which cells are open and which are at the grid's cheapest terrain (the
  * doors' cells): edits that opened or closed no cell and moved none into
  * or out of that terrain (a road on grass, a swamp deepened) keep them,
- * for one pass over the cells. Other edits can open a loop that turns a
- * dead end into a through route anywhere on its island, so the whole grid
- * is searched again (docs/PERFORMANCE.md gives both times). Either way the
- * table equals a fresh one.
+ * for one pass over the cells. Edits of up to 64 cells that all lie inside
+ * one dead end, none next to its gate (a wall put up in a room, a crate
+ * moved in an alcove), search that dead end again and nothing else: its
+ * outside still meets it through the same gate. The update then falls
+ * back to the whole grid when the edit splits the dead end, gives its gate
+ * a second way in, could change which door the gate is, or moves cells
+ * enough to change which part of the island counts as its centre. Other
+ * edits can open a loop that turns a dead end into a through route
+ * anywhere on its island, so the whole grid is searched again
+ * (docs/PERFORMANCE.md gives the times). Every way, the table equals a
+ * fresh one. The first update inside a dead end keeps about 35 bytes a
+ * cell of scratch for the next ones (cairn_dead_ends_memory counts it).
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
  * refuses searches until an update succeeds) */
