@@ -1,14 +1,15 @@
 /* libFuzzer target: a map and a query from any bytes, answered by A*
  * (blocking and sliced, with and without a landmark table), Dijkstra, jump
  * point search (scanning and with jump tables, with and without
- * landmarks), HPA* and a flow field, which must agree: the exact searches
+ * landmarks), A* skipping dead ends, HPA* and a flow field, which must
+ * agree: the exact searches
  * and the field give one cost (jump point search on a map of one terrain;
  * on others it refuses with CAIRN_ERR_TERRAIN), HPA* finds a path exactly
  * when A* does, never cheaper, and every path is legal. Then a few edits
  * (cairn_hpa_edit, cairn_jumps_update, cairn_landmarks_update,
- * cairn_field_repair) and the same
- * checks again, plus the repaired field equal to a fresh build cell for
- * cell.
+ * cairn_dead_ends_update, cairn_field_repair) and the same checks again,
+ * plus the repaired field equal to a fresh build cell for cell and the
+ * updated dead-end table equal to a fresh one.
  *
  * Bytes: width, height (1..40 each), start x, y, goal x, y (modulo the
  * size), flags (bits 0-3: cluster side 4 + n, bit 4: always hierarchical,
@@ -41,6 +42,7 @@ typedef struct world {
   cairn_field *field, *fresh;
   cairn_jumps *jumps;
   cairn_landmarks *lm; /* NULL when no cell is open */
+  cairn_dead_ends *de;
 } world;
 
 static uint8_t cost_of(uint8_t b) {
@@ -133,6 +135,14 @@ static void check_all(world *w) {
   CHECK(ds == st && (st != CAIRN_OK || dr.cost == ar.cost));
   check_jump(w, st, &ar);
   check_landmarks(w, st, &ar);
+  cairn_search_opts o = cairn_search_defaults();
+  o.dead_ends = w->de;
+  cairn_result er;
+  CHECK(cairn_astar(w->search, w->grid, w->start, w->goal, &o, &er) == st);
+  if (st == CAIRN_OK) {
+    CHECK(er.cost == ar.cost);
+    check_path(w->grid, er.path, er.path_len, w->start, w->goal, er.cost);
+  }
   cairn_hpa_result hr;
   cairn_status hs = cairn_hpa_find(w->query, w->hpa, w->start, w->goal,
                                    &w->path_opts, &hr);
@@ -148,6 +158,22 @@ static void check_all(world *w) {
   CHECK(st == CAIRN_OK ? fc == ar.cost : fc == CAIRN_COST_INF);
   cairn_field_fault fault;
   CHECK(cairn_field_verify(w->fresh, w->search, &fault) == CAIRN_OK && fault.ok);
+}
+
+/* After edits, the updated dead-end table is a fresh one: every cell's
+ * area and the counts. */
+static void check_dead_ends(world *w) {
+  CHECK(cairn_dead_ends_update(w->de) == CAIRN_OK);
+  cairn_dead_ends *fresh;
+  CHECK(cairn_dead_ends_create(w->grid, NULL, &fresh) == CAIRN_OK);
+  for (int32_t y = 0; y < cairn_grid_height(w->grid); y++)
+    for (int32_t x = 0; x < cairn_grid_width(w->grid); x++)
+      CHECK(cairn_dead_ends_area(w->de, x, y) == cairn_dead_ends_area(fresh, x, y));
+  cairn_dead_ends_stats a, b;
+  CHECK(cairn_dead_ends_get_stats(w->de, &a) == CAIRN_OK);
+  CHECK(cairn_dead_ends_get_stats(fresh, &b) == CAIRN_OK);
+  CHECK(memcmp(&a, &b, sizeof a) == 0);
+  cairn_dead_ends_destroy(fresh);
 }
 
 /* After edits, the repaired field is the fresh build, cell for cell. */
@@ -187,6 +213,7 @@ static int make_world(world *w, const uint8_t *data, size_t size) {
   CHECK(cairn_field_create(w->grid, NULL, &w->field) == CAIRN_OK);
   CHECK(cairn_field_create(w->grid, NULL, &w->fresh) == CAIRN_OK);
   CHECK(cairn_jumps_create(w->grid, NULL, &w->jumps) == CAIRN_OK);
+  CHECK(cairn_dead_ends_create(w->grid, NULL, &w->de) == CAIRN_OK);
   cairn_landmarks_opts lo = cairn_landmarks_defaults();
   lo.count = 1 + flags % 6;
   lo.active = 1 + (flags >> 3) % lo.count;
@@ -196,6 +223,7 @@ static int make_world(world *w, const uint8_t *data, size_t size) {
 }
 
 static void free_world(world *w) {
+  cairn_dead_ends_destroy(w->de);
   cairn_landmarks_destroy(w->lm);
   cairn_jumps_destroy(w->jumps);
   cairn_field_destroy(w->fresh);
@@ -235,6 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         w.lm = NULL;
       }
     }
+    check_dead_ends(&w);
     check_all(&w);
     if (built) check_repair(&w, cells, n);
   }
