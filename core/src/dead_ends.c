@@ -500,6 +500,8 @@ typedef struct de_local {
   uint32_t gate_cells[CAIRN__DE_MAX_DOOR], n_gate, gate_step; /* G's cells */
   uint32_t need;      /* the slack the edit uses up (cells) */
   uint32_t need_nodes; /* and the margin (nodes; 0 where it is UINT32_MAX) */
+  uint32_t gap;       /* when the walk starts in A: how far its pieces stay
+                         below half the island after the edit */
   uint32_t *list;     /* the open cells A has after the edit, index order */
   uint32_t n_list, n_nodes;
   uint8_t *in;        /* padded: 1 on the cells of list */
@@ -595,14 +597,22 @@ static bool centre_holds(const cairn_dead_ends *de, de_local *lc) {
   uint32_t r = lc->area;
   while (de->gate[r] != UINT32_MAX) r = parent_area(de, r);
   const uint32_t first = de->first[r];
-  if (!de->grid->cost[first] || (lc->area <= de->area[first] && de->area[first] < lc->old_end))
-    return false;
+  if (!de->grid->cost[first]) return false;
   for (uint32_t i = 0; i < lc->n_changed; i++)
     if (lc->changed[i] < first) return false;
-  /* a size the walk compared moves by at most d cells, half the island by
-   * half that; a subtree at a root by at most A's nodes before and after */
   uint64_t own = 0;
   for (uint32_t b = lc->area; b < lc->old_end; b++) own += de->cells[b];
+  lc->gap = UINT32_MAX;
+  if (lc->area <= de->area[first] && de->area[first] < lc->old_end) {
+    /* the walk starts in A and leaves it through G, past pieces of A that
+     * must stay below half the island: the island's bulk lies outside */
+    uint64_t island = 0;
+    for (uint32_t b = r; b < de->end[r]; b++) island += de->cells[b];
+    if (2 * (own + lc->d) + lc->d + 4 >= island) return false;
+    lc->gap = (uint32_t)((island - lc->d) / 2 - (own + lc->d) - 1);
+  }
+  /* a size the walk compared moves by at most d cells, half the island by
+   * half that; a subtree at a root by at most A's nodes before and after */
   const uint64_t need = 2 * (uint64_t)lc->d + 2, nodes = 2 * (own + lc->d) + 2;
   lc->root = r;
   lc->need = (uint32_t)need;
@@ -736,9 +746,12 @@ static bool one_child(de_work *k, const de_local *lc) {
  * cells a one-cell gate, and no door that the full pass tries before G
  * (shorter, or as long and along a row where G runs down a column, or
  * starting earlier) can take one of its cells. Such a door's cells in A
- * have their cut status in k->aux; those outside A are taken as no gate
- * (not kept), so any candidate that A's cells do not stop counts. */
-static bool door_stands(const cairn_grid *g, const de_work *k, const de_local *lc) {
+ * have their cut status in k->aux; those outside A keep theirs, the
+ * table's gates of one cell (a cell whose removal cuts the grid is the
+ * gate of what it cuts off). Doors chosen earlier are not kept, so a
+ * candidate that only such a door stopped counts too. */
+static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
+  const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
   const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u;
   for (unsigned j = 0; j < glen; j++)
@@ -757,7 +770,8 @@ static bool door_stands(const cairn_grid *g, const de_work *k, const de_local *l
           bool fits = true;
           for (unsigned i = 0; i < len && fits; i++) {
             const uint32_t x = c + i * step;
-            fits = g->cost[x] == least && !(lc->in[x] && k->aux[x]);
+            const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
+            fits = g->cost[x] == least && !cut;
           }
           if (fits) return false;
         }
@@ -785,10 +799,11 @@ static void local_doors(const cairn_grid *g, de_work *k, const de_local *lc) {
 }
 
 /* The two searches of A; false when the edit is not of the local kind. */
-static bool search_area(const cairn_grid *g, de_work *k, de_local *lc) {
+static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
+  const cairn_grid *g = de->grid;
   if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
   mark_cuts_here(k);
-  if (lc->n_gate > 1 && !door_stands(g, k, lc)) return false;
+  if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
   local_doors(g, k, lc);
   uint32_t parts = 0;
   for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
@@ -913,6 +928,7 @@ static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   label_area(de, k, lc, &r);
   const uint32_t root = lc->root; /* before A: its id holds */
   r.slack[root] -= lc->need;
+  if (r.slack[root] > lc->gap) r.slack[root] = lc->gap;
   r.margin[root] -= lc->need_nodes;
   de_arrays was = {de->end,   de->gate,   de->cells, de->depth, de->first,
                    de->slack, de->margin, de->door,  de->count};
@@ -950,7 +966,7 @@ static bool update_inside(cairn_dead_ends *de) {
   for (int tries = 0; !found && tries < LOCAL_TRIES; tries++) {
     if (take_area(de, &lc, a) && centre_holds(de, &lc)) {
       mark_cells(de, &lc);
-      found = search_area(de->grid, &sc->k, &lc);
+      found = search_area(de, &sc->k, &lc);
       if (!found) scratch_clean(sc, &lc);
     }
     a = parent_area(de, a);
