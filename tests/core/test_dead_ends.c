@@ -557,6 +557,52 @@ static void edits_inside_search_one_area(void **state) {
   assert_true(finds >= 80);
 }
 
+/* Two rooms joined by a corridor, the left one (which holds the island's
+ * first cell) a little smaller: the right one holds the centre and the
+ * left is a dead end. Pillars in the left room taken down one at a time
+ * make it the larger and move the centre there, and put back move it
+ * back: every update equals a fresh table (the sizes stand too near the
+ * balance for any update to stay inside the left room). */
+static void centre_moves_with_the_sizes(void **state) {
+  (void)state;
+  static const char *const rows[] = {
+      "##########################################",
+      "#...................###..................#",
+      "#..#..#..#..#..#....###..................#",
+      "#...................###..................#",
+      "#..#..#..#..#..#....###..................#",
+      "#........................................#",
+      "#..#..#..#..#..#....###..................#",
+      "#...................###..................#",
+      "#..#..#..#..#..#....###..................#",
+      "#...................###..................#",
+      "##########################################",
+  };
+  cairn_grid *g = tu_grid(rows, 11);
+  cairn_dead_ends *de = table(g);
+  assert_int_equal(cairn_dead_ends_area(de, 30, 4), 0); /* the right room: the root's */
+  assert_true(cairn_dead_ends_area(de, 5, 3) != 0);     /* the left: a dead end */
+  static const int pillars[][2] = {{3, 2}, {6, 2}, {9, 2}, {12, 2}, {15, 2},
+                                   {3, 4}, {6, 4}, {9, 4}, {12, 4}, {15, 4},
+                                   {3, 6}, {6, 6}, {9, 6}, {12, 6}, {15, 6},
+                                   {3, 8}, {6, 8}, {9, 8}, {12, 8}, {15, 8}};
+  const size_t n = sizeof pillars / sizeof *pillars;
+  for (size_t i = 0; i < 2 * n; i++) { /* down, then back up */
+    const int *p = pillars[i % n];
+    assert_int_equal(cairn_grid_set_cost(g, p[0], p[1], i < n ? 1 : 0), CAIRN_OK);
+    assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+    assert_fresh(g, de);
+    if (i == n - 1) { /* all down: the left room took the centre */
+      assert_int_equal(cairn_dead_ends_area(de, 5, 3), 0);
+      assert_true(cairn_dead_ends_area(de, 30, 4) != 0);
+    }
+  }
+  assert_int_equal(cairn_dead_ends_area(de, 30, 4), 0); /* all back: as it began */
+  print_message("dead ends: %llu of %zu updates local\n", (unsigned long long)de->locals, 2 * n);
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
 static void refusals(void **state) {
   cairn_search *s = *state;
   static const char *const rows[] = {"....", ".##.", "...."};
@@ -658,6 +704,7 @@ int main(void) {
       tu_with_search(skips_the_rooms_beside_the_way),
       tu_with_search(update_equals_fresh),
       tu_with_search(edits_inside_search_one_area),
+      cmocka_unit_test(centre_moves_with_the_sizes),
       cmocka_unit_test(terrain_edits_keep_the_table),
       tu_with_search(refusals),
       cmocka_unit_test(out_of_memory),
