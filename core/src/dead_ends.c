@@ -78,18 +78,33 @@ static uint8_t least_cost(const cairn_grid *g) {
   return least;
 }
 
-static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut) {
+/* Marks the door of len cells from c by step (dir: DOOR_DOWN or 0). */
+static void mark_door(uint8_t *door, uint32_t c, uint32_t step, uint8_t dir, unsigned len) {
+  door[c] = (uint8_t)(DOOR_FIRST | dir | len);
+  for (unsigned i = 1; i < len; i++) door[c + i * step] = (uint8_t)(DOOR_PART | dir | i);
+}
+
+/* The doors (as above) starting at the n cells of `cells` (index order;
+ * NULL: every padded cell) whose cells all have `in` set (NULL: any). */
+static void find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
+                             const uint32_t *cells, size_t n, const uint8_t *in) {
   const uint8_t least = least_cost(g);
   for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
     for (unsigned down = 0; down < 2; down++) {
       const uint32_t step = down ? (uint32_t)g->stride : 1u;
       const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
-      for (uint32_t c = 0; c < g->padded; c++) {
+      for (size_t k = 0; k < n; k++) {
+        const uint32_t c = cells ? cells[k] : (uint32_t)k;
         if (!door_fits(g, door, cut, c, step, len, least)) continue;
-        door[c] = (uint8_t)(DOOR_FIRST | dir | len);
-        for (unsigned i = 1; i < len; i++) door[c + i * step] = (uint8_t)(DOOR_PART | dir | i);
+        bool inside = true;
+        for (unsigned i = 1; in && i < len && inside; i++) inside = in[c + i * step];
+        if (inside) mark_door(door, c, step, dir, len);
       }
     }
+}
+
+static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut) {
+  find_doors_among(g, door, cut, NULL, g->padded, NULL);
 }
 
 /* Visits cell w from v (v == w for a root). */
@@ -216,38 +231,70 @@ static void label(cairn_dead_ends *de, de_work *k) {
 
 /* ---- the table --------------------------------------------------------- */
 
+/* A table's per-area arrays (ids 1 .. count), held together while they
+ * are made or replaced. */
+typedef struct de_arrays {
+  uint32_t *end, *gate, *cells, *depth, *first, *slack, *margin;
+  uint8_t *door;
+  uint32_t count;
+} de_arrays;
+
+static void arrays_free(const cairn_allocator *a, de_arrays *r) {
+  const size_t n = (size_t)r->count + 1;
+  cairn__free(a, r->end, n * sizeof *r->end);
+  cairn__free(a, r->gate, n * sizeof *r->gate);
+  cairn__free(a, r->cells, n * sizeof *r->cells);
+  cairn__free(a, r->depth, n * sizeof *r->depth);
+  cairn__free(a, r->first, n * sizeof *r->first);
+  cairn__free(a, r->slack, n * sizeof *r->slack);
+  cairn__free(a, r->margin, n * sizeof *r->margin);
+  cairn__free(a, r->door, n);
+}
+
+static bool arrays_alloc(const cairn_allocator *a, de_arrays *r, uint32_t count) {
+  const size_t n = (size_t)count + 1;
+  r->count = count;
+  r->end = cairn__alloc(a, n * sizeof *r->end);
+  r->gate = cairn__alloc(a, n * sizeof *r->gate);
+  r->cells = cairn__alloc(a, n * sizeof *r->cells);
+  r->depth = cairn__alloc(a, n * sizeof *r->depth);
+  r->first = cairn__alloc_zero(a, n * sizeof *r->first);
+  r->slack = cairn__alloc_zero(a, n * sizeof *r->slack);
+  r->margin = cairn__alloc_zero(a, n * sizeof *r->margin);
+  r->door = cairn__alloc(a, n);
+  if (r->end && r->gate && r->cells && r->depth && r->first && r->slack && r->margin && r->door)
+    return true;
+  arrays_free(a, r);
+  return false;
+}
+
+/* Frees the table's area arrays and puts r's in their place. */
+static void put_areas(cairn_dead_ends *de, const de_arrays *r) {
+  de_arrays was = {de->end,   de->gate,   de->cells, de->depth, de->first,
+                   de->slack, de->margin, de->door,  de->count};
+  arrays_free(&de->alloc, &was);
+  de->end = r->end;
+  de->gate = r->gate;
+  de->cells = r->cells;
+  de->depth = r->depth;
+  de->first = r->first;
+  de->slack = r->slack;
+  de->margin = r->margin;
+  de->door = r->door;
+  de->count = r->count;
+}
+
 static void release_areas(cairn_dead_ends *de) {
-  const size_t n = (size_t)de->count + 1;
-  cairn__free(&de->alloc, de->end, n * sizeof *de->end);
-  cairn__free(&de->alloc, de->gate, n * sizeof *de->gate);
-  cairn__free(&de->alloc, de->cells, n * sizeof *de->cells);
-  cairn__free(&de->alloc, de->depth, n * sizeof *de->depth);
-  cairn__free(&de->alloc, de->door, n);
-  cairn__free(&de->alloc, de->first, n * sizeof *de->first);
-  cairn__free(&de->alloc, de->slack, n * sizeof *de->slack);
-  cairn__free(&de->alloc, de->margin, n * sizeof *de->margin);
-  de->end = de->gate = de->cells = de->depth = de->first = de->slack = de->margin = NULL;
-  de->door = NULL;
-  de->count = 0;
+  const de_arrays none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+  put_areas(de, &none);
 }
 
 static cairn_status grow_areas(cairn_dead_ends *de, uint32_t count) {
   release_areas(de);
-  const size_t n = (size_t)count + 1;
-  de->end = cairn__alloc(&de->alloc, n * sizeof *de->end);
-  de->gate = cairn__alloc(&de->alloc, n * sizeof *de->gate);
-  de->cells = cairn__alloc(&de->alloc, n * sizeof *de->cells);
-  de->depth = cairn__alloc(&de->alloc, n * sizeof *de->depth);
-  de->door = cairn__alloc(&de->alloc, n);
-  de->first = cairn__alloc_zero(&de->alloc, n * sizeof *de->first);
-  de->slack = cairn__alloc_zero(&de->alloc, n * sizeof *de->slack);
-  de->margin = cairn__alloc_zero(&de->alloc, n * sizeof *de->margin);
-  de->count = count;
-  if (de->end && de->gate && de->cells && de->depth && de->door && de->first && de->slack &&
-      de->margin)
-    return CAIRN_OK;
-  release_areas(de);
-  return CAIRN_ERR_NOMEM;
+  de_arrays r;
+  if (!arrays_alloc(&de->alloc, &r, count)) return CAIRN_ERR_NOMEM;
+  put_areas(de, &r);
+  return CAIRN_OK;
 }
 
 static void move_offsets(const cairn_grid *g, int32_t off[8]) {
@@ -351,12 +398,17 @@ static void set_stats(cairn_dead_ends *de) {
 
 /* aux[c] = 1 for each cell some area hangs off in the last search (a
  * parent of a HEAD cell), else 0. */
-static void mark_cuts(de_work *k, size_t n) {
-  memset(k->aux, 0, (n + 1) * sizeof *k->aux);
+/* The marks alone, on an aux already clear. */
+static void mark_cuts_here(de_work *k) {
   for (uint32_t i = 0; i < k->time; i++) {
     const uint32_t v = k->order[i];
     if (k->parent[v] != v && (k->next[v] & HEAD)) k->aux[k->parent[v]] = 1;
   }
+}
+
+static void mark_cuts(de_work *k, size_t n) {
+  memset(k->aux, 0, (n + 1) * sizeof *k->aux);
+  mark_cuts_here(k);
 }
 
 static void work_free(const cairn_allocator *a, de_work *k, size_t n) {
@@ -444,18 +496,24 @@ static cairn_status find(cairn_dead_ends *de) {
 /* Compares the grid's open and cheapest-terrain cells with the snapshot
  * (store: writes it instead); true when they match. One pass of 64 cells
  * a word: a small part of a search's cost. */
+/* Word w of the grid's open and cheapest-terrain (`least`) bits now. */
+static void shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, uint64_t *open,
+                       uint64_t *at_least) {
+  const size_t c0 = w * 64, n = de->padded - c0 < 64 ? de->padded - c0 : 64;
+  *open = *at_least = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t t = de->grid->cost[c0 + i];
+    *open |= (uint64_t)(t != 0) << i;
+    *at_least |= (uint64_t)(t == least) << i;
+  }
+}
+
 static bool same_shape(cairn_dead_ends *de, bool store) {
-  const cairn_grid *g = de->grid;
-  const uint8_t least = least_cost(g);
+  const uint8_t least = least_cost(de->grid);
   bool same = !store && least == de->least;
   for (size_t w = 0; w < de->words && (store || same); w++) {
-    uint64_t open = 0, at_least = 0;
-    const size_t c0 = w * 64, n = de->padded - c0 < 64 ? de->padded - c0 : 64;
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t t = g->cost[c0 + i];
-      open |= (uint64_t)(t != 0) << i;
-      at_least |= (uint64_t)(t == least) << i;
-    }
+    uint64_t open, at_least;
+    shape_word(de, least, w, &open, &at_least);
     if (store) {
       de->open_bits[w] = open;
       de->least_bits[w] = at_least;
@@ -519,13 +577,9 @@ static bool changed_cells(const cairn_dead_ends *de, de_local *lc) {
   if (least != de->least) return false;
   lc->n_changed = lc->d = 0;
   for (size_t w = 0; w < de->words; w++) {
-    const size_t c0 = w * 64, n = de->padded - c0 < 64 ? de->padded - c0 : 64;
-    uint64_t open = 0, at_least = 0;
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t t = g->cost[c0 + i];
-      open |= (uint64_t)(t != 0) << i;
-      at_least |= (uint64_t)(t == least) << i;
-    }
+    const size_t c0 = w * 64;
+    uint64_t open, at_least;
+    shape_word(de, least, w, &open, &at_least);
     const uint64_t moved = (open ^ de->open_bits[w]) | (at_least ^ de->least_bits[w]);
     for (uint64_t m = moved; m; m &= m - 1) {
       if (lc->n_changed == LOCAL_MAX_CHANGED) return false;
@@ -720,13 +774,6 @@ static void scratch_clean(de_scratch *sc, de_local *lc) {
   lc->n_list = 0;
 }
 
-/* mark_cuts over the last search alone, on a clean aux. */
-static void mark_cuts_here(de_work *k) {
-  for (uint32_t i = 0; i < k->time; i++) {
-    const uint32_t v = k->order[i];
-    if (k->parent[v] != v && (k->next[v] & HEAD)) k->aux[k->parent[v]] = 1;
-  }
-}
 
 /* After the search with doors: whether G has one child, A's head, whose
  * HEAD it then sets again (the search clears it on a root's largest). */
@@ -779,24 +826,6 @@ static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_lo
   return true;
 }
 
-/* A's doors, as find_doors marks them, among A's cells alone. */
-static void local_doors(const cairn_grid *g, de_work *k, const de_local *lc) {
-  const uint8_t least = least_cost(g);
-  for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
-    for (unsigned down = 0; down < 2; down++) {
-      const uint32_t step = down ? (uint32_t)g->stride : 1u;
-      const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
-      for (uint32_t i = 0; i < lc->n_list; i++) {
-        const uint32_t c = lc->list[i];
-        if (!door_fits(g, k->door, k->aux, c, step, len, least)) continue;
-        bool inside = true;
-        for (unsigned j = 1; j < len && inside; j++) inside = lc->in[c + j * step];
-        if (!inside) continue;
-        k->door[c] = (uint8_t)(DOOR_FIRST | dir | len);
-        for (unsigned j = 1; j < len; j++) k->door[c + j * step] = (uint8_t)(DOOR_PART | dir | j);
-      }
-    }
-}
 
 /* The two searches of A; false when the edit is not of the local kind. */
 static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
@@ -804,54 +833,14 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
   mark_cuts_here(k);
   if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
-  local_doors(g, k, lc);
+  find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in); /* A's alone */
   uint32_t parts = 0;
   for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
   lc->n_nodes = lc->n_list - parts;
-  if (lc->n_gate > 1) { /* G one node, as the full pass has it */
-    const uint8_t dir = lc->gate_step != 1u ? (uint8_t)DOOR_DOWN : 0u;
-    k->door[lc->gate] = (uint8_t)(DOOR_FIRST | dir | lc->n_gate);
-    for (unsigned j = 1; j < lc->n_gate; j++)
-      k->door[lc->gate_cells[j]] = (uint8_t)(DOOR_PART | dir | j);
-  }
+  if (lc->n_gate > 1) /* G one node, as the full pass has it */
+    mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? (uint8_t)DOOR_DOWN : 0u,
+              lc->n_gate);
   return search_from_gate(g, k, lc, lc->n_nodes + 1, false) && one_child(k, lc);
-}
-
-/* The new area arrays (count areas), from the old ones round A's range
- * and the search's areas inside it (from order[1], g's child, on). */
-typedef struct de_arrays {
-  uint32_t *end, *gate, *cells, *depth, *first, *slack, *margin;
-  uint8_t *door;
-  uint32_t count;
-} de_arrays;
-
-static void arrays_free(const cairn_allocator *a, de_arrays *r) {
-  const size_t n = (size_t)r->count + 1;
-  cairn__free(a, r->end, n * sizeof *r->end);
-  cairn__free(a, r->gate, n * sizeof *r->gate);
-  cairn__free(a, r->cells, n * sizeof *r->cells);
-  cairn__free(a, r->depth, n * sizeof *r->depth);
-  cairn__free(a, r->first, n * sizeof *r->first);
-  cairn__free(a, r->slack, n * sizeof *r->slack);
-  cairn__free(a, r->margin, n * sizeof *r->margin);
-  cairn__free(a, r->door, n);
-}
-
-static bool arrays_alloc(const cairn_allocator *a, de_arrays *r, uint32_t count) {
-  const size_t n = (size_t)count + 1;
-  r->count = count;
-  r->end = cairn__alloc(a, n * sizeof *r->end);
-  r->gate = cairn__alloc(a, n * sizeof *r->gate);
-  r->cells = cairn__alloc(a, n * sizeof *r->cells);
-  r->depth = cairn__alloc(a, n * sizeof *r->depth);
-  r->first = cairn__alloc_zero(a, n * sizeof *r->first);
-  r->slack = cairn__alloc_zero(a, n * sizeof *r->slack);
-  r->margin = cairn__alloc_zero(a, n * sizeof *r->margin);
-  r->door = cairn__alloc(a, n);
-  if (r->end && r->gate && r->cells && r->depth && r->first && r->slack && r->margin && r->door)
-    return true;
-  arrays_free(a, r);
-  return false;
 }
 
 /* Area `from` of the old arrays as area `to` of the new, its range's end
@@ -930,18 +919,7 @@ static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   r.slack[root] -= lc->need;
   if (r.slack[root] > lc->gap) r.slack[root] = lc->gap;
   r.margin[root] -= lc->need_nodes;
-  de_arrays was = {de->end,   de->gate,   de->cells, de->depth, de->first,
-                   de->slack, de->margin, de->door,  de->count};
-  arrays_free(&de->alloc, &was);
-  de->end = r.end;
-  de->gate = r.gate;
-  de->cells = r.cells;
-  de->depth = r.depth;
-  de->first = r.first;
-  de->slack = r.slack;
-  de->margin = r.margin;
-  de->door = r.door;
-  de->count = r.count;
+  put_areas(de, &r);
   return true;
 }
 

@@ -201,12 +201,7 @@ static void landmarks_errors(void **state) {
   cairn_graph_destroy(g);
   /* costs past 32 bits take 8-byte rows and bound the same way */
   cairn_graph_edge big[4] = {{0, 1, 1e9}, {1, 2, 1e9}, {2, 3, 1e9}, {0, 3, 1e9}};
-  cairn_graph_desc bd;
-  memset(&bd, 0, sizeof bd);
-  bd.n_nodes = 4;
-  bd.n_edges = 4;
-  bd.edges = big;
-  g = make_graph(&bd);
+  g = edges_graph(4, big, 4);
   nodes[0] = 0;
   assert_int_equal(cairn_graph_compute_landmarks(g, s, nodes, 1), CAIRN_OK);
   assert_int_equal(cairn_graph_landmark_bytes(g), 4 * sizeof(cairn_cost));
@@ -245,14 +240,7 @@ static void landmarks_copied(void **state) {
   cairn_search *s = *state;
   cairn_graph_edge cheap[4] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {0, 3, 5}};
   cairn_graph_edge dear[4] = {{0, 1, 2}, {1, 2, 2}, {2, 3, 2}, {0, 3, 5}};
-  cairn_graph_desc d;
-  memset(&d, 0, sizeof d);
-  d.n_nodes = 4;
-  d.n_edges = 4;
-  d.edges = cheap;
-  cairn_graph *src = make_graph(&d);
-  d.edges = dear;
-  cairn_graph *dst = make_graph(&d);
+  cairn_graph *src = edges_graph(4, cheap, 4), *dst = edges_graph(4, dear, 4);
   cairn_graph *small = chain(3);
   uint32_t nodes[2] = {0, 3};
   assert_int_equal(cairn_graph_compute_landmarks(src, s, nodes, 2), CAIRN_OK);
@@ -283,6 +271,10 @@ static void landmarks_copied(void **state) {
   counter c = {0, 0, -1};
   cairn_allocator a = {count_fn, &c};
   cairn_graph *counted;
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = 4;
+  d.n_edges = 4;
   d.edges = cheap;
   assert_int_equal(cairn_graph_create(&d, &a, &counted), CAIRN_OK);
   assert_int_equal(cairn_graph_compute_landmarks(src, s, nodes, 2), CAIRN_OK);

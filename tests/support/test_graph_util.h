@@ -194,6 +194,16 @@ static inline cairn_graph *make_graph(const cairn_graph_desc *d) {
   return g;
 }
 
+/* The graph of n nodes and the m directed edges e, nothing else set. */
+static inline cairn_graph *edges_graph(uint32_t n, const cairn_graph_edge *e, size_t m) {
+  cairn_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.n_nodes = n;
+  d.n_edges = m;
+  d.edges = e;
+  return make_graph(&d);
+}
+
 /* ---- validation ----------------------------------------------------- */
 
 static inline cairn_status try_create(const cairn_graph_desc *d) {
@@ -214,12 +224,7 @@ static inline cairn_graph *chain(uint32_t n) {
     e[i].to = i + 1;
     e[i].cost = 1;
   }
-  cairn_graph_desc d;
-  memset(&d, 0, sizeof d);
-  d.n_nodes = n;
-  d.n_edges = n - 1;
-  d.edges = e;
-  return make_graph(&d);
+  return edges_graph(n, e, n - 1);
 }
 
 typedef struct snapshot {
