@@ -110,6 +110,12 @@ static cairn_status pick_and_fill(cairn_landmarks *lm, cairn_search *s, uint64_t
   return CAIRN_OK;
 }
 
+static void free_table(cairn_landmarks *lm) {
+  if (lm->block) cairn__free(&lm->alloc, lm->block, (lm->d_len + CAIRN__LM_ALIGN) * sizeof *lm->block);
+  lm->block = lm->d = NULL;
+  lm->d_len = 0;
+}
+
 /* Sizes the table for the grid as it is now (two-way costs on a grid of
  * several terrain costs) and fills it; the table stays refused until this
  * succeeds. */
@@ -120,11 +126,12 @@ static cairn_status build(cairn_landmarks *lm) {
   const bool two_way = g->distinct_costs > 1;
   const uint32_t width = two_way ? 2 * want : want;
   const size_t len = g->padded * width;
-  if (len != lm->d_len) {
-    uint32_t *d = cairn__alloc(&lm->alloc, len * sizeof *d);
-    if (!d) return CAIRN_ERR_NOMEM;
-    cairn__free(&lm->alloc, lm->d, lm->d_len * sizeof *lm->d);
-    lm->d = d;
+  if (len != lm->d_len || !lm->block) {
+    uint32_t *block = cairn__alloc(&lm->alloc, (len + CAIRN__LM_ALIGN) * sizeof *block);
+    if (!block) return CAIRN_ERR_NOMEM;
+    free_table(lm);
+    lm->block = block;
+    lm->d = block + (64 - (uintptr_t)block % 64) % 64 / sizeof *block;
     lm->d_len = len;
   }
   lm->width = width;
@@ -167,7 +174,7 @@ cairn_status cairn_landmarks_create(const cairn_grid *grid, const cairn_landmark
 void cairn_landmarks_destroy(cairn_landmarks *lm) {
   if (!lm) return;
   cairn_allocator a = lm->alloc;
-  cairn__free(&a, lm->d, lm->d_len * sizeof *lm->d);
+  free_table(lm);
   cairn__free(&a, lm, sizeof *lm);
 }
 
@@ -188,7 +195,7 @@ int cairn_landmarks_current(const cairn_landmarks *lm) {
 }
 
 size_t cairn_landmarks_memory(const cairn_landmarks *lm) {
-  return lm ? sizeof *lm + lm->d_len * sizeof *lm->d : 0;
+  return lm ? sizeof *lm + (lm->block ? lm->d_len + CAIRN__LM_ALIGN : 0) * sizeof *lm->d : 0;
 }
 
 cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t start,
@@ -200,21 +207,26 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
   if (!cairn_landmarks_current(lm)) return CAIRN_ERR_STATE;
   const uint32_t *gr = lm->d + (size_t)goal * lm->width;
   const uint32_t *sr = lm->d + (size_t)start * lm->width;
-  /* the `active` best bounds at the start, the lower column on ties: an
-   * insertion sort of at most 16 */
-  uint32_t col[CAIRN_LANDMARKS_MAX], val[CAIRN_LANDMARKS_MAX], n = 0;
-  for (uint32_t i = 0; i < (uint32_t)lm->count; i++) {
-    uint32_t v = cairn__lm_bound(sr, i, lm->back, gr[i], gr[i + lm->back]), k = n++;
-    for (; k > 0 && val[k - 1] < v; k--) col[k] = col[k - 1], val[k] = val[k - 1];
-    col[k] = i;
-    val[k] = v;
+  const uint32_t n = (uint32_t)lm->count;
+  uint32_t val[CAIRN_LANDMARKS_MAX], best = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    val[i] = cairn__lm_bound(sr, i, lm->back, gr[i], gr[i + lm->back]);
+    best = val[i] > best ? val[i] : best;
   }
   /* where no landmark beats the octile bound at the start (short trips on
    * open ground, mostly), the search runs without them: they would cost
    * every new node loads and bound nothing better */
   const cairn_point sp = cairn__grid_point(g, start);
   const cairn_cost oct = cairn__grid_h(s, CAIRN_H_OCTILE, sp.x + 1, sp.y + 1);
-  if (!n || val[0] <= oct) return CAIRN_OK;
+  if (best <= oct) return CAIRN_OK;
+  /* the `want` best bounds at the start, the lower column on ties */
+  uint32_t col[CAIRN_LANDMARKS_MAX];
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t v = val[k], j = k;
+    for (; j > 0 && val[j - 1] < v; j--) col[j] = col[j - 1], val[j] = val[j - 1];
+    col[j] = k;
+    val[j] = v;
+  }
   const uint32_t want = lm->active ? (uint32_t)lm->active : jump ? CAIRN__LM_JUMP_ACTIVE : n;
   s->lm_used = n < want ? n : want;
   s->lm_d = lm->d;

@@ -23,7 +23,13 @@ struct cairn_landmarks {
    * = cost from c to landmark i */
   uint32_t *d;
   size_t d_len;
+  /* the allocation d lies in, d_len + CAIRN__LM_ALIGN entries: d starts on
+   * a cache line, so a row of 16 landmarks is one line, not two */
+  uint32_t *block;
 };
+
+/* Entries of slack that let d start on a 64-byte line. */
+#define CAIRN__LM_ALIGN 16
 
 /* Landmark column i's bound from a cell, whose row of the table is `row`,
  * to a goal whose cost from the landmark is gf and to it gt: the larger of
