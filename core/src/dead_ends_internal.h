@@ -43,7 +43,7 @@ struct cairn_dead_ends {
    * (else right along a row) */
   uint8_t *door;
   /* per root area (one an island), for updates that search one dead end
-   * (dead_ends.c): the island's first open cell in index order, where the
+   * (dead_ends_local.c): the island's first open cell in index order, where the
    * search that picks the centre starts; the slack, in cells, of the sizes
    * that walk compared; the margin, in nodes, by which the largest subtree
    * at the root of either search beat the next (UINT32_MAX with one). Lower
@@ -59,7 +59,7 @@ struct cairn_dead_ends {
   uint8_t least;
   uint64_t finds;
   uint64_t locals; /* updates that searched one dead end again, not all */
-  /* what those updates search with, kept from the first on (dead_ends.c);
+  /* what those updates search with, kept from the first on (dead_ends_local.c);
    * NULL before */
   struct cairn__de_scratch *scratch;
 };

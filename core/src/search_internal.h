@@ -361,7 +361,7 @@ cairn_status cairn__lm_begin(cairn_search *s, const cairn_grid *g, uint32_t star
                              uint32_t goal, bool jump);
 /* Loads opts.dead_ends (s->de) for a search of grid g from s->start to
  * s->goal: CAIRN_ERR_ARG for a table of another grid, CAIRN_ERR_STATE for
- * one that missed an edit; with none, s->de stays NULL (dead_ends.c). */
+ * one that missed an edit; with none, s->de stays NULL (dead_ends_search.c). */
 cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_search_opts *o);
 /* The same for a fill: it may enter the areas that hold a source or a
  * target (or hold such an area). CAIRN_ERR_NOMEM besides. */

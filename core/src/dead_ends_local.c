@@ -1,0 +1,432 @@
+/* Dead-end tables: updates that search one dead end again instead of the
+ * whole grid (cairn_dead_ends_update; dead_ends.c finds the areas). */
+#include "dead_ends_work.h"
+
+#include <string.h>
+
+/* An edit that opens or closes cells (or moves them into or out of the
+ * cheapest terrain) inside one dead-end area A, none of them next to its
+ * gate G (a cell or a door), changes nothing outside A: A still hangs off
+ * G alone, so every cell outside keeps its cut status, its doors and its
+ * place in the searches, and A's head (the first of its cells the search
+ * meets from G) stays. A's new areas come from the two searches (without
+ * doors, then with them) run from G over A's cells alone, the doors
+ * between them found as the full pass would; the ids after A's range
+ * move by the difference in its areas' count.
+ *
+ * What the edit may not do, lest the full pass choose otherwise: split A
+ * (a part cut off from G is an island of its own), give G another child
+ * in A, make a cell of a door G a one-cell gate, let a door the full pass
+ * tries before G take one of G's cells (the cut status of the cells
+ * outside A is not kept, so any such door that A's cells no longer stop
+ * counts), move the island's first cell, or shift the sizes the choice of
+ * the island's centre compared by as much as their slack or margin (kept
+ * per root: the cells changed, twice over, must stay below the slack, and
+ * A's cells before and after below the margin). */
+
+/* Most cells an update may see changed and still search one area. */
+#define LOCAL_MAX_CHANGED 64
+
+typedef struct de_local {
+  uint32_t changed[LOCAL_MAX_CHANGED];
+  uint32_t n_changed; /* cells whose open or cheapest-terrain bit moved */
+  uint32_t d;         /* of those, cells opened or closed */
+  uint32_t area, gate, old_end, root;
+  uint32_t gate_cells[CAIRN__DE_MAX_DOOR], n_gate, gate_step; /* G's cells */
+  uint32_t need;      /* the slack the edit uses up (cells) */
+  uint32_t need_nodes; /* and the margin (nodes; 0 where it is UINT32_MAX) */
+  uint32_t gap;       /* when the walk starts in A: how far its pieces stay
+                         below half the island after the edit */
+  uint32_t *list;     /* the open cells A has after the edit, index order */
+  uint32_t n_list, n_nodes;
+  uint8_t *in;        /* padded: 1 on the cells of list */
+} de_local;
+
+static bool was_open(const cairn_dead_ends *de, uint32_t c) {
+  return cairn__de_bit(de->open_bits, c);
+}
+
+/* The changed cells into lc; false when there are too many or the
+ * cheapest terrain itself moved. */
+static bool changed_cells(const cairn_dead_ends *de, de_local *lc) {
+  const cairn_grid *g = de->grid;
+  const uint8_t least = least_cost(g);
+  if (least != de->least) return false;
+  lc->n_changed = lc->d = 0;
+  for (size_t w = 0; w < de->words; w++) {
+    const size_t c0 = w * 64;
+    uint64_t open, at_least;
+    cairn__de_shape_word(de, least, w, &open, &at_least);
+    const uint64_t moved = (open ^ de->open_bits[w]) | (at_least ^ de->least_bits[w]);
+    for (uint64_t m = moved; m; m &= m - 1) {
+      if (lc->n_changed == LOCAL_MAX_CHANGED) return false;
+      const uint32_t c = (uint32_t)(c0 + (size_t)cairn__ctz64(m));
+      lc->changed[lc->n_changed++] = c;
+      lc->d += (uint32_t)((open ^ de->open_bits[w]) >> (c - c0) & 1u);
+    }
+  }
+  return lc->n_changed > 0;
+}
+
+static uint32_t parent_area(const cairn_dead_ends *de, uint32_t a) {
+  return de->gate[a] == UINT32_MAX ? 0 : de->area[de->gate[a]];
+}
+
+/* The innermost area holding areas a and b (0: none, another island). */
+static uint32_t enclosing(const cairn_dead_ends *de, uint32_t a, uint32_t b) {
+  while (a && !(a <= b && b < de->end[a])) a = parent_area(de, a);
+  return a;
+}
+
+/* Chebyshev distance of two padded cells. */
+static uint32_t cell_distance(const cairn_grid *g, uint32_t a, uint32_t b) {
+  const uint32_t w = (uint32_t)g->stride;
+  const uint32_t dx = a % w > b % w ? a % w - b % w : b % w - a % w;
+  const uint32_t dy = a / w > b / w ? a / w - b / w : b / w - a / w;
+  return dx > dy ? dx : dy;
+}
+
+/* The innermost area that holds every changed cell open before and every
+ * open-before neighbour of one (0: none). */
+static uint32_t innermost(const cairn_dead_ends *de, const de_local *lc) {
+  const cairn_grid *g = de->grid;
+  uint32_t a = 0;
+  bool any = false;
+  for (uint32_t i = 0; i < lc->n_changed; i++)
+    for (int d = -1; d < 8; d++) { /* the cell, then its neighbours */
+      const int32_t off = d < 0 ? 0 : cairn__dx[d] + cairn__dy[d] * g->stride;
+      const int64_t c = (int64_t)lc->changed[i] + off;
+      if (c < 0 || c >= (int64_t)de->padded || !was_open(de, (uint32_t)c)) continue;
+      const uint32_t b = de->area[c];
+      a = any ? enclosing(de, a, b) : b;
+      any = true;
+      if (!a) return 0;
+    }
+  return a;
+}
+
+/* Takes dead end a as A when no changed cell touches its gate. */
+static bool take_area(const cairn_dead_ends *de, de_local *lc, uint32_t a) {
+  const cairn_grid *g = de->grid;
+  const unsigned len = de->door[a] ? de->door[a] & 7u : 1u;
+  const uint32_t step = door_step(g, de->door[a]);
+  for (uint32_t i = 0; i < lc->n_changed; i++)
+    for (unsigned j = 0; j < len; j++)
+      if (cell_distance(g, lc->changed[i], de->gate[a] + j * step) < 2) return false;
+  lc->n_gate = len;
+  lc->gate_step = step;
+  for (unsigned j = 0; j < len; j++) lc->gate_cells[j] = de->gate[a] + j * step;
+  lc->area = a;
+  lc->gate = de->gate[a];
+  lc->old_end = de->end[a];
+  return true;
+}
+
+/* Whether the edit leaves the island's first cell and the choice of its
+ * centre as they were (see above); sets lc->root and lc->need. */
+static bool centre_holds(const cairn_dead_ends *de, de_local *lc) {
+  uint32_t r = lc->area;
+  while (de->gate[r] != UINT32_MAX) r = parent_area(de, r);
+  const uint32_t first = de->first[r];
+  if (!de->grid->cost[first]) return false;
+  for (uint32_t i = 0; i < lc->n_changed; i++)
+    if (lc->changed[i] < first) return false;
+  uint64_t own = 0;
+  for (uint32_t b = lc->area; b < lc->old_end; b++) own += de->cells[b];
+  lc->gap = UINT32_MAX;
+  if (lc->area <= de->area[first] && de->area[first] < lc->old_end) {
+    /* the walk starts in A and leaves it through G, past pieces of A that
+     * must stay below half the island: the island's bulk lies outside */
+    uint64_t island = 0;
+    for (uint32_t b = r; b < de->end[r]; b++) island += de->cells[b];
+    if (2 * (own + lc->d) + lc->d + 4 >= island) return false;
+    lc->gap = (uint32_t)((island - lc->d) / 2 - (own + lc->d) - 1);
+  }
+  /* a size the walk compared moves by at most d cells, half the island by
+   * half that; a subtree at a root by at most A's nodes before and after */
+  const uint64_t need = 2 * (uint64_t)lc->d + 2, nodes = 2 * (own + lc->d) + 2;
+  lc->root = r;
+  lc->need = (uint32_t)need;
+  lc->need_nodes = de->margin[r] == UINT32_MAX ? 0 : (uint32_t)(nodes < UINT32_MAX ? nodes : UINT32_MAX);
+  return need < de->slack[r] && (de->margin[r] == UINT32_MAX || nodes < de->margin[r]);
+}
+
+/* Marks A's cells after the edit (lc->in, lc->list): open now, and in A's
+ * range before or opened by the edit. */
+static void mark_cells(const cairn_dead_ends *de, de_local *lc) {
+  const cairn_grid *g = de->grid;
+  for (uint32_t i = 0; i < lc->n_changed; i++) {
+    const uint32_t c = lc->changed[i];
+    if (g->cost[c] && !was_open(de, c)) lc->in[c] = 1;
+  }
+  lc->n_list = 0;
+  for (uint32_t c = 0; c < (uint32_t)de->padded; c++) {
+    const uint32_t a = de->area[c];
+    const bool old = g->cost[c] && was_open(de, c) && lc->area <= a && a < lc->old_end;
+    if (old || lc->in[c]) {
+      lc->in[c] = 1;
+      lc->list[lc->n_list++] = c;
+    }
+  }
+}
+
+/* The search from G's first cell over A's nodes (the door marks set), and
+ * G's other cells too when `cells` (the search without doors, where a
+ * door is cells); true when it reaches every node of them (nodes, G's
+ * counted). */
+static bool search_from_gate(const cairn_grid *g, de_work *k, const de_local *lc,
+                             uint32_t nodes, bool cells) {
+  int32_t off[8];
+  move_offsets(g, off);
+  /* every other cell reads as seen (the scratch's rule): the search stays
+   * in A */
+  for (uint32_t i = 0; i < lc->n_list; i++)
+    k->disc[lc->list[i]] = k->door[lc->list[i]] & DOOR_PART ? UINT32_MAX : 0;
+  for (uint32_t j = 0; j < lc->n_gate; j++) k->disc[lc->gate_cells[j]] = cells || !j ? 0 : UINT32_MAX;
+  k->time = 0;
+  cairn__de_dfs(g, k, off, lc->gate);
+  return k->time == nodes;
+}
+
+/* The scratch of updates inside one dead end: the search's arrays, A's
+ * cells and their marks. Between updates disc holds UINT32_MAX on every
+ * cell and door, aux and in hold 0, so that an update touches only A's
+ * cells (scratch_clean puts them back). */
+typedef struct cairn__de_scratch {
+  de_work k;
+  uint32_t *list;
+  uint8_t *in;
+} de_scratch;
+
+void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) {
+  if (!sc) return;
+  cairn__de_work_free(a, &sc->k, n);
+  cairn__free(a, sc->k.stack, sc->k.stack ? n * sizeof *sc->k.stack : 0);
+  cairn__free(a, sc->list, sc->list ? n * sizeof *sc->list : 0);
+  cairn__free(a, sc->in, sc->in ? n : 0);
+  cairn__free(a, sc, sizeof *sc);
+}
+
+size_t cairn__de_scratch_bytes(size_t n) {
+  /* disc, low, parent, sz, order, aux, stack, list; next, door, in */
+  return sizeof(de_scratch) + 8 * n * sizeof(uint32_t) + sizeof(uint32_t) + 3 * n;
+}
+
+/* The table's scratch, made on first use. */
+static de_scratch *scratch_of(cairn_dead_ends *de) {
+  if (de->scratch) return de->scratch;
+  const size_t n = de->padded;
+  de_scratch *sc = cairn__alloc_zero(&de->alloc, sizeof *sc);
+  if (!sc) return NULL;
+  bool ok = cairn__de_work_alloc(&de->alloc, &sc->k, n);
+  sc->k.stack = cairn__alloc(&de->alloc, n * sizeof *sc->k.stack);
+  sc->list = cairn__alloc(&de->alloc, n * sizeof *sc->list);
+  sc->in = cairn__alloc_zero(&de->alloc, n);
+  if (!ok || !sc->k.stack || !sc->list || !sc->in) {
+    cairn__de_scratch_free(&de->alloc, sc, n);
+    return NULL;
+  }
+  memset(sc->k.disc, 0xFF, n * sizeof *sc->k.disc);
+  memset(sc->k.door, 0, n);
+  memset(sc->k.aux, 0, (n + 1) * sizeof *sc->k.aux);
+  de->scratch = sc;
+  return sc;
+}
+
+/* Puts the scratch's rule back on the cells an attempt on A touched. */
+static void scratch_clean(de_scratch *sc, de_local *lc) {
+  for (uint32_t i = 0; i < lc->n_list; i++) {
+    const uint32_t c = lc->list[i];
+    sc->k.disc[c] = UINT32_MAX;
+    sc->k.door[c] = 0;
+    sc->k.aux[c] = 0;
+    sc->in[c] = 0;
+  }
+  for (uint32_t j = 0; j < lc->n_gate; j++) {
+    const uint32_t c = lc->gate_cells[j];
+    sc->k.disc[c] = UINT32_MAX;
+    sc->k.door[c] = 0;
+    sc->k.aux[c] = 0;
+  }
+  lc->n_list = 0;
+}
+
+/* After the search with doors: whether G has one child, A's head, whose
+ * HEAD it then sets again (the search clears it on a root's largest). */
+static bool one_child(de_work *k, const de_local *lc) {
+  uint32_t child = UINT32_MAX;
+  for (uint32_t i = 1; i < k->time; i++)
+    if (k->parent[k->order[i]] == lc->gate) {
+      if (child != UINT32_MAX) return false;
+      child = k->order[i];
+    }
+  if (child == UINT32_MAX) return false;
+  k->next[child] |= HEAD;
+  return true;
+}
+
+/* Whether door G still stands after the search without doors: none of its
+ * cells a one-cell gate, and no door that the full pass tries before G
+ * (shorter, or as long and along a row where G runs down a column, or
+ * starting earlier) can take one of its cells. Such a door's cells in A
+ * have their cut status in k->aux; those outside A keep theirs, the
+ * table's gates of one cell (a cell whose removal cuts the grid is the
+ * gate of what it cuts off). Doors chosen earlier are not kept, so a
+ * candidate that only such a door stopped counts too. */
+static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
+  const cairn_grid *g = de->grid;
+  const uint8_t least = least_cost(g);
+  const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u;
+  for (unsigned j = 0; j < glen; j++)
+    if (k->aux[lc->gate_cells[j]]) return false;
+  for (unsigned j = 0; j < glen; j++)
+    for (unsigned down = 0; down < 2; down++) {
+      const uint32_t step = down ? (uint32_t)g->stride : 1u;
+      for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
+        for (unsigned at = 0; at < len; at++) {
+          const uint32_t d = lc->gate_cells[j];
+          if (d < at * step) continue;
+          const uint32_t c = d - at * step;
+          const bool before = len < glen || (len == glen && (down < gdown || (down == gdown && c < lc->gate)));
+          if (!before || c < step || c + len * step >= g->padded) continue;
+          if (g->cost[c - step] || g->cost[c + len * step]) continue;
+          bool fits = true;
+          for (unsigned i = 0; i < len && fits; i++) {
+            const uint32_t x = c + i * step;
+            const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
+            fits = g->cost[x] == least && !cut;
+          }
+          if (fits) return false;
+        }
+    }
+  return true;
+}
+
+/* The two searches of A; false when the edit is not of the local kind. */
+static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
+  const cairn_grid *g = de->grid;
+  if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
+  cairn__de_mark_cuts_here(k);
+  if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
+  cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in); /* A's alone */
+  uint32_t parts = 0;
+  for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
+  lc->n_nodes = lc->n_list - parts;
+  if (lc->n_gate > 1) /* G one node, as the full pass has it */
+    mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? (uint8_t)DOOR_DOWN : 0u,
+              lc->n_gate);
+  return search_from_gate(g, k, lc, lc->n_nodes + 1, false) && one_child(k, lc);
+}
+
+/* Area `from` of the old arrays as area `to` of the new, its range's end
+ * moved by `shift` when it reaches past A's. */
+static void copy_area(const cairn_dead_ends *de, de_arrays *r, uint32_t from, uint32_t to,
+                      uint32_t old_end, int64_t shift) {
+  const uint32_t e = de->end[from];
+  r->end[to] = e >= old_end ? (uint32_t)((int64_t)e + shift) : e;
+  r->gate[to] = de->gate[from];
+  r->cells[to] = de->cells[from];
+  r->depth[to] = de->depth[from];
+  r->first[to] = de->first[from];
+  r->slack[to] = de->slack[from];
+  r->margin[to] = de->margin[from];
+  r->door[to] = de->door[from];
+}
+
+/* A's areas from the search into r (ids from A on) and de->area, as label
+ * does for a whole search; k->low (free after the search) gets each new
+ * area's first position. */
+static void label_area(cairn_dead_ends *de, de_work *k, const de_local *lc, de_arrays *r) {
+  const uint32_t a0 = lc->area;
+  uint32_t id = a0 - 1;
+  for (uint32_t i = 1; i < k->time; i++) {
+    const uint32_t v = k->order[i], u = k->parent[v];
+    const bool starts = (k->next[v] & HEAD) != 0;
+    if (starts) {
+      id++;
+      k->low[id - a0] = i;
+      r->end[id] = i + k->sz[v]; /* a position for now */
+      r->gate[id] = u;
+      r->depth[id] = u == lc->gate ? de->depth[a0] : r->depth[de->area[u]] + 1;
+      r->cells[id] = 0;
+      r->door[id] = u == lc->gate ? de->door[a0]
+                    : node_cells(k->door, u) > 1 ? k->door[u] & 0x1Fu : 0u;
+    }
+    const uint32_t a = starts ? id : de->area[u];
+    de->area[v] = a;
+    r->cells[a] += node_cells(k->door, v);
+  }
+  for (uint32_t i = 0; i < lc->n_list; i++) {
+    const uint32_t c = lc->list[i];
+    if (k->door[c] & DOOR_PART) de->area[c] = de->area[node_of(de->grid, k->door, c)];
+  }
+  const uint32_t n = id + 1 - a0; /* the new areas */
+  for (uint32_t a = a0; a <= id; a++) {
+    uint32_t lo = a - a0 + 1, hi = n;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (k->low[mid] < r->end[a]) lo = mid + 1;
+      else hi = mid;
+    }
+    r->end[a] = a0 + lo;
+  }
+}
+
+/* Puts A's new areas in: the arrays remade round them, the ids past A's
+ * range moved, the changed cells that closed emptied. False (the table
+ * untouched) when memory runs out. */
+static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
+  uint32_t fresh = 0;
+  for (uint32_t i = 1; i < k->time; i++) fresh += (k->next[k->order[i]] & HEAD) != 0;
+  const uint32_t old = lc->old_end - lc->area;
+  const int64_t shift = (int64_t)fresh - (int64_t)old;
+  de_arrays r;
+  if (!cairn__de_arrays_alloc(&de->alloc, &r, (uint32_t)((int64_t)de->count + shift))) return false;
+  for (uint32_t a = 1; a < lc->area; a++) copy_area(de, &r, a, a, lc->old_end, shift);
+  for (uint32_t a = lc->old_end; a <= de->count; a++)
+    copy_area(de, &r, a, (uint32_t)((int64_t)a + shift), lc->old_end, shift);
+  for (uint32_t c = 0; c < (uint32_t)de->padded; c++)
+    if (de->area[c] >= lc->old_end) de->area[c] = (uint32_t)((int64_t)de->area[c] + shift);
+  for (uint32_t i = 0; i < lc->n_changed; i++)
+    if (!de->grid->cost[lc->changed[i]]) de->area[lc->changed[i]] = 0;
+  label_area(de, k, lc, &r);
+  const uint32_t root = lc->root; /* before A: its id holds */
+  r.slack[root] -= lc->need;
+  if (r.slack[root] > lc->gap) r.slack[root] = lc->gap;
+  r.margin[root] -= lc->need_nodes;
+  cairn__de_put_areas(de, &r);
+  return true;
+}
+
+/* Most dead ends, from the innermost out, an update tries. */
+#define LOCAL_TRIES 3
+
+/* Brings the table up to date by searching only a dead end the edit lies
+ * in (the innermost that serves, of the first few that hold it); false
+ * (the table as it was) when the edit is not of that kind or memory runs
+ * out: the caller then searches the whole grid. */
+bool cairn__de_update_inside(cairn_dead_ends *de) {
+  de_local lc;
+  memset(&lc, 0, sizeof lc);
+  if (!changed_cells(de, &lc)) return false;
+  uint32_t a = innermost(de, &lc);
+  if (!a || de->gate[a] == UINT32_MAX) return false;
+  de_scratch *sc = scratch_of(de);
+  if (!sc) return false;
+  lc.list = sc->list;
+  lc.in = sc->in;
+  bool found = false;
+  for (int tries = 0; !found && tries < LOCAL_TRIES; tries++) {
+    if (take_area(de, &lc, a) && centre_holds(de, &lc)) {
+      mark_cells(de, &lc);
+      found = search_area(de, &sc->k, &lc);
+      if (!found) scratch_clean(sc, &lc);
+    }
+    a = parent_area(de, a);
+    if (!a || de->gate[a] == UINT32_MAX) break;
+  }
+  const bool done = found && splice(de, &sc->k, &lc);
+  if (found) scratch_clean(sc, &lc);
+  if (done) cairn__de_set_stats(de);
+  return done;
+}

@@ -1,0 +1,138 @@
+/* Private to the dead-end table's files: what finding the areas
+ * (dead_ends.c) and the updates that search one dead end again
+ * (dead_ends_local.c) share: the depth-first search over cells and doors,
+ * the door marks and the table's per-area arrays. */
+#ifndef CAIRN_DEAD_ENDS_WORK_H
+#define CAIRN_DEAD_ENDS_WORK_H
+
+#include "dead_ends_internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The search's arrays, a padded cell each. disc: discovery time (1 ..,
+ * 0 unvisited); low: the lowest discovery time the cell's subtree reaches
+ * by one back edge; parent: the tree parent (itself for a root); sz: the
+ * subtree's cells; order: the cells by discovery time; next: the first
+ * move not yet looked at, with HEAD set on a cell whose subtree only its
+ * parent joins to the rest (the first cell of an area); aux: free for the
+ * labelling. `stack` is the table's own area array, labelled only after. */
+#define HEAD 0x80u
+typedef struct de_work {
+  uint32_t *disc, *low, *parent, *sz, *order, *aux, *stack;
+  uint8_t *next, *door;
+  uint32_t time;
+  /* the last search's root: how many nodes more its largest subtree has
+   * than the next (UINT32_MAX with one subtree or none) */
+  uint32_t margin;
+} de_work;
+
+/* The search's nodes are cells and doors (dead_ends_internal.h): a door
+ * is one node, so that a door whose removal cuts an island in two is a
+ * cut vertex like a one-cell gate. door[c], a padded cell each: 0 for a
+ * cell in no door; DOOR_FIRST | its length on a door's first cell (top or
+ * left), DOOR_PART | its place on the others; DOOR_DOWN on a vertical
+ * door's. A node is named by its first cell. */
+#define DOOR_FIRST 0x40u
+#define DOOR_PART 0x80u
+#define DOOR_DOWN CAIRN__DE_DOOR_DOWN
+
+/* The step along a door: down a column or right along a row. */
+CAIRN_INLINE uint32_t door_step(const cairn_grid *g, uint8_t b) {
+  return b & DOOR_DOWN ? (uint32_t)g->stride : 1u;
+}
+
+/* The node cell c belongs to. */
+CAIRN_INLINE uint32_t node_of(const cairn_grid *g, const uint8_t *door, uint32_t c) {
+  const uint8_t b = door[c];
+  return b & DOOR_PART ? c - (b & 7u) * door_step(g, b) : c;
+}
+
+/* The cells of node v. */
+CAIRN_INLINE unsigned node_cells(const uint8_t *door, uint32_t v) {
+  return door[v] & DOOR_FIRST ? door[v] & 7u : 1u;
+}
+
+/* The grid's cheapest terrain among its open cells (1 when none). */
+CAIRN_INLINE uint8_t least_cost(const cairn_grid *g) {
+  uint8_t least = 1;
+  while (least < 255 && !g->by_cost[least]) least++;
+  return least;
+}
+
+/* Marks the door of len cells from c by step (dir: DOOR_DOWN or 0). */
+CAIRN_INLINE void mark_door(uint8_t *door, uint32_t c, uint32_t step, uint8_t dir, unsigned len) {
+  door[c] = (uint8_t)(DOOR_FIRST | dir | len);
+  for (unsigned i = 1; i < len; i++) door[c + i * step] = (uint8_t)(DOOR_PART | dir | i);
+}
+
+/* The padded-index offset of each of the 8 moves. */
+CAIRN_INLINE void move_offsets(const cairn_grid *g, int32_t off[8]) {
+  for (int d = 0; d < 8; d++) off[d] = cairn__dx[d] + cairn__dy[d] * g->stride;
+}
+
+/* A table's per-area arrays (ids 1 .. count), held together while they
+ * are made or replaced. */
+typedef struct de_arrays {
+  uint32_t *end, *gate, *cells, *depth, *first, *slack, *margin;
+  uint8_t *door;
+  uint32_t count;
+} de_arrays;
+
+/* Marks the doors: straight runs of 2 .. CAIRN__DE_MAX_DOOR cells at the
+ * grid's cheapest terrain between two walls, the shorter first, rows
+ * before columns, cells in index order, none sharing a cell with one
+ * marked before or with a one-cell gate (cut[c] != 0): a gate of one cell
+ * skips more, and under every option, so no door swallows one. Those
+ * starting at the n cells of `cells` (index order; NULL: every padded
+ * cell) whose cells all have `in` set (NULL: any). */
+void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
+                                const uint32_t *cells, size_t n, const uint8_t *in);
+
+/* The depth-first search of r's island, iterative (an island can be a
+ * million cells deep). A child v of u whose subtree reaches no cell
+ * discovered before u (low[v] >= disc[u]) is joined to the rest through u
+ * alone: an area starts at v (HEAD). Every child of the root passes that
+ * test; the largest stays in the root's area, so that a root picked in a
+ * small room still leaves the island's bulk outside every dead end. off:
+ * move_offsets. */
+void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r);
+
+/* aux[c] = 1 for each cell some area hangs off in the last search (a
+ * parent of a HEAD cell); aux must be clear before. */
+void cairn__de_mark_cuts_here(de_work *k);
+
+/* The search's arrays for n padded cells (k zeroed first; the stack is
+ * the caller's); false when one is missing (cairn__de_work_free frees the
+ * rest). */
+bool cairn__de_work_alloc(const cairn_allocator *a, de_work *k, size_t n);
+void cairn__de_work_free(const cairn_allocator *a, de_work *k, size_t n);
+
+/* Per-area arrays for ids 1 .. count; false (none held) when memory runs
+ * out. */
+bool cairn__de_arrays_alloc(const cairn_allocator *a, de_arrays *r, uint32_t count);
+void cairn__de_arrays_free(const cairn_allocator *a, de_arrays *r);
+/* Frees the table's area arrays and puts r's in their place. */
+void cairn__de_put_areas(cairn_dead_ends *de, const de_arrays *r);
+
+/* The table's gate, door and dead-cell bits and its stats, from its
+ * areas. */
+void cairn__de_set_stats(cairn_dead_ends *de);
+
+/* Word w of the grid's open and cheapest-terrain (`least`) bits now. */
+void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, uint64_t *open,
+                          uint64_t *at_least);
+
+/* ---- dead_ends_local.c ---- */
+
+/* Brings the table up to date by searching only a dead end the edit lies
+ * in; false (the table as it was) when the edit is not of that kind or
+ * memory runs out: the caller then searches the whole grid. */
+bool cairn__de_update_inside(cairn_dead_ends *de);
+/* The local updates' scratch (de->scratch): its bytes for n padded cells,
+ * and its release (NULL is fine). */
+size_t cairn__de_scratch_bytes(size_t n);
+void cairn__de_scratch_free(const cairn_allocator *a, struct cairn__de_scratch *sc, size_t n);
+
+#endif
