@@ -17,6 +17,35 @@ scen_algo scen_auto_choice(const scen_config *c, const cairn_grid *g) {
   return plain && cairn_grid_uniform(g) ? ALGO_JPS_PLUS : ALGO_ASTAR;
 }
 
+/* The pilot's rows: spread evenly over the file. */
+enum { AUTO_PILOT_ROWS = 4096 };
+
+long scen_auto_landmarks(const scen_config *c, const scen_file *f) {
+  if (c->algo != ALGO_AUTO || c->landmarks >= 0) return c->landmarks;
+  if (c->weight != 1.0) return 0;
+  if (scen_auto_choice(c, f->g) != ALGO_JPS_PLUS) return CLI_AUTO_LANDMARKS;
+  cairn_search *s = NULL;
+  if (cairn_search_create(NULL, &s) != CAIRN_OK) return -1;
+  cairn_search_opts o = cairn_search_defaults();
+  o.max_expanded = SCEN_AUTO_LM_EXPANDED;
+  const size_t n = cairn_scen_count(f->sc), step = n / AUTO_PILOT_ROWS + 1;
+  size_t runs = 0, long_runs = 0;
+  for (size_t i = 0; i < n; i += step) {
+    const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
+    if (scen_row_blocked(f->g, e)) continue;
+    cairn_result r;
+    cairn_status st = cairn_jps(s, f->g, e->start, e->goal, &o, &r);
+    if (st < 0) {
+      cairn_search_destroy(s);
+      return -1;
+    }
+    runs++;
+    long_runs += r.expanded >= SCEN_AUTO_LM_EXPANDED;
+  }
+  cairn_search_destroy(s);
+  return runs && 2 * long_runs >= runs ? CLI_AUTO_LANDMARKS : 0;
+}
+
 int scen_algo_parse(const char *name) {
   for (int k = 0; k < ALGO_COUNT; k++)
     if (strcmp(name, scen_algo_names[k]) == 0) return k;
@@ -359,7 +388,10 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   scen_config chosen = *c;
   if (c->algo == ALGO_AUTO) {
     chosen.algo = scen_auto_choice(c, f->g);
-    if (chosen.landmarks < 0 && c->weight == 1.0) chosen.landmarks = CLI_AUTO_LANDMARKS;
+    if (chosen.landmarks < 0 && (chosen.landmarks = scen_auto_landmarks(c, f)) < 0) {
+      cli_error("out of memory");
+      return EXIT_RUNTIME;
+    }
     if (chosen.dead_ends < 0) chosen.dead_ends = 1;
     c = &chosen;
   }
@@ -478,7 +510,7 @@ void scen_print_json(FILE *out, const scen_config *c, const cairn_grid *g, const
   if (c->algo == ALGO_AUTO)
     fprintf(out, "{\"chosen\":\"%s\",\"chosen_landmarks\":%ld,\"chosen_dead_ends\":%s,",
             scen_algo_names[scen_auto_choice(c, g)],
-            c->weight != 1.0 ? 0L : c->landmarks < 0 ? (long)CLI_AUTO_LANDMARKS : c->landmarks,
+            c->weight != 1.0 || c->landmarks < 0 ? 0L : c->landmarks,
             c->dead_ends != 0 ? "true" : "false");
   else
     fputc('{', out);
