@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-/* ---- the depth-first search ------------------------------------------ */
+/* ---- doors -------------------------------------------------------------- */
 
 /* Whether the `len` cells from c on by `step` are open at terrain
  * `least`, in no door yet and no one-cell gate (cut[c] != 0), with walls
@@ -21,26 +21,67 @@ static bool door_fits(const cairn_grid *g, const uint8_t *door, const uint32_t *
   return true;
 }
 
-void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
-                                const uint32_t *cells, size_t n, const uint8_t *in) {
-  const uint8_t least = least_cost(g);
-  for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
-    for (unsigned down = 0; down < 2; down++) {
-      const uint32_t step = down ? (uint32_t)g->stride : 1u;
-      const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
-      for (size_t k = 0; k < n; k++) {
-        const uint32_t c = cells ? cells[k] : (uint32_t)k;
-        if (!door_fits(g, door, cut, c, step, len, least)) continue;
-        bool inside = true;
-        for (unsigned i = 1; in && i < len && inside; i++) inside = in[c + i * step];
-        if (inside) mark_door(door, c, step, dir, len);
-      }
-    }
+/* The one door length a run from c by `step` can have: c right after a
+ * wall, then 2 .. CAIRN__DE_MAX_DOOR cells at terrain `least`, then a
+ * wall; 0 when there is none. */
+static unsigned run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8_t least) {
+  if (c < step || g->cost[c - step] || g->cost[c] != least) return 0;
+  unsigned len = 1;
+  while (len <= CAIRN__DE_MAX_DOOR && c + len * step < g->padded &&
+         g->cost[c + len * step] == least)
+    len++;
+  const bool walled = c + len * step < g->padded && !g->cost[c + len * step];
+  return len >= 2 && len <= CAIRN__DE_MAX_DOOR && walled ? len : 0;
 }
 
-static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut) {
-  cairn__de_find_doors_among(g, door, cut, NULL, g->padded, NULL);
+/* Each candidate's bucket: by length, rows before columns. */
+#define DOOR_KINDS (2 * (CAIRN__DE_MAX_DOOR + 1))
+
+void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
+                                const uint32_t *cells, size_t n, const uint8_t *in,
+                                uint32_t *list) {
+  const uint8_t least = least_cost(g);
+  /* every cell starts at most one candidate a way (its run up to the next
+   * wall): bucketed by length and way in two passes, so the doors are
+   * tried in the order below without a pass per length */
+  size_t at[DOOR_KINDS + 1];
+  memset(at, 0, sizeof at);
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t k = 0; k < n; k++) {
+      const uint32_t c = cells ? cells[k] : (uint32_t)k;
+      for (unsigned down = 0; down < 2; down++) {
+        const unsigned len = run_length(g, c, down ? (uint32_t)g->stride : 1u, least);
+        if (!len) continue;
+        const unsigned kind = 2 * len + down;
+        if (pass == 0) at[kind + 1]++;
+        else list[at[kind]++] = c;
+      }
+    }
+    if (pass == 0)
+      for (unsigned kind = 1; kind <= DOOR_KINDS; kind++) at[kind] += at[kind - 1];
+  }
+  /* at[kind] now ends bucket kind, which starts where kind - 1 ends */
+  size_t from = 0;
+  for (unsigned kind = 0; kind < DOOR_KINDS; kind++) {
+    const unsigned len = kind / 2, down = kind % 2;
+    const uint32_t step = down ? (uint32_t)g->stride : 1u;
+    const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
+    for (size_t j = from; j < at[kind]; j++) {
+      const uint32_t c = list[j];
+      if (!door_fits(g, door, cut, c, step, len, least)) continue;
+      bool inside = true;
+      for (unsigned i = 1; in && i < len && inside; i++) inside = in[c + i * step];
+      if (inside) mark_door(door, c, step, dir, len);
+    }
+    from = at[kind];
+  }
 }
+
+static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut, uint32_t *list) {
+  cairn__de_find_doors_among(g, door, cut, NULL, g->padded, NULL, list);
+}
+
+/* ---- the depth-first search ------------------------------------------ */
 
 /* Visits cell w from v (v == w for a root). */
 CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
@@ -138,7 +179,7 @@ static void label(cairn_dead_ends *de, de_work *k) {
       de->depth[id] = u == v ? 0 : de->depth[de->area[u]] + 1;
       de->cells[id] = 0;
     }
-    if (starts) de->door[id] = u != v && node_cells(k->door, u) > 1 ? k->door[u] & 0x1Fu : 0u;
+    if (starts) de->door[id] = u != v && node_cells(k->door, u) > 1 ? k->door[u] & DOOR_CODE : 0u;
     const uint32_t a = starts ? id : de->area[u];
     de->area[v] = a;
     de->cells[a] += node_cells(k->door, v);
@@ -301,7 +342,7 @@ void cairn__de_set_stats(cairn_dead_ends *de) {
     if (de->depth[a] > s.depth) s.depth = de->depth[a];
     const uint32_t u = de->gate[a];
     if (!cairn__de_bit(de->gate_bits, u)) s.gates++;
-    const unsigned len = de->door[a] ? de->door[a] & 7u : 1u;
+    const unsigned len = de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
     for (unsigned i = 0; i < len; i++) set_bit(de->gate_bits, u + i * door_step(g, de->door[a]));
     if (len == 1) set_bit(de->cell_gate_bits, u);
   }
@@ -385,7 +426,7 @@ static cairn_status find(cairn_dead_ends *de) {
     st = island ? CAIRN_OK : CAIRN_ERR_NOMEM;
     if (st == CAIRN_OK) {
       mark_cuts(&k, n);
-      find_doors(g, k.door, k.aux);
+      find_doors(g, k.door, k.aux, k.sz); /* sz is free until the search */
       search_all(g, &k, NULL, 0, island + 2 * row);
       st = grow_areas(de, count_areas(&k));
     }

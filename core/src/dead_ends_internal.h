@@ -20,7 +20,10 @@
  * costs more than walking along the door, unless a layer, a claim, an
  * avoided cell, a turn penalty or a unit's size makes that walk dearer or
  * illegal. */
-#define CAIRN__DE_MAX_DOOR 7
+#define CAIRN__DE_MAX_DOOR 15
+/* An area's door byte: its length (CAIRN__DE_DOOR_LEN bits), and
+ * CAIRN__DE_DOOR_DOWN when it runs down a column. */
+#define CAIRN__DE_DOOR_LEN 0x0Fu
 #define CAIRN__DE_DOOR_DOWN 0x10u
 struct cairn_dead_ends {
   cairn_allocator alloc;

@@ -108,7 +108,7 @@ static uint32_t innermost(const cairn_dead_ends *de, const de_local *lc) {
 /* Takes dead end a as A when no changed cell touches its gate. */
 static bool take_area(const cairn_dead_ends *de, de_local *lc, uint32_t a) {
   const cairn_grid *g = de->grid;
-  const unsigned len = de->door[a] ? de->door[a] & 7u : 1u;
+  const unsigned len = de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
   const uint32_t step = door_step(g, de->door[a]);
   for (uint32_t i = 0; i < lc->n_changed; i++)
     for (unsigned j = 0; j < len; j++)
@@ -308,7 +308,8 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
   cairn__de_mark_cuts_here(k);
   if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
-  cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in); /* A's alone */
+  /* A's alone; sz is free until the search */
+  cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in, k->sz);
   uint32_t parts = 0;
   for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
   lc->n_nodes = lc->n_list - parts;
@@ -350,7 +351,7 @@ static void label_area(cairn_dead_ends *de, de_work *k, const de_local *lc, de_a
       r->depth[id] = u == lc->gate ? de->depth[a0] : r->depth[de->area[u]] + 1;
       r->cells[id] = 0;
       r->door[id] = u == lc->gate ? de->door[a0]
-                    : node_cells(k->door, u) > 1 ? k->door[u] & 0x1Fu : 0u;
+                    : node_cells(k->door, u) > 1 ? k->door[u] & DOOR_CODE : 0u;
     }
     const uint32_t a = starts ? id : de->area[u];
     de->area[v] = a;

@@ -37,6 +37,11 @@ typedef struct de_work {
 #define DOOR_FIRST 0x40u
 #define DOOR_PART 0x80u
 #define DOOR_DOWN CAIRN__DE_DOOR_DOWN
+/* What an area keeps of its gate's door byte: the length and the way. */
+#define DOOR_CODE (CAIRN__DE_DOOR_DOWN | CAIRN__DE_DOOR_LEN)
+/* next[] holds a door's cell * 8 + move below HEAD */
+_Static_assert(CAIRN__DE_MAX_DOOR * 8 < HEAD, "a door's moves fit next[] beside HEAD");
+_Static_assert(CAIRN__DE_MAX_DOOR <= CAIRN__DE_DOOR_LEN, "a door's length fits its byte");
 
 /* The step along a door: down a column or right along a row. */
 CAIRN_INLINE uint32_t door_step(const cairn_grid *g, uint8_t b) {
@@ -46,12 +51,12 @@ CAIRN_INLINE uint32_t door_step(const cairn_grid *g, uint8_t b) {
 /* The node cell c belongs to. */
 CAIRN_INLINE uint32_t node_of(const cairn_grid *g, const uint8_t *door, uint32_t c) {
   const uint8_t b = door[c];
-  return b & DOOR_PART ? c - (b & 7u) * door_step(g, b) : c;
+  return b & DOOR_PART ? c - (b & CAIRN__DE_DOOR_LEN) * door_step(g, b) : c;
 }
 
 /* The cells of node v. */
 CAIRN_INLINE unsigned node_cells(const uint8_t *door, uint32_t v) {
-  return door[v] & DOOR_FIRST ? door[v] & 7u : 1u;
+  return door[v] & DOOR_FIRST ? door[v] & CAIRN__DE_DOOR_LEN : 1u;
 }
 
 /* The grid's cheapest terrain among its open cells (1 when none). */
@@ -86,9 +91,13 @@ typedef struct de_arrays {
  * marked before or with a one-cell gate (cut[c] != 0): a gate of one cell
  * skips more, and under every option, so no door swallows one. Those
  * starting at the n cells of `cells` (index order; NULL: every padded
- * cell) whose cells all have `in` set (NULL: any). */
+ * cell) whose cells all have `in` set (NULL: any). list: scratch of a
+ * padded cell's entry each (a candidate starts right after a wall and
+ * holds two cells or more, so a row or a column starts fewer than a
+ * third of its cells' candidates). */
 void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
-                                const uint32_t *cells, size_t n, const uint8_t *in);
+                                const uint32_t *cells, size_t n, const uint8_t *in,
+                                uint32_t *list);
 
 /* The depth-first search of r's island, iterative (an island can be a
  * million cells deep). A child v of u whose subtree reaches no cell

@@ -27,7 +27,7 @@ static cairn_dead_ends *table(const cairn_grid *g) {
 static unsigned gate_cells(const cairn_grid *g, const cairn_dead_ends *de, uint32_t a,
                            uint32_t *gate) {
   const uint32_t u = de->gate[a];
-  const unsigned len = de->door[a] ? de->door[a] & 7u : 1u;
+  const unsigned len = de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
   const uint32_t step = de->door[a] & CAIRN__DE_DOOR_DOWN ? (uint32_t)g->stride : 1u;
   if (len == 1) {
     gate[0] = u;
@@ -206,7 +206,7 @@ static void searches_equal_dijkstra(void **state) {
     cairn_point ends[64][2];
     int n_ends = 0;
     for (uint32_t a = 1; a <= de->count; a++) {
-      const unsigned len = de->door[a] & 7u;
+      const unsigned len = de->door[a] & CAIRN__DE_DOOR_LEN;
       if (len < 3) continue;
       const uint32_t u = de->gate[a];
       const uint32_t step = de->door[a] & CAIRN__DE_DOOR_DOWN ? (uint32_t)g->stride : 1u;
@@ -559,10 +559,12 @@ static void edits_inside_search_one_area(void **state) {
 
 /* Two rooms joined by a corridor, the left one (which holds the island's
  * first cell) a little smaller: the right one holds the centre and the
- * left is a dead end. Pillars in the left room taken down one at a time
- * make it the larger and move the centre there, and put back move it
- * back: every update equals a fresh table (the sizes stand too near the
- * balance for any update to stay inside the left room). */
+ * left is a dead end (both are wider and taller than the longest door, so
+ * none of their rows or columns is one). Pillars in the left room taken
+ * down one at a time make it the larger and move the centre there, and
+ * put back move it back: every update equals a fresh table (the sizes
+ * stand too near the balance for any update to stay inside the left
+ * room). */
 static void centre_moves_with_the_sizes(void **state) {
   (void)state;
   static const char *const rows[] = {
@@ -576,16 +578,25 @@ static void centre_moves_with_the_sizes(void **state) {
       "#...................###..................#",
       "#..#..#..#..#..#....###..................#",
       "#...................###..................#",
+      "#..#..#..#..#..#....###..................#",
+      "#...................###..................#",
+      "#...................###..................#",
+      "#...................###..................#",
+      "#...................###..................#",
+      "#...................###..................#",
+      "#...................###..................#",
+      "#...................###..................#",
       "##########################################",
   };
-  cairn_grid *g = tu_grid(rows, 11);
+  cairn_grid *g = tu_grid(rows, 19);
   cairn_dead_ends *de = table(g);
   assert_int_equal(cairn_dead_ends_area(de, 30, 4), 0); /* the right room: the root's */
   assert_true(cairn_dead_ends_area(de, 5, 3) != 0);     /* the left: a dead end */
   static const int pillars[][2] = {{3, 2}, {6, 2}, {9, 2}, {12, 2}, {15, 2},
                                    {3, 4}, {6, 4}, {9, 4}, {12, 4}, {15, 4},
                                    {3, 6}, {6, 6}, {9, 6}, {12, 6}, {15, 6},
-                                   {3, 8}, {6, 8}, {9, 8}, {12, 8}, {15, 8}};
+                                   {3, 8}, {6, 8}, {9, 8}, {12, 8}, {15, 8},
+                                   {3, 10}, {6, 10}, {9, 10}, {12, 10}, {15, 10}};
   const size_t n = sizeof pillars / sizeof *pillars;
   for (size_t i = 0; i < 2 * n; i++) { /* down, then back up */
     const int *p = pillars[i % n];

@@ -7,9 +7,9 @@
  * A dead-end area is a set of open cells that every route from outside
  * enters through its gate: an alcove off a corridor, a room with one
  * door, the far end of a passage, and the dead ends nested inside those.
- * A gate is one open cell, or a door: a straight run of 2 to 7 open cells
- * at the grid's cheapest terrain between two walls (a gap in a wall, a
- * corridor's cross-section).
+ * A gate is one open cell, or a door: a straight run of 2 to 15 open
+ * cells at the grid's cheapest terrain between two walls (a gap in a
+ * wall, a corridor's cross-section, a narrow room's).
  *
  * With opts.dead_ends, A*, jump point search and the Dijkstra fills
  * (which count each source as a start and each target as a goal), and
