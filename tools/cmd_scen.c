@@ -266,11 +266,7 @@ int cmd_scen(int argc, char **argv) {
   }
   if ((rc = scen_build_hpa(&cfg, &f, &hpa)) != EXIT_DONE) goto done;
   /* auto's landmarks resolved here, so that the report names them */
-  if (cfg.algo == ALGO_AUTO && (cfg.landmarks = scen_auto_landmarks(&cfg, &f)) < 0) {
-    cli_error("out of memory");
-    rc = EXIT_RUNTIME;
-    goto done;
-  }
+  if ((rc = scen_resolve_landmarks(&cfg, &f)) != EXIT_DONE) goto done;
   if ((rc = scen_run_rows(&cfg, &f, hpa, rows)) != EXIT_DONE) goto done;
   scen_totals all = scen_sum_rows(sc, rows, 0, UINT32_MAX, scratch);
   if (p.json) {

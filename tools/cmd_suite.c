@@ -260,10 +260,7 @@ static int run_one(const suite_args *a, suite_data *d, const scen_file *f,
   if (rc != EXIT_DONE) cli_error("out of memory");
   if (rc == EXIT_DONE) rc = scen_build_hpa(&cfg, f, &hpa);
   /* auto's landmarks resolved here, so that the report names them */
-  if (rc == EXIT_DONE && algo == ALGO_AUTO && (cfg.landmarks = scen_auto_landmarks(&cfg, f)) < 0) {
-    cli_error("out of memory");
-    rc = EXIT_RUNTIME;
-  }
+  if (rc == EXIT_DONE) rc = scen_resolve_landmarks(&cfg, f);
   if (rc == EXIT_DONE) rc = scen_run_rows(&cfg, f, hpa, rows);
   if (rc == EXIT_DONE) {
     scen_totals t = scen_sum_rows(f->sc, rows, 0, UINT32_MAX, scratch);

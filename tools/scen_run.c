@@ -20,8 +20,9 @@ scen_algo scen_auto_choice(const scen_config *c, const cairn_grid *g) {
 /* The pilot's rows: spread evenly over the file. */
 enum { AUTO_PILOT_ROWS = 4096 };
 
-long scen_auto_landmarks(const scen_config *c, const scen_file *f) {
-  if (c->algo != ALGO_AUTO || c->landmarks >= 0) return c->landmarks;
+/* scen_resolve_landmarks's count for --algo auto without --landmarks;
+ * -1 when out of memory. */
+static long auto_landmarks(const scen_config *c, const scen_file *f) {
   if (c->weight != 1.0) return 0;
   if (scen_auto_choice(c, f->g) != ALGO_JPS_PLUS) return CLI_AUTO_LANDMARKS;
   cairn_search *s = NULL;
@@ -44,6 +45,13 @@ long scen_auto_landmarks(const scen_config *c, const scen_file *f) {
   }
   cairn_search_destroy(s);
   return runs && 2 * long_runs >= runs ? CLI_AUTO_LANDMARKS : 0;
+}
+
+int scen_resolve_landmarks(scen_config *c, const scen_file *f) {
+  if (c->algo != ALGO_AUTO || c->landmarks >= 0) return EXIT_DONE;
+  if ((c->landmarks = auto_landmarks(c, f)) >= 0) return EXIT_DONE;
+  cli_error("out of memory");
+  return EXIT_RUNTIME;
 }
 
 int scen_algo_parse(const char *name) {
@@ -386,12 +394,10 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   memset(&plain, 0, sizeof plain);
   if (!o) o = &plain;
   scen_config chosen = *c;
+  int resolved = scen_resolve_landmarks(&chosen, f);
+  if (resolved != EXIT_DONE) return resolved;
   if (c->algo == ALGO_AUTO) {
     chosen.algo = scen_auto_choice(c, f->g);
-    if (chosen.landmarks < 0 && (chosen.landmarks = scen_auto_landmarks(c, f)) < 0) {
-      cli_error("out of memory");
-      return EXIT_RUNTIME;
-    }
     if (chosen.dead_ends < 0) chosen.dead_ends = 1;
     c = &chosen;
   }

@@ -28,7 +28,7 @@ int scen_algo_parse(const char *name);
 
 /* What --algo auto runs on grid g with c's options: jump point search
  * with jump tables on a map of one terrain cost, for units of one cell at
- * weight 1; A* otherwise; with the landmarks scen_auto_landmarks gives
+ * weight 1; A* otherwise; with the landmarks scen_resolve_landmarks sets
  * (docs/PERFORMANCE.md, "Choosing the exact method"). */
 struct scen_config;
 scen_algo scen_auto_choice(const struct scen_config *c, const cairn_grid *g);
@@ -101,15 +101,17 @@ void scen_file_free(scen_file *f);
  * the exact method"). */
 enum { SCEN_AUTO_LM_EXPANDED = 20 };
 
-/* The landmarks c's run over f uses: c->landmarks, unless c is --algo
- * auto without --landmarks; then 0 at a weight other than 1,
+/* Sets the landmarks c's run over f uses when c is --algo auto without
+ * --landmarks (else leaves c as it is): 0 at a weight other than 1,
  * CLI_AUTO_LANDMARKS where auto runs A*, and where it runs jump point
  * search CLI_AUTO_LANDMARKS when at least half of f's rows (up to 4096,
  * spread evenly; a search each, stopped at SCEN_AUTO_LM_EXPANDED jump
  * points) expand that many without a table, else 0: on short queries the
  * table's reads (its rows at the start, one a jump point) cost more than
- * the expansions its bound saves. -1 when out of memory. */
-long scen_auto_landmarks(const scen_config *c, const scen_file *f);
+ * the expansions its bound saves. Exit code (EXIT_RUNTIME, said, when out
+ * of memory). scen_run_rows does it too; a caller that reports the
+ * choice does it first. */
+int scen_resolve_landmarks(scen_config *c, const scen_file *f);
 
 /* The published lengths' precision: a cost within this of `optimal` meets
  * it (|cost - optimal| <= 1e-5 optimal + 0.006 holds for an exact search on

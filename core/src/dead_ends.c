@@ -9,18 +9,6 @@
 
 /* ---- doors -------------------------------------------------------------- */
 
-/* Whether the `len` cells from c on by `step` are open at terrain
- * `least`, in no door yet and no one-cell gate (cut[c] != 0), with walls
- * just before and after them. */
-static bool door_fits(const cairn_grid *g, const uint8_t *door, const uint32_t *cut,
-                      uint32_t c, uint32_t step, unsigned len, uint8_t least) {
-  if (c < step || c + len * step >= g->padded || g->cost[c - step] || g->cost[c + len * step])
-    return false;
-  for (unsigned i = 0; i < len; i++)
-    if (g->cost[c + i * step] != least || door[c + i * step] || cut[c + i * step]) return false;
-  return true;
-}
-
 /* The one door length a run from c by `step` can have: c right after a
  * wall, then 2 .. CAIRN__DE_MAX_DOOR cells at terrain `least`, then a
  * wall; 0 when there is none. */
@@ -32,6 +20,18 @@ static unsigned run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8
     len++;
   const bool walled = c + len * step < g->padded && !g->cost[c + len * step];
   return len >= 2 && len <= CAIRN__DE_MAX_DOOR && walled ? len : 0;
+}
+
+/* Whether run_length's candidate of len cells from c by `step` may be
+ * marked: none of its cells in a door yet or a one-cell gate (cut[x] !=
+ * 0), and all of them in `in` (NULL: any; c is, being listed). */
+static bool door_free(const uint8_t *door, const uint32_t *cut, const uint8_t *in, uint32_t c,
+                      uint32_t step, unsigned len) {
+  for (unsigned i = 0; i < len; i++) {
+    const uint32_t x = c + i * step;
+    if (door[x] || cut[x] || (in && !in[x])) return false;
+  }
+  return true;
 }
 
 /* Each candidate's bucket: by length, rows before columns. */
@@ -68,10 +68,7 @@ void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32
     const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
     for (size_t j = from; j < at[kind]; j++) {
       const uint32_t c = list[j];
-      if (!door_fits(g, door, cut, c, step, len, least)) continue;
-      bool inside = true;
-      for (unsigned i = 1; in && i < len && inside; i++) inside = in[c + i * step];
-      if (inside) mark_door(door, c, step, dir, len);
+      if (door_free(door, cut, in, c, step, len)) mark_door(door, c, step, dir, len);
     }
     from = at[kind];
   }

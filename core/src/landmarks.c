@@ -111,7 +111,8 @@ static cairn_status pick_and_fill(cairn_landmarks *lm, cairn_search *s, uint64_t
 }
 
 static void free_table(cairn_landmarks *lm) {
-  if (lm->block) cairn__free(&lm->alloc, lm->block, (lm->d_len + CAIRN__LM_ALIGN) * sizeof *lm->block);
+  if (lm->block)
+    cairn__free(&lm->alloc, lm->block, (lm->d_len + CAIRN__LM_ALIGN) * sizeof *lm->block);
   lm->block = lm->d = NULL;
   lm->d_len = 0;
 }
@@ -126,7 +127,7 @@ static cairn_status build(cairn_landmarks *lm) {
   const bool two_way = g->distinct_costs > 1;
   const uint32_t width = two_way ? 2 * want : want;
   const size_t len = g->padded * width;
-  if (len != lm->d_len || !lm->block) {
+  if (len != lm->d_len) {
     uint32_t *block = cairn__alloc(&lm->alloc, (len + CAIRN__LM_ALIGN) * sizeof *block);
     if (!block) return CAIRN_ERR_NOMEM;
     free_table(lm);
