@@ -53,8 +53,8 @@ static inline cairn_cost landmark_cost(const cairn_graph *g, uint32_t v,
   return g->lm32[at] == UINT32_MAX ? CAIRN_COST_INF : g->lm32[at];
 }
 
-CAIRN_INLINE cairn_cost landmark_h(const cairn_search *s, const cairn_graph *g,
-                                   uint32_t v) {
+CAIRN_INLINE cairn_cost landmark_h(const cairn_search *s, uint32_t v) {
+  const cairn_graph *g = s->lm_graph;
   cairn_cost best = 0;
   if (g->lm32) { /* unreachable is UINT32_MAX, which no goal cost exceeds */
     const uint32_t *row = g->lm32 + (size_t)v * s->n_lm;
@@ -84,7 +84,7 @@ CAIRN_INLINE void relax(cairn_search *s, const cairn_graph *g, const int H,
     if (nb < g->n) {
       h = graph_h(g, H, nb, gx, gy);
       if (s->n_lm) {
-        cairn_cost b = landmark_h(s, g, nb);
+        cairn_cost b = landmark_h(s, nb);
         if (b > h) h = b;
       }
     }
@@ -181,7 +181,7 @@ cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
   cairn_status st = cairn__search_prepare(s, g->n);
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRAPH, graph_steps[0][g->heuristic]);
-  s->graph = g;
+  s->graph = s->lm_graph = g;
   s->graph_version = g->version;
   s->start = start;
   s->goal = goal;
@@ -189,7 +189,7 @@ cairn_status cairn_graph_astar_begin(cairn_search *s, const cairn_graph *g,
   for (uint32_t i = 0; i < g->n_lm; i++) s->lm_goal[i] = landmark_cost(g, goal, i);
   s->n_lm = g->n_lm;
   cairn_cost h = start_h(g, start, goal);
-  if (s->n_lm && landmark_h(s, g, start) > h) h = landmark_h(s, g, start);
+  if (s->n_lm && landmark_h(s, start) > h) h = landmark_h(s, start);
   cairn__open(s, start, 0, h, start);
   return CAIRN_OK;
 }
@@ -237,8 +237,9 @@ static cairn_status mark_goal_links(cairn_search *s,
   return CAIRN_OK;
 }
 
-/* The virtual goal's cost from each landmark: it is entered only through
- * its links, so the cheapest landmark-to-node cost plus link. */
+/* The virtual goal's cost from each landmark of g (the graph whose table
+ * bounds the search): it is entered only through its links, so the
+ * cheapest landmark-to-node cost plus link. */
 static void goal_landmarks(cairn_search *s, const cairn_graph *g,
                            const cairn_graph_query *q) {
   s->n_lm = g->n_lm;
@@ -261,6 +262,7 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
   s->state = CAIRN_ERR_ARG;
   s->kind = CAIRN__NONE;
   if (!g || !q || q->n_to_goal > UINT32_MAX) return CAIRN_ERR_ARG;
+  if (q->bounds && q->bounds->n != g->n) return CAIRN_ERR_ARG;
   cairn_status st = check_query(g, q);
   if (st == CAIRN_OK) st = cairn__search_prepare(s, (size_t)g->n + 2);
   if (st == CAIRN_OK) st = cairn__search_goal_marks(s);
@@ -268,7 +270,8 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRAPH, graph_steps[1][g->heuristic]);
   s->graph = g;
-  s->graph_version = g->version;
+  s->lm_graph = q->bounds ? q->bounds : g;
+  s->graph_version = s->lm_graph->version;
   s->start = g->n;
   s->goal = g->n + 1;
   s->from_start = q->from_start;
@@ -278,7 +281,7 @@ cairn_status cairn_graph_astar_linked_begin(cairn_search *s,
   s->goal_xy[0] = q->goal_xy[0];
   s->goal_xy[1] = q->goal_xy[1];
   s->max_expanded = opts ? opts->max_expanded : 0;
-  goal_landmarks(s, g, q);
+  goal_landmarks(s, s->lm_graph, q);
   cairn_cost h = g->heuristic == CAIRN_GH_ZERO
                      ? 0
                      : h_from(g, q->start_xy[0], q->start_xy[1], q->goal_xy[0],
@@ -334,7 +337,7 @@ cairn_status cairn_graph_fill(cairn_search *s, const cairn_graph *g,
   if (st == CAIRN_OK && n_targets) st = cairn__search_goal_marks(s);
   if (st != CAIRN_OK) return s->state = st;
   cairn__search_reset(s, CAIRN__GRAPH, step_fill);
-  s->graph = g;
+  s->graph = s->lm_graph = g;
   s->graph_version = g->version;
   s->full_map = true;
   s->max_expanded = 0;

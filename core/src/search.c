@@ -144,6 +144,7 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->state = CAIRN_IN_PROGRESS;
   s->grid = NULL;
   s->graph = NULL;
+  s->lm_graph = NULL;
   s->found = UINT32_MAX;
   s->goal_set = false;
   s->full_map = false;

@@ -326,8 +326,8 @@ cairn_status cairn_search_step(cairn_search *s, uint64_t budget) {
   if (s->kind == CAIRN__GRID && s->grid && s->grid->edits != s->grid_edits)
     return s->state = CAIRN_ERR_STATE;
   /* new landmarks free the table the search's bounds read */
-  if (s->kind == CAIRN__GRAPH && s->graph &&
-      cairn__graph_version(s->graph) != s->graph_version)
+  if (s->kind == CAIRN__GRAPH && s->lm_graph &&
+      cairn__graph_version(s->lm_graph) != s->graph_version)
     return s->state = CAIRN_ERR_STATE;
   return s->step(s, budget);
 }

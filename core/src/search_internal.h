@@ -72,7 +72,10 @@ struct cairn_search {
   const cairn_grid *grid;
   uint64_t grid_edits; /* grid->edits at the begin: a change stops steps */
   const cairn_graph *graph;
-  uint64_t graph_version; /* the graph's landmark version at the begin */
+  /* the graph whose landmark table bounds the search: the graph itself,
+   * or a linked query's `bounds` */
+  const cairn_graph *lm_graph;
+  uint64_t graph_version; /* lm_graph's landmark version at the begin */
   uint32_t start, goal; /* node ids (padded indices on grids) */
   uint32_t found;       /* node the search ended on */
   int32_t gx, gy;       /* goal in padded grid coordinates */

@@ -20,46 +20,49 @@
 
 static bool open_at(const cairn_hpa *h, uint32_t i) { return h->cost[i] != 0; }
 
-/* The largest unit size (capped at max_size) that fits both cells of the
- * crossing at offset k of a border (see border_transitions). */
-static unsigned cross_fit(const cairn_hpa *h, uint32_t first, uint32_t along,
-                          uint32_t step_b, int32_t k) {
-  uint32_t a = first + (uint32_t)k * along;
-  unsigned fa = hpa_fit(h, a), fb = hpa_fit(h, a + step_b);
-  return fa < fb ? fa : fb;
+/* The largest unit size (capped at max_size) that fits both cells of each
+ * crossing of the open run [run0, run1] of a border (see
+ * border_transitions), into fit[0 .. run1 - run0]. */
+static void run_fits(const cairn_hpa *h, uint32_t first, uint32_t along, uint32_t step_b,
+                     int32_t run0, int32_t run1, uint8_t *fit) {
+  for (int32_t y = run0; y <= run1; y++) {
+    uint32_t a = first + (uint32_t)y * along;
+    unsigned fa = hpa_fit(h, a), fb = hpa_fit(h, a + step_b);
+    fit[y - run0] = (uint8_t)(fa < fb ? fa : fb);
+  }
 }
 
-/* Units above size 1 (max_size > 1): within the open run [run0, run1] of a
- * border, each maximal stretch of crossings that fit size k (k from
- * max_size down to 2) gets the crossing that fits the largest unit (the
- * middlemost such) unless one of the picks already lies in it, and its
- * far end unless a pick lies near it. A unit of size
- * k walks along such a stretch on either side, so one crossing in it joins
+/* The crossing of [lo, hi] (offsets into fit) that fits the largest unit,
+ * the nearest `near` of those. */
+static int32_t best_fit(const uint8_t *fit, int32_t lo, int32_t hi, int32_t near) {
+  int32_t best = lo;
+  for (int32_t y = lo + 1; y <= hi; y++)
+    if (fit[y] > fit[best] || (fit[y] == fit[best] && abs(y - near) < abs(best - near)))
+      best = y;
+  return best;
+}
+
+/* Units above size 1 (max_size > 1): within a run of `len` crossings
+ * (offsets, fit as run_fits), each maximal stretch of crossings that fit
+ * size k (k from max_size down to 2) gets the crossing that fits the
+ * largest unit (the middlemost such) unless one of the picks already lies
+ * in it, and its far end unless a pick lies near it. A unit of size k
+ * walks along such a stretch on either side, so one crossing in it joins
  * all of it; without them a unit could be cut off from a corridor it fits
  * through because the size-1 picks sit too near a wall. Appends to
  * picked (np used) and returns the new count; picks are distinct. */
-static size_t sized_picks(const cairn_hpa *h, uint32_t first, uint32_t along,
-                          uint32_t step_b, int32_t run0, int32_t run1,
-                          int32_t *picked, size_t np) {
+static size_t sized_picks(const cairn_hpa *h, const uint8_t *fit, int32_t len, int32_t *picked,
+                          size_t np) {
   for (unsigned k = (unsigned)h->max_size; k >= 2; k--) {
-    int32_t y = run0;
-    while (y <= run1) {
-      while (y <= run1 && cross_fit(h, first, along, step_b, y) < k) y++;
-      if (y > run1) break;
-      int32_t s0 = y, s1 = y;
-      while (s1 + 1 <= run1 && cross_fit(h, first, along, step_b, s1 + 1) >= k) s1++;
+    int32_t y = 0;
+    while (y < len) {
+      while (y < len && fit[y] < k) y++;
+      if (y == len) break;
+      const int32_t s0 = y;
+      while (y < len && fit[y] >= k) y++;
       /* the crossing that fits the largest unit, the middlemost of those
        * (as a short run's one crossing for size 1 is its middle) */
-      const int32_t mid = (s0 + s1) / 2;
-      int32_t best = y;
-      unsigned most = 0;
-      for (; y <= s1; y++) {
-        unsigned f = cross_fit(h, first, along, step_b, y);
-        if (f > most || (f == most && abs(y - mid) < abs(best - mid))) {
-          most = f;
-          best = y;
-        }
-      }
+      const int32_t best = best_fit(fit, s0, y - 1, (s0 + y - 1) / 2);
       /* the pick nearest the stretch's far end, y - 1 */
       int32_t nearest = -1;
       for (size_t p = 0; p < np; p++)
@@ -107,19 +110,23 @@ static size_t border_transitions(const cairn_hpa *h, int32_t cx, int32_t cy,
            open_at(h, first + (uint32_t)k * along + step_b))
       k++;
     int32_t run1 = k - 1;
-    int32_t at[3] = {(run0 + run1) / 2, -1, -1};
-    if (run1 - run0 + 1 >= HPA_LONG_SEGMENT) {
-      at[0] = run0;
-      at[1] = run1;
+    /* offsets into the run from here on */
+    const int32_t run = run1 - run0 + 1;
+    int32_t at[3] = {(run - 1) / 2, -1, -1};
+    if (run >= HPA_LONG_SEGMENT) {
+      at[0] = 0;
+      at[1] = run - 1;
     }
-    if (run1 - run0 + 1 >= HPA_WIDE_SEGMENT) at[2] = (run0 + run1) / 2;
+    if (run >= HPA_WIDE_SEGMENT) at[2] = (run - 1) / 2;
+    uint8_t fit[CAIRN_HPA_MAX_CLUSTER];
+    if (h->max_size > 1) run_fits(h, first, along, step_b, run0, run1, fit);
     int32_t picked[CAIRN_HPA_MAX_CLUSTER + 3];
     size_t np = 0;
     for (int t = 0; t < 3; t++)
       if (at[t] >= 0) picked[np++] = at[t];
-    if (h->max_size > 1) np = sized_picks(h, first, along, step_b, run0, run1, picked, np);
+    if (h->max_size > 1) np = sized_picks(h, fit, run, picked, np);
     for (size_t t = 0; t < np; t++) {
-      uint32_t a = first + (uint32_t)picked[t] * along;
+      uint32_t a = first + (uint32_t)(run0 + picked[t]) * along;
       out[n].a = a;
       out[n].b = a + step_b;
       out[n].ka = ka;

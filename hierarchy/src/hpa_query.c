@@ -367,6 +367,8 @@ static cairn_status search_linked(cairn_hpa_query *q, const cairn_graph *g,
   gq.to_goal = to;
   gq.n_to_goal = n_to;
   gq.direct = direct;
+  /* the graphs of larger units share the level-1 landmark table */
+  if (q->size > 1 && g == q->h->gsize[q->size]) gq.bounds = q->h->graph;
   cairn_result r;
   cairn_status st = linked_astar(q, g, &gq, &r);
   if (st != CAIRN_OK) return st;

@@ -1,8 +1,11 @@
 /* The graphs of units above size 1 (max_size > 1): for each size k, the
  * level-1 graph's nodes with the kept pairs of each cluster's size-k
  * table (hpa_sizes.c) and the crossings that fit k, at the unit's costs,
- * made after every assembly of the level-1 graph, with its landmark
- * table (size-1 costs never exceed a larger unit's, so the bound holds).
+ * made after every assembly of the level-1 graph. They hold no landmark
+ * table: their searches are bounded by the level-1 graph's
+ * (cairn_graph_query.bounds; size-1 costs never exceed a larger unit's, so
+ * the bound holds), which is made again before them whenever the level-1
+ * graph is.
  * Like the level-1 assembly (hpa_assemble.c), a linear pass over the
  * clusters. */
 #include "hpa_internal.h"
@@ -93,7 +96,7 @@ void cairn__hpa_size_graphs_free(cairn_hpa *h) {
 }
 
 /* Every size's edges (listed in e[k - 2], seg filled), then its graph
- * over positions xy with the level-1 graph's landmark table. */
+ * over positions xy. */
 static cairn_status make_graphs(cairn_hpa *h, size_t *seg, cairn_graph_edge **e,
                                 const double *xy) {
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
@@ -113,7 +116,6 @@ static cairn_status make_graphs(cairn_hpa *h, size_t *seg, cairn_graph_edge **e,
   for (unsigned s = 0; st == CAIRN_OK && s < sizes; s++) {
     st = cairn__hpa_graph(&h->alloc, h->n_nodes, xy, e[s], seg[s * row + n_clusters],
                           &h->gsize[s + 2]);
-    if (st == CAIRN_OK) st = cairn_graph_copy_landmarks(h->gsize[s + 2], h->graph);
   }
   return st;
 }

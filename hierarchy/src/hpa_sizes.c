@@ -185,24 +185,27 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
 /* Per position of the cluster, the largest size (up to its fit) whose
  * block holds no dearer terrain and no higher penalty than the position's
  * own cell: up to it, entering the position costs a unit of that size
- * what it costs a unit of size 1. `flat`: the map has one terrain and the
- * layer puts nothing where the cluster reads (then it is the fit). */
-static void same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, bool flat, uint8_t *u) {
+ * what it costs a unit of size 1. Into sc->u, or NULL when the map has
+ * one terrain and the layer puts nothing where the cluster reads: every
+ * block then costs the same, and that size is the position's fit. */
+static const uint8_t *same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                                      uint8_t *u) {
+  if (cairn_grid_uniform(h->grid) && !z->slayered) return NULL;
   for (int32_t y = 0; y < c->h; y++)
     for (int32_t x = 0; x < c->w; x++) {
       uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
       unsigned fit = hpa_fit(h, i), k = fit ? 1 : 0;
-      if (flat) k = fit; /* one terrain, no layer: every block costs the same */
       while (k < fit && cairn__block_cost(h->grid, i, k + 1) == h->cost[i] &&
              (!h->pen || cairn__block_pen(h->grid, h->pen, i, k + 1) == h->pen[i]))
         k++;
       u[y * h->cs + x] = (uint8_t)k;
     }
+  return u;
 }
 
 /* The largest size the kept size-1 path of pair p (from node i) serves at
- * its size-1 cost: every position it enters has that size in u, and every
- * diagonal has both cells beside it fitting. */
+ * its size-1 cost: every position it enters has that size in u (its fit
+ * when u is NULL), and every diagonal has both cells beside it fitting. */
 static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
                         uint32_t i, size_t p) {
   unsigned most = z->cap[i];
@@ -220,7 +223,7 @@ static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
     at.x += cairn__dx[d];
     at.y += cairn__dy[d];
     idx = (uint32_t)((int32_t)idx + cairn__dx[d] + cairn__dy[d] * stride);
-    unsigned here = u[(at.y - c->y0) * h->cs + (at.x - c->x0)];
+    unsigned here = u ? u[(at.y - c->y0) * h->cs + (at.x - c->x0)] : hpa_fit(h, idx);
     most = here < most ? here : most;
   }
   return (uint8_t)most;
@@ -251,6 +254,20 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
   }
   pc[p] = best;
   return best;
+}
+
+/* pc of every pair of cluster c (u as same_cost_sizes): the diagonal a
+ * node's own fit, the rest by pair_cap. */
+static void pair_caps(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
+                      uint8_t *pc) {
+  const uint32_t n = c->n;
+  memset(pc, 0xFF, (size_t)n * n);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++)
+      if (i == j)
+        pc[(size_t)i * n + j] = z->cap[i];
+      else
+        pair_cap(h, c, z, u, pc, i, j);
 }
 
 /* The cluster's positions eroded for size k into the local grid: a
@@ -480,14 +497,7 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     sc->pts[i].y = p.y - c->y0;
   }
   z->cap = cap; /* for the helpers until the final block holds it */
-  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !z->slayered, sc->u);
-  memset(sc->pc, 0xFF, nn);
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++)
-      if (i == j)
-        sc->pc[(size_t)i * n + j] = cap[i];
-      else
-        pair_cap(h, c, z, sc->u, sc->pc, i, j);
+  pair_caps(h, c, z, same_cost_sizes(h, c, z, sc->u), sc->pc);
   memset(sc->ke, 0, nn);
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
   unsigned ntab = 0;
@@ -530,14 +540,7 @@ static cairn_status sizes_derive(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   if (!n || !z->sd) return CAIRN_OK;
   z->slayered = cairn__hpa_sizes_layered(h, c);
   for (uint32_t i = 0; i < n; i++) z->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
-  same_cost_sizes(h, c, cairn_grid_uniform(h->grid) && !z->slayered, sc->u);
-  memset(z->pc, 0xFF, (size_t)n * n);
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++)
-      if (i == j)
-        z->pc[(size_t)i * n + j] = z->cap[i];
-      else
-        pair_cap(h, c, z, sc->u, z->pc, i, j);
+  pair_caps(h, c, z, same_cost_sizes(h, c, z, sc->u), z->pc);
   return CAIRN_OK;
 }
 

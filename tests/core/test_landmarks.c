@@ -296,6 +296,89 @@ static void landmarks_copied(void **state) {
   cairn_graph_destroy(small);
 }
 
+/* A linked query bounded by another graph's table (cairn_graph_query.
+ * bounds): the same nodes and edges, each edge at most as dear, with
+ * landmarks of its own, the searched graph with none. It meets the
+ * extended graph's optimum with no more expansions than there are nodes;
+ * bounded by the graph's own table it is the very search the table gives;
+ * a graph of another size is refused, and a sliced search stops when the
+ * bounding graph's landmarks change, not the searched one's. */
+static void landmarks_borrowed(void **state) {
+  static lgraph L;
+  static cairn_graph_edge cheaper[4 * LG_MAX_N];
+  static cairn_cost dist[(LG_MAX_N + 2) * (LG_MAX_N + 2)];
+  uint64_t seed = 0xb0a7d5;
+  cairn_search *s = *state;
+  int found = 0, fewer = 0;
+  for (int iter = 0; iter < 400; iter++) {
+    random_linked(&L, &seed);
+    const uint32_t n = L.desc.n_nodes;
+    cairn_graph_desc ld = L.desc;
+    for (size_t k = 0; k < ld.n_edges; k++) {
+      cheaper[k] = L.desc.edges[k];
+      cheaper[k].cost = L.desc.edges[k].cost * (0.25 + 0.75 * unit(&seed));
+    }
+    ld.edges = cheaper;
+    cairn_graph *g = make_graph(&L.desc), *lo = make_graph(&ld);
+    add_landmarks(s, lo, &seed);
+    floyd_warshall(&L.xdesc, dist);
+    cairn_result plain, r;
+    cairn_graph_astar_linked(s, g, &L.q, NULL, &plain);
+    cairn_graph_query q = L.q;
+    q.bounds = lo;
+    cairn_graph_astar_linked(s, g, &q, NULL, &r);
+    assert_true(r.cost == dist[n * (n + 2) + n + 1]);
+    assert_true(r.cost == plain.cost);
+    assert_true(r.expanded <= (uint64_t)n + 2);
+    fewer += r.expanded < plain.expanded;
+    if (r.cost != INF) {
+      check_linked_path(g, &L.q, &r);
+      found++;
+    }
+    /* bounded by its own table: the search that table makes */
+    add_landmarks(s, g, &seed);
+    cairn_graph_astar_linked(s, g, &L.q, NULL, &plain);
+    q.bounds = g;
+    cairn_graph_astar_linked(s, g, &q, NULL, &r);
+    assert_true(r.cost == plain.cost && r.expanded == plain.expanded &&
+                r.generated == plain.generated);
+    cairn_graph_destroy(lo);
+    cairn_graph_destroy(g);
+  }
+  print_message("borrowed: %d found, %d with fewer expansions\n", found, fewer);
+  assert_true(found > 150 && fewer > 20);
+  /* another size is refused; the bounding graph's landmarks stop a sliced
+   * search, the searched graph's do not */
+  cairn_graph *g = chain(4), *lo = chain(4), *small = chain(3);
+  uint32_t nodes[1] = {3};
+  assert_int_equal(cairn_graph_compute_landmarks(lo, s, nodes, 1), CAIRN_OK);
+  cairn_graph_link a0[1] = {{0, ONE}}, z3[1] = {{3, ONE}};
+  cairn_graph_query q;
+  memset(&q, 0, sizeof q);
+  q.from_start = a0;
+  q.n_from_start = 1;
+  q.to_goal = z3;
+  q.n_to_goal = 1;
+  q.direct = INF;
+  q.bounds = small;
+  cairn_result r;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_ERR_ARG);
+  q.bounds = lo;
+  assert_int_equal(cairn_graph_astar_linked(s, g, &q, NULL, &r), CAIRN_OK);
+  assert_true(r.cost == 5 * ONE);
+  assert_int_equal(cairn_graph_astar_linked_begin(s, g, &q, NULL), CAIRN_OK);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_IN_PROGRESS);
+  cairn_search *t = new_search(); /* s holds the sliced search */
+  assert_int_equal(cairn_graph_compute_landmarks(g, t, nodes, 1), CAIRN_OK);
+  cairn_search_destroy(t);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_IN_PROGRESS);
+  assert_int_equal(cairn_graph_set_landmarks(lo, NULL, 0, NULL), CAIRN_OK);
+  assert_int_equal(cairn_search_step(s, 1), CAIRN_ERR_STATE);
+  cairn_graph_destroy(small);
+  cairn_graph_destroy(lo);
+  cairn_graph_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       tu_with_search(landmarks_exact),
@@ -303,6 +386,7 @@ int main(void) {
       tu_with_search(landmarks_errors),
       tu_with_search(landmarks_32),
       tu_with_search(landmarks_copied),
+      tu_with_search(landmarks_borrowed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,7 +124,7 @@ static cairn_status graph_case(void *ctx, const cairn_allocator *al) {
   uint32_t marks[2] = {0, 6};
   if (st == CAIRN_OK) st = cairn_graph_compute_landmarks(g, s, marks, 2);
   cairn_graph_link from = {3, 0}, to = {9, 0};
-  cairn_graph_query q = {{3, 0}, {9, 0}, &from, 1, &to, 1, CAIRN_COST_INF};
+  cairn_graph_query q = {{3, 0}, {9, 0}, &from, 1, &to, 1, CAIRN_COST_INF, NULL};
   cairn_result r;
   if (st == CAIRN_OK) st = cairn_graph_astar_linked(s, g, &q, NULL, &r);
   if (st == CAIRN_OK) assert_int_equal(cairn_graph_landmarks(g), 2);

@@ -219,6 +219,14 @@ typedef struct cairn_graph_query {
   const cairn_graph_link *to_goal; /**< node -> goal; one link per node */
   size_t n_to_goal;                /**< links in to_goal */
   cairn_cost direct; /**< start -> goal without the graph, or CAIRN_COST_INF */
+  /** NULL (default): the search is bounded by g's own landmark table, if
+   * any. Otherwise a graph over the same nodes (else CAIRN_ERR_ARG) whose
+   * landmark table bounds it instead, g's own unused: one table serves
+   * several graphs (a hierarchy's graphs for units of each size). Its
+   * costs between any two nodes must not exceed g's, or the route found
+   * may not be g's cheapest. A sliced search stops with CAIRN_ERR_STATE
+   * when this graph's landmarks change. */
+  const cairn_graph *bounds;
 } cairn_graph_query;
 
 /** A* from the virtual start to the virtual goal of q. opts: only
