@@ -153,21 +153,37 @@ uint64_t cairn_grid_version(const cairn_grid *g) { return g ? g->edits : 0; }
 
 int cairn_grid_uniform(const cairn_grid *g) { return g && g->distinct_costs <= 1; }
 
-/* The move set of cell i (see struct cairn_grid), built without branches. */
-static uint8_t moves_of(const uint8_t *cost, uint32_t i, uint32_t s) {
-  if (!cost[i]) return 0;
-  unsigned e = cost[i + 1] != 0, w = cost[i - 1] != 0;
-  unsigned so = cost[i + s] != 0, n = cost[i - s] != 0;
-  unsigned m = e | w << 1 | so << 2 | n << 3;
-  m |= (e & so & (cost[i + s + 1] != 0)) << 4;
-  m |= (w & so & (cost[i + s - 1] != 0)) << 5;
-  m |= (e & n & (cost[i - s + 1] != 0)) << 6;
-  m |= (w & n & (cost[i - s - 1] != 0)) << 7;
-  return (uint8_t)m;
+/* The move sets (see struct cairn_grid) of n cells of a row, from cost c
+ * on, into m: every test on bytes, without branches, so the loop
+ * vectorises. */
+static void moves_row(uint8_t *restrict m, const uint8_t *restrict c, uint32_t s, size_t n) {
+  const uint8_t *up = c - s, *dn = c + s;
+  for (size_t x = 0; x < n; x++) {
+    const uint8_t e = c[x + 1] != 0, w = c[x - 1] != 0, so = dn[x] != 0, no = up[x] != 0;
+    const uint8_t v = (uint8_t)(e | w << 1 | so << 2 | no << 3 | (e & so & (dn[x + 1] != 0)) << 4 |
+                                (w & so & (dn[x - 1] != 0)) << 5 |
+                                (e & no & (up[x + 1] != 0)) << 6 |
+                                (w & no & (up[x - 1] != 0)) << 7);
+    m[x] = (uint8_t)(v & -(uint8_t)(c[x] != 0));
+  }
+}
+
+/* Bits lo..hi (inclusive, hi - lo < 64 and within one word or two) of the
+ * plane line at `line` set to the low bits of v, the others kept. */
+static void put_bits(uint64_t *line, uint32_t lo, uint32_t hi, uint64_t v) {
+  const uint32_t n = hi - lo + 1, w = lo >> 6, at = lo & 63u;
+  const uint64_t mask = n == 64 ? ~0ull : (1ull << n) - 1u;
+  line[w] = (line[w] & ~(mask << at)) | (v & mask) << at;
+  if (at + n > 64) { /* the rest spills into the next word */
+    const uint32_t done = 64u - at;
+    line[w + 1] = (line[w + 1] & ~(mask >> done)) | (v & mask) >> done;
+  }
 }
 
 /* Move sets of the cells in columns x0..x1, rows y0..y1, clipped to the
- * grid (border cells stay blocked with no moves). */
+ * grid (border cells stay blocked with no moves), and their bits in both
+ * planes, a word of cells at a time: each row's bits gathered and written
+ * once, each column's once per 64 rows. */
 static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
                              int32_t y1) {
   const uint32_t s = (uint32_t)g->stride;
@@ -176,17 +192,27 @@ static void refresh_moves_in(cairn_grid *g, int32_t x0, int32_t y0, int32_t x1,
   if (x1 > g->width - 1) x1 = g->width - 1;
   if (y1 > g->height - 1) y1 = g->height - 1;
   for (int32_t y = y0; y <= y1; y++) {
-    uint32_t i = cairn__grid_index(g, x0, y);
+    const uint32_t i = cairn__grid_index(g, x0, y);
+    moves_row(g->moves + i, g->cost + i, s, (size_t)(x1 - x0 + 1));
+    /* the row plane: padded x + 1 at bit x + 65 of its row */
     uint64_t *row = g->rows + (size_t)(y + 1) * g->row_words;
-    for (int32_t x = x0; x <= x1; x++, i++) {
-      g->moves[i] = moves_of(g->cost, i, s);
-      /* the bit planes: padded x + 1 at bit x + 65 of its row, and the
-       * same for the column */
-      const uint64_t open = g->cost[i] != 0;
-      const uint32_t rb = (uint32_t)x + 65u, cb = (uint32_t)y + 65u;
-      uint64_t *col = g->cols + (size_t)(x + 1) * g->col_words;
-      row[rb >> 6] = (row[rb >> 6] & ~(1ull << (rb & 63u))) | open << (rb & 63u);
-      col[cb >> 6] = (col[cb >> 6] & ~(1ull << (cb & 63u))) | open << (cb & 63u);
+    for (int32_t a = x0; a <= x1; a += 64) {
+      const int32_t b = a + 63 < x1 ? a + 63 : x1;
+      const uint8_t *c = g->cost + cairn__grid_index(g, a, y);
+      uint64_t v = 0;
+      for (int32_t x = b; x >= a; x--) v = v << 1 | (c[x - a] != 0);
+      put_bits(row, (uint32_t)a + 65u, (uint32_t)b + 65u, v);
+    }
+  }
+  /* the column plane: padded y + 1 at bit y + 65 of its column */
+  for (int32_t x = x0; x <= x1; x++) {
+    uint64_t *col = g->cols + (size_t)(x + 1) * g->col_words;
+    for (int32_t a = y0; a <= y1; a += 64) {
+      const int32_t b = a + 63 < y1 ? a + 63 : y1;
+      const uint8_t *c = g->cost + cairn__grid_index(g, x, a);
+      uint64_t v = 0;
+      for (int32_t y = b; y >= a; y--) v = v << 1 | (c[(size_t)(y - a) * s] != 0);
+      put_bits(col, (uint32_t)a + 65u, (uint32_t)b + 65u, v);
     }
   }
 }

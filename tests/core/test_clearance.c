@@ -1,8 +1,12 @@
 /* Clearance (cairn_grid_clearance): against the definition itself, the
  * largest all-open square at each cell counted cell by cell, on hand-made
  * grids, on random ones, and after thousands of random edits by
- * cairn_grid_set_cost and cairn_grid_set_rect; a map file's grid too. */
+ * cairn_grid_set_cost and cairn_grid_set_rect; a map file's grid too. The
+ * move sets and the bit planes the grid keeps beside them, after the same
+ * kind of edits on grids wider and taller than a plane's word. */
 #include "test_util.h"
+
+#include "core_internal.h" /* the move sets and the bit planes */
 
 #include <string.h>
 
@@ -116,11 +120,83 @@ static void from_a_map(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Whether (x, y) is open, off-grid cells blocked. */
+static unsigned open_at(const cairn_grid *g, int32_t x, int32_t y) {
+  return cairn_grid_cost(g, x, y) != 0;
+}
+
+/* Every padded cell's move set and both planes' every bit, against the
+ * definitions: a move to each open neighbour, a diagonal only with both
+ * straight cells beside it open, none from a blocked cell; a plane bit set
+ * exactly for the open cells (the padding and the words either side
+ * clear). */
+static void assert_moves_and_planes(const cairn_grid *g) {
+  const int32_t w = g->width, h = g->height;
+  for (int32_t y = -1; y <= h; y++)
+    for (int32_t x = -1; x <= w; x++) {
+      const uint32_t i = (uint32_t)(y + 1) * (uint32_t)g->stride + (uint32_t)(x + 1);
+      unsigned want = 0;
+      if (open_at(g, x, y)) {
+        const unsigned e = open_at(g, x + 1, y), wv = open_at(g, x - 1, y);
+        const unsigned so = open_at(g, x, y + 1), no = open_at(g, x, y - 1);
+        want = e | wv << 1 | so << 2 | no << 3 | (e & so & open_at(g, x + 1, y + 1)) << 4 |
+               (wv & so & open_at(g, x - 1, y + 1)) << 5 | (e & no & open_at(g, x + 1, y - 1)) << 6 |
+               (wv & no & open_at(g, x - 1, y - 1)) << 7;
+      }
+      assert_int_equal(g->moves[i], want);
+    }
+  for (int32_t y = -1; y <= h; y++)
+    for (size_t b = 0; b < 64 * g->row_words; b++) {
+      const int32_t x = (int32_t)b - 65; /* bit x + 65 holds cell x */
+      const unsigned bit = (unsigned)(g->rows[(size_t)(y + 1) * g->row_words + b / 64] >> (b % 64)) & 1u;
+      assert_int_equal(bit, x >= 0 && x < w && y >= 0 && y < h && open_at(g, x, y));
+    }
+  for (int32_t x = -1; x <= w; x++)
+    for (size_t b = 0; b < 64 * g->col_words; b++) {
+      const int32_t y = (int32_t)b - 65;
+      const unsigned bit = (unsigned)(g->cols[(size_t)(x + 1) * g->col_words + b / 64] >> (b % 64)) & 1u;
+      assert_int_equal(bit, x >= 0 && x < w && y >= 0 && y < h && open_at(g, x, y));
+    }
+}
+
+/* Move sets and planes on random grids of up to 150 x 150 cells (rows and
+ * columns over two plane words), after random single cells and random
+ * rectangles, the rectangles often crossing a word's edge. */
+static void moves_after_random_edits(void **state) {
+  (void)state;
+  uint64_t rng = 0x3a0e5;
+  static uint8_t cells[150 * 150];
+  for (int map = 0; map < 10; map++) {
+    int w = 1 + (int)tu_below(&rng, 150), h = 1 + (int)tu_below(&rng, 150);
+    cairn_grid *g = tu_random_grid(&rng, w, h, (int)tu_below(&rng, 40), 3);
+    assert_moves_and_planes(g);
+    for (int e = 0; e < 60; e++) {
+      if (tu_below(&rng, 3) == 0) {
+        int32_t x = (int32_t)tu_below(&rng, (uint32_t)w), y = (int32_t)tu_below(&rng, (uint32_t)h);
+        uint8_t c = tu_below(&rng, 3) ? (uint8_t)(1 + tu_below(&rng, 3)) : 0;
+        assert_int_equal(cairn_grid_set_cost(g, x, y, c), CAIRN_OK);
+      } else {
+        cairn_rect r = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h),
+                        0, 0};
+        r.w = 1 + (int32_t)tu_below(&rng, (uint32_t)(w - r.x));
+        r.h = 1 + (int32_t)tu_below(&rng, (uint32_t)(h - r.y));
+        const int walls = (int)tu_below(&rng, 100);
+        for (int i = 0; i < r.w * r.h; i++)
+          cells[i] = (int)tu_below(&rng, 100) < walls ? 0 : (uint8_t)(1 + tu_below(&rng, 3));
+        assert_int_equal(cairn_grid_set_rect(g, r, cells, (size_t)r.w), CAIRN_OK);
+      }
+      assert_moves_and_planes(g);
+    }
+    cairn_grid_destroy(g);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hand_made),
       cmocka_unit_test(after_random_edits),
       cmocka_unit_test(from_a_map),
+      cmocka_unit_test(moves_after_random_edits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
