@@ -74,8 +74,8 @@ int cmd_info(int argc, char **argv) {
         first = false;
       }
     printf("},\"dead_end_areas\":%u,\"dead_end_gates\":%u,\"dead_end_doors\":%u,"
-           "\"dead_end_cells\":%zu,\"dead_end_depth\":%u}\n",
-           ds.areas, ds.gates, ds.doors, ds.cells, ds.depth);
+           "\"dead_end_cells\":%zu,\"dead_end_depth\":%u,\"swamps\":%u,\"swamp_cells\":%zu}\n",
+           ds.areas, ds.gates, ds.doors, ds.cells, ds.depth, ds.swamps, ds.swamp_cells);
   } else {
     printf("map         %s\n", map);
     printf("size        %d x %d (%zu cells)\n", w, h, (size_t)w * (size_t)h);
@@ -86,6 +86,8 @@ int cmd_info(int argc, char **argv) {
            "(%.1f%% of passable), nested %u deep\n",
            ds.areas, ds.gates, ds.doors, ds.cells,
            ds.open ? 100.0 * (double)ds.cells / (double)ds.open : 0.0, ds.depth);
+    printf("swamps      %u room corners, %zu cells (%.1f%% of passable)\n", ds.swamps,
+           ds.swamp_cells, ds.open ? 100.0 * (double)ds.swamp_cells / (double)ds.open : 0.0);
     printf("terrain     cost: cells\n");
     for (int c = 0; c < 256; c++)
       if (hist[c])

@@ -237,7 +237,12 @@ static cairn_rgba area_colour(uint32_t id) {
   return c;
 }
 
+/* Swamps in one olive green, over any area's tint: they are corners a
+ * search skips, not areas behind a gate. */
+static const cairn_rgba swamp_tint = {110, 120, 20, AREA_ALPHA};
+
 static cairn_rgba area_at(void *user, int32_t x, int32_t y) {
+  if (cairn_dead_ends_swamp(user, x, y)) return swamp_tint;
   uint32_t id = cairn_dead_ends_area(user, x, y);
   return id ? area_colour(id) : (cairn_rgba){0, 0, 0, 0};
 }
@@ -271,7 +276,8 @@ static void draw_areas(cairn_image *img, const cli_png_scene *s, cairn_dead_ends
   draw_area_edges(img, &v, de);
 }
 
-/* The map with each dead-end area tinted by its id; exit code. */
+/* The map with each dead-end area tinted by its id, the swamps olive;
+ * exit code. */
 static int draw_dead_ends(const render_args *a, const cli_png_scene *base) {
   cairn_dead_ends *de = NULL;
   cairn_status st = cairn_dead_ends_create(base->grid, NULL, &de);
@@ -282,8 +288,8 @@ static int draw_dead_ends(const render_args *a, const cli_png_scene *base) {
   cairn_dead_ends_stats ds;
   cairn_dead_ends_get_stats(de, &ds);
   char caption[120];
-  snprintf(caption, sizeof caption, "dead ends: %lu areas, %zu of %zu open cells",
-           (unsigned long)ds.areas, ds.cells, ds.open);
+  snprintf(caption, sizeof caption, "dead ends: %lu areas, %zu of %zu open cells; %lu swamps",
+           (unsigned long)ds.areas, ds.cells, ds.open, (unsigned long)ds.swamps);
   cli_png_scene s = *base;
   s.caption = caption;
   cairn_image *img = NULL;

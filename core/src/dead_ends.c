@@ -350,6 +350,7 @@ void cairn__de_set_stats(cairn_dead_ends *de) {
     if (de->gate[a] != UINT32_MAX) set_bit(de->dead_bits, (uint32_t)c);
   }
   de->stats = s;
+  cairn__de_find_swamps(de);
 }
 
 void cairn__de_mark_cuts_here(de_work *k) {
@@ -495,8 +496,9 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->dead_bits = cairn__alloc(&a, de->words * sizeof *de->dead_bits);
   de->open_bits = cairn__alloc(&a, de->words * sizeof *de->open_bits);
   de->least_bits = cairn__alloc(&a, de->words * sizeof *de->least_bits);
+  de->swamp = cairn__alloc(&a, de->padded * sizeof *de->swamp);
   cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
-                            de->open_bits && de->least_bits
+                            de->open_bits && de->least_bits && de->swamp
                         ? cairn_dead_ends_update(de)
                         : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
@@ -517,6 +519,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->dead_bits, de->words * sizeof *de->dead_bits);
   cairn__free(&a, de->open_bits, de->words * sizeof *de->open_bits);
   cairn__free(&a, de->least_bits, de->words * sizeof *de->least_bits);
+  cairn__free(&a, de->swamp, de->swamp ? de->padded * sizeof *de->swamp : 0);
   cairn__de_scratch_free(&a, de->scratch, de->padded);
   cairn__free(&a, de, sizeof *de);
 }
@@ -547,6 +550,11 @@ int cairn_dead_ends_current(const cairn_dead_ends *de) {
   return de && de->current && de->version == de->grid->edits;
 }
 
+uint32_t cairn_dead_ends_swamp(const cairn_dead_ends *de, int32_t x, int32_t y) {
+  if (!de || !de->current || !cairn_grid_contains(de->grid, x, y)) return 0;
+  return de->swamp[cairn__grid_index(de->grid, x, y)];
+}
+
 uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t x, int32_t y) {
   if (!de || !de->current || !cairn_grid_contains(de->grid, x, y)) return 0;
   const uint32_t c = cairn__grid_index(de->grid, x, y);
@@ -563,7 +571,8 @@ cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_end
 size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
-  return sizeof *de + de->padded * sizeof *de->area + 5 * de->words * sizeof *de->gate_bits +
+  return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp) +
+         5 * de->words * sizeof *de->gate_bits +
          ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);
 }

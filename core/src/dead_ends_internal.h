@@ -25,6 +25,10 @@
  * CAIRN__DE_DOOR_DOWN when it runs down a column. */
 #define CAIRN__DE_DOOR_LEN 0x0Fu
 #define CAIRN__DE_DOOR_DOWN 0x10u
+/* Swamps (dead_ends_swamps.c): triangles in the corners of rooms, from
+ * CAIRN__DE_MIN_SWAMP to CAIRN__DE_MAX_SWAMP cells a side. */
+#define CAIRN__DE_MIN_SWAMP 2
+#define CAIRN__DE_MAX_SWAMP 64
 struct cairn_dead_ends {
   cairn_allocator alloc;
   const cairn_grid *grid;
@@ -37,6 +41,9 @@ struct cairn_dead_ends {
    * that is not a root) */
   uint64_t *gate_bits, *cell_gate_bits, *dead_bits;
   size_t words;
+  /* padded: each cell's swamp (1 .. 65535, ids wrap), 0 for none; the
+   * cells a search steps into a swamp from are among gate_bits */
+  uint16_t *swamp;
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
    * cell, its own cells (not those of areas nested in it), its depth (0
    * for a root) */
@@ -79,5 +86,9 @@ CAIRN_INLINE bool cairn__de_allowed(const cairn_dead_ends *de, uint32_t y, uint3
   const uint32_t e = de->end[y];
   return (y <= sa && sa < e) || (y <= ga && ga < e) || (!plain && de->door[y]);
 }
+
+/* The swamps of the table's grid and areas, after its gate bits are set:
+ * swamp, their entries in gate_bits, and their stats. */
+void cairn__de_find_swamps(cairn_dead_ends *de);
 
 #endif

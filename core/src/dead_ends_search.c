@@ -20,6 +20,11 @@ cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_s
   s->de_ga = de->area[s->goal];
   s->de_plain = !s->pen && !s->claims && !s->turn && s->size <= 1 && !(o->avoid && o->n_avoid);
   s->de_gates = s->de_plain ? de->gate_bits : de->cell_gate_bits;
+  /* a swamp is skipped only where every step costs the terrain alone
+   * and the way round it, just outside it, is not cut off by bounds */
+  s->de_swamps = s->de_plain && !s->bounded;
+  s->de_ss = de->swamp[s->start];
+  s->de_gs = de->swamp[s->goal];
   return CAIRN_OK;
 }
 
@@ -58,6 +63,7 @@ cairn_status cairn__de_begin_fill(cairn_search *s, const cairn_grid *g,
   s->goal = s->start;
   cairn_status st = cairn__de_begin(s, g, o);
   if (st != CAIRN_OK || !s->de) return st;
+  s->de_swamps = false; /* a fill's ends may lie in any number of them */
   const cairn_dead_ends *de = s->de;
   /* most fills' ends lie on two chains of nested areas: the start and
    * goal test then serves, with the deepest area of each chain */

@@ -149,6 +149,10 @@ struct cairn_search {
    * the one-cell ones) */
   bool de_plain;
   const uint64_t *de_gates;
+  /* the table's swamps are skipped (a plain, unbounded A*), but for those
+   * of the start and the goal */
+  bool de_swamps;
+  uint16_t de_ss, de_gs;
   /* a fill from or to several cells: a byte an area, nonzero for the
    * areas that hold one of them or hold such an area (de_mark, NULL for
    * the start and goal above); de_room, de_room_cap: its buffer, kept */
@@ -382,7 +386,7 @@ CAIRN_INLINE bool cairn__de_may_enter(const cairn_search *s, uint32_t y) {
 
 /* The moves out of gate cell c (of the open set `open`, over the
  * cairn__dx order, whose cell offsets are `off`) that stay out of the dead
- * ends this search skips. */
+ * ends and the swamps this search skips. */
 CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigned open,
                                       const int32_t off[8]) {
   const cairn_dead_ends *de = s->de;
@@ -392,6 +396,8 @@ CAIRN_INLINE unsigned cairn__de_moves(const cairn_search *s, uint32_t c, unsigne
     open &= open - 1;
     const uint32_t nb = (uint32_t)((int32_t)c + off[d]);
     if (!cairn__de_may_enter(s, de->area[nb])) keep &= ~(1u << d);
+    const uint16_t w = de->swamp[nb];
+    if (s->de_swamps && w && w != s->de_ss && w != s->de_gs) keep &= ~(1u << d);
   }
   return keep;
 }

@@ -484,6 +484,8 @@ static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jump
   st = cairn__lm_begin(s, g, s->start, s->goal, true);
   if (st == CAIRN_OK) st = cairn__de_begin(s, g, o);
   if (st != CAIRN_OK) return refuse(s, st);
+  /* no swamps: the canonical paths jumps follow may all run through one */
+  s->de_swamps = false;
   if (g->islands_fresh && g->island[s->start] != g->island[s->goal]) {
     s->state = CAIRN_NO_PATH;
     return CAIRN_OK;

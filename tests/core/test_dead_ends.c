@@ -6,7 +6,9 @@
  * or avoided cells that make walking along a door dearer than a detour
  * behind it; after random edits an update equals a fresh table, whether
  * it searched the whole grid or only the dead end the edit lay in; the
- * counts on a drawn map; the refusals; out of memory. */
+ * swamps in the corners of large rooms, skipped at Dijkstra's cost with
+ * fewer expansions; the counts on a drawn map; the refusals; out of
+ * memory. */
 #include "search_internal.h"
 #include "test_util.h"
 
@@ -481,6 +483,7 @@ static void assert_fresh(const cairn_grid *g, const cairn_dead_ends *de) {
   cairn_dead_ends *fresh = table(g);
   assert_int_equal(de->count, fresh->count);
   assert_memory_equal(de->area, fresh->area, g->padded * sizeof *de->area);
+  assert_memory_equal(de->swamp, fresh->swamp, g->padded * sizeof *de->swamp);
   assert_memory_equal(de->end + 1, fresh->end + 1, de->count * sizeof *de->end);
   assert_memory_equal(de->gate + 1, fresh->gate + 1, de->count * sizeof *de->gate);
   assert_memory_equal(de->cells + 1, fresh->cells + 1, de->count * sizeof *de->cells);
@@ -614,6 +617,126 @@ static void centre_moves_with_the_sizes(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Rooms of side r (cols x rows of them) behind one-cell walls, each wall
+ * between two rooms with a door of 1 to 4 cells somewhere along it, a
+ * room in three with a pillar of 1 x 1 or 2 x 2 cells; with max_cost
+ * above 1, a tenth of the open cells dearer, up to max_cost. */
+static cairn_grid *big_rooms(uint64_t *rng, int cols, int rows, int r, int max_cost) {
+  const int w = cols * (r + 1) + 1, h = rows * (r + 1) + 1;
+  uint8_t *cells = malloc((size_t)w * (size_t)h);
+  assert_non_null(cells);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) cells[y * w + x] = x % (r + 1) && y % (r + 1) ? 1 : 0;
+  for (int j = 0; j < rows; j++)
+    for (int i = 0; i < cols; i++) {
+      const int x0 = i * (r + 1) + 1, y0 = j * (r + 1) + 1;
+      for (int way = 0; way < 2; way++) { /* the east wall, then the south one */
+        if ((way == 0 && i + 1 == cols) || (way == 1 && j + 1 == rows)) continue;
+        const int len = 1 + (int)tu_below(rng, 4), at = (int)tu_below(rng, (uint32_t)(r - len + 1));
+        for (int k = 0; k < len; k++) {
+          const int x = way == 0 ? x0 + r : x0 + at + k, y = way == 0 ? y0 + at + k : y0 + r;
+          cells[y * w + x] = 1;
+        }
+      }
+      if (tu_below(rng, 3)) continue;
+      const int side = 1 + (int)tu_below(rng, 2);
+      const int px = x0 + (int)tu_below(rng, (uint32_t)(r - side + 1));
+      const int py = y0 + (int)tu_below(rng, (uint32_t)(r - side + 1));
+      for (int dy = 0; dy < side; dy++)
+        for (int dx = 0; dx < side; dx++) cells[(py + dy) * w + px + dx] = 0;
+    }
+  if (max_cost > 1)
+    for (int k = 0; k < w * h; k++)
+      if (cells[k] && tu_below(rng, 10) == 0) cells[k] = (uint8_t)(2 + tu_below(rng, (uint32_t)max_cost - 1));
+  cairn_grid *g;
+  assert_int_equal(cairn_grid_create(w, h, 1, NULL, &g), CAIRN_OK);
+  assert_int_equal(cairn_grid_set_rect(g, (cairn_rect){0, 0, w, h}, cells, (size_t)w), CAIRN_OK);
+  free(cells);
+  return g;
+}
+
+/* An open cell of swamp id w (or of any swamp for w 0), or {-1, -1}. */
+static cairn_point swamp_cell(uint64_t *rng, const cairn_grid *g, const cairn_dead_ends *de) {
+  for (int tries = 0; tries < 4000; tries++) {
+    const cairn_point p = tu_random_open(rng, g);
+    if (p.x >= 0 && de->swamp[cairn__grid_index(g, p.x, p.y)]) return p;
+  }
+  return pt(-1, -1);
+}
+
+/* Swamps: on maps of large rooms, corners no shortest path between cells
+ * outside them needs. A* with the table, which skips every swamp but the
+ * start's and the goal's, gives Dijkstra's cost from and to cells in
+ * swamps, next to them and anywhere else (plain, bounded, under a layer
+ * and for a unit of size 2, which skip none); between random cells it
+ * expands fewer cells than without the table; no swamp lies within one cell of another or holds a
+ * cell dearer than the cheapest terrain. */
+static void swamps_skip_room_corners(void **state) {
+  cairn_search *s = *state, *ref;
+  assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
+  uint64_t rng = 0x5a3b;
+  uint64_t swamps = 0, with = 0, without = 0;
+  for (int m = 0; m < 8; m++) {
+    cairn_grid *g = big_rooms(&rng, 3 + m % 3, 2 + m % 2, 7 + 2 * m, m % 4 == 3 ? 3 : 1);
+    cairn_dead_ends *de = table(g);
+    cairn_dead_ends_stats st;
+    assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+    swamps += st.swamps;
+    size_t in = 0;
+    for (int32_t y = 0; y < g->height; y++)
+      for (int32_t x = 0; x < g->width; x++) {
+        const uint32_t c = cairn__grid_index(g, x, y), w = de->swamp[c];
+        if (!w) continue;
+        in++;
+        assert_int_equal(g->cost[c], 1);
+        for (int dy = -1; dy <= 1; dy++) /* apart: no other swamp next to it */
+          for (int dx = -1; dx <= 1; dx++) {
+            const uint16_t v = de->swamp[c + (uint32_t)(dx + dy * g->stride)];
+            assert_true(!v || v == w);
+          }
+      }
+    assert_int_equal(in, st.swamp_cells);
+    cairn_penalty *pen;
+    assert_int_equal(cairn_penalty_create(g, NULL, &pen), CAIRN_OK);
+    for (int k = 0; k < 40; k++) {
+      const cairn_point p = tu_random_open(&rng, g);
+      if (p.x >= 0) assert_int_equal(cairn_penalty_add(pen, p.x, p.y, 3 * (int64_t)CAIRN_COST_ONE), CAIRN_OK);
+    }
+    for (int v = 0; v < 4; v++) {
+      cairn_search_opts o = cairn_search_defaults();
+      if (v == 1) o.bounds = (cairn_rect){1, 1, cairn_grid_width(g) - 2, cairn_grid_height(g) - 2};
+      if (v == 2) o.penalty = pen;
+      if (v == 3) o.size = 2;
+      for (int q = 0; q < (v ? 40 : 200); q++) {
+        cairn_point a = q % 3 == 0 ? swamp_cell(&rng, g, de) : tu_random_open(&rng, g);
+        cairn_point b = q % 4 == 1 ? swamp_cell(&rng, g, de) : tu_random_open(&rng, g);
+        if (v == 3) {
+          a = tu_fitting(&rng, g, 2);
+          b = tu_fitting(&rng, g, 2);
+        }
+        if (a.x < 0 || b.x < 0) continue;
+        check_pair(s, ref, g, de, NULL, &o, a, b);
+        if (v || q % 3 == 0 || q % 4 == 1) continue; /* plain, from and to any cells */
+        cairn_result r;
+        cairn_astar(s, g, a, b, &o, &r);
+        without += r.expanded;
+        o.dead_ends = de;
+        cairn_astar(s, g, a, b, &o, &r);
+        with += r.expanded;
+        o.dead_ends = NULL;
+      }
+    }
+    cairn_penalty_destroy(pen);
+    cairn_dead_ends_destroy(de);
+    cairn_grid_destroy(g);
+  }
+  print_message("swamps: %llu, expansions %llu with the table, %llu without\n",
+                (unsigned long long)swamps, (unsigned long long)with, (unsigned long long)without);
+  assert_true(swamps >= 40);
+  assert_true(with * 20 < without * 19); /* a twentieth fewer at least */
+  cairn_search_destroy(ref);
+}
+
 static void refusals(void **state) {
   cairn_search *s = *state;
   static const char *const rows[] = {"....", ".##.", "...."};
@@ -717,6 +840,7 @@ int main(void) {
       tu_with_search(edits_inside_search_one_area),
       cmocka_unit_test(centre_moves_with_the_sizes),
       cmocka_unit_test(terrain_edits_keep_the_table),
+      tu_with_search(swamps_skip_room_corners),
       tu_with_search(refusals),
       cmocka_unit_test(out_of_memory),
   };

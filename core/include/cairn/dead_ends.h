@@ -30,6 +30,17 @@
  *   the cheapest there are. Searches with those options enter areas
  *   behind doors as usual.
  *
+ * The table also holds swamps (after Pochter, Zohar and Rosenschein):
+ * corners of rooms that no shortest path between two cells outside them
+ * needs, triangles between two straight walls whose far side, three cells
+ * deep, is open at the cheapest terrain, so the way along it costs what a
+ * cut through the corner would (cairn_dead_ends_swamp). A plain A* without
+ * bounds (no layer, claims, avoided cells, turn penalty, unit of one cell)
+ * never steps into a swamp that holds neither its start nor its goal; the
+ * answer stays exact. The other searches, jump point search (whose
+ * canonical routes may run through a corner) and the fills enter them as
+ * usual.
+ *
  * The areas are found by one depth-first search over the open cells and
  * their legal 8-way moves, each door taken as one node (Hopcroft and
  * Tarjan's cut vertices), rooted in the largest part of each island, so
@@ -69,6 +80,9 @@ typedef struct cairn_dead_ends_stats {
   uint32_t doors;   /**< areas whose gate is a door, not one cell */
   uint32_t depth;   /**< the deepest nesting: 1 for an area in no other */
   size_t open;      /**< open cells on the grid, for the share */
+  uint32_t swamps;  /**< swamps: room corners no shortest path between two
+                         cells outside them needs */
+  size_t swamp_cells; /**< open cells in swamps */
 } cairn_dead_ends_stats;
 
 /** Finds the dead ends of `grid`. The grid must outlive the table.
@@ -116,6 +130,14 @@ CAIRN_CORE_API int cairn_dead_ends_current(const cairn_dead_ends *de);
  * distinct, not consecutive); 0 for a cell in no dead end, a blocked or
  * off-map cell, or NULL */
 CAIRN_CORE_API uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t x, int32_t y);
+/** The swamp of cell (x, y).
+ * @param[in] de the table
+ * @param[in] x column
+ * @param[in] y row
+ * @return a positive id, the same for every cell of the swamp (ids run
+ * 1 .. 65535 and wrap, so two far apart may share one); 0 for a cell in no
+ * swamp, a blocked or off-map cell, a table not current, or NULL */
+CAIRN_CORE_API uint32_t cairn_dead_ends_swamp(const cairn_dead_ends *de, int32_t x, int32_t y);
 /** Counts of the table.
  * @param[in] de the table
  * @param[out] out the counts
