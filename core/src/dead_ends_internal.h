@@ -25,10 +25,11 @@
  * CAIRN__DE_DOOR_DOWN when it runs down a column. */
 #define CAIRN__DE_DOOR_LEN 0x0Fu
 #define CAIRN__DE_DOOR_DOWN 0x10u
-/* Swamps (dead_ends_swamps.c): triangles in the corners of rooms, from
- * CAIRN__DE_MIN_SWAMP to CAIRN__DE_MAX_SWAMP cells a side. */
-#define CAIRN__DE_MIN_SWAMP 2
+/* Swamps (dead_ends_swamps.c): pockets in the corners of rooms, below a
+ * diagonal line at most CAIRN__DE_MAX_SWAMP steps from the corner, of at
+ * most CAIRN__DE_SWAMP_CELLS cells. */
 #define CAIRN__DE_MAX_SWAMP 64
+#define CAIRN__DE_SWAMP_CELLS 4096
 struct cairn_dead_ends {
   cairn_allocator alloc;
   const cairn_grid *grid;
@@ -44,6 +45,7 @@ struct cairn_dead_ends {
   /* padded: each cell's swamp (1 .. 65535, ids wrap), 0 for none; the
    * cells a search steps into a swamp from are among gate_bits */
   uint16_t *swamp;
+  uint32_t *swamp_list; /* CAIRN__DE_SWAMP_CELLS: one pocket's cells while found */
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
    * cell, its own cells (not those of areas nested in it), its depth (0
    * for a root) */

@@ -4,31 +4,37 @@
  * its areas. A plain A* skips every swamp that holds neither its start
  * nor its goal.
  *
- * The swamps found here are triangles in the corner of two straight walls:
- * seen from the corner cell c, with (sx, sy) pointing into the room, the
- * cells c + (sx i, sy j) with i, j >= 0 and i + j < D (the size, at least
- * CAIRN__DE_MIN_SWAMP). One is kept when:
- * - the two walls close it: the cells just past the corner's column and
- *   row, from one before the triangle to one past its line i + j = D, are
- *   blocked;
- * - it is open and its band, the lines i + j = D, D + 1 and D + 2 from wall
- *   to wall, is open too, every cell at the grid's cheapest terrain and in
- *   the triangle's dead-end area;
- * - neither the triangle nor its first two lines lie within one cell of an
- *   earlier swamp.
- * Why it is exact: a cell outside the triangle next to it lies on line D
- * or D + 1. Between two such cells a walk along those lines (diagonal steps
- * along a line, at most one straight step between the two) costs their
- * octile distance at the cheapest terrain, which no path costs less; the
- * lines' cells are open, so those diagonal steps cut no corner. So a
- * shortest path that enters the triangle can leave it for the walk at no
- * cost, and a search that never enters the triangle finds the same cost
- * (the argument is Pochter's, for a region whose border cells are joined
- * that cheaply outside it). The walk's cells lie in no other swamp (they
- * are within one cell of this one), so it holds with every other swamp
- * skipped too, and in the triangle's own area, so with the dead ends a
- * search skips. Only searches whose steps cost the terrain alone may skip
- * them (cairn__de_begin): plain, unbounded A*.
+ * The swamps found here are pockets behind a diagonal line. Seen from a
+ * corner cell c (walls beside it west or east and north or south), with
+ * (sx, sy) pointing away from those walls, a cell lies i steps from c
+ * along sx and j along sy, on line i + j (negative behind the corner).
+ * The pocket of size d is the open cells of c's area on lines below d
+ * that c reaches through such cells; a cell next to the pocket outside
+ * it is then a wall or lies on line d or d + 1 (one step changes i + j by
+ * at most two): the pocket's border. It is kept, for the largest d up to
+ * CAIRN__DE_MAX_SWAMP that every size from 1 passes, with at least 3
+ * cells, when:
+ * - no open cell below line d next to it lies outside it (in another
+ *   area), and it holds no gate;
+ * - its border on line d is one run, and its border on line d + 1 a run
+ *   beside the first (from its second cell on), every cell of both open
+ *   at the grid's cheapest terrain and in c's area;
+ * - the cells a diagonal step along either run passes (lines d - 1 to
+ *   d + 2) are open;
+ * - neither the pocket nor its border lies within one cell of an earlier
+ *   swamp, nor does the pocket hold an earlier border (a gate).
+ * Why it is exact: between two border cells a walk along the runs
+ * (diagonal steps along a line, at most one straight step between them)
+ * costs their octile distance at the cheapest terrain, which no path
+ * costs less, and cuts no corner. So a shortest path that enters the
+ * pocket can leave it for the walk at no cost, and a search that never
+ * enters it finds the same cost (Pochter's argument, for a region whose
+ * border cells are joined that cheaply outside it). The walk lies in no
+ * other swamp (within one cell of this one, or a gate no later pocket
+ * takes), so it holds with every other swamp skipped too, and in the
+ * pocket's own area, so with the dead ends a search skips. Only searches
+ * whose steps cost the terrain alone may skip them (cairn__de_begin):
+ * plain, unbounded A*. Between two straight walls a pocket is a triangle.
  *
  * Ids are 1 .. 65535 and wrap: two swamps may share one, and a search
  * then enters both when it starts or ends in either, which is still
@@ -37,85 +43,161 @@
 
 #include <string.h>
 
-/* Open at the cheapest terrain and in area `area`. */
-static bool plain_cell(const cairn_dead_ends *de, uint8_t least, uint32_t c, uint32_t area) {
-  return de->grid->cost[c] == least && de->area[c] == area;
+/* The frame of one corner: its padded cell and coordinates, the way
+ * into the room (sx, sy), its area, the cheapest terrain, the id its
+ * cells get. A cell's i and j count its steps from the corner along sx
+ * and sy (negative behind the corner), and it lies on line i + j. */
+typedef struct corner {
+  uint32_t c;
+  int32_t x, y, sx, sy;
+  uint32_t area;
+  uint8_t least;
+  uint16_t id;
+} corner;
+
+/* The extent of a pocket's border on lines d and d + 1 (i from lo to hi;
+ * lo > hi: none), and its cells, listed in the table's swamp_list. */
+typedef struct pocket {
+  size_t n;
+  int32_t lo[2], hi[2];
+} pocket;
+
+/* The padded index of the cell at (i, j) from the corner, or UINT32_MAX
+ * off the grid. */
+static uint32_t cell_at(const cairn_dead_ends *de, const corner *k, int32_t i, int32_t j) {
+  const cairn_grid *g = de->grid;
+  const int32_t x = k->x + k->sx * i, y = k->y + k->sy * j;
+  if (x < 0 || y < 0 || x >= g->width || y >= g->height) return UINT32_MAX;
+  return cairn__grid_index(g, x, y);
 }
 
-/* Not within one cell of any swamp found so far (near), or not in one. */
-static bool apart(const cairn_dead_ends *de, uint32_t c, bool near) {
-  if (!near) return !de->swamp[c];
+/* Not within one cell of a swamp found before (this corner's own marks
+ * aside). */
+static bool apart(const cairn_dead_ends *de, const corner *k, uint32_t c) {
   const int32_t s = de->grid->stride;
   for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++)
-      if (de->swamp[(uint32_t)((int32_t)c + dx + dy * s)]) return false;
+    for (int dx = -1; dx <= 1; dx++) {
+      const uint16_t w = de->swamp[(uint32_t)((int32_t)c + dx + dy * s)];
+      if (w && w != k->id) return false;
+    }
   return true;
 }
 
-/* The padded index of corner c moved i along x and j along y. */
-static uint32_t at(const cairn_dead_ends *de, uint32_t c, int32_t sx, int32_t sy, int32_t i,
-                   int32_t j) {
-  return (uint32_t)((int32_t)c + sx * i + sy * j * de->grid->stride);
+/* A cell of the border walk: on the grid, open at the cheapest terrain,
+ * in the corner's area, apart from earlier swamps. */
+static bool walk_cell(const cairn_dead_ends *de, const corner *k, uint32_t c) {
+  return c != UINT32_MAX && de->grid->cost[c] == k->least && de->area[c] == k->area &&
+         apart(de, k, c);
 }
 
-/* Whether padded (x, y) from the corner lies on the grid. */
-static bool on_grid(const cairn_dead_ends *de, uint32_t c, int32_t sx, int32_t sy, int32_t i,
-                    int32_t j) {
+/* Takes cell c into the pocket (marked with the corner's id, listed):
+ * not when it lies in another area, is a gate (of an area, or on an
+ * earlier swamp's border: its walk must stay open to searches), lies
+ * within one cell of an earlier swamp, or the pocket is full. */
+static bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
+  /* a gate may be a swamp's border, whose walk must stay */
+  if (de->area[c] != k->area || cairn__de_bit(de->gate_bits, c) || !apart(de, k, c) ||
+      p->n == CAIRN__DE_SWAMP_CELLS)
+    return false;
+  de->swamp[c] = k->id;
+  de->swamp_list[p->n++] = c;
+  return true;
+}
+
+/* Unmarks the pocket's cells. */
+static void drop(cairn_dead_ends *de, const pocket *p) {
+  for (size_t t = 0; t < p->n; t++) de->swamp[de->swamp_list[t]] = 0;
+}
+
+/* The pocket of size d: the open cells of the corner's area on lines
+ * below d that the corner reaches through such cells (8 ways), marked and
+ * listed, with its border's extent. False when one of them, or an open
+ * cell below line d next to one, lies in another area or within one cell
+ * of an earlier swamp, or there are more than CAIRN__DE_SWAMP_CELLS. A
+ * cell next to the pocket outside it lies on line d or d + 1: a step
+ * changes i + j by at most 2. */
+static bool flood(cairn_dead_ends *de, const corner *k, int32_t d, pocket *p) {
   const cairn_grid *g = de->grid;
-  const int32_t x = (int32_t)(c % (uint32_t)g->stride) - 1 + sx * i;
-  const int32_t y = (int32_t)(c / (uint32_t)g->stride) - 1 + sy * j;
-  return x >= 0 && y >= 0 && x < g->width && y < g->height;
-}
-
-/* Whether the triangle of size d at corner c, growing from size d - 1
- * (already checked), still qualifies: the walls one cell further (the
- * cheapest test, and the one a jagged corner fails), its new line d - 1,
- * and the band past it. The band's far ends on the grid put every cell
- * read on it (or on its border, for the walls). */
-static bool grows_to(const cairn_dead_ends *de, uint8_t least, uint32_t c, int32_t sx, int32_t sy,
-                     int32_t d) {
-  const uint32_t area = de->area[c];
-  const uint8_t *cost = de->grid->cost;
-  if (!on_grid(de, c, sx, sy, d + 2, 0) || !on_grid(de, c, sx, sy, 0, d + 2)) return false;
-  /* the walls, from one before the corner to line d + 1 (padding counts
-   * as wall) */
-  for (int32_t k = -1; k <= d + 1; k++)
-    if (cost[at(de, c, sx, sy, -1, k)] || cost[at(de, c, sx, sy, k, -1)]) return false;
-  /* the new line of the triangle (line d - 1), then the band (lines d to
-   * d + 2): first their terrain and area, then, for the few corners that
-   * pass, their distance from the swamps found before */
-  for (int pass = 0; pass < 2; pass++)
-    for (int32_t line = d - 1; line <= d + 2; line++)
-      for (int32_t i = 0; i <= line; i++) {
-        if (line == d - 1 && i == d) break; /* the triangle's line has d cells */
-        const uint32_t b = at(de, c, sx, sy, i, line - i);
-        if (pass == 0 ? !plain_cell(de, least, b, area) : !apart(de, b, line < d + 2))
-          return false;
+  p->n = 0;
+  p->lo[0] = p->lo[1] = INT32_MAX;
+  p->hi[0] = p->hi[1] = INT32_MIN;
+  if (!admit(de, k, p, k->c)) return false;
+  for (size_t t = 0; t < p->n; t++) {
+    const uint32_t u = de->swamp_list[t];
+    const int32_t ux = (int32_t)(u % (uint32_t)g->stride) - 1, uy = (int32_t)(u / (uint32_t)g->stride) - 1;
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        const uint32_t q = (uint32_t)((int32_t)u + dx + dy * g->stride);
+        if (!g->cost[q] || de->swamp[q] == k->id) continue; /* a wall, or in */
+        const int32_t i = (ux + dx - k->x) * k->sx, j = (uy + dy - k->y) * k->sy;
+        if (i + j < d) {
+          if (!admit(de, k, p, q)) return false;
+          continue;
+        }
+        const int line = i + j - d; /* 0 or 1 */
+        if (i < p->lo[line]) p->lo[line] = i;
+        if (i > p->hi[line]) p->hi[line] = i;
       }
+  }
   return true;
 }
 
-/* The first two lines of the band of the swamp at corner c of size d, as
- * gates: the cells a search steps into the swamp from. */
-static void mark_band(cairn_dead_ends *de, uint32_t c, int32_t sx, int32_t sy, int32_t d) {
-  for (int32_t line = d; line <= d + 1; line++)
-    for (int32_t i = 0; i <= line; i++) {
-      const uint32_t b = at(de, c, sx, sy, i, line - i);
+/* Whether a pocket of size d (flooded) is a swamp: its border on line d
+ * is one run of walk cells, its border on line d + 1 (if any) a run of
+ * them within the first's from its second cell on, and the cells each
+ * diagonal step along them passes open. Then two border cells are joined
+ * by a walk along the runs (at most one straight step between them) at
+ * their octile distance at the cheapest terrain. */
+static bool border_walks(const cairn_dead_ends *de, const corner *k, int32_t d, const pocket *p) {
+  const uint8_t *cost = de->grid->cost;
+  if (p->lo[0] > p->hi[0]) return false; /* shut in: no way in at all */
+  if (p->lo[1] <= p->hi[1] && (p->lo[1] <= p->lo[0] || p->hi[1] > p->hi[0])) return false;
+  for (int32_t i = p->lo[0]; i <= p->hi[0]; i++) {
+    if (!walk_cell(de, k, cell_at(de, k, i, d - i))) return false;
+    if (i == p->hi[0]) break;
+    /* the diagonal to i + 1 passes lines d - 1 and d + 1 */
+    const uint32_t a = cell_at(de, k, i, d - 1 - i), b = cell_at(de, k, i + 1, d - i);
+    if (a == UINT32_MAX || b == UINT32_MAX || !cost[a] || !cost[b]) return false;
+  }
+  for (int32_t i = p->lo[1]; i <= p->hi[1]; i++) {
+    if (!walk_cell(de, k, cell_at(de, k, i, d + 1 - i))) return false;
+    if (i == p->hi[1]) break;
+    const uint32_t b = cell_at(de, k, i + 1, d + 2 - i); /* line d + 2 (d: the run above) */
+    if (b == UINT32_MAX || !cost[b]) return false;
+  }
+  return true;
+}
+
+/* The pocket's border, as gates: the cells a search steps into the swamp
+ * from (its runs on lines d and d + 1). */
+static void mark_border(cairn_dead_ends *de, const corner *k, int32_t d, const pocket *p) {
+  for (int line = 0; line < 2; line++)
+    for (int32_t i = p->lo[line]; i <= p->hi[line]; i++) {
+      const uint32_t b = cell_at(de, k, i, d + line - i);
       de->gate_bits[b >> 6] |= 1ull << (b & 63u);
     }
 }
 
-/* The largest swamp at corner c facing (sx, sy), if one fits: its cells
- * get id `id`; returns its cell count (0: none). */
-static size_t grow(cairn_dead_ends *de, uint8_t least, uint32_t c, int32_t sx, int32_t sy,
-                   uint16_t id) {
-  int32_t d = 0;
-  while (d < CAIRN__DE_MAX_SWAMP && grows_to(de, least, c, sx, sy, d + 1)) d++;
-  if (d < CAIRN__DE_MIN_SWAMP) return 0;
-  for (int32_t i = 0; i < d; i++)
-    for (int32_t j = 0; i + j < d; j++) de->swamp[at(de, c, sx, sy, i, j)] = id;
-  mark_band(de, c, sx, sy, d);
-  return (size_t)d * (size_t)(d + 1) / 2;
+/* The largest swamp at corner k, if one fits: the pocket of the largest
+ * size d (grown one line at a time while each is a swamp) with at least
+ * 3 cells, its cells marked with the corner's id and its border as gates;
+ * returns its cell count (0: none). */
+static size_t grow(cairn_dead_ends *de, const corner *k) {
+  pocket p;
+  int32_t best = 0;
+  for (int32_t d = 1; d <= CAIRN__DE_MAX_SWAMP; d++) {
+    const bool ok = flood(de, k, d, &p) && border_walks(de, k, d, &p);
+    drop(de, &p);
+    if (!ok) break;
+    best = d;
+  }
+  if (!best || !flood(de, k, best, &p)) return 0;
+  if (p.n < 3) {
+    drop(de, &p);
+    return 0;
+  }
+  mark_border(de, k, best, &p);
+  return p.n;
 }
 
 /* Move bits of the straight steps (cairn__dx order): east, west, south,
@@ -143,7 +225,8 @@ void cairn__de_find_swamps(cairn_dead_ends *de) {
       for (unsigned f = 0; f < 4; f++) {
         const int32_t sx = f & 1u ? -1 : 1, sy = f & 2u ? -1 : 1;
         if (m & (sx > 0 ? STEP_W : STEP_E) || m & (sy > 0 ? STEP_N : STEP_S)) continue;
-        const size_t n = grow(de, least, c, sx, sy, (uint16_t)(found % 65535u + 1u));
+        const corner k = {c, x, y, sx, sy, de->area[c], least, (uint16_t)(found % 65535u + 1u)};
+        const size_t n = grow(de, &k);
         if (!n) continue;
         found++;
         cells += n;

@@ -32,9 +32,10 @@
  *
  * The table also holds swamps (after Pochter, Zohar and Rosenschein):
  * corners of rooms that no shortest path between two cells outside them
- * needs, triangles between two straight walls whose far side, three cells
- * deep, is open at the cheapest terrain, so the way along it costs what a
- * cut through the corner would (cairn_dead_ends_swamp). A plain A* without
+ * needs: the pocket a diagonal line cuts off a corner between two walls,
+ * when the line's two-cell-wide border is open at the cheapest terrain, so
+ * the way along it costs what a cut through the pocket would
+ * (cairn_dead_ends_swamp; a triangle where the walls are straight). A plain A* without
  * bounds (no layer, claims, avoided cells, turn penalty, unit of one cell)
  * never steps into a swamp that holds neither its start nor its goal; the
  * answer stays exact. The other searches, jump point search (whose
