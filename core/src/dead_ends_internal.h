@@ -42,10 +42,11 @@ struct cairn_dead_ends {
    * that is not a root) */
   uint64_t *gate_bits, *cell_gate_bits, *dead_bits;
   size_t words;
-  /* padded: each cell's swamp (1 .. 65535, ids wrap), 0 for none; the
+  /* padded: each cell's swamp (1 .. 32767, ids wrap), 0 for none; the
    * cells a search steps into a swamp from are among gate_bits */
   uint16_t *swamp;
-  uint32_t *swamp_list; /* CAIRN__DE_SWAMP_CELLS: one pocket's cells while found */
+  uint32_t *swamp_list; /* 2 CAIRN__DE_SWAMP_CELLS: one pocket's cells, then the
+                           cells beside it, while it is found */
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
    * cell, its own cells (not those of areas nested in it), its depth (0
    * for a root) */

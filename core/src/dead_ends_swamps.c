@@ -11,11 +11,14 @@
  * The pocket of size d is the open cells of c's area on lines below d
  * that c reaches through such cells; a cell next to the pocket outside
  * it is then a wall or lies on line d or d + 1 (one step changes i + j by
- * at most two): the pocket's border. It is kept, for the largest d up to
- * CAIRN__DE_MAX_SWAMP that every size from 1 passes, with at least 3
- * cells, when:
+ * at most two): the pocket's border. Pockets grow one line at a time,
+ * each size from the last (the cells waiting on its border); it is kept,
+ * for the largest d up to CAIRN__DE_MAX_SWAMP that every size from 1
+ * passes, with at least 3 cells, when:
  * - no open cell below line d next to it lies outside it (in another
- *   area), and it holds no gate;
+ *   area), it holds no gate, and it has at most 4 d^2 + 16 cells (a
+ *   triangle has d (d + 1) / 2; a pocket that leaks through a door into
+ *   the next room stops there);
  * - its border on line d is one run, and its border on line d + 1 a run
  *   beside the first (from its second cell on), every cell of both open
  *   at the grid's cheapest terrain and in c's area;
@@ -36,7 +39,7 @@
  * whose steps cost the terrain alone may skip them (cairn__de_begin):
  * plain, unbounded A*. Between two straight walls a pocket is a triangle.
  *
- * Ids are 1 .. 65535 and wrap: two swamps may share one, and a search
+ * Ids are 1 .. 32767 and wrap: two swamps may share one, and a search
  * then enters both when it starts or ends in either, which is still
  * exact (skipping any subset of swamps is). */
 #include "dead_ends_work.h"
@@ -55,12 +58,25 @@ typedef struct corner {
   uint16_t id;
 } corner;
 
-/* The extent of a pocket's border on lines d and d + 1 (i from lo to hi;
- * lo > hi: none), and its cells, listed in the table's swamp_list. */
+/* A pocket being grown: its cells (the first half of the table's
+ * swamp_list: n of them, at most cap) and the cells waiting beside it on
+ * its border (the second half: nb of them), with the border's extent on
+ * lines d and d + 1 (i from lo to hi; lo > hi: none). The swamp array
+ * marks the cells with the corner's id, the waiting ones with it and
+ * WAITING, until the corner is done. */
 typedef struct pocket {
-  size_t n;
+  size_t n, cap, nb;
   int32_t lo[2], hi[2];
 } pocket;
+
+#define WAITING 0x8000u
+
+/* The line (i + j) of padded cell c, from the corner. */
+static int32_t line_of(const cairn_dead_ends *de, const corner *k, uint32_t c) {
+  const int32_t s = de->grid->stride;
+  const int32_t x = (int32_t)(c % (uint32_t)s) - 1, y = (int32_t)(c / (uint32_t)s) - 1;
+  return (x - k->x) * k->sx + (y - k->y) * k->sy;
+}
 
 /* The padded index of the cell at (i, j) from the corner, or UINT32_MAX
  * off the grid. */
@@ -77,8 +93,8 @@ static bool apart(const cairn_dead_ends *de, const corner *k, uint32_t c) {
   const int32_t s = de->grid->stride;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++) {
-      const uint16_t w = de->swamp[(uint32_t)((int32_t)c + dx + dy * s)];
-      if (w && w != k->id) return false;
+      const unsigned w = de->swamp[(uint32_t)((int32_t)c + dx + dy * s)];
+      if (w && (w & ~WAITING) != k->id) return false;
     }
   return true;
 }
@@ -93,61 +109,79 @@ static bool walk_cell(const cairn_dead_ends *de, const corner *k, uint32_t c) {
 /* Takes cell c into the pocket (marked with the corner's id, listed):
  * not when it lies in another area, is a gate (of an area, or on an
  * earlier swamp's border: its walk must stay open to searches), lies
- * within one cell of an earlier swamp, or the pocket is full. */
+ * within one cell of an earlier swamp, or the pocket is full (twice its
+ * triangle's cells and a few: a pocket that leaks through a door into the
+ * next room fails there, not after flooding it). */
 static bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
-  /* a gate may be a swamp's border, whose walk must stay */
   if (de->area[c] != k->area || cairn__de_bit(de->gate_bits, c) || !apart(de, k, c) ||
-      p->n == CAIRN__DE_SWAMP_CELLS)
+      p->n == p->cap)
     return false;
   de->swamp[c] = k->id;
   de->swamp_list[p->n++] = c;
   return true;
 }
 
-/* Unmarks the pocket's cells. */
-static void drop(cairn_dead_ends *de, const pocket *p) {
-  for (size_t t = 0; t < p->n; t++) de->swamp[de->swamp_list[t]] = 0;
+/* Puts cell c among those waiting on the border (once). */
+static bool wait_beside(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
+  if (de->swamp[c] == (k->id | WAITING)) return true;
+  if (p->nb == CAIRN__DE_SWAMP_CELLS) return false;
+  de->swamp[c] = (uint16_t)(k->id | WAITING);
+  de->swamp_list[CAIRN__DE_SWAMP_CELLS + p->nb++] = c;
+  return true;
 }
 
-/* The pocket of size d: the open cells of the corner's area on lines
- * below d that the corner reaches through such cells (8 ways), marked and
- * listed, with its border's extent. False when one of them, or an open
- * cell below line d next to one, lies in another area or within one cell
- * of an earlier swamp, or there are more than CAIRN__DE_SWAMP_CELLS. A
- * cell next to the pocket outside it lies on line d or d + 1: a step
- * changes i + j by at most 2. */
-static bool flood(cairn_dead_ends *de, const corner *k, int32_t d, pocket *p) {
+/* Grows the pocket of size d from its cells `from` on: each open
+ * neighbour below line d is taken in (false when one cannot be), the
+ * others wait on the border (a step changes i + j by at most 2, so they
+ * lie on line d or d + 1). */
+static bool spread(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d, size_t from) {
   const cairn_grid *g = de->grid;
-  p->n = 0;
-  p->lo[0] = p->lo[1] = INT32_MAX;
-  p->hi[0] = p->hi[1] = INT32_MIN;
-  if (!admit(de, k, p, k->c)) return false;
-  for (size_t t = 0; t < p->n; t++) {
+  for (size_t t = from; t < p->n; t++) {
     const uint32_t u = de->swamp_list[t];
-    const int32_t ux = (int32_t)(u % (uint32_t)g->stride) - 1, uy = (int32_t)(u / (uint32_t)g->stride) - 1;
     for (int dy = -1; dy <= 1; dy++)
       for (int dx = -1; dx <= 1; dx++) {
         const uint32_t q = (uint32_t)((int32_t)u + dx + dy * g->stride);
         if (!g->cost[q] || de->swamp[q] == k->id) continue; /* a wall, or in */
-        const int32_t i = (ux + dx - k->x) * k->sx, j = (uy + dy - k->y) * k->sy;
-        if (i + j < d) {
-          if (!admit(de, k, p, q)) return false;
-          continue;
-        }
-        const int line = i + j - d; /* 0 or 1 */
-        if (i < p->lo[line]) p->lo[line] = i;
-        if (i > p->hi[line]) p->hi[line] = i;
+        if (line_of(de, k, q) < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q)) return false;
       }
   }
   return true;
 }
 
-/* Whether a pocket of size d (flooded) is a swamp: its border on line d
- * is one run of walk cells, its border on line d + 1 (if any) a run of
- * them within the first's from its second cell on, and the cells each
- * diagonal step along them passes open. Then two border cells are joined
- * by a walk along the runs (at most one straight step between them) at
- * their octile distance at the cheapest terrain. */
+/* From size d - 1 to d: the waiting cells on line d - 1 are now below
+ * the line, so they join the pocket and it spreads from them; then the
+ * border's extent, the cells still waiting (kept in the list). */
+static bool grow_to(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d) {
+  const size_t most = 4 * (size_t)d * (size_t)d + 16, from = p->n;
+  p->cap = most < CAIRN__DE_SWAMP_CELLS ? most : CAIRN__DE_SWAMP_CELLS;
+  uint32_t *wait = de->swamp_list + CAIRN__DE_SWAMP_CELLS;
+  if (d == 1 && !admit(de, k, p, k->c)) return false; /* the corner itself */
+  for (size_t t = 0; t < p->nb; t++)
+    if (de->swamp[wait[t]] != k->id && line_of(de, k, wait[t]) < d && !admit(de, k, p, wait[t]))
+      return false;
+  if (!spread(de, k, p, d, from)) return false;
+  p->lo[0] = p->lo[1] = INT32_MAX;
+  p->hi[0] = p->hi[1] = INT32_MIN;
+  size_t kept = 0;
+  for (size_t t = 0; t < p->nb; t++) {
+    const uint32_t b = wait[t];
+    if (de->swamp[b] == k->id) continue; /* taken in */
+    wait[kept++] = b;
+    const int32_t line = line_of(de, k, b) - d; /* 0 or 1 */
+    const int32_t i = ((int32_t)(b % (uint32_t)de->grid->stride) - 1 - k->x) * k->sx;
+    if (i < p->lo[line]) p->lo[line] = i;
+    if (i > p->hi[line]) p->hi[line] = i;
+  }
+  p->nb = kept;
+  return true;
+}
+
+/* Whether a pocket of size d is a swamp: its border on line d is one run
+ * of walk cells, its border on line d + 1 (if any) a run of them within
+ * the first's from its second cell on, and the cells each diagonal step
+ * along them passes open. Then two border cells are joined by a walk
+ * along the runs (at most one straight step between them) at their
+ * octile distance at the cheapest terrain. */
 static bool border_walks(const cairn_dead_ends *de, const corner *k, int32_t d, const pocket *p) {
   const uint8_t *cost = de->grid->cost;
   if (p->lo[0] > p->hi[0]) return false; /* shut in: no way in at all */
@@ -168,36 +202,41 @@ static bool border_walks(const cairn_dead_ends *de, const corner *k, int32_t d, 
   return true;
 }
 
-/* The pocket's border, as gates: the cells a search steps into the swamp
- * from (its runs on lines d and d + 1). */
-static void mark_border(cairn_dead_ends *de, const corner *k, int32_t d, const pocket *p) {
+/* The border's runs at size d (extent lo, hi), as gates: the cells a
+ * search steps into the swamp from. */
+static void mark_border(cairn_dead_ends *de, const corner *k, int32_t d, const int32_t lo[2],
+                        const int32_t hi[2]) {
   for (int line = 0; line < 2; line++)
-    for (int32_t i = p->lo[line]; i <= p->hi[line]; i++) {
+    for (int32_t i = lo[line]; i <= hi[line]; i++) {
       const uint32_t b = cell_at(de, k, i, d + line - i);
       de->gate_bits[b >> 6] |= 1ull << (b & 63u);
     }
 }
 
-/* The largest swamp at corner k, if one fits: the pocket of the largest
- * size d (grown one line at a time while each is a swamp) with at least
- * 3 cells, its cells marked with the corner's id and its border as gates;
- * returns its cell count (0: none). */
+/* The largest swamp at corner k, if one fits: the pocket grown one line
+ * at a time while each size is a swamp, kept at the last size that was
+ * (with at least 3 cells), its cells marked with the corner's id and its
+ * border as gates; the cells taken in after it and the waiting marks
+ * cleared. Returns its cell count (0: none). */
 static size_t grow(cairn_dead_ends *de, const corner *k) {
-  pocket p;
-  int32_t best = 0;
+  pocket p = {0, 0, 0, {INT32_MAX, INT32_MAX}, {INT32_MIN, INT32_MIN}};
+  int32_t best = 0, lo[2] = {0, 0}, hi[2] = {-1, -1};
+  size_t kept = 0;
   for (int32_t d = 1; d <= CAIRN__DE_MAX_SWAMP; d++) {
-    const bool ok = flood(de, k, d, &p) && border_walks(de, k, d, &p);
-    drop(de, &p);
-    if (!ok) break;
+    if (!grow_to(de, k, &p, d) || !border_walks(de, k, d, &p)) break;
     best = d;
+    kept = p.n;
+    memcpy(lo, p.lo, sizeof lo);
+    memcpy(hi, p.hi, sizeof hi);
   }
-  if (!best || !flood(de, k, best, &p)) return 0;
-  if (p.n < 3) {
-    drop(de, &p);
-    return 0;
-  }
-  mark_border(de, k, best, &p);
-  return p.n;
+  const uint32_t *wait = de->swamp_list + CAIRN__DE_SWAMP_CELLS;
+  for (size_t t = 0; t < p.nb; t++)
+    if (de->swamp[wait[t]] == (k->id | WAITING)) de->swamp[wait[t]] = 0;
+  if (kept < 3) kept = 0;
+  for (size_t t = kept; t < p.n; t++) de->swamp[de->swamp_list[t]] = 0;
+  if (!kept) return 0;
+  mark_border(de, k, best, lo, hi);
+  return kept;
 }
 
 /* Move bits of the straight steps (cairn__dx order): east, west, south,
@@ -225,7 +264,7 @@ void cairn__de_find_swamps(cairn_dead_ends *de) {
       for (unsigned f = 0; f < 4; f++) {
         const int32_t sx = f & 1u ? -1 : 1, sy = f & 2u ? -1 : 1;
         if (m & (sx > 0 ? STEP_W : STEP_E) || m & (sy > 0 ? STEP_N : STEP_S)) continue;
-        const corner k = {c, x, y, sx, sy, de->area[c], least, (uint16_t)(found % 65535u + 1u)};
+        const corner k = {c, x, y, sx, sy, de->area[c], least, (uint16_t)(found % 32767u + 1u)};
         const size_t n = grow(de, &k);
         if (!n) continue;
         found++;

@@ -136,7 +136,7 @@ CAIRN_CORE_API uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t 
  * @param[in] x column
  * @param[in] y row
  * @return a positive id, the same for every cell of the swamp (ids run
- * 1 .. 65535 and wrap, so two far apart may share one); 0 for a cell in no
+ * 1 .. 32767 and wrap, so two far apart may share one); 0 for a cell in no
  * swamp, a blocked or off-map cell, a table not current, or NULL */
 CAIRN_CORE_API uint32_t cairn_dead_ends_swamp(const cairn_dead_ends *de, int32_t x, int32_t y);
 /** Counts of the table.
