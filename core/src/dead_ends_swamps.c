@@ -109,9 +109,9 @@ static bool walk_cell(const cairn_dead_ends *de, const corner *k, uint32_t c) {
 /* Takes cell c into the pocket (marked with the corner's id, listed):
  * not when it lies in another area, is a gate (of an area, or on an
  * earlier swamp's border: its walk must stay open to searches), lies
- * within one cell of an earlier swamp, or the pocket is full (twice its
- * triangle's cells and a few: a pocket that leaks through a door into the
- * next room fails there, not after flooding it). */
+ * within one cell of an earlier swamp, or the pocket is full (its cap:
+ * a pocket that leaks through a door into the next room fails there, not
+ * after flooding it). */
 static bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
   if (de->area[c] != k->area || cairn__de_bit(de->gate_bits, c) || !apart(de, k, c) ||
       p->n == p->cap)
