@@ -33,11 +33,11 @@ static void run_fits(const cairn_hpa *h, uint32_t first, uint32_t along, uint32_
 }
 
 /* The crossing of [lo, hi] (offsets into fit) that fits the largest unit,
- * the nearest `near` of those. */
-static int32_t best_fit(const uint8_t *fit, int32_t lo, int32_t hi, int32_t near) {
+ * the nearest `mid` of those. */
+static int32_t best_fit(const uint8_t *fit, int32_t lo, int32_t hi, int32_t mid) {
   int32_t best = lo;
   for (int32_t y = lo + 1; y <= hi; y++)
-    if (fit[y] > fit[best] || (fit[y] == fit[best] && abs(y - near) < abs(best - near)))
+    if (fit[y] > fit[best] || (fit[y] == fit[best] && abs(y - mid) < abs(best - mid)))
       best = y;
   return best;
 }
