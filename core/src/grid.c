@@ -157,13 +157,16 @@ int cairn_grid_uniform(const cairn_grid *g) { return g && g->distinct_costs <= 1
  * on, into m: every test on bytes, without branches, so the loop
  * vectorises. */
 static void moves_row(uint8_t *restrict m, const uint8_t *restrict c, uint32_t s, size_t n) {
+  /* each neighbour as a row of its own, indexed from 0: no index runs
+   * below its array (the row's west and the rows above and below start
+   * one cell before, one row up or down) */
   const uint8_t *up = c - s, *dn = c + s;
+  const uint8_t *w = c - 1, *e = c + 1, *nw = up - 1, *ne = up + 1, *sw = dn - 1, *se = dn + 1;
   for (size_t x = 0; x < n; x++) {
-    const uint8_t e = c[x + 1] != 0, w = c[x - 1] != 0, so = dn[x] != 0, no = up[x] != 0;
-    const uint8_t v = (uint8_t)(e | w << 1 | so << 2 | no << 3 | (e & so & (dn[x + 1] != 0)) << 4 |
-                                (w & so & (dn[x - 1] != 0)) << 5 |
-                                (e & no & (up[x + 1] != 0)) << 6 |
-                                (w & no & (up[x - 1] != 0)) << 7);
+    const uint8_t ex = e[x] != 0, wx = w[x] != 0, so = dn[x] != 0, no = up[x] != 0;
+    const uint8_t v = (uint8_t)(ex | wx << 1 | so << 2 | no << 3 | (ex & so & (se[x] != 0)) << 4 |
+                                (wx & so & (sw[x] != 0)) << 5 | (ex & no & (ne[x] != 0)) << 6 |
+                                (wx & no & (nw[x] != 0)) << 7);
     m[x] = (uint8_t)(v & -(uint8_t)(c[x] != 0));
   }
 }
