@@ -496,10 +496,12 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->dead_bits = cairn__alloc(&a, de->words * sizeof *de->dead_bits);
   de->open_bits = cairn__alloc(&a, de->words * sizeof *de->open_bits);
   de->least_bits = cairn__alloc(&a, de->words * sizeof *de->least_bits);
+  de->halo_bits = cairn__alloc(&a, de->words * sizeof *de->halo_bits);
   de->swamp = cairn__alloc(&a, de->padded * sizeof *de->swamp);
   de->swamp_list = cairn__alloc(&a, 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list);
   cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
-                            de->open_bits && de->least_bits && de->swamp && de->swamp_list
+                            de->open_bits && de->least_bits && de->halo_bits && de->swamp &&
+                            de->swamp_list
                         ? cairn_dead_ends_update(de)
                         : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
@@ -520,6 +522,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->dead_bits, de->words * sizeof *de->dead_bits);
   cairn__free(&a, de->open_bits, de->words * sizeof *de->open_bits);
   cairn__free(&a, de->least_bits, de->words * sizeof *de->least_bits);
+  cairn__free(&a, de->halo_bits, de->words * sizeof *de->halo_bits);
   cairn__free(&a, de->swamp, de->swamp ? de->padded * sizeof *de->swamp : 0);
   cairn__free(&a, de->swamp_list,
               de->swamp_list ? 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list : 0);
@@ -575,7 +578,7 @@ size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
   return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp) +
-         2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 5 * de->words * sizeof *de->gate_bits +
+         2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 6 * de->words * sizeof *de->gate_bits +
          ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);
 }

@@ -45,6 +45,9 @@ struct cairn_dead_ends {
   /* padded: each cell's swamp (1 .. 32767, ids wrap), 0 for none; the
    * cells a search steps into a swamp from are among gate_bits */
   uint16_t *swamp;
+  /* padded bits, while swamps are found: the cells within one cell of a
+   * swamp kept so far (or in it) */
+  uint64_t *halo_bits;
   uint32_t *swamp_list; /* 2 CAIRN__DE_SWAMP_CELLS: one pocket's cells, then the
                            cells beside it, while it is found */
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate

@@ -87,23 +87,30 @@ static uint32_t cell_at(const cairn_dead_ends *de, const corner *k, int32_t i, i
   return cairn__grid_index(g, x, y);
 }
 
-/* Not within one cell of a swamp found before (this corner's own marks
- * aside). */
-static bool apart(const cairn_dead_ends *de, const corner *k, uint32_t c) {
+/* Not within one cell of a swamp found before (its halo). */
+static bool apart(const cairn_dead_ends *de, uint32_t c) {
+  return !cairn__de_bit(de->halo_bits, c);
+}
+
+/* Puts the cells of a kept swamp (the first n of swamp_list) and those
+ * within one cell of them into the halo, which later pockets stay out of. */
+static void mark_halo(cairn_dead_ends *de, size_t n) {
   const int32_t s = de->grid->stride;
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) {
-      const unsigned w = de->swamp[(uint32_t)((int32_t)c + dx + dy * s)];
-      if (w && (w & ~WAITING) != k->id) return false;
-    }
-  return true;
+  for (size_t t = 0; t < n; t++) {
+    const int32_t u = (int32_t)de->swamp_list[t];
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        const uint32_t q = (uint32_t)(u + dx + dy * s);
+        de->halo_bits[q >> 6] |= 1ull << (q & 63u);
+      }
+  }
 }
 
 /* A cell of the border walk: on the grid, open at the cheapest terrain,
  * in the corner's area, apart from earlier swamps. */
 static bool walk_cell(const cairn_dead_ends *de, const corner *k, uint32_t c) {
   return c != UINT32_MAX && de->grid->cost[c] == k->least && de->area[c] == k->area &&
-         apart(de, k, c);
+         apart(de, c);
 }
 
 /* Takes cell c into the pocket (marked with the corner's id, listed):
@@ -113,7 +120,7 @@ static bool walk_cell(const cairn_dead_ends *de, const corner *k, uint32_t c) {
  * a pocket that leaks through a door into the next room fails there, not
  * after flooding it). */
 static bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
-  if (de->area[c] != k->area || cairn__de_bit(de->gate_bits, c) || !apart(de, k, c) ||
+  if (de->area[c] != k->area || cairn__de_bit(de->gate_bits, c) || !apart(de, c) ||
       p->n == p->cap)
     return false;
   de->swamp[c] = k->id;
@@ -236,6 +243,7 @@ static size_t grow(cairn_dead_ends *de, const corner *k) {
   for (size_t t = kept; t < p.n; t++) de->swamp[de->swamp_list[t]] = 0;
   if (!kept) return 0;
   mark_border(de, k, best, lo, hi);
+  mark_halo(de, kept);
   return kept;
 }
 
@@ -250,6 +258,7 @@ void cairn__de_find_swamps(cairn_dead_ends *de) {
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
   memset(de->swamp, 0, de->padded * sizeof *de->swamp);
+  memset(de->halo_bits, 0, de->words * sizeof *de->halo_bits);
   uint32_t found = 0;
   size_t cells = 0;
   for (int32_t y = 0; y < g->height; y++) {
