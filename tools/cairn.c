@@ -47,9 +47,10 @@ static const command commands[] = {
     {"march", cmd_march,
      "  march  --map FILE --groups G --units N [--ticks T] [--threads N]\n"
      "         [--seed S] [--budget NODES] [--algo astar|hpa|auto] [--json] [--png FILE]\n"
-     "         [--replay FILE [--every K]]\n"
+     "         [--replay FILE [--every K]] [--path-cache]\n"
      "         (groups across a map; paths by A* or over a hierarchy; auto: the\n"
-     "         crowd picks a group path, a shared field or a path each)\n" },
+     "         crowd picks a group path, a shared field or a path each;\n"
+     "         --path-cache: requests walk or join stored routes first)\n" },
     {"crowd-bench", cmd_crowd_bench,
      "  crowd-bench --scenario circle|crossing|bottleneck [--agents N] [--threads N]\n"
      "         [--ticks T] [--neighbours R] [--avoid orca|steer] [--horizon S]\n"

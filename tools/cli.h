@@ -149,6 +149,9 @@ typedef struct cli_crowd_summary {
   size_t n_gates;
   const cairn_point *gate_first;
   const uint32_t *by_gate;
+  /* in (cairn march --path-cache): the crowd's path cache, whose figures
+   * are printed when set */
+  const cairn_path_cache *path_cache;
   /* in: the units by size, printed when n_sizes > 0 */
   size_t n_sizes;
   const cli_size_tally *by_size;

@@ -153,6 +153,13 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
            "\"orders_plan_ms\":%.3f",
            (unsigned long long)s->max_tick_nodes, s->wait_p99, s->plan_ms, s->orders_plan_ms);
     if (queue && s->hierarchy_ms >= 0) printf(",\"hierarchy_ms\":%.3f", s->hierarchy_ms);
+    if (s->path_cache) {
+      cairn_path_cache_stats pc;
+      cairn_path_cache_get_stats(s->path_cache, &pc);
+      printf(",\"path_cache\":{\"walked\":%llu,\"joined\":%llu,\"missed\":%llu,\"stored\":%llu}",
+             (unsigned long long)pc.walked, (unsigned long long)pc.joined,
+             (unsigned long long)pc.missed, (unsigned long long)pc.stored);
+    }
     if (s->n_gates) {
       printf(",\"gates\":[");
       for (size_t k = 0; k < s->n_gates; k++)
@@ -210,6 +217,14 @@ void cli_crowd_print(const cli_crowd_summary *s, bool json, bool queue) {
            "first emptied", s->plan_ms, s->orders_plan_ms);
     if (s->hierarchy_ms >= 0) printf(", the hierarchy's build %.3f ms", s->hierarchy_ms);
     printf("\n");
+  }
+  if (s->path_cache) {
+    cairn_path_cache_stats pc;
+    cairn_path_cache_get_stats(s->path_cache, &pc);
+    printf("routes      %llu requests walked a stored route, %llu joined one, %llu missed "
+           "(%llu paths stored)\n",
+           (unsigned long long)pc.walked, (unsigned long long)pc.joined,
+           (unsigned long long)pc.missed, (unsigned long long)pc.stored);
   }
   for (size_t k = 0; k < s->n_sizes; k++)
     printf("%s%d: %u units, %u arrived, %.1f cells walked each\n",

@@ -36,6 +36,7 @@ typedef struct march_args {
   march_algo algo;
   bool hpa;  /* the crowd plans over a hierarchy: --algo hpa or auto */
   bool mix;  /* --mix: groups of several sizes, gathered and scattered, near and far */
+  bool path_cache; /* --path-cache: requests ask a cache of shared routes first */
   const char *png; /* --png FILE: the end of the march */
   const char *replay; /* --replay FILE, a frame every `every` ticks */
   long every;         /* 0: not given (1) */
@@ -117,6 +118,10 @@ static int parse_args(int argc, char **argv, march_args *a) {
       a->mix = true;
       continue;
     }
+    if (cli_is(&c, "--path-cache")) {
+      a->path_cache = true;
+      continue;
+    }
     if (!c.opt || !cli_is_any(&c, value_opts)) {
       cli_error("march: unknown option '%s'", c.opt ? c.opt : c.val);
       return EXIT_USAGE;
@@ -182,6 +187,11 @@ static int parse_args(int argc, char **argv, march_args *a) {
   }
   if (a->load && a->replay) {
     cli_error("march: --replay records a march from its start, not with --load");
+    return EXIT_USAGE;
+  }
+  if (a->path_cache && (a->load || a->save)) {
+    cli_error("march: --path-cache does not go with --save or --load (the crowd's file does "
+              "not hold the cache's routes)");
     return EXIT_USAGE;
   }
   if (a->load) return saved_setup(a);
@@ -450,6 +460,10 @@ int cmd_march(int argc, char **argv) {
     sum.hierarchy_ms = (cli_now_us() - t0) / 1e3;
   }
   o.hpa = h;
+  cairn_path_cache *routes = NULL;
+  if (st == CAIRN_OK && a.path_cache) st = cairn_path_cache_create(g, NULL, NULL, &routes);
+  o.path_cache = routes;
+  sum.path_cache = routes;
   bool told = false; /* the refusal is printed already */
   if (st == CAIRN_OK) {
     st = cli_crowd_create("march", g, &o, &c);
@@ -556,6 +570,7 @@ done:
   free(walk.y);
   free(walk.walked);
   cairn_crowd_destroy(c);
+  cairn_path_cache_destroy(routes);
   cairn_hpa_destroy(h);
   cairn_grid_destroy(g);
   free(agents);

@@ -374,9 +374,18 @@ static uint32_t join(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_po
   return cairn__pc_node_of(*rp, ix[0]);
 }
 
-/* An exact search from start to goal; its path laid onto *rp (created if
- * NULL) when the budget holds it. The answer is written from the
- * search's own path either way. */
+/* Lays exact path pts[0 .. n-1] (grid indices, ending at goal gi) onto
+ * *rp (created if NULL) when the budget holds it. */
+static void keep_exact(cairn_path_cache *pc, route **rp, uint32_t gi, const uint32_t *pts,
+                       size_t n) {
+  if (pts && route_room(pc, rp, gi, n)) {
+    lay_path(pc, *rp, pts, n, NO_NODE);
+    (*rp)->used = pc->clock;
+  }
+}
+
+/* An exact search from start to goal; its path kept (keep_exact). The
+ * answer is written from the search's own path either way. */
 static cairn_status search(cairn_path_cache *pc, cairn_search *s, route **rp, uint32_t gi,
                            cairn_point start, cairn_point goal, cairn_point *path, size_t cap,
                            cairn_cached_path *out) {
@@ -391,51 +400,140 @@ static cairn_status search(cairn_path_cache *pc, cairn_search *s, route **rp, ui
   out->len = res.path_len;
   const bool fits = res.path_len <= cap;
   if (fits) memcpy(path, res.path, res.path_len * sizeof *path);
-  const uint32_t *ix = as_indices(pc, res.path, res.path_len);
-  if (ix && route_room(pc, rp, gi, res.path_len)) {
-    lay_path(pc, *rp, ix, res.path_len, NO_NODE);
-    (*rp)->used = pc->clock;
-  }
+  keep_exact(pc, rp, gi, as_indices(pc, res.path, res.path_len), res.path_len);
   return fits ? CAIRN_OK : CAIRN_ERR_BUFFER;
+}
+
+/* An edit nobody reported (the grid's version moved): the routes go. */
+static void follow_grid(cairn_path_cache *pc) {
+  if (cairn_grid_version(pc->grid) == pc->version) return;
+  if (pc->n_routes) pc->stats.cleared++;
+  cairn_path_cache_clear(pc);
+  pc->version = cairn_grid_version(pc->grid);
+}
+
+/* What find and lookup check first: the arguments and both cells; then
+ * the grid's edits (follow_grid). */
+static cairn_status begin_request(cairn_path_cache *pc, const cairn_search *s, cairn_point start,
+                                  cairn_point goal, const cairn_point *path, size_t cap,
+                                  cairn_cached_path *out) {
+  memset(out, 0, sizeof *out);
+  out->cost = CAIRN_COST_INF;
+  if (!pc || !s || (!path && cap)) return CAIRN_ERR_ARG;
+  cairn_status st = check_cell(pc, start);
+  if (st == CAIRN_OK) st = check_cell(pc, goal);
+  if (st != CAIRN_OK) return st;
+  follow_grid(pc);
+  pc->clock++;
+  return CAIRN_OK;
+}
+
+/* The node of the goal's route *rp that start walks from: start's own,
+ * or the one a join laid; NO_NODE for neither (*err set when out of
+ * memory). */
+static uint32_t stored_node(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_point start,
+                            cairn_cached_path *out, cairn_status *err) {
+  const route *r = *rp;
+  const uint32_t si = cairn__grid_index(pc->grid, start.x, start.y);
+  uint32_t node = r ? cairn__pc_node_of(r, si) : NO_NODE;
+  if (node != NO_NODE) {
+    out->how = CAIRN_CACHE_WALKED;
+    pc->stats.walked++;
+  } else if (r && pc->opts.join_radius > 0) {
+    node = join(pc, s, rp, start, &out->expanded, err);
+    if (node != NO_NODE) {
+      out->how = CAIRN_CACHE_JOINED;
+      pc->stats.joined++;
+    }
+  }
+  return node;
+}
+
+/* The walk from node of r into path: the answer. */
+static cairn_status answer(cairn_path_cache *pc, route *r, uint32_t node, cairn_point *path,
+                           size_t cap, cairn_cached_path *out) {
+  r->used = pc->clock;
+  walk(pc, r, node, path, cap, &out->len, &out->cost);
+  out->excess = r->ex[node];
+  return out->len <= cap ? CAIRN_OK : CAIRN_ERR_BUFFER;
 }
 
 cairn_status cairn_path_cache_find(cairn_path_cache *pc, cairn_search *s, cairn_point start,
                                    cairn_point goal, cairn_point *path, size_t cap,
                                    cairn_cached_path *out) {
   if (!out) return CAIRN_ERR_ARG;
-  memset(out, 0, sizeof *out);
-  out->cost = CAIRN_COST_INF;
-  if (!pc || !s || (!path && cap)) return out->status = CAIRN_ERR_ARG;
-  cairn_status st = check_cell(pc, start);
-  if (st == CAIRN_OK) st = check_cell(pc, goal);
+  cairn_status st = begin_request(pc, s, start, goal, path, cap, out);
   if (st != CAIRN_OK) return out->status = st;
-  if (cairn_grid_version(pc->grid) != pc->version) { /* an edit nobody reported */
-    if (pc->n_routes) pc->stats.cleared++;
-    cairn_path_cache_clear(pc);
-    pc->version = cairn_grid_version(pc->grid);
-  }
-  pc->clock++;
   const uint32_t gi = cairn__grid_index(pc->grid, goal.x, goal.y);
-  const uint32_t si = cairn__grid_index(pc->grid, start.x, start.y);
   route *r = find_route(pc, gi);
-  uint32_t node = r ? cairn__pc_node_of(r, si) : NO_NODE;
-  if (node != NO_NODE) {
-    out->how = CAIRN_CACHE_WALKED;
-    pc->stats.walked++;
-  } else if (r && pc->opts.join_radius > 0) {
-    st = CAIRN_OK;
-    node = join(pc, s, &r, start, &out->expanded, &st);
-    if (st != CAIRN_OK) return out->status = st;
-    if (node != NO_NODE) {
-      out->how = CAIRN_CACHE_JOINED;
-      pc->stats.joined++;
-    }
-  }
+  const uint32_t node = stored_node(pc, s, &r, start, out, &st);
+  if (st != CAIRN_OK) return out->status = st;
   if (node == NO_NODE) return out->status = search(pc, s, &r, gi, start, goal, path, cap, out);
-  r->used = pc->clock;
-  walk(pc, r, node, path, cap, &out->len, &out->cost);
-  out->excess = r->ex[node];
-  return out->status = out->len <= cap ? CAIRN_OK : CAIRN_ERR_BUFFER;
+  return out->status = answer(pc, r, node, path, cap, out);
+}
+
+cairn_status cairn_path_cache_lookup(cairn_path_cache *pc, cairn_search *s, cairn_point start,
+                                     cairn_point goal, cairn_point *path, size_t cap,
+                                     cairn_cached_path *out) {
+  if (!out) return CAIRN_ERR_ARG;
+  cairn_status st = begin_request(pc, s, start, goal, path, cap, out);
+  if (st != CAIRN_OK) return out->status = st;
+  route *r = find_route(pc, cairn__grid_index(pc->grid, goal.x, goal.y));
+  const uint32_t node = stored_node(pc, s, &r, start, out, &st);
+  if (st != CAIRN_OK) return out->status = st;
+  if (node == NO_NODE) {
+    out->how = CAIRN_CACHE_MISSED;
+    pc->stats.missed++;
+    return out->status = CAIRN_PARTIAL;
+  }
+  return out->status = answer(pc, r, node, path, cap, out);
+}
+
+bool cairn__pc_legal_step(const cairn_path_cache *pc, uint32_t a, uint32_t b) {
+  const cairn_grid *g = pc->grid;
+  const unsigned k = cairn__pc_unit_size(pc);
+  const int moves = pc->opts.search.moves;
+  const unsigned set = k > 1 ? cairn__sized_moves(g, a, k, moves) : cairn__moves_from(g, a, moves);
+  for (int d = 0; d < 8; d++)
+    if ((set >> d & 1u) && (int64_t)a + cairn__dx[d] + (int64_t)cairn__dy[d] * g->stride == (int64_t)b)
+      return true;
+  return false;
+}
+
+/* Whether the options' layer blocks grid index c for the unit. */
+static bool layer_blocks(const cairn_path_cache *pc, uint32_t c) {
+  const cairn_penalty *p = pc->opts.search.penalty;
+  const unsigned k = cairn__pc_unit_size(pc);
+  return p && (k > 1 ? cairn__block_pen(pc->grid, p->cell, c, k) : p->cell[c]) == CAIRN_PENALTY_BLOCK;
+}
+
+cairn_status cairn_path_cache_store(cairn_path_cache *pc, const cairn_point *path, size_t len) {
+  if (!pc || !path || !len) return CAIRN_ERR_ARG;
+  for (size_t i = 0; i < len; i++) {
+    const cairn_status st = check_cell(pc, path[i]);
+    if (st != CAIRN_OK) return st;
+  }
+  const uint32_t *ix = as_indices(pc, path, len);
+  if (!ix) return CAIRN_ERR_NOMEM;
+  for (size_t i = 0; i < len; i++)
+    if ((i + 1 < len && !cairn__pc_legal_step(pc, ix[i], ix[i + 1])) || layer_blocks(pc, ix[i]))
+      return CAIRN_ERR_ARG;
+  follow_grid(pc);
+  pc->clock++;
+  route *r = find_route(pc, ix[len - 1]);
+  keep_exact(pc, &r, ix[len - 1], ix, len);
+  pc->stats.stored++;
+  return CAIRN_OK;
+}
+
+const cairn_grid *cairn_path_cache_grid(const cairn_path_cache *pc) {
+  return pc ? pc->grid : NULL;
+}
+
+cairn_status cairn_path_cache_get_opts(const cairn_path_cache *pc, cairn_path_cache_opts *out) {
+  if (!pc || !out) return CAIRN_ERR_ARG;
+  *out = pc->opts;
+  return CAIRN_OK;
 }
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }

@@ -54,6 +54,9 @@ uint32_t cairn__pc_node_of(const route *r, uint32_t cell);
 /* What a step from grid index `from` to its neighbour `to` costs, as the
  * searches charge it: the step times the terrain entered, plus the layer. */
 cairn_cost cairn__pc_step_cost(const cairn_path_cache *pc, uint32_t from, uint32_t to);
+/* Whether a unit of the cache's size may step from grid index a to its
+ * neighbour b (the grid's moves for the unit; the layer aside). */
+bool cairn__pc_legal_step(const cairn_path_cache *pc, uint32_t a, uint32_t b);
 /* The unit's size, 1 for 0. */
 unsigned cairn__pc_unit_size(const cairn_path_cache *pc);
 

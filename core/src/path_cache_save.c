@@ -77,18 +77,6 @@ static uint32_t index_of(const cairn_grid *g, uint32_t cell) {
   return cairn__grid_index(g, (int32_t)(cell % w), (int32_t)(cell / w));
 }
 
-/* Whether a unit of the cache's size may step from a to b. */
-static bool legal_step(const cairn_path_cache *pc, uint32_t a, uint32_t b) {
-  const cairn_grid *g = pc->grid;
-  const unsigned k = cairn__pc_unit_size(pc);
-  const int moves = pc->opts.search.moves;
-  const unsigned set = k > 1 ? cairn__sized_moves(g, a, k, moves) : cairn__moves_from(g, a, moves);
-  for (int d = 0; d < 8; d++)
-    if ((set >> d & 1u) && (int64_t)a + cairn__dx[d] + (int64_t)cairn__dy[d] * g->stride == (int64_t)b)
-      return true;
-  return false;
-}
-
 /* Reads one route's nodes into r (room made), checking them as the header
  * says; CAIRN_ERR_PARSE for any that fails. */
 static cairn_status read_nodes(const cairn_path_cache *pc, cairn__rbuf *in, route *r,
@@ -122,7 +110,7 @@ static cairn_status read_nodes(const cairn_path_cache *pc, cairn__rbuf *in, rout
       if (r->d[i]) return CAIRN_ERR_PARSE;
       continue;
     }
-    if (!legal_step(pc, r->cell[i], r->cell[nx]) ||
+    if (!cairn__pc_legal_step(pc, r->cell[i], r->cell[nx]) ||
         r->d[i] < r->d[nx] + cairn__pc_step_cost(pc, r->cell[i], r->cell[nx]))
       return CAIRN_ERR_PARSE;
   }

@@ -109,6 +109,27 @@ int cairn__crowd_same_walls(const cairn_grid *a, const cairn_grid *b) {
   return 1;
 }
 
+/* opts.path_cache: made on the route grid, for the searches the queue
+ * runs (8 moves, the whole grid, the crowd's layer). */
+static cairn_status check_cache(const cairn_crowd_opts *o, const cairn_grid *grid, char *d,
+                                size_t cap) {
+  cairn_path_cache_opts po;
+  cairn_path_cache_get_opts(o->path_cache, &po);
+  const cairn_grid *route = o->route_grid ? o->route_grid : grid;
+  if (cairn_path_cache_grid(o->path_cache) != route)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.path_cache was made on another grid than the %s grid",
+               o->route_grid ? "route" : "walk");
+  if (po.search.moves != 8)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.path_cache plans with %d moves; the crowd with 8",
+               po.search.moves);
+  if (po.search.bounds.w > 0 && po.search.bounds.h > 0)
+    return say(d, cap, CAIRN_ERR_ARG, "opts.path_cache searches inside bounds; the crowd the whole grid");
+  if (po.search.penalty != o->penalty)
+    return say(d, cap, CAIRN_ERR_ARG,
+               "opts.path_cache prices another penalty layer than opts.penalty");
+  return CAIRN_OK;
+}
+
 cairn_status cairn_crowd_check(const cairn_grid *grid, const cairn_crowd_opts *opts,
                                char *detail, size_t cap) {
   if (detail && cap) detail[0] = '\0';
@@ -125,7 +146,7 @@ cairn_status cairn_crowd_check(const cairn_grid *grid, const cairn_crowd_opts *o
   if (o.penalty && !cairn_penalty_fits(o.penalty, grid))
     return say(detail, cap, CAIRN_ERR_ARG,
                "opts.penalty is a layer for a grid of another size");
-  return CAIRN_OK;
+  return o.path_cache ? check_cache(&o, grid, detail, cap) : CAIRN_OK;
 }
 
 /* ---- handles -------------------------------------------------------- */

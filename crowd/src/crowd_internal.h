@@ -166,6 +166,8 @@ struct cairn_crowd {
   cairn_claims *claims;     /* per-unit claims, or NULL (opts.claim_penalty 0) */
   cairn_hpa_query *hq;      /* queries over opts.hpa, or NULL */
   int32_t hpa_max_size;     /* the largest unit size opts.hpa answers (0: none) */
+  int32_t cache_size;       /* opts.path_cache's unit size (0: no cache) */
+  cairn_point *cached;      /* smooth_cap points: a path from the cache */
   size_t head_given;        /* raw cells of the head's route its agents got */
   uint64_t debt;            /* expansions a hierarchy's plan overran by */
   uint64_t layer_seen;      /* opts.penalty's version the fields follow */

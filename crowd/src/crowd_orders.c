@@ -518,6 +518,18 @@ static void evict_from_wall(cairn_crowd *c, uint32_t s) {
       }
 }
 
+/* The smallest rectangle holding the n cells (n >= 1). */
+static cairn_rect bounding_box(const cairn_point *cells, size_t n) {
+  int32_t x0 = cells[0].x, y0 = cells[0].y, x1 = x0, y1 = y0;
+  for (size_t i = 1; i < n; i++) {
+    x0 = cells[i].x < x0 ? cells[i].x : x0;
+    y0 = cells[i].y < y0 ? cells[i].y : y0;
+    x1 = cells[i].x > x1 ? cells[i].x : x1;
+    y1 = cells[i].y > y1 ? cells[i].y : y1;
+  }
+  return (cairn_rect){x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+}
+
 cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
                                       size_t n) {
   if (!c) return CAIRN_ERR_ARG;
@@ -528,6 +540,7 @@ cairn_status cairn_crowd_grid_changed(cairn_crowd *c, const cairn_point *cells,
   cairn_status st = cairn_flow_cache_update(c->cache, c->builder, cells, n, NULL, NULL);
   if (st != CAIRN_OK)
     return cairn__crowd_fail(c, st, "repairing the cached fields: %s", cairn_status_str(st));
+  if (c->opts.path_cache && n) cairn_path_cache_edited(c->opts.path_cache, bounding_box(cells, n));
   cairn__crowd_restart_search(c);
   for (uint32_t s = 0; s < c->high; s++) {
     if (!c->alive[s]) continue;

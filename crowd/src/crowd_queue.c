@@ -1,6 +1,7 @@
 /* The path request queue: a ring of requests served oldest first, each by
  * a sliced A* on the route grid (under the crowd's cost layer, around the
  * stopped units near the searching one, paying for other units' claims),
+ * or over the hierarchy, or from the stored routes of opts.path_cache,
  * under a budget of node expansions per tick. A search the budget cuts
  * short resumes next tick. Also the sequential bookkeeping of paths after
  * each tick: repaths, group continuations, claims. */
@@ -31,6 +32,13 @@ cairn_status cairn__crowd_queue_init(cairn_crowd *c) {
     cairn_hpa_get_stats(c->opts.hpa, &hs);
     c->hpa_max_size = hs.max_size;
   }
+  if (st == CAIRN_OK && c->opts.path_cache) {
+    cairn_path_cache_opts po;
+    cairn_path_cache_get_opts(c->opts.path_cache, &po);
+    c->cache_size = po.search.size > 1 ? po.search.size : 1;
+    c->cached = cairn__alloc(&c->alloc, sizeof *c->cached * c->smooth_cap);
+    if (!c->cached) st = CAIRN_ERR_NOMEM;
+  }
   return st;
 }
 
@@ -40,6 +48,7 @@ void cairn__crowd_queue_free(cairn_crowd *c) {
   cairn_claims_destroy(c->claims);
   cairn__free(&c->alloc, c->ring, sizeof *c->ring * c->ring_cap);
   cairn__free(&c->alloc, c->smooth, sizeof *c->smooth * c->smooth_cap);
+  if (c->cached) cairn__free(&c->alloc, c->cached, sizeof *c->cached * c->smooth_cap);
 }
 
 static uint32_t ring_at(const cairn_crowd *c, uint32_t k) {
@@ -384,6 +393,48 @@ static cairn_status begin(cairn_crowd *c, crowd_request *r) {
   return cairn_astar_begin(c->search, c->route, start_of(c, r, o.size), r->goal, &o);
 }
 
+/* Whether request r may take a path from opts.path_cache and hand its
+ * search's path in: a unit of the cache's size that pays no claims of
+ * its own (a shared route cannot price them). Stopped units in its way
+ * (n_avoid) rule it out too, as the cache's routes walk through them. */
+static int cache_fits(const cairn_crowd *c, const crowd_request *r) {
+  return c->cache_size && !(c->claims && !r->group) &&
+         cairn__crowd_request_size(c, r) == c->cache_size;
+}
+
+/* The head request r answered from the cache's stored routes (a walk, or
+ * a join within its radius; charged its join search, or 1): returns 1
+ * when it was (the request popped and its agents given the path), 0 on a
+ * miss or a refusal, when its search goes on as without a cache (a goal
+ * that no longer fits is refused there as ever; out of memory here is a
+ * miss, the cache staying usable). */
+static int serve_cached(cairn_crowd *c, crowd_request *r, uint64_t *used) {
+  if (!cache_fits(c, r)) return 0;
+  c->n_avoid = 0;
+  if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
+  if (c->n_avoid) return 0;
+  cairn_cached_path got;
+  cairn_status st = cairn_path_cache_lookup(c->opts.path_cache, c->search,
+                                            start_of(c, r, c->cache_size), r->goal, c->cached,
+                                            c->smooth_cap, &got);
+  *used += got.expanded ? got.expanded : 1;
+  if (st != CAIRN_OK) return 0;
+  crowd_request done = *r;
+  pop(c);
+  deliver(c, &done, c->cached, got.len, 0);
+  return 1;
+}
+
+/* The exact path the head request's A* found (its options the cache's:
+ * cache_fits, no stopped units avoided), handed to the cache for the
+ * units after it; out of memory stores nothing. */
+static void store_found(cairn_crowd *c, const crowd_request *r) {
+  if (!cache_fits(c, r) || c->n_avoid) return;
+  cairn_result res;
+  cairn_search_result(c->search, &res);
+  (void)cairn_path_cache_store(c->opts.path_cache, res.path, res.path_len);
+}
+
 /* Charges the head search's expansions since the last charge. */
 static void charge(cairn_crowd *c, uint64_t expanded, uint64_t *used) {
   *used += expanded - c->head_expanded;
@@ -478,6 +529,7 @@ void cairn__crowd_serve(cairn_crowd *c) {
       pop(c);
       continue;
     }
+    if (!c->in_search && serve_cached(c, r, &used)) continue;
     if (over_hpa(c, r)) {
       if (!serve_hpa(c, r, budget, &used)) break;
       continue;
@@ -497,6 +549,7 @@ void cairn__crowd_serve(cairn_crowd *c) {
       }
       c->in_search = 1;
       c->head_expanded = 0;
+      if (used >= budget) break; /* a lookup spent it: the search goes on next tick */
     }
     st = cairn_search_step(c->search, budget - used);
     cairn_result res;
@@ -517,6 +570,7 @@ void cairn__crowd_serve(cairn_crowd *c) {
       c->in_search = 0;
       continue;
     }
+    if (st == CAIRN_OK) store_found(c, r);
     crowd_request done = *r;
     pop(c);
     finish(c, &done, st == CAIRN_OK ? CAIRN_OK : CAIRN_NO_PATH);

@@ -53,6 +53,7 @@ void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out) {
     out->hpa_nodes = hs.nodes;
     out->hpa_edges = hs.edges;
   }
+  out->path_cache = (uint8_t)c->cache_size;
   out->max_agents = o->max_agents;
   out->dt = o->dt;
   out->bin_size = o->bin_size;
@@ -84,6 +85,7 @@ void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
   cairn__put_u32(w, s->hpa_levels);
   cairn__put_u32(w, s->hpa_nodes);
   cairn__put_u64(w, s->hpa_edges);
+  cairn__put_u8(w, s->path_cache);
   cairn__put_u32(w, s->max_agents);
   cairn__put_f32(w, s->dt);
   cairn__put_f32(w, s->bin_size);
@@ -115,6 +117,7 @@ void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
   s->hpa_levels = cairn__get_u32(r);
   s->hpa_nodes = cairn__get_u32(r);
   s->hpa_edges = cairn__get_u64(r);
+  s->path_cache = cairn__get_u8(r);
   s->max_agents = cairn__get_u32(r);
   s->dt = cairn__get_f32(r);
   s->bin_size = cairn__get_f32(r);
@@ -167,6 +170,7 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
       {"the hierarchy's levels", f->hpa_levels, c->hpa_levels, NUM},
       {"the hierarchy's nodes", f->hpa_nodes, c->hpa_nodes, NUM},
       {"the hierarchy's edges", f->hpa_edges, c->hpa_edges, NUM},
+      {"a path cache (its unit size; 0: none)", f->path_cache, c->path_cache, NUM},
       {"max_agents", f->max_agents, c->max_agents, NUM},
       {"dt", fbits(f->dt), fbits(c->dt), FLOAT},
       {"bin_size", fbits(f->bin_size), fbits(c->bin_size), FLOAT},
@@ -623,6 +627,7 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
   out->route_fingerprint = s.route_fp;
   out->penalty_fingerprint = s.penalty_fp;
   out->hpa = s.hpa;
+  out->path_cache = s.path_cache;
   cairn_crowd_opts *o = &out->opts;
   *o = cairn_crowd_defaults();
   o->max_agents = s.max_agents;

@@ -26,6 +26,7 @@ typedef struct crowd_setup {
   int32_t hpa_cluster;
   uint32_t hpa_levels, hpa_nodes;
   uint64_t hpa_edges;
+  uint8_t path_cache;                     /* its unit size; 0: none */
   uint32_t max_agents;
   float dt, bin_size, neighbour_radius;
   uint64_t path_budget;

@@ -572,6 +572,137 @@ static void out_of_memory(void **state) {
   cairn_grid_destroy(c.g);
 }
 
+/* One request through lookup, and on a miss the caller's own A* handed
+ * in with store: the same answer find gives from a twin cache (found),
+ * path for path, whether walked, joined or searched. */
+static void lookup_like_find(cairn_path_cache *pc, cairn_path_cache *twin, cairn_search *s,
+                             const cairn_grid *g, const cairn_path_cache_opts *o, cairn_point a,
+                             cairn_point b, long *missed) {
+  static cairn_point mine[CAP], theirs[CAP];
+  cairn_cached_path got, want;
+  const cairn_status tw = cairn_path_cache_find(twin, s, a, b, theirs, CAP, &want);
+  cairn_status st = cairn_path_cache_lookup(pc, s, a, b, mine, CAP, &got);
+  if (st == CAIRN_PARTIAL) {
+    assert_int_equal(got.how, CAIRN_CACHE_MISSED);
+    assert_int_equal(want.how, CAIRN_CACHE_SEARCHED);
+    (*missed)++;
+    cairn_result res;
+    st = cairn_astar(s, g, a, b, &o->search, &res);
+    if (st == CAIRN_OK) {
+      assert_int_equal(cairn_path_cache_store(pc, res.path, res.path_len), CAIRN_OK);
+      memcpy(mine, res.path, res.path_len * sizeof *mine);
+      got.len = res.path_len;
+      got.cost = res.cost;
+      got.excess = 0;
+    }
+  } else {
+    assert_int_equal(got.how, want.how);
+    assert_int_equal(got.excess, want.excess);
+  }
+  assert_int_equal(st, tw);
+  if (st != CAIRN_OK) return;
+  assert_int_equal(got.cost, want.cost);
+  assert_int_equal(got.len, want.len);
+  assert_memory_equal(mine, theirs, got.len * sizeof *mine);
+}
+
+/* Lookups with the caller's searches stored give find's answers, over
+ * groups on random maps with terrain and a unit size; misses are counted;
+ * a lookup on an empty cache misses and writes nothing. */
+static void lookup_and_store(void **state) {
+  cairn_search *s = *state;
+  uint64_t rng = 4242;
+  for (int m = 0; m < 4; m++) {
+    cairn_grid *g = tu_random_grid(&rng, 48, 40, 22, m < 2 ? 1 : 4);
+    cairn_path_cache_opts o = cairn_path_cache_defaults();
+    o.search.size = m % 2 ? 2 : 1;
+    cairn_path_cache *pc = NULL, *twin = NULL;
+    assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+    assert_int_equal(cairn_path_cache_create(g, &o, NULL, &twin), CAIRN_OK);
+    long missed = 0, asked = 0;
+    for (int j = 0; j < 4; j++) {
+      const cairn_point b = tu_fitting(&rng, g, o.search.size);
+      const cairn_point c = tu_fitting(&rng, g, o.search.size);
+      for (int u = 0; u < 15; u++, asked++) {
+        cairn_point a = c;
+        const cairn_point p = {c.x - 4 + (int32_t)tu_below(&rng, 9), c.y - 4 + (int32_t)tu_below(&rng, 9)};
+        if (cairn_grid_contains(g, p.x, p.y) && cairn_grid_clearance(g, p.x, p.y) >= o.search.size) a = p;
+        lookup_like_find(pc, twin, s, g, &o, a, b, &missed);
+      }
+    }
+    cairn_path_cache_stats st;
+    assert_int_equal(cairn_path_cache_get_stats(pc, &st), CAIRN_OK);
+    assert_int_equal((long)st.missed, missed);
+    assert_true(st.stored <= st.missed);
+    assert_int_equal(st.searched, 0);
+    cairn_path_cache_stats tw;
+    assert_int_equal(cairn_path_cache_get_stats(twin, &tw), CAIRN_OK);
+    assert_int_equal((long)tw.searched, missed); /* a miss where find searched */
+    if (o.search.size == 1) assert_true(missed < asked / 4); /* most walked or joined */
+    cairn_path_cache_destroy(pc);
+    cairn_path_cache_destroy(twin);
+    cairn_grid_destroy(g);
+  }
+}
+
+/* What store and lookup refuse, and what the getters give. */
+static void store_refusals(void **state) {
+  cairn_search *s = *state;
+  static const char *const rows[] = {"..#.", "...."};
+  cairn_grid *g = tu_grid(rows, 2);
+  cairn_penalty *pen = NULL;
+  assert_int_equal(cairn_penalty_create(g, NULL, &pen), CAIRN_OK);
+  assert_int_equal(cairn_penalty_block(pen, 3, 1, 1), CAIRN_OK);
+  cairn_path_cache_opts o = cairn_path_cache_defaults();
+  o.search.penalty = pen;
+  cairn_path_cache *pc = NULL;
+  assert_int_equal(cairn_path_cache_create(g, &o, NULL, &pc), CAIRN_OK);
+  assert_ptr_equal(cairn_path_cache_grid(pc), g);
+  assert_null(cairn_path_cache_grid(NULL));
+  cairn_path_cache_opts back;
+  assert_int_equal(cairn_path_cache_get_opts(pc, &back), CAIRN_OK);
+  assert_ptr_equal(back.search.penalty, pen);
+  assert_int_equal(back.search.moves, 8);
+  assert_int_equal(cairn_path_cache_get_opts(pc, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_get_opts(NULL, &back), CAIRN_ERR_ARG);
+  cairn_point path[8] = {{0, 0}, {1, 0}, {1, 1}};
+  cairn_cached_path got;
+  assert_int_equal(cairn_path_cache_lookup(pc, s, pt(0, 0), pt(1, 1), path, 8, &got), CAIRN_PARTIAL);
+  assert_int_equal(got.how, CAIRN_CACHE_MISSED);
+  assert_int_equal(got.len, 0);
+  assert_int_equal(path[0].x, 0); /* nothing written */
+  assert_int_equal(path[2].y, 1);
+  assert_int_equal(cairn_path_cache_lookup(pc, s, pt(2, 0), pt(1, 1), path, 8, &got), CAIRN_ERR_BLOCKED);
+  assert_int_equal(cairn_path_cache_lookup(pc, NULL, pt(0, 0), pt(1, 1), path, 8, &got), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_lookup(pc, s, pt(0, 0), pt(1, 1), path, 8, NULL), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_store(NULL, path, 3), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_store(pc, NULL, 3), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_store(pc, path, 0), CAIRN_ERR_ARG);
+  const cairn_point jump[2] = {{0, 0}, {0, 2}}, off[2] = {{0, 1}, {-1, 1}};
+  const cairn_point wall[2] = {{1, 0}, {2, 0}}, layer[2] = {{2, 1}, {3, 1}};
+  const cairn_point corner[2] = {{1, 1}, {2, 0}}; /* cuts the wall's corner */
+  assert_int_equal(cairn_path_cache_store(pc, jump, 2), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_path_cache_store(pc, off, 2), CAIRN_ERR_RANGE);
+  assert_int_equal(cairn_path_cache_store(pc, wall, 2), CAIRN_ERR_BLOCKED);
+  assert_int_equal(cairn_path_cache_store(pc, layer, 2), CAIRN_ERR_ARG);
+  assert_int_equal(cairn_path_cache_store(pc, corner, 2), CAIRN_ERR_BLOCKED);
+  const cairn_point apart[2] = {{0, 0}, {0, 1}}, far[2] = {{0, 1}, {2, 1}};
+  assert_int_equal(cairn_path_cache_store(pc, far, 2), CAIRN_ERR_ARG);
+  cairn_path_cache_stats st;
+  assert_int_equal(cairn_path_cache_get_stats(pc, &st), CAIRN_OK);
+  assert_int_equal(st.stored, 0);
+  assert_int_equal(st.routes, 0);
+  /* a stored path is walked from any of its cells */
+  assert_int_equal(cairn_path_cache_store(pc, apart, 2), CAIRN_OK);
+  assert_int_equal(cairn_path_cache_lookup(pc, s, pt(0, 0), pt(0, 1), path, 8, &got), CAIRN_OK);
+  assert_int_equal(got.how, CAIRN_CACHE_WALKED);
+  assert_int_equal(got.len, 2);
+  assert_int_equal(got.cost, CAIRN_COST_ONE);
+  cairn_path_cache_destroy(pc);
+  cairn_penalty_destroy(pen);
+  cairn_grid_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       tu_with_search(groups_8),       tu_with_search(groups_4),
@@ -583,6 +714,7 @@ int main(void) {
       tu_with_search(short_buffer),   tu_with_search(refusals),
       tu_with_search(out_of_memory),  tu_with_search(save_and_load),
       tu_with_search(bad_saves),      tu_with_search(load_out_of_memory),
+      tu_with_search(lookup_and_store), tu_with_search(store_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

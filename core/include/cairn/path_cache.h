@@ -84,14 +84,20 @@ typedef struct cairn_cached_path {
    * path is exact. */
   cairn_cost excess;
   /** How it was found: 0 searched, 1 walked a stored route from the start,
-   * 2 joined one. */
+   * 2 joined one, 3 missed (cairn_path_cache_lookup: nothing stored serves
+   * the start). */
   int how;
   uint64_t expanded; /**< nodes the request's searches expanded */
   size_t len;        /**< points in the path, start and goal included */
 } cairn_cached_path;
 
 /** How a request was answered (cairn_cached_path.how). */
-enum { CAIRN_CACHE_SEARCHED = 0, CAIRN_CACHE_WALKED = 1, CAIRN_CACHE_JOINED = 2 };
+enum {
+  CAIRN_CACHE_SEARCHED = 0,
+  CAIRN_CACHE_WALKED = 1,
+  CAIRN_CACHE_JOINED = 2,
+  CAIRN_CACHE_MISSED = 3
+};
 
 /** What a cache holds and has done. */
 typedef struct cairn_path_cache_stats {
@@ -101,6 +107,8 @@ typedef struct cairn_path_cache_stats {
   uint64_t searched; /**< requests answered by an exact search */
   uint64_t walked;   /**< requests answered by walking a stored route */
   uint64_t joined;   /**< requests answered by joining a stored route */
+  uint64_t missed;   /**< lookups the stored routes could not answer */
+  uint64_t stored;   /**< paths handed in by cairn_path_cache_store */
   uint64_t evicted;  /**< routes dropped for the budget */
   uint64_t dropped;  /**< routes dropped by reported edits */
   uint64_t cleared;  /**< times an unreported edit cleared the cache */
@@ -145,6 +153,54 @@ CAIRN_CORE_API cairn_status cairn_path_cache_find(cairn_path_cache *pc, cairn_se
                                                   cairn_point start, cairn_point goal,
                                                   cairn_point *path, size_t cap,
                                                   cairn_cached_path *out);
+
+/** A path from start to goal from the stored routes alone: a walk along
+ * one, or a join within opts.join_radius (as cairn_path_cache_find), and
+ * never the exact search. For callers that search in slices of their own
+ * (a crowd's budgeted queue): on a miss they search, and hand the path in
+ * with cairn_path_cache_store.
+ * @param[in,out] pc the cache
+ * @param[in,out] s a search context, for the join search
+ * @param[in] start the unit's cell
+ * @param[in] goal the goal cell
+ * @param[out] path room for cap points
+ * @param[in] cap points path can hold
+ * @param[out] out what was found (how CAIRN_CACHE_MISSED on a miss)
+ * @return CAIRN_OK (walked or joined); CAIRN_PARTIAL when no stored route
+ * serves the start (nothing written: a path may still exist); otherwise
+ * as cairn_path_cache_find */
+CAIRN_CORE_API cairn_status cairn_path_cache_lookup(cairn_path_cache *pc, cairn_search *s,
+                                                    cairn_point start, cairn_point goal,
+                                                    cairn_point *path, size_t cap,
+                                                    cairn_cached_path *out);
+
+/** Hands in a path the caller found, to be stored as a route to its last
+ * point: it must be a cheapest path under the cache's search options
+ * (for instance cairn_astar or a sliced search with opts.search, the same
+ * layer, no claims, no avoided cells), since walks and joins rely on
+ * stored routes being exact. Its cells and steps are checked (on the
+ * grid and its bounds, legal for the unit, not blocked by the layer);
+ * its cost is not. It is kept within the budget as a searched path is.
+ * @param[in,out] pc the cache
+ * @param[in] path the points, start first, goal last
+ * @param[in] len points in path (at least 1)
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL, len 0 or an illegal step;
+ * CAIRN_ERR_RANGE / CAIRN_ERR_BLOCKED for a cell off the grid or one the
+ * unit does not fit; CAIRN_ERR_NOMEM (nothing stored) */
+CAIRN_CORE_API cairn_status cairn_path_cache_store(cairn_path_cache *pc, const cairn_point *path,
+                                                   size_t len);
+
+/** The grid the cache was made for.
+ * @param[in] pc the cache
+ * @return the grid; NULL for NULL */
+CAIRN_CORE_API const cairn_grid *cairn_path_cache_grid(const cairn_path_cache *pc);
+
+/** The cache's options as it uses them (the heuristic set for the moves).
+ * @param[in] pc the cache
+ * @param[out] out the options
+ * @return CAIRN_OK; CAIRN_ERR_ARG for NULL */
+CAIRN_CORE_API cairn_status cairn_path_cache_get_opts(const cairn_path_cache *pc,
+                                                      cairn_path_cache_opts *out);
 
 /** Reports a change of the grid's costs, or of the options' penalty
  * layer, inside rectangle r (clipped to the grid): the routes it touches

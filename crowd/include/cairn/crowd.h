@@ -236,6 +236,26 @@ typedef struct cairn_crowd_opts {
    * budget is paid back from the next ticks' budgets. Per-unit orders with
    * claims, and the stopped-unit rule, need A*: those requests use it. */
   const cairn_hpa *hpa;
+  /** Shared routes (cairn/path_cache.h) for the path requests: a request
+   * first asks the cache's stored routes (cairn_path_cache_lookup: a walk
+   * along one, or a join within its join radius), and only on a miss
+   * searches as it would without one (A* in slices, or the hierarchy); an
+   * A* path found on a miss is handed to the cache (cairn_path_cache_store)
+   * for the units after it, a hierarchy's route is not (it is not exact).
+   * So soldiers sent from one barracks to one gate in waves search once,
+   * and routes saved with a hierarchy (cairn_hpa_save_with_routes) ship
+   * precalculated. The cache is the caller's: made on the route grid with
+   * 8 moves, no bounds and this crowd's penalty layer (else CAIRN_ERR_ARG
+   * at create); it serves the requests of units of its own unit size that
+   * pay no claims of their own and have no stopped unit in the way (the
+   * others search). A joined path carries the cache's stated excess (set
+   * its max_excess to bound it, 0 for exact paths only). The crowd reports
+   * its grid_changed cells to the cache; changes to the layer are the
+   * caller's to report (cairn_path_cache_edited), as for any user of the
+   * cache. It must outlive the crowd, and like the hierarchy be in the same
+   * state when a save is loaded (cairn_path_cache_save and _load beside
+   * the crowd's). NULL (default): none. */
+  cairn_path_cache *path_cache;
   /** Room for events (cairn_crowd_events), allocated at create: 0 records
    * none, at most CAIRN_CROWD_MAX_EVENTS; default 4096. When it is full,
    * further events are counted (cairn_crowd_stats.events_lost), not kept. */

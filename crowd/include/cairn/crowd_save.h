@@ -28,12 +28,14 @@
  *
  * What is not saved: the objects the crowd points to. Load into a crowd
  * the caller created with the same walk grid (and route grid), options,
- * penalty layer and hierarchy, all in the state they had at the save; the
- * file records what must match and a load refuses a mismatch
- * (CAIRN_ERR_MISMATCH): the grids' size and fingerprint (every cell's
- * cost), whether a route grid, a penalty layer and a hierarchy are used
- * (the layer's fingerprint; the hierarchy's cluster size, levels, node and
- * edge counts), and the options that change results (max_agents, dt,
+ * penalty layer, hierarchy and path cache, all in the state they had at
+ * the save (a path cache's routes: cairn_path_cache_save and _load beside
+ * the crowd's); the file records what must match and a load refuses a
+ * mismatch (CAIRN_ERR_MISMATCH): the grids' size and fingerprint (every
+ * cell's cost), whether a route grid, a penalty layer, a hierarchy and a
+ * path cache are used (the layer's fingerprint; the hierarchy's cluster
+ * size, levels, node and edge counts; the cache's unit size), and the
+ * options that change results (max_agents, dt,
  * bin_size, neighbour_radius, path_budget, waypoints, stuck_ticks,
  * avoid_radius, claim_penalty, claim_radius, claim_ticks, max_events).
  * The job system, threads, chunk and field_cache_bytes may differ. The
@@ -75,7 +77,7 @@ extern "C" {
 #endif
 
 /** The format version cairn_crowd_save writes (and the only one read). */
-#define CAIRN_CROWD_SAVE_VERSION 2u
+#define CAIRN_CROWD_SAVE_VERSION 3u
 
 /** Whether cairn_crowd_save would refuse the crowd now, and why (as
  * cairn_crowd_check does for create: a save's crowd is const, so its
@@ -161,6 +163,8 @@ typedef struct cairn_crowd_save_info {
   uint64_t route_fingerprint;   /**< the route grid's; 0 without one */
   uint64_t penalty_fingerprint; /**< the penalty layer's; 0 without one */
   int hpa;                  /**< 1 if it planned over a hierarchy */
+  int path_cache;           /**< the unit size of the path cache its
+                                 requests asked (opts.path_cache); 0 for none */
   /** The options recorded (those that change results); the rest, the
    * pointers (NULL) included, as cairn_crowd_defaults gives them. */
   cairn_crowd_opts opts;
