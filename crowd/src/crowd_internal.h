@@ -167,6 +167,7 @@ struct cairn_crowd {
   cairn_hpa_query *hq;      /* queries over opts.hpa, or NULL */
   int32_t hpa_max_size;     /* the largest unit size opts.hpa answers (0: none) */
   int32_t cache_size;       /* opts.path_cache's unit size (0: no cache) */
+  double cache_trip;        /* trips (octile cells) it serves from: twice its join radius */
   cairn_point *cached;      /* smooth_cap points: a path from the cache */
   size_t head_given;        /* raw cells of the head's route its agents got */
   uint64_t debt;            /* expansions a hierarchy's plan overran by */

@@ -36,6 +36,7 @@ cairn_status cairn__crowd_queue_init(cairn_crowd *c) {
     cairn_path_cache_opts po;
     cairn_path_cache_get_opts(c->opts.path_cache, &po);
     c->cache_size = po.search.size > 1 ? po.search.size : 1;
+    c->cache_trip = 2.0 * po.join_radius;
     c->cached = cairn__alloc(&c->alloc, sizeof *c->cached * c->smooth_cap);
     if (!c->cached) st = CAIRN_ERR_NOMEM;
   }
@@ -395,11 +396,19 @@ static cairn_status begin(cairn_crowd *c, crowd_request *r) {
 
 /* Whether request r may take a path from opts.path_cache and hand its
  * search's path in: a unit of the cache's size that pays no claims of
- * its own (a shared route cannot price them). Stopped units in its way
- * (n_avoid) rule it out too, as the cache's routes walk through them. */
+ * its own (a shared route cannot price them), on a trip of at least twice
+ * the join radius (a join searches a window that wide, about what a
+ * search of a shorter trip costs; and short paths are seldom shared).
+ * Stopped units in its way (n_avoid) rule it out too, as the cache's
+ * routes walk through them. */
 static int cache_fits(const cairn_crowd *c, const crowd_request *r) {
-  return c->cache_size && !(c->claims && !r->group) &&
-         cairn__crowd_request_size(c, r) == c->cache_size;
+  if (!c->cache_size || (c->claims && !r->group) ||
+      cairn__crowd_request_size(c, r) != c->cache_size)
+    return 0;
+  const cairn_point a = start_of(c, r, c->cache_size);
+  const int32_t dx = abs(a.x - r->goal.x), dy = abs(a.y - r->goal.y);
+  const int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return (double)(hi - lo) + 1.4142135623730951 * (double)lo >= c->cache_trip;
 }
 
 /* The head request r answered from the cache's stored routes (a walk, or

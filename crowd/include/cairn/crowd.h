@@ -246,9 +246,10 @@ typedef struct cairn_crowd_opts {
    * and routes saved with a hierarchy (cairn_hpa_save_with_routes) ship
    * precalculated. The cache is the caller's: made on the route grid with
    * 8 moves, no bounds and this crowd's penalty layer (else CAIRN_ERR_ARG
-   * at create); it serves the requests of units of its own unit size that
-   * pay no claims of their own and have no stopped unit in the way (the
-   * others search). A joined path carries the cache's stated excess (set
+   * at create); it serves the requests of units of its own unit size, on
+   * trips of at least twice its join radius (octile cells: a join's search
+   * costs about what a shorter trip's does), that pay no claims of their
+   * own and have no stopped unit in the way (the others search). A joined path carries the cache's stated excess (set
    * its max_excess to bound it, 0 for exact paths only). The crowd reports
    * its grid_changed cells to the cache; changes to the layer are the
    * caller's to report (cairn_path_cache_edited), as for any user of the
