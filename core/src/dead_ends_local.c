@@ -233,6 +233,19 @@ static de_scratch *scratch_of(cairn_dead_ends *de) {
   return sc;
 }
 
+de_work *cairn__de_scratch_work(cairn_dead_ends *de) {
+  de_scratch *sc = scratch_of(de);
+  return sc ? &sc->k : NULL;
+}
+
+void cairn__de_scratch_reset(cairn_dead_ends *de) {
+  de_scratch *sc = de->scratch;
+  const size_t n = de->padded;
+  memset(sc->k.disc, 0xFF, n * sizeof *sc->k.disc);
+  memset(sc->k.door, 0, n);
+  memset(sc->k.aux, 0, (n + 1) * sizeof *sc->k.aux);
+}
+
 /* Puts the scratch's rule back on the cells an attempt on A touched. */
 static void scratch_clean(de_scratch *sc, de_local *lc) {
   for (uint32_t i = 0; i < lc->n_list; i++) {

@@ -139,6 +139,12 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
  * in; false (the table as it was) when the edit is not of that kind or
  * memory runs out: the caller then searches the whole grid. */
 bool cairn__de_update_inside(cairn_dead_ends *de);
+/* The search arrays of the local updates' scratch (de->scratch, made on
+ * first use), for a search of the whole grid; NULL when out of memory.
+ * After that search, cairn__de_scratch_reset puts back what the local
+ * updates expect of them. */
+de_work *cairn__de_scratch_work(cairn_dead_ends *de);
+void cairn__de_scratch_reset(cairn_dead_ends *de);
 /* The local updates' scratch (de->scratch): its bytes for n padded cells,
  * and its release (NULL is fine). */
 size_t cairn__de_scratch_bytes(size_t n);

@@ -112,8 +112,9 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * edits can open a loop that turns a dead end into a through route
  * anywhere on its island, so the whole grid is searched again
  * (docs/PERFORMANCE.md gives the times). Every way, the table equals a
- * fresh one. The first update inside a dead end keeps about 35 bytes a
- * cell of scratch for the next ones (cairn_dead_ends_memory counts it).
+ * fresh one. The first update that searches (inside a dead end or the
+ * whole grid) keeps about 35 bytes a cell of scratch for the next ones
+ * (cairn_dead_ends_memory counts it).
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
  * refuses searches until an update succeeds) */
