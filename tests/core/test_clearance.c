@@ -78,28 +78,38 @@ static void hand_made(void **state) {
 /* Random maps, then random edits, one cell or a rectangle at a time,
  * each followed by the whole check: the clearances a grid keeps equal a
  * fresh computation, whatever the edits. */
+/* One random edit of g (w x h): single_pct % of the time a cell, set to
+ * terrain 1..3 or (one time in three) a wall; else a random rectangle
+ * whose cells are walls with probability walls_pct % (a share drawn for
+ * the rectangle when negative), terrain 1..3 otherwise. cells: room for
+ * w x h. */
+static void random_edit(uint64_t *rng, cairn_grid *g, int w, int h, int single_pct,
+                        int walls_pct, uint8_t *cells) {
+  if ((int)tu_below(rng, 100) < single_pct) {
+    int32_t x = (int32_t)tu_below(rng, (uint32_t)w), y = (int32_t)tu_below(rng, (uint32_t)h);
+    uint8_t c = tu_below(rng, 3) ? (uint8_t)(1 + tu_below(rng, 3)) : 0;
+    assert_int_equal(cairn_grid_set_cost(g, x, y, c), CAIRN_OK);
+    return;
+  }
+  cairn_rect r = {(int32_t)tu_below(rng, (uint32_t)w), (int32_t)tu_below(rng, (uint32_t)h), 0, 0};
+  r.w = 1 + (int32_t)tu_below(rng, (uint32_t)(w - r.x));
+  r.h = 1 + (int32_t)tu_below(rng, (uint32_t)(h - r.y));
+  const int walls = walls_pct >= 0 ? walls_pct : (int)tu_below(rng, 100);
+  for (int i = 0; i < r.w * r.h; i++)
+    cells[i] = (int)tu_below(rng, 100) < walls ? 0 : (uint8_t)(1 + tu_below(rng, 3));
+  assert_int_equal(cairn_grid_set_rect(g, r, cells, (size_t)r.w), CAIRN_OK);
+}
+
 static void after_random_edits(void **state) {
   (void)state;
   uint64_t rng = 0xc1ea7;
+  uint8_t cells[40 * 40];
   for (int map = 0; map < 12; map++) {
     int w = 1 + (int)tu_below(&rng, 40), h = 1 + (int)tu_below(&rng, 40);
     cairn_grid *g = tu_random_grid(&rng, w, h, (int)tu_below(&rng, 40), 3);
     assert_clearances(g);
     for (int e = 0; e < 300; e++) {
-      if (tu_below(&rng, 4)) {
-        int32_t x = (int32_t)tu_below(&rng, (uint32_t)w), y = (int32_t)tu_below(&rng, (uint32_t)h);
-        uint8_t c = tu_below(&rng, 3) ? (uint8_t)(1 + tu_below(&rng, 3)) : 0;
-        assert_int_equal(cairn_grid_set_cost(g, x, y, c), CAIRN_OK);
-      } else {
-        cairn_rect r = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h),
-                        0, 0};
-        r.w = 1 + (int32_t)tu_below(&rng, (uint32_t)(w - r.x));
-        r.h = 1 + (int32_t)tu_below(&rng, (uint32_t)(h - r.y));
-        uint8_t cells[40 * 40];
-        for (int i = 0; i < r.w * r.h; i++)
-          cells[i] = tu_below(&rng, 2) ? (uint8_t)(1 + tu_below(&rng, 3)) : 0;
-        assert_int_equal(cairn_grid_set_rect(g, r, cells, (size_t)r.w), CAIRN_OK);
-      }
+      random_edit(&rng, g, w, h, 75, 50, cells);
       assert_clearances(g);
     }
     cairn_grid_destroy(g);
@@ -171,20 +181,7 @@ static void moves_after_random_edits(void **state) {
     cairn_grid *g = tu_random_grid(&rng, w, h, (int)tu_below(&rng, 40), 3);
     assert_moves_and_planes(g);
     for (int e = 0; e < 60; e++) {
-      if (tu_below(&rng, 3) == 0) {
-        int32_t x = (int32_t)tu_below(&rng, (uint32_t)w), y = (int32_t)tu_below(&rng, (uint32_t)h);
-        uint8_t c = tu_below(&rng, 3) ? (uint8_t)(1 + tu_below(&rng, 3)) : 0;
-        assert_int_equal(cairn_grid_set_cost(g, x, y, c), CAIRN_OK);
-      } else {
-        cairn_rect r = {(int32_t)tu_below(&rng, (uint32_t)w), (int32_t)tu_below(&rng, (uint32_t)h),
-                        0, 0};
-        r.w = 1 + (int32_t)tu_below(&rng, (uint32_t)(w - r.x));
-        r.h = 1 + (int32_t)tu_below(&rng, (uint32_t)(h - r.y));
-        const int walls = (int)tu_below(&rng, 100);
-        for (int i = 0; i < r.w * r.h; i++)
-          cells[i] = (int)tu_below(&rng, 100) < walls ? 0 : (uint8_t)(1 + tu_below(&rng, 3));
-        assert_int_equal(cairn_grid_set_rect(g, r, cells, (size_t)r.w), CAIRN_OK);
-      }
+      random_edit(&rng, g, w, h, 33, -1, cells);
       assert_moves_and_planes(g);
     }
     cairn_grid_destroy(g);
