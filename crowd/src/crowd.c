@@ -354,6 +354,7 @@ size_t cairn_crowd_memory(const cairn_crowd *c) {
              (sizeof *c->wblk * cairn__crowd_bin_blocks(c) + sizeof *c->wblk_tick +
               sizeof *c->wsum) +
          sizeof *c->ring * c->ring_cap + sizeof *c->smooth * c->smooth_cap +
+         (c->cached ? sizeof *c->cached * c->smooth_cap : 0) +
          sizeof *c->todo_n * commit_tasks(c) + sizeof *c->ev * c->ev_cap +
          cairn_search_memory(c->search) + cairn_flow_builder_memory(c->builder) +
          cairn__crowd_density_memory(c) + fs.bytes;

@@ -78,6 +78,9 @@ static void waves_search_once(void **state) {
   assert_int_equal(cairn_path_cache_create(g, NULL, NULL, &pc), CAIRN_OK);
   cairn_agent a[ALL], b[ALL];
   cairn_crowd *c = crowd_with(g, pc, 1), *plain = crowd_with(g, NULL, 1);
+  /* the room for a path from the cache (a point an open cell) counts */
+  assert_true(cairn_crowd_memory(c) >=
+              cairn_crowd_memory(plain) + cairn_grid_passable(g) * sizeof(cairn_point));
   const uint64_t with = run_waves(c, g, 0, 1200, a);
   const uint64_t without = run_waves(plain, g, 0, 1200, b);
   assert_int_equal(tc_count_state(c, a, ALL, CAIRN_AGENT_ARRIVED), ALL);
