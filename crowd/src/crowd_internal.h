@@ -233,6 +233,13 @@ enum {
 };
 
 /* Blocks of CROWD_BIN_BLOCK bins covering the crowd's bins. */
+/* The octile distance in cells between (ax, ay) and (bx, by). */
+static inline double cairn__crowd_octile(double ax, double ay, double bx, double by) {
+  const double dx = fabs(ax - bx), dy = fabs(ay - by);
+  const double lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return hi - lo + 1.4142135623730951 * lo;
+}
+
 static inline size_t cairn__crowd_bin_blocks(const cairn_crowd *c) {
   size_t nb = (size_t)c->nbx * (size_t)c->nby;
   return (nb + CROWD_BIN_BLOCK - 1) / CROWD_BIN_BLOCK;

@@ -5,13 +5,6 @@
 
 #include "crowd_internal.h"
 
-/* The octile distance in cells between (ax, ay) and (bx, by). */
-static double octile(double ax, double ay, double bx, double by) {
-  const double dx = fabs(ax - bx), dy = fabs(ay - by);
-  const double lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return hi - lo + 1.4142135623730951 * lo;
-}
-
 /* Whether agents of unit size k follow a field of the crowd's cache to
  * `goal` alone: another order shares it for nothing. The crowd's field
  * slots hold only fields some agent follows (a load restores those, not
@@ -34,7 +27,7 @@ static double mean_trip(const cairn_crowd *c, const cairn_agent *agents, size_t 
   double trip = 0;
   for (size_t i = 0; i < n; i++) {
     const uint32_t s = cairn__crowd_slot_of(agents[i]);
-    trip += octile(c->x[s], c->y[s], gx, gy);
+    trip += cairn__crowd_octile(c->x[s], c->y[s], gx, gy);
   }
   return trip / (double)n;
 }

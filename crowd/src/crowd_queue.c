@@ -377,7 +377,16 @@ static void gather_avoid(cairn_crowd *c, uint32_t s, int stuck) {
     }
 }
 
-static cairn_status begin(cairn_crowd *c, crowd_request *r) {
+/* The stopped units in r's way into c->avoid (none once r searches
+ * through them). */
+static void avoid_for(cairn_crowd *c, const crowd_request *r) {
+  c->n_avoid = 0;
+  if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
+}
+
+/* r's A* begun; `gathered`: avoid_for ran for r already (a lookup in the
+ * path cache went before). */
+static cairn_status begin(cairn_crowd *c, crowd_request *r, bool gathered) {
   cairn_search_opts o = cairn_search_defaults();
   o.penalty = c->opts.penalty;
   o.size = cairn__crowd_request_size(c, r);
@@ -387,8 +396,7 @@ static cairn_status begin(cairn_crowd *c, crowd_request *r) {
     o.claim_penalty = c->opts.claim_penalty;
     o.claim_radius = c->opts.claim_radius;
   }
-  c->n_avoid = 0;
-  if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
+  if (!gathered) avoid_for(c, r);
   o.avoid = c->avoid;
   o.n_avoid = c->n_avoid;
   return cairn_astar_begin(c->search, c->route, start_of(c, r, o.size), r->goal, &o);
@@ -406,9 +414,7 @@ static int cache_fits(const cairn_crowd *c, const crowd_request *r) {
       cairn__crowd_request_size(c, r) != c->cache_size)
     return 0;
   const cairn_point a = start_of(c, r, c->cache_size);
-  const int32_t dx = abs(a.x - r->goal.x), dy = abs(a.y - r->goal.y);
-  const int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return (double)(hi - lo) + 1.4142135623730951 * (double)lo >= c->cache_trip;
+  return cairn__crowd_octile(a.x, a.y, r->goal.x, r->goal.y) >= c->cache_trip;
 }
 
 /* The head request r answered from the cache's stored routes (a walk, or
@@ -416,11 +422,12 @@ static int cache_fits(const cairn_crowd *c, const crowd_request *r) {
  * when it was (the request popped and its agents given the path), 0 on a
  * miss or a refusal, when its search goes on as without a cache (a goal
  * that no longer fits is refused there as ever; out of memory here is a
- * miss, the cache staying usable). */
-static int serve_cached(cairn_crowd *c, crowd_request *r, uint64_t *used) {
+ * miss, the cache staying usable). *gathered: whether it ran avoid_for,
+ * whose list the search then takes. */
+static int serve_cached(cairn_crowd *c, crowd_request *r, uint64_t *used, bool *gathered) {
   if (!cache_fits(c, r)) return 0;
-  c->n_avoid = 0;
-  if (!r->no_avoid) gather_avoid(c, r->slot, c->state[r->slot] == CAIRN_AGENT_STUCK);
+  avoid_for(c, r);
+  *gathered = true;
   if (c->n_avoid) return 0;
   cairn_cached_path got;
   cairn_status st = cairn_path_cache_lookup(c->opts.path_cache, c->search,
@@ -538,14 +545,15 @@ void cairn__crowd_serve(cairn_crowd *c) {
       pop(c);
       continue;
     }
-    if (!c->in_search && serve_cached(c, r, &used)) continue;
+    bool gathered = false;
+    if (!c->in_search && serve_cached(c, r, &used, &gathered)) continue;
     if (over_hpa(c, r)) {
       if (!serve_hpa(c, r, budget, &used)) break;
       continue;
     }
     cairn_status st;
     if (!c->in_search) {
-      st = begin(c, r);
+      st = begin(c, r, gathered);
       if (st == CAIRN_ERR_NOMEM) {
         out_of_memory(c);
         break;
