@@ -331,7 +331,6 @@ static uint32_t pick_roots(const cairn_dead_ends *de, de_work *k, uint32_t *firs
   return n;
 }
 
-static void set_bit(uint64_t *bits, uint32_t c) { bits[c >> 6] |= 1ull << (c & 63u); }
 
 void cairn__de_set_stats(cairn_dead_ends *de) {
   const cairn_grid *g = de->grid;
@@ -349,14 +348,15 @@ void cairn__de_set_stats(cairn_dead_ends *de) {
     const uint32_t u = de->gate[a];
     if (!cairn__de_bit(de->gate_bits, u)) s.gates++;
     const unsigned len = de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
-    for (unsigned i = 0; i < len; i++) set_bit(de->gate_bits, u + i * door_step(g, de->door[a]));
-    if (len == 1) set_bit(de->cell_gate_bits, u);
+    for (unsigned i = 0; i < len; i++)
+      cairn__de_set_bit(de->gate_bits, u + i * door_step(g, de->door[a]));
+    if (len == 1) cairn__de_set_bit(de->cell_gate_bits, u);
   }
   for (size_t c = 0; c < de->padded; c++) {
     const uint32_t a = de->area[c];
     if (!g->cost[c]) continue;
     s.open++;
-    if (de->gate[a] != UINT32_MAX) set_bit(de->dead_bits, (uint32_t)c);
+    if (de->gate[a] != UINT32_MAX) cairn__de_set_bit(de->dead_bits, (uint32_t)c);
   }
   de->stats = s;
   cairn__de_find_swamps(de);

@@ -84,6 +84,10 @@ CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {
   return bits[c >> 6] >> (c & 63u) & 1u;
 }
 
+CAIRN_INLINE void cairn__de_set_bit(uint64_t *bits, uint32_t c) {
+  bits[c >> 6] |= 1ull << (c & 63u);
+}
+
 /* Whether a search from an area with id sa to one with id ga may enter
  * area y: y holds the start or the goal (or is a root), or, for a search
  * that is not plain, y is behind a door. */

@@ -101,7 +101,7 @@ static void mark_halo(cairn_dead_ends *de, size_t n) {
     for (int dy = -1; dy <= 1; dy++)
       for (int dx = -1; dx <= 1; dx++) {
         const uint32_t q = (uint32_t)(u + dx + dy * s);
-        de->halo_bits[q >> 6] |= 1ull << (q & 63u);
+        cairn__de_set_bit(de->halo_bits, q);
       }
   }
 }
@@ -216,7 +216,7 @@ static void mark_border(cairn_dead_ends *de, const corner *k, int32_t d, const i
   for (int line = 0; line < 2; line++)
     for (int32_t i = lo[line]; i <= hi[line]; i++) {
       const uint32_t b = cell_at(de, k, i, d + line - i);
-      de->gate_bits[b >> 6] |= 1ull << (b & 63u);
+      cairn__de_set_bit(de->gate_bits, b);
     }
 }
 
