@@ -412,11 +412,13 @@ static void follow_grid(cairn_path_cache *pc) {
   pc->version = cairn_grid_version(pc->grid);
 }
 
-/* What find and lookup check first: the arguments and both cells; then
- * the grid's edits (follow_grid). */
-static cairn_status begin_request(cairn_path_cache *pc, const cairn_search *s, cairn_point start,
-                                  cairn_point goal, const cairn_point *path, size_t cap,
-                                  cairn_cached_path *out) {
+/* What find and lookup do first: the arguments and both cells checked,
+ * the grid's edits followed (follow_grid); then the goal's route into *rp
+ * (NULL: none) and the node of it that start walks from into *node:
+ * start's own, or the one a join laid; NO_NODE for neither. */
+static cairn_status stored_start(cairn_path_cache *pc, cairn_search *s, cairn_point start,
+                                 cairn_point goal, const cairn_point *path, size_t cap,
+                                 cairn_cached_path *out, route **rp, uint32_t *node) {
   memset(out, 0, sizeof *out);
   out->cost = CAIRN_COST_INF;
   if (!pc || !s || (!path && cap)) return CAIRN_ERR_ARG;
@@ -425,28 +427,19 @@ static cairn_status begin_request(cairn_path_cache *pc, const cairn_search *s, c
   if (st != CAIRN_OK) return st;
   follow_grid(pc);
   pc->clock++;
-  return CAIRN_OK;
-}
-
-/* The node of the goal's route *rp that start walks from: start's own,
- * or the one a join laid; NO_NODE for neither (*err set when out of
- * memory). */
-static uint32_t stored_node(cairn_path_cache *pc, cairn_search *s, route **rp, cairn_point start,
-                            cairn_cached_path *out, cairn_status *err) {
-  const route *r = *rp;
-  const uint32_t si = cairn__grid_index(pc->grid, start.x, start.y);
-  uint32_t node = r ? cairn__pc_node_of(r, si) : NO_NODE;
-  if (node != NO_NODE) {
+  *rp = find_route(pc, cairn__grid_index(pc->grid, goal.x, goal.y));
+  *node = *rp ? cairn__pc_node_of(*rp, cairn__grid_index(pc->grid, start.x, start.y)) : NO_NODE;
+  if (*node != NO_NODE) {
     out->how = CAIRN_CACHE_WALKED;
     pc->stats.walked++;
-  } else if (r && pc->opts.join_radius > 0) {
-    node = join(pc, s, rp, start, &out->expanded, err);
-    if (node != NO_NODE) {
+  } else if (*rp && pc->opts.join_radius > 0) {
+    *node = join(pc, s, rp, start, &out->expanded, &st);
+    if (*node != NO_NODE) {
       out->how = CAIRN_CACHE_JOINED;
       pc->stats.joined++;
     }
   }
-  return node;
+  return st;
 }
 
 /* The walk from node of r into path: the answer. */
@@ -462,13 +455,14 @@ cairn_status cairn_path_cache_find(cairn_path_cache *pc, cairn_search *s, cairn_
                                    cairn_point goal, cairn_point *path, size_t cap,
                                    cairn_cached_path *out) {
   if (!out) return CAIRN_ERR_ARG;
-  cairn_status st = begin_request(pc, s, start, goal, path, cap, out);
+  route *r = NULL;
+  uint32_t node = NO_NODE;
+  const cairn_status st = stored_start(pc, s, start, goal, path, cap, out, &r, &node);
   if (st != CAIRN_OK) return out->status = st;
-  const uint32_t gi = cairn__grid_index(pc->grid, goal.x, goal.y);
-  route *r = find_route(pc, gi);
-  const uint32_t node = stored_node(pc, s, &r, start, out, &st);
-  if (st != CAIRN_OK) return out->status = st;
-  if (node == NO_NODE) return out->status = search(pc, s, &r, gi, start, goal, path, cap, out);
+  if (node == NO_NODE) {
+    const uint32_t gi = cairn__grid_index(pc->grid, goal.x, goal.y);
+    return out->status = search(pc, s, &r, gi, start, goal, path, cap, out);
+  }
   return out->status = answer(pc, r, node, path, cap, out);
 }
 
@@ -476,10 +470,9 @@ cairn_status cairn_path_cache_lookup(cairn_path_cache *pc, cairn_search *s, cair
                                      cairn_point goal, cairn_point *path, size_t cap,
                                      cairn_cached_path *out) {
   if (!out) return CAIRN_ERR_ARG;
-  cairn_status st = begin_request(pc, s, start, goal, path, cap, out);
-  if (st != CAIRN_OK) return out->status = st;
-  route *r = find_route(pc, cairn__grid_index(pc->grid, goal.x, goal.y));
-  const uint32_t node = stored_node(pc, s, &r, start, out, &st);
+  route *r = NULL;
+  uint32_t node = NO_NODE;
+  const cairn_status st = stored_start(pc, s, start, goal, path, cap, out, &r, &node);
   if (st != CAIRN_OK) return out->status = st;
   if (node == NO_NODE) {
     out->how = CAIRN_CACHE_MISSED;
