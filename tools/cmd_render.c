@@ -350,21 +350,36 @@ static cairn_agent *crowd_agents(const cairn_crowd *c, size_t *n) {
   return NULL;
 }
 
+/* The hierarchy a saved crowd planned over, made again on g from the
+ * options its save records (and the crowd's layer). */
+static cairn_status crowd_hierarchy(cairn_grid *g, const cairn_crowd_save_info *info,
+                                    const cairn_penalty *layer, cairn_hpa **out) {
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = info->hpa_cluster;
+  ho.levels = info->hpa_levels;
+  ho.block = info->hpa_block;
+  ho.max_size = info->hpa_max_size;
+  ho.threads = 1;
+  cairn_status st = cairn_hpa_create(g, &ho, NULL, out);
+  if (st == CAIRN_OK && layer) st = cairn_hpa_set_layer(*out, layer);
+  return st;
+}
+
 /* The crowd saved in a->crowd, on the map as it was saved: the setup from
- * the file; a night of cairn horde (a penalty layer on a map with gates)
- * with its torches lit again. Exit code; *out the crowd. */
+ * the file, the hierarchy it planned over made again (*hpa), a night of
+ * cairn horde (a penalty layer on a map with gates) with its torches lit
+ * again. Exit code; *out the crowd. */
 static int load_crowd(const render_args *a, cairn_grid *g, cli_torchlight *torch,
                       cairn_point *torches, cairn_point **gates, size_t *n_gates,
-                      cairn_crowd **out) {
+                      cairn_hpa **hpa, cairn_crowd **out) {
   cairn_crowd_save_info info;
   cairn_error err;
   if (cairn_crowd_read_info_file(a->crowd, &info, &err) != CAIRN_OK) {
     cli_error("%s", err.message);
     return EXIT_BADINPUT;
   }
-  if (info.hpa || info.route_fingerprint) {
-    cli_error("%s: planned over a %s, which render cannot make again", a->crowd,
-              info.hpa ? "hierarchy" : "route grid");
+  if (info.route_fingerprint) {
+    cli_error("%s: planned over a route grid, which render cannot make again", a->crowd);
     return EXIT_BADINPUT;
   }
   if (cli_find_glyphs(a->map, 'G', gates, n_gates) != 0) return EXIT_BADINPUT;
@@ -373,6 +388,8 @@ static int load_crowd(const render_args *a, cairn_grid *g, cli_torchlight *torch
     st = cli_light_torches(g, torches, cli_place_torches(*gates, *n_gates, torches), torch);
   info.opts.threads = 1;
   info.opts.penalty = torch->layer;
+  if (st == CAIRN_OK && info.hpa) st = crowd_hierarchy(g, &info, torch->layer, hpa);
+  info.opts.hpa = *hpa;
   if (st == CAIRN_OK) st = cairn_crowd_create(g, &info.opts, NULL, out);
   if (st != CAIRN_OK) {
     cli_error("%s: %s", a->crowd, cairn_status_str(st));
@@ -392,8 +409,9 @@ static int draw_crowd(const render_args *a, cairn_grid *g, cli_png_scene *s) {
   cairn_point torches[CLI_TORCHES], *gates = NULL;
   size_t n_gates = 0, n = 0;
   cairn_crowd *c = NULL;
+  cairn_hpa *hpa = NULL;
   cairn_agent *agents = NULL;
-  int rc = load_crowd(a, g, &torch, torches, &gates, &n_gates, &c);
+  int rc = load_crowd(a, g, &torch, torches, &gates, &n_gates, &hpa, &c);
   if (rc == EXIT_DONE && !(agents = crowd_agents(c, &n))) {
     cli_error("render: out of memory");
     rc = EXIT_RUNTIME;
@@ -417,6 +435,7 @@ static int draw_crowd(const render_args *a, cairn_grid *g, cli_png_scene *s) {
   }
   free(agents);
   cairn_crowd_destroy(c);
+  cairn_hpa_destroy(hpa);
   cli_douse_torches(&torch);
   free(gates);
   return rc;

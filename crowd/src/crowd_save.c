@@ -52,6 +52,8 @@ void cairn__crowd_setup_of(const cairn_crowd *c, crowd_setup *out) {
     out->hpa_levels = (uint32_t)hs.levels;
     out->hpa_nodes = hs.nodes;
     out->hpa_edges = hs.edges;
+    out->hpa_block = hs.levels == 3 ? hs.block : 0;
+    out->hpa_max_size = hs.max_size;
   }
   out->path_cache = (uint8_t)c->cache_size;
   out->max_agents = o->max_agents;
@@ -85,6 +87,8 @@ void cairn__crowd_setup_put(cairn__wbuf *w, const crowd_setup *s) {
   cairn__put_u32(w, s->hpa_levels);
   cairn__put_u32(w, s->hpa_nodes);
   cairn__put_u64(w, s->hpa_edges);
+  cairn__put_u32(w, (uint32_t)s->hpa_block);
+  cairn__put_u32(w, (uint32_t)s->hpa_max_size);
   cairn__put_u8(w, s->path_cache);
   cairn__put_u32(w, s->max_agents);
   cairn__put_f32(w, s->dt);
@@ -117,6 +121,8 @@ void cairn__crowd_setup_get(cairn__rbuf *r, crowd_setup *s) {
   s->hpa_levels = cairn__get_u32(r);
   s->hpa_nodes = cairn__get_u32(r);
   s->hpa_edges = cairn__get_u64(r);
+  s->hpa_block = (int32_t)cairn__get_u32(r);
+  s->hpa_max_size = (int32_t)cairn__get_u32(r);
   s->path_cache = cairn__get_u8(r);
   s->max_agents = cairn__get_u32(r);
   s->dt = cairn__get_f32(r);
@@ -170,6 +176,10 @@ int cairn__crowd_setup_diff(const crowd_setup *f, const crowd_setup *c, char *ms
       {"the hierarchy's levels", f->hpa_levels, c->hpa_levels, NUM},
       {"the hierarchy's nodes", f->hpa_nodes, c->hpa_nodes, NUM},
       {"the hierarchy's edges", f->hpa_edges, c->hpa_edges, NUM},
+      {"the hierarchy's block size (0: two levels)", (uint32_t)f->hpa_block,
+       (uint32_t)c->hpa_block, NUM},
+      {"the hierarchy's largest unit size", (uint32_t)f->hpa_max_size,
+       (uint32_t)c->hpa_max_size, NUM},
       {"a path cache (its unit size; 0: none)", f->path_cache, c->path_cache, NUM},
       {"max_agents", f->max_agents, c->max_agents, NUM},
       {"dt", fbits(f->dt), fbits(c->dt), FLOAT},
@@ -627,6 +637,10 @@ static cairn_status read_info(const void *buf, size_t len, const char *name,
   out->route_fingerprint = s.route_fp;
   out->penalty_fingerprint = s.penalty_fp;
   out->hpa = s.hpa;
+  out->hpa_cluster = s.hpa_cluster;
+  out->hpa_levels = (int)s.hpa_levels;
+  out->hpa_block = s.hpa_block;
+  out->hpa_max_size = s.hpa_max_size;
   out->path_cache = s.path_cache;
   cairn_crowd_opts *o = &out->opts;
   *o = cairn_crowd_defaults();

@@ -26,6 +26,8 @@ typedef struct crowd_setup {
   int32_t hpa_cluster;
   uint32_t hpa_levels, hpa_nodes;
   uint64_t hpa_edges;
+  int32_t hpa_block;    /* the hierarchy's block side (levels 3) */
+  int32_t hpa_max_size; /* its largest unit size */
   uint8_t path_cache;                     /* its unit size; 0: none */
   uint32_t max_agents;
   float dt, bin_size, neighbour_radius;

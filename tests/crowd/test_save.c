@@ -861,6 +861,77 @@ static void refuses_another_map_or_options(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* A hierarchy for saves over one: cluster 8 on g, with max_size and levels
+ * as asked. */
+static cairn_hpa *hierarchy(const cairn_grid *g, int32_t max_size, int levels) {
+  cairn_hpa_opts ho = cairn_hpa_defaults();
+  ho.cluster = 8;
+  ho.threads = 1;
+  ho.max_size = max_size;
+  ho.levels = levels;
+  cairn_hpa *h = NULL;
+  assert_int_equal(cairn_hpa_create(g, &ho, NULL, &h), CAIRN_OK);
+  return h;
+}
+
+/* A save over a hierarchy describes it well enough to build it again, and
+ * refuses a crowd whose hierarchy answers other sizes or has other levels,
+ * naming the hierarchy. */
+static void hierarchy_recorded(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_hpa *h = hierarchy(g, 2, 3);
+  cairn_crowd_opts o = small_opts();
+  o.hpa = h;
+  cairn_crowd *c = NULL;
+  assert_int_equal(cairn_crowd_create(g, &o, NULL, &c), CAIRN_OK);
+  size_t len;
+  uint8_t *bytes = tc_save_of(c, &len);
+  cairn_crowd_save_info info;
+  cairn_error err;
+  assert_int_equal(cairn_crowd_read_info(bytes, len, &info, &err), CAIRN_OK);
+  cairn_hpa_stats hs;
+  cairn_hpa_get_stats(h, &hs);
+  assert_int_equal(info.hpa, 1);
+  assert_int_equal(info.hpa_cluster, 8);
+  assert_int_equal(info.hpa_levels, 3);
+  assert_int_equal(info.hpa_block, hs.block);
+  assert_true(hs.block > 0);
+  assert_int_equal(info.hpa_max_size, 2);
+  /* the hierarchy made again from the description takes the save */
+  cairn_hpa *again = hierarchy(g, info.hpa_max_size, info.hpa_levels);
+  cairn_crowd_opts x = o;
+  x.hpa = again;
+  cairn_crowd *twin = NULL;
+  assert_int_equal(cairn_crowd_create(g, &x, NULL, &twin), CAIRN_OK);
+  assert_int_equal(cairn_crowd_load(twin, bytes, len, &err), CAIRN_OK);
+  assert_int_equal(cairn_crowd_hash(twin), cairn_crowd_hash(c));
+  cairn_crowd_destroy(twin);
+  /* another largest size: refused by name */
+  cairn_hpa *small = hierarchy(g, 1, 3);
+  x.hpa = small;
+  assert_mismatch(bytes, len, g, &x, "hierarchy's");
+  cairn_hpa *two = hierarchy(g, 2, 2);
+  x.hpa = two;
+  assert_mismatch(bytes, len, g, &x, "hierarchy's");
+  /* a save without one says 0 for each */
+  cairn_crowd *plain = small_crowd(g, NULL, 3);
+  size_t plain_len;
+  uint8_t *plain_bytes = tc_save_of(plain, &plain_len);
+  assert_int_equal(cairn_crowd_read_info(plain_bytes, plain_len, &info, &err), CAIRN_OK);
+  assert_int_equal(info.hpa + info.hpa_cluster + info.hpa_levels + info.hpa_block, 0);
+  assert_int_equal(info.hpa_max_size, 0);
+  free(plain_bytes);
+  cairn_crowd_destroy(plain);
+  cairn_hpa_destroy(two);
+  cairn_hpa_destroy(small);
+  cairn_hpa_destroy(again);
+  free(bytes);
+  cairn_crowd_destroy(c);
+  cairn_hpa_destroy(h);
+  cairn_grid_destroy(g);
+}
+
 static void sizes_and_arguments(void **state) {
   (void)state;
   cairn_grid *g = small_grid();
@@ -1214,6 +1285,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(resume_horde),  cmocka_unit_test(resume_groups),
       cmocka_unit_test(resume_claims), cmocka_unit_test(resume_hpa),
+      cmocka_unit_test(hierarchy_recorded),
       cmocka_unit_test(resume_wander), cmocka_unit_test(resume_stay),
       cmocka_unit_test(resume_driven),
       cmocka_unit_test(refuses_truncations_and_bit_flips),

@@ -929,6 +929,12 @@ else
   "$cairn" horde --agents 300 --ticks 300 --save "$pics/n.crowd" >/dev/null 2>&1
   ran "$cairn" render --map "$src/maps/settlement.map" --crowd "$pics/n.crowd" --png "$pics/r7.png"
   pic_ok "render crowd" png "$pics/r7.png" 1024 1076 4 113,96=goal 96,96=wall 93,93=!open
+  # a march planned over a hierarchy for units of sizes 1 and 2: the
+  # hierarchy is built again from what the save records
+  "$cairn" march --map "$src/maps/keep.map" --groups 4 --units 6 --sizes 1,2 --from 30,9 \
+    --goal 55,9 --algo hpa --ticks 40 --save "$pics/k.crowd" >/dev/null 2>&1
+  ran "$cairn" render --map "$src/maps/keep.map" --crowd "$pics/k.crowd" --png "$pics/r8.png"
+  pic_ok "render crowd over a hierarchy" png "$pics/r8.png" 1024 692 16 50,1=wall 5,30=open
   expect 3 "n.crowd: made for another crowd" \
     "$cairn" render --map "$pics/m.map" --crowd "$pics/n.crowd" --png "$pics/x.png"
   expect 2 "--crowd is drawn alone" \

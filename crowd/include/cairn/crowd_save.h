@@ -77,7 +77,7 @@ extern "C" {
 #endif
 
 /** The format version cairn_crowd_save writes (and the only one read). */
-#define CAIRN_CROWD_SAVE_VERSION 3u
+#define CAIRN_CROWD_SAVE_VERSION 4u
 
 /** Whether cairn_crowd_save would refuse the crowd now, and why (as
  * cairn_crowd_check does for create: a save's crowd is const, so its
@@ -163,6 +163,14 @@ typedef struct cairn_crowd_save_info {
   uint64_t route_fingerprint;   /**< the route grid's; 0 without one */
   uint64_t penalty_fingerprint; /**< the penalty layer's; 0 without one */
   int hpa;                  /**< 1 if it planned over a hierarchy */
+  /** The hierarchy's options, when hpa is 1 (0 otherwise): with them and
+   * cairn_hpa_defaults' others, cairn_hpa_create on the saved walk grid
+   * makes the hierarchy again (as `cairn render --crowd` does). @{ */
+  int32_t hpa_cluster;      /**< cluster side in cells */
+  int hpa_levels;           /**< 2 or 3 */
+  int32_t hpa_block;        /**< block side in clusters; 0 with 2 levels */
+  int32_t hpa_max_size;     /**< largest unit size (opts.max_size) */
+  /** @} */
   int path_cache;           /**< the unit size of the path cache its
                                  requests asked (opts.path_cache); 0 for none */
   /** The options recorded (those that change results); the rest, the
