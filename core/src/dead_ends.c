@@ -25,7 +25,7 @@ static unsigned run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8
 /* Whether run_length's candidate of len cells from c by `step` may be
  * marked: none of its cells in a door yet or a one-cell gate (cut[x] !=
  * 0), and all of them in `in` (NULL: any; c is, being listed). */
-static bool door_free(const uint8_t *door, const uint32_t *cut, const uint8_t *in, uint32_t c,
+static bool door_free(const uint16_t *door, const uint32_t *cut, const uint8_t *in, uint32_t c,
                       uint32_t step, unsigned len) {
   for (unsigned i = 0; i < len; i++) {
     const uint32_t x = c + i * step;
@@ -37,7 +37,7 @@ static bool door_free(const uint8_t *door, const uint32_t *cut, const uint8_t *i
 /* Each candidate's bucket: by length, rows before columns. */
 #define DOOR_KINDS (2 * (CAIRN__DE_MAX_DOOR + 1))
 
-void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
+void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint32_t *cut,
                                 const uint32_t *cells, size_t n, const uint8_t *in,
                                 uint32_t *list) {
   const uint8_t least = least_cost(g);
@@ -65,7 +65,7 @@ void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32
   for (unsigned kind = 0; kind < DOOR_KINDS; kind++) {
     const unsigned len = kind / 2, down = kind % 2;
     const uint32_t step = down ? (uint32_t)g->stride : 1u;
-    const uint8_t dir = down ? (uint8_t)DOOR_DOWN : 0u;
+    const unsigned dir = down ? DOOR_DOWN : 0u;
     for (size_t j = from; j < at[kind]; j++) {
       const uint32_t c = list[j];
       if (door_free(door, cut, in, c, step, len)) mark_door(door, c, step, dir, len);
@@ -74,7 +74,7 @@ void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32
   }
 }
 
-static void find_doors(const cairn_grid *g, uint8_t *door, const uint32_t *cut, uint32_t *list) {
+static void find_doors(const cairn_grid *g, uint16_t *door, const uint32_t *cut, uint32_t *list) {
   cairn__de_find_doors_among(g, door, cut, NULL, g->padded, NULL, list);
 }
 
@@ -121,7 +121,7 @@ static uint32_t next_neighbour(const cairn_grid *g, de_work *k, const int32_t of
     const uint32_t n = node_of(g, k->door, (uint32_t)((int32_t)c + off[d]));
     if (n != v) w = n;
   }
-  k->next[v] = (uint8_t)((k->next[v] & HEAD) | at);
+  k->next[v] = (uint16_t)((k->next[v] & HEAD) | at);
   return w;
 }
 
@@ -151,7 +151,7 @@ void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32
     }
   }
   k->margin = best == UINT32_MAX || !second ? UINT32_MAX : k->sz[best] - second;
-  if (best != UINT32_MAX) k->next[best] &= (uint8_t)~HEAD;
+  if (best != UINT32_MAX) k->next[best] &= (uint16_t)~HEAD;
 }
 
 /* ---- labelling -------------------------------------------------------- */
@@ -185,7 +185,8 @@ static void label(cairn_dead_ends *de, de_work *k) {
       de->depth[id] = u == v ? 0 : de->depth[de->area[u]] + 1;
       de->cells[id] = 0;
     }
-    if (starts) de->door[id] = u != v && node_cells(k->door, u) > 1 ? k->door[u] & DOOR_CODE : 0u;
+    if (starts)
+      de->door[id] = u != v && node_cells(k->door, u) > 1 ? (uint8_t)(k->door[u] & DOOR_CODE) : 0u;
     const uint32_t a = starts ? id : de->area[u];
     de->area[v] = a;
     de->cells[a] += node_cells(k->door, v);
@@ -383,8 +384,8 @@ void cairn__de_work_free(const cairn_allocator *a, de_work *k, size_t n) {
   cairn__free(a, k->sz, n * sizeof *k->sz);
   cairn__free(a, k->order, n * sizeof *k->order);
   cairn__free(a, k->aux, (n + 1) * sizeof *k->aux);
-  cairn__free(a, k->next, n);
-  cairn__free(a, k->door, n);
+  cairn__free(a, k->next, n * sizeof *k->next);
+  cairn__free(a, k->door, n * sizeof *k->door);
 }
 
 /* Each root area's first cell, slack and margin (the smaller of those at
@@ -408,8 +409,8 @@ bool cairn__de_work_alloc(const cairn_allocator *a, de_work *k, size_t n) {
   k->sz = cairn__alloc(a, n * sizeof *k->sz);
   k->order = cairn__alloc(a, n * sizeof *k->order);
   k->aux = cairn__alloc(a, (n + 1) * sizeof *k->aux);
-  k->next = cairn__alloc(a, n);
-  k->door = cairn__alloc(a, n);
+  k->next = cairn__alloc(a, n * sizeof *k->next);
+  k->door = cairn__alloc(a, n * sizeof *k->door);
   return k->disc && k->low && k->parent && k->sz && k->order && k->aux && k->next && k->door;
 }
 
@@ -429,7 +430,7 @@ static cairn_status find(cairn_dead_ends *de) {
   k.stack = de->area;
   if (room) {
     /* the one-cell gates first, from a search without doors */
-    memset(k.door, 0, n);
+    memset(k.door, 0, n * sizeof *k.door);
     /* per island four rows: its first cell, the walk's slack, the margins
      * at the root of the second and the third search */
     const uint32_t islands = search_all(g, &k, NULL, 0, NULL), row = islands + 1;
@@ -452,6 +453,7 @@ static cairn_status find(cairn_dead_ends *de) {
       memset(de->area, 0, n * sizeof *de->area);
       label(de, &k);
       keep_islands(de, island, row);
+      memcpy(de->doors, k.door, n * sizeof *k.door);
       cairn__de_set_stats(de);
     }
     cairn__free(a, island, island ? 4 * (size_t)row * sizeof *island : 0);
@@ -513,9 +515,10 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->halo_bits = cairn__alloc(&a, de->words * sizeof *de->halo_bits);
   de->swamp = cairn__alloc(&a, de->padded * sizeof *de->swamp);
   de->swamp_list = cairn__alloc(&a, 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list);
+  de->doors = cairn__alloc(&a, de->padded * sizeof *de->doors);
   cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
                             de->open_bits && de->least_bits && de->halo_bits && de->swamp &&
-                            de->swamp_list
+                            de->swamp_list && de->doors
                         ? cairn_dead_ends_update(de)
                         : CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) {
@@ -538,6 +541,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->least_bits, de->words * sizeof *de->least_bits);
   cairn__free(&a, de->halo_bits, de->words * sizeof *de->halo_bits);
   cairn__free(&a, de->swamp, de->swamp ? de->padded * sizeof *de->swamp : 0);
+  cairn__free(&a, de->doors, de->doors ? de->padded * sizeof *de->doors : 0);
   cairn__free(&a, de->swamp_list,
               de->swamp_list ? 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list : 0);
   cairn__de_scratch_free(&a, de->scratch, de->padded);
@@ -591,7 +595,7 @@ cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_end
 size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
-  return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp) +
+  return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors) +
          2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 6 * de->words * sizeof *de->gate_bits +
          ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);

@@ -19,12 +19,13 @@
  * (see cairn__de_begin): a detour into the area between two door cells
  * costs more than walking along the door, unless a layer, a claim, an
  * avoided cell, a turn penalty or a unit's size makes that walk dearer or
- * illegal. */
-#define CAIRN__DE_MAX_DOOR 15
+ * illegal (bounds cannot: a rectangle holding both door cells holds the
+ * walk between them). */
+#define CAIRN__DE_MAX_DOOR 63
 /* An area's door byte: its length (CAIRN__DE_DOOR_LEN bits), and
  * CAIRN__DE_DOOR_DOWN when it runs down a column. */
-#define CAIRN__DE_DOOR_LEN 0x0Fu
-#define CAIRN__DE_DOOR_DOWN 0x10u
+#define CAIRN__DE_DOOR_LEN 0x3Fu
+#define CAIRN__DE_DOOR_DOWN 0x40u
 /* Swamps (dead_ends_swamps.c): pockets in the corners of rooms, below a
  * diagonal line at most CAIRN__DE_MAX_SWAMP steps from the corner, of at
  * most CAIRN__DE_SWAMP_CELLS cells. */
@@ -50,6 +51,10 @@ struct cairn_dead_ends {
   uint64_t *halo_bits;
   uint32_t *swamp_list; /* 2 CAIRN__DE_SWAMP_CELLS: one pocket's cells, then the
                            cells beside it, while it is found */
+  /* padded: the doors the full pass marked (dead_ends_work.h's door
+   * marks, gates or not), kept equal to a fresh pass's by the local
+   * updates, which read them outside the dead end they search */
+  uint16_t *doors;
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
    * cell, its own cells (not those of areas nested in it), its depth (0
    * for a root) */

@@ -209,7 +209,8 @@ void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) 
 
 size_t cairn__de_scratch_bytes(size_t n) {
   /* disc, low, parent, sz, order, aux, stack, list; next, door, in */
-  return sizeof(de_scratch) + 8 * n * sizeof(uint32_t) + sizeof(uint32_t) + 3 * n;
+  return sizeof(de_scratch) + 8 * n * sizeof(uint32_t) + sizeof(uint32_t) +
+         2 * n * sizeof(uint16_t) + n;
 }
 
 /* The table's scratch, made on first use. */
@@ -227,7 +228,7 @@ static de_scratch *scratch_of(cairn_dead_ends *de) {
     return NULL;
   }
   memset(sc->k.disc, 0xFF, n * sizeof *sc->k.disc);
-  memset(sc->k.door, 0, n);
+  memset(sc->k.door, 0, n * sizeof *sc->k.door);
   memset(sc->k.aux, 0, (n + 1) * sizeof *sc->k.aux);
   de->scratch = sc;
   return sc;
@@ -242,7 +243,7 @@ void cairn__de_scratch_reset(cairn_dead_ends *de) {
   de_scratch *sc = de->scratch;
   const size_t n = de->padded;
   memset(sc->k.disc, 0xFF, n * sizeof *sc->k.disc);
-  memset(sc->k.door, 0, n);
+  memset(sc->k.door, 0, n * sizeof *sc->k.door);
   memset(sc->k.aux, 0, (n + 1) * sizeof *sc->k.aux);
 }
 
@@ -278,40 +279,70 @@ static bool one_child(de_work *k, const de_local *lc) {
   return true;
 }
 
+/* Whether candidate door (c, len, down) comes before door mark m's door
+ * in the full pass's order: shorter, or as long and along a row where the
+ * other runs down a column, or as long, the same way and starting
+ * earlier. */
+static bool tried_before(const cairn_grid *g, const uint16_t *marks, uint32_t x, uint32_t c,
+                         unsigned len, unsigned down) {
+  const uint32_t first = node_of(g, marks, x);
+  const unsigned mlen = marks[first] & CAIRN__DE_DOOR_LEN, mdown = (marks[first] & DOOR_DOWN) != 0;
+  return mlen < len || (mlen == len && (mdown < down || (mdown == down && first < c)));
+}
+
+/* The candidate door through gate cell d across G (down: the way), as
+ * run_length in dead_ends.c finds it: the run of cells at the cheapest
+ * terrain through d, a wall at each end, 2 .. CAIRN__DE_MAX_DOOR long.
+ * Its first cell into *c, its length returned (0: none). */
+static unsigned run_through(const cairn_grid *g, uint32_t d, uint32_t step, uint8_t least,
+                            uint32_t *c) {
+  uint32_t a = d, b = d;
+  unsigned len = 1;
+  while (len <= CAIRN__DE_MAX_DOOR && a >= step && g->cost[a - step] == least) a -= step, len++;
+  while (len <= CAIRN__DE_MAX_DOOR && b + step < g->padded && g->cost[b + step] == least)
+    b += step, len++;
+  if (len < 2 || len > CAIRN__DE_MAX_DOOR || a < step || b + step >= g->padded ||
+      g->cost[a - step] || g->cost[b + step])
+    return 0;
+  *c = a;
+  return len;
+}
+
 /* Whether door G still stands after the search without doors: none of its
  * cells a one-cell gate, and no door that the full pass tries before G
- * (shorter, or as long and along a row where G runs down a column, or
- * starting earlier) can take one of its cells. Such a door's cells in A
- * have their cut status in k->aux; those outside A keep theirs, the
- * table's gates of one cell (a cell whose removal cuts the grid is the
- * gate of what it cuts off). Doors chosen earlier are not kept, so a
- * candidate that only such a door stopped counts too. */
+ * can take one of its cells. Such a door crosses G (along G's way the run
+ * through a cell of G is G). Before the edit the full pass marked G, so
+ * each such candidate was stopped, by a one-cell gate among its cells or
+ * by a door marked before it; it is stopped again if one of its cells is
+ * a one-cell gate now (in A, k->aux; outside, the table's gates of one
+ * cell, which the edit does not move), or lies outside A and G in a door
+ * the full pass marked before it (de->doors). Such a door shares no cell
+ * with A (a straight run into A crosses G, whose cells no other door
+ * holds) and every candidate tried before it that crosses G is stopped
+ * again by this same test, so the full pass marks it again. A candidate
+ * stopped only by a door inside A counts against G. */
 static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
-  const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u;
+  const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u, down = !gdown;
+  const uint32_t step = down ? (uint32_t)g->stride : 1u;
   for (unsigned j = 0; j < glen; j++)
     if (k->aux[lc->gate_cells[j]]) return false;
-  for (unsigned j = 0; j < glen; j++)
-    for (unsigned down = 0; down < 2; down++) {
-      const uint32_t step = down ? (uint32_t)g->stride : 1u;
-      for (unsigned len = 2; len <= CAIRN__DE_MAX_DOOR; len++)
-        for (unsigned at = 0; at < len; at++) {
-          const uint32_t d = lc->gate_cells[j];
-          if (d < at * step) continue;
-          const uint32_t c = d - at * step;
-          const bool before = len < glen || (len == glen && (down < gdown || (down == gdown && c < lc->gate)));
-          if (!before || c < step || c + len * step >= g->padded) continue;
-          if (g->cost[c - step] || g->cost[c + len * step]) continue;
-          bool fits = true;
-          for (unsigned i = 0; i < len && fits; i++) {
-            const uint32_t x = c + i * step;
-            const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
-            fits = g->cost[x] == least && !cut;
-          }
-          if (fits) return false;
-        }
+  for (unsigned j = 0; j < glen; j++) {
+    const uint32_t d = lc->gate_cells[j];
+    uint32_t c = 0;
+    const unsigned len = run_through(g, d, step, least, &c);
+    /* along a row where G runs down a column: before G when as long */
+    if (!len || len > glen || (len == glen && down > gdown)) continue;
+    bool stopped = false;
+    for (unsigned i = 0; i < len && !stopped; i++) {
+      const uint32_t x = c + i * step;
+      const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
+      stopped = cut || (x != d && !lc->in[x] && de->doors[x] &&
+                        tried_before(g, de->doors, x, c, len, down));
     }
+    if (!stopped) return false;
+  }
   return true;
 }
 
@@ -327,7 +358,7 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
   lc->n_nodes = lc->n_list - parts;
   if (lc->n_gate > 1) /* G one node, as the full pass has it */
-    mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? (uint8_t)DOOR_DOWN : 0u,
+    mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? DOOR_DOWN : 0u,
               lc->n_gate);
   return search_from_gate(g, k, lc, lc->n_nodes + 1, false) && one_child(k, lc);
 }
@@ -363,8 +394,9 @@ static void label_area(cairn_dead_ends *de, de_work *k, const de_local *lc, de_a
       r->gate[id] = u;
       r->depth[id] = u == lc->gate ? de->depth[a0] : r->depth[de->area[u]] + 1;
       r->cells[id] = 0;
-      r->door[id] = u == lc->gate ? de->door[a0]
-                    : node_cells(k->door, u) > 1 ? k->door[u] & DOOR_CODE : 0u;
+      r->door[id] = u == lc->gate              ? de->door[a0]
+                    : node_cells(k->door, u) > 1 ? (uint8_t)(k->door[u] & DOOR_CODE)
+                                                 : 0u;
     }
     const uint32_t a = starts ? id : de->area[u];
     de->area[v] = a;
@@ -412,6 +444,15 @@ static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   return true;
 }
 
+/* The table's door marks over A as its search found them (the full
+ * pass's there too: it marks no door across G), none on a cell the edit
+ * closed. */
+static void keep_doors(cairn_dead_ends *de, const de_work *k, const de_local *lc) {
+  for (uint32_t i = 0; i < lc->n_list; i++) de->doors[lc->list[i]] = k->door[lc->list[i]];
+  for (uint32_t i = 0; i < lc->n_changed; i++)
+    if (!de->grid->cost[lc->changed[i]]) de->doors[lc->changed[i]] = 0;
+}
+
 /* Most dead ends, from the innermost out, an update tries. */
 #define LOCAL_TRIES 3
 
@@ -440,6 +481,7 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
     if (!a || de->gate[a] == UINT32_MAX) break;
   }
   const bool done = found && splice(de, &sc->k, &lc);
+  if (done) keep_doors(de, &sc->k, &lc);
   if (found) scratch_clean(sc, &lc);
   if (done) cairn__de_set_stats(de);
   return done;

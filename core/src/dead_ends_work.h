@@ -18,10 +18,10 @@
  * move not yet looked at, with HEAD set on a cell whose subtree only its
  * parent joins to the rest (the first cell of an area); aux: free for the
  * labelling. `stack` is the table's own area array, labelled only after. */
-#define HEAD 0x80u
+#define HEAD 0x8000u
 typedef struct de_work {
   uint32_t *disc, *low, *parent, *sz, *order, *aux, *stack;
-  uint8_t *next, *door;
+  uint16_t *next, *door;
   uint32_t time;
   /* the last search's root: how many nodes more its largest subtree has
    * than the next (UINT32_MAX with one subtree or none) */
@@ -34,8 +34,8 @@ typedef struct de_work {
  * cell in no door; DOOR_FIRST | its length on a door's first cell (top or
  * left), DOOR_PART | its place on the others; DOOR_DOWN on a vertical
  * door's. A node is named by its first cell. */
-#define DOOR_FIRST 0x40u
-#define DOOR_PART 0x80u
+#define DOOR_FIRST 0x4000u
+#define DOOR_PART 0x8000u
 #define DOOR_DOWN CAIRN__DE_DOOR_DOWN
 /* What an area keeps of its gate's door byte: the length and the way. */
 #define DOOR_CODE (CAIRN__DE_DOOR_DOWN | CAIRN__DE_DOOR_LEN)
@@ -44,18 +44,18 @@ _Static_assert(CAIRN__DE_MAX_DOOR * 8 < HEAD, "a door's moves fit next[] beside 
 _Static_assert(CAIRN__DE_MAX_DOOR <= CAIRN__DE_DOOR_LEN, "a door's length fits its byte");
 
 /* The step along a door: down a column or right along a row. */
-CAIRN_INLINE uint32_t door_step(const cairn_grid *g, uint8_t b) {
+CAIRN_INLINE uint32_t door_step(const cairn_grid *g, unsigned b) {
   return b & DOOR_DOWN ? (uint32_t)g->stride : 1u;
 }
 
 /* The node cell c belongs to. */
-CAIRN_INLINE uint32_t node_of(const cairn_grid *g, const uint8_t *door, uint32_t c) {
-  const uint8_t b = door[c];
+CAIRN_INLINE uint32_t node_of(const cairn_grid *g, const uint16_t *door, uint32_t c) {
+  const unsigned b = door[c];
   return b & DOOR_PART ? c - (b & CAIRN__DE_DOOR_LEN) * door_step(g, b) : c;
 }
 
 /* The cells of node v. */
-CAIRN_INLINE unsigned node_cells(const uint8_t *door, uint32_t v) {
+CAIRN_INLINE unsigned node_cells(const uint16_t *door, uint32_t v) {
   return door[v] & DOOR_FIRST ? door[v] & CAIRN__DE_DOOR_LEN : 1u;
 }
 
@@ -67,9 +67,9 @@ CAIRN_INLINE uint8_t least_cost(const cairn_grid *g) {
 }
 
 /* Marks the door of len cells from c by step (dir: DOOR_DOWN or 0). */
-CAIRN_INLINE void mark_door(uint8_t *door, uint32_t c, uint32_t step, uint8_t dir, unsigned len) {
-  door[c] = (uint8_t)(DOOR_FIRST | dir | len);
-  for (unsigned i = 1; i < len; i++) door[c + i * step] = (uint8_t)(DOOR_PART | dir | i);
+CAIRN_INLINE void mark_door(uint16_t *door, uint32_t c, uint32_t step, unsigned dir, unsigned len) {
+  door[c] = (uint16_t)(DOOR_FIRST | dir | len);
+  for (unsigned i = 1; i < len; i++) door[c + i * step] = (uint16_t)(DOOR_PART | dir | i);
 }
 
 /* The padded-index offset of each of the 8 moves. */
@@ -95,7 +95,7 @@ typedef struct de_arrays {
  * padded cell's entry each (a candidate starts right after a wall and
  * holds two cells or more, so a row or a column starts fewer than a
  * third of its cells' candidates). */
-void cairn__de_find_doors_among(const cairn_grid *g, uint8_t *door, const uint32_t *cut,
+void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint32_t *cut,
                                 const uint32_t *cells, size_t n, const uint8_t *in,
                                 uint32_t *list);
 

@@ -14,9 +14,28 @@ void hpa_skip_free(hpa_skip *k, const cairn_allocator *a) {
 
 size_t hpa_skip_memory(const hpa_skip *k) { return k->area_cap * sizeof *k->area; }
 
-/* Each level-1 node's dead-end area (0 outside every dead end), for this
- * hierarchy version and table: a pass over the nodes, redone after each
- * rebuild or update of either. */
+/* The innermost area holding area a (a first) whose gate lies in one
+ * cluster, 0 for none. The abstract search may skip only those: a
+ * cluster's costs run inside it, where walking along a door that leaves
+ * it is no route, so the graph's best route may pass through an area
+ * behind such a door. Behind a gate inside one cluster it may not: a
+ * route that goes in and out through the gate can be cut short along it
+ * by the cluster's own edge. */
+static uint32_t skippable(const cairn_hpa *h, const cairn_dead_ends *de, uint32_t a) {
+  for (; a && de->gate[a] != UINT32_MAX; a = de->area[de->gate[a]]) {
+    if (!de->door[a]) return a;
+    const cairn_point p = hpa_point(h, de->gate[a]);
+    const int32_t last = (int32_t)(de->door[a] & CAIRN__DE_DOOR_LEN) - 1;
+    const bool down = (de->door[a] & CAIRN__DE_DOOR_DOWN) != 0;
+    const cairn_point q = {p.x + (down ? 0 : last), p.y + (down ? last : 0)};
+    if (hpa_cluster_of(h, p) == hpa_cluster_of(h, q)) return a;
+  }
+  return 0;
+}
+
+/* Each level-1 node's dead-end area for the abstract search (skippable;
+ * 0 outside every dead end), for this hierarchy version and table: a pass
+ * over the nodes, redone after each rebuild or update of either. */
 static cairn_status list_areas(hpa_skip *k, const cairn_allocator *a, const cairn_hpa *h,
                                const cairn_dead_ends *de) {
   if (k->h == h && k->de == de && k->h_version == h->version && k->de_version == de->version)
@@ -27,7 +46,7 @@ static cairn_status list_areas(hpa_skip *k, const cairn_allocator *a, const cair
     return CAIRN_ERR_NOMEM;
   for (uint32_t u = 0; u < n; u++) {
     const uint32_t c = hpa_node_cell(h, u);
-    k->area[u] = cairn__de_bit(de->dead_bits, c) ? de->area[c] : 0;
+    k->area[u] = cairn__de_bit(de->dead_bits, c) ? skippable(h, de, de->area[c]) : 0;
   }
   k->h = h;
   k->de = de;

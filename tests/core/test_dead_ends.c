@@ -489,6 +489,7 @@ static void assert_fresh(const cairn_grid *g, const cairn_dead_ends *de) {
   assert_memory_equal(de->cells + 1, fresh->cells + 1, de->count * sizeof *de->cells);
   assert_memory_equal(de->depth + 1, fresh->depth + 1, de->count * sizeof *de->depth);
   assert_memory_equal(de->door + 1, fresh->door + 1, de->count);
+  assert_memory_equal(de->doors, fresh->doors, g->padded * sizeof *de->doors);
   for (uint32_t a = 1; a <= de->count; a = de->end[a]) {
     assert_int_equal(de->first[a], fresh->first[a]);
     assert_true(de->slack[a] <= fresh->slack[a]); /* a bound, spent by edits */
@@ -566,41 +567,43 @@ static void edits_inside_search_one_area(void **state) {
  * none of their rows or columns is one). Pillars in the left room taken
  * down one at a time make it the larger and move the centre there, and
  * put back move it back: every update equals a fresh table (the sizes
- * stand too near the balance for any update to stay inside the left
- * room). */
+ * stand so near the balance that most updates search the whole grid). */
+enum { ROOM_H = CAIRN__DE_MAX_DOOR + 3, LEFT_W = CAIRN__DE_MAX_DOOR + 3, RIGHT_W = LEFT_W - 1 };
+
+/* The two rooms: walls round the map, a wall three cells thick between
+ * the rooms, open on row 5. */
+static cairn_grid *two_rooms(void) {
+  const int32_t w = LEFT_W + RIGHT_W + 5, h = ROOM_H + 2;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(w, h, 1, NULL, &g), CAIRN_OK);
+  for (int32_t y = 0; y < h; y++)
+    for (int32_t x = 0; x < w; x++) {
+      const bool edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+      const bool middle = x > LEFT_W && x <= LEFT_W + 3 && y != 5;
+      if (edge || middle) assert_int_equal(cairn_grid_set_cost(g, x, y, 0), CAIRN_OK);
+    }
+  return g;
+}
+
 static void centre_moves_with_the_sizes(void **state) {
   (void)state;
-  static const char *const rows[] = {
-      "##########################################",
-      "#...................###..................#",
-      "#..#..#..#..#..#....###..................#",
-      "#...................###..................#",
-      "#..#..#..#..#..#....###..................#",
-      "#........................................#",
-      "#..#..#..#..#..#....###..................#",
-      "#...................###..................#",
-      "#..#..#..#..#..#....###..................#",
-      "#...................###..................#",
-      "#..#..#..#..#..#....###..................#",
-      "#...................###..................#",
-      "#...................###..................#",
-      "#...................###..................#",
-      "#...................###..................#",
-      "#...................###..................#",
-      "#...................###..................#",
-      "#...................###..................#",
-      "##########################################",
-  };
-  cairn_grid *g = tu_grid(rows, 19);
+  cairn_grid *g = two_rooms();
+  /* pillars on every third column of rows 2, 4, 6 and 8 of the left room:
+   * more than the rooms' difference in width times their height */
+  int pillars[4 * (LEFT_W / 3)][2];
+  size_t n = 0;
+  for (int y = 2; y <= 8; y += 2)
+    for (int x = 3; x < LEFT_W; x += 3) {
+      pillars[n][0] = x;
+      pillars[n++][1] = y;
+    }
+  assert_true(n > ROOM_H);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(cairn_grid_set_cost(g, pillars[i][0], pillars[i][1], 0), CAIRN_OK);
+  const int32_t rx = LEFT_W + 4 + RIGHT_W / 2, ry = ROOM_H / 2; /* in the right room */
   cairn_dead_ends *de = table(g);
-  assert_int_equal(cairn_dead_ends_area(de, 30, 4), 0); /* the right room: the root's */
-  assert_true(cairn_dead_ends_area(de, 5, 3) != 0);     /* the left: a dead end */
-  static const int pillars[][2] = {{3, 2}, {6, 2}, {9, 2}, {12, 2}, {15, 2},
-                                   {3, 4}, {6, 4}, {9, 4}, {12, 4}, {15, 4},
-                                   {3, 6}, {6, 6}, {9, 6}, {12, 6}, {15, 6},
-                                   {3, 8}, {6, 8}, {9, 8}, {12, 8}, {15, 8},
-                                   {3, 10}, {6, 10}, {9, 10}, {12, 10}, {15, 10}};
-  const size_t n = sizeof pillars / sizeof *pillars;
+  assert_int_equal(cairn_dead_ends_area(de, rx, ry), 0); /* the right room: the root's */
+  assert_true(cairn_dead_ends_area(de, 5, 3) != 0);      /* the left: a dead end */
   for (size_t i = 0; i < 2 * n; i++) { /* down, then back up */
     const int *p = pillars[i % n];
     assert_int_equal(cairn_grid_set_cost(g, p[0], p[1], i < n ? 1 : 0), CAIRN_OK);
@@ -608,10 +611,10 @@ static void centre_moves_with_the_sizes(void **state) {
     assert_fresh(g, de);
     if (i == n - 1) { /* all down: the left room took the centre */
       assert_int_equal(cairn_dead_ends_area(de, 5, 3), 0);
-      assert_true(cairn_dead_ends_area(de, 30, 4) != 0);
+      assert_true(cairn_dead_ends_area(de, rx, ry) != 0);
     }
   }
-  assert_int_equal(cairn_dead_ends_area(de, 30, 4), 0); /* all back: as it began */
+  assert_int_equal(cairn_dead_ends_area(de, rx, ry), 0); /* all back: as it began */
   print_message("dead ends: %llu of %zu updates local\n", (unsigned long long)de->locals, 2 * n);
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);

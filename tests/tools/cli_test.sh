@@ -293,18 +293,21 @@ printf 'type octile\nheight 7\nwidth 9\nmap\n.........\n.........\n@@@@.@@@.\n@@
 expect 0 "dead ends +22 areas behind 22 gates \(6 areas behind doors\), 32 cells" "$cairn" info --map "$tmp/alcove.map"
 expect 0 '"dead_end_areas":22,"dead_end_gates":22,"dead_end_doors":6,"dead_end_cells":32,"dead_end_depth":16' \
   "$cairn" info --map "$tmp/alcove.map" --json
-# swamps: a room of 20 x 18 cells with a door in each side wall holds one
-# in each corner, a triangle behind a diagonal line that stops short of
-# the doors (130 cells in all)
+# swamps: a room of 70 x 68 cells (wider and taller than the longest
+# door) with a door in each side wall holds one in each corner, a triangle
+# behind a diagonal line that stops short of the doors (2180 cells in all)
+row() { printf "$1"; i=0; while [ $i -lt "$3" ]; do printf "$2"; i=$((i + 1)); done; printf "$1\n"; }
 {
-  printf 'type octile\nheight 20\nwidth 22\nmap\n@@@@@@@@@@@@@@@@@@@@@@\n'
-  for y in 1 2 3 4 5 6 7 8; do printf '@....................@\n'; done
-  printf '......................\n......................\n'
-  for y in 11 12 13 14 15 16 17 18; do printf '@....................@\n'; done
-  printf '@@@@@@@@@@@@@@@@@@@@@@\n'
+  printf 'type octile\nheight 70\nwidth 72\nmap\n'
+  row @ @ 70
+  y=1; while [ $y -le 33 ]; do row @ . 70; y=$((y + 1)); done
+  row . . 70
+  row . . 70
+  y=36; while [ $y -le 68 ]; do row @ . 70; y=$((y + 1)); done
+  row @ @ 70
 } >"$tmp/room.map"
-expect 0 "swamps +4 room corners, 130 cells" "$cairn" info --map "$tmp/room.map"
-expect 0 '"swamps":4,"swamp_cells":130' "$cairn" info --map "$tmp/room.map" --json
+expect 0 "swamps +4 room corners, 2180 cells" "$cairn" info --map "$tmp/room.map"
+expect 0 '"swamps":4,"swamp_cells":2180' "$cairn" info --map "$tmp/room.map" --json
 expect 0 "dead ends skipped" "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on
 expect 2 "--dead-ends on takes --algo astar" \
   "$cairn" path --map "$tmp/alcove.map" --from 4,1 --to 4,6 --dead-ends on --algo dijkstra

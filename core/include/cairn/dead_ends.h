@@ -7,9 +7,9 @@
  * A dead-end area is a set of open cells that every route from outside
  * enters through its gate: an alcove off a corridor, a room with one
  * door, the far end of a passage, and the dead ends nested inside those.
- * A gate is one open cell, or a door: a straight run of 2 to 15 open
+ * A gate is one open cell, or a door: a straight run of 2 to 63 open
  * cells at the grid's cheapest terrain between two walls (a gap in a
- * wall, a corridor's cross-section, a narrow room's).
+ * wall, a corridor's cross-section, a narrow room's, a cave's mouth).
  *
  * With opts.dead_ends, A*, jump point search and the Dijkstra fills
  * (which count each source as a start and each target as a goal), and
@@ -87,7 +87,7 @@ typedef struct cairn_dead_ends_stats {
 } cairn_dead_ends_stats;
 
 /** Finds the dead ends of `grid`. The grid must outlive the table.
- * Temporary memory: about 22 bytes a cell, released before it returns.
+ * Temporary memory: about 24 bytes a cell, released before it returns.
  * @param[in] grid the grid
  * @param[in] alloc the allocator, or NULL for malloc
  * @param[out] out the table (NULL on failure)
@@ -113,7 +113,7 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * anywhere on its island, so the whole grid is searched again
  * (docs/PERFORMANCE.md gives the times). Every way, the table equals a
  * fresh one. The first update that searches (inside a dead end or the
- * whole grid) keeps about 35 bytes a cell of scratch for the next ones
+ * whole grid) keeps about 37 bytes a cell of scratch for the next ones
  * (cairn_dead_ends_memory counts it).
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then

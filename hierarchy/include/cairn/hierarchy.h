@@ -520,8 +520,9 @@ typedef struct cairn_hpa_path_opts {
   /** A dead-end table of the hierarchy's grid (cairn/dead_ends.h), or
    * NULL (default). The query then leaves out every dead-end area that
    * holds neither the start nor the goal: its joins to the clusters'
-   * entrances, its abstract search over the clusters' graph (a route it
-   * cannot find so is searched again without the table) and the searches
+   * entrances, its abstract search over the clusters' graph (there only
+   * the areas whose gate lies inside one cluster; a route it cannot find
+   * so is searched again without the table) and the searches
    * of its refinement and of the nearby case. Behind doors only without a
    * layer and for units of size 1, as for the core's searches. The third
    * level's plan does not use it. A table of another grid:
