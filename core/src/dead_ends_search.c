@@ -8,9 +8,93 @@
 
 #include <string.h>
 
+/* The octile distance between the nearest cells of gates a and b (rows
+ * or columns of cells: the gaps between their spans on each axis). */
+static cairn_cost gates_apart(const cairn_search *s, const struct cairn__de_gate *a,
+                              const struct cairn__de_gate *b) {
+  const int32_t gx = a->x1 < b->x0 ? b->x0 - a->x1 : b->x1 < a->x0 ? a->x0 - b->x1 : 0;
+  const int32_t gy = a->y1 < b->y0 ? b->y0 - a->y1 : b->y1 < a->y0 ? a->y0 - b->y1 : 0;
+  const uint32_t lo = (uint32_t)(gx < gy ? gx : gy), hi = (uint32_t)(gx < gy ? gy : gx);
+  return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+}
+
+/* Adds area a's gate (one cell or a door) to the bound, for the cells
+ * inside a or those outside it, its tail the octile distance from it to
+ * the goal, or through `next` (the gate every path from it crosses next;
+ * NULL: none) when that is more. */
+static struct cairn__de_gate *put_gate(cairn_search *s, const cairn_dead_ends *de, uint32_t a,
+                                       bool inside, const struct cairn__de_gate *next) {
+  struct cairn__de_gate *q = &s->de_gh[s->de_gh_n++];
+  const uint32_t stride = (uint32_t)de->grid->stride, c = de->gate[a];
+  const int32_t last = de->door[a] ? (int32_t)(de->door[a] & CAIRN__DE_DOOR_LEN) - 1 : 0;
+  const bool down = (de->door[a] & CAIRN__DE_DOOR_DOWN) != 0;
+  q->lo = a;
+  q->hi = de->end[a];
+  q->inside = inside;
+  q->x0 = (int32_t)(c % stride);
+  q->y0 = (int32_t)(c / stride);
+  q->x1 = q->x0 + (down ? 0 : last);
+  q->y1 = q->y0 + (down ? last : 0);
+  q->tail = cairn__de_gate_dist(s, q, s->gx, s->gy);
+  if (next) {
+    const cairn_cost via = gates_apart(s, q, next) + next->tail;
+    if (via > q->tail) q->tail = via;
+  }
+  return q;
+}
+
+/* The areas that hold area `from` but not area `other`, innermost first:
+ * how many there are, and into out[0 .. k) k of them spread evenly over
+ * that chain, its two ends included. */
+static uint32_t chain_of(const cairn_dead_ends *de, uint32_t from, uint32_t other, uint32_t k,
+                         uint32_t *out) {
+  uint32_t n = 0;
+  for (uint32_t a = from; a && de->gate[a] != UINT32_MAX; a = de->area[de->gate[a]], n++)
+    if (a <= other && other < de->end[a]) break; /* it holds the other: so do the rest */
+  const uint32_t take = n < k ? n : k;
+  uint32_t t = 0, i = 0;
+  for (uint32_t a = from; t < take; a = de->area[de->gate[a]], i++)
+    if (i == (take == 1 ? 0 : (uint32_t)((uint64_t)t * (n - 1) / (take - 1)))) out[t++] = a;
+  return take;
+}
+
+/* The gates of the search's bound (cairn__de_gate_h), at most four: of
+ * the areas that hold the goal but not the start, the innermost and the
+ * outermost, for the cells outside them; of those that hold the start but
+ * not the goal, likewise, for the cells inside them. A path from a cell on
+ * the far side of such an area's gate G to the goal crosses G, and then
+ * the gates after it, so the octile distance to G plus G's tail (the
+ * octile distance from G to the goal, or across the next gate and its
+ * tail, whichever is more) bounds it from below. Taken as the largest of
+ * those that apply and the octile distance, the bound is consistent:
+ * - each term is the octile distance to a set of cells plus a constant,
+ *   consistent where it applies;
+ * - a step between the two sides of G has one end on G (a straight step
+ *   crosses the cut; a diagonal one with neither end on G would have both
+ *   its side cells on G, diagonal neighbours, while G is one cell or one
+ *   straight run);
+ * - where G's term starts to apply, at n on G's far side beside m on its
+ *   near side: with m on G it is at most the step plus G's tail, and the
+ *   tail at most m's bound (m's octile distance to the goal, or its
+ *   distance to the next gate, whose term applies at m, plus that gate's
+ *   tail); with n on G it is G's tail, at most n's octile distance or the
+ *   next gate's term at n, which apply at m too and change by at most the
+ *   step.
+ * (The tests check the searches against Dijkstra on random room maps, and
+ * every shared map's scenarios stay exact.) */
+static void bound_gates(cairn_search *s, const cairn_dead_ends *de) {
+  uint32_t goal_side[CAIRN__DE_SIDE_GATES], start_side[CAIRN__DE_SIDE_GATES];
+  const uint32_t ng = chain_of(de, s->de_ga, s->de_sa, CAIRN__DE_SIDE_GATES, goal_side);
+  const uint32_t ns = chain_of(de, s->de_sa, s->de_ga, CAIRN__DE_SIDE_GATES, start_side);
+  const struct cairn__de_gate *next = NULL;
+  for (uint32_t t = 0; t < ng; t++) next = put_gate(s, de, goal_side[t], false, next);
+  for (uint32_t t = ns; t-- > 0;) next = put_gate(s, de, start_side[t], true, next);
+}
+
 cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_search_opts *o) {
   s->de = NULL;
   s->de_mark = NULL;
+  s->de_gh_n = 0;
   const cairn_dead_ends *de = o ? o->dead_ends : NULL;
   if (!de) return CAIRN_OK;
   if (de->grid != g) return CAIRN_ERR_ARG;
@@ -25,6 +109,10 @@ cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_s
   s->de_swamps = s->de_plain && !s->bounded;
   s->de_ss = de->swamp[s->start];
   s->de_gs = de->swamp[s->goal];
+  /* plain octile searches with 8 moves: the bound holds at the cheapest
+   * terrain, whose walk along a door the argument uses */
+  s->de_area = de->area;
+  if (s->de_plain && s->heuristic == CAIRN_H_OCTILE && s->moves == 8) bound_gates(s, de);
   return CAIRN_OK;
 }
 
@@ -64,6 +152,7 @@ cairn_status cairn__de_begin_fill(cairn_search *s, const cairn_grid *g,
   cairn_status st = cairn__de_begin(s, g, o);
   if (st != CAIRN_OK || !s->de) return st;
   s->de_swamps = false; /* a fill's ends may lie in any number of them */
+  s->de_gh_n = 0;       /* nor has it one goal */
   const cairn_dead_ends *de = s->de;
   /* most fills' ends lie on two chains of nested areas: the start and
    * goal test then serves, with the deepest area of each chain */

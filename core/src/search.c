@@ -155,6 +155,7 @@ void cairn__search_reset(cairn_search *s, cairn__kind kind,
   s->jump = false;
   s->de = NULL;
   s->de_mark = NULL;
+  s->de_gh_n = 0;
   s->node_area = NULL;
 }
 

@@ -49,13 +49,14 @@ CAIRN_INLINE bool in_claim_radius(const cairn_search *s, int32_t x, int32_t y) {
 /* REVERSE (fills only): g is the cost of reaching the sources, so a step
  * from neighbour nb into c costs c's terrain, not nb's. SIZED: a unit of
  * s->size cells a side, its moves and costs those of its footprint
- * (cairn_search_opts.size). */
+ * (cairn_search_opts.size). GATES: the heuristic raised to the dead-end
+ * gates' bound (cairn__de_gate_h; octile A* with 8 moves only). */
 CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
                                          const int H, const int MOVES,
                                          const bool TURN, const int GOAL,
                                          const bool BOUNDED,
                                          const bool REVERSE, const bool SIZED,
-                                         const bool LM) {
+                                         const bool LM, const bool GATES) {
   const cairn_grid *g = s->grid;
   const uint8_t *cost = g->cost;
   const uint32_t *pen = s->pen;
@@ -116,6 +117,7 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
       if (TURN && in_off != 0 && in_off != off[d]) ng += s->turn;
       if (cairn__is_fresh(s, nb)) {
         cairn_cost h = cairn__grid_h_lm(s, H, LM, nb, cx + cairn__dx[d], cy + cairn__dy[d]);
+        if (GATES) h = cairn__de_raise(s, h, nb, cx + cairn__dx[d], cy + cairn__dy[d]);
         cairn__open(s, nb, ng, h, c);
       } else if (cairn__is_open(s, nb) && ng < s->nodes[nb].g) {
         cairn__lower(s, nb, ng, c);
@@ -128,10 +130,11 @@ CAIRN_INLINE cairn_status grid_step_impl(cairn_search *s, uint64_t budget,
   return CAIRN_IN_PROGRESS;
 }
 
-#define GRID_STEP_L(name, H, M, T, G, B, R, S, L)                     \
+#define GRID_STEP_LG(name, H, M, T, G, B, R, S, L, GT)               \
   static cairn_status name(cairn_search *s, uint64_t budget) {        \
-    return grid_step_impl(s, budget, H, M, T, G, B, R, S, L);         \
+    return grid_step_impl(s, budget, H, M, T, G, B, R, S, L, GT);     \
   }
+#define GRID_STEP_L(name, H, M, T, G, B, R, S, L) GRID_STEP_LG(name, H, M, T, G, B, R, S, L, false)
 #define GRID_STEP(name, H, M, T, G, B, R, S) GRID_STEP_L(name, H, M, T, G, B, R, S, false)
 /* Each search kind in all four (turn, moves) forms; bounded ones get _b;
  * L: with landmarks. */
@@ -189,6 +192,14 @@ static const cairn__step_fn one_goal_steps[2][4][2][2][2] = {
 static const cairn__step_fn landmark_steps[2][2][2][2] = {TM_TABLE(lm), TM_TABLE(lm_k)};
 /* [sized][bounded][turn][moves == 4] */
 static const cairn__step_fn goal_set_steps[2][2][2][2] = {TM_TABLE(set), TM_TABLE(set_k)};
+/* A* raised to a dead-end table's gates (plain: one cell, no turn
+ * penalty; octile, 8 moves): [landmarks][bounded] */
+GRID_STEP_LG(step_gates, CAIRN_H_OCTILE, 8, false, GOAL_ONE, false, false, false, false, true)
+GRID_STEP_LG(step_gates_b, CAIRN_H_OCTILE, 8, false, GOAL_ONE, true, false, false, false, true)
+GRID_STEP_LG(step_gates_lm, CAIRN_H_OCTILE, 8, false, GOAL_ONE, false, false, false, true, true)
+GRID_STEP_LG(step_gates_lm_b, CAIRN_H_OCTILE, 8, false, GOAL_ONE, true, false, false, true, true)
+static const cairn__step_fn gate_steps[2][2] = {{step_gates, step_gates_b},
+                                                {step_gates_lm, step_gates_lm_b}};
 
 /* ---- grid entry points ---------------------------------------------- */
 
@@ -297,9 +308,10 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
     s->kind = CAIRN__NONE;
     return s->state = st;
   }
-  s->step = s->lm_used ? landmark_steps[s->size > 1][s->bounded][s->turn != 0][s->moves == 4]
-                       : one_goal_steps[s->size > 1][s->heuristic][s->bounded][s->turn != 0]
-                                       [s->moves == 4];
+  s->step = s->de_gh_n   ? gate_steps[s->lm_used != 0][s->bounded]
+            : s->lm_used ? landmark_steps[s->size > 1][s->bounded][s->turn != 0][s->moves == 4]
+                         : one_goal_steps[s->size > 1][s->heuristic][s->bounded][s->turn != 0]
+                                         [s->moves == 4];
   if (o) avoid_cells(s, g, o->avoid, o->n_avoid);
   const bool goal_blocked =
       s->pen && s->goal != s->start &&
@@ -311,7 +323,7 @@ cairn_status cairn_astar_begin(cairn_search *s, const cairn_grid *g,
     return CAIRN_OK;
   }
   cairn__open(s, s->start, 0,
-              cairn__grid_h_lm(s, s->heuristic, s->lm_used, s->start, start.x + 1, start.y + 1),
+              cairn__grid_h_all(s, s->heuristic, s->lm_used, s->start, start.x + 1, start.y + 1),
               s->start);
   return CAIRN_OK;
 }
@@ -385,7 +397,7 @@ cairn_status cairn_search_cell(const cairn_search *s, cairn_point p,
   out->g = s->nodes[i].g;
   out->h = s->goal_set || s->full_map
                ? 0
-               : cairn__grid_h_lm(s, (int)s->heuristic, s->lm_used, i, p.x + 1, p.y + 1);
+               : cairn__grid_h_all(s, (int)s->heuristic, s->lm_used, i, p.x + 1, p.y + 1);
   out->f = out->g + out->h;
   return CAIRN_OK;
 }

@@ -119,8 +119,8 @@ static void open_pending(cairn_search *s) {
   const uint32_t stride = (uint32_t)s->grid->stride;
   for (uint32_t k = 0; k < s->jp_npend; k++) {
     const uint32_t j = s->jp_pend[k];
-    const cairn_cost h = cairn__grid_h_lm(s, (int)s->heuristic, true, j, (int32_t)(j % stride),
-                                          (int32_t)(j / stride));
+    const cairn_cost h = cairn__grid_h_all(s, (int)s->heuristic, true, j, (int32_t)(j % stride),
+                                           (int32_t)(j / stride));
     cairn__open(s, j, s->nodes[j].g, h, s->parent[j]);
   }
   s->jp_npend = 0;
@@ -153,7 +153,7 @@ static void relax(cairn_search *s, uint32_t j, int32_t jx, int32_t jy, int32_t f
   if (s->de && cairn__de_skips(s, j)) return;
   if (cairn__is_fresh(s, j)) {
     if (s->lm_used) defer(s, j, ng, from);
-    else cairn__open(s, j, ng, cairn__grid_h(s, (int)s->heuristic, jx, jy), from);
+    else cairn__open(s, j, ng, cairn__grid_h_all(s, (int)s->heuristic, false, j, jx, jy), from);
   } else if (cairn__is_open(s, j) && ng < s->nodes[j].g) {
     if (s->nodes[j].heap == PENDING) {
       s->nodes[j].g = ng;
@@ -491,7 +491,7 @@ static cairn_status begin(cairn_search *s, const cairn_grid *g, const cairn_jump
     return CAIRN_OK;
   }
   cairn__open(s, s->start, 0,
-              cairn__grid_h_lm(s, (int)s->heuristic, s->lm_used, s->start, s->sx, s->sy),
+              cairn__grid_h_all(s, (int)s->heuristic, s->lm_used, s->start, s->sx, s->sy),
               s->start);
   return CAIRN_OK;
 }

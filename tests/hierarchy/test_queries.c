@@ -157,10 +157,11 @@ static void dead_ends_skip_rooms(void **state) {
       check_against_astar(q, h, s, g, a, b, &o, &t);
       assert_int_equal(cairn_hpa_find(q, h, a, b, &o, &r), st);
       with += r.expanded;
-      /* on two levels the route costs what it costs without the table:
+      /* on two levels the route costs no more than without the table:
        * the joins are exact in their clusters either way, and the
-       * abstract search skips only areas it never needs */
-      if (m < 3 && st == CAIRN_OK) assert_true(r.route_cost == route);
+       * abstract search skips only areas it never needs (the nearby
+       * case's exact search may finish where it did not: less) */
+      if (m < 3 && st == CAIRN_OK) assert_true(r.route_cost <= route);
     }
     print_message("rooms %d: %zu/%zu found, expanded %llu with the table, %llu without\n", m,
                   t.found, t.queries, (unsigned long long)with, (unsigned long long)without);
@@ -194,10 +195,12 @@ static void dead_ends_skip_rooms(void **state) {
 }
 
 /* On orz100d, whose caves open through doors of many cells that cross
- * the clusters' borders, every fourth scenario row's route costs with the
- * table what it costs without: the abstract search leaves out only the
+ * the clusters' borders, no route of every fourth scenario row costs more
+ * with the table than without: the abstract search leaves out only the
  * areas whose gate lies inside one cluster (skipping them all cost some
- * routes there). Skipped without the Moving AI data. */
+ * routes there). A route may cost less: with the table the exact search
+ * of the nearby case may finish within its budget where it did not.
+ * Skipped without the Moving AI data. */
 static void dead_ends_keep_the_routes(void **state) {
   (void)state;
   const char *dir = CAIRN_MOVINGAI_DIR;
@@ -217,7 +220,7 @@ static void dead_ends_keep_the_routes(void **state) {
   cairn_dead_ends *de = NULL;
   assert_int_equal(cairn_dead_ends_create(g, NULL, &de), CAIRN_OK);
   cairn_hpa_query *q = new_query();
-  size_t rows = 0, dearer = 0;
+  size_t rows = 0, dearer = 0, cheaper = 0;
   for (size_t i = 0; i < cairn_scen_count(sc); i += 4) {
     const cairn_scen_entry *e = cairn_scen_get(sc, i);
     cairn_hpa_path_opts o = cairn_hpa_path_defaults();
@@ -226,10 +229,12 @@ static void dead_ends_keep_the_routes(void **state) {
     const cairn_cost route = r.route_cost;
     o.dead_ends = de;
     assert_int_equal(cairn_hpa_find(q, h, e->start, e->goal, &o, &r), CAIRN_OK);
-    dearer += r.route_cost != route;
+    dearer += r.route_cost > route;
+    cheaper += r.route_cost < route;
     rows++;
   }
-  print_message("orz100d: %zu rows, %zu routes of another cost with the table\n", rows, dearer);
+  print_message("orz100d: %zu rows, %zu routes dearer with the table, %zu cheaper\n", rows,
+                dearer, cheaper);
   assert_true(rows > 500);
   assert_int_equal(dearer, 0);
   cairn_hpa_query_destroy(q);

@@ -42,6 +42,16 @@
  * canonical routes may run through a corner) and the fills enter them as
  * usual.
  *
+ * The gates also bound the rest of a search: every route from outside the
+ * dead ends that hold the goal (but not the start) crosses their gates,
+ * as does every route out of those that hold the start (but not the
+ * goal). So a plain A* or jump point search with the octile heuristic and
+ * 8 moves takes, at each cell on the far side of such a gate, the octile
+ * distance to the gate plus the gate's own bound to the goal when that is
+ * more than the octile distance (for the innermost and the outermost such
+ * area on each side). The bound stays consistent, so the answer stays
+ * exact; the search heads for the gates instead of the walls between.
+ *
  * The areas are found by one depth-first search over the open cells and
  * their legal 8-way moves, each door taken as one node (Hopcroft and
  * Tarjan's cut vertices), rooted in the largest part of each island, so

@@ -99,8 +99,10 @@ typedef struct cairn_search_opts {
   const struct cairn_landmarks *landmarks;
   /** A dead-end table of the searched grid (cairn/dead_ends.h), or NULL
    * (default). A* (one goal) and jump point search then never step into a
-   * dead-end area that holds neither the start nor the goal: the same
-   * cost, fewer expansions on maps with rooms and alcoves. The Dijkstra
+   * dead-end area that holds neither the start nor the goal, and with the
+   * octile heuristic raise it on the far side of the gates every route
+   * crosses (cairn/dead_ends.h): the same cost, fewer expansions on maps
+   * with rooms and alcoves. The Dijkstra
    * fills (cairn_dijkstra_fill, cairn_distance_map) likewise enter only
    * the areas that hold a source or a target: every target keeps its
    * cost, and a fill without targets leaves the cells of the other areas
