@@ -144,9 +144,9 @@ static cairn_status read_header(const uint8_t *p, size_t len, const char *name,
   if (bad) return fail(err, CAIRN_ERR_PARSE, name, "bad header: %s", bad);
   if (hd->flags & HPA_FLAG_ROUTES) {
     const size_t room = len - HPA_HEADER_BYTES - HPA_SUM_BYTES;
-    const uint64_t routes = room < HPA_ROUTES_LEN_BYTES
-                                ? UINT64_MAX
-                                : cairn__le64(p + len - HPA_SUM_BYTES - HPA_ROUTES_LEN_BYTES);
+    if (room < HPA_ROUTES_LEN_BYTES)
+      return fail(err, CAIRN_ERR_PARSE, name, "bad routes: no room for their length");
+    const uint64_t routes = cairn__le64(p + len - HPA_SUM_BYTES - HPA_ROUTES_LEN_BYTES);
     if (routes > room - HPA_ROUTES_LEN_BYTES)
       return fail(err, CAIRN_ERR_PARSE, name, "bad routes: %llu bytes, more than the file holds",
                   (unsigned long long)routes);

@@ -577,6 +577,16 @@ static void routes_ride_along(void **state) {
   assert_int_equal(cairn_hpa_load_routes(bad, len, back, &err), CAIRN_ERR_PARSE);
   assert_non_null(strstr(err.message, "bad routes"));
   refused_load(bad, len, g, NULL, CAIRN_ERR_PARSE, "bad routes");
+  /* the routes' flag with no room for their size (a file of the header,
+   * 7 bytes and the checksum, size and sum forged): refused, not read
+   * before the start of the file (a fuzzer's find) */
+  const size_t tiny = HPA_HEADER_BYTES + 7 + HPA_SUM_BYTES;
+  memset(bad + HPA_HEADER_BYTES, 0, tiny - HPA_HEADER_BYTES);
+  for (int i = 0; i < 8; i++) bad[16 + i] = (uint8_t)(tiny >> (8 * i));
+  forge(bad, tiny);
+  assert_int_equal(cairn_hpa_load_routes(bad, tiny, back, &err), CAIRN_ERR_PARSE);
+  assert_non_null(strstr(err.message, "bad routes: no room"));
+  refused_load(bad, tiny, g, NULL, CAIRN_ERR_PARSE, "bad routes: no room");
   got = route_bytes(back, &blen);
   assert_memory_equal(got, want, rlen);
   free(got);
