@@ -43,9 +43,9 @@ static struct cairn__de_gate *put_gate(cairn_search *s, const cairn_dead_ends *d
   return q;
 }
 
-/* The areas that hold area `from` but not area `other`, innermost first:
- * how many there are, and into out[0 .. k) k of them spread evenly over
- * that chain, its two ends included. */
+/* Of the areas that hold area `from` but not area `other` (a chain,
+ * innermost first), up to k spread evenly over it, its two ends included,
+ * into out; returns how many. */
 static uint32_t chain_of(const cairn_dead_ends *de, uint32_t from, uint32_t other, uint32_t k,
                          uint32_t *out) {
   uint32_t n = 0;
