@@ -9,10 +9,8 @@
 
 /* ---- doors -------------------------------------------------------------- */
 
-/* The one door length a run from c by `step` can have: c right after a
- * wall, then 2 .. CAIRN__DE_MAX_DOOR cells at terrain `least`, then a
- * wall; 0 when there is none. */
-static unsigned run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8_t least) {
+/* dead_ends_work.h has the contract. */
+unsigned cairn__de_run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8_t least) {
   if (c < step || g->cost[c - step] || g->cost[c] != least) return 0;
   unsigned len = 1;
   while (len <= CAIRN__DE_MAX_DOOR && c + len * step < g->padded &&
@@ -50,7 +48,7 @@ void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint3
     for (size_t k = 0; k < n; k++) {
       const uint32_t c = cells ? cells[k] : (uint32_t)k;
       for (unsigned down = 0; down < 2; down++) {
-        const unsigned len = run_length(g, c, down ? (uint32_t)g->stride : 1u, least);
+        const unsigned len = cairn__de_run_length(g, c, down ? (uint32_t)g->stride : 1u, least);
         if (!len) continue;
         const unsigned kind = 2 * len + down;
         if (pass == 0) at[kind + 1]++;
@@ -348,9 +346,9 @@ void cairn__de_set_stats(cairn_dead_ends *de) {
     if (de->depth[a] > s.depth) s.depth = de->depth[a];
     const uint32_t u = de->gate[a];
     if (!cairn__de_bit(de->gate_bits, u)) s.gates++;
-    const unsigned len = de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
+    const unsigned len = cairn__de_gate_len(de, a);
     for (unsigned i = 0; i < len; i++)
-      cairn__de_set_bit(de->gate_bits, u + i * door_step(g, de->door[a]));
+      cairn__de_set_bit(de->gate_bits, u + i * cairn__de_gate_step(de, a));
     if (len == 1) cairn__de_set_bit(de->cell_gate_bits, u);
   }
   for (size_t c = 0; c < de->padded; c++) {

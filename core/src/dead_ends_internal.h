@@ -93,6 +93,23 @@ CAIRN_INLINE void cairn__de_set_bit(uint64_t *bits, uint32_t c) {
   bits[c >> 6] |= 1ull << (c & 63u);
 }
 
+/* The cells of area a's gate: 1 for a cell, a door's length. */
+CAIRN_INLINE unsigned cairn__de_gate_len(const cairn_dead_ends *de, uint32_t a) {
+  return de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
+}
+
+/* The padded step from one cell of area a's gate to the next: down a
+ * column or right along a row. */
+CAIRN_INLINE uint32_t cairn__de_gate_step(const cairn_dead_ends *de, uint32_t a) {
+  return de->door[a] & CAIRN__DE_DOOR_DOWN ? (uint32_t)de->grid->stride : 1u;
+}
+
+/* The padded index of the last cell of area a's gate (the gate itself for
+ * a cell). */
+CAIRN_INLINE uint32_t cairn__de_gate_last(const cairn_dead_ends *de, uint32_t a) {
+  return de->gate[a] + (cairn__de_gate_len(de, a) - 1u) * cairn__de_gate_step(de, a);
+}
+
 /* Whether a search from an area with id sa to one with id ga may enter
  * area y: y holds the start or the goal (or is a root), or, for a search
  * that is not plain, y is behind a door. */

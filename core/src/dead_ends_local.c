@@ -108,8 +108,8 @@ static uint32_t innermost(const cairn_dead_ends *de, const de_local *lc) {
 /* Takes dead end a as A when no changed cell touches its gate. */
 static bool take_area(const cairn_dead_ends *de, de_local *lc, uint32_t a) {
   const cairn_grid *g = de->grid;
-  const unsigned len = de->door[a] ? de->door[a] & CAIRN__DE_DOOR_LEN : 1u;
-  const uint32_t step = door_step(g, de->door[a]);
+  const unsigned len = cairn__de_gate_len(de, a);
+  const uint32_t step = cairn__de_gate_step(de, a);
   for (uint32_t i = 0; i < lc->n_changed; i++)
     for (unsigned j = 0; j < len; j++)
       if (cell_distance(g, lc->changed[i], de->gate[a] + j * step) < 2) return false;
@@ -290,22 +290,18 @@ static bool tried_before(const cairn_grid *g, const uint16_t *marks, uint32_t x,
   return mlen < len || (mlen == len && (mdown < down || (mdown == down && first < c)));
 }
 
-/* The candidate door through gate cell d across G (down: the way), as
- * run_length in dead_ends.c finds it: the run of cells at the cheapest
- * terrain through d, a wall at each end, 2 .. CAIRN__DE_MAX_DOOR long.
- * Its first cell into *c, its length returned (0: none). */
+/* The candidate door through gate cell d across G (step: the way), the
+ * full pass's (cairn__de_run_length) from the first cell of the run at
+ * the cheapest terrain that holds d: that cell into *c, its length
+ * returned (0: none). */
 static unsigned run_through(const cairn_grid *g, uint32_t d, uint32_t step, uint8_t least,
                             uint32_t *c) {
-  uint32_t a = d, b = d;
-  unsigned len = 1;
-  while (len <= CAIRN__DE_MAX_DOOR && a >= step && g->cost[a - step] == least) a -= step, len++;
-  while (len <= CAIRN__DE_MAX_DOOR && b + step < g->padded && g->cost[b + step] == least)
-    b += step, len++;
-  if (len < 2 || len > CAIRN__DE_MAX_DOOR || a < step || b + step >= g->padded ||
-      g->cost[a - step] || g->cost[b + step])
-    return 0;
+  uint32_t a = d;
+  for (unsigned back = 0; back < CAIRN__DE_MAX_DOOR && a >= step && g->cost[a - step] == least;
+       back++)
+    a -= step;
   *c = a;
-  return len;
+  return cairn__de_run_length(g, a, step, least);
 }
 
 /* Whether door G still stands after the search without doors: none of its

@@ -14,8 +14,7 @@ static cairn_cost gates_apart(const cairn_search *s, const struct cairn__de_gate
                               const struct cairn__de_gate *b) {
   const int32_t gx = a->x1 < b->x0 ? b->x0 - a->x1 : b->x1 < a->x0 ? a->x0 - b->x1 : 0;
   const int32_t gy = a->y1 < b->y0 ? b->y0 - a->y1 : b->y1 < a->y0 ? a->y0 - b->y1 : 0;
-  const uint32_t lo = (uint32_t)(gx < gy ? gx : gy), hi = (uint32_t)(gx < gy ? gy : gx);
-  return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+  return cairn__octile_h(s, (uint32_t)gx, (uint32_t)gy);
 }
 
 /* Adds area a's gate (one cell or a door) to the bound, for the cells
@@ -26,15 +25,14 @@ static struct cairn__de_gate *put_gate(cairn_search *s, const cairn_dead_ends *d
                                        bool inside, const struct cairn__de_gate *next) {
   struct cairn__de_gate *q = &s->de_gh[s->de_gh_n++];
   const uint32_t stride = (uint32_t)de->grid->stride, c = de->gate[a];
-  const int32_t last = de->door[a] ? (int32_t)(de->door[a] & CAIRN__DE_DOOR_LEN) - 1 : 0;
-  const bool down = (de->door[a] & CAIRN__DE_DOOR_DOWN) != 0;
+  const uint32_t last = cairn__de_gate_last(de, a);
   q->lo = a;
   q->hi = de->end[a];
   q->inside = inside;
   q->x0 = (int32_t)(c % stride);
   q->y0 = (int32_t)(c / stride);
-  q->x1 = q->x0 + (down ? 0 : last);
-  q->y1 = q->y0 + (down ? last : 0);
+  q->x1 = (int32_t)(last % stride);
+  q->y1 = (int32_t)(last / stride);
   q->tail = cairn__de_gate_dist(s, q, s->gx, s->gy);
   if (next) {
     const cairn_cost via = gates_apart(s, q, next) + next->tail;
@@ -111,7 +109,6 @@ cairn_status cairn__de_begin(cairn_search *s, const cairn_grid *g, const cairn_s
   s->de_gs = de->swamp[s->goal];
   /* plain octile searches with 8 moves: the bound holds at the cheapest
    * terrain, whose walk along a door the argument uses */
-  s->de_area = de->area;
   if (s->de_plain && s->heuristic == CAIRN_H_OCTILE && s->moves == 8) bound_gates(s, de);
   return CAIRN_OK;
 }

@@ -85,6 +85,11 @@ typedef struct de_arrays {
   uint32_t count;
 } de_arrays;
 
+/* The one door length a run from c by `step` can have: c right after a
+ * wall, then 2 .. CAIRN__DE_MAX_DOOR cells at terrain `least`, then a
+ * wall; 0 when there is none. */
+unsigned cairn__de_run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8_t least);
+
 /* Marks the doors: straight runs of 2 .. CAIRN__DE_MAX_DOOR cells at the
  * grid's cheapest terrain between two walls, the shorter first, rows
  * before columns, cells in index order, none sharing a cell with one

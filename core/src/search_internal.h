@@ -171,7 +171,6 @@ struct cairn_search {
     cairn_cost tail;
   } de_gh[2 * CAIRN__DE_SIDE_GATES];
   uint32_t de_gh_n;
-  const uint32_t *de_area; /* the table's areas, for the bound */
   /* a fill from or to several cells: a byte an area, nonzero for the
    * areas that hold one of them or hold such an area (de_mark, NULL for
    * the start and goal above); de_room, de_room_cap: its buffer, kept */
@@ -332,15 +331,19 @@ static inline uint32_t cairn__pop(cairn_search *s) {
   return top;
 }
 
+/* The octile distance of a (dx, dy) offset in the heuristic's units. */
+CAIRN_INLINE cairn_cost cairn__octile_h(const cairn_search *s, uint32_t dx, uint32_t dy) {
+  const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+}
+
 /* The heuristic H from padded cell (x, y) to the search's goal. */
 CAIRN_INLINE cairn_cost cairn__grid_h(const cairn_search *s, int H, int32_t x,
                                int32_t y) {
   uint32_t dx = (uint32_t)abs(x - s->gx), dy = (uint32_t)abs(y - s->gy);
   switch (H) {
-  case CAIRN_H_OCTILE: {
-    uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
-  }
+  case CAIRN_H_OCTILE:
+    return cairn__octile_h(s, dx, dy);
   case CAIRN_H_MANHATTAN:
     return s->h_straight * (dx + dy);
   case CAIRN_H_EUCLIDEAN:
@@ -371,8 +374,7 @@ CAIRN_INLINE cairn_cost cairn__de_gate_dist(const cairn_search *s, const struct 
                                             int32_t x, int32_t y) {
   const uint32_t dx = (uint32_t)(x < q->x0 ? q->x0 - x : x > q->x1 ? x - q->x1 : 0);
   const uint32_t dy = (uint32_t)(y < q->y0 ? q->y0 - y : y > q->y1 ? y - q->y1 : 0);
-  const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return s->h_straight * (hi - lo) + s->h_diag_extra * lo;
+  return cairn__octile_h(s, dx, dy);
 }
 
 /* The gates' bound at padded cell c = (x, y): for each gate on whose far
@@ -381,7 +383,7 @@ CAIRN_INLINE cairn_cost cairn__de_gate_dist(const cairn_search *s, const struct 
  * applies). With the octile bound it is consistent: see
  * dead_ends_search.c. */
 CAIRN_INLINE cairn_cost cairn__de_gate_h(const cairn_search *s, uint32_t c, int32_t x, int32_t y) {
-  const uint32_t a = s->de_area[c];
+  const uint32_t a = s->de->area[c];
   cairn_cost best = 0;
   for (uint32_t k = 0; k < s->de_gh_n; k++) {
     const struct cairn__de_gate *q = &s->de_gh[k];

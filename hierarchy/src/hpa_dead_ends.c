@@ -23,12 +23,9 @@ size_t hpa_skip_memory(const hpa_skip *k) { return k->area_cap * sizeof *k->area
  * by the cluster's own edge. */
 static uint32_t skippable(const cairn_hpa *h, const cairn_dead_ends *de, uint32_t a) {
   for (; a && de->gate[a] != UINT32_MAX; a = de->area[de->gate[a]]) {
-    if (!de->door[a]) return a;
-    const cairn_point p = hpa_point(h, de->gate[a]);
-    const int32_t last = (int32_t)(de->door[a] & CAIRN__DE_DOOR_LEN) - 1;
-    const bool down = (de->door[a] & CAIRN__DE_DOOR_DOWN) != 0;
-    const cairn_point q = {p.x + (down ? 0 : last), p.y + (down ? last : 0)};
-    if (hpa_cluster_of(h, p) == hpa_cluster_of(h, q)) return a;
+    const cairn_point first = hpa_point(h, de->gate[a]);
+    const cairn_point last = hpa_point(h, cairn__de_gate_last(de, a));
+    if (hpa_cluster_of(h, first) == hpa_cluster_of(h, last)) return a;
   }
   return 0;
 }
