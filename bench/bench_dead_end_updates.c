@@ -9,7 +9,9 @@
  *
  *   cairn_bench_dead_end_updates [--edits N] [--seed S] MAP...
  *
- * One line per map: MAP  updates  mean_ms  median_ms
+ * One line per map: MAP  updates  mean_ms  median_ms  whole (updates that
+ * searched the whole grid, cairn_dead_ends_stats.whole_searches less the
+ * create's)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cairn/dead_ends.h"
@@ -70,8 +72,11 @@ static int run_map(const char *path, long edits, uint64_t seed) {
   for (size_t i = 0; i < n; i++) sum += times[i];
   qsort(times, n, sizeof *times, cmp_double);
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  if (ok && n)
-    printf("%-24s %8zu %9.3f %9.3f\n", name, n, sum / (double)n, times[n / 2]);
+  cairn_dead_ends_stats ds;
+  cairn_dead_ends_get_stats(de, &ds);
+  if (ok && n) /* the create's whole search is not an update */
+    printf("%-24s %8zu %9.3f %9.3f %8llu\n", name, n, sum / (double)n, times[n / 2],
+           (unsigned long long)(ds.whole_searches - 1));
   free(times);
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);
@@ -92,7 +97,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: cairn_bench_dead_end_updates [--edits N] [--seed S] MAP...\n");
     return 2;
   }
-  printf("%-24s %8s %9s %9s\n", "map", "updates", "mean_ms", "median_ms");
+  printf("%-24s %8s %9s %9s %8s\n", "map", "updates", "mean_ms", "median_ms", "whole");
   int ok = 1;
   for (int i = first; i < argc; i++) ok &= run_map(argv[i], edits, seed);
   return ok ? 0 : 1;

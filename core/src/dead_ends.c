@@ -587,6 +587,8 @@ uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t x, int32_t y) {
 cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_ends_stats *out) {
   if (!de || !out) return CAIRN_ERR_ARG;
   *out = de->stats;
+  out->local_updates = de->locals;
+  out->whole_searches = de->finds;
   return CAIRN_OK;
 }
 

@@ -552,6 +552,11 @@ static void edits_inside_search_one_area(void **state) {
     }
     locals += de->locals;
     finds += de->finds - f0;
+    cairn_dead_ends_stats st; /* the stats count the same updates */
+    assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+    assert_int_equal(st.local_updates, de->locals);
+    assert_int_equal(st.whole_searches, de->finds);
+    assert_true(st.whole_searches >= 1); /* the create's */
     cairn_dead_ends_destroy(de);
     cairn_grid_destroy(g);
   }

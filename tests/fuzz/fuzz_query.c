@@ -172,6 +172,9 @@ static void check_dead_ends(world *w) {
   cairn_dead_ends_stats a, b;
   CHECK(cairn_dead_ends_get_stats(w->de, &a) == CAIRN_OK);
   CHECK(cairn_dead_ends_get_stats(fresh, &b) == CAIRN_OK);
+  /* the counts of the updates run are each table's history, not its areas */
+  a.local_updates = b.local_updates;
+  a.whole_searches = b.whole_searches;
   CHECK(memcmp(&a, &b, sizeof a) == 0);
   cairn_dead_ends_destroy(fresh);
 }

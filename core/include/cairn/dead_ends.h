@@ -94,6 +94,10 @@ typedef struct cairn_dead_ends_stats {
   uint32_t swamps;  /**< swamps: room corners no shortest path between two
                          cells outside them needs */
   size_t swamp_cells; /**< open cells in swamps */
+  uint64_t local_updates; /**< updates that searched one dead end again */
+  uint64_t whole_searches; /**< searches of the whole grid: the create's,
+                                and each update's that could not stay inside
+                                one dead end */
 } cairn_dead_ends_stats;
 
 /** Finds the dead ends of `grid`. The grid must outlive the table.
