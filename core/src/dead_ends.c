@@ -7,6 +7,11 @@
 
 #include <string.h>
 
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define DE_SSE2 1
+#endif
+
 /* ---- doors -------------------------------------------------------------- */
 
 /* dead_ends_work.h has the contract. */
@@ -35,6 +40,49 @@ static bool door_free(const uint16_t *door, const uint32_t *cut, const uint8_t *
 /* Each candidate's bucket: by length, rows before columns. */
 #define DOOR_KINDS (2 * (CAIRN__DE_MAX_DOOR + 1))
 
+/* Cell c's candidates (the run from it along its row, then down its
+ * column) into their buckets: counted (pass 0) or listed (pass 1). */
+static void put_candidates(const cairn_grid *g, uint32_t c, uint8_t least, int pass, size_t *at,
+                           uint32_t *list) {
+  for (unsigned down = 0; down < 2; down++) {
+    const unsigned len = cairn__de_run_length(g, c, down ? (uint32_t)g->stride : 1u, least);
+    if (!len) continue;
+    const unsigned kind = 2 * len + down;
+    if (pass == 0) at[kind + 1]++;
+    else list[at[kind]++] = c;
+  }
+}
+
+#ifdef DE_SSE2
+/* The sixteen cells from c on that may start a candidate, a bit each: at
+ * the cheapest terrain, with a wall before them in their row or column
+ * (c >= the stride). Most cells have neither, and every full pass asks
+ * every cell twice. */
+static unsigned start_bits(const cairn_grid *g, uint32_t c, uint8_t least) {
+  const __m128i zero = _mm_setzero_si128();
+  const uint8_t *t = g->cost + c;
+  const __m128i here = _mm_loadu_si128((const __m128i *)(const void *)t);
+  const __m128i left = _mm_loadu_si128((const __m128i *)(const void *)(t - 1));
+  const __m128i up = _mm_loadu_si128((const __m128i *)(const void *)(t - g->stride));
+  const __m128i walled = _mm_or_si128(_mm_cmpeq_epi8(left, zero), _mm_cmpeq_epi8(up, zero));
+  const __m128i cheap = _mm_cmpeq_epi8(here, _mm_set1_epi8((char)least));
+  return (unsigned)_mm_movemask_epi8(_mm_and_si128(walled, cheap));
+}
+#endif
+
+/* Every padded cell's candidates, in index order. */
+static void put_all_candidates(const cairn_grid *g, uint8_t least, int pass, size_t *at,
+                               uint32_t *list) {
+  size_t c = 0;
+#ifdef DE_SSE2
+  for (; c < (size_t)g->stride; c++) put_candidates(g, (uint32_t)c, least, pass, at, list);
+  for (; c + 16 <= g->padded; c += 16)
+    for (unsigned bits = start_bits(g, (uint32_t)c, least); bits; bits &= bits - 1)
+      put_candidates(g, (uint32_t)c + (uint32_t)cairn__ctz(bits), least, pass, at, list);
+#endif
+  for (; c < g->padded; c++) put_candidates(g, (uint32_t)c, least, pass, at, list);
+}
+
 void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint32_t *cut,
                                 const uint32_t *cells, size_t n, const uint8_t *in,
                                 uint32_t *list) {
@@ -45,16 +93,8 @@ void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint3
   size_t at[DOOR_KINDS + 1];
   memset(at, 0, sizeof at);
   for (int pass = 0; pass < 2; pass++) {
-    for (size_t k = 0; k < n; k++) {
-      const uint32_t c = cells ? cells[k] : (uint32_t)k;
-      for (unsigned down = 0; down < 2; down++) {
-        const unsigned len = cairn__de_run_length(g, c, down ? (uint32_t)g->stride : 1u, least);
-        if (!len) continue;
-        const unsigned kind = 2 * len + down;
-        if (pass == 0) at[kind + 1]++;
-        else list[at[kind]++] = c;
-      }
-    }
+    if (!cells) put_all_candidates(g, least, pass, at, list);
+    for (size_t k = 0; cells && k < n; k++) put_candidates(g, cells[k], least, pass, at, list);
     if (pass == 0)
       for (unsigned kind = 1; kind <= DOOR_KINDS; kind++) at[kind] += at[kind - 1];
   }
@@ -331,13 +371,13 @@ static uint32_t pick_roots(const cairn_dead_ends *de, de_work *k, uint32_t *firs
 }
 
 
-void cairn__de_set_stats(cairn_dead_ends *de) {
-  const cairn_grid *g = de->grid;
+/* The stats and the gate bits that follow from the areas alone: all but
+ * the open cells' count (and their dead bits, which the callers set). */
+static cairn_dead_ends_stats area_stats(cairn_dead_ends *de) {
   cairn_dead_ends_stats s;
   memset(&s, 0, sizeof s);
   memset(de->gate_bits, 0, de->words * sizeof *de->gate_bits);
   memset(de->cell_gate_bits, 0, de->words * sizeof *de->cell_gate_bits);
-  memset(de->dead_bits, 0, de->words * sizeof *de->dead_bits);
   for (uint32_t a = 1; a <= de->count; a++) {
     if (de->gate[a] == UINT32_MAX) continue;
     s.areas++;
@@ -351,11 +391,34 @@ void cairn__de_set_stats(cairn_dead_ends *de) {
       cairn__de_set_bit(de->gate_bits, u + i * cairn__de_gate_step(de, a));
     if (len == 1) cairn__de_set_bit(de->cell_gate_bits, u);
   }
+  return s;
+}
+
+void cairn__de_set_stats(cairn_dead_ends *de) {
+  const cairn_grid *g = de->grid;
+  cairn_dead_ends_stats s = area_stats(de);
+  memset(de->dead_bits, 0, de->words * sizeof *de->dead_bits);
   for (size_t c = 0; c < de->padded; c++) {
     const uint32_t a = de->area[c];
     if (!g->cost[c]) continue;
     s.open++;
     if (de->gate[a] != UINT32_MAX) cairn__de_set_bit(de->dead_bits, (uint32_t)c);
+  }
+  de->stats = s;
+  cairn__de_find_swamps(de);
+}
+
+void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n) {
+  const cairn_grid *g = de->grid;
+  cairn_dead_ends_stats s = area_stats(de);
+  s.open = de->stats.open;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t c = changed[i];
+    const bool now = g->cost[c] != 0, was = cairn__de_bit(de->open_bits, c);
+    if (now == was) continue;
+    s.open = now ? s.open + 1 : s.open - 1;
+    const uint64_t bit = 1ull << (c & 63u);
+    de->dead_bits[c >> 6] = now ? de->dead_bits[c >> 6] | bit : de->dead_bits[c >> 6] & ~bit;
   }
   de->stats = s;
   cairn__de_find_swamps(de);
@@ -465,6 +528,22 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
                           uint64_t *at_least) {
   const size_t c0 = w * 64, n = de->padded - c0 < 64 ? de->padded - c0 : 64;
   *open = *at_least = 0;
+#ifdef DE_SSE2
+  /* every update compares the whole grid's shape twice: sixteen cells a
+   * compare where SSE2 is (every x86-64), the same bits as the loop */
+  if (n == 64) {
+    const __m128i zero = _mm_setzero_si128(), at = _mm_set1_epi8((char)least);
+    for (unsigned q = 0; q < 4; q++) {
+      const __m128i v =
+          _mm_loadu_si128((const __m128i *)(const void *)(de->grid->cost + c0 + 16 * q));
+      const unsigned blocked = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
+      const unsigned cheap = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, at));
+      *open |= (uint64_t)(~blocked & 0xffffu) << (16 * q);
+      *at_least |= (uint64_t)cheap << (16 * q);
+    }
+    return;
+  }
+#endif
   for (size_t i = 0; i < n; i++) {
     const uint8_t t = de->grid->cost[c0 + i];
     *open |= (uint64_t)(t != 0) << i;

@@ -159,13 +159,23 @@ static void mark_cells(const cairn_dead_ends *de, de_local *lc) {
     const uint32_t c = lc->changed[i];
     if (g->cost[c] && !was_open(de, c)) lc->in[c] = 1;
   }
+  /* the cells open before (a word of them at a time: most words of a
+   * cave map hold none) and those the edit opened (changed[] is in index
+   * order), in index order */
   lc->n_list = 0;
-  for (uint32_t c = 0; c < (uint32_t)de->padded; c++) {
-    const uint32_t a = de->area[c];
-    const bool old = g->cost[c] && was_open(de, c) && lc->area <= a && a < lc->old_end;
-    if (old || lc->in[c]) {
-      lc->in[c] = 1;
-      lc->list[lc->n_list++] = c;
+  uint32_t next = 0;
+  for (size_t w = 0; w < de->words; w++) {
+    uint64_t cand = de->open_bits[w];
+    for (; next < lc->n_changed && lc->changed[next] >> 6 == w; next++)
+      cand |= 1ull << (lc->changed[next] & 63u);
+    for (; cand; cand &= cand - 1) {
+      const uint32_t c = (uint32_t)(w * 64 + (size_t)cairn__ctz64(cand));
+      const uint32_t a = de->area[c];
+      const bool old = g->cost[c] && was_open(de, c) && lc->area <= a && a < lc->old_end;
+      if (old || lc->in[c]) {
+        lc->in[c] = 1;
+        lc->list[lc->n_list++] = c;
+      }
     }
   }
 }
@@ -427,7 +437,8 @@ static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   for (uint32_t a = 1; a < lc->area; a++) copy_area(de, &r, a, a, lc->old_end, shift);
   for (uint32_t a = lc->old_end; a <= de->count; a++)
     copy_area(de, &r, a, (uint32_t)((int64_t)a + shift), lc->old_end, shift);
-  for (uint32_t c = 0; c < (uint32_t)de->padded; c++)
+  /* the ids after A's move by the areas A gained or lost: none, mostly */
+  for (uint32_t c = 0; shift && c < (uint32_t)de->padded; c++)
     if (de->area[c] >= lc->old_end) de->area[c] = (uint32_t)((int64_t)de->area[c] + shift);
   for (uint32_t i = 0; i < lc->n_changed; i++)
     if (!de->grid->cost[lc->changed[i]]) de->area[lc->changed[i]] = 0;
@@ -479,6 +490,6 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
   const bool done = found && splice(de, &sc->k, &lc);
   if (done) keep_doors(de, &sc->k, &lc);
   if (found) scratch_clean(sc, &lc);
-  if (done) cairn__de_set_stats(de);
+  if (done) cairn__de_set_stats_inside(de, lc.changed, lc.n_changed);
   return done;
 }

@@ -46,6 +46,11 @@
 
 #include <string.h>
 
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define DE_SWAMP_SSE2 1
+#endif
+
 /* The frame of one corner: its padded cell and coordinates, the way
  * into the room (sx, sy), its area, the cheapest terrain, the id its
  * cells get. A cell's i and j count its steps from the corner along sx
@@ -254,6 +259,36 @@ static size_t grow(cairn_dead_ends *de, const corner *k) {
 #define STEP_S 4u
 #define STEP_N 8u
 
+/* Whether cell c (column x of row y) may be a corner: at the cheapest
+ * terrain, with a wall west or east of it and one north or south (its
+ * straight moves say which), most cells of a room having neither. */
+static bool may_be_corner(const cairn_grid *g, uint32_t c, uint8_t least) {
+  const unsigned m = g->moves[c];
+  return (m & (STEP_E | STEP_W)) != (STEP_E | STEP_W) &&
+         (m & (STEP_S | STEP_N)) != (STEP_S | STEP_N) && g->cost[c] == least;
+}
+
+/* The cells from c on (n of them, up to 16) that may_be_corner lets
+ * through, a bit each: sixteen at a time where SSE2 is (every x86-64),
+ * as the scan over every cell is most of what finding swamps costs. */
+static unsigned corner_bits(const cairn_grid *g, uint32_t c, unsigned n, uint8_t least) {
+#ifdef DE_SWAMP_SSE2
+  if (n == 16) {
+    const __m128i m = _mm_loadu_si128((const __m128i *)(const void *)(g->moves + c));
+    const __m128i t = _mm_loadu_si128((const __m128i *)(const void *)(g->cost + c));
+    const __m128i ew = _mm_set1_epi8((char)(STEP_E | STEP_W));
+    const __m128i sn = _mm_set1_epi8((char)(STEP_S | STEP_N));
+    const __m128i through = _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(m, ew), ew),
+                                         _mm_cmpeq_epi8(_mm_and_si128(m, sn), sn));
+    const __m128i cheap = _mm_cmpeq_epi8(t, _mm_set1_epi8((char)least));
+    return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(through, cheap));
+  }
+#endif
+  unsigned bits = 0;
+  for (unsigned i = 0; i < n; i++) bits |= (unsigned)may_be_corner(g, c + i, least) << i;
+  return bits;
+}
+
 void cairn__de_find_swamps(cairn_dead_ends *de) {
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
@@ -262,23 +297,24 @@ void cairn__de_find_swamps(cairn_dead_ends *de) {
   uint32_t found = 0;
   size_t cells = 0;
   for (int32_t y = 0; y < g->height; y++) {
-    uint32_t c = cairn__grid_index(g, 0, y);
-    for (int32_t x = 0; x < g->width; x++, c++) {
-      /* a corner: a wall west or east of it and one north or south (its
-       * straight moves say which), most cells of a room having neither */
-      const unsigned m = g->moves[c];
-      if ((m & (STEP_E | STEP_W)) == (STEP_E | STEP_W) ||
-          (m & (STEP_S | STEP_N)) == (STEP_S | STEP_N) || g->cost[c] != least || de->swamp[c])
-        continue;
-      for (unsigned f = 0; f < 4; f++) {
-        const int32_t sx = f & 1u ? -1 : 1, sy = f & 2u ? -1 : 1;
-        if (m & (sx > 0 ? STEP_W : STEP_E) || m & (sy > 0 ? STEP_N : STEP_S)) continue;
-        const corner k = {c, x, y, sx, sy, de->area[c], least, (uint16_t)(found % 32767u + 1u)};
-        const size_t n = grow(de, &k);
-        if (!n) continue;
-        found++;
-        cells += n;
-        break; /* the corner cell is taken */
+    const uint32_t row = cairn__grid_index(g, 0, y);
+    for (int32_t x0 = 0; x0 < g->width; x0 += 16) {
+      const unsigned n = g->width - x0 < 16 ? (unsigned)(g->width - x0) : 16u;
+      for (unsigned bits = corner_bits(g, row + (uint32_t)x0, n, least); bits; bits &= bits - 1) {
+        const int32_t x = x0 + cairn__ctz(bits);
+        const uint32_t c = row + (uint32_t)x;
+        const unsigned m = g->moves[c];
+        if (de->swamp[c]) continue; /* taken by a pocket found before */
+        for (unsigned f = 0; f < 4; f++) {
+          const int32_t sx = f & 1u ? -1 : 1, sy = f & 2u ? -1 : 1;
+          if (m & (sx > 0 ? STEP_W : STEP_E) || m & (sy > 0 ? STEP_N : STEP_S)) continue;
+          const corner k = {c, x, y, sx, sy, de->area[c], least, (uint16_t)(found % 32767u + 1u)};
+          const size_t got = grow(de, &k);
+          if (!got) continue;
+          found++;
+          cells += got;
+          break; /* the corner cell is taken */
+        }
       }
     }
   }

@@ -131,8 +131,13 @@ void cairn__de_arrays_free(const cairn_allocator *a, de_arrays *r);
 void cairn__de_put_areas(cairn_dead_ends *de, const de_arrays *r);
 
 /* The table's gate, door and dead-cell bits and its stats, from its
- * areas. */
+ * areas, and its swamps. */
 void cairn__de_set_stats(cairn_dead_ends *de);
+/* The same after an update inside one dead end, which kept every open
+ * cell's deadness but the n changed cells' (those it opened lie in the
+ * dead end, those it closed in none): the cells' pass left out. Before
+ * the update's snapshot of the open cells is taken. */
+void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n);
 
 /* Word w of the grid's open and cheapest-terrain (`least`) bits now. */
 void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, uint64_t *open,
