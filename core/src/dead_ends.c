@@ -143,6 +143,19 @@ CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
  * a door's own cells are no neighbours. */
 static uint32_t next_neighbour(const cairn_grid *g, de_work *k, const int32_t off[8],
                                uint32_t v) {
+  if (!k->door[v]) {
+    /* a cell in no door, most nodes: its own moves from where it stopped
+     * (a neighbour is never in its node) */
+    const unsigned head = k->next[v] & HEAD, at = k->next[v] & (unsigned)~HEAD;
+    const unsigned left = at < 8u ? ((unsigned)g->moves[v] & STRAIGHT_MOVES) >> at << at : 0u;
+    if (!left) {
+      k->next[v] = (uint16_t)(head | 8u);
+      return UINT32_MAX;
+    }
+    const unsigned d = (unsigned)cairn__ctz(left);
+    k->next[v] = (uint16_t)(head | (d + 1u));
+    return node_of(g, k->door, (uint32_t)((int32_t)v + off[d]));
+  }
   const unsigned len = node_cells(k->door, v);
   const uint32_t step = door_step(g, k->door[v]);
   unsigned at = k->next[v] & (unsigned)~HEAD;
