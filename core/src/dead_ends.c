@@ -158,11 +158,16 @@ static uint32_t next_neighbour(const cairn_grid *g, de_work *k, const int32_t of
   }
   const unsigned len = node_cells(k->door, v);
   const uint32_t step = door_step(g, k->door[v]);
+  /* along the door, a step from one of its cells to the next stays in the
+   * node: only its ends step on that way */
+  const unsigned back = step == 1u ? STEP_W : STEP_N, on = step == 1u ? STEP_E : STEP_S;
   unsigned at = k->next[v] & (unsigned)~HEAD;
   uint32_t w = UINT32_MAX;
   while (at < len * 8u && w == UINT32_MAX) {
-    const uint32_t c = v + (at >> 3) * step;
-    const unsigned left = ((unsigned)g->moves[c] & STRAIGHT_MOVES) >> (at & 7u) << (at & 7u);
+    const unsigned i = at >> 3;
+    const uint32_t c = v + i * step;
+    const unsigned ways = STRAIGHT_MOVES & ~(i > 0 ? back : 0u) & ~(i + 1 < len ? on : 0u);
+    const unsigned left = ((unsigned)g->moves[c] & ways) >> (at & 7u) << (at & 7u);
     if (!left) {
       at = (at | 7u) + 1u;
       continue;

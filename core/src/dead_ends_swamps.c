@@ -252,13 +252,6 @@ static size_t grow(cairn_dead_ends *de, const corner *k) {
   return kept;
 }
 
-/* Move bits of the straight steps (cairn__dx order): east, west, south,
- * north. */
-#define STEP_E 1u
-#define STEP_W 2u
-#define STEP_S 4u
-#define STEP_N 8u
-
 /* Whether cell c (column x of row y) may be a corner: at the cheapest
  * terrain, with a wall west or east of it and one north or south (its
  * straight moves say which), most cells of a room having neither. */

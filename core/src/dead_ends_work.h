@@ -43,6 +43,13 @@ typedef struct de_work {
 _Static_assert(CAIRN__DE_MAX_DOOR * 8 < HEAD, "a door's moves fit next[] beside HEAD");
 _Static_assert(CAIRN__DE_MAX_DOOR <= CAIRN__DE_DOOR_LEN, "a door's length fits its byte");
 
+/* Move bits of the straight steps (cairn__dx order): east, west, south,
+ * north. */
+#define STEP_E 1u
+#define STEP_W 2u
+#define STEP_S 4u
+#define STEP_N 8u
+
 /* The step along a door: down a column or right along a row. */
 CAIRN_INLINE uint32_t door_step(const cairn_grid *g, unsigned b) {
   return b & DOOR_DOWN ? (uint32_t)g->stride : 1u;
