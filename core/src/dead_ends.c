@@ -7,11 +7,6 @@
 
 #include <string.h>
 
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#include <emmintrin.h>
-#define DE_SSE2 1
-#endif
-
 /* ---- doors -------------------------------------------------------------- */
 
 /* dead_ends_work.h has the contract. */
@@ -53,7 +48,7 @@ static void put_candidates(const cairn_grid *g, uint32_t c, uint8_t least, int p
   }
 }
 
-#ifdef DE_SSE2
+#ifdef CAIRN_SSE2
 /* The sixteen cells from c on that may start a candidate, a bit each: at
  * the cheapest terrain, with a wall before them in their row or column
  * (c >= the stride). Most cells have neither, and every full pass asks
@@ -74,7 +69,7 @@ static unsigned start_bits(const cairn_grid *g, uint32_t c, uint8_t least) {
 static void put_all_candidates(const cairn_grid *g, uint8_t least, int pass, size_t *at,
                                uint32_t *list) {
   size_t c = 0;
-#ifdef DE_SSE2
+#ifdef CAIRN_SSE2
   for (; c < (size_t)g->stride; c++) put_candidates(g, (uint32_t)c, least, pass, at, list);
   for (; c + 16 <= g->padded; c += 16)
     for (unsigned bits = start_bits(g, (uint32_t)c, least); bits; bits &= bits - 1)
@@ -546,7 +541,7 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
                           uint64_t *at_least) {
   const size_t c0 = w * 64, n = de->padded - c0 < 64 ? de->padded - c0 : 64;
   *open = *at_least = 0;
-#ifdef DE_SSE2
+#ifdef CAIRN_SSE2
   /* every update compares the whole grid's shape twice: sixteen cells a
    * compare where SSE2 is (every x86-64), the same bits as the loop */
   if (n == 64) {

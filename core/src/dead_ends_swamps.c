@@ -46,11 +46,6 @@
 
 #include <string.h>
 
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#include <emmintrin.h>
-#define DE_SWAMP_SSE2 1
-#endif
-
 /* The frame of one corner: its padded cell and coordinates, the way
  * into the room (sx, sy), its area, the cheapest terrain, the id its
  * cells get. A cell's i and j count its steps from the corner along sx
@@ -265,7 +260,7 @@ static bool may_be_corner(const cairn_grid *g, uint32_t c, uint8_t least) {
  * through, a bit each: sixteen at a time where SSE2 is (every x86-64),
  * as the scan over every cell is most of what finding swamps costs. */
 static unsigned corner_bits(const cairn_grid *g, uint32_t c, unsigned n, uint8_t least) {
-#ifdef DE_SWAMP_SSE2
+#ifdef CAIRN_SSE2
   if (n == 16) {
     const __m128i m = _mm_loadu_si128((const __m128i *)(const void *)(g->moves + c));
     const __m128i t = _mm_loadu_si128((const __m128i *)(const void *)(g->cost + c));

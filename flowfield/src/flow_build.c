@@ -202,20 +202,16 @@ static void band_rows(const row_bands *r, uint32_t k, size_t *y0, size_t *y1) {
 
 /* ---- row kernels ---------------------------------------------------- */
 
-/* SSE2 where the target has it (every x86-64): the passes around the
+/* SSE2 where the target has it (CAIRN_SSE2): the passes around the
  * integration are most of what a second thread can share, so they are
  * kept cheap; each has a plain loop beside it, which gives the same
  * bytes. */
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#include <emmintrin.h>
-#define FLOW_SSE2 1
-#endif
 
 /* The 32-bit values of n cells: UINT32_MAX where g is passable, else
  * blocked. */
 static void fill_row32(uint32_t *v, const uint8_t *g, size_t n, uint32_t blocked) {
   size_t x = 0;
-#ifdef FLOW_SSE2
+#ifdef CAIRN_SSE2
   const __m128i zero = _mm_setzero_si128(), all = _mm_set1_epi32(-1);
   const __m128i bl = _mm_set1_epi32((int)blocked);
   for (; x + 16 <= n; x += 16) {
@@ -418,7 +414,7 @@ static void direction_pass(cairn_field *f, cairn_flow_builder *b,
 static void widen_row(cairn_cost *out, const uint32_t *in, const uint8_t *g, size_t n,
                       cairn_cost unit) {
   size_t x = 0;
-#ifdef FLOW_SSE2
+#ifdef CAIRN_SSE2
   /* unit is 2t, at most 510: a 32 x 32-bit product fits */
   const __m128i u = _mm_set1_epi32((int)unit), zero = _mm_setzero_si128();
   const __m128i all = _mm_set1_epi32(-1);
@@ -473,7 +469,7 @@ static uint8_t dir_of32(const uint32_t *v, size_t s) {
   return m ? (uint8_t)cairn__ctz(m) : CAIRN_FLOW_NONE; /* none: not exact */
 }
 
-#ifdef FLOW_SSE2
+#ifdef CAIRN_SSE2
 #define DIRS_SIMD 16u
 
 static inline __m128i dir_ld(const uint32_t *p) {

@@ -9,6 +9,14 @@
 #include <intrin.h>
 #endif
 
+/* SSE2 where the target has it (every x86-64): CAIRN_SSE2 and its
+ * intrinsics. Each use keeps a plain loop beside it that gives the same
+ * results, for the other targets. */
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define CAIRN_SSE2 1
+#endif
+
 /* Forces the inlining the specialised loops rely on: constant arguments
  * fold away only once the body is inlined. */
 #if defined(__GNUC__) || defined(__clang__)
