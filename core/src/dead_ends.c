@@ -514,7 +514,14 @@ static cairn_status find(cairn_dead_ends *de) {
       mark_cuts(&k, n);
       find_doors(g, k.door, k.aux, k.sz); /* sz is free until the search */
       search_all(g, &k, NULL, 0, island + 2 * row);
-      st = grow_areas(de, count_areas(&k));
+      /* the doors beside pillars where no gate of this search (nor a
+       * one-cell cut) stands; with any, the search again, so that the
+       * centres are picked with them */
+      cairn__de_mark_cuts_here(&k);
+      bool again = false;
+      st = cairn__de_mark_pillared(de, k.door, k.aux, &again);
+      if (again) search_all(g, &k, NULL, 0, island + 2 * row);
+      if (st == CAIRN_OK) st = grow_areas(de, count_areas(&k));
     }
     if (st == CAIRN_OK) {
       memset(de->area, 0, n * sizeof *de->area);
@@ -602,12 +609,14 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->dead_bits = cairn__alloc(&a, de->words * sizeof *de->dead_bits);
   de->open_bits = cairn__alloc(&a, de->words * sizeof *de->open_bits);
   de->least_bits = cairn__alloc(&a, de->words * sizeof *de->least_bits);
+  de->pillar_bits = cairn__alloc(&a, de->words * sizeof *de->pillar_bits);
   de->halo_bits = cairn__alloc(&a, de->words * sizeof *de->halo_bits);
   de->swamp = cairn__alloc(&a, de->padded * sizeof *de->swamp);
   de->swamp_list = cairn__alloc(&a, 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list);
   de->doors = cairn__alloc(&a, de->padded * sizeof *de->doors);
   cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
-                            de->open_bits && de->least_bits && de->halo_bits && de->swamp &&
+                            de->open_bits && de->least_bits && de->pillar_bits && de->halo_bits &&
+                            de->swamp &&
                             de->swamp_list && de->doors
                         ? cairn_dead_ends_update(de)
                         : CAIRN_ERR_NOMEM;
@@ -629,6 +638,8 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->dead_bits, de->words * sizeof *de->dead_bits);
   cairn__free(&a, de->open_bits, de->words * sizeof *de->open_bits);
   cairn__free(&a, de->least_bits, de->words * sizeof *de->least_bits);
+  cairn__free(&a, de->pillar_bits, de->words * sizeof *de->pillar_bits);
+  cairn__free(&a, de->pillars.p, de->pillars.cap * sizeof *de->pillars.p);
   cairn__free(&a, de->halo_bits, de->words * sizeof *de->halo_bits);
   cairn__free(&a, de->swamp, de->swamp ? de->padded * sizeof *de->swamp : 0);
   cairn__free(&a, de->doors, de->doors ? de->padded * sizeof *de->doors : 0);
@@ -688,7 +699,7 @@ size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
   return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors) +
-         2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 6 * de->words * sizeof *de->gate_bits +
-         ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
+         2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 7 * de->words * sizeof *de->gate_bits +
+         ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) + de->pillars.cap * sizeof *de->pillars.p +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);
 }

@@ -31,6 +31,21 @@
  * most CAIRN__DE_SWAMP_CELLS cells. */
 #define CAIRN__DE_MAX_SWAMP 64
 #define CAIRN__DE_SWAMP_CELLS 4096
+/* A door beside pillars the full pass considered (dead_ends_pillars.c):
+ * the wall its stretch starts from (c), its run of cells from w (down a
+ * column or along a row; on the line before L's or after it), whether it
+ * was marked, and else the places on the run that kept it out, a bit each
+ * (after updates inside one dead end, some of them: those in the dead
+ * end are dropped). A list of them, in the full pass's order. */
+typedef struct cairn__de_pillar {
+  uint32_t c, w;
+  uint64_t blocks;
+  uint8_t len, down, side, marked;
+} cairn__de_pillar;
+typedef struct cairn__de_pillars {
+  cairn__de_pillar *p;
+  size_t n, cap;
+} cairn__de_pillars;
 struct cairn_dead_ends {
   cairn_allocator alloc;
   const cairn_grid *grid;
@@ -55,6 +70,12 @@ struct cairn_dead_ends {
    * marks, gates or not), kept equal to a fresh pass's by the local
    * updates, which read them outside the dead end they search */
   uint16_t *doors;
+  /* the doors beside pillars the full pass considered
+   * (dead_ends_pillars.c): their cells and those of the lines beside them
+   * as padded bits, and the list of them, which updates inside one dead
+   * end keep clear of */
+  uint64_t *pillar_bits;
+  cairn__de_pillars pillars;
   /* per area, ids 1 .. count (0 unused): the end of its id range, its gate
    * cell, its own cells (not those of areas nested in it), its depth (0
    * for a root) */

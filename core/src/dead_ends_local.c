@@ -40,6 +40,8 @@ typedef struct de_local {
   uint32_t *list;     /* the open cells A has after the edit, index order */
   uint32_t n_list, n_nodes;
   uint8_t *in;        /* padded: 1 on the cells of list */
+  cairn_rect box;     /* their bounds (padded coordinates) */
+  cairn__de_pillars *fresh; /* the doors beside pillars wholly in A, anew */
 } de_local;
 
 static bool was_open(const cairn_dead_ends *de, uint32_t c) {
@@ -206,6 +208,7 @@ typedef struct cairn__de_scratch {
   de_work k;
   uint32_t *list;
   uint8_t *in;
+  cairn__de_pillars fresh;
 } de_scratch;
 
 void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) {
@@ -214,6 +217,7 @@ void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) 
   cairn__free(a, sc->k.stack, sc->k.stack ? n * sizeof *sc->k.stack : 0);
   cairn__free(a, sc->list, sc->list ? n * sizeof *sc->list : 0);
   cairn__free(a, sc->in, sc->in ? n : 0);
+  cairn__free(a, sc->fresh.p, sc->fresh.cap * sizeof *sc->fresh.p);
   cairn__free(a, sc, sizeof *sc);
 }
 
@@ -344,6 +348,7 @@ static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_lo
     for (unsigned i = 0; i < len && !stopped; i++) {
       const uint32_t x = c + i * step;
       const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
+      if (de->doors[x] & DOOR_PILLAR) return false; /* no run's order decided it */
       stopped = cut || (x != d && !lc->in[x] && de->doors[x] &&
                         tried_before(g, de->doors, x, c, len, down));
     }
@@ -352,7 +357,46 @@ static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_lo
   return true;
 }
 
-/* The two searches of A; false when the edit is not of the local kind. */
+/* How many of candidate p's run's cells lie in A (lc->in) and in G. */
+static unsigned pillar_in_area(const cairn_grid *g, const cairn__de_pillar *p, const de_local *lc,
+                               unsigned *in_gate) {
+  const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
+  unsigned in = 0;
+  *in_gate = 0;
+  for (unsigned i = 0; i < p->len; i++) {
+    const uint32_t x = p->w + i * step;
+    in += lc->in[x] != 0;
+    /* G: n_gate cells from lc->gate by gate_step */
+    *in_gate += x >= lc->gate && (x - lc->gate) % lc->gate_step == 0 &&
+                (x - lc->gate) / lc->gate_step < lc->n_gate;
+  }
+  return in;
+}
+
+/* The doors beside pillars wholly in A, listed again and tried as the
+ * full pass tries them (in its order) after the search of A with doors:
+ * the gates that search found (aux, with the one-cell cuts of the one
+ * without) keep them out as the full pass's would. Into lc->fresh (the
+ * table's list takes them once the update is done); *marked when one
+ * was marked. False when the list cannot grow. */
+static bool pillars_inside(const cairn_dead_ends *de, de_work *k, const de_local *lc, bool *marked) {
+  cairn__de_mark_cuts_here(k);
+  if (!cairn__de_pillars_in(de, k->door, k->aux, lc->in, lc->box, lc->fresh)) return false;
+  *marked = false;
+  for (size_t i = 0; i < lc->fresh->n; i++) *marked |= lc->fresh->p[i].marked != 0;
+  return true;
+}
+
+/* A's nodes in the search with doors: its cells, less those in a door
+ * other than its first. */
+static uint32_t area_nodes(const de_work *k, const de_local *lc) {
+  uint32_t parts = 0;
+  for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
+  return lc->n_list - parts;
+}
+
+/* The searches of A; false when the edit is not of the local kind (or
+ * memory runs out). */
 static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   const cairn_grid *g = de->grid;
   if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
@@ -360,13 +404,18 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
   /* A's alone; sz is free until the search */
   cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in, k->sz);
-  uint32_t parts = 0;
-  for (uint32_t i = 0; i < lc->n_list; i++) parts += (k->door[lc->list[i]] & DOOR_PART) != 0;
-  lc->n_nodes = lc->n_list - parts;
   if (lc->n_gate > 1) /* G one node, as the full pass has it */
     mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? DOOR_DOWN : 0u,
               lc->n_gate);
-  return search_from_gate(g, k, lc, lc->n_nodes + 1, false) && one_child(k, lc);
+  lc->n_nodes = area_nodes(k, lc);
+  if (!search_from_gate(g, k, lc, lc->n_nodes + 1, false)) return false;
+  bool marked;
+  if (!pillars_inside(de, k, lc, &marked)) return false;
+  if (marked) { /* the areas with those doors */
+    lc->n_nodes = area_nodes(k, lc);
+    if (!search_from_gate(g, k, lc, lc->n_nodes + 1, false)) return false;
+  }
+  return one_child(k, lc);
 }
 
 /* Area `from` of the old arrays as area `to` of the new, its range's end
@@ -460,6 +509,42 @@ static void keep_doors(cairn_dead_ends *de, const de_work *k, const de_local *lc
     if (!de->grid->cost[lc->changed[i]]) de->doors[lc->changed[i]] = 0;
 }
 
+/* Whether the full pass could choose otherwise than before about a door
+ * beside pillars (dead_ends_pillars.c) that the search of A does not list
+ * again (only those whose run lies wholly in A): one the edit touches
+ * (its stretch or its run, before or after), or one whose run lies partly
+ * in A or in G and was marked, or was kept out only by cells in A, whose
+ * cut status the edit may move (cells outside A keep theirs, and G stays
+ * a gate). Sets lc->box, A's cells' bounds, on the way. */
+static bool pillars_move(const cairn_dead_ends *de, de_local *lc) {
+  const cairn_grid *g = de->grid;
+  const uint32_t stride = (uint32_t)g->stride;
+  for (uint32_t i = 0; i < lc->n_changed; i++)
+    if (!cairn__de_pillars_stay(de, lc->changed[i], lc->in)) return true;
+  for (size_t k = 0; k < de->pillars.n; k++) {
+    const cairn__de_pillar *p = &de->pillars.p[k];
+    const uint32_t step = p->down ? stride : 1u;
+    unsigned in_gate;
+    const unsigned in = pillar_in_area(g, p, lc, &in_gate);
+    if ((!in && !in_gate) || in == p->len) continue;
+    bool kept_out = false; /* by a cell outside A */
+    for (unsigned i = 0; i < p->len && !kept_out; i++)
+      kept_out = (p->blocks >> i & 1u) && !lc->in[p->w + i * step];
+    if (p->marked || !kept_out) return true;
+  }
+  uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
+  for (uint32_t i = 0; i < lc->n_list; i++) {
+    const uint32_t x = lc->list[i] % stride, y = lc->list[i] / stride;
+    x0 = x < x0 ? x : x0;
+    x1 = x > x1 ? x : x1;
+    y0 = y < y0 ? y : y0;
+    y1 = y > y1 ? y : y1;
+  }
+  const cairn_rect box = {(int32_t)x0, (int32_t)y0, (int32_t)(x1 - x0 + 1), (int32_t)(y1 - y0 + 1)};
+  lc->box = box;
+  return false;
+}
+
 /* Most dead ends, from the innermost out, an update tries. */
 #define LOCAL_TRIES 3
 
@@ -477,18 +562,21 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
   if (!sc) return false;
   lc.list = sc->list;
   lc.in = sc->in;
+  lc.fresh = &sc->fresh;
   bool found = false;
   for (int tries = 0; !found && tries < LOCAL_TRIES; tries++) {
     if (take_area(de, &lc, a) && centre_holds(de, &lc)) {
       mark_cells(de, &lc);
-      found = search_area(de, &sc->k, &lc);
+      found = !pillars_move(de, &lc) && search_area(de, &sc->k, &lc);
       if (!found) scratch_clean(sc, &lc);
     }
     a = parent_area(de, a);
     if (!a || de->gate[a] == UINT32_MAX) break;
   }
-  const bool done = found && splice(de, &sc->k, &lc);
+  bool done = found && splice(de, &sc->k, &lc);
   if (done) keep_doors(de, &sc->k, &lc);
+  /* the list short of A's doors beside pillars: the caller searches all */
+  if (done) done = cairn__de_pillars_replace(de, lc.in, lc.fresh);
   if (found) scratch_clean(sc, &lc);
   if (done) cairn__de_set_stats_inside(de, lc.changed, lc.n_changed);
   return done;

@@ -37,6 +37,8 @@ typedef struct de_work {
 #define DOOR_FIRST 0x4000u
 #define DOOR_PART 0x8000u
 #define DOOR_DOWN CAIRN__DE_DOOR_DOWN
+/* On the marks of a door beside pillars (dead_ends_pillars.c). */
+#define DOOR_PILLAR 0x100u
 /* What an area keeps of its gate's door byte: the length and the way. */
 #define DOOR_CODE (CAIRN__DE_DOOR_DOWN | CAIRN__DE_DOOR_LEN)
 /* next[] holds a door's cell * 8 + move below HEAD */
@@ -110,6 +112,38 @@ unsigned cairn__de_run_length(const cairn_grid *g, uint32_t c, uint32_t step, ui
 void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint32_t *cut,
                                 const uint32_t *cells, size_t n, const uint8_t *in,
                                 uint32_t *list);
+
+/* Candidate p as the full pass tries it, on the marks `door` and the gates
+ * as below: marked, taking its cells from the doors there, when nothing
+ * keeps it out; p's fields set. */
+bool cairn__de_pillar_try(const cairn_grid *g, uint16_t *door, const uint32_t *gates, cairn__de_pillar *p);
+
+/* Doors beside pillars, after a search over the runs between walls: each
+ * candidate whose cells hold no gate (gates[c] != 0 on the cells areas
+ * hang off in that search, doors by their first cell, and on the one-cell
+ * cuts) takes its cells from the doors there, in the order of the list.
+ * Every candidate into de->pillars, its cells and those of the line
+ * beside it into de->pillar_bits; *marked when one was marked (the areas
+ * then need that search again). CAIRN_ERR_NOMEM when the list cannot
+ * grow. */
+cairn_status cairn__de_mark_pillared(cairn_dead_ends *de, uint16_t *door, const uint32_t *gates,
+                                     bool *marked);
+/* For an update inside one dead end A (in[] set on its cells): the
+ * candidates whose runs lie wholly in A, on the grid as it is, with their
+ * starts in box (A's cells' bounds) or beside it, into out in the full
+ * pass's order, each tried on the marks `door` and the gates[] of the
+ * search of A; false when out cannot grow. */
+bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint32_t *gates,
+                          const uint8_t *in, cairn_rect box, cairn__de_pillars *out);
+/* After such an update: the listed candidates wholly in A replaced by
+ * fresh (from cairn__de_pillars_in), their cells' bits set, and the
+ * others' blocks in A dropped; false when the list cannot grow (it then
+ * lacks them: the caller must search the whole grid). */
+bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh);
+/* Whether every candidate with changed cell x on its stretch or its run,
+ * listed (as the grid was) or on the grid as it is, has its run wholly in
+ * A: the update can then list A's again, and no other changes. */
+bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in);
 
 /* The depth-first search of r's island, iterative (an island can be a
  * million cells deep). A child v of u whose subtree reaches no cell

@@ -23,9 +23,24 @@ static cairn_dead_ends *table(const cairn_grid *g) {
   return de;
 }
 
+/* Whether the door of len cells from u by step fronts pillars: on a line
+ * beside it, walls at both its ends and two openings or more between. */
+static bool fronts_pillars(const cairn_grid *g, uint32_t u, uint32_t step, unsigned len) {
+  const uint32_t across = step == 1u ? (uint32_t)g->stride : 1u;
+  for (int side = 0; side < 2; side++) {
+    const uint32_t l = side ? u + across : u - across;
+    if (g->cost[l] || g->cost[l + (len - 1) * step]) continue;
+    unsigned openings = 0;
+    for (unsigned i = 1; i < len; i++) openings += g->cost[l + i * step] && !g->cost[l + (i + 1) * step];
+    if (openings >= 2) return true;
+  }
+  return false;
+}
+
 /* The cells of area a's gate into gate[] (at most CAIRN__DE_MAX_DOOR):
  * one cell, or a door, which must be a straight run of 2 or more cells at
- * the grid's cheapest terrain with walls at both ends. */
+ * the grid's cheapest terrain with walls at both ends, or one that fronts
+ * pillars. */
 static unsigned gate_cells(const cairn_grid *g, const cairn_dead_ends *de, uint32_t a,
                            uint32_t *gate) {
   const uint32_t u = de->gate[a];
@@ -38,8 +53,8 @@ static unsigned gate_cells(const cairn_grid *g, const cairn_dead_ends *de, uint3
   assert_true(len >= 2 && len <= CAIRN__DE_MAX_DOOR);
   uint8_t least = 1;
   while (!g->by_cost[least]) least++;
-  assert_int_equal(g->cost[u - step], 0);
-  assert_int_equal(g->cost[u + len * step], 0);
+  assert_true((g->cost[u - step] == 0 && g->cost[u + len * step] == 0) ||
+              fronts_pillars(g, u, step, len));
   for (unsigned i = 0; i < len; i++) {
     gate[i] = u + i * step;
     assert_int_equal(g->cost[gate[i]], least);
@@ -499,6 +514,19 @@ static void assert_fresh(const cairn_grid *g, const cairn_dead_ends *de) {
   assert_memory_equal(de->dead_bits, fresh->dead_bits, de->words * sizeof *de->dead_bits);
   assert_memory_equal(de->cell_gate_bits, fresh->cell_gate_bits,
                       de->words * sizeof *de->cell_gate_bits);
+  /* the doors beside pillars: the same list, what kept each out a part of
+   * the fresh table's (updates drop those in the dead end they search);
+   * their cells' bits may hold more than a fresh table's (updates only
+   * add), never fewer */
+  assert_int_equal(de->pillars.n, fresh->pillars.n);
+  for (size_t k = 0; k < fresh->pillars.n; k++) {
+    const cairn__de_pillar *p = &de->pillars.p[k], *q = &fresh->pillars.p[k];
+    assert_true(p->c == q->c && p->w == q->w && p->len == q->len && p->down == q->down &&
+                p->side == q->side && p->marked == q->marked);
+    assert_int_equal(p->blocks & ~q->blocks, 0);
+  }
+  for (size_t w = 0; w < de->words; w++)
+    assert_int_equal(fresh->pillar_bits[w] & ~de->pillar_bits[w], 0);
   cairn_dead_ends_destroy(fresh);
   assert_sound(g, de);
 }
@@ -564,6 +592,75 @@ static void edits_inside_search_one_area(void **state) {
                 (unsigned long long)locals, (unsigned long long)finds);
   assert_true(locals >= 80); /* 90 with these seeds: both paths well used */
   assert_true(finds >= 80);
+}
+
+/* A room above a ring corridor too long for a door across it, entered
+ * through three gaps between pillars: the row beside the gaps, on the
+ * corridor's side, is the room's door (the runs across the corridor,
+ * which it takes its cells from, cut nothing off: the corridor is a
+ * ring). Searches with the table equal Dijkstra and skip the room; after
+ * walls put up and taken down the table equals a fresh one (a door
+ * beside pillars stands only while no run across it is a gate, and such
+ * runs reach into the room: an edit there searches the whole grid). */
+enum { RING_W = CAIRN__DE_MAX_DOOR + 17, RING_H = 13 };
+
+static cairn_grid *room_over_a_ring(void) {
+  char text[RING_H][RING_W + 1];
+  const char *rows[RING_H];
+  for (int y = 0; y < RING_H; y++) {
+    for (int x = 0; x < RING_W; x++) {
+      char c = '.';
+      if (x == 0 || x == RING_W - 1 || y == 0 || y == RING_H - 1) c = '#';
+      if (y < 4 && (x < 6 || x > 26)) c = '#'; /* the room */
+      if (y == 4) c = (x >= 6 && x <= 10) || (x >= 14 && x <= 18) || (x >= 22 && x <= 26) ? '.' : '#';
+      if ((y == 8 || y == 9) && x >= 4 && x < RING_W - 5) c = '#'; /* the ring's middle */
+      text[y][x] = c;
+    }
+    text[y][RING_W] = 0;
+    rows[y] = text[y];
+  }
+  return tu_grid(rows, RING_H);
+}
+
+static void pillars_make_a_door(void **state) {
+  cairn_search *s = *state, *ref = NULL;
+  assert_int_equal(cairn_search_create(NULL, &ref), CAIRN_OK);
+  cairn_grid *g = room_over_a_ring();
+  cairn_dead_ends *de = table(g);
+  assert_sound(g, de);
+  const uint32_t room = cairn_dead_ends_area(de, 10, 2);
+  assert_true(room != 0);
+  for (int32_t x = 6; x <= 26; x++) /* the whole room, the gaps too */
+    assert_int_equal(cairn_dead_ends_area(de, x, 1), room);
+  assert_int_equal(cairn_dead_ends_area(de, 16, 4), room);
+  /* its gate: row 5 from the wall before the first gap to the one after
+   * the last */
+  assert_int_equal(de->gate[room], cairn__grid_index(g, 5, 5));
+  assert_int_equal(de->door[room] & CAIRN__DE_DOOR_LEN, 23);
+  assert_int_equal(de->door[room] & CAIRN__DE_DOOR_DOWN, 0);
+  assert_int_equal(cairn_dead_ends_area(de, 3, 6), 0); /* the ring */
+  cairn_search_opts o = cairn_search_defaults();
+  const cairn_point ends[][2] = {{{1, 5}, {RING_W - 2, 7}}, {{2, 11}, {40, 5}}, {{30, 6}, {8, 2}},
+                                 {{12, 1}, {RING_W - 3, 10}}, {{3, 5}, {29, 5}}};
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+    check_pair(s, ref, g, de, NULL, &o, ends[i][0], ends[i][1]);
+  cairn_result with, without;
+  o.heuristic = CAIRN_H_ZERO; /* Dijkstra: it would fill the room */
+  o.dead_ends = de;
+  assert_int_equal(cairn_astar(s, g, pt(2, 6), pt(60, 6), &o, &with), CAIRN_OK);
+  o.dead_ends = NULL;
+  assert_int_equal(cairn_astar(s, g, pt(2, 6), pt(60, 6), &o, &without), CAIRN_OK);
+  assert_int_equal(with.cost, without.cost);
+  assert_true(with.expanded + 60 <= without.expanded); /* the room's 63 cells, less a few */
+  for (int step = 0; step < 6; step++) { /* walls in the room and the ring, up and down */
+    const cairn_point c = step % 3 == 0 ? pt(9, 2) : step % 3 == 1 ? pt(20, 3) : pt(40, 6);
+    assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, step < 3 ? 0 : 1), CAIRN_OK);
+    assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+    assert_fresh(g, de);
+  }
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+  cairn_search_destroy(ref);
 }
 
 /* Two rooms joined by a corridor, the left one (which holds the island's
@@ -895,6 +992,7 @@ int main(void) {
       tu_with_search(searches_equal_dijkstra),
       tu_with_search(sliced_equals_whole),
       tu_with_search(skips_the_rooms_beside_the_way),
+      tu_with_search(pillars_make_a_door),
       tu_with_search(update_equals_fresh),
       tu_with_search(edits_inside_search_one_area),
       cmocka_unit_test(centre_moves_with_the_sizes),

@@ -9,7 +9,13 @@
  * door, the far end of a passage, and the dead ends nested inside those.
  * A gate is one open cell, or a door: a straight run of 2 to 63 open
  * cells at the grid's cheapest terrain between two walls (a gap in a
- * wall, a corridor's cross-section, a narrow room's, a cave's mouth).
+ * wall, a corridor's cross-section, a narrow room's, a cave's mouth), or
+ * beside pillars: where a room opens on a corridor through 2 to 8 gaps
+ * in one line of wall, the stretch of the corridor's line alongside,
+ * from the wall before the first gap to the wall after the last, when it
+ * is open at the cheapest terrain, up to 63 cells, and no run across it
+ * that is itself a gate takes its cells (a run across a corridor that
+ * goes on round is none).
  *
  * With opts.dead_ends, A*, jump point search and the Dijkstra fills
  * (which count each source as a start and each target as a goal), and

@@ -1,0 +1,308 @@
+/* Doors beside pillars: the dead-end table's doors (dead_ends_work.h)
+ * that are no run between two walls.
+ *
+ * A room often opens on a corridor through several gaps between pillars:
+ * along one line (a row or a column) L, a wall, then openings separated
+ * by stretches of wall, then a wall. No run between two walls cuts the
+ * room off there, but the line W beside L, on the corridor's side, does
+ * when it is open at the cheapest terrain over the whole stretch: every
+ * way between the room and the rest crosses L through an opening, and so
+ * W right beside it (the ends of the stretch are walls in L, so no
+ * diagonal slips past W's ends into L). W's cells make a door like any
+ * other: a straight run at the cheapest terrain, along which a route that
+ * crosses it twice could have walked instead (the argument in
+ * dead_ends_internal.h needs no walls at the door's ends).
+ *
+ * The runs between walls come first, and the search over them says which
+ * are gates. A candidate then takes its cells from the doors there when
+ * none of them is a gate (and none of its cells a one-cell gate): across a
+ * corridor that goes on (a ring's), such runs hang nothing off, and W may
+ * cut the room off; a door that is a gate stays, so no area is lost. The
+ * areas are then searched again. Updates inside one dead end
+ * (dead_ends_local.c) keep clear of these doors: the cells of every
+ * candidate and of the line beside it are kept as bits, and an update
+ * that touches them, or makes a new candidate, searches the whole grid
+ * (an edit inside a dead end moves no gate outside it, so the choices
+ * elsewhere stand). */
+#include "dead_ends_work.h"
+
+#include <string.h>
+
+/* Most openings one door may front. */
+#define MAX_OPENINGS 8
+
+/* The candidate from wall c of line L (step along it; across: from L to
+ * W; room: steps from c to the line's last, border, cell): the length of
+ * its W run (the stretch from c to its far wall), 0 for none. The longest
+ * stretch that holds 2 .. MAX_OPENINGS openings, at most
+ * CAIRN__DE_MAX_DOOR cells, with W at terrain `least` over all of it. */
+static unsigned candidate_length(const cairn_grid *g, uint32_t c, uint32_t step, int32_t across,
+                                 uint32_t room, uint8_t least) {
+  const uint8_t *t = g->cost;
+  const uint32_t w = (uint32_t)((int32_t)c + across);
+  if (t[c] || room < 2 || !t[c + step]) return 0;
+  unsigned best = 0, openings = 0;
+  uint32_t i = 1, checked = 0; /* W holds `least` on positions < checked */
+  while (i < room && i < CAIRN__DE_MAX_DOOR) {
+    while (i < room && t[c + i * step]) i++; /* through an opening */
+    if (i >= CAIRN__DE_MAX_DOOR) break;
+    for (; checked <= i; checked++)
+      if (t[w + checked * step] != least) return best;
+    if (++openings > MAX_OPENINGS) break;
+    if (openings >= 2) best = i + 1;
+    while (i < room && !t[c + i * step]) i++; /* past the wall */
+  }
+  return best;
+}
+
+/* The lines of the grid: rows (down 0) or columns, each with its first,
+ * border, cell and its steps to the last. */
+typedef struct line_walk {
+  uint32_t step, room;
+  int32_t across[2]; /* to the line before and after */
+} line_walk;
+
+static line_walk walk_of(const cairn_grid *g, unsigned down) {
+  const int32_t stride = g->stride;
+  line_walk l = {down ? (uint32_t)stride : 1u,
+                 down ? (uint32_t)g->height + 1u : (uint32_t)g->width + 1u,
+                 {down ? -1 : -stride, down ? 1 : stride}};
+  return l;
+}
+
+/* The border cell line k (1 .. height or width) starts at. */
+static uint32_t line_start(const cairn_grid *g, unsigned down, uint32_t k) {
+  return down ? k : k * (uint32_t)g->stride;
+}
+
+/* Sets the bits of candidate (c, len) on L and W. */
+static void zone_mark(uint64_t *zone, uint32_t c, uint32_t step, int32_t across, unsigned len) {
+  for (unsigned i = 0; i < len; i++) {
+    const uint32_t x = c + i * step;
+    cairn__de_set_bit(zone, x);
+    cairn__de_set_bit(zone, (uint32_t)((int32_t)x + across));
+  }
+}
+
+/* The cells of run (w, step, len) that keep it from being a door beside
+ * pillars (a one-cell cut, a cell of such a door already, a cell of a
+ * door that is a gate: the gates mark the cells areas hang off, doors by
+ * their first cell), a bit each by their place on the run. */
+static uint64_t blockers(const cairn_grid *g, const uint16_t *door, const uint32_t *gates, uint32_t w,
+                         uint32_t step, unsigned len) {
+  uint64_t bits = 0;
+  for (unsigned i = 0; i < len; i++) {
+    const uint32_t x = w + i * step;
+    if (gates[x] || (door[x] & DOOR_PILLAR) || (door[x] && gates[node_of(g, door, x)]))
+      bits |= 1ull << i;
+  }
+  return bits;
+}
+
+/* Unmarks the doors that hold cells of run (w, step, len). */
+static void clear_doors(const cairn_grid *g, uint16_t *door, uint32_t w, uint32_t step, unsigned len) {
+  for (unsigned i = 0; i < len; i++) {
+    const uint32_t x = w + i * step;
+    if (!door[x]) continue;
+    const uint32_t first = node_of(g, door, x), dstep = door_step(g, door[first]);
+    const unsigned n = node_cells(door, first);
+    for (unsigned j = 0; j < n; j++) door[first + j * dstep] = 0;
+  }
+}
+
+bool cairn__de_pillar_try(const cairn_grid *g, uint16_t *door, const uint32_t *gates, cairn__de_pillar *p) {
+  const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
+  p->blocks = blockers(g, door, gates, p->w, step, p->len);
+  p->marked = !p->blocks;
+  if (!p->marked) return false;
+  clear_doors(g, door, p->w, step, p->len);
+  mark_door(door, p->w, step, (p->down ? DOOR_DOWN : 0u) | DOOR_PILLAR, p->len);
+  return true;
+}
+
+/* Appends rec to the list (p, n, cap); false when it cannot grow. */
+static bool push(const cairn_allocator *a, cairn__de_pillars *l, const cairn__de_pillar *rec) {
+  if (!cairn__grow(a, (void **)&l->p, &l->cap, l->n + 1, sizeof *l->p)) return false;
+  l->p[l->n++] = *rec;
+  return true;
+}
+
+/* Whether every cell of run (w, step, len) has in[] set. */
+static bool run_in(const uint8_t *in, uint32_t w, uint32_t step, unsigned len) {
+  for (unsigned i = 0; i < len; i++)
+    if (!in[w + i * step]) return false;
+  return true;
+}
+
+/* What a pass over the candidates does with each: where they go, what
+ * they are tried on, and (in) which it keeps. */
+typedef struct pass {
+  const cairn_grid *g;
+  const cairn_allocator *alloc;
+  uint8_t least;
+  cairn__de_pillars *out;
+  uint64_t *zone;       /* their cells and lines' bits set; NULL: none */
+  uint16_t *door;
+  const uint32_t *gates;
+  const uint8_t *in;    /* only those whose run lies in it; NULL: all */
+} pass;
+
+/* Cell c's candidates (it may start a row's stretch, a column's, or
+ * both), each way's two sides, tried in that order; false when the list
+ * cannot grow. (x, y): c's padded coordinates. */
+static bool cell_candidates(const pass *ps, uint32_t c, uint32_t x, uint32_t y) {
+  const cairn_grid *g = ps->g;
+  const uint8_t *t = g->cost;
+  for (unsigned down = 0; down < 2; down++) {
+    const line_walk l = walk_of(g, down);
+    const uint32_t room = down ? (uint32_t)g->height + 1u - y : (uint32_t)g->width + 1u - x;
+    if (room < 2 || !t[c + l.step]) continue;
+    for (unsigned side = 0; side < 2; side++) {
+      const unsigned len = candidate_length(g, c, l.step, l.across[side], room, ps->least);
+      const uint32_t w = (uint32_t)((int32_t)c + l.across[side]);
+      if (!len || (ps->in && !run_in(ps->in, w, l.step, len))) continue;
+      cairn__de_pillar rec = {c, w, 0, (uint8_t)len, (uint8_t)down, (uint8_t)side, 0};
+      if (ps->zone) zone_mark(ps->zone, c, l.step, l.across[side], len);
+      cairn__de_pillar_try(g, ps->door, ps->gates, &rec);
+      if (!push(ps->alloc, ps->out, &rec)) return false;
+    }
+  }
+  return true;
+}
+
+/* cell_candidates where c may start one (a wall). */
+static bool start_candidates(const pass *ps, uint32_t c) {
+  const uint32_t stride = (uint32_t)ps->g->stride;
+  return ps->g->cost[c] || cell_candidates(ps, c, c % stride, c / stride);
+}
+
+#ifdef CAIRN_SSE2
+/* The sixteen cells from c that are walls with an open cell after them
+ * along a row or down a column, a bit each. Most cells are neither. */
+static uint32_t start_bits(const cairn_grid *g, uint32_t c) {
+  const __m128i zero = _mm_setzero_si128();
+  const uint8_t *t = g->cost + c;
+  const __m128i here = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)t), zero);
+  const __m128i right = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(t + 1)), zero);
+  const __m128i below =
+      _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(t + g->stride)), zero);
+  return (uint32_t)_mm_movemask_epi8(_mm_andnot_si128(_mm_and_si128(right, below), here));
+}
+#endif
+
+cairn_status cairn__de_mark_pillared(cairn_dead_ends *de, uint16_t *door, const uint32_t *gates,
+                                     bool *marked) {
+  const cairn_grid *g = de->grid;
+  /* the last row is the border: no stretch starts there */
+  const size_t end = g->padded - (size_t)g->stride;
+  de->pillars.n = 0;
+  memset(de->pillar_bits, 0, de->words * sizeof *de->pillar_bits);
+  const pass ps = {g, &de->alloc, least_cost(g), &de->pillars, de->pillar_bits, door, gates, NULL};
+  *marked = false;
+  size_t c = 0;
+#ifdef CAIRN_SSE2
+  for (; c + 16 <= end; c += 16)
+    for (uint32_t bits = start_bits(g, (uint32_t)c); bits; bits &= bits - 1)
+      if (!start_candidates(&ps, (uint32_t)c + (uint32_t)cairn__ctz(bits))) return CAIRN_ERR_NOMEM;
+#endif
+  for (; c < end; c++)
+    if (!start_candidates(&ps, (uint32_t)c)) return CAIRN_ERR_NOMEM;
+  for (size_t k = 0; k < de->pillars.n; k++) *marked |= de->pillars.p[k].marked != 0;
+  return CAIRN_OK;
+}
+
+bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint32_t *gates,
+                          const uint8_t *in, cairn_rect box, cairn__de_pillars *out) {
+  const cairn_grid *g = de->grid;
+  const pass ps = {g, &de->alloc, least_cost(g), out, NULL, door, gates, in};
+  out->n = 0;
+  /* starts: not on the last border row or column */
+  const int32_t x0 = box.x > 0 ? box.x - 1 : 0, y0 = box.y > 0 ? box.y - 1 : 0;
+  const int32_t x1 = box.x + box.w <= g->width ? box.x + box.w : g->width;
+  const int32_t y1 = box.y + box.h <= g->height ? box.y + box.h : g->height;
+  for (int32_t y = y0; y <= y1; y++) {
+    const uint32_t row = (uint32_t)y * (uint32_t)g->stride;
+    for (int32_t x = x0; x <= x1; x++)
+      if (!g->cost[row + (uint32_t)x] &&
+          !cell_candidates(&ps, row + (uint32_t)x, (uint32_t)x, (uint32_t)y))
+        return false;
+  }
+  return true;
+}
+
+/* The order of the full pass: by starting wall, rows before columns, the
+ * line before before the line after. */
+static uint64_t order_key(const cairn__de_pillar *p) {
+  return (uint64_t)p->c << 2 | (uint64_t)p->down << 1 | p->side;
+}
+
+bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh) {
+  const cairn_grid *g = de->grid;
+  cairn__de_pillars *l = &de->pillars;
+  size_t n = 0;
+  for (size_t k = 0; k < l->n; k++) { /* those wholly in A go */
+    cairn__de_pillar *p = &l->p[k];
+    const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
+    if (run_in(in, p->w, step, p->len)) continue;
+    for (unsigned i = 0; i < p->len; i++) /* what kept the rest out in A may have moved */
+      if (in[p->w + i * step]) p->blocks &= ~(1ull << i);
+    l->p[n++] = *p;
+  }
+  if (!cairn__grow(&de->alloc, (void **)&l->p, &l->cap, n + fresh->n, sizeof *l->p)) {
+    l->n = n; /* the caller searches the whole grid, which lists them anew */
+    return false;
+  }
+  /* both in the full pass's order: merged from the back */
+  size_t a = n, b = fresh->n, at = n + fresh->n;
+  while (b) {
+    if (a && order_key(&l->p[a - 1]) > order_key(&fresh->p[b - 1])) l->p[--at] = l->p[--a];
+    else l->p[--at] = fresh->p[--b];
+  }
+  l->n = n + fresh->n;
+  for (size_t k = 0; k < fresh->n; k++) {
+    const cairn__de_pillar *p = &fresh->p[k];
+    const line_walk w = walk_of(g, p->down);
+    zone_mark(de->pillar_bits, p->c, w.step, w.across[p->side], p->len);
+  }
+  return true;
+}
+
+bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in) {
+  const cairn_grid *g = de->grid;
+  const uint8_t least = least_cost(g);
+  const uint32_t stride = (uint32_t)g->stride;
+  /* those listed: a changed cell on one whose run leaves A */
+  for (size_t k = 0; cairn__de_bit(de->pillar_bits, x) && k < de->pillars.n; k++) {
+    const cairn__de_pillar *p = &de->pillars.p[k];
+    const line_walk l = walk_of(g, p->down);
+    bool on = false;
+    for (unsigned i = 0; i < p->len && !on; i++)
+      on = x == p->w + i * l.step || x == p->c + i * l.step;
+    if (on && !run_in(in, p->w, l.step, p->len)) return false;
+  }
+  /* those the grid has now */
+  for (unsigned down = 0; down < 2; down++) {
+    const line_walk l = walk_of(g, down);
+    const uint32_t pos = down ? x / stride : x % stride; /* along the line */
+    const uint32_t k0 = down ? x % stride : x / stride;  /* the line */
+    const uint32_t lines = down ? (uint32_t)g->width : (uint32_t)g->height;
+    /* x on L itself, or on W: L the line before or after x's */
+    for (int dl = -1; dl <= 1; dl++) {
+      const int64_t k = (int64_t)k0 + dl;
+      if (k < 1 || k > (int64_t)lines) continue;
+      const uint32_t base = line_start(g, down, (uint32_t)k);
+      for (unsigned side = 0; side < 2; side++) {
+        if (dl != 0 && (dl < 0) != (side == 1)) continue; /* W must be x's line */
+        const uint32_t from = pos > CAIRN__DE_MAX_DOOR ? pos - CAIRN__DE_MAX_DOOR : 0;
+        for (uint32_t i = from; i <= pos && i + 1 < l.room; i++) {
+          const uint32_t c = base + i * l.step;
+          const unsigned len = candidate_length(g, c, l.step, l.across[side], l.room - i, least);
+          if (len && i + len > pos &&
+              !run_in(in, (uint32_t)((int32_t)c + l.across[side]), l.step, len))
+            return false;
+        }
+      }
+    }
+  }
+  return true;
+}
