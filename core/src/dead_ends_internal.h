@@ -26,6 +26,9 @@
  * CAIRN__DE_DOOR_DOWN when it runs down a column. */
 #define CAIRN__DE_DOOR_LEN 0x3Fu
 #define CAIRN__DE_DOOR_DOWN 0x40u
+/* On the door marks (cairn_dead_ends.doors) of a door beside pillars
+ * (dead_ends_pillars.c). */
+#define CAIRN__DE_DOOR_PILLAR 0x100u
 /* Swamps (dead_ends_swamps.c): pockets in the corners of rooms, below a
  * diagonal line at most CAIRN__DE_MAX_SWAMP steps from the corner, of at
  * most CAIRN__DE_SWAMP_CELLS cells. */

@@ -41,18 +41,32 @@ static struct cairn__de_gate *put_gate(cairn_search *s, const cairn_dead_ends *d
   return q;
 }
 
+/* Whether area a's gate is a door beside pillars: up to 63 cells across
+ * a corridor's side, whose octile distance bounds little; the narrower
+ * gates inside and around it bound more (A* on den011d expands 6 % fewer
+ * cells without them in the chain, ht_chantry 8 % more). */
+static bool beside_pillars(const cairn_dead_ends *de, uint32_t a) {
+  return (de->doors[de->gate[a]] & CAIRN__DE_DOOR_PILLAR) != 0;
+}
+
 /* Of the areas that hold area `from` but not area `other` (a chain,
- * innermost first), up to k spread evenly over it, its two ends included,
- * into out; returns how many. */
+ * innermost first), those whose gate is no door beside pillars, up to k
+ * spread evenly over them, the two ends included, into out; returns how
+ * many. */
 static uint32_t chain_of(const cairn_dead_ends *de, uint32_t from, uint32_t other, uint32_t k,
                          uint32_t *out) {
   uint32_t n = 0;
-  for (uint32_t a = from; a && de->gate[a] != UINT32_MAX; a = de->area[de->gate[a]], n++)
+  for (uint32_t a = from; a && de->gate[a] != UINT32_MAX; a = de->area[de->gate[a]]) {
     if (a <= other && other < de->end[a]) break; /* it holds the other: so do the rest */
+    n += !beside_pillars(de, a);
+  }
   const uint32_t take = n < k ? n : k;
   uint32_t t = 0, i = 0;
-  for (uint32_t a = from; t < take; a = de->area[de->gate[a]], i++)
+  for (uint32_t a = from; t < take; a = de->area[de->gate[a]]) {
+    if (beside_pillars(de, a)) continue;
     if (i == (take == 1 ? 0 : (uint32_t)((uint64_t)t * (n - 1) / (take - 1)))) out[t++] = a;
+    i++;
+  }
   return take;
 }
 

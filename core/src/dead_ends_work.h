@@ -37,8 +37,7 @@ typedef struct de_work {
 #define DOOR_FIRST 0x4000u
 #define DOOR_PART 0x8000u
 #define DOOR_DOWN CAIRN__DE_DOOR_DOWN
-/* On the marks of a door beside pillars (dead_ends_pillars.c). */
-#define DOOR_PILLAR 0x100u
+#define DOOR_PILLAR CAIRN__DE_DOOR_PILLAR
 /* What an area keeps of its gate's door byte: the length and the way. */
 #define DOOR_CODE (CAIRN__DE_DOOR_DOWN | CAIRN__DE_DOOR_LEN)
 /* next[] holds a door's cell * 8 + move below HEAD */

@@ -55,7 +55,8 @@
  * 8 moves takes, at each cell on the far side of such a gate, the octile
  * distance to the gate plus the gate's own bound to the goal when that is
  * more than the octile distance (for the innermost and the outermost such
- * area on each side). The bound stays consistent, so the answer stays
+ * area on each side whose gate is no door beside pillars: those are long,
+ * and bound little). The bound stays consistent, so the answer stays
  * exact; the search heads for the gates instead of the walls between.
  *
  * The areas are found by one depth-first search over the open cells and
