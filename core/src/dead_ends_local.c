@@ -22,7 +22,10 @@
  * counts), move the island's first cell, or shift the sizes the choice of
  * the island's centre compared by as much as their slack or margin (kept
  * per root: the cells changed, twice over, must stay below the slack, and
- * A's cells before and after below the margin). */
+ * A's cells before and after below the margin), or move a choice about a
+ * door beside pillars that the search of A does not make again
+ * (pillars_move; those wholly in A it makes after its search with the
+ * runs between walls, as the full pass does). */
 
 /* Most cells an update may see changed and still search one area. */
 #define LOCAL_MAX_CHANGED 64

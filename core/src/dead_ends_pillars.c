@@ -18,12 +18,14 @@
  * none of them is a gate (and none of its cells a one-cell gate): across a
  * corridor that goes on (a ring's), such runs hang nothing off, and W may
  * cut the room off; a door that is a gate stays, so no area is lost. The
- * areas are then searched again. Updates inside one dead end
- * (dead_ends_local.c) keep clear of these doors: the cells of every
- * candidate and of the line beside it are kept as bits, and an update
- * that touches them, or makes a new candidate, searches the whole grid
- * (an edit inside a dead end moves no gate outside it, so the choices
- * elsewhere stand). */
+ * areas are then searched again. The table keeps every candidate (the
+ * list, in the order they were tried) and their cells and those of the
+ * lines beside them (as bits). An update inside one dead end A
+ * (dead_ends_local.c) lists and tries again those wholly in A, as this
+ * pass would with A's gates; an edit inside A moves no gate outside it,
+ * so the choices about the others stand, unless the edit touches one that
+ * reaches outside A, or one partly in A was marked or kept out by cells
+ * of A alone: then it searches the whole grid. */
 #include "dead_ends_work.h"
 
 #include <string.h>
