@@ -265,8 +265,8 @@ int cmd_scen(int argc, char **argv) {
     goto done;
   }
   if ((rc = scen_build_hpa(&cfg, &f, &hpa)) != EXIT_DONE) goto done;
-  /* auto's landmarks resolved here, so that the report names them */
-  if ((rc = scen_resolve_landmarks(&cfg, &f)) != EXIT_DONE) goto done;
+  /* auto's choices made here, so that the report names them */
+  if ((rc = scen_resolve_auto(&cfg, &f)) != EXIT_DONE) goto done;
   if ((rc = scen_run_rows(&cfg, &f, hpa, rows)) != EXIT_DONE) goto done;
   scen_totals all = scen_sum_rows(sc, rows, 0, UINT32_MAX, scratch);
   if (p.json) {

@@ -259,8 +259,8 @@ static int run_one(const suite_args *a, suite_data *d, const scen_file *f,
                : EXIT_RUNTIME;
   if (rc != EXIT_DONE) cli_error("out of memory");
   if (rc == EXIT_DONE) rc = scen_build_hpa(&cfg, f, &hpa);
-  /* auto's landmarks resolved here, so that the report names them */
-  if (rc == EXIT_DONE) rc = scen_resolve_landmarks(&cfg, f);
+  /* auto's choices made here, so that the report names them */
+  if (rc == EXIT_DONE) rc = scen_resolve_auto(&cfg, f);
   if (rc == EXIT_DONE) rc = scen_run_rows(&cfg, f, hpa, rows);
   if (rc == EXIT_DONE) {
     scen_totals t = scen_sum_rows(f->sc, rows, 0, UINT32_MAX, scratch);

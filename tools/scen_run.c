@@ -12,48 +12,6 @@
 const char *const scen_algo_names[ALGO_COUNT] = {"astar", "dijkstra", "hpa", "jps", "jps+",
                                                  "auto"};
 
-scen_algo scen_auto_choice(const scen_config *c, const cairn_grid *g) {
-  const bool plain = c->weight == 1.0 && c->size <= 1;
-  return plain && cairn_grid_uniform(g) ? ALGO_JPS_PLUS : ALGO_ASTAR;
-}
-
-/* The pilot's rows: spread evenly over the file. */
-enum { AUTO_PILOT_ROWS = 4096 };
-
-/* scen_resolve_landmarks's count for --algo auto without --landmarks;
- * -1 when out of memory. */
-static long auto_landmarks(const scen_config *c, const scen_file *f) {
-  if (c->weight != 1.0) return 0;
-  if (scen_auto_choice(c, f->g) != ALGO_JPS_PLUS) return CLI_AUTO_LANDMARKS;
-  cairn_search *s = NULL;
-  if (cairn_search_create(NULL, &s) != CAIRN_OK) return -1;
-  cairn_search_opts o = cairn_search_defaults();
-  o.max_expanded = SCEN_AUTO_LM_EXPANDED;
-  const size_t n = cairn_scen_count(f->sc), step = n / AUTO_PILOT_ROWS + 1;
-  size_t runs = 0, long_runs = 0;
-  for (size_t i = 0; i < n; i += step) {
-    const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
-    if (scen_row_blocked(f->g, e)) continue;
-    cairn_result r;
-    cairn_status st = cairn_jps(s, f->g, e->start, e->goal, &o, &r);
-    if (st < 0) {
-      cairn_search_destroy(s);
-      return -1;
-    }
-    runs++;
-    long_runs += r.expanded >= SCEN_AUTO_LM_EXPANDED;
-  }
-  cairn_search_destroy(s);
-  return runs && 2 * long_runs >= runs ? CLI_AUTO_LANDMARKS : 0;
-}
-
-int scen_resolve_landmarks(scen_config *c, const scen_file *f) {
-  if (c->algo != ALGO_AUTO || c->landmarks >= 0) return EXIT_DONE;
-  if ((c->landmarks = auto_landmarks(c, f)) >= 0) return EXIT_DONE;
-  cli_error("out of memory");
-  return EXIT_RUNTIME;
-}
-
 int scen_algo_parse(const char *name) {
   for (int k = 0; k < ALGO_COUNT; k++)
     if (strcmp(name, scen_algo_names[k]) == 0) return k;
@@ -394,11 +352,10 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   memset(&plain, 0, sizeof plain);
   if (!o) o = &plain;
   scen_config chosen = *c;
-  int resolved = scen_resolve_landmarks(&chosen, f);
+  int resolved = scen_resolve_auto(&chosen, f);
   if (resolved != EXIT_DONE) return resolved;
   if (c->algo == ALGO_AUTO) {
     chosen.algo = scen_auto_choice(c, f->g);
-    if (chosen.dead_ends < 0) chosen.dead_ends = 1;
     c = &chosen;
   }
   const bool jump = c->algo == ALGO_JPS || c->algo == ALGO_JPS_PLUS;

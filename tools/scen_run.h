@@ -28,7 +28,7 @@ int scen_algo_parse(const char *name);
 
 /* What --algo auto runs on grid g with c's options: jump point search
  * with jump tables on a map of one terrain cost, for units of one cell at
- * weight 1; A* otherwise; with the landmarks scen_resolve_landmarks sets
+ * weight 1; A* otherwise; with the tables scen_resolve_auto sets
  * (docs/PERFORMANCE.md, "Choosing the exact method"). */
 struct scen_config;
 scen_algo scen_auto_choice(const struct scen_config *c, const cairn_grid *g);
@@ -50,7 +50,7 @@ typedef struct scen_config {
    * are not compared, and an unreachable row is an answer, not a failure */
   int size;
   /* a dead-end table for A*, jps and jps+ (cairn/dead_ends.h): 1 on, 0
-   * off, -1 the default (off) */
+   * off, -1 the default (off; --algo auto: scen_resolve_auto) */
   int dead_ends;
 } scen_config;
 
@@ -101,17 +101,29 @@ void scen_file_free(scen_file *f);
  * the exact method"). */
 enum { SCEN_AUTO_LM_EXPANDED = 20 };
 
-/* Sets the landmarks c's run over f uses when c is --algo auto without
- * --landmarks (else leaves c as it is): 0 at a weight other than 1,
- * CLI_AUTO_LANDMARKS where auto runs A*, and where it runs jump point
- * search CLI_AUTO_LANDMARKS when at least half of f's rows (up to 4096,
- * spread evenly; a search each, stopped at SCEN_AUTO_LM_EXPANDED jump
- * points) expand that many without a table, else 0: on short queries the
- * table's reads (its rows at the start, one a jump point) cost more than
- * the expansions its bound saves. Exit code (EXIT_RUNTIME, said, when out
- * of memory). scen_run_rows does it too; a caller that reports the
- * choice does it first. */
-int scen_resolve_landmarks(scen_config *c, const scen_file *f);
+/* Jump points or nodes the pilot's searches of --algo auto's dead-end
+ * choice expand at most, and the share of them, in percent, the table
+ * must remove for auto to take it (docs/PERFORMANCE.md, "Choosing the
+ * exact method"). */
+enum { SCEN_AUTO_DE_EXPANDED = 1 << 14, SCEN_AUTO_DE_SAVED_PCT = 25 };
+
+/* Makes c's choices for --algo auto over f where it leaves them to auto
+ * (else leaves c as it is), each from a pilot over rows of f spread
+ * evenly (scen_auto.c):
+ * - landmarks (without --landmarks): 0 at a weight other than 1,
+ *   CLI_AUTO_LANDMARKS where auto runs A*, and where it runs jump point
+ *   search CLI_AUTO_LANDMARKS when at least half of up to 4096 rows
+ *   expand SCEN_AUTO_LM_EXPANDED jump points without a table (a search
+ *   each, stopped there), else 0: on short queries the table's reads (its
+ *   rows at the start, one a jump point) cost more than the expansions
+ *   its bound saves;
+ * - the dead-end table (without --dead-ends): on when auto's method, over
+ *   up to 256 rows, expands at least SCEN_AUTO_DE_SAVED_PCT percent fewer
+ *   nodes with it than without; else off: where it skips less, its checks
+ *   cost more than they save.
+ * Exit code (EXIT_RUNTIME, said, when out of memory). scen_run_rows does
+ * it too; a caller that reports the choices does it first. */
+int scen_resolve_auto(scen_config *c, const scen_file *f);
 
 /* The published lengths' precision: a cost within this of `optimal` meets
  * it (|cost - optimal| <= 1e-5 optimal + 0.006 holds for an exact search on

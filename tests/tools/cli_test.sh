@@ -178,8 +178,36 @@ done
 expect 0 '^\{"chosen":"jps\+",.*"algo":"auto",.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
 # the gate's rows are short (jump point search expands a few jump points):
-# auto takes no landmark table unless told
-expect 0 '^\{"chosen":"jps\+","chosen_landmarks":0,"chosen_dead_ends":true,' "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+# auto takes no landmark table unless told, and no dead-end table, which
+# would skip nothing its rows expand
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":0,"chosen_dead_ends":false,' "$cairn" scen "$tmp/gate.map.scen" --algo auto --json
+# a perfect maze of 12 x 12 rooms (a depth-first backtracker on the ZX81's
+# generator, the same maze under every awk): without landmarks the
+# dead-end table removes most of jump point search's expansions and auto
+# takes it; with the landmarks auto picks for its rows they remove nearly
+# all of them, and auto leaves the table out
+awk 'BEGIN { n = 12; W = 2 * n + 1; r = 1
+  for (y = 0; y < W; y++) for (x = 0; x < W; x++) m[x, y] = "@"
+  sp = 1; sx[1] = 0; sy[1] = 0; seen[0, 0] = 1; m[1, 1] = "."
+  while (sp > 0) { cx = sx[sp]; cy = sy[sp]; k = 0
+    if (cx > 0 && !seen[cx - 1, cy]) { k++; ox[k] = -1; oy[k] = 0 }
+    if (cx < n - 1 && !seen[cx + 1, cy]) { k++; ox[k] = 1; oy[k] = 0 }
+    if (cy > 0 && !seen[cx, cy - 1]) { k++; ox[k] = 0; oy[k] = -1 }
+    if (cy < n - 1 && !seen[cx, cy + 1]) { k++; ox[k] = 0; oy[k] = 1 }
+    if (!k) { sp--; continue }
+    r = (r * 75 + 74) % 65537; d = r % k + 1
+    nx = cx + ox[d]; ny = cy + oy[d]; seen[nx, ny] = 1
+    m[2 * cx + 1 + ox[d], 2 * cy + 1 + oy[d]] = "."; m[2 * nx + 1, 2 * ny + 1] = "."
+    sp++; sx[sp] = nx; sy[sp] = ny }
+  print "type octile"; print "height " W; print "width " W; print "map"
+  for (y = 0; y < W; y++) { s = ""; for (x = 0; x < W; x++) s = s m[x, y]; print s } }' \
+  >"$tmp/maze.map"
+"$cairn" gen --kind scen --map "$tmp/maze.map" --rows 20 --out "$tmp/maze.map.scen" --seed 3 ||
+  fails=$((fails + 1))
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":0,"chosen_dead_ends":true,.*"invalid":0,.*"mismatch":0' \
+  "$cairn" scen "$tmp/maze.map.scen" --algo auto --landmarks 0 --json
+expect 0 '^\{"chosen":"jps\+","chosen_landmarks":16,"chosen_dead_ends":false,.*"invalid":0,.*"mismatch":0' \
+  "$cairn" scen "$tmp/maze.map.scen" --algo auto --json
 expect 0 '^\{"chosen":"jps\+","chosen_landmarks":16,"chosen_dead_ends":false,.*"mismatch":0' \
   "$cairn" scen "$tmp/gate.map.scen" --algo auto --landmarks 16 --dead-ends off --json
 # a snake of 15 corridors joined at alternate ends: its rows cross it, 29
