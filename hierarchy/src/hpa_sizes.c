@@ -104,7 +104,7 @@ typedef struct sizes_scratch {
   size_t pts_cap;
   cairn_cost *tabs;   /* (max_size - 1) n n */
   uint8_t *pc, *ke;   /* n n each */
-  uint8_t *kn;        /* n n: the pairs of a size some search already gave */
+  uint8_t *op;        /* n n: the pairs of a size no search gave yet */
   size_t pairs_cap;   /* n n room of pc and ke; tabs hold (max - 1) times */
 } sizes_scratch;
 
@@ -123,7 +123,7 @@ static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
   cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
   cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
   cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
-  cairn__free(&h->alloc, sc->kn, sc->pairs_cap);
+  cairn__free(&h->alloc, sc->op, sc->pairs_cap);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -161,20 +161,20 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
     cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
     cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
     cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
-    cairn__free(&h->alloc, sc->kn, sc->pairs_cap);
+    cairn__free(&h->alloc, sc->op, sc->pairs_cap);
     sc->pairs_cap = nn;
     sc->tabs = cairn__alloc(&h->alloc, more * nn * sizeof *sc->tabs);
     sc->pc = cairn__alloc(&h->alloc, nn);
     sc->ke = cairn__alloc(&h->alloc, nn);
-    sc->kn = cairn__alloc(&h->alloc, nn);
-    ok = sc->tabs && sc->pc && sc->ke && sc->kn;
+    sc->op = cairn__alloc(&h->alloc, nn);
+    ok = sc->tabs && sc->pc && sc->ke && sc->op;
     if (!ok) {
       cairn__free(&h->alloc, sc->tabs, sc->tabs ? more * nn * sizeof *sc->tabs : 0);
       cairn__free(&h->alloc, sc->pc, sc->pc ? nn : 0);
       cairn__free(&h->alloc, sc->ke, sc->ke ? nn : 0);
-      cairn__free(&h->alloc, sc->kn, sc->kn ? nn : 0);
+      cairn__free(&h->alloc, sc->op, sc->op ? nn : 0);
       sc->tabs = NULL;
-      sc->pc = sc->ke = sc->kn = NULL;
+      sc->pc = sc->ke = sc->op = NULL;
       sc->pairs_cap = 0;
     }
   }
@@ -312,52 +312,71 @@ static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *
   return 0; /* penalties: no shortcut */
 }
 
-/* The pairs of row i that size k cannot take from size 1: both ends fit,
- * a size-1 way exists, its path does not serve k (pc), and no search of
- * another row gave the cost yet (known). Their other ends as targets into
- * sc->pts + n (local node ids into tid); returns how many. */
-static size_t open_pairs(const hpa_cluster *c, const hpa_csize *z, const sizes_scratch *sc, unsigned k, uint32_t i,
-                         uint32_t *tid) {
+/* Marks in sc->op the pairs size k cannot take from size 1: both ends
+ * fit, a size-1 way exists, and its path does not serve k (pc). On
+ * symmetric costs (sym) a pair served one way is served both ways (its
+ * path walked back is a way of the same cost), so it stays open only when
+ * neither serves. Returns how many are open. */
+static size_t mark_open(const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc, unsigned k,
+                        bool sym) {
+  const uint32_t n = c->n;
+  size_t open = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      const size_t p = (size_t)i * n + j;
+      bool o = j != i && z->cap[i] >= k && z->cap[j] >= k && c->dist[p] != CAIRN_COST_INF &&
+               sc->pc[p] < k && !(sym && sc->pc[(size_t)j * n + i] >= k);
+      sc->op[p] = o;
+      open += o;
+    }
+  return open;
+}
+
+/* Row i's open pairs: their other ends as targets into sc->pts + n
+ * (local node ids into tid); returns how many. */
+static size_t row_targets(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint32_t *tid) {
   const uint32_t n = c->n;
   size_t nt = 0;
-  if (z->cap[i] < k) return 0;
-  for (uint32_t j = 0; j < n; j++) {
-    size_t p = (size_t)i * n + j;
-    if (j != i && z->cap[j] >= k && c->dist[p] != CAIRN_COST_INF && sc->pc[p] < k &&
-        !sc->kn[p]) {
+  for (uint32_t j = 0; j < n; j++)
+    if (sc->op[(size_t)i * n + j]) {
       sc->pts[n + nt] = sc->pts[j];
       tid[nt++] = j;
     }
-  }
   return nt;
 }
 
+/* Gives pair i -> j its cost g and closes it; on symmetric costs the pair
+ * back too. */
+static void settle(const hpa_cluster *c, sizes_scratch *sc, cairn_cost *t, uint32_t i, uint32_t j,
+                   cairn_cost g, bool symmetric) {
+  const uint32_t n = c->n;
+  t[(size_t)i * n + j] = g;
+  sc->op[(size_t)i * n + j] = 0;
+  if (symmetric) {
+    t[(size_t)j * n + i] = g;
+    sc->op[(size_t)j * n + i] = 0;
+  }
+}
+
 /* The open pairs of row i by a Dijkstra from i on the local grid eroded
- * for k (erode), stopped once they are settled. On symmetric costs (no
- * layer, one terrain under every position) each also gives the pair back. */
+ * for k (erode), stopped once they are settled. */
 static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
                               unsigned k, uint32_t i, const uint32_t *tid, size_t nt,
                               bool symmetric, cairn_cost *t) {
-  const uint32_t n = c->n;
   if (z->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK) {
-    for (size_t x = 0; x < nt; x++) t[(size_t)i * n + tid[x]] = CAIRN_COST_INF;
+    for (size_t x = 0; x < nt; x++) settle(c, sc, t, i, tid[x], CAIRN_COST_INF, false);
     return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
   }
   cairn_search_opts o = cairn_search_defaults();
   if (z->slayered) o.penalty = sc->lpen;
   cairn_status st =
-      cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, sc->pts + n, nt, 0, &o);
+      cairn_dijkstra_fill(sc->search, sc->local, &sc->pts[i], 1, sc->pts + c->n, nt, 0, &o);
   if (st != CAIRN_OK) return st;
   for (size_t x = 0; x < nt; x++) {
     const uint32_t j = tid[x];
     cairn_node_info info;
     cairn_search_cell(sc->search, sc->pts[j], &info);
-    cairn_cost g = info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF;
-    t[(size_t)i * n + j] = g;
-    if (symmetric) {
-      t[(size_t)j * n + i] = g;
-      sc->kn[(size_t)j * n + i] = 1;
-    }
+    settle(c, sc, t, i, j, info.state == CAIRN_NODE_CLOSED ? info.g : CAIRN_COST_INF, symmetric);
   }
   return CAIRN_OK;
 }
@@ -365,11 +384,9 @@ static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hp
 /* On the eroded grid of one terrain `flat`: the open pairs of row i joined
  * by a clear straight-as-possible run (whose cost, the octile distance, is
  * a lower bound of any way, as in the size-1 build) get that cost both
- * ways and drop out of tid; returns the targets left. */
-static size_t run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint8_t flat,
-                        cairn_cost *t, uint32_t *tid, size_t nt) {
-  const uint32_t n = c->n;
-  size_t left = 0;
+ * ways. */
+static void run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint8_t flat,
+                      cairn_cost *t, const uint32_t *tid, size_t nt) {
   for (size_t x = 0; x < nt; x++) {
     const uint32_t j = tid[x];
     cairn_point a = sc->pts[i], b = sc->pts[j];
@@ -377,49 +394,64 @@ static size_t run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uin
     int shape = 0;
     while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
       shape++;
-    if (shape == HPA_RUN_SHAPES) {
-      sc->pts[n + left] = b;
-      tid[left++] = j;
-      continue;
-    }
+    if (shape == HPA_RUN_SHAPES) continue;
     int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
     int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
     cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) * flat;
-    t[(size_t)i * n + j] = t[(size_t)j * n + i] = d;
-    sc->kn[(size_t)j * n + i] = 1;
+    settle(c, sc, t, i, j, d, true);
   }
-  return left;
+}
+
+/* On symmetric costs, where each search settles its pairs both ways: the
+ * rows searched in turn from the node with the most open pairs left (the
+ * first of them), so that few searches cover them all (a greedy vertex
+ * cover of the open pairs). */
+static cairn_status greedy_rows(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                                sizes_scratch *sc, unsigned k, cairn_cost *t, uint32_t *tid) {
+  const uint32_t n = c->n;
+  uint32_t deg[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  for (uint32_t i = 0; i < n; i++) {
+    deg[i] = 0;
+    for (uint32_t j = 0; j < n; j++) deg[i] += sc->op[(size_t)i * n + j];
+  }
+  for (;;) {
+    uint32_t b = 0;
+    for (uint32_t i = 1; i < n; i++)
+      if (deg[i] > deg[b]) b = i;
+    if (!deg[b]) return CAIRN_OK;
+    size_t nt = row_targets(c, sc, b, tid);
+    for (size_t x = 0; x < nt; x++) deg[tid[x]] -= sc->op[(size_t)tid[x] * n + b];
+    deg[b] = 0;
+    cairn_status st = sized_row(h, c, z, sc, k, b, tid, nt, true, t);
+    if (st != CAIRN_OK) return st;
+  }
 }
 
 /* Size k's table into t (INF where either end does not fit); *shared set
- * when no row needed a search (the table is then dist's). */
+ * when no pair needed a search (the table is then dist's). */
 static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
                                unsigned k, cairn_cost *t, bool *shared) {
   const uint32_t n = c->n;
-  const size_t nn = (size_t)n * n;
   uint32_t tid[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
-  bool eroded = false;
-  uint8_t flat = 0; /* the one terrain of the eroded grid, or 0 */
-  *shared = true;
-  memset(sc->kn, 0, nn);
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++)
       t[(size_t)i * n + j] =
           z->cap[i] >= k && z->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
+  const bool sym = cairn_grid_uniform(h->grid) && !z->slayered;
+  *shared = !mark_open(c, z, sc, k, sym);
+  if (*shared) return CAIRN_OK;
+  const uint8_t flat = erode(h, c, z, sc, k); /* one terrain: symmetric */
   for (uint32_t i = 0; i < n; i++) {
-    size_t nt = open_pairs(c, z, sc, k, i, tid);
+    size_t nt = row_targets(c, sc, i, tid);
     if (!nt) continue;
-    *shared = false;
-    if (!eroded) {
-      flat = erode(h, c, z, sc, k);
-      eroded = true;
+    if (flat) {
+      run_pairs(c, sc, i, flat, t, tid, nt);
+      continue;
     }
-    if (flat) nt = run_pairs(c, sc, i, flat, t, tid, nt);
-    if (!nt) continue;
-    cairn_status st = sized_row(h, c, z, sc, k, i, tid, nt, flat != 0, t);
+    cairn_status st = sized_row(h, c, z, sc, k, i, tid, nt, false, t);
     if (st != CAIRN_OK) return st;
   }
-  return CAIRN_OK;
+  return flat ? greedy_rows(h, c, z, sc, k, t, tid) : CAIRN_OK;
 }
 
 /* Whether tables a and b agree on every pair whose ends fit k. */
