@@ -328,12 +328,13 @@ static unsigned run_through(const cairn_grid *g, uint32_t d, uint32_t step, uint
  * each such candidate was stopped, by a one-cell gate among its cells or
  * by a door marked before it; it is stopped again if one of its cells is
  * a one-cell gate now (in A, k->aux; outside, the table's gates of one
- * cell, which the edit does not move), or lies outside A and G in a door
- * the full pass marked before it (de->doors). Such a door shares no cell
- * with A (a straight run into A crosses G, whose cells no other door
+ * cell, which the edit does not move), or lies in a door marked before
+ * it: outside A and G the full pass's (de->doors), inside A the one A's
+ * own candidates give (k->door, found first). A door outside shares no
+ * cell with A (a straight run into A crosses G, whose cells no other door
  * holds) and every candidate tried before it that crosses G is stopped
- * again by this same test, so the full pass marks it again. A candidate
- * stopped only by a door inside A counts against G. */
+ * again by this same test, so the full pass marks it again; a door inside
+ * A is the full pass's as the update takes all of A's. */
 static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
@@ -352,8 +353,10 @@ static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_lo
       const uint32_t x = c + i * step;
       const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
       if (de->doors[x] & DOOR_PILLAR) return false; /* no run's order decided it */
-      stopped = cut || (x != d && !lc->in[x] && de->doors[x] &&
-                        tried_before(g, de->doors, x, c, len, down));
+      /* a door marked before it: outside A the table's, inside A the one
+       * A's own candidates give (found before this test) */
+      const uint16_t *marks = lc->in[x] ? k->door : de->doors;
+      stopped = cut || (x != d && marks[x] && tried_before(g, marks, x, c, len, down));
     }
     if (!stopped) return false;
   }
@@ -404,9 +407,9 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   const cairn_grid *g = de->grid;
   if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
   cairn__de_mark_cuts_here(k);
-  if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
   /* A's alone; sz is free until the search */
   cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in, k->sz);
+  if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
   if (lc->n_gate > 1) /* G one node, as the full pass has it */
     mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? DOOR_DOWN : 0u,
               lc->n_gate);
