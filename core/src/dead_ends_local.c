@@ -334,7 +334,10 @@ static unsigned run_through(const cairn_grid *g, uint32_t d, uint32_t step, uint
  * cell with A (a straight run into A crosses G, whose cells no other door
  * holds) and every candidate tried before it that crosses G is stopped
  * again by this same test, so the full pass marks it again; a door inside
- * A is the full pass's as the update takes all of A's. */
+ * A is the full pass's as the update takes all of A's. A cell outside A
+ * in a door beside pillars counts for its cut alone: such doors came
+ * after every run and took their cells from the doors there then, so its
+ * mark says nothing of what stopped the run. */
 static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
@@ -352,11 +355,13 @@ static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_lo
     for (unsigned i = 0; i < len && !stopped; i++) {
       const uint32_t x = c + i * step;
       const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
-      if (de->doors[x] & DOOR_PILLAR) return false; /* no run's order decided it */
       /* a door marked before it: outside A the table's, inside A the one
-       * A's own candidates give (found before this test) */
+       * A's own candidates give (found before this test); a door beside
+       * pillars outside A stops nothing here (it came after every run and
+       * took its cells from the doors there then) */
       const uint16_t *marks = lc->in[x] ? k->door : de->doors;
-      stopped = cut || (x != d && marks[x] && tried_before(g, marks, x, c, len, down));
+      const bool known = marks[x] && (lc->in[x] || !(marks[x] & DOOR_PILLAR));
+      stopped = cut || (x != d && known && tried_before(g, marks, x, c, len, down));
     }
     if (!stopped) return false;
   }
