@@ -70,6 +70,11 @@ static int auto_dead_ends(const scen_config *c, const scen_file *f) {
   }
   cairn_dead_ends_stats ds;
   cairn_dead_ends_get_stats(de, &ds);
+  if (!ds.areas) { /* nothing to skip: no pilot, no landmarks built for it */
+    cairn_search_destroy(s);
+    cairn_dead_ends_destroy(de);
+    return 0;
+  }
   cairn_search_opts without = cairn_search_defaults();
   without.weight = c->weight;
   without.size = c->size;
@@ -85,7 +90,7 @@ static int auto_dead_ends(const scen_config *c, const scen_file *f) {
   with.dead_ends = de;
   const size_t n = cairn_scen_count(f->sc), step = n / AUTO_DE_PILOT_ROWS + 1;
   long long before = 0, after = 0;
-  for (size_t i = 0; ds.areas && i < n; i += step) {
+  for (size_t i = 0; i < n; i += step) {
     const cairn_scen_entry *e = cairn_scen_get(f->sc, i);
     if (scen_row_blocked(f->g, e)) continue;
     long long a = pilot_search(s, c, f, e, &without);

@@ -25,6 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A cluster's most nodes: its entrance cells, at most twice
+ * hpa_transitions_cap of the largest cluster side (the bound of the
+ * per-node arrays on the stack below). */
+#define SIZES_MAX_NODES (2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8))
+
 /* ---- annotations ---------------------------------------------------- */
 
 bool cairn__hpa_transition_fits(const cairn_hpa *h, const hpa_transition *t, unsigned k) {
@@ -409,7 +414,7 @@ static void run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint8
 static cairn_status greedy_rows(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
                                 sizes_scratch *sc, unsigned k, cairn_cost *t, uint32_t *tid) {
   const uint32_t n = c->n;
-  uint32_t deg[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  uint32_t deg[SIZES_MAX_NODES];
   for (uint32_t i = 0; i < n; i++) {
     deg[i] = 0;
     for (uint32_t j = 0; j < n; j++) deg[i] += sc->op[(size_t)i * n + j];
@@ -432,7 +437,7 @@ static cairn_status greedy_rows(const cairn_hpa *h, const hpa_cluster *c, const 
 static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
                                unsigned k, cairn_cost *t, bool *shared) {
   const uint32_t n = c->n;
-  uint32_t tid[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  uint32_t tid[SIZES_MAX_NODES];
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++)
       t[(size_t)i * n + j] =
@@ -470,7 +475,7 @@ static bool same_table(const hpa_cluster *c, const hpa_csize *z, const cairn_cos
  * to (two rows read in order). */
 static void keep_bits(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *t, unsigned k, uint8_t *ke) {
   const uint32_t n = c->n;
-  uint8_t detour[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  uint8_t detour[SIZES_MAX_NODES];
   for (uint32_t i = 0; i < n; i++) {
     if (z->cap[i] < k) continue;
     const cairn_cost *ti = t + (size_t)i * n;
@@ -521,7 +526,7 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   if (!n) return CAIRN_OK;
   if (!scratch_room(h, sc, n)) return CAIRN_ERR_NOMEM;
   z->slayered = cairn__hpa_sizes_layered(h, c);
-  uint8_t cap[2 * (4 * (CAIRN_HPA_MAX_CLUSTER + 2) + 8)];
+  uint8_t cap[SIZES_MAX_NODES];
   for (uint32_t i = 0; i < n; i++) {
     cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
     cairn_point p = hpa_point(h, c->cell[i]);
