@@ -59,33 +59,24 @@ static long long pilot_search(cairn_search *s, const scen_config *c, const scen_
  * the landmarks already chosen (c->landmarks), over up to
  * AUTO_DE_PILOT_ROWS rows spread evenly (each stopped at
  * SCEN_AUTO_DE_EXPANDED), expands at least SCEN_AUTO_DE_SAVED_PCT percent
- * fewer nodes with it than without. 1, 0, or -1 when out of memory. */
+ * fewer nodes with it than without. 1, 0, or -1 when out of memory (said).
+ * The tables it builds stay in f for the rows. */
 static int auto_dead_ends(const scen_config *c, const scen_file *f) {
-  cairn_dead_ends *de = NULL;
-  cairn_search *s = NULL;
-  if (cairn_dead_ends_create(f->g, NULL, &de) != CAIRN_OK ||
-      cairn_search_create(NULL, &s) != CAIRN_OK) {
-    cairn_dead_ends_destroy(de);
-    return -1;
-  }
+  const cairn_dead_ends *de = scen_file_dead_ends(f);
+  if (!de) return -1;
   cairn_dead_ends_stats ds;
   cairn_dead_ends_get_stats(de, &ds);
-  if (!ds.areas) { /* nothing to skip: no pilot, no landmarks built for it */
-    cairn_search_destroy(s);
-    cairn_dead_ends_destroy(de);
-    return 0;
-  }
+  if (!ds.areas) return 0; /* nothing to skip: no pilot, no landmarks built for it */
   cairn_search_opts without = cairn_search_defaults();
   without.weight = c->weight;
   without.size = c->size;
   without.max_expanded = SCEN_AUTO_DE_EXPANDED;
-  cairn_landmarks *lm = NULL;
-  if (c->landmarks > 0 && !(lm = cli_landmarks(f->g, c->landmarks))) {
-    cairn_search_destroy(s);
-    cairn_dead_ends_destroy(de);
+  if (c->landmarks > 0 && !(without.landmarks = scen_file_landmarks(f, c->landmarks))) return -1;
+  cairn_search *s = NULL;
+  if (cairn_search_create(NULL, &s) != CAIRN_OK) {
+    cli_error("out of memory");
     return -1;
   }
-  without.landmarks = lm;
   cairn_search_opts with = without;
   with.dead_ends = de;
   const size_t n = cairn_scen_count(f->sc), step = n / AUTO_DE_PILOT_ROWS + 1;
@@ -100,8 +91,6 @@ static int auto_dead_ends(const scen_config *c, const scen_file *f) {
     after += b;
   }
   cairn_search_destroy(s);
-  cairn_dead_ends_destroy(de);
-  cairn_landmarks_destroy(lm);
   return before > 0 && 100 * (before - after) >= SCEN_AUTO_DE_SAVED_PCT * before;
 }
 
@@ -111,9 +100,7 @@ int scen_resolve_auto(scen_config *c, const scen_file *f) {
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
-  if (c->dead_ends < 0 && (c->dead_ends = auto_dead_ends(c, f)) < 0) {
-    cli_error("out of memory");
-    return EXIT_RUNTIME;
-  }
+  if (c->dead_ends < 0 && (c->dead_ends = auto_dead_ends(c, f)) < 0)
+    return EXIT_RUNTIME; /* said */
   return EXIT_DONE;
 }

@@ -74,6 +74,7 @@ int scen_file_open(const char *path, const char *map, bool quiet, scen_file *f) 
   memset(f, 0, sizeof *f);
   f->path = path;
   f->quiet = quiet;
+  if (!(f->tables = scen_tables_create())) return load_failed(f, "%s: out of memory", path);
   cairn_error err;
   if (cairn_scen_load(path, NULL, &f->sc, &err) != CAIRN_OK)
     return load_failed(f, "%s", err.message);
@@ -123,6 +124,7 @@ bool scen_row_unfit(const cairn_grid *g, const cairn_scen_entry *e, int k) {
 }
 
 void scen_file_free(scen_file *f) {
+  scen_tables_free(f->tables);
   free(f->map_path);
   cairn_grid_destroy(f->g);
   cairn_scen_destroy(f->sc);
@@ -334,18 +336,6 @@ int scen_run_rows(const scen_config *c, const scen_file *f, const cairn_hpa *hpa
   return scen_run_rows_with(c, f, hpa, NULL, rows);
 }
 
-/* The dead-end table for the rows, or NULL (said) when out of memory. A
- * map without dead ends gets a table too, but the searches are not given
- * it: it would only cost its bit test. */
-static cairn_dead_ends *dead_end_table(const cairn_grid *g) {
-  cairn_dead_ends *de = NULL;
-  if (cairn_dead_ends_create(g, NULL, &de) != CAIRN_OK) {
-    cli_error("out of memory");
-    return NULL;
-  }
-  return de;
-}
-
 int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa *hpa,
                        const scen_run_opts *o, scen_row *rows) {
   scen_run_opts plain;
@@ -369,15 +359,12 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
-  cairn_landmarks *lm = NULL;
-  if (c->algo != ALGO_HPA && c->landmarks > 0 && !(lm = cli_landmarks(f->g, c->landmarks))) {
+  /* f's tables, shared with auto's pilots */
+  const cairn_landmarks *lm = NULL;
+  const cairn_dead_ends *de = NULL;
+  if ((c->algo != ALGO_HPA && c->landmarks > 0 && !(lm = scen_file_landmarks(f, c->landmarks))) ||
+      (c->dead_ends > 0 && !(de = scen_file_dead_ends(f)))) {
     cairn_jumps_destroy(jumps);
-    return EXIT_RUNTIME;
-  }
-  cairn_dead_ends *de = NULL;
-  if (c->dead_ends > 0 && !(de = dead_end_table(f->g))) {
-    cairn_jumps_destroy(jumps);
-    cairn_landmarks_destroy(lm);
     return EXIT_RUNTIME;
   }
   uint32_t workers = o->jobs ? o->jobs->workers : 1;
@@ -387,8 +374,6 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
     free(v);
     free(rc);
     cairn_jumps_destroy(jumps);
-    cairn_landmarks_destroy(lm);
-    cairn_dead_ends_destroy(de);
     cli_error("out of memory");
     return EXIT_RUNTIME;
   }
@@ -412,8 +397,6 @@ int scen_run_rows_with(const scen_config *c, const scen_file *f, const cairn_hpa
   for (uint32_t w = 0; w < ready; w++) solver_free(&v[w]);
   cairn_grid_destroy(eroded);
   cairn_jumps_destroy(jumps);
-  cairn_landmarks_destroy(lm);
-  cairn_dead_ends_destroy(de);
   free(v);
   free(rc);
   return status;

@@ -73,6 +73,9 @@ typedef struct scen_totals {
   size_t left_out;
 } scen_totals;
 
+/* The landmark and dead-end tables of a file's map (scen_tables.c). */
+typedef struct scen_tables scen_tables;
+
 /* A loaded scenario file with its map. */
 typedef struct scen_file {
   const char *path;
@@ -81,6 +84,10 @@ typedef struct scen_file {
   cairn_grid *g;
   bool quiet;       /* failures go to error only, not to stderr */
   char error[1024]; /* the last failure's message ("" if none) */
+  /* the tables built for f->g so far (scen_file_landmarks,
+   * scen_file_dead_ends), kept until scen_file_free or until f->g changes;
+   * made by scen_file_open */
+  scen_tables *tables;
 } scen_file;
 
 /* Loads `path` and its map (`map`, or the one it names, beside it or in
@@ -95,6 +102,17 @@ int scen_file_open(const char *path, const char *map, bool quiet, scen_file *f);
  * destroy; NULL on failure) and checks f's rows against it. Exit code. */
 int scen_file_read_map(scen_file *f, cairn_grid **out);
 void scen_file_free(scen_file *f);
+
+/* The table of `count` landmarks (cli_landmarks) or the dead-end table of
+ * f->g, built on first need and kept in f, so that --algo auto's pilots,
+ * the rows and the algorithms of a suite share one (a landmark table of
+ * another count replaces the one kept). f owns them: valid until the next
+ * call for another count, a change of f->g or scen_file_free. NULL when
+ * out of memory (said). Not for several threads at once. */
+const cairn_landmarks *scen_file_landmarks(const scen_file *f, long count);
+const cairn_dead_ends *scen_file_dead_ends(const scen_file *f);
+scen_tables *scen_tables_create(void);
+void scen_tables_free(scen_tables *t);
 
 /* Jump points the median row of plain jump point search must expand for
  * --algo auto to take a landmark table (docs/PERFORMANCE.md, "Choosing
