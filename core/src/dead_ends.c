@@ -533,6 +533,12 @@ static cairn_status find(cairn_dead_ends *de) {
     if (st == CAIRN_OK) {
       memset(de->area, 0, n * sizeof *de->area);
       label(de, &k);
+      /* each area's head (low is free after the search), and the ids in
+       * the order no search decides */
+      for (uint32_t id = 1; id <= de->count; id++) k.low[id - 1] = k.order[k.aux[id]];
+      if (!cairn__de_canonical(de, 1, de->count + 1, k.low, NULL, 0)) st = CAIRN_ERR_NOMEM;
+    }
+    if (st == CAIRN_OK) {
       keep_islands(de, island, row);
       memcpy(de->doors, k.door, n * sizeof *k.door);
       cairn__de_set_stats(de);

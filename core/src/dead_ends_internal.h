@@ -7,11 +7,15 @@
 
 #include "cairn/dead_ends.h"
 
-/* Areas are numbered in the order the depth-first search met their first
- * cell, so an area and everything nested in it hold the ids
- * [id, end[id]): area a contains area b (or is it) when
- * a <= b < end[a]. Each island's outermost area (the part of the island
- * in no dead end) is a root: gate[id] == UINT32_MAX.
+/* Areas are numbered in preorder over their nesting, islands in the order
+ * of the search, the areas hanging off one area in the order of their
+ * heads (the first cell the search meets in each, which its gate alone
+ * decides; cairn__de_canonical), so an area and everything nested in it
+ * hold the ids [id, end[id]): area a contains area b (or is it) when
+ * a <= b < end[a]. The order is the areas' own, not that of the search's
+ * route through the rest of the island, so an update that leaves the areas
+ * as they were leaves every id. Each island's outermost area (the part of
+ * the island in no dead end) is a root: gate[id] == UINT32_MAX.
  *
  * A gate is one cell or a door: a straight run of 2 to
  * CAIRN__DE_MAX_DOOR cells at the grid's cheapest terrain between two

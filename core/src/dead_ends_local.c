@@ -485,8 +485,10 @@ static void label_area(cairn_dead_ends *de, de_work *k, const de_local *lc, de_a
 }
 
 /* Puts A's new areas in: the arrays remade round them, the ids past A's
- * range moved, the changed cells that closed emptied. False (the table
- * untouched) when memory runs out. */
+ * range moved, the changed cells that closed emptied, A's areas in the
+ * table's order. False when memory runs out: the table untouched, or, when
+ * only that order could not be had, its areas right in another order (the
+ * caller then searches the whole grid, which remakes them all). */
 static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   uint32_t fresh = 0;
   for (uint32_t i = 1; i < k->time; i++) fresh += (k->next[k->order[i]] & HEAD) != 0;
@@ -508,7 +510,10 @@ static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   if (r.slack[root] > lc->gap) r.slack[root] = lc->gap;
   r.margin[root] -= lc->need_nodes;
   cairn__de_put_areas(de, &r);
-  return true;
+  /* A's areas in the table's order, from their heads (low: each one's
+   * first position in the search) */
+  for (uint32_t j = 0; j < fresh; j++) k->low[j] = k->order[k->low[j]];
+  return cairn__de_canonical(de, lc->area, lc->area + fresh, k->low, lc->list, lc->n_list);
 }
 
 /* The table's door marks over A as its search found them (the full

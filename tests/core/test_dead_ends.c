@@ -5,8 +5,8 @@
  * maps, under search options, with landmarks, sliced, and under a layer
  * or avoided cells that make walking along a door dearer than a detour
  * behind it; after random edits an update equals a fresh table, whether
- * it searched the whole grid or only the dead end the edit lay in; the
- * swamps in the corners of large rooms, skipped at Dijkstra's cost with
+ * it searched the whole grid or only the dead end the edit lay in, and a
+ * wall that leaves the areas as they were leaves their ids; the swamps in the corners of large rooms, skipped at Dijkstra's cost with
  * fewer expansions; the counts on a drawn map; the refusals; out of
  * memory. */
 #include "search_internal.h"
@@ -416,6 +416,61 @@ static void skips_the_rooms_beside_the_way(void **state) {
   assert_true(skipping.expanded < plain.expanded);
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);
+}
+
+
+/* Whether tables a and b put every cell but skip in the same areas, each
+ * behind the same gate at the same depth, ids aside (one id of a always
+ * stands for one id of b). */
+static bool same_areas(const cairn_dead_ends *a, const cairn_dead_ends *b, uint32_t skip,
+                       uint32_t *map) {
+  if (a->count != b->count) return false;
+  for (uint32_t i = 0; i <= a->count; i++) map[i] = UINT32_MAX;
+  for (size_t c = 0; c < a->padded; c++) {
+    if (c == skip) continue;
+    const uint32_t x = a->area[c], y = b->area[c];
+    if (map[x] == UINT32_MAX) map[x] = y;
+    else if (map[x] != y) return false;
+  }
+  for (uint32_t x = 1; x <= a->count; x++)
+    if (map[x] != UINT32_MAX && map[x] &&
+        (a->gate[x] != b->gate[map[x]] || a->depth[x] != b->depth[map[x]]))
+      return false;
+  return true;
+}
+
+/* A wall in the part of an island in no dead end sends the search on
+ * another route through that part; where it leaves the areas as they were
+ * (ids aside), it leaves every id as it was too. */
+static void ids_follow_the_areas(void **state) {
+  (void)state;
+  uint64_t rng = 5;
+  int kept = 0;
+  for (int map = 0; map < 6; map++) {
+    cairn_grid *g = map % 2 ? tu_rooms(&rng, 64, 48, 90, 1) : tu_random_grid(&rng, 64, 48, 25, 1);
+    cairn_dead_ends *before = table(g);
+    uint32_t *ids = malloc(((size_t)before->count + 1) * sizeof *ids);
+    assert_non_null(ids);
+    for (int e = 0; e < 40; e++) {
+      cairn_point p = tu_random_open(&rng, g);
+      const uint32_t c = (uint32_t)cairn__grid_index(g, p.x, p.y);
+      if (before->gate[before->area[c]] != UINT32_MAX) continue; /* inside a dead end */
+      assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 0), CAIRN_OK);
+      cairn_dead_ends *after = table(g);
+      if (same_areas(before, after, c, ids)) {
+        kept++;
+        for (size_t i = 0; i < before->padded; i++)
+          if (i != c && before->area[i] != after->area[i])
+            fail_msg("map %d, wall at %d,%d: areas kept, ids moved", map, p.x, p.y);
+      }
+      cairn_dead_ends_destroy(after);
+      assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, 1), CAIRN_OK);
+    }
+    free(ids);
+    cairn_dead_ends_destroy(before);
+    cairn_grid_destroy(g);
+  }
+  assert_true(kept >= 20); /* the case came up */
 }
 
 /* Terrain edits that open or close no cell and move none into or out of
@@ -997,6 +1052,7 @@ int main(void) {
       tu_with_search(edits_inside_search_one_area),
       cmocka_unit_test(centre_moves_with_the_sizes),
       cmocka_unit_test(terrain_edits_keep_the_table),
+      cmocka_unit_test(ids_follow_the_areas),
       tu_with_search(swamps_skip_room_corners),
       tu_with_search(swamps_every_pair),
       tu_with_search(refusals),
