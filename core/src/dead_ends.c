@@ -431,7 +431,8 @@ void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, ui
     if (now == was) continue;
     s.open = now ? s.open + 1 : s.open - 1;
     const uint64_t bit = 1ull << (c & 63u);
-    de->dead_bits[c >> 6] = now ? de->dead_bits[c >> 6] | bit : de->dead_bits[c >> 6] & ~bit;
+    const bool dead = now && de->gate[de->area[c]] != UINT32_MAX;
+    de->dead_bits[c >> 6] = dead ? de->dead_bits[c >> 6] | bit : de->dead_bits[c >> 6] & ~bit;
   }
   de->stats = s;
   cairn__de_find_swamps(de);
@@ -663,7 +664,7 @@ cairn_status cairn_dead_ends_update(cairn_dead_ends *de) {
     de->version = de->grid->edits;
     return CAIRN_OK;
   }
-  if (de->current && cairn__de_update_inside(de)) {
+  if (de->current && (cairn__de_update_inside(de) || cairn__de_update_root(de))) {
     de->locals++;
   } else {
     de->current = false;

@@ -247,6 +247,9 @@ static de_scratch *scratch_of(cairn_dead_ends *de) {
   memset(sc->k.disc, 0xFF, n * sizeof *sc->k.disc);
   memset(sc->k.door, 0, n * sizeof *sc->k.door);
   memset(sc->k.aux, 0, (n + 1) * sizeof *sc->k.aux);
+  /* the root updates' sparse sets read them before they write them */
+  memset(sc->k.low, 0, n * sizeof *sc->k.low);
+  memset(sc->k.sz, 0, n * sizeof *sc->k.sz);
   de->scratch = sc;
   return sc;
 }

@@ -131,6 +131,7 @@ static bool push(const cairn_allocator *a, cairn__de_pillars *l, const cairn__de
 
 /* Whether every cell of run (w, step, len) has in[] set. */
 static bool run_in(const uint8_t *in, uint32_t w, uint32_t step, unsigned len) {
+  if (!in) return len == 0; /* no dead end */
   for (unsigned i = 0; i < len; i++)
     if (!in[w + i * step]) return false;
   return true;

@@ -141,7 +141,8 @@ bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint3
 bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh);
 /* Whether every candidate with changed cell x on its stretch or its run,
  * listed (as the grid was) or on the grid as it is, has its run wholly in
- * A: the update can then list A's again, and no other changes. */
+ * A: the update can then list A's again, and no other changes. in NULL:
+ * no dead end, so whether no candidate has x on it. */
 bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in);
 
 /* The depth-first search of r's island, iterative (an island can be a
@@ -208,6 +209,14 @@ bool cairn__de_update_inside(cairn_dead_ends *de);
  * updates expect of them. */
 de_work *cairn__de_scratch_work(cairn_dead_ends *de);
 void cairn__de_scratch_reset(cairn_dead_ends *de);
+/* ---- dead_ends_root.c ---- */
+
+/* Brings the table up to date for an edit in the root area of an island
+ * that leaves every area as it was, touching only the cells near it;
+ * false (the table as it was) when the edit is not shown to be of that
+ * kind or memory runs out: the caller then searches the whole grid. */
+bool cairn__de_update_root(cairn_dead_ends *de);
+
 /* The local updates' scratch (de->scratch): its bytes for n padded cells,
  * and its release (NULL is fine). */
 size_t cairn__de_scratch_bytes(size_t n);

@@ -586,6 +586,46 @@ static void assert_fresh(const cairn_grid *g, const cairn_dead_ends *de) {
   assert_sound(g, de);
 }
 
+/* Walls put up in a field outside every dead end, and taken down again:
+ * the update shows they leave the areas as they were and touches only the
+ * cells near them (the marks of the doors down the field's columns move),
+ * and the table equals a fresh one after every update. The field has
+ * rooms off it, each through one gap, far enough apart that no wall line
+ * holds two gaps (which would put doors beside pillars along the field,
+ * and those send such edits to the whole grid). */
+static void walls_in_the_field_stay_local(void **state) {
+  (void)state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(150, 80, 1, NULL, &g), CAIRN_OK);
+  for (int room = 0; room < 2; room++) { /* 10 x 6 rooms in two corners */
+    const int x0 = room ? 139 : 0, y0 = room ? 73 : 0, wx = room ? 138 : 10, wy = room ? 72 : 6;
+    for (int x = x0; x < x0 + 11 && x < 150; x++) cairn_grid_set_cost(g, x, wy, 0);
+    for (int y = y0; y < y0 + 7 && y < 80; y++) cairn_grid_set_cost(g, wx, y, 0);
+    cairn_grid_set_cost(g, room ? 144 : 4, wy, 1); /* the gap */
+  }
+  cairn_dead_ends *de = table(g);
+  cairn_dead_ends_stats st;
+  assert_int_equal(cairn_dead_ends_get_stats(de, &st), CAIRN_OK);
+  assert_true(st.areas >= 2); /* the rooms */
+  uint64_t rng = 31;
+  const uint64_t l0 = de->locals;
+  int updates = 0;
+  for (int round = 0; round < 40; round++) {
+    const cairn_point p = pt(20 + (int32_t)tu_below(&rng, 110), 15 + (int32_t)tu_below(&rng, 50));
+    for (int step = 0; step < 2; step++) {
+      assert_int_equal(cairn_grid_set_cost(g, p.x, p.y, step ? 1 : 0), CAIRN_OK);
+      assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+      assert_fresh(g, de);
+      updates++;
+    }
+  }
+  const uint64_t locals = de->locals - l0;
+  if (4 * locals < 3 * (uint64_t)updates)
+    fail_msg("%llu of %d updates local", (unsigned long long)locals, updates);
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
 /* A cell in a dead end (or, one round in four, anywhere), with up to two
  * more within two cells of it. */
 static int edit_near(uint64_t *rng, cairn_grid *g, const cairn_dead_ends *de, cairn_point *out) {
@@ -1050,6 +1090,7 @@ int main(void) {
       tu_with_search(pillars_make_a_door),
       tu_with_search(update_equals_fresh),
       tu_with_search(edits_inside_search_one_area),
+      cmocka_unit_test(walls_in_the_field_stay_local),
       cmocka_unit_test(centre_moves_with_the_sizes),
       cmocka_unit_test(terrain_edits_keep_the_table),
       cmocka_unit_test(ids_follow_the_areas),

@@ -129,10 +129,16 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * outside still meets it through the same gate. The update then falls
  * back to the whole grid when the edit splits the dead end, gives its gate
  * a second way in, could change which door the gate is, or moves cells
- * enough to change which part of the island counts as its centre. Other
- * edits can open a loop that turns a dead end into a through route
- * anywhere on its island, so the whole grid is searched again
- * (docs/PERFORMANCE.md gives the times). Every way, the table equals a
+ * enough to change which part of the island counts as its centre. Edits
+ * of up to 64 cells in the part of an island in no dead end (a wall put
+ * up in a hall) are shown to leave every area as it was when, in a window
+ * round them, no cell or door cuts anything it did not cut before: the
+ * update then touches only the door marks near them. It falls back to the
+ * whole grid when the edit cuts or joins anything (a wall that closes a
+ * loop, a cell opened into an alcove), lies next to a gate or a dead end,
+ * or reaches a door beside pillars (the runs along a wall with gaps),
+ * which most room maps have everywhere (docs/PERFORMANCE.md gives the
+ * counts and times). Every way, the table equals a
  * fresh one. The first update that searches (inside a dead end or the
  * whole grid) keeps about 37 bytes a cell of scratch for the next ones
  * (cairn_dead_ends_memory counts it).
