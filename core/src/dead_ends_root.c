@@ -25,6 +25,10 @@
  * - every node the edit made (a door marked anew, a cell opened) leaves
  *   W's rim grouped as W itself did before, and every neighbour of it in
  *   a class that meets the rim: it cuts nothing.
+ * Both hold on the cells alone too, doors taken apart: the one-cell cuts
+ * of that graph (the full pass's first search) are what the runs are
+ * marked round, and a new one hidden inside a replayed door would change
+ * the marks themselves.
  * So the gates, the areas and their heads stay, and with them every id
  * (dead_ends_order.c). The island's first cell must stay, and the sizes
  * its centre was chosen by must move less than their slack and margin, as
@@ -73,6 +77,9 @@ typedef struct root_edit {
   uint32_t map[ROOT_MAX_WINDOW];
   uint8_t seen[ROOT_MAX_WINDOW];
   uint32_t n_win;
+  /* the checks on the cells alone, doors taken apart (the full pass's
+   * first search, whose one-cell cuts no door may cover) */
+  bool cells_only;
   bool pocket_core[ROOT_MAX_WINDOW]; /* per class: holds a core cell */
   bool pocket_rim[ROOT_MAX_WINDOW];  /* per class: meets the rim */
   /* sparse sets over padded cells (no clearing: an entry counts when the
@@ -267,8 +274,8 @@ static bool replay(const cairn_dead_ends *de, root_edit *re) {
       const int64_t x = (int64_t)re->changed[i] + around[j];
       if (x >= 0 && x < (int64_t)de->padded && !add_runs_at(de, re, (uint32_t)x)) return false;
     }
-  for (uint32_t i = 0; i < re->n_changed; i++) /* a closed cell holds no mark */
-    if (!de->grid->cost[re->changed[i]] && !set_mark(de, re, re->changed[i], 0)) return false;
+  /* a closed cell's door is among them: tried, it is no run now, so its
+   * marks go, all of them */
   while (re->head < re->n_runs) {
     const uint64_t k = re->runs[re->head++];
     if (!try_run(de, re, k)) return false;
@@ -351,15 +358,16 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
 
 /* The node cell c belongs to on the marks before (after: the replay's). */
 static uint32_t node_at(const cairn_dead_ends *de, const root_edit *re, uint32_t c, bool after) {
-  const unsigned m = after ? mark_of(de, re, c) : de->doors[c];
+  const unsigned m = re->cells_only ? 0u : after ? mark_of(de, re, c) : de->doors[c];
   if (!(m & DOOR_PART)) return c;
   return c - (m & CAIRN__DE_DOOR_LEN) * door_step(de->grid, m);
 }
 
 /* Whether cell y, outside the window, is open and in no node x (its mark
  * is the same before and after the edit). */
-static bool outside_open(const cairn_dead_ends *de, uint32_t y, uint32_t x) {
-  return de->grid->cost[y] && (x == UINT32_MAX || node_of(de->grid, de->doors, y) != x);
+static bool outside_open(const cairn_dead_ends *de, const root_edit *re, uint32_t y, uint32_t x) {
+  if (!de->grid->cost[y]) return false;
+  return x == UINT32_MAX || (re->cells_only ? y : node_of(de->grid, de->doors, y)) != x;
 }
 
 /* Labels the open cells of W (before or after the edit) less node x
@@ -386,7 +394,7 @@ static uint32_t classes(const cairn_dead_ends *de, root_edit *re, bool after, ui
         if (!in_win(re, y)) {
           /* outside the window: unchanged, so open before and after, and
            * out of the way unless in x */
-          if (outside_open(de, y, x)) re->pocket_rim[n] = true;
+          if (outside_open(de, re, y, x)) re->pocket_rim[n] = true;
           continue;
         }
         const uint32_t k = re->win_at[y];
@@ -410,7 +418,7 @@ static void rim_classes(const cairn_dead_ends *de, root_edit *re, uint32_t x, ui
     if (re->cls[i] == UINT32_MAX) continue;
     for (int d = 0; d < 4; d++) {
       const uint32_t y = (uint32_t)((int32_t)re->win[i] + cairn__dx[d] + cairn__dy[d] * g->stride);
-      if (!in_win(re, y) && outside_open(de, y, x)) rim[i] = re->cls[i];
+      if (!in_win(re, y) && outside_open(de, re, y, x)) rim[i] = re->cls[i];
     }
   }
 }
@@ -485,14 +493,15 @@ static bool new_node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x,
  * `each` on each with ctx; the node's first cell is x. */
 static unsigned node_len(const cairn_dead_ends *de, const root_edit *re, uint32_t x, bool after,
                          uint32_t *step) {
-  const unsigned m = after ? mark_of(de, re, x) : de->doors[x];
+  const unsigned m = re->cells_only ? 0u : after ? mark_of(de, re, x) : de->doors[x];
   *step = door_step(de->grid, m);
   return m & DOOR_FIRST ? m & CAIRN__DE_DOOR_LEN : 1u;
 }
 
 /* The checks above over every node that meets the window: those the edit
- * left alone once, those it made on the marks after it. */
-static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
+ * left alone once, those it made on the marks after it; on the cells alone
+ * (re->cells_only) or with the doors. */
+static bool nothing_cut_in(const cairn_dead_ends *de, root_edit *re) {
   if (!node_holds(de, re, UINT32_MAX)) return false;
   memcpy(re->rim_base, re->rim_old, re->n_win * sizeof *re->rim_base);
   for (int after = 0; after < 2; after++) {
@@ -507,7 +516,7 @@ static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
       for (unsigned j = 0; j < len; j++) {
         const uint32_t c = x + j * step;
         if (in_win(re, c)) re->seen[re->win_at[c]] = 1;
-        touched |= in_core(re, c) || is_changed(re, c);
+        touched |= (!re->cells_only && in_core(re, c)) || is_changed(re, c);
       }
       if (touched ? after && !new_node_holds(de, re, x, re->rim_base)
                   : !after && !node_holds(de, re, x))
@@ -590,6 +599,15 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
   de->slack[re->root] -= need;
   if (de->margin[re->root] != UINT32_MAX) de->margin[re->root] -= nodes;
   cairn__de_set_stats_inside(de, re->changed, re->n_changed);
+}
+
+/* Both: the one-cell cuts the runs are marked round (the full pass's first
+ * search, on cells alone) stay, and with the new marks no node cuts. */
+static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
+  re->cells_only = true;
+  if (!nothing_cut_in(de, re)) return false;
+  re->cells_only = false;
+  return nothing_cut_in(de, re);
 }
 
 bool cairn__de_update_root(cairn_dead_ends *de) {
