@@ -489,8 +489,8 @@ static bool new_node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x,
   return same_grouping(re, rim_base, re->rim_new);
 }
 
-/* Node x's cells on the marks before (after: the replay's), by calling
- * `each` on each with ctx; the node's first cell is x. */
+/* How many cells node x (its first cell) has on the marks before (after:
+ * the replay's; one on the cells alone), and the step between them. */
 static unsigned node_len(const cairn_dead_ends *de, const root_edit *re, uint32_t x, bool after,
                          uint32_t *step) {
   const unsigned m = re->cells_only ? 0u : after ? mark_of(de, re, x) : de->doors[x];
