@@ -410,6 +410,35 @@ static inline bool hpa_run_diag(int shape, int32_t k, int32_t n, int32_t nd,
 bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
                           int shape, uint8_t *buf, size_t *len);
 
+/* The sized pass's search on a map of one terrain (hpa_sizes_search.c):
+ * a worker's copy of one cluster's clearances (fit), and a Dijkstra over
+ * the positions of a size k, those whose clearance is at least k. Points
+ * are cluster-local; values are in steps' costs (CAIRN_COST_ONE and
+ * CAIRN_COST_DIAG), before the terrain multiplies them. */
+typedef struct hpa_fit_entry {
+  uint32_t cell, key;
+} hpa_fit_entry;
+typedef struct hpa_fit_search {
+  int32_t cs;         /* 0 when nothing is allocated */
+  uint8_t *fit;       /* (cs + 2)^2 clearances, 0 off the cluster */
+  uint8_t *goal;      /* (cs + 2)^2, 0 between fills */
+  uint32_t *dist;     /* (cs + 2)^2 */
+  hpa_fit_entry *qs, *qd; /* the straight and the diagonal queue */
+} hpa_fit_search;
+bool cairn__hpa_fit_search_init(const cairn_allocator *a, hpa_fit_search *fs, int32_t cs);
+void cairn__hpa_fit_search_free(const cairn_allocator *a, hpa_fit_search *fs);
+/* Copies cluster c's clearances into fs. */
+void cairn__hpa_fit_load(const cairn_hpa *h, const hpa_cluster *c, hpa_fit_search *fs);
+/* Whether the run of the given shape (HPA_RUN_*) from a to b is legal for
+ * size k: every position it enters fits, and so do the two beside each
+ * diagonal. a must fit. */
+bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cairn_point b,
+                        int shape);
+/* The least cost from src (which fits k) to each of the nt targets for
+ * size k, into out (UINT32_MAX where none); stops once all are settled. */
+void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
+                         const cairn_point *targets, size_t nt, uint32_t *out);
+
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are
  * scratch of n each. */

@@ -101,6 +101,11 @@ typedef struct sizes_scratch {
   cairn_grid *local;
   cairn_penalty *lpen;
   cairn_search *search;
+  /* on a map of one terrain without a layer, the search that reads the
+   * clearances instead (hpa_sizes_search.c), and the cost of its steps */
+  hpa_fit_search fs;
+  bool one;
+  uint8_t flat;
   uint8_t *ebuf;      /* cs * cs: the eroded costs before they go in */
   uint8_t *run;       /* cs * cs: one clear run's codes */
   uint8_t *u;         /* cs * cs: per position, the largest size whose block
@@ -121,6 +126,7 @@ typedef struct sizes_ctx {
 static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
   const size_t more = (size_t)h->max_size - 1, cs = (size_t)h->cs;
   cairn__hpa_local_free(sc->search, sc->local, sc->lpen);
+  cairn__hpa_fit_search_free(&h->alloc, &sc->fs);
   cairn__free(&h->alloc, sc->u, cs * cs);
   cairn__free(&h->alloc, sc->ebuf, cs * cs);
   cairn__free(&h->alloc, sc->run, cs * cs);
@@ -141,7 +147,9 @@ static cairn_status scratch_init(void *ctx, void *scratch) {
   sc->u = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
   sc->ebuf = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
   sc->run = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
-  if (st == CAIRN_OK && (!sc->u || !sc->ebuf || !sc->run)) st = CAIRN_ERR_NOMEM;
+  if (st == CAIRN_OK && (!sc->u || !sc->ebuf || !sc->run ||
+                         !cairn__hpa_fit_search_init(&h->alloc, &sc->fs, h->cs)))
+    st = CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) scratch_free(h, sc);
   return st;
 }
@@ -245,6 +253,8 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
   if (pc[p] != 0xFF) return pc[p];
   uint8_t best = 0;
   const cairn_cost d = c->dist[p];
+  /* a way serves at most the size both ends fit, and every way serves 1 */
+  if (z->cap[i] == 1 || z->cap[j] == 1) return pc[p] = d != CAIRN_COST_INF;
   if (c->off[p + 1] != c->off[p]) {
     best = walk_cap(h, c, z, u, i, p);
   } else if (d != CAIRN_COST_INF) {
@@ -372,6 +382,14 @@ static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hp
     for (size_t x = 0; x < nt; x++) settle(c, sc, t, i, tid[x], CAIRN_COST_INF, false);
     return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
   }
+  if (sc->one) {
+    uint32_t v[SIZES_MAX_NODES];
+    cairn__hpa_fit_fill(&sc->fs, k, sc->pts[i], sc->pts + c->n, nt, v);
+    for (size_t x = 0; x < nt; x++)
+      settle(c, sc, t, i, tid[x], v[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)v[x] * sc->flat,
+             symmetric);
+    return CAIRN_OK;
+  }
   cairn_search_opts o = cairn_search_defaults();
   if (z->slayered) o.penalty = sc->lpen;
   cairn_status st =
@@ -390,14 +408,16 @@ static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hp
  * by a clear straight-as-possible run (whose cost, the octile distance, is
  * a lower bound of any way, as in the size-1 build) get that cost both
  * ways. */
-static void run_pairs(const hpa_cluster *c, sizes_scratch *sc, uint32_t i, uint8_t flat,
-                      cairn_cost *t, const uint32_t *tid, size_t nt) {
+static void run_pairs(const hpa_cluster *c, sizes_scratch *sc, unsigned k, uint32_t i,
+                      uint8_t flat, cairn_cost *t, const uint32_t *tid, size_t nt) {
   for (size_t x = 0; x < nt; x++) {
     const uint32_t j = tid[x];
     cairn_point a = sc->pts[i], b = sc->pts[j];
     size_t len;
     int shape = 0;
-    while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
+    while (shape < HPA_RUN_SHAPES &&
+           !(sc->one ? cairn__hpa_fit_run(&sc->fs, k, a, b, shape)
+                     : cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len)))
       shape++;
     if (shape == HPA_RUN_SHAPES) continue;
     int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
@@ -445,12 +465,13 @@ static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const h
   const bool sym = cairn_grid_uniform(h->grid) && !z->slayered;
   *shared = !mark_open(c, z, sc, k, sym);
   if (*shared) return CAIRN_OK;
-  const uint8_t flat = erode(h, c, z, sc, k); /* one terrain: symmetric */
+  /* one terrain: symmetric */
+  const uint8_t flat = sc->one ? sc->flat : erode(h, c, z, sc, k);
   for (uint32_t i = 0; i < n; i++) {
     size_t nt = row_targets(c, sc, i, tid);
     if (!nt) continue;
     if (flat) {
-      run_pairs(c, sc, i, flat, t, tid, nt);
+      run_pairs(c, sc, k, i, flat, t, tid, nt);
       continue;
     }
     cairn_status st = sized_row(h, c, z, sc, k, i, tid, nt, false, t);
@@ -534,6 +555,9 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     sc->pts[i].y = p.y - c->y0;
   }
   z->cap = cap; /* for the helpers until the final block holds it */
+  sc->one = cairn_grid_uniform(h->grid) && !z->slayered;
+  sc->flat = h->cost[c->cell[0]];
+  if (sc->one) cairn__hpa_fit_load(h, c, &sc->fs);
   pair_caps(h, c, z, same_cost_sizes(h, c, z, sc->u), sc->pc);
   memset(sc->ke, 0, nn);
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};

@@ -1,0 +1,141 @@
+/* The sized pass's search on a map of one terrain (hpa_sizes.c): the
+ * cost between a cluster's entrances for a k x k unit, read straight off
+ * the grid's clearances.
+ *
+ * On one terrain without a layer, a unit of size k may stand on exactly
+ * the positions whose clearance is at least k, and every position costs
+ * it the same; so its search is a size-1 search over those positions.
+ * That search needs no grid of its own: one copy of the cluster's
+ * clearances serves every size, and a Dijkstra over it with two FIFO
+ * queues (one per step length: each receives its values in order) settles
+ * the targets. Building an eroded grid per size (its move sets and
+ * clearances) cost more than the searches themselves, and the core's
+ * fill, made for grids of any size, spent twice what this one does on a
+ * cluster's few hundred cells. */
+#include "hpa_internal.h"
+
+#include <string.h>
+
+/* Local cells: the cluster's positions at (x + 1, y + 1) of a (cs + 2)
+ * square, the ring and whatever lies past the cluster's own width and
+ * height holding clearance 0 (never a position). */
+static inline size_t fit_cells(int32_t cs) {
+  return (size_t)(cs + 2) * (size_t)(cs + 2);
+}
+
+bool cairn__hpa_fit_search_init(const cairn_allocator *a, hpa_fit_search *fs, int32_t cs) {
+  const size_t n = fit_cells(cs);
+  memset(fs, 0, sizeof *fs);
+  fs->cs = cs;
+  fs->fit = cairn__alloc(a, n);
+  fs->goal = cairn__alloc_zero(a, n);
+  fs->dist = cairn__alloc(a, n * sizeof *fs->dist);
+  /* each queue takes a cell at most once (its values rise), plus the source */
+  fs->qs = cairn__alloc(a, (n + 1) * sizeof *fs->qs);
+  fs->qd = cairn__alloc(a, (n + 1) * sizeof *fs->qd);
+  if (fs->fit && fs->goal && fs->dist && fs->qs && fs->qd) return true;
+  cairn__hpa_fit_search_free(a, fs);
+  return false;
+}
+
+void cairn__hpa_fit_search_free(const cairn_allocator *a, hpa_fit_search *fs) {
+  if (!fs->cs) return;
+  const size_t n = fit_cells(fs->cs);
+  cairn__free(a, fs->fit, fs->fit ? n : 0);
+  cairn__free(a, fs->goal, fs->goal ? n : 0);
+  cairn__free(a, fs->dist, fs->dist ? n * sizeof *fs->dist : 0);
+  cairn__free(a, fs->qs, fs->qs ? (n + 1) * sizeof *fs->qs : 0);
+  cairn__free(a, fs->qd, fs->qd ? (n + 1) * sizeof *fs->qd : 0);
+  memset(fs, 0, sizeof *fs);
+}
+
+void cairn__hpa_fit_load(const cairn_hpa *h, const hpa_cluster *c, hpa_fit_search *fs) {
+  const size_t w = (size_t)fs->cs + 2;
+  memset(fs->fit, 0, fit_cells(fs->cs));
+  for (int32_t y = 0; y < c->h; y++)
+    memcpy(fs->fit + (size_t)(y + 1) * w + 1, h->clear + hpa_index(h, c->x0, c->y0 + y),
+           (size_t)c->w);
+}
+
+/* The local cell of cluster-local point p. */
+static inline size_t local_cell(const hpa_fit_search *fs, cairn_point p) {
+  return (size_t)(p.y + 1) * (size_t)(fs->cs + 2) + (size_t)(p.x + 1);
+}
+
+bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cairn_point b,
+                        int shape) {
+  const int32_t w = fs->cs + 2;
+  const uint8_t *fit = fs->fit;
+  int32_t dx = b.x - a.x, dy = b.y - a.y;
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
+  const int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? w : -w;
+  const int32_t straight = ax > ay ? sx : sy;
+  int32_t c = (int32_t)local_cell(fs, a), acc = n / 2;
+  for (int32_t s = 0; s < n; s++) {
+    if (hpa_run_diag(shape, s, n, nd, &acc)) {
+      /* no corner cut: both cells beside the diagonal fit too */
+      if (fit[c + sx] < k || fit[c + sy] < k || fit[c + sx + sy] < k) return false;
+      c += sx + sy;
+    } else {
+      if (fit[c + straight] < k) return false;
+      c += straight;
+    }
+  }
+  return true;
+}
+
+/* Offers value v to local cell nb; a lowered cell joins queue q. */
+static inline void offer(uint32_t *dist, hpa_fit_entry *q, size_t *tail, size_t nb, uint32_t v) {
+  if (v >= dist[nb]) return;
+  dist[nb] = v;
+  q[*tail].cell = (uint32_t)nb;
+  q[*tail].key = v;
+  (*tail)++;
+}
+
+void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
+                         const cairn_point *targets, size_t nt, uint32_t *out) {
+  const size_t w = (size_t)fs->cs + 2;
+  const uint8_t *fit = fs->fit;
+  uint32_t *dist = fs->dist;
+  hpa_fit_entry *qs = fs->qs, *qd = fs->qd;
+  const uint32_t S = (uint32_t)CAIRN_COST_ONE, D = (uint32_t)CAIRN_COST_DIAG;
+  memset(dist, 0xFF, fit_cells(fs->cs) * sizeof *dist);
+  size_t left = 0;
+  for (size_t x = 0; x < nt; x++) {
+    uint8_t *g = &fs->goal[local_cell(fs, targets[x])];
+    left += !*g;
+    *g = 1; /* a target; 2 once settled */
+  }
+  size_t hs = 0, ts = 0, hd = 0, td = 0;
+  const size_t s0 = local_cell(fs, src);
+  dist[s0] = 0;
+  qs[ts++] = (hpa_fit_entry){(uint32_t)s0, 0};
+  while (left && (hs < ts || hd < td)) {
+    const bool straight = hd == td || (hs < ts && qs[hs].key <= qd[hd].key);
+    const hpa_fit_entry e = straight ? qs[hs++] : qd[hd++];
+    const size_t c = e.cell;
+    if (e.key != dist[c]) continue; /* lowered since: settled by that entry */
+    if (fs->goal[c] == 1) {
+      fs->goal[c] = 2;
+      left--;
+    }
+    const uint32_t vs = e.key + S, vd = e.key + D;
+    const bool east = fit[c + 1] >= k, west = fit[c - 1] >= k;
+    const bool south = fit[c + w] >= k, north = fit[c - w] >= k;
+    if (east) offer(dist, qs, &ts, c + 1, vs);
+    if (west) offer(dist, qs, &ts, c - 1, vs);
+    if (south) offer(dist, qs, &ts, c + w, vs);
+    if (north) offer(dist, qs, &ts, c - w, vs);
+    if (south && east && fit[c + w + 1] >= k) offer(dist, qd, &td, c + w + 1, vd);
+    if (south && west && fit[c + w - 1] >= k) offer(dist, qd, &td, c + w - 1, vd);
+    if (north && east && fit[c - w + 1] >= k) offer(dist, qd, &td, c - w + 1, vd);
+    if (north && west && fit[c - w - 1] >= k) offer(dist, qd, &td, c - w - 1, vd);
+  }
+  for (size_t x = 0; x < nt; x++) {
+    const size_t i = local_cell(fs, targets[x]);
+    out[x] = fs->goal[i] == 2 ? dist[i] : UINT32_MAX;
+  }
+  for (size_t x = 0; x < nt; x++) fs->goal[local_cell(fs, targets[x])] = 0;
+}

@@ -1,0 +1,101 @@
+/* The sized tables of a hierarchy (max_size > 1), held to their definition
+ * pair by pair: the cost between two entrances of a cluster for a unit of
+ * size k is a Dijkstra's on the grid eroded for k (tu_eroded, written out
+ * cell by cell) confined to the cluster, or none where either end does not
+ * fit. On random maps of one terrain (where the sized pass reads the
+ * clearances with its own search) and with terrain (where it searches an
+ * eroded copy of the cluster), for clusters of 8 and 16 and sizes 2 to 4,
+ * after a build and after random edits. */
+#include "test_util.h"
+#include "test_hpa_util.h"
+
+#include "hpa_internal.h"
+
+/* Every pair of every cluster of h, for sizes 2 .. max, against a bounded
+ * Dijkstra on the eroded grids; returns how many pairs had a finite cost. */
+static size_t check_tables(const cairn_hpa *h, const cairn_grid *g, int max) {
+  cairn_search *s = NULL;
+  assert_int_equal(cairn_search_create(NULL, &s), CAIRN_OK);
+  size_t finite = 0;
+  for (int k = 2; k <= max; k++) {
+    cairn_grid *e = tu_eroded(g, k);
+    for (uint32_t id = 0; id < (uint32_t)h->cw * (uint32_t)h->ch; id++) {
+      const hpa_cluster *c = &h->clusters[id];
+      const hpa_csize *z = &h->csz[id];
+      cairn_search_opts o = cairn_search_defaults();
+      o.bounds = (cairn_rect){c->x0, c->y0, c->w, c->h};
+      for (uint32_t i = 0; i < c->n; i++) {
+        const cairn_point a = hpa_point(h, c->cell[i]);
+        const bool fits = cairn_grid_clearance(g, a.x, a.y) >= k;
+        for (uint32_t j = 0; j < c->n; j++) {
+          const cairn_point b = hpa_point(h, c->cell[j]);
+          const cairn_cost got = hpa_dist_k(c, z, i, j, (unsigned)k);
+          cairn_cost want = CAIRN_COST_INF;
+          if (fits && cairn_grid_clearance(g, b.x, b.y) >= k) {
+            cairn_result r = tu_dijkstra(s, e, a, b, &o);
+            if (r.cost != CAIRN_COST_INF) want = r.cost;
+          }
+          if (got != want)
+            fail_msg("size %d, cluster %u, (%d,%d) -> (%d,%d): table %llu, Dijkstra %llu", k, id,
+                     a.x, a.y, b.x, b.y, (unsigned long long)got, (unsigned long long)want);
+          finite += want != CAIRN_COST_INF && i != j;
+        }
+      }
+    }
+    cairn_grid_destroy(e);
+  }
+  cairn_search_destroy(s);
+  return finite;
+}
+
+static cairn_hpa *build_max(const cairn_grid *g, int32_t cluster, int32_t max) {
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  o.cluster = cluster;
+  o.threads = 1;
+  o.max_size = max;
+  cairn_hpa *h = NULL;
+  assert_int_equal(cairn_hpa_create(g, &o, NULL, &h), CAIRN_OK);
+  return h;
+}
+
+/* Random maps, one terrain (costs 1) or several (up to 4). */
+static void run_maps(int terrains, uint64_t seed) {
+  uint64_t rng = seed;
+  size_t finite = 0;
+  for (int map = 0; map < 8; map++) {
+    int w = 30 + (int)tu_below(&rng, 40), hh = 30 + (int)tu_below(&rng, 40);
+    cairn_grid *g = tu_random_grid(&rng, w, hh, 5 + (int)tu_below(&rng, 20), terrains);
+    cairn_hpa *h = build_max(g, map % 2 ? 8 : 16, 4);
+    finite += check_tables(h, g, 4);
+    /* random walls and openings, then the update */
+    cairn_point cells[12];
+    uint8_t costs[12];
+    for (int edit = 0; edit < 12; edit++) {
+      cells[edit] = (cairn_point){(int32_t)tu_below(&rng, (uint64_t)w),
+                                  (int32_t)tu_below(&rng, (uint64_t)hh)};
+      costs[edit] = cairn_grid_cost(g, cells[edit].x, cells[edit].y)
+                        ? 0
+                        : (uint8_t)(1 + tu_below(&rng, (uint64_t)terrains));
+    }
+    assert_int_equal(cairn_hpa_edit(h, g, cells, costs, 12), CAIRN_OK);
+    finite += check_tables(h, g, 4);
+    cairn_hpa_destroy(h);
+    cairn_grid_destroy(g);
+  }
+  assert_true(finite > 1000); /* the maps leave room for large units */
+}
+
+static void one_terrain(void **state) {
+  (void)state;
+  run_maps(1, 0x7ab1e5);
+}
+
+static void terrain(void **state) {
+  (void)state;
+  run_maps(4, 0x7e77a1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(one_terrain), cmocka_unit_test(terrain)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
