@@ -306,22 +306,6 @@ bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
 #define M_NE 64u
 #define M_NW 128u
 
-/* canon_next[o][d]: the moves a cell reached by move d may continue with,
- * where o holds the straight moves open from the cell it was reached from
- * (bits E W S N of the grid's move bits). */
-#define CANON_ROW(o)                                                          \
-  {(uint8_t)(M_E | ((o)&M_N ? 0 : M_N | M_NE) | ((o)&M_S ? 0 : M_S | M_SE)), \
-   (uint8_t)(M_W | ((o)&M_N ? 0 : M_N | M_NW) | ((o)&M_S ? 0 : M_S | M_SW)), \
-   (uint8_t)(M_S | ((o)&M_E ? 0 : M_E | M_SE) | ((o)&M_W ? 0 : M_W | M_SW)), \
-   (uint8_t)(M_N | ((o)&M_E ? 0 : M_E | M_NE) | ((o)&M_W ? 0 : M_W | M_NW)), \
-   (uint8_t)(M_SE | M_E | M_S), (uint8_t)(M_SW | M_W | M_S),                 \
-   (uint8_t)(M_NE | M_E | M_N), (uint8_t)(M_NW | M_W | M_N)}
-static const uint8_t canon_next[16][8] = {
-    CANON_ROW(0u),  CANON_ROW(1u),  CANON_ROW(2u),  CANON_ROW(3u),
-    CANON_ROW(4u),  CANON_ROW(5u),  CANON_ROW(6u),  CANON_ROW(7u),
-    CANON_ROW(8u),  CANON_ROW(9u),  CANON_ROW(10u), CANON_ROW(11u),
-    CANON_ROW(12u), CANON_ROW(13u), CANON_ROW(14u), CANON_ROW(15u)};
-#undef CANON_ROW
 
 /* The canonical loop's queues: cells, in the order they were queued. */
 typedef struct canon_queue {
@@ -385,7 +369,7 @@ bool cairn__flow_integrate_canonical(cairn_field *f, cairn_flow_builder *b,
         if (vc >> FLOW_CANON_SHIFT != k) continue; /* settled in an earlier bucket */
         const unsigned mv = moves[c];
         const unsigned m = next[c] & mv;
-        const uint8_t *nx = canon_next[mv & 15u];
+        const uint8_t *nx = cairn__canon_next[mv & 15u];
         const uint32_t cs = vc + S;
         /* Nearly every cell goes on with one straight move: offered
          * without a branch on which; more (walls, diagonals) are rare.

@@ -423,6 +423,7 @@ typedef struct hpa_fit_search {
   uint8_t *fit;       /* (cs + 2)^2 clearances, 0 off the cluster */
   uint8_t *goal;      /* (cs + 2)^2, 0 between fills */
   uint32_t *dist;     /* (cs + 2)^2 */
+  uint8_t *next;      /* (cs + 2)^2: the moves a reached cell may go on with */
   hpa_fit_entry *qs, *qd; /* the straight and the diagonal queue */
 } hpa_fit_search;
 bool cairn__hpa_fit_search_init(const cairn_allocator *a, hpa_fit_search *fs, int32_t cs);
