@@ -10,82 +10,206 @@
  * clusters. */
 #include "hpa_internal.h"
 
-/* Listing the edges of every size, cluster by cluster, as list_edges does
- * for size 1 (hpa_assemble.c): each cluster's owned crossings found once
- * for all sizes; first the counts (size k's into seg[k - 2][id + 1]), then
- * the edges. */
-typedef struct glist {
+/* Each size's rows are written straight from the level-1 graph's, node
+ * by node (no edge list, no sort): a node's row there holds the crossings
+ * of the transitions its cluster's west and north neighbours own, then
+ * its kept pairs, then the crossings its own cluster's transitions give
+ * (the order the assembly lists them in, hpa_assemble.c). Size k's row is
+ * the same with the crossings that fit k, at the unit's costs (a crossing
+ * the layer blocks for size 1 is blocked for every size), and size k's
+ * kept pairs: the graph a listing of size k's edges would make, edge for
+ * edge. A pass over the clusters counts every size's rows, then one per
+ * size writes them. */
+
+typedef struct grows {
   const cairn_hpa *h;
-  size_t *seg;          /* max_size - 1 rows of clusters + 1 */
-  cairn_graph_edge **e; /* per size from 2; NULL while counting */
-} glist;
+  uint32_t *count;      /* (max_size - 1) rows of n_nodes + 1, while counting */
+  unsigned k;           /* the size being written */
+  cairn_graph_rows rows; /* its rows */
+} grows;
 
-static size_t put_edge(cairn_graph_edge *e, size_t m, uint32_t from, uint32_t to, cairn_cost c) {
-  if (e) {
-    e[m].from = from;
-    e[m].to = to;
-    e[m].cost = (double)c / (double)CAIRN_COST_ONE; /* exact: c < 2^53 */
-  }
-  return m + 1;
+/* Whether the crossing from a node of cluster cv into cluster ct comes
+ * before cv's kept pairs in a row: its transition is owned by the
+ * north-west cluster of the two (the border's west or north side, or the
+ * corner's north-west), and that is not cv. */
+static bool listed_before(const cairn_hpa *h, uint32_t cv, uint32_t ct) {
+  const uint32_t cw = (uint32_t)h->cw;
+  const uint32_t x = cv % cw < ct % cw ? cv % cw : ct % cw;
+  const uint32_t y = cv / cw < ct / cw ? cv / cw : ct / cw;
+  return y * cw + x != cv;
 }
 
-/* Cluster id's share of every size's graph, each size k's from offset
- * at[k - 2] of l->e[k - 2] (or only counted into at[k - 2] while l->e is
- * NULL): its kept pairs, one pass over the pair bits for all sizes, then
- * the crossings of trans[0 .. nt) that fit each size (none into a cell the
- * layer blocks for the unit). */
-static void sized_edges(const glist *l, uint32_t id, const hpa_transition *trans, size_t nt,
-                        size_t *at) {
-  const cairn_hpa *h = l->h;
+/* The largest size that fits the crossing from padded cell a into its
+ * neighbour b (both cells, and for a diagonal the two beside it), capped
+ * at max_size, as cairn__hpa_transition_fits reads it; *diag whether it
+ * is a diagonal. */
+static unsigned crossing_fit(const cairn_hpa *h, uint32_t a, uint32_t b, bool *diag) {
+  const int32_t d = (int32_t)b - (int32_t)a;
+  unsigned f = hpa_fit(h, a), fb = hpa_fit(h, b);
+  f = fb < f ? fb : f;
+  *diag = d != 1 && d != -1 && d != h->stride && d != -h->stride;
+  if (*diag) {
+    const int32_t dx = d == h->stride + 1 || d == 1 - h->stride ? 1 : -1;
+    const unsigned f1 = hpa_fit(h, (uint32_t)((int32_t)a + dx));
+    const unsigned f2 = hpa_fit(h, (uint32_t)((int32_t)a + d - dx));
+    f = f1 < f ? f1 : f;
+    f = f2 < f ? f2 : f;
+  }
+  return f;
+}
+
+/* The cost of that crossing for size k (which fits it), or
+ * CAIRN_COST_INF where the layer blocks it. */
+static cairn_cost crossing_k(const cairn_hpa *h, uint32_t b, bool diag, unsigned k) {
+  const cairn_cost c = hpa_sized_enter_cost(h, b, diag, k);
+  return c < HPA_BLOCKED_STEP ? c : CAIRN_COST_INF;
+}
+
+/* Node v's row in the level-1 graph (*to, its length returned): to[0 ..
+ * *pre) are the crossings listed before its kept pairs, to[*post ..) those
+ * after them; its kept pairs lie between. */
+static uint32_t row_span(const cairn_hpa *h, uint32_t v, const uint32_t **to, uint32_t *pre,
+                         uint32_t *post) {
+  const uint32_t cv = h->node_cluster[v];
+  const uint32_t lo = h->clusters[cv].first, hi = lo + h->clusters[cv].n;
+  const uint32_t deg = cairn_graph_neighbours(h->graph, v, to, NULL);
+  const uint32_t *t = *to;
+  uint32_t a = 0, b = deg;
+  while (a < deg && (t[a] < lo || t[a] >= hi) && listed_before(h, cv, h->node_cluster[t[a]])) a++;
+  while (b > a && (t[b - 1] < lo || t[b - 1] >= hi) &&
+         !listed_before(h, cv, h->node_cluster[t[b - 1]]))
+    b--;
+  *pre = a;
+  *post = b;
+  return deg;
+}
+
+/* The padded cell of node t. */
+static uint32_t node_cell(const cairn_hpa *h, uint32_t t) {
+  const hpa_cluster *d = &h->clusters[h->node_cluster[t]];
+  return d->cell[t - d->first];
+}
+
+/* Node v's crossings to[from .. to_end) of size k, written at target and
+ * cost from m on; returns the new m. */
+static size_t put_crossings(const cairn_hpa *h, uint32_t a, const uint32_t *to, uint32_t from,
+                            uint32_t end, unsigned k, uint32_t *target, cairn_cost *cost,
+                            size_t m) {
+  for (uint32_t e = from; e < end; e++) {
+    const uint32_t b = node_cell(h, to[e]);
+    bool diag;
+    if (crossing_fit(h, a, b, &diag) < k) continue;
+    const cairn_cost c = crossing_k(h, b, diag, k);
+    if (c == CAIRN_COST_INF) continue;
+    target[m] = to[e];
+    cost[m] = c;
+    m++;
+  }
+  return m;
+}
+
+/* Node v's kept pairs of size k (cluster c, sized data z, local index i),
+ * written at target and cost from m on when target is not NULL; returns
+ * the new m. */
+static size_t put_pairs(const hpa_cluster *c, const hpa_csize *z, uint32_t i, unsigned k,
+                        uint32_t *target, cairn_cost *cost, size_t m) {
+  for (uint32_t j = 0; z->ke && j < c->n; j++) {
+    if (!(z->ke[(size_t)i * c->n + j] >> (k - 1) & 1u)) continue;
+    if (target) {
+      target[m] = c->first + j;
+      cost[m] = hpa_dist_k(c, z, i, j, k);
+    }
+    m++;
+  }
+  return m;
+}
+
+/* Node v's row lengths for every size, into count[(k - 2) * row]. A
+ * crossing that a size does not fit, or that the layer blocks for it, is
+ * no crossing of any larger size either. */
+static void count_row(const cairn_hpa *h, uint32_t v, uint32_t *count, size_t row) {
+  const uint32_t id = h->node_cluster[v];
   const hpa_cluster *c = &h->clusters[id];
-  const hpa_csize *z = &h->csz[id];
-  const unsigned top = (unsigned)h->max_size;
-  for (uint32_t i = 0; z->ke && i < c->n; i++)
-    for (uint32_t j = 0; j < c->n; j++) {
-      unsigned bits = z->ke[(size_t)i * c->n + j] >> 1; /* size 2 in bit 0 */
-      while (bits) {
-        const unsigned k = (unsigned)cairn__ctz(bits) + 2;
-        bits &= bits - 1;
-        cairn_graph_edge *e = l->e ? l->e[k - 2] : NULL;
-        at[k - 2] = put_edge(e, at[k - 2], c->first + i, c->first + j,
-                             e ? hpa_dist_k(c, z, i, j, k) : 0);
-      }
+  const uint32_t a = c->cell[v - c->first];
+  const uint32_t *to;
+  uint32_t pre, post;
+  const uint32_t deg = row_span(h, v, &to, &pre, &post);
+  for (unsigned k = 2; k <= (unsigned)h->max_size; k++)
+    count[(k - 2) * row] = (uint32_t)put_pairs(c, &h->csz[id], v - c->first, k, NULL, NULL, 0);
+  for (int part = 0; part < 2; part++)
+    for (uint32_t e = part ? post : 0; e < (part ? deg : pre); e++) {
+      const uint32_t b = node_cell(h, to[e]);
+      bool diag;
+      const unsigned fit = crossing_fit(h, a, b, &diag);
+      for (unsigned k = 2; k <= fit && (!h->pen || crossing_k(h, b, diag, k) != CAIRN_COST_INF); k++)
+        count[(k - 2) * row]++;
     }
-  for (size_t t = 0; t < nt; t++) {
-    const hpa_transition *x = &trans[t];
-    const uint32_t a = cairn__hpa_node_in(h, x->ka, x->a), b = cairn__hpa_node_in(h, x->kb, x->b);
-    for (unsigned k = 2; k <= top; k++) {
-      if (!cairn__hpa_transition_fits(h, x, k)) break; /* nor any larger size */
-      cairn_graph_edge *e = l->e ? l->e[k - 2] : NULL;
-      cairn_cost ab = hpa_sized_enter_cost(h, x->b, x->diag, k);
-      cairn_cost ba = hpa_sized_enter_cost(h, x->a, x->diag, k);
-      if (ab < HPA_BLOCKED_STEP) at[k - 2] = put_edge(e, at[k - 2], a, b, ab);
-      if (ba < HPA_BLOCKED_STEP) at[k - 2] = put_edge(e, at[k - 2], b, a, ba);
-    }
-  }
 }
 
-static cairn_status glist_init(void *ctx, void *scratch) {
-  return cairn__hpa_transitions_alloc(((const glist *)ctx)->h, scratch);
+/* Node v's row of size k from m on; returns the new m. */
+static size_t write_row(const cairn_hpa *h, uint32_t v, unsigned k, uint32_t *target,
+                        cairn_cost *cost, size_t m) {
+  const uint32_t id = h->node_cluster[v];
+  const hpa_cluster *c = &h->clusters[id];
+  const uint32_t a = c->cell[v - c->first];
+  const uint32_t *to;
+  uint32_t pre, post;
+  const uint32_t deg = row_span(h, v, &to, &pre, &post);
+  m = put_crossings(h, a, to, 0, pre, k, target, cost, m);
+  m = put_pairs(c, &h->csz[id], v - c->first, k, target, cost, m);
+  return put_crossings(h, a, to, post, deg, k, target, cost, m);
 }
 
-static cairn_status glist_run(void *ctx, void *scratch, size_t id) {
-  const glist *l = ctx;
-  const cairn_hpa *h = l->h;
-  const size_t row = (size_t)h->cw * (size_t)h->ch + 1;
-  const unsigned sizes = (unsigned)h->max_size - 1;
-  hpa_transition *t = *(hpa_transition **)scratch;
-  int32_t cx = (int32_t)(id % (uint32_t)h->cw), cy = (int32_t)(id / (uint32_t)h->cw);
-  size_t nt = cairn__hpa_owned_transitions(h, cx, cy, t);
-  size_t at[CAIRN_GRID_MAX_CLEARANCE] = {0};
-  for (unsigned s = 0; l->e && s < sizes; s++) at[s] = l->seg[s * row + id];
-  sized_edges(l, (uint32_t)id, t, nt, at);
-  for (unsigned s = 0; !l->e && s < sizes; s++) l->seg[s * row + id + 1] = at[s];
+static cairn_status grows_init(void *ctx, void *scratch) {
+  (void)ctx;
+  (void)scratch;
   return CAIRN_OK;
 }
 
-static void glist_fini(void *ctx, void *scratch) {
-  cairn__hpa_transitions_free(((const glist *)ctx)->h, *(hpa_transition **)scratch);
+static void grows_fini(void *ctx, void *scratch) {
+  (void)ctx;
+  (void)scratch;
+}
+
+/* Cluster id's nodes: their row lengths for every size (into count[s *
+ * (n_nodes + 1) + v + 1]) while counting, else size k's rows. */
+static cairn_status grows_run(void *ctx, void *scratch, size_t id) {
+  (void)scratch;
+  const grows *g = ctx;
+  const cairn_hpa *h = g->h;
+  const hpa_cluster *c = &h->clusters[id];
+  const size_t row = (size_t)h->n_nodes + 1;
+  for (uint32_t v = c->first; v < c->first + c->n; v++) {
+    if (g->count)
+      count_row(h, v, g->count + v + 1, row);
+    else
+      write_row(h, v, g->k, g->rows.target, g->rows.cost, g->rows.offset[v]);
+  }
+  return CAIRN_OK;
+}
+
+/* Size k's graph from its row lengths (count, n_nodes + 1 of them). */
+static cairn_status size_graph(cairn_hpa *h, grows *g, unsigned k, const uint32_t *count) {
+  const uint32_t n = h->n_nodes, n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
+  size_t m = 0;
+  for (uint32_t v = 0; v < n; v++) m += count[v + 1];
+  cairn_graph *out = NULL;
+  cairn_status st = cairn_graph_rows_begin(n, m, 1, &h->alloc, &out, &g->rows);
+  if (st != CAIRN_OK) return st;
+  g->rows.offset[0] = 0;
+  for (uint32_t v = 0; v < n; v++) g->rows.offset[v + 1] = g->rows.offset[v] + count[v + 1];
+  cairn__hpa_positions(h, g->rows.xy);
+  g->count = NULL;
+  g->k = k;
+  hpa_pass p = {g, 1, 64, grows_init, grows_run, grows_fini};
+  st = cairn__hpa_run_pass(h, &p, n_clusters);
+  if (st != CAIRN_OK) {
+    cairn_graph_destroy(out);
+    return st;
+  }
+  st = cairn_graph_rows_done(&out, CAIRN_GH_OCTILE, 1.0);
+  h->gsize[k] = out;
+  return st;
 }
 
 void cairn__hpa_size_graphs_free(cairn_hpa *h) {
@@ -95,49 +219,27 @@ void cairn__hpa_size_graphs_free(cairn_hpa *h) {
   }
 }
 
-/* Every size's edges (listed in e[k - 2], seg filled), then its graph
- * over positions xy. */
-static cairn_status make_graphs(cairn_hpa *h, size_t *seg, cairn_graph_edge **e,
-                                const double *xy) {
-  const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  const size_t row = (size_t)n_clusters + 1;
-  const unsigned sizes = (unsigned)h->max_size - 1;
-  glist l = {h, seg, NULL};
-  hpa_pass p = {&l, sizeof(hpa_transition *), 64, glist_init, glist_run, glist_fini};
-  for (unsigned s = 0; s < sizes; s++) seg[s * row] = 0;
-  cairn_status st = cairn__hpa_run_pass(h, &p, n_clusters);
-  for (unsigned s = 0; st == CAIRN_OK && s < sizes; s++) {
-    for (uint32_t id = 0; id < n_clusters; id++) seg[s * row + id + 1] += seg[s * row + id];
-    e[s] = cairn__alloc(&h->alloc, (seg[s * row + n_clusters] + 1) * sizeof **e);
-    if (!e[s]) st = CAIRN_ERR_NOMEM;
-  }
-  l.e = e;
-  if (st == CAIRN_OK) st = cairn__hpa_run_pass(h, &p, n_clusters);
-  for (unsigned s = 0; st == CAIRN_OK && s < sizes; s++) {
-    st = cairn__hpa_graph(&h->alloc, h->n_nodes, xy, e[s], seg[s * row + n_clusters],
-                          &h->gsize[s + 2]);
-  }
-  return st;
-}
-
 cairn_status cairn__hpa_size_graphs(cairn_hpa *h) {
   cairn__hpa_size_graphs_free(h);
   if (h->max_size <= 1) return CAIRN_OK;
   const uint32_t n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
   const unsigned sizes = (unsigned)h->max_size - 1;
-  const size_t row = (size_t)n_clusters + 1;
-  double *xy = cairn__alloc(&h->alloc, 2 * (size_t)h->n_nodes * sizeof *xy + 1);
-  size_t *seg = cairn__alloc(&h->alloc, sizes * row * sizeof *seg);
-  cairn_graph_edge *e[CAIRN_GRID_MAX_CLEARANCE] = {NULL};
-  cairn_status st = xy && seg ? CAIRN_OK : CAIRN_ERR_NOMEM;
-  if (st == CAIRN_OK) {
-    cairn__hpa_positions(h, xy);
-    st = make_graphs(h, seg, e, xy);
+  cairn_status st = CAIRN_OK;
+  if (!h->n_nodes) { /* as the level-1 graph: one node, no positions */
+    for (unsigned k = 2; st == CAIRN_OK && k <= (unsigned)h->max_size; k++)
+      st = cairn__hpa_graph(&h->alloc, 0, NULL, NULL, 0, &h->gsize[k]);
+    if (st != CAIRN_OK) cairn__hpa_size_graphs_free(h);
+    return st;
   }
-  for (unsigned s = 0; s < sizes; s++)
-    if (e[s]) cairn__free(&h->alloc, e[s], (seg[s * row + n_clusters] + 1) * sizeof *e[s]);
-  cairn__free(&h->alloc, seg, seg ? sizes * row * sizeof *seg : 0);
-  cairn__free(&h->alloc, xy, xy ? 2 * (size_t)h->n_nodes * sizeof *xy + 1 : 0);
+  const size_t row = (size_t)h->n_nodes + 1;
+  uint32_t *count = cairn__alloc(&h->alloc, sizes * row * sizeof *count);
+  if (!count) return CAIRN_ERR_NOMEM;
+  grows g = {h, count, 0, {NULL, NULL, NULL, NULL}};
+  hpa_pass p = {&g, 1, 64, grows_init, grows_run, grows_fini};
+  st = cairn__hpa_run_pass(h, &p, n_clusters);
+  for (unsigned k = 2; st == CAIRN_OK && k <= (unsigned)h->max_size; k++)
+    st = size_graph(h, &g, k, count + (k - 2) * row);
+  cairn__free(&h->alloc, count, sizes * row * sizeof *count);
   if (st != CAIRN_OK) cairn__hpa_size_graphs_free(h);
   return st;
 }
