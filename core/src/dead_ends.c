@@ -578,6 +578,26 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
   }
 }
 
+bool cairn__de_changed_cells(const cairn_dead_ends *de, uint32_t *changed, uint32_t cap,
+                             uint32_t *n, uint32_t *d) {
+  const uint8_t least = least_cost(de->grid);
+  if (least != de->least) return false;
+  *n = *d = 0;
+  for (size_t w = 0; w < de->words; w++) {
+    const size_t c0 = w * 64;
+    uint64_t open, at_least;
+    cairn__de_shape_word(de, least, w, &open, &at_least);
+    const uint64_t flip = open ^ de->open_bits[w];
+    for (uint64_t m = flip | (at_least ^ de->least_bits[w]); m; m &= m - 1) {
+      if (*n == cap) return false;
+      const uint32_t c = (uint32_t)(c0 + (size_t)cairn__ctz64(m));
+      changed[(*n)++] = c;
+      *d += (uint32_t)(flip >> (c - c0) & 1u);
+    }
+  }
+  return *n > 0;
+}
+
 /* Compares the grid's open and cheapest-terrain cells with the snapshot
  * (store: writes it instead); true when they match. One pass of 64 cells
  * a word: a small part of a search's cost. */

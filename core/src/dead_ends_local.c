@@ -47,32 +47,6 @@ typedef struct de_local {
   cairn__de_pillars *fresh; /* the doors beside pillars wholly in A, anew */
 } de_local;
 
-static bool was_open(const cairn_dead_ends *de, uint32_t c) {
-  return cairn__de_bit(de->open_bits, c);
-}
-
-/* The changed cells into lc; false when there are too many or the
- * cheapest terrain itself moved. */
-static bool changed_cells(const cairn_dead_ends *de, de_local *lc) {
-  const cairn_grid *g = de->grid;
-  const uint8_t least = least_cost(g);
-  if (least != de->least) return false;
-  lc->n_changed = lc->d = 0;
-  for (size_t w = 0; w < de->words; w++) {
-    const size_t c0 = w * 64;
-    uint64_t open, at_least;
-    cairn__de_shape_word(de, least, w, &open, &at_least);
-    const uint64_t moved = (open ^ de->open_bits[w]) | (at_least ^ de->least_bits[w]);
-    for (uint64_t m = moved; m; m &= m - 1) {
-      if (lc->n_changed == LOCAL_MAX_CHANGED) return false;
-      const uint32_t c = (uint32_t)(c0 + (size_t)cairn__ctz64(m));
-      lc->changed[lc->n_changed++] = c;
-      lc->d += (uint32_t)((open ^ de->open_bits[w]) >> (c - c0) & 1u);
-    }
-  }
-  return lc->n_changed > 0;
-}
-
 static uint32_t parent_area(const cairn_dead_ends *de, uint32_t a) {
   return de->gate[a] == UINT32_MAX ? 0 : de->area[de->gate[a]];
 }
@@ -101,7 +75,7 @@ static uint32_t innermost(const cairn_dead_ends *de, const de_local *lc) {
     for (int d = -1; d < 8; d++) { /* the cell, then its neighbours */
       const int32_t off = d < 0 ? 0 : cairn__dx[d] + cairn__dy[d] * g->stride;
       const int64_t c = (int64_t)lc->changed[i] + off;
-      if (c < 0 || c >= (int64_t)de->padded || !was_open(de, (uint32_t)c)) continue;
+      if (c < 0 || c >= (int64_t)de->padded || !cairn__de_was_open(de, (uint32_t)c)) continue;
       const uint32_t b = de->area[c];
       a = any ? enclosing(de, a, b) : b;
       any = true;
@@ -162,7 +136,7 @@ static void mark_cells(const cairn_dead_ends *de, de_local *lc) {
   const cairn_grid *g = de->grid;
   for (uint32_t i = 0; i < lc->n_changed; i++) {
     const uint32_t c = lc->changed[i];
-    if (g->cost[c] && !was_open(de, c)) lc->in[c] = 1;
+    if (g->cost[c] && !cairn__de_was_open(de, c)) lc->in[c] = 1;
   }
   /* the cells open before (a word of them at a time: most words of a
    * cave map hold none) and those the edit opened (changed[] is in index
@@ -176,7 +150,7 @@ static void mark_cells(const cairn_dead_ends *de, de_local *lc) {
     for (; cand; cand &= cand - 1) {
       const uint32_t c = (uint32_t)(w * 64 + (size_t)cairn__ctz64(cand));
       const uint32_t a = de->area[c];
-      const bool old = g->cost[c] && was_open(de, c) && lc->area <= a && a < lc->old_end;
+      const bool old = g->cost[c] && cairn__de_was_open(de, c) && lc->area <= a && a < lc->old_end;
       if (old || lc->in[c]) {
         lc->in[c] = 1;
         lc->list[lc->n_list++] = c;
@@ -574,7 +548,8 @@ static bool pillars_move(const cairn_dead_ends *de, de_local *lc) {
 bool cairn__de_update_inside(cairn_dead_ends *de) {
   de_local lc;
   memset(&lc, 0, sizeof lc);
-  if (!changed_cells(de, &lc)) return false;
+  if (!cairn__de_changed_cells(de, lc.changed, LOCAL_MAX_CHANGED, &lc.n_changed, &lc.d))
+    return false;
   uint32_t a = innermost(de, &lc);
   if (!a || de->gate[a] == UINT32_MAX) return false;
   de_scratch *sc = scratch_of(de);

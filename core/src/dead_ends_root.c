@@ -87,30 +87,6 @@ typedef struct root_edit {
   uint32_t *core_at, *win_at;
 } root_edit;
 
-static bool was_open(const cairn_dead_ends *de, uint32_t c) {
-  return cairn__de_bit(de->open_bits, c);
-}
-
-/* The changed cells; false when none, too many, or the cheapest terrain
- * itself moved. */
-static bool changed_cells(const cairn_dead_ends *de, root_edit *re) {
-  const uint8_t least = least_cost(de->grid);
-  if (least != de->least) return false;
-  re->n_changed = re->d = 0;
-  for (size_t w = 0; w < de->words; w++) {
-    uint64_t open, at_least;
-    cairn__de_shape_word(de, least, w, &open, &at_least);
-    const uint64_t flip = open ^ de->open_bits[w];
-    for (uint64_t m = flip | (at_least ^ de->least_bits[w]); m; m &= m - 1) {
-      if (re->n_changed == ROOT_MAX_CHANGED) return false;
-      const uint32_t c = (uint32_t)(w * 64 + (size_t)cairn__ctz64(m));
-      re->changed[re->n_changed++] = c;
-      re->d += (uint32_t)(flip >> (c - w * 64) & 1u);
-    }
-  }
-  return re->n_changed > 0;
-}
-
 /* ---- the door marks again ---------------------------------------------- */
 
 static bool in_core(const root_edit *re, uint32_t x) {
@@ -118,11 +94,16 @@ static bool in_core(const root_edit *re, uint32_t x) {
   return i < re->n_core && re->core[i] == x;
 }
 
-/* Whether cell c is one the edit changed. */
+/* Whether cell c is one the edit changed (they are listed in index
+ * order). */
 static bool is_changed(const root_edit *re, uint32_t c) {
-  for (uint32_t j = 0; j < re->n_changed; j++)
-    if (re->changed[j] == c) return true;
-  return false;
+  uint32_t lo = 0, hi = re->n_changed;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (re->changed[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < re->n_changed && re->changed[lo] == c;
 }
 
 /* Cell x's mark as the replay has it so far. */
@@ -306,7 +287,7 @@ static bool add_square(const cairn_dead_ends *de, root_edit *re, uint32_t x, int
       if (re->n_win == ROOT_MAX_WINDOW) return false;
       re->win_at[c] = re->n_win;
       re->by_core[re->n_win] = by_core;
-      re->was[re->n_win] = was_open(de, c);
+      re->was[re->n_win] = cairn__de_was_open(de, c);
       re->now[re->n_win] = de->grid->cost[c] != 0;
       re->win[re->n_win++] = c;
     }
@@ -317,13 +298,13 @@ static bool add_square(const cairn_dead_ends *de, root_edit *re, uint32_t x, int
  * hangs off (an area beside it has it for its gate). */
 static bool in_gate(const cairn_dead_ends *de, uint32_t c) {
   if (cairn__de_bit(de->cell_gate_bits, c)) return true;
-  if (!de->doors[c] || !was_open(de, c)) return false;
+  if (!de->doors[c] || !cairn__de_was_open(de, c)) return false;
   const cairn_grid *g = de->grid;
   const uint32_t v = node_of(g, de->doors, c), step = door_step(g, de->doors[v]);
   for (unsigned i = 0; i < node_cells(de->doors, v); i++)
     for (int d = 0; d < 4; d++) {
       const int64_t x = (int64_t)(v + i * step) + cairn__dx[d] + (int64_t)cairn__dy[d] * g->stride;
-      if (x >= 0 && x < (int64_t)de->padded && was_open(de, (uint32_t)x) &&
+      if (x >= 0 && x < (int64_t)de->padded && cairn__de_was_open(de, (uint32_t)x) &&
           de->area[x] && de->gate[de->area[x]] == v)
         return true;
     }
@@ -536,10 +517,10 @@ static bool root_of(const cairn_dead_ends *de, root_edit *re) {
   re->root = 0;
   for (uint32_t i = 0; i < re->n_changed; i++) {
     const uint32_t c = re->changed[i];
-    uint32_t a = was_open(de, c) ? de->area[c] : 0;
+    uint32_t a = cairn__de_was_open(de, c) ? de->area[c] : 0;
     for (int d = 0; d < 4 && !a; d++) {
       const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * g->stride);
-      if (was_open(de, y)) a = de->area[y];
+      if (cairn__de_was_open(de, y)) a = de->area[y];
     }
     if (!a || de->gate[a] != UINT32_MAX || (re->root && a != re->root)) return false;
     re->root = a;
@@ -590,7 +571,7 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
   int64_t cells = de->cells[re->root];
   for (uint32_t i = 0; i < re->n_changed; i++) {
     const uint32_t c = re->changed[i];
-    const bool now = g->cost[c] != 0, was = was_open(de, c);
+    const bool now = g->cost[c] != 0, was = cairn__de_was_open(de, c);
     de->area[c] = now ? re->root : 0;
     if (!now) de->doors[c] = 0;
     cells += (int64_t)now - (int64_t)was;
@@ -619,7 +600,7 @@ bool cairn__de_update_root(cairn_dead_ends *de) {
   re->win_at = k->sz;
   re->n_core = re->n_runs = re->head = re->n_win = 0;
   uint32_t need = 0, nodes = 0;
-  const bool ok = changed_cells(de, re) && root_of(de, re) && replay(de, re) &&
+  const bool ok = cairn__de_changed_cells(de, re->changed, ROOT_MAX_CHANGED, &re->n_changed, &re->d) && root_of(de, re) && replay(de, re) &&
                   centre_holds(de, re, &need, &nodes) && pillars_clear(de, re) &&
                   make_window(de, re) && nothing_cut(de, re);
   if (ok) apply(de, re, need, nodes);

@@ -196,6 +196,16 @@ void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, ui
 /* Word w of the grid's open and cheapest-terrain (`least`) bits now. */
 void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, uint64_t *open,
                           uint64_t *at_least);
+/* The cells an edit changed since the table's snapshot (their open or
+ * cheapest-terrain bit moved) into changed in index order, *n of them, *d
+ * of those opened or closed; false when none, more than cap, or the
+ * cheapest terrain itself moved (the local updates' common start). */
+bool cairn__de_changed_cells(const cairn_dead_ends *de, uint32_t *changed, uint32_t cap,
+                             uint32_t *n, uint32_t *d);
+/* Whether padded cell c was open at the table's snapshot. */
+CAIRN_INLINE bool cairn__de_was_open(const cairn_dead_ends *de, uint32_t c) {
+  return cairn__de_bit(de->open_bits, c);
+}
 
 /* ---- dead_ends_local.c ---- */
 
