@@ -600,7 +600,9 @@ bool cairn__de_update_root(cairn_dead_ends *de) {
   re->win_at = k->sz;
   re->n_core = re->n_runs = re->head = re->n_win = 0;
   uint32_t need = 0, nodes = 0;
-  const bool ok = cairn__de_changed_cells(de, re->changed, ROOT_MAX_CHANGED, &re->n_changed, &re->d) && root_of(de, re) && replay(de, re) &&
+  const bool ok = cairn__de_changed_cells(de, re->changed, ROOT_MAX_CHANGED, &re->n_changed,
+                                          &re->d) &&
+                  root_of(de, re) && replay(de, re) &&
                   centre_holds(de, re, &need, &nodes) && pillars_clear(de, re) &&
                   make_window(de, re) && nothing_cut(de, re);
   if (ok) apply(de, re, need, nodes);

@@ -6,20 +6,18 @@
  * (cairn_graph_query.bounds; size-1 costs never exceed a larger unit's, so
  * the bound holds), which is made again before them whenever the level-1
  * graph is.
- * Like the level-1 assembly (hpa_assemble.c), a linear pass over the
- * clusters. */
+ *
+ * Each size's rows are written straight from the level-1 graph's, node by
+ * node (no edge list, no sort): a node's row there holds the crossings of
+ * the transitions its cluster's west and north neighbours own, then its
+ * kept pairs, then the crossings its own cluster's transitions give (the
+ * order the assembly lists them in, hpa_assemble.c). Size k's row is the
+ * same with the crossings that fit k, at the unit's costs (a crossing the
+ * layer blocks for size 1 is blocked for every size), and size k's kept
+ * pairs: the graph a listing of size k's edges would make, edge for edge.
+ * A pass over the clusters counts every size's rows, then one per size
+ * writes them. */
 #include "hpa_internal.h"
-
-/* Each size's rows are written straight from the level-1 graph's, node
- * by node (no edge list, no sort): a node's row there holds the crossings
- * of the transitions its cluster's west and north neighbours own, then
- * its kept pairs, then the crossings its own cluster's transitions give
- * (the order the assembly lists them in, hpa_assemble.c). Size k's row is
- * the same with the crossings that fit k, at the unit's costs (a crossing
- * the layer blocks for size 1 is blocked for every size), and size k's
- * kept pairs: the graph a listing of size k's edges would make, edge for
- * edge. A pass over the clusters counts every size's rows, then one per
- * size writes them. */
 
 typedef struct grows {
   const cairn_hpa *h;
@@ -141,8 +139,10 @@ static void count_row(const cairn_hpa *h, uint32_t v, uint32_t *count, size_t ro
       const uint32_t b = node_cell(h, to[e]);
       bool diag;
       const unsigned fit = crossing_fit(h, a, b, &diag);
-      for (unsigned k = 2; k <= fit && (!h->pen || crossing_k(h, b, diag, k) != CAIRN_COST_INF); k++)
+      for (unsigned k = 2; k <= fit; k++) {
+        if (h->pen && crossing_k(h, b, diag, k) == CAIRN_COST_INF) break; /* nor larger */
         count[(k - 2) * row]++;
+      }
     }
 }
 

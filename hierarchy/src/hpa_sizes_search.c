@@ -8,10 +8,11 @@
  * That search needs no grid of its own: one copy of the cluster's
  * clearances serves every size, and a Dijkstra over it with two FIFO
  * queues (one per step length: each receives its values in order),
- * offering only the moves of canonical paths, settles the targets. Building an eroded grid per size (its move sets and
- * clearances) cost more than the searches themselves, and the core's
- * fill, made for grids of any size, spent twice what this one does on a
- * cluster's few hundred cells. */
+ * offering only the moves of canonical paths, settles the targets.
+ * Building an eroded grid per size (its move sets and clearances) cost
+ * more than the searches themselves, and the core's fill, made for grids
+ * of any size, spent twice what this one does on a cluster's few hundred
+ * cells. */
 #include "hpa_internal.h"
 
 #include <string.h>
@@ -118,8 +119,8 @@ void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
   uint8_t *next = fs->next;
   hpa_fit_entry *qs = fs->qs, *qd = fs->qd;
   const uint32_t S = (uint32_t)CAIRN_COST_ONE, D = (uint32_t)CAIRN_COST_DIAG;
-  const ptrdiff_t off[8] = {1, -1, (ptrdiff_t)w, -(ptrdiff_t)w,
-                            (ptrdiff_t)w + 1, (ptrdiff_t)w - 1, 1 - (ptrdiff_t)w, -1 - (ptrdiff_t)w};
+  const ptrdiff_t s = (ptrdiff_t)w;
+  const ptrdiff_t off[8] = {1, -1, s, -s, s + 1, s - 1, 1 - s, -1 - s};
   memset(dist, 0xFF, fit_cells(fs->cs) * sizeof *dist);
   size_t left = 0;
   for (size_t x = 0; x < nt; x++) {
