@@ -2,7 +2,8 @@
  * pair by pair: the cost between two entrances of a cluster for a unit of
  * size k is a Dijkstra's on the grid eroded for k (tu_eroded, written out
  * cell by cell) confined to the cluster, or none where either end does not
- * fit. On random maps of one terrain (where the sized pass reads the
+ * fit, and the pairs each size's graph keeps held to their definition.
+ * On random maps of one terrain (where the sized pass reads the
  * clearances with its own search) and with terrain (where it searches an
  * eroded copy of the cluster), for clusters of 8 and 16 and sizes 2 to 4,
  * after a build and after random edits. */
@@ -10,6 +11,24 @@
 #include "test_hpa_util.h"
 
 #include "hpa_internal.h"
+
+/* Size k's graph keeps exactly the pairs whose ends fit k, joined at a
+ * finite cost, with no third node that fits k on a cheapest way. */
+static void check_kept(const hpa_cluster *c, const hpa_csize *z, unsigned k, uint32_t id) {
+  for (uint32_t i = 0; i < c->n; i++)
+    for (uint32_t j = 0; j < c->n; j++) {
+      const cairn_cost d = hpa_dist_k(c, z, i, j, k);
+      bool kept = i != j && d != CAIRN_COST_INF;
+      for (uint32_t m = 0; m < c->n && kept; m++) {
+        const cairn_cost a = hpa_dist_k(c, z, i, m, k), b = hpa_dist_k(c, z, m, j, k);
+        kept = m == i || m == j || a == CAIRN_COST_INF || b == CAIRN_COST_INF || a + b != d;
+      }
+      const bool got = z->ke[(size_t)i * c->n + j] >> (k - 1) & 1u;
+      if (got != kept)
+        fail_msg("size %u, cluster %u, pair %u -> %u: kept %d, should be %d", k, id, i, j, got,
+                 kept);
+    }
+}
 
 /* Every pair of every cluster of h, for sizes 2 .. max, against a bounded
  * Dijkstra on the eroded grids; returns how many pairs had a finite cost. */
@@ -41,6 +60,7 @@ static size_t check_tables(const cairn_hpa *h, const cairn_grid *g, int max) {
           finite += want != CAIRN_COST_INF && i != j;
         }
       }
+      check_kept(c, z, (unsigned)k, id);
     }
     cairn_grid_destroy(e);
   }
@@ -71,11 +91,11 @@ static void run_maps(int terrains, uint64_t seed) {
     cairn_point cells[12];
     uint8_t costs[12];
     for (int edit = 0; edit < 12; edit++) {
-      cells[edit] = (cairn_point){(int32_t)tu_below(&rng, (uint64_t)w),
-                                  (int32_t)tu_below(&rng, (uint64_t)hh)};
+      cells[edit] = (cairn_point){(int32_t)tu_below(&rng, (uint32_t)w),
+                                  (int32_t)tu_below(&rng, (uint32_t)hh)};
       costs[edit] = cairn_grid_cost(g, cells[edit].x, cells[edit].y)
                         ? 0
-                        : (uint8_t)(1 + tu_below(&rng, (uint64_t)terrains));
+                        : (uint8_t)(1 + tu_below(&rng, (uint32_t)terrains));
     }
     assert_int_equal(cairn_hpa_edit(h, g, cells, costs, 12), CAIRN_OK);
     finite += check_tables(h, g, 4);
