@@ -336,14 +336,21 @@ static size_t mark_open(const hpa_cluster *c, const hpa_csize *z, sizes_scratch 
                         bool sym) {
   const uint32_t n = c->n;
   size_t open = 0;
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++) {
-      const size_t p = (size_t)i * n + j;
-      bool o = j != i && z->cap[i] >= k && z->cap[j] >= k && c->dist[p] != CAIRN_COST_INF &&
-               sc->pc[p] < k && !(sym && sc->pc[(size_t)j * n + i] >= k);
-      sc->op[p] = o;
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *op = sc->op + (size_t)i * n;
+    if (z->cap[i] < k) { /* nothing from a node the unit does not fit */
+      memset(op, 0, n);
+      continue;
+    }
+    const cairn_cost *d = c->dist + (size_t)i * n;
+    const uint8_t *pc = sc->pc + (size_t)i * n;
+    for (uint32_t j = 0; j < n; j++) { /* without branches: the tests mix */
+      const unsigned back = sym & (sc->pc[(size_t)j * n + i] >= k);
+      const unsigned o = (j != i) & (z->cap[j] >= k) & (d[j] != CAIRN_COST_INF) & (pc[j] < k) & !back;
+      op[j] = (uint8_t)o;
       open += o;
     }
+  }
   return open;
 }
 
@@ -458,10 +465,15 @@ static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const h
                                unsigned k, cairn_cost *t, bool *shared) {
   const uint32_t n = c->n;
   uint32_t tid[SIZES_MAX_NODES];
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++)
-      t[(size_t)i * n + j] =
-          z->cap[i] >= k && z->cap[j] >= k ? c->dist[(size_t)i * n + j] : CAIRN_COST_INF;
+  for (uint32_t i = 0; i < n; i++) {
+    cairn_cost *ti = t + (size_t)i * n;
+    const cairn_cost *d = c->dist + (size_t)i * n;
+    if (z->cap[i] < k) {
+      for (uint32_t j = 0; j < n; j++) ti[j] = CAIRN_COST_INF;
+      continue;
+    }
+    for (uint32_t j = 0; j < n; j++) ti[j] = z->cap[j] >= k ? d[j] : CAIRN_COST_INF;
+  }
   const bool sym = cairn_grid_uniform(h->grid) && !z->slayered;
   *shared = !mark_open(c, z, sc, k, sym);
   if (*shared) return CAIRN_OK;
@@ -492,27 +504,59 @@ static bool same_table(const hpa_cluster *c, const hpa_csize *z, const cairn_cos
 
 /* Bit k - 1 of ke for each pair size k's graph keeps: both ends fit, the
  * cost is finite, and no third node that fits k lies on a cheapest way.
- * Row by row, each third node m marking at once every j it is a detour
- * to (two rows read in order). */
+ * Over the nodes that fit k alone (listed first: the larger sizes fit
+ * few), row by row, each third node m marking at once every j it is a
+ * detour to (two rows read in order). */
 static void keep_bits(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *t, unsigned k, uint8_t *ke) {
   const uint32_t n = c->n;
+  uint32_t fit[SIZES_MAX_NODES];
   uint8_t detour[SIZES_MAX_NODES];
+  uint32_t nf = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (z->cap[i] >= k) fit[nf++] = i;
+  for (uint32_t x = 0; x < nf; x++) {
+    const uint32_t i = fit[x];
+    const cairn_cost *ti = t + (size_t)i * n;
+    memset(detour, 0, nf);
+    for (uint32_t y = 0; y < nf; y++) {
+      const uint32_t m = fit[y];
+      const cairn_cost a = ti[m], *tm = t + (size_t)m * n;
+      if (m == i || a == CAIRN_COST_INF) continue;
+      const uint8_t own = detour[y]; /* m is no third node of i -> m */
+      for (uint32_t q = 0; q < nf; q++) {
+        const cairn_cost b = tm[fit[q]];
+        detour[q] |= (uint8_t)((b != CAIRN_COST_INF) & (a + b == ti[fit[q]]));
+      }
+      detour[y] = own;
+    }
+    detour[x] = 1;
+    for (uint32_t q = 0; q < nf; q++)
+      if (ti[fit[q]] != CAIRN_COST_INF && !detour[q])
+        ke[(size_t)i * n + fit[q]] |= (uint8_t)(1u << (k - 1));
+  }
+}
+
+/* keep_bits on the size-1 table itself: a pair size 1 keeps (its path is
+ * stored) has no third node on a cheapest way at all, so none that fits
+ * k; one it drops has some, and size k keeps it only when none of them
+ * fits k. About n^2 tests instead of n^3 where most pairs are kept. */
+static void keep_bits_shared(const hpa_cluster *c, const hpa_csize *z, unsigned k, uint8_t *ke) {
+  const uint32_t n = c->n;
+  const uint8_t bit = (uint8_t)(1u << (k - 1));
   for (uint32_t i = 0; i < n; i++) {
     if (z->cap[i] < k) continue;
-    const cairn_cost *ti = t + (size_t)i * n;
-    memset(detour, 0, n);
-    for (uint32_t m = 0; m < n; m++) {
-      const cairn_cost a = ti[m], *tm = t + (size_t)m * n;
-      if (m == i || z->cap[m] < k || a == CAIRN_COST_INF) continue;
-      const uint8_t own = detour[m]; /* m is no third node of i -> m */
-      for (uint32_t j = 0; j < n; j++)
-        detour[j] |= tm[j] != CAIRN_COST_INF && a + tm[j] == ti[j];
-      detour[m] = own;
-    }
-    detour[i] = 1;
+    const cairn_cost *ti = c->dist + (size_t)i * n;
     for (uint32_t j = 0; j < n; j++) {
-      bool kept = z->cap[j] >= k && ti[j] != CAIRN_COST_INF && !detour[j];
-      if (kept) ke[(size_t)i * n + j] |= (uint8_t)(1u << (k - 1));
+      const size_t p = (size_t)i * n + j;
+      if (j == i || z->cap[j] < k || ti[j] == CAIRN_COST_INF) continue;
+      bool detour = false;
+      if (c->off[p + 1] == c->off[p]) /* dropped by size 1 */
+        for (uint32_t m = 0; m < n && !detour; m++) {
+          const cairn_cost a = ti[m], b = c->dist[(size_t)m * n + j];
+          detour = m != i && m != j && z->cap[m] >= k && a != CAIRN_COST_INF &&
+                   b != CAIRN_COST_INF && a + b == ti[j];
+        }
+      if (!detour) ke[p] |= bit;
     }
   }
 }
@@ -575,8 +619,10 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     tab[k] = shared ? 0 : (uint8_t)ntab;
     if (same_nodes(c, z, k) && tab[k] == tab[k - 1])
       copy_bits(c, k, sc->ke); /* the size below's graph, node for node */
+    else if (shared)
+      keep_bits_shared(c, z, k, sc->ke);
     else
-      keep_bits(c, z, shared ? c->dist : sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
+      keep_bits(c, z, sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
   }
   z->cap = NULL;
   if (st != CAIRN_OK) return st;
