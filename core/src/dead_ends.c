@@ -534,10 +534,8 @@ static cairn_status find(cairn_dead_ends *de) {
     if (st == CAIRN_OK) {
       memset(de->area, 0, n * sizeof *de->area);
       label(de, &k);
-      /* each area's head (low is free after the search), and the ids in
-       * the order no search decides */
-      for (uint32_t id = 1; id <= de->count; id++) k.low[id - 1] = k.order[k.aux[id]];
-      if (!cairn__de_canonical(de, 1, de->count + 1, k.low, NULL, 0)) st = CAIRN_ERR_NOMEM;
+      /* the ids in the order no search decides */
+      if (!cairn__de_canonical(de, 1, de->count + 1, NULL, 0)) st = CAIRN_ERR_NOMEM;
     }
     if (st == CAIRN_OK) {
       keep_islands(de, island, row);
@@ -684,7 +682,9 @@ cairn_status cairn_dead_ends_update(cairn_dead_ends *de) {
     de->version = de->grid->edits;
     return CAIRN_OK;
   }
-  if (de->current && (cairn__de_update_inside(de) || cairn__de_update_root(de))) {
+  /* an update inside a dead end that fails after it began to write the
+   * table marks it not current, so the root's is not tried on it */
+  if (de->current && (cairn__de_update_inside(de) || (de->current && cairn__de_update_root(de)))) {
     de->locals++;
   } else {
     de->current = false;

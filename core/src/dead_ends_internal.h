@@ -9,8 +9,8 @@
 
 /* Areas are numbered in preorder over their nesting, islands in the order
  * of the search, the areas hanging off one area in the order of their
- * heads (the first cell the search meets in each, which its gate alone
- * decides; cairn__de_canonical), so an area and everything nested in it
+ * least cells (the least index among their cells and their inner areas';
+ * cairn__de_canonical), so an area and everything nested in it
  * hold the ids [id, end[id]): area a contains area b (or is it) when
  * a <= b < end[a]. The order is the areas' own, not that of the search's
  * route through the rest of the island, so an update that leaves the areas

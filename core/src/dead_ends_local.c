@@ -461,12 +461,28 @@ static void label_area(cairn_dead_ends *de, de_work *k, const de_local *lc, de_a
   }
 }
 
+
 /* Puts A's new areas in: the arrays remade round them, the ids past A's
  * range moved, the changed cells that closed emptied, A's areas in the
  * table's order. False when memory runs out: the table untouched, or, when
  * only that order could not be had, its areas right in another order (the
  * caller then searches the whole grid, which remakes them all). */
 static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
+  /* A's place among the areas beside it is its least cell, its inner
+   * areas' included (cairn__de_canonical): before the edit, the least of
+   * the cells it held then, open now (its list: the first, index order)
+   * or changed; after it, the first of the list */
+  uint32_t least = UINT32_MAX;
+  for (uint32_t i = 0; i < lc->n_list && least == UINT32_MAX; i++) {
+    const uint32_t a = de->area[lc->list[i]];
+    if (cairn__de_was_open(de, lc->list[i]) && a >= lc->area && a < lc->old_end)
+      least = lc->list[i];
+  }
+  for (uint32_t i = 0; i < lc->n_changed; i++) {
+    const uint32_t c = lc->changed[i], a = de->area[c];
+    if (cairn__de_was_open(de, c) && a >= lc->area && a < lc->old_end && c < least) least = c;
+  }
+  if (!lc->n_list || lc->list[0] != least) return false; /* the whole grid orders them */
   uint32_t fresh = 0;
   for (uint32_t i = 1; i < k->time; i++) fresh += (k->next[k->order[i]] & HEAD) != 0;
   const uint32_t old = lc->old_end - lc->area;
@@ -487,10 +503,8 @@ static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {
   if (r.slack[root] > lc->gap) r.slack[root] = lc->gap;
   r.margin[root] -= lc->need_nodes;
   cairn__de_put_areas(de, &r);
-  /* A's areas in the table's order, from their heads (low: each one's
-   * first position in the search) */
-  for (uint32_t j = 0; j < fresh; j++) k->low[j] = k->order[k->low[j]];
-  return cairn__de_canonical(de, lc->area, lc->area + fresh, k->low, lc->list, lc->n_list);
+  /* A's areas in the table's order */
+  return cairn__de_canonical(de, lc->area, lc->area + fresh, lc->list, lc->n_list);
 }
 
 /* The table's door marks over A as its search found them (the full
@@ -568,6 +582,7 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
     if (!a || de->gate[a] == UINT32_MAX) break;
   }
   bool done = found && splice(de, &sc->k, &lc);
+  if (found && !done) de->current = false; /* written in part: the whole grid */
   if (done) keep_doors(de, &sc->k, &lc);
   /* the list short of A's doors beside pillars: the caller searches all */
   if (done) done = cairn__de_pillars_replace(de, lc.in, lc.fresh);

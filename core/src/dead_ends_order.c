@@ -1,5 +1,5 @@
 /* The dead-end areas' ids in an order no search decides: each area's
- * children by their head cell, ids in preorder over that (see
+ * children by their least cell, ids in preorder over that (see
  * cairn__de_canonical in dead_ends_work.h). */
 #include "dead_ends_work.h"
 
@@ -7,7 +7,8 @@
 
 /* Scratch for m areas, one block. */
 typedef struct order_work {
-  uint64_t *key, *tmp; /* (parent, head) of each child, then sorted */
+  uint64_t *key, *tmp; /* (parent, least cell) of each child, then sorted */
+  uint32_t *least;     /* each area's least cell, its inner areas' too */
   uint32_t *fresh;     /* new id of each area, less lo */
   uint32_t *first;     /* each area's first child in key (m + 1 entries) */
   uint32_t *stack;     /* (area, next child) pairs */
@@ -15,7 +16,7 @@ typedef struct order_work {
 } order_work;
 
 static bool work_alloc(const cairn_allocator *a, order_work *w, size_t m) {
-  w->bytes = 2 * m * sizeof(uint64_t) + (m + (m + 1) + 2 * m) * sizeof(uint32_t);
+  w->bytes = 2 * m * sizeof(uint64_t) + (m + (m + 1) + 2 * m + m) * sizeof(uint32_t);
   uint8_t *b = cairn__alloc(a, w->bytes);
   if (!b) return false;
   w->key = (uint64_t *)(void *)b;
@@ -23,6 +24,7 @@ static bool work_alloc(const cairn_allocator *a, order_work *w, size_t m) {
   w->fresh = (uint32_t *)(void *)(w->tmp + m);
   w->first = w->fresh + m;
   w->stack = w->first + m + 1;
+  w->least = w->stack + 2 * m;
   return true;
 }
 
@@ -82,23 +84,42 @@ static void number(const cairn_dead_ends *de, uint32_t lo, uint32_t m, order_wor
   }
 }
 
-bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const uint32_t *heads,
-                         const uint32_t *cells, size_t n) {
+bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const uint32_t *cells,
+                         size_t n) {
   const uint32_t m = hi - lo;
   if (m < 2) return true;
   order_work w;
   if (!work_alloc(&de->alloc, &w, m)) return false;
-  /* the children, keyed by (parent, head); a head is a padded cell */
+  /* each area's least cell, over it and the areas inside it: its own
+   * least first, then each area's into its parent's, the inner ones (the
+   * later ids: the range is in preorder) before the outer */
+  for (uint32_t a = 0; a < m; a++) w.least[a] = UINT32_MAX;
+  const size_t count = cells ? n : de->padded;
+  for (size_t i = 0; i < count; i++) {
+    const uint32_t c = cells ? cells[i] : (uint32_t)i, a = de->area[c];
+    if (a >= lo && a < hi && c < w.least[a - lo]) w.least[a - lo] = c;
+  }
+  for (uint32_t a = m; a-- > 0;) {
+    const uint32_t p = parent_in(de, lo, hi, lo + a);
+    if (p != UINT32_MAX && w.least[a] < w.least[p]) w.least[p] = w.least[a];
+  }
+  /* the children, keyed by (parent, least cell) */
   size_t nc = 0;
   for (uint32_t a = 0; a < m; a++) {
     const uint32_t p = parent_in(de, lo, hi, lo + a);
-    if (p != UINT32_MAX) w.key[nc++] = (uint64_t)p << 32 | heads[a];
+    if (p != UINT32_MAX) w.key[nc++] = (uint64_t)p << 32 | w.least[a];
   }
   sort_keys(w.key, w.tmp, nc);
-  /* each child back from its head, whose innermost area it is (the keys'
-   * room, free after the sort, holds them) */
+  /* each child back from its least cell: the cell's innermost area, then
+   * out to the one whose parent is the key's (the keys' room, free after
+   * the sort, holds them) */
   uint32_t *child = (uint32_t *)(void *)w.tmp;
-  for (size_t i = 0; i < nc; i++) child[i] = de->area[(uint32_t)w.key[i]] - lo;
+  for (size_t i = 0; i < nc; i++) {
+    const uint32_t p = (uint32_t)(w.key[i] >> 32);
+    uint32_t a = de->area[(uint32_t)w.key[i]] - lo;
+    while (parent_in(de, lo, hi, lo + a) != p) a = parent_in(de, lo, hi, lo + a);
+    child[i] = a;
+  }
   number(de, lo, m, &w, child, nc);
   bool same = true;
   for (uint32_t a = 0; a < m && same; a++) same = w.fresh[a] == lo + a;

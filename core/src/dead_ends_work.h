@@ -173,16 +173,16 @@ void cairn__de_put_areas(cairn_dead_ends *de, const de_arrays *r);
 
 /* Puts the areas with ids in [lo, hi) in the table's order
  * (dead_ends_internal.h): each area's children (the areas hanging off a
- * gate inside it) sorted by their head cell (the first cell the search
- * met in each; heads[a - lo] for area a), ids in preorder over that, the
- * range's top areas (the roots, or the one area whose gate lies outside
- * the range) keeping theirs. The range must be whole subtrees in preorder,
- * as a search labels them. The per-area arrays follow, and so do the area
- * ids of the n cells of `cells` (NULL: of every padded cell), which must
- * hold every cell of the range. false when memory runs out (the table as
- * it was). */
-bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const uint32_t *heads,
-                         const uint32_t *cells, size_t n);
+ * gate inside it) sorted by their least cell (the least padded index of
+ * their cells and their inner areas'), ids in
+ * preorder over that, the range's top areas (the roots, or the one area
+ * whose gate lies outside the range) keeping theirs. The range must be
+ * whole subtrees in preorder, as a search labels them. The per-area arrays
+ * follow, and so do the area ids of the n cells of `cells` (NULL: of
+ * every padded cell), which must hold every cell of the range. false when
+ * memory runs out (the table as it was). */
+bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const uint32_t *cells,
+                         size_t n);
 
 /* The table's gate, door and dead-cell bits and its stats, from its
  * areas, and its swamps. */

@@ -160,9 +160,9 @@ CAIRN_CORE_API int cairn_dead_ends_current(const cairn_dead_ends *de);
  * off-map cell, or NULL. The ids follow from the areas alone, not from the
  * route the search took to them: islands in the order of their first
  * cell, the areas of each in preorder, those hanging off one area in the
- * order of the first cell through which their gate enters them. So an
- * update that leaves the areas as they were leaves every id, and one that
- * adds or removes areas moves the others' ids only by as many. */
+ * order of their least cell (row-major, their inner areas' included). So
+ * an update that leaves the areas as they were leaves every id, and one
+ * that adds or removes areas moves the others' ids only by as many. */
 CAIRN_CORE_API uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t x, int32_t y);
 /** The swamp of cell (x, y).
  * @param[in] de the table
