@@ -461,10 +461,10 @@ static void label_area(cairn_dead_ends *de, de_work *k, const de_local *lc, de_a
   }
 }
 
-
 /* Puts A's new areas in: the arrays remade round them, the ids past A's
  * range moved, the changed cells that closed emptied, A's areas in the
- * table's order. False when memory runs out: the table untouched, or, when
+ * table's order. False, the table untouched, when the edit moves A's
+ * least cell (A's place among its siblings) or memory runs out; or, when
  * only that order could not be had, its areas right in another order (the
  * caller then searches the whole grid, which remakes them all). */
 static bool splice(cairn_dead_ends *de, de_work *k, const de_local *lc) {

@@ -306,7 +306,6 @@ bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
 #define M_NE 64u
 #define M_NW 128u
 
-
 /* The canonical loop's queues: cells, in the order they were queued. */
 typedef struct canon_queue {
   uint32_t *cell;

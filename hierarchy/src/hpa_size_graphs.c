@@ -122,23 +122,37 @@ static size_t put_pairs(const hpa_cluster *c, const hpa_csize *z, uint32_t i, un
   return m;
 }
 
+/* Node v as its rows read it: its cluster and sized data, its local index
+ * and cell, and its level-1 row split as row_span does. */
+typedef struct node_at {
+  const hpa_cluster *c;
+  const hpa_csize *z;
+  uint32_t i, cell;
+  const uint32_t *to;
+  uint32_t pre, post, deg;
+} node_at;
+
+static node_at node_of(const cairn_hpa *h, uint32_t v) {
+  const uint32_t id = h->node_cluster[v];
+  node_at n = {&h->clusters[id], &h->csz[id], 0, 0, NULL, 0, 0, 0};
+  n.i = v - n.c->first;
+  n.cell = n.c->cell[n.i];
+  n.deg = row_span(h, v, &n.to, &n.pre, &n.post);
+  return n;
+}
+
 /* Node v's row lengths for every size, into count[(k - 2) * row]. A
  * crossing that a size does not fit, or that the layer blocks for it, is
  * no crossing of any larger size either. */
 static void count_row(const cairn_hpa *h, uint32_t v, uint32_t *count, size_t row) {
-  const uint32_t id = h->node_cluster[v];
-  const hpa_cluster *c = &h->clusters[id];
-  const uint32_t a = c->cell[v - c->first];
-  const uint32_t *to;
-  uint32_t pre, post;
-  const uint32_t deg = row_span(h, v, &to, &pre, &post);
+  const node_at n = node_of(h, v);
   for (unsigned k = 2; k <= (unsigned)h->max_size; k++)
-    count[(k - 2) * row] = (uint32_t)put_pairs(c, &h->csz[id], v - c->first, k, NULL, NULL, 0);
+    count[(k - 2) * row] = (uint32_t)put_pairs(n.c, n.z, n.i, k, NULL, NULL, 0);
   for (int part = 0; part < 2; part++)
-    for (uint32_t e = part ? post : 0; e < (part ? deg : pre); e++) {
-      const uint32_t b = node_cell(h, to[e]);
+    for (uint32_t e = part ? n.post : 0; e < (part ? n.deg : n.pre); e++) {
+      const uint32_t b = node_cell(h, n.to[e]);
       bool diag;
-      const unsigned fit = crossing_fit(h, a, b, &diag);
+      const unsigned fit = crossing_fit(h, n.cell, b, &diag);
       for (unsigned k = 2; k <= fit; k++) {
         if (h->pen && crossing_k(h, b, diag, k) == CAIRN_COST_INF) break; /* nor larger */
         count[(k - 2) * row]++;
@@ -149,15 +163,10 @@ static void count_row(const cairn_hpa *h, uint32_t v, uint32_t *count, size_t ro
 /* Node v's row of size k from m on; returns the new m. */
 static size_t write_row(const cairn_hpa *h, uint32_t v, unsigned k, uint32_t *target,
                         cairn_cost *cost, size_t m) {
-  const uint32_t id = h->node_cluster[v];
-  const hpa_cluster *c = &h->clusters[id];
-  const uint32_t a = c->cell[v - c->first];
-  const uint32_t *to;
-  uint32_t pre, post;
-  const uint32_t deg = row_span(h, v, &to, &pre, &post);
-  m = put_crossings(h, a, to, 0, pre, k, target, cost, m);
-  m = put_pairs(c, &h->csz[id], v - c->first, k, target, cost, m);
-  return put_crossings(h, a, to, post, deg, k, target, cost, m);
+  const node_at n = node_of(h, v);
+  m = put_crossings(h, n.cell, n.to, 0, n.pre, k, target, cost, m);
+  m = put_pairs(n.c, n.z, n.i, k, target, cost, m);
+  return put_crossings(h, n.cell, n.to, n.post, n.deg, k, target, cost, m);
 }
 
 static cairn_status grows_init(void *ctx, void *scratch) {

@@ -346,7 +346,8 @@ static size_t mark_open(const hpa_cluster *c, const hpa_csize *z, sizes_scratch 
     const uint8_t *pc = sc->pc + (size_t)i * n;
     for (uint32_t j = 0; j < n; j++) { /* without branches: the tests mix */
       const unsigned back = sym & (sc->pc[(size_t)j * n + i] >= k);
-      const unsigned o = (j != i) & (z->cap[j] >= k) & (d[j] != CAIRN_COST_INF) & (pc[j] < k) & !back;
+      const unsigned o =
+          (j != i) & (z->cap[j] >= k) & (d[j] != CAIRN_COST_INF) & (pc[j] < k) & !back;
       op[j] = (uint8_t)o;
       open += o;
     }
@@ -392,9 +393,10 @@ static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hp
   if (sc->one) {
     uint32_t v[SIZES_MAX_NODES];
     cairn__hpa_fit_fill(&sc->fs, k, sc->pts[i], sc->pts + c->n, nt, v);
-    for (size_t x = 0; x < nt; x++)
-      settle(c, sc, t, i, tid[x], v[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)v[x] * sc->flat,
-             symmetric);
+    for (size_t x = 0; x < nt; x++) {
+      const cairn_cost g = v[x] == UINT32_MAX ? CAIRN_COST_INF : (cairn_cost)v[x] * sc->flat;
+      settle(c, sc, t, i, tid[x], g, symmetric);
+    }
     return CAIRN_OK;
   }
   cairn_search_opts o = cairn_search_defaults();
