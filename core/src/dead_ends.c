@@ -132,24 +132,40 @@ CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
  * for half the edges. */
 #define STRAIGHT_MOVES 0x0Fu
 
-/* The next neighbour node of node v the search has not looked at, or
- * UINT32_MAX: next[v] holds where it stopped, cell * 8 + move, over the
- * node's cells (one, or a door's) and their straight moves; moves between
- * a door's own cells are no neighbours. */
-static uint32_t next_neighbour(const cairn_grid *g, de_work *k, const int32_t off[8],
-                               uint32_t v) {
+/* next[] below HEAD while the search is at a node: for a cell in no door,
+ * CELL_STARTED and the straight moves it has still to look at; for a door,
+ * where it stopped, cell * 8 + move, over the door's cells. 0 until the
+ * search first looks. */
+#define CELL_STARTED 0x10u
+
+/* The next neighbour node of node v the search has not discovered, or
+ * UINT32_MAX when none is left; each discovered one met on the way (but
+ * the parent) lowers low[v] to its discovery time. A neighbour is a node
+ * across one of the straight moves of v's cells (one, or a door's); moves
+ * between a door's own cells are no neighbours. */
+static uint32_t next_child(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t v) {
+  const uint32_t pv = k->parent[v];
+  uint32_t low = k->low[v];
   if (!k->door[v]) {
-    /* a cell in no door, most nodes: its own moves from where it stopped
-     * (a neighbour is never in its node) */
-    const unsigned head = k->next[v] & HEAD, at = k->next[v] & (unsigned)~HEAD;
-    const unsigned left = at < 8u ? ((unsigned)g->moves[v] & STRAIGHT_MOVES) >> at << at : 0u;
-    if (!left) {
-      k->next[v] = (uint16_t)(head | 8u);
-      return UINT32_MAX;
+    /* a cell in no door, most nodes: its moves left, in one loop (a
+     * neighbour is never in its node) */
+    const unsigned nv = k->next[v];
+    unsigned left = nv & CELL_STARTED ? nv & STRAIGHT_MOVES : g->moves[v] & STRAIGHT_MOVES;
+    while (left) {
+      const unsigned d = (unsigned)cairn__ctz(left);
+      left &= left - 1;
+      const uint32_t w = node_of(g, k->door, (uint32_t)((int32_t)v + off[d]));
+      const uint32_t dw = k->disc[w];
+      if (!dw) {
+        k->next[v] = (uint16_t)((nv & HEAD) | CELL_STARTED | left);
+        k->low[v] = low;
+        return w;
+      }
+      if (w != pv && dw < low) low = dw;
     }
-    const unsigned d = (unsigned)cairn__ctz(left);
-    k->next[v] = (uint16_t)(head | (d + 1u));
-    return node_of(g, k->door, (uint32_t)((int32_t)v + off[d]));
+    k->next[v] = (uint16_t)((nv & HEAD) | CELL_STARTED);
+    k->low[v] = low;
+    return UINT32_MAX;
   }
   const unsigned len = node_cells(k->door, v);
   const uint32_t step = door_step(g, k->door[v]);
@@ -157,23 +173,30 @@ static uint32_t next_neighbour(const cairn_grid *g, de_work *k, const int32_t of
    * node: only its ends step on that way */
   const unsigned back = step == 1u ? STEP_W : STEP_N, on = step == 1u ? STEP_E : STEP_S;
   unsigned at = k->next[v] & (unsigned)~HEAD;
-  uint32_t w = UINT32_MAX;
-  while (at < len * 8u && w == UINT32_MAX) {
+  uint32_t found = UINT32_MAX;
+  while (at < len * 8u && found == UINT32_MAX) {
     const unsigned i = at >> 3;
     const uint32_t c = v + i * step;
     const unsigned ways = STRAIGHT_MOVES & ~(i > 0 ? back : 0u) & ~(i + 1 < len ? on : 0u);
-    const unsigned left = ((unsigned)g->moves[c] & ways) >> (at & 7u) << (at & 7u);
-    if (!left) {
-      at = (at | 7u) + 1u;
-      continue;
+    unsigned left = ((unsigned)g->moves[c] & ways) >> (at & 7u) << (at & 7u);
+    at = (at | 7u) + 1u; /* the next cell, unless a child turns up here */
+    while (left) {
+      const unsigned d = (unsigned)cairn__ctz(left);
+      left &= left - 1;
+      const uint32_t w = node_of(g, k->door, (uint32_t)((int32_t)c + off[d]));
+      if (w == v) continue;
+      const uint32_t dw = k->disc[w];
+      if (!dw) {
+        found = w;
+        at = (i << 3) + d + 1u;
+        break;
+      }
+      if (w != pv && dw < low) low = dw;
     }
-    const unsigned d = (unsigned)cairn__ctz(left);
-    at = (at & ~7u) + d + 1u;
-    const uint32_t n = node_of(g, k->door, (uint32_t)((int32_t)c + off[d]));
-    if (n != v) w = n;
   }
   k->next[v] = (uint16_t)((k->next[v] & HEAD) | at);
-  return w;
+  k->low[v] = low;
+  return found;
 }
 
 /* dead_ends_work.h has the contract. */
@@ -182,10 +205,9 @@ void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32
   discover(k, r, r, &sp);
   while (sp) {
     const uint32_t v = k->stack[sp - 1];
-    const uint32_t w = next_neighbour(g, k, off, v);
+    const uint32_t w = next_child(g, k, off, v);
     if (w != UINT32_MAX) {
-      if (!k->disc[w]) discover(k, v, w, &sp);
-      else if (w != k->parent[v] && k->disc[w] < k->low[v]) k->low[v] = k->disc[w];
+      discover(k, v, w, &sp);
       continue;
     }
     sp--;
