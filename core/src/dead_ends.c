@@ -143,10 +143,11 @@ CAIRN_INLINE void discover(de_work *k, uint32_t v, uint32_t w, uint32_t *sp) {
  * the parent) lowers low[v] to its discovery time. A neighbour is a node
  * across one of the straight moves of v's cells (one, or a door's); moves
  * between a door's own cells are no neighbours. */
-static uint32_t next_child(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t v) {
+CAIRN_INLINE uint32_t next_child(const cairn_grid *g, de_work *k, const int32_t off[8],
+                                 uint32_t v, const bool doors) {
   const uint32_t pv = k->parent[v];
   uint32_t low = k->low[v];
-  if (!k->door[v]) {
+  if (!doors || !k->door[v]) {
     /* a cell in no door, most nodes: its moves left, in one loop (a
      * neighbour is never in its node) */
     const unsigned nv = k->next[v];
@@ -154,7 +155,8 @@ static uint32_t next_child(const cairn_grid *g, de_work *k, const int32_t off[8]
     while (left) {
       const unsigned d = (unsigned)cairn__ctz(left);
       left &= left - 1;
-      const uint32_t w = node_of(g, k->door, (uint32_t)((int32_t)v + off[d]));
+      const uint32_t c = (uint32_t)((int32_t)v + off[d]);
+      const uint32_t w = doors ? node_of(g, k->door, c) : c;
       const uint32_t dw = k->disc[w];
       if (!dw) {
         k->next[v] = (uint16_t)((nv & HEAD) | CELL_STARTED | left);
@@ -199,13 +201,15 @@ static uint32_t next_child(const cairn_grid *g, de_work *k, const int32_t off[8]
   return found;
 }
 
-/* dead_ends_work.h has the contract. */
-void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r) {
+/* The search (dead_ends_work.h has the contract); doors false when the
+ * door marks are all 0 (the first search), whose loop then reads none. */
+CAIRN_INLINE void dfs_run(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r,
+                          const bool doors) {
   uint32_t sp = 0, best = UINT32_MAX, second = 0;
   discover(k, r, r, &sp);
   while (sp) {
     const uint32_t v = k->stack[sp - 1];
-    const uint32_t w = next_child(g, k, off, v);
+    const uint32_t w = next_child(g, k, off, v, doors);
     if (w != UINT32_MAX) {
       discover(k, v, w, &sp);
       continue;
@@ -225,6 +229,14 @@ void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32
   }
   k->margin = best == UINT32_MAX || !second ? UINT32_MAX : k->sz[best] - second;
   if (best != UINT32_MAX) k->next[best] &= (uint16_t)~HEAD;
+}
+
+void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r) {
+  dfs_run(g, k, off, r, true);
+}
+
+static void dfs_cells(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r) {
+  dfs_run(g, k, off, r, false);
 }
 
 /* ---- labelling -------------------------------------------------------- */
@@ -343,9 +355,12 @@ static cairn_status grow_areas(cairn_dead_ends *de, uint32_t count) {
 /* One search over every island, roots first from `roots` (n of them),
  * then from each open cell not yet reached, in index order; the margin of
  * each root's search (dfs) into margin (unless NULL), in that order.
- * Returns how many searches ran: one an island. */
+ * doors: false when k's door marks are all 0. Returns how many searches
+ * ran: one an island. */
 static uint32_t search_all(const cairn_grid *g, de_work *k, const uint32_t *roots, uint32_t n,
-                           uint32_t *margin) {
+                           uint32_t *margin, bool doors) {
+  void (*dfs)(const cairn_grid *, de_work *, const int32_t *, uint32_t) =
+      doors ? cairn__de_dfs : dfs_cells;
   int32_t off[8];
   move_offsets(g, off);
   memset(k->disc, 0, g->padded * sizeof *k->disc);
@@ -353,13 +368,13 @@ static uint32_t search_all(const cairn_grid *g, de_work *k, const uint32_t *root
   uint32_t runs = 0;
   for (uint32_t i = 0; i < n; i++)
     if (!k->disc[roots[i]]) {
-      cairn__de_dfs(g, k, off, roots[i]);
+      dfs(g, k, off, roots[i]);
       if (margin) margin[runs] = k->margin;
       runs++;
     }
   for (size_t c = 0; c < g->padded; c++)
     if (g->cost[c] && !k->disc[c] && !(k->door[c] & DOOR_PART)) {
-      cairn__de_dfs(g, k, off, (uint32_t)c);
+      dfs(g, k, off, (uint32_t)c);
       if (margin) margin[runs] = k->margin;
       runs++;
     }
@@ -530,27 +545,27 @@ static cairn_status find(cairn_dead_ends *de) {
     memset(k.door, 0, n * sizeof *k.door);
     /* per island four rows: its first cell, the walk's slack, the margins
      * at the root of the second and the third search */
-    const uint32_t islands = search_all(g, &k, NULL, 0, NULL), row = islands + 1;
+    const uint32_t islands = search_all(g, &k, NULL, 0, NULL, false), row = islands + 1;
     uint32_t *island = cairn__alloc(a, 4 * (size_t)row * sizeof *island);
     st = island ? CAIRN_OK : CAIRN_ERR_NOMEM;
     if (st == CAIRN_OK) {
       mark_cuts(&k, n);
       find_doors(g, k.door, k.aux, k.sz); /* sz is free until the search */
-      search_all(g, &k, NULL, 0, island + 2 * row);
+      search_all(g, &k, NULL, 0, island + 2 * row, true);
       /* the doors beside pillars where no gate of this search (nor a
        * one-cell cut) stands; with any, the search again, so that the
        * centres are picked with them */
       cairn__de_mark_cuts_here(&k);
       bool again = false;
       st = cairn__de_mark_pillared(de, k.door, k.aux, &again);
-      if (again) search_all(g, &k, NULL, 0, island + 2 * row);
+      if (again) search_all(g, &k, NULL, 0, island + 2 * row, true);
       if (st == CAIRN_OK) st = grow_areas(de, count_areas(&k));
     }
     if (st == CAIRN_OK) {
       memset(de->area, 0, n * sizeof *de->area);
       label(de, &k);
       const uint32_t roots = pick_roots(de, &k, island, island + row);
-      search_all(g, &k, k.aux, roots, island + 3 * row);
+      search_all(g, &k, k.aux, roots, island + 3 * row, true);
       st = grow_areas(de, count_areas(&k));
     }
     if (st == CAIRN_OK) {

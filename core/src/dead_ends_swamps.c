@@ -145,11 +145,13 @@ static bool spread(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d, s
   const cairn_grid *g = de->grid;
   for (size_t t = from; t < p->n; t++) {
     const uint32_t u = de->swamp_list[t];
+    const int32_t lu = line_of(de, k, u); /* a neighbour's: lu + dx sx + dy sy */
     for (int dy = -1; dy <= 1; dy++)
       for (int dx = -1; dx <= 1; dx++) {
         const uint32_t q = (uint32_t)((int32_t)u + dx + dy * g->stride);
         if (!g->cost[q] || de->swamp[q] == k->id) continue; /* a wall, or in */
-        if (line_of(de, k, q) < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q)) return false;
+        const int32_t lq = lu + dx * k->sx + dy * k->sy;
+        if (lq < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q)) return false;
       }
   }
   return true;
