@@ -674,7 +674,7 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->pillar_bits = cairn__alloc(&a, de->words * sizeof *de->pillar_bits);
   de->halo_bits = cairn__alloc(&a, de->words * sizeof *de->halo_bits);
   de->swamp = cairn__alloc(&a, de->padded * sizeof *de->swamp);
-  de->swamp_list = cairn__alloc(&a, 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list);
+  de->swamp_list = cairn__alloc(&a, 4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list);
   de->doors = cairn__alloc(&a, de->padded * sizeof *de->doors);
   cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
                             de->open_bits && de->least_bits && de->pillar_bits && de->halo_bits &&
@@ -706,7 +706,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->swamp, de->swamp ? de->padded * sizeof *de->swamp : 0);
   cairn__free(&a, de->doors, de->doors ? de->padded * sizeof *de->doors : 0);
   cairn__free(&a, de->swamp_list,
-              de->swamp_list ? 2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list : 0);
+              de->swamp_list ? 4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list : 0);
   cairn__de_scratch_free(&a, de->scratch, de->padded);
   cairn__free(&a, de, sizeof *de);
 }
@@ -763,7 +763,7 @@ size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
   return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors) +
-         2 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 7 * de->words * sizeof *de->gate_bits +
+         4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 7 * de->words * sizeof *de->gate_bits +
          ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) + de->pillars.cap * sizeof *de->pillars.p +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);
 }

@@ -71,8 +71,9 @@ struct cairn_dead_ends {
   /* padded bits, while swamps are found: the cells within one cell of a
    * swamp kept so far (or in it) */
   uint64_t *halo_bits;
-  uint32_t *swamp_list; /* 2 CAIRN__DE_SWAMP_CELLS: one pocket's cells, then the
-                           cells beside it, while it is found */
+  uint32_t *swamp_list; /* 4 CAIRN__DE_SWAMP_CELLS: one pocket's cells, then the
+                           cells beside it, their lines and places along
+                           the corner's row, while it is found */
   /* padded: the doors the full pass marked (dead_ends_work.h's door
    * marks, gates or not), kept equal to a fresh pass's by the local
    * updates, which read them outside the dead end they search */

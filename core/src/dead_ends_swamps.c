@@ -58,12 +58,13 @@ typedef struct corner {
   uint16_t id;
 } corner;
 
-/* A pocket being grown: its cells (the first half of the table's
+/* A pocket being grown: its cells (the first quarter of the table's
  * swamp_list: n of them, at most cap) and the cells waiting beside it on
- * its border (the second half: nb of them), with the border's extent on
- * lines d and d + 1 (i from lo to hi; lo > hi: none). The swamp array
- * marks the cells with the corner's id, the waiting ones with it and
- * WAITING, until the corner is done. */
+ * its border (the second quarter: nb of them; the third and fourth hold
+ * each one's line and i), with the border's extent on lines d and d + 1
+ * (i from lo to hi; lo > hi: none). The swamp array marks the cells with
+ * the corner's id, the waiting ones with it and WAITING, until the corner
+ * is done. */
 typedef struct pocket {
   size_t n, cap, nb;
   int32_t lo[2], hi[2];
@@ -71,11 +72,22 @@ typedef struct pocket {
 
 #define WAITING 0x8000u
 
-/* The line (i + j) of padded cell c, from the corner. */
-static int32_t line_of(const cairn_dead_ends *de, const corner *k, uint32_t c) {
+/* The i and the line (i + j) of padded cell c, from the corner. */
+static void place_of(const cairn_dead_ends *de, const corner *k, uint32_t c, int32_t *i,
+                     int32_t *line) {
   const int32_t s = de->grid->stride;
   const int32_t x = (int32_t)(c % (uint32_t)s) - 1, y = (int32_t)(c / (uint32_t)s) - 1;
-  return (x - k->x) * k->sx + (y - k->y) * k->sy;
+  *i = (x - k->x) * k->sx;
+  *line = *i + (y - k->y) * k->sy;
+}
+
+/* The waiting cells' lines and i, beside them in swamp_list. */
+static int32_t *wait_lines(const cairn_dead_ends *de) {
+  return (int32_t *)(void *)(de->swamp_list + 2 * CAIRN__DE_SWAMP_CELLS);
+}
+
+static int32_t *wait_is(const cairn_dead_ends *de) {
+  return (int32_t *)(void *)(de->swamp_list + 3 * CAIRN__DE_SWAMP_CELLS);
 }
 
 /* The padded index of the cell at (i, j) from the corner, or UINT32_MAX
@@ -128,11 +140,15 @@ static bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
   return true;
 }
 
-/* Puts cell c among those waiting on the border (once). */
-static bool wait_beside(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c) {
+/* Puts cell c (its i and line given) among those waiting on the border
+ * (once). */
+static bool wait_beside(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c, int32_t i,
+                        int32_t line) {
   if (de->swamp[c] == (k->id | WAITING)) return true;
   if (p->nb == CAIRN__DE_SWAMP_CELLS) return false;
   de->swamp[c] = (uint16_t)(k->id | WAITING);
+  wait_lines(de)[p->nb] = line;
+  wait_is(de)[p->nb] = i;
   de->swamp_list[CAIRN__DE_SWAMP_CELLS + p->nb++] = c;
   return true;
 }
@@ -145,13 +161,15 @@ static bool spread(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d, s
   const cairn_grid *g = de->grid;
   for (size_t t = from; t < p->n; t++) {
     const uint32_t u = de->swamp_list[t];
-    const int32_t lu = line_of(de, k, u); /* a neighbour's: lu + dx sx + dy sy */
+    int32_t iu, lu; /* a neighbour's: iu + dx sx, lu + dx sx + dy sy */
+    place_of(de, k, u, &iu, &lu);
     for (int dy = -1; dy <= 1; dy++)
       for (int dx = -1; dx <= 1; dx++) {
         const uint32_t q = (uint32_t)((int32_t)u + dx + dy * g->stride);
         if (!g->cost[q] || de->swamp[q] == k->id) continue; /* a wall, or in */
         const int32_t lq = lu + dx * k->sx + dy * k->sy;
-        if (lq < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q)) return false;
+        if (lq < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q, iu + dx * k->sx, lq))
+          return false;
       }
   }
   return true;
@@ -164,10 +182,10 @@ static bool grow_to(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d) 
   const size_t most = 4 * (size_t)d * (size_t)d + 16, from = p->n;
   p->cap = most < CAIRN__DE_SWAMP_CELLS ? most : CAIRN__DE_SWAMP_CELLS;
   uint32_t *wait = de->swamp_list + CAIRN__DE_SWAMP_CELLS;
+  int32_t *wline = wait_lines(de), *wi = wait_is(de);
   if (d == 1 && !admit(de, k, p, k->c)) return false; /* the corner itself */
   for (size_t t = 0; t < p->nb; t++)
-    if (de->swamp[wait[t]] != k->id && line_of(de, k, wait[t]) < d && !admit(de, k, p, wait[t]))
-      return false;
+    if (de->swamp[wait[t]] != k->id && wline[t] < d && !admit(de, k, p, wait[t])) return false;
   if (!spread(de, k, p, d, from)) return false;
   p->lo[0] = p->lo[1] = INT32_MAX;
   p->hi[0] = p->hi[1] = INT32_MIN;
@@ -175,9 +193,10 @@ static bool grow_to(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d) 
   for (size_t t = 0; t < p->nb; t++) {
     const uint32_t b = wait[t];
     if (de->swamp[b] == k->id) continue; /* taken in */
-    wait[kept++] = b;
-    const int32_t line = line_of(de, k, b) - d; /* 0 or 1 */
-    const int32_t i = ((int32_t)(b % (uint32_t)de->grid->stride) - 1 - k->x) * k->sx;
+    const int32_t line = wline[t] - d, i = wi[t]; /* line 0 or 1 */
+    wait[kept] = b;
+    wline[kept] = wline[t];
+    wi[kept++] = i;
     if (i < p->lo[line]) p->lo[line] = i;
     if (i > p->hi[line]) p->hi[line] = i;
   }
