@@ -763,7 +763,9 @@ size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
   return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors) +
-         4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list + 7 * de->words * sizeof *de->gate_bits +
-         ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) + de->pillars.cap * sizeof *de->pillars.p +
+         4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list +
+         7 * de->words * sizeof *de->gate_bits +
+         ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
+         de->pillars.cap * sizeof *de->pillars.p +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);
 }

@@ -159,18 +159,26 @@ static bool wait_beside(cairn_dead_ends *de, const corner *k, pocket *p, uint32_
  * lie on line d or d + 1). */
 static bool spread(cairn_dead_ends *de, const corner *k, pocket *p, int32_t d, size_t from) {
   const cairn_grid *g = de->grid;
+  /* the eight neighbours: padded offset, and how far each moves i and the
+   * line */
+  int32_t off[8], di[8], dl[8];
+  for (int dy = -1, m = 0; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      if (!dx && !dy) continue;
+      off[m] = dx + dy * g->stride;
+      di[m] = dx * k->sx;
+      dl[m++] = dx * k->sx + dy * k->sy;
+    }
   for (size_t t = from; t < p->n; t++) {
     const uint32_t u = de->swamp_list[t];
-    int32_t iu, lu; /* a neighbour's: iu + dx sx, lu + dx sx + dy sy */
+    int32_t iu, lu;
     place_of(de, k, u, &iu, &lu);
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dx = -1; dx <= 1; dx++) {
-        const uint32_t q = (uint32_t)((int32_t)u + dx + dy * g->stride);
-        if (!g->cost[q] || de->swamp[q] == k->id) continue; /* a wall, or in */
-        const int32_t lq = lu + dx * k->sx + dy * k->sy;
-        if (lq < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q, iu + dx * k->sx, lq))
-          return false;
-      }
+    for (int m = 0; m < 8; m++) {
+      const uint32_t q = (uint32_t)((int32_t)u + off[m]);
+      if (!g->cost[q] || de->swamp[q] == k->id) continue; /* a wall, or in */
+      const int32_t lq = lu + dl[m];
+      if (lq < d ? !admit(de, k, p, q) : !wait_beside(de, k, p, q, iu + di[m], lq)) return false;
+    }
   }
   return true;
 }

@@ -14,10 +14,11 @@
 /* The search's arrays, a padded cell each. disc: discovery time (1 ..,
  * 0 unvisited); low: the lowest discovery time the cell's subtree reaches
  * by one back edge; parent: the tree parent (itself for a root); sz: the
- * subtree's cells; order: the cells by discovery time; next: the first
- * move not yet looked at, with HEAD set on a cell whose subtree only its
- * parent joins to the rest (the first cell of an area); aux: free for the
- * labelling. `stack` is the table's own area array, labelled only after. */
+ * subtree's cells; order: the cells by discovery time; next: the moves
+ * not yet looked at (dead_ends.c, next_child, says how), with HEAD set on
+ * a cell whose subtree only its parent joins to the rest (the first cell
+ * of an area); aux: free for the labelling. `stack` is the table's own
+ * area array, labelled only after. */
 #define HEAD 0x8000u
 typedef struct de_work {
   uint32_t *disc, *low, *parent, *sz, *order, *aux, *stack;
