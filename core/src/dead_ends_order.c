@@ -117,7 +117,7 @@ bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const ui
   for (size_t i = 0; i < nc; i++) {
     const uint32_t p = (uint32_t)(w.key[i] >> 32);
     uint32_t a = de->area[(uint32_t)w.key[i]] - lo;
-    while (parent_in(de, lo, hi, lo + a) != p) a = parent_in(de, lo, hi, lo + a);
+    for (uint32_t q; (q = parent_in(de, lo, hi, lo + a)) != p;) a = q;
     child[i] = a;
   }
   number(de, lo, m, &w, child, nc);
