@@ -444,9 +444,105 @@ static cairn_dead_ends_stats area_stats(cairn_dead_ends *de) {
   return s;
 }
 
-void cairn__de_set_stats(cairn_dead_ends *de) {
+/* The area gates now in gate_bits into area_gate_bits, and the bounds
+ * (padded coordinates) of the cells whose bit that moves, joined to box. */
+static cairn_rect keep_area_gates(cairn_dead_ends *de, cairn_rect box) {
+  const uint32_t s = (uint32_t)de->grid->stride;
+  int32_t x0 = box.x, y0 = box.y, x1 = box.x + box.w - 1, y1 = box.y + box.h - 1;
+  for (size_t w = 0; w < de->words; w++) {
+    for (uint64_t m = de->gate_bits[w] ^ de->area_gate_bits[w]; m; m &= m - 1) {
+      const uint32_t c = (uint32_t)(w * 64 + (size_t)cairn__ctz64(m));
+      const int32_t x = (int32_t)(c % s), y = (int32_t)(c / s);
+      const bool none = x1 < x0;
+      x0 = none || x < x0 ? x : x0;
+      y0 = none || y < y0 ? y : y0;
+      x1 = none || x > x1 ? x : x1;
+      y1 = none || y > y1 ? y : y1;
+    }
+    de->area_gate_bits[w] = de->gate_bits[w];
+  }
+  const cairn_rect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+  return r;
+}
+
+/* Widens box (padded coordinates; width 0: none) to cell c. */
+static void cover_cell(cairn_rect *box, uint32_t stride, uint32_t c) {
+  const int32_t x = (int32_t)(c % stride), y = (int32_t)(c / stride);
+  if (box->w <= 0) {
+    const cairn_rect one = {x, y, 1, 1};
+    *box = one;
+    return;
+  }
+  const int32_t x1 = box->x + box->w - 1, y1 = box->y + box->h - 1;
+  box->x = x < box->x ? x : box->x;
+  box->y = y < box->y ? y : box->y;
+  box->w = (x > x1 ? x : x1) - box->x + 1;
+  box->h = (y > y1 ? y : y1) - box->y + 1;
+}
+
+/* The bounds of the cells whose openness or place at the cheapest
+ * terrain moved since the snapshot, joined to box. */
+static cairn_rect shape_moved(const cairn_dead_ends *de, cairn_rect box) {
+  const uint8_t least = least_cost(de->grid);
+  for (size_t w = 0; w < de->words; w++) {
+    uint64_t open, at_least;
+    cairn__de_shape_word(de, least, w, &open, &at_least);
+    for (uint64_t m = (open ^ de->open_bits[w]) | (at_least ^ de->least_bits[w]); m; m &= m - 1)
+      cover_cell(&box, (uint32_t)de->grid->stride, (uint32_t)(w * 64 + (size_t)cairn__ctz64(m)));
+  }
+  return box;
+}
+
+cairn_rect cairn__de_areas_moved(const cairn_dead_ends *de, de_work *k, const uint32_t *old,
+                                 const uint32_t *cells, size_t n, const uint32_t ids[4],
+                                 cairn_rect box) {
+  const uint32_t o0 = ids[0], olds = ids[1] - ids[0], n0 = ids[2], news = ids[3] - ids[2];
+  /* the same ids on every cell (the areas as they were, no id moved):
+   * nothing moved */
+  if (!cells && olds == news && o0 == n0 && !memcmp(old, de->area, de->padded * sizeof *old))
+    return box;
+  /* each old area's likeliest new one (Boyer and Moore's majority vote),
+   * then matched to it unless an old area before took it */
+  uint32_t *cand = k->sz, *votes = k->low, *owner = k->parent, *match = k->order;
+  memset(votes, 0, olds * sizeof *votes);
+  for (uint32_t a = 0; a < news; a++) owner[a] = UINT32_MAX;
+  const size_t count = cells ? n : de->padded;
+  for (size_t i = 0; i < count; i++) {
+    const uint32_t c = cells ? cells[i] : (uint32_t)i, o = old[c], a = de->area[c];
+    if (o < o0 || o - o0 >= olds || !a || !de->grid->cost[c]) continue;
+    if (!votes[o - o0]) {
+      cand[o - o0] = a;
+      votes[o - o0] = 1;
+    } else {
+      votes[o - o0] += cand[o - o0] == a ? 1u : UINT32_MAX; /* one up or one down */
+    }
+  }
+  for (uint32_t o = 0; o < olds; o++) {
+    match[o] = UINT32_MAX;
+    if (!votes[o] || owner[cand[o] - n0] != UINT32_MAX) continue;
+    owner[cand[o] - n0] = o;
+    match[o] = cand[o];
+  }
+  for (size_t i = 0; i < count; i++) {
+    const uint32_t c = cells ? cells[i] : (uint32_t)i, o = old[c], a = de->area[c];
+    if (o < o0 || o - o0 >= olds || !a || !de->grid->cost[c]) continue;
+    if (match[o - o0] != a) cover_cell(&box, (uint32_t)de->grid->stride, c);
+  }
+  return box;
+}
+
+void cairn__de_set_stats(cairn_dead_ends *de, de_work *k, const uint32_t *old, uint32_t olds) {
   const cairn_grid *g = de->grid;
   cairn_dead_ends_stats s = area_stats(de);
+  const cairn_rect none = {0, 0, 0, 0};
+  /* with the areas before at hand, the swamps are redone only round what
+   * moved: the cells, the areas as sets of cells, the gates */
+  const cairn_rect box =
+      old ? keep_area_gates(de, cairn__de_areas_moved(de, k, old, NULL, 0,
+                                                      (const uint32_t[4]){1, olds + 1, 1,
+                                                                          de->count + 1},
+                                                      shape_moved(de, none)))
+          : keep_area_gates(de, none);
   memset(de->dead_bits, 0, de->words * sizeof *de->dead_bits);
   for (size_t c = 0; c < de->padded; c++) {
     const uint32_t a = de->area[c];
@@ -454,14 +550,20 @@ void cairn__de_set_stats(cairn_dead_ends *de) {
     s.open++;
     if (de->gate[a] != UINT32_MAX) cairn__de_set_bit(de->dead_bits, (uint32_t)c);
   }
+  s.swamps = de->stats.swamps;
+  s.swamp_cells = de->stats.swamp_cells;
   de->stats = s;
-  cairn__de_find_swamps(de);
+  if (!old || !cairn__de_find_swamps_near(de, box)) cairn__de_find_swamps(de);
 }
 
-void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n) {
+void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n,
+                                cairn_rect box) {
   const cairn_grid *g = de->grid;
   cairn_dead_ends_stats s = area_stats(de);
+  box = keep_area_gates(de, box);
   s.open = de->stats.open;
+  s.swamps = de->stats.swamps;
+  s.swamp_cells = de->stats.swamp_cells;
   for (uint32_t i = 0; i < n; i++) {
     const uint32_t c = changed[i];
     const bool now = g->cost[c] != 0, was = cairn__de_bit(de->open_bits, c);
@@ -472,7 +574,7 @@ void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, ui
     de->dead_bits[c >> 6] = dead ? de->dead_bits[c >> 6] | bit : de->dead_bits[c >> 6] & ~bit;
   }
   de->stats = s;
-  cairn__de_find_swamps(de);
+  if (!cairn__de_find_swamps_near(de, box)) cairn__de_find_swamps(de);
 }
 
 void cairn__de_mark_cuts_here(de_work *k) {
@@ -528,7 +630,7 @@ bool cairn__de_work_alloc(const cairn_allocator *a, de_work *k, size_t n) {
 
 /* Finds the areas: a first search from wherever each island starts, a
  * second from each island's central area (pick_roots). */
-static cairn_status find(cairn_dead_ends *de) {
+static cairn_status find(cairn_dead_ends *de, bool was_current) {
   const cairn_grid *g = de->grid;
   const size_t n = g->padded;
   const cairn_allocator *a = &de->alloc;
@@ -539,6 +641,11 @@ static cairn_status find(cairn_dead_ends *de) {
    * update's time); the build in arrays of its own, freed after */
   de_work *kept = de->finds ? cairn__de_scratch_work(de) : NULL;
   const bool room = kept ? (k = *kept, true) : cairn__de_work_alloc(a, &k, n);
+  /* a current table's areas, kept for the swamps (the search's stack
+   * overwrites them) */
+  uint32_t *old = kept && was_current ? cairn__de_scratch_list(de) : NULL;
+  const uint32_t olds = de->count;
+  if (old) memcpy(old, de->area, n * sizeof *old);
   k.stack = de->area;
   if (room) {
     /* the one-cell gates first, from a search without doors */
@@ -577,7 +684,7 @@ static cairn_status find(cairn_dead_ends *de) {
     if (st == CAIRN_OK) {
       keep_islands(de, island, row);
       memcpy(de->doors, k.door, n * sizeof *k.door);
-      cairn__de_set_stats(de);
+      cairn__de_set_stats(de, &k, old, olds);
     }
     cairn__free(a, island, island ? 4 * (size_t)row * sizeof *island : 0);
   }
@@ -611,6 +718,21 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
     *open |= (uint64_t)(t != 0) << i;
     *at_least |= (uint64_t)(t == least) << i;
   }
+}
+
+cairn_rect cairn__de_cover(const cairn_grid *g, cairn_rect box, const uint32_t *cells, size_t n) {
+  const uint32_t s = (uint32_t)g->stride;
+  int32_t x0 = box.x, y0 = box.y, x1 = box.x + box.w - 1, y1 = box.y + box.h - 1;
+  for (size_t i = 0; i < n; i++) {
+    const int32_t x = (int32_t)(cells[i] % s), y = (int32_t)(cells[i] / s);
+    const bool none = x1 < x0;
+    x0 = none || x < x0 ? x : x0;
+    y0 = none || y < y0 ? y : y0;
+    x1 = none || x > x1 ? x : x1;
+    y1 = none || y > y1 ? y : y1;
+  }
+  const cairn_rect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+  return r;
 }
 
 bool cairn__de_changed_cells(const cairn_dead_ends *de, uint32_t *changed, uint32_t cap,
@@ -673,11 +795,15 @@ cairn_status cairn_dead_ends_create(const cairn_grid *grid, const cairn_allocato
   de->least_bits = cairn__alloc(&a, de->words * sizeof *de->least_bits);
   de->pillar_bits = cairn__alloc(&a, de->words * sizeof *de->pillar_bits);
   de->halo_bits = cairn__alloc(&a, de->words * sizeof *de->halo_bits);
+  de->area_gate_bits = cairn__alloc(&a, de->words * sizeof *de->area_gate_bits);
+  de->border_bits = cairn__alloc(&a, de->words * sizeof *de->border_bits);
+  de->border_count = cairn__alloc(&a, de->padded);
   de->swamp = cairn__alloc(&a, de->padded * sizeof *de->swamp);
   de->swamp_list = cairn__alloc(&a, 4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list);
   de->doors = cairn__alloc(&a, de->padded * sizeof *de->doors);
   cairn_status st = de->area && de->gate_bits && de->cell_gate_bits && de->dead_bits &&
                             de->open_bits && de->least_bits && de->pillar_bits && de->halo_bits &&
+                            de->area_gate_bits && de->border_bits && de->border_count &&
                             de->swamp &&
                             de->swamp_list && de->doors
                         ? cairn_dead_ends_update(de)
@@ -703,6 +829,10 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->pillar_bits, de->words * sizeof *de->pillar_bits);
   cairn__free(&a, de->pillars.p, de->pillars.cap * sizeof *de->pillars.p);
   cairn__free(&a, de->halo_bits, de->words * sizeof *de->halo_bits);
+  cairn__free(&a, de->area_gate_bits, de->words * sizeof *de->area_gate_bits);
+  cairn__free(&a, de->border_bits, de->words * sizeof *de->border_bits);
+  cairn__free(&a, de->border_count, de->border_count ? de->padded : 0);
+  cairn__de_swamps_free(de);
   cairn__free(&a, de->swamp, de->swamp ? de->padded * sizeof *de->swamp : 0);
   cairn__free(&a, de->doors, de->doors ? de->padded * sizeof *de->doors : 0);
   cairn__free(&a, de->swamp_list,
@@ -724,8 +854,9 @@ cairn_status cairn_dead_ends_update(cairn_dead_ends *de) {
   if (de->current && (cairn__de_update_inside(de) || (de->current && cairn__de_update_root(de)))) {
     de->locals++;
   } else {
+    const bool was_current = de->current;
     de->current = false;
-    cairn_status st = find(de);
+    cairn_status st = find(de, was_current);
     if (st != CAIRN_OK) return st;
     de->finds++;
   }
@@ -762,9 +893,14 @@ cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_end
 size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
   /* per area: end, gate, cells, depth, first, slack, margin and door */
-  return sizeof *de + de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors) +
+  return sizeof *de +
+         de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors + 1) +
          4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list +
-         7 * de->words * sizeof *de->gate_bits +
+         9 * de->words * sizeof *de->gate_bits + de->cap_swamps * sizeof *de->swamps +
+         de->swamp_work.cap_heap * sizeof *de->swamp_work.heap +
+         de->swamp_work.cap_out * sizeof *de->swamp_work.out +
+         de->swamp_work.cap_out_at * sizeof *de->swamp_work.out_at +
+         de->swamp_work.cap_pool * sizeof *de->swamp_work.pool +
          ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
          de->pillars.cap * sizeof *de->pillars.p +
          (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);

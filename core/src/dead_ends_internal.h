@@ -38,6 +38,42 @@
  * most CAIRN__DE_SWAMP_CELLS cells. */
 #define CAIRN__DE_MAX_SWAMP 64
 #define CAIRN__DE_SWAMP_CELLS 4096
+/* A swamp's cells lie within this many rows and columns of its corner,
+ * and a swamp's id follows from its corner's position (modulo
+ * CAIRN__DE_SWAMP_ID_SPAN a way), so the corner of any swamp cell is the
+ * one cell with that id's position within this reach of it. */
+#define CAIRN__DE_SWAMP_REACH 63
+#define CAIRN__DE_SWAMP_ID_SPAN 131
+_Static_assert(2 * (CAIRN__DE_SWAMP_REACH + 2) + 1 <= CAIRN__DE_SWAMP_ID_SPAN,
+               "a swamp cell's corner is the only one with its id within reach");
+_Static_assert(CAIRN__DE_SWAMP_ID_SPAN * CAIRN__DE_SWAMP_ID_SPAN < 0x8000,
+               "a swamp id fits 15 bits");
+/* One swamp as found (dead_ends_swamps.c): its corner (the records are
+ * in the corner's index order, the order the full pass finds them in),
+ * which way it opens (bit 0: west, bit 1: north), its size d, its
+ * border's extent on lines d and d + 1 (i from lo to hi, lo > hi for
+ * none), and the rows or columns from the corner its growth reached.
+ * Enough to list its cells (those with its id, from the corner) and its
+ * border. */
+typedef struct cairn__de_swamp_rec {
+  uint32_t c;
+  uint16_t cells;
+  int8_t lo[2], hi[2];
+  uint8_t f, d, far;
+} cairn__de_swamp_rec;
+/* What a local redo of the swamps works with, kept from one to the next:
+ * the corners to do (a heap), the swamps it took out (their records and,
+ * in pool, their cells), grown as needed. */
+typedef struct cairn__de_swamp_work {
+  uint32_t *heap;
+  size_t n_heap, cap_heap;
+  cairn__de_swamp_rec *out;
+  size_t *out_at;
+  size_t n_out, cap_out, cap_out_at;
+  uint32_t *pool;
+  size_t n_pool, cap_pool;
+  bool failed; /* memory ran out */
+} cairn__de_swamp_work;
 /* A door beside pillars the full pass considered (dead_ends_pillars.c):
  * the wall its stretch starts from (c), its run of cells from w (down a
  * column or along a row; on the line before L's or after it), whether it
@@ -65,12 +101,25 @@ struct cairn_dead_ends {
    * that is not a root) */
   uint64_t *gate_bits, *cell_gate_bits, *dead_bits;
   size_t words;
-  /* padded: each cell's swamp (1 .. 32767, ids wrap), 0 for none; the
-   * cells a search steps into a swamp from are among gate_bits */
+  /* padded: each cell's swamp (an id from its corner's position, 1 ..
+   * 17161), 0 for none; the cells a search steps into a swamp from (its
+   * border) are among gate_bits */
   uint16_t *swamp;
-  /* padded bits, while swamps are found: the cells within one cell of a
-   * swamp kept so far (or in it) */
+  /* padded bits: the cells within one cell of a swamp (or in it); after
+   * a local redo of the swamps, of a swamp since taken out too */
   uint64_t *halo_bits;
+  /* padded bits: the gates of the areas alone, and the swamps' borders;
+   * gate_bits is the two together. border_count: padded, how many
+   * swamps' borders hold each cell. */
+  uint64_t *area_gate_bits, *border_bits;
+  uint8_t *border_count;
+  /* the swamps, in their corners' order; the farthest (rows or columns)
+   * from its corner any corner's growth has read a cell since the last
+   * full pass (what a swamp writes lies within it too) */
+  cairn__de_swamp_rec *swamps;
+  size_t n_swamps, cap_swamps;
+  int32_t swamp_reach;
+  cairn__de_swamp_work swamp_work;
   uint32_t *swamp_list; /* 4 CAIRN__DE_SWAMP_CELLS: one pocket's cells, then the
                            cells beside it, their lines and places along
                            the corner's row, while it is found */
@@ -148,8 +197,17 @@ CAIRN_INLINE bool cairn__de_allowed(const cairn_dead_ends *de, uint32_t y, uint3
   return (y <= sa && sa < e) || (y <= ga && ga < e) || (!plain && de->door[y]);
 }
 
-/* The swamps of the table's grid and areas, after its gate bits are set:
- * swamp, their entries in gate_bits, and their stats. */
+/* The swamps of the table's grid and areas, after area_gate_bits are
+ * set: swamp, their records, border_bits and gate_bits, and their stats. */
 void cairn__de_find_swamps(cairn_dead_ends *de);
+/* The same after an edit that changed the grid, the areas or their gates
+ * only at cells inside box (padded coordinates), the swamps before it
+ * found by one of these: the swamps the full pass would now find, from
+ * the corners near box and those near a swamp that came out otherwise,
+ * in the full pass's order. false when memory runs out (the swamps then
+ * need cairn__de_find_swamps). */
+bool cairn__de_find_swamps_near(cairn_dead_ends *de, cairn_rect box);
+/* The swamps' records and their redo's work, released. */
+void cairn__de_swamps_free(cairn_dead_ends *de);
 
 #endif

@@ -233,6 +233,10 @@ de_work *cairn__de_scratch_work(cairn_dead_ends *de) {
   return sc ? &sc->k : NULL;
 }
 
+uint32_t *cairn__de_scratch_list(cairn_dead_ends *de) {
+  return de->scratch->list;
+}
+
 void cairn__de_scratch_reset(cairn_dead_ends *de) {
   de_scratch *sc = de->scratch;
   const size_t n = de->padded;
@@ -552,6 +556,30 @@ static bool pillars_move(const cairn_dead_ends *de, de_local *lc) {
   return false;
 }
 
+/* Before A's areas are put in: each of A's cells that was open keeps
+ * its area then in disc (which the search no longer needs), UINT32_MAX
+ * for the others. */
+static void keep_old_areas(const cairn_dead_ends *de, de_work *k, const de_local *lc) {
+  for (uint32_t i = 0; i < lc->n_list; i++) {
+    const uint32_t c = lc->list[i], a = de->area[c];
+    const bool was = cairn__de_was_open(de, c) && a >= lc->area && a < lc->old_end;
+    k->disc[c] = was ? a : UINT32_MAX;
+  }
+}
+
+/* After: the bounds of A's cells whose area is not the same set of
+ * cells as before (cairn__de_areas_moved), the opened ones among them.
+ * An area whose cells stayed together keeps what a swamp reads of it,
+ * whatever its id; so do the areas outside A. */
+static cairn_rect moved_box(const cairn_dead_ends *de, de_work *k, const de_local *lc) {
+  const cairn_rect none = {0, 0, 0, 0};
+  cairn_rect box = none;
+  for (uint32_t i = 0; i < lc->n_list; i++)
+    if (k->disc[lc->list[i]] == UINT32_MAX) box = cairn__de_cover(de->grid, box, &lc->list[i], 1);
+  const uint32_t ids[4] = {lc->area, lc->old_end, lc->area, de->end[lc->area]};
+  return cairn__de_areas_moved(de, k, k->disc, lc->list, lc->n_list, ids, box);
+}
+
 /* Most dead ends, from the innermost out, an update tries. */
 #define LOCAL_TRIES 3
 
@@ -581,12 +609,18 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
     a = parent_area(de, a);
     if (!a || de->gate[a] == UINT32_MAX) break;
   }
+  if (found) keep_old_areas(de, &sc->k, &lc);
   bool done = found && splice(de, &sc->k, &lc);
   if (found && !done) de->current = false; /* written in part: the whole grid */
   if (done) keep_doors(de, &sc->k, &lc);
   /* the list short of A's doors beside pillars: the caller searches all */
   if (done) done = cairn__de_pillars_replace(de, lc.in, lc.fresh);
+  /* the swamps are redone round the cells whose area moved and the
+   * changed ones (and the gates that moved, cairn__de_set_stats_inside) */
+  const cairn_rect box = done ? moved_box(de, &sc->k, &lc) : lc.box;
   if (found) scratch_clean(sc, &lc);
-  if (done) cairn__de_set_stats_inside(de, lc.changed, lc.n_changed);
+  if (done)
+    cairn__de_set_stats_inside(de, lc.changed, lc.n_changed,
+                               cairn__de_cover(de->grid, box, lc.changed, lc.n_changed));
   return done;
 }

@@ -579,7 +579,9 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
   de->cells[re->root] = (uint32_t)cells;
   de->slack[re->root] -= need;
   if (de->margin[re->root] != UINT32_MAX) de->margin[re->root] -= nodes;
-  cairn__de_set_stats_inside(de, re->changed, re->n_changed);
+  const cairn_rect none = {0, 0, 0, 0};
+  cairn__de_set_stats_inside(de, re->changed, re->n_changed,
+                             cairn__de_cover(g, none, re->changed, re->n_changed));
 }
 
 /* Both: the one-cell cuts the runs are marked round (the full pass's first

@@ -186,13 +186,18 @@ bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const ui
                          size_t n);
 
 /* The table's gate, door and dead-cell bits and its stats, from its
- * areas, and its swamps. */
-void cairn__de_set_stats(cairn_dead_ends *de);
+ * areas, and its swamps: found again, or, with the areas before a whole
+ * search (old: each padded cell's area then, of olds areas; k: the
+ * search's arrays, free by then), redone round what moved. */
+void cairn__de_set_stats(cairn_dead_ends *de, de_work *k, const uint32_t *old, uint32_t olds);
 /* The same after an update inside one dead end, which kept every open
  * cell's deadness but the n changed cells' (those it opened lie in the
- * dead end, those it closed in none): the cells' pass left out. Before
- * the update's snapshot of the open cells is taken. */
-void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n);
+ * dead end, those it closed in none): the cells' pass left out, and the
+ * swamps redone near box (padded coordinates), which holds every cell
+ * whose openness, area or gate the update changed. Before the update's
+ * snapshot of the open cells is taken. */
+void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n,
+                                cairn_rect box);
 
 /* Word w of the grid's open and cheapest-terrain (`least`) bits now. */
 void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, uint64_t *open,
@@ -203,6 +208,22 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
  * cheapest terrain itself moved (the local updates' common start). */
 bool cairn__de_changed_cells(const cairn_dead_ends *de, uint32_t *changed, uint32_t cap,
                              uint32_t *n, uint32_t *d);
+/* The bounds (padded coordinates) of the cells whose area is not the
+ * same set of cells as before, whatever its id, joined to box: of the n
+ * cells of `cells` (NULL: every padded cell), open before and now, with
+ * their area before in old[] (ids[0] <= old < ids[1]; others are left
+ * out) and now in the table's (ids[2] .. ids[3] - 1). Each old area is
+ * matched to the new one holding most of its cells (when no old area
+ * before it took that one), and a cell moved when its two areas are no
+ * matched pair: two cells outside the bounds share an area now exactly
+ * when they shared one before. k's sz, low, parent and order are
+ * overwritten. */
+cairn_rect cairn__de_areas_moved(const cairn_dead_ends *de, de_work *k, const uint32_t *old,
+                                 const uint32_t *cells, size_t n, const uint32_t ids[4],
+                                 cairn_rect box);
+/* The bounds (padded coordinates) of box and the n cells of `cells`
+ * together; a box of width 0 holds nothing. */
+cairn_rect cairn__de_cover(const cairn_grid *g, cairn_rect box, const uint32_t *cells, size_t n);
 /* Whether padded cell c was open at the table's snapshot. */
 CAIRN_INLINE bool cairn__de_was_open(const cairn_dead_ends *de, uint32_t c) {
   return cairn__de_bit(de->open_bits, c);
@@ -219,6 +240,9 @@ bool cairn__de_update_inside(cairn_dead_ends *de);
  * After that search, cairn__de_scratch_reset puts back what the local
  * updates expect of them. */
 de_work *cairn__de_scratch_work(cairn_dead_ends *de);
+/* The scratch's list (a padded cell's entry each), free outside a local
+ * update; the scratch must exist. */
+uint32_t *cairn__de_scratch_list(cairn_dead_ends *de);
 void cairn__de_scratch_reset(cairn_dead_ends *de);
 /* ---- dead_ends_root.c ---- */
 

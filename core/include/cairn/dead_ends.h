@@ -138,10 +138,11 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * loop, a cell opened into an alcove), lies next to a gate or a dead end,
  * or reaches a door beside pillars (the runs along a wall with gaps),
  * which most room maps have everywhere (docs/PERFORMANCE.md gives the
- * counts and times). Every way, the table equals a
- * fresh one. The first update that searches (inside a dead end or the
- * whole grid) keeps about 37 bytes a cell of scratch for the next ones
- * (cairn_dead_ends_memory counts it).
+ * counts and times). Every way, the swamps are found again only near the
+ * cells whose openness, area or gate moved (and near a swamp that came
+ * out otherwise), and the table equals a fresh one. The first update that
+ * searches (inside a dead end or the whole grid) keeps about 37 bytes a
+ * cell of scratch for the next ones (cairn_dead_ends_memory counts it).
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
  * refuses searches until an update succeeds) */
@@ -168,9 +169,11 @@ CAIRN_CORE_API uint32_t cairn_dead_ends_area(const cairn_dead_ends *de, int32_t 
  * @param[in] de the table
  * @param[in] x column
  * @param[in] y row
- * @return a positive id, the same for every cell of the swamp (ids run
- * 1 .. 32767 and wrap, so two far apart may share one); 0 for a cell in no
- * swamp, a blocked or off-map cell, a table not current, or NULL */
+ * @return a positive id, the same for every cell of the swamp; it follows
+ * from the swamp's corner (its column and row modulo 131: 1 .. 17161), so
+ * an update keeps the ids of the swamps it leaves as they were, and two
+ * swamps far apart may share one; 0 for a cell in no swamp, a blocked or
+ * off-map cell, a table not current, or NULL */
 CAIRN_CORE_API uint32_t cairn_dead_ends_swamp(const cairn_dead_ends *de, int32_t x, int32_t y);
 /** Counts of the table.
  * @param[in] de the table
