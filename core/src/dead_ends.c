@@ -444,27 +444,6 @@ static cairn_dead_ends_stats area_stats(cairn_dead_ends *de) {
   return s;
 }
 
-/* The area gates now in gate_bits into area_gate_bits, and the bounds
- * (padded coordinates) of the cells whose bit that moves, joined to box. */
-static cairn_rect keep_area_gates(cairn_dead_ends *de, cairn_rect box) {
-  const uint32_t s = (uint32_t)de->grid->stride;
-  int32_t x0 = box.x, y0 = box.y, x1 = box.x + box.w - 1, y1 = box.y + box.h - 1;
-  for (size_t w = 0; w < de->words; w++) {
-    for (uint64_t m = de->gate_bits[w] ^ de->area_gate_bits[w]; m; m &= m - 1) {
-      const uint32_t c = (uint32_t)(w * 64 + (size_t)cairn__ctz64(m));
-      const int32_t x = (int32_t)(c % s), y = (int32_t)(c / s);
-      const bool none = x1 < x0;
-      x0 = none || x < x0 ? x : x0;
-      y0 = none || y < y0 ? y : y0;
-      x1 = none || x > x1 ? x : x1;
-      y1 = none || y > y1 ? y : y1;
-    }
-    de->area_gate_bits[w] = de->gate_bits[w];
-  }
-  const cairn_rect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
-  return r;
-}
-
 /* Widens box (padded coordinates; width 0: none) to cell c. */
 static void cover_cell(cairn_rect *box, uint32_t stride, uint32_t c) {
   const int32_t x = (int32_t)(c % stride), y = (int32_t)(c / stride);
@@ -478,6 +457,17 @@ static void cover_cell(cairn_rect *box, uint32_t stride, uint32_t c) {
   box->y = y < box->y ? y : box->y;
   box->w = (x > x1 ? x : x1) - box->x + 1;
   box->h = (y > y1 ? y : y1) - box->y + 1;
+}
+
+/* The area gates now in gate_bits into area_gate_bits; with diff, the
+ * bounds (padded coordinates) of the cells whose bit that moves joined
+ * to box. */
+static cairn_rect keep_area_gates(cairn_dead_ends *de, cairn_rect box, bool diff) {
+  for (size_t w = 0; diff && w < de->words; w++)
+    for (uint64_t m = de->gate_bits[w] ^ de->area_gate_bits[w]; m; m &= m - 1)
+      cover_cell(&box, (uint32_t)de->grid->stride, (uint32_t)(w * 64 + (size_t)cairn__ctz64(m)));
+  memcpy(de->area_gate_bits, de->gate_bits, de->words * sizeof *de->gate_bits);
+  return box;
 }
 
 /* The bounds of the cells whose openness or place at the cheapest
@@ -531,18 +521,24 @@ cairn_rect cairn__de_areas_moved(const cairn_dead_ends *de, de_work *k, const ui
   return box;
 }
 
+/* After a whole search, the swamps are redone only round what moved
+ * when they hold at least 1 / SWAMPS_REDONE of the padded cells: finding
+ * which areas moved costs about 26 instructions a cell (two passes), the
+ * full pass about 800 a swamp cell (callgrind, 32room_000 and
+ * ht_chantry), so below that share the full pass is the cheaper. */
+#define SWAMPS_REDONE 32
+
 void cairn__de_set_stats(cairn_dead_ends *de, de_work *k, const uint32_t *old, uint32_t olds) {
   const cairn_grid *g = de->grid;
   cairn_dead_ends_stats s = area_stats(de);
   const cairn_rect none = {0, 0, 0, 0};
-  /* with the areas before at hand, the swamps are redone only round what
-   * moved: the cells, the areas as sets of cells, the gates */
-  const cairn_rect box =
-      old ? keep_area_gates(de, cairn__de_areas_moved(de, k, old, NULL, 0,
-                                                      (const uint32_t[4]){1, olds + 1, 1,
-                                                                          de->count + 1},
-                                                      shape_moved(de, none)))
-          : keep_area_gates(de, none);
+  /* with the areas before at hand, the swamps can be redone only round
+   * what moved: the cells, the areas as sets of cells, the gates */
+  const bool redo = old && de->stats.swamp_cells * SWAMPS_REDONE >= de->padded;
+  const uint32_t ids[4] = {1, olds + 1, 1, de->count + 1};
+  const cairn_rect box = keep_area_gates(
+      de, redo ? cairn__de_areas_moved(de, k, old, NULL, 0, ids, shape_moved(de, none)) : none,
+      redo);
   memset(de->dead_bits, 0, de->words * sizeof *de->dead_bits);
   for (size_t c = 0; c < de->padded; c++) {
     const uint32_t a = de->area[c];
@@ -553,14 +549,14 @@ void cairn__de_set_stats(cairn_dead_ends *de, de_work *k, const uint32_t *old, u
   s.swamps = de->stats.swamps;
   s.swamp_cells = de->stats.swamp_cells;
   de->stats = s;
-  if (!old || !cairn__de_find_swamps_near(de, box)) cairn__de_find_swamps(de);
+  if (!redo || !cairn__de_find_swamps_near(de, box)) cairn__de_find_swamps(de);
 }
 
 void cairn__de_set_stats_inside(cairn_dead_ends *de, const uint32_t *changed, uint32_t n,
                                 cairn_rect box) {
   const cairn_grid *g = de->grid;
   cairn_dead_ends_stats s = area_stats(de);
-  box = keep_area_gates(de, box);
+  box = keep_area_gates(de, box, true);
   s.open = de->stats.open;
   s.swamps = de->stats.swamps;
   s.swamp_cells = de->stats.swamp_cells;

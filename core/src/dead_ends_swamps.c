@@ -203,12 +203,10 @@ static bool border_before(const cairn_dead_ends *de, uint32_t b, uint32_t before
 
 /* ---- what a corner checks ------------------------------------------------ */
 
-/* Not within one cell of a swamp found before (its halo). The halo bits
- * cover every such cell; in a redo they may cover more (swamps taken out,
- * or after the corner), so the cells are asked. */
-static bool apart(const cairn_dead_ends *de, const corner *k, uint32_t c) {
-  if (!cairn__de_bit(de->halo_bits, c)) return true;
-  if (!k->strict) return false;
+/* apart() in a redo, where the halo bits may cover more than the swamps
+ * before the corner (swamps taken out, or after it): the cells round c
+ * say which swamp they belong to. */
+static bool apart_strict(const cairn_dead_ends *de, const corner *k, uint32_t c) {
   const int32_t s = de->grid->stride;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++) {
@@ -222,11 +220,15 @@ static bool apart(const cairn_dead_ends *de, const corner *k, uint32_t c) {
   return true;
 }
 
+/* Not within one cell of a swamp found before (its halo). */
+CAIRN_INLINE bool apart(const cairn_dead_ends *de, const corner *k, uint32_t c) {
+  return !cairn__de_bit(de->halo_bits, c) || (k->strict && apart_strict(de, k, c));
+}
+
 /* A gate: of an area, or on the border of a swamp found before. */
-static bool gate_for(const cairn_dead_ends *de, const corner *k, uint32_t c) {
-  if (!cairn__de_bit(de->gate_bits, c)) return false;
-  if (!k->strict || cairn__de_bit(de->area_gate_bits, c)) return true;
-  return border_before(de, c, k->c);
+CAIRN_INLINE bool gate_for(const cairn_dead_ends *de, const corner *k, uint32_t c) {
+  return cairn__de_bit(de->gate_bits, c) &&
+         (!k->strict || cairn__de_bit(de->area_gate_bits, c) || border_before(de, c, k->c));
 }
 
 /* Puts the cells of a kept swamp (the first n of swamp_list) and those
@@ -256,15 +258,14 @@ static bool take_out(cairn_dead_ends *de, uint32_t c, bool queue);
  * it is a cell of another swamp, found after k (one found before lies in
  * its halo, which k stays out of): in a redo, that swamp is taken out,
  * to be redone after k. false when memory runs out. */
-static bool make_way(cairn_dead_ends *de, const corner *k, uint32_t c, uint16_t w) {
-  if (!w || (w & ~WAITING) == k->id) return true;
-  return take_out(de, corner_of(de->grid, c, w), true);
+CAIRN_INLINE bool make_way(cairn_dead_ends *de, const corner *k, uint32_t c, uint16_t w) {
+  return !w || (w & ~WAITING) == k->id || take_out(de, corner_of(de->grid, c, w), true);
 }
 
-/* Widens the pocket's reach to a cell at (i, j). */
-static void note_far(pocket *p, int32_t i, int32_t j) {
-  const int32_t ai = i < 0 ? -i : i, aj = j < 0 ? -j : j, a = ai > aj ? ai : aj;
-  if (a > p->far) p->far = a;
+/* How many rows or columns from the corner a cell at (i, j) lies. */
+CAIRN_INLINE int32_t reach_of(int32_t i, int32_t j) {
+  const int32_t ai = i < 0 ? -i : i, aj = j < 0 ? -j : j;
+  return ai > aj ? ai : aj;
 }
 
 /* Takes cell c (at i, line from the corner) into the pocket (marked with
@@ -274,16 +275,15 @@ static void note_far(pocket *p, int32_t i, int32_t j) {
  * reach of the corner, or the pocket is full (its cap: a pocket that
  * leaks through a door into the next room fails there, not after
  * flooding it). */
-static bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c, int32_t i,
-                  int32_t line) {
-  const int32_t j = line - i;
-  if (i > CAIRN__DE_SWAMP_REACH || i < -CAIRN__DE_SWAMP_REACH || j > CAIRN__DE_SWAMP_REACH ||
-      j < -CAIRN__DE_SWAMP_REACH || de->area[c] != k->area || gate_for(de, k, c) ||
+CAIRN_INLINE bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c, int32_t i,
+                         int32_t line) {
+  const int32_t far = reach_of(i, line - i);
+  if (far > CAIRN__DE_SWAMP_REACH || de->area[c] != k->area || gate_for(de, k, c) ||
       !apart(de, k, c) || p->n == p->cap || !make_way(de, k, c, de->swamp[c]))
     return false;
   de->swamp[c] = k->id;
   de->swamp_list[p->n++] = c;
-  note_far(p, i, j);
+  if (far > p->far) p->far = far;
   return true;
 }
 
@@ -294,7 +294,8 @@ static bool wait_beside(cairn_dead_ends *de, const corner *k, pocket *p, uint32_
   if (de->swamp[c] == (k->id | WAITING)) return true;
   if (p->nb == CAIRN__DE_SWAMP_CELLS || !make_way(de, k, c, de->swamp[c])) return false;
   de->swamp[c] = (uint16_t)(k->id | WAITING);
-  note_far(p, i, line - i);
+  const int32_t far = reach_of(i, line - i);
+  if (far > p->far) p->far = far;
   wait_lines(de)[p->nb] = line;
   wait_is(de)[p->nb] = i;
   de->swamp_list[CAIRN__DE_SWAMP_CELLS + p->nb++] = c;
