@@ -521,20 +521,13 @@ cairn_rect cairn__de_areas_moved(const cairn_dead_ends *de, de_work *k, const ui
   return box;
 }
 
-/* After a whole search, the swamps are redone only round what moved
- * when they hold at least 1 / SWAMPS_REDONE of the padded cells: finding
- * which areas moved costs about 26 instructions a cell (two passes), the
- * full pass about 800 a swamp cell (callgrind, 32room_000 and
- * ht_chantry), so below that share the full pass is the cheaper. */
-#define SWAMPS_REDONE 32
-
 void cairn__de_set_stats(cairn_dead_ends *de, de_work *k, const uint32_t *old, uint32_t olds) {
   const cairn_grid *g = de->grid;
   cairn_dead_ends_stats s = area_stats(de);
   const cairn_rect none = {0, 0, 0, 0};
-  /* with the areas before at hand, the swamps can be redone only round
-   * what moved: the cells, the areas as sets of cells, the gates */
-  const bool redo = old && de->stats.swamp_cells * SWAMPS_REDONE >= de->padded;
+  /* with the areas before at hand, the swamps are redone only round what
+   * moved: the cells, the areas as sets of cells, the gates */
+  const bool redo = old != NULL;
   const uint32_t ids[4] = {1, olds + 1, 1, de->count + 1};
   const cairn_rect box = keep_area_gates(
       de, redo ? cairn__de_areas_moved(de, k, old, NULL, 0, ids, shape_moved(de, none)) : none,
@@ -624,6 +617,13 @@ bool cairn__de_work_alloc(const cairn_allocator *a, de_work *k, size_t n) {
   return k->disc && k->low && k->parent && k->sz && k->order && k->aux && k->next && k->door;
 }
 
+/* After a whole search, the swamps are redone only round what moved
+ * when they hold at least 1 / SWAMPS_REDONE of the padded cells: finding
+ * which areas moved costs about 26 instructions a cell (two passes), the
+ * full pass about 800 a swamp cell (callgrind, 32room_000 and
+ * ht_chantry), so below that share the full pass is the cheaper. */
+#define SWAMPS_REDONE 32
+
 /* Finds the areas: a first search from wherever each island starts, a
  * second from each island's central area (pick_roots). */
 static cairn_status find(cairn_dead_ends *de, bool was_current) {
@@ -638,8 +638,10 @@ static cairn_status find(cairn_dead_ends *de, bool was_current) {
   de_work *kept = de->finds ? cairn__de_scratch_work(de) : NULL;
   const bool room = kept ? (k = *kept, true) : cairn__de_work_alloc(a, &k, n);
   /* a current table's areas, kept for the swamps (the search's stack
-   * overwrites them) */
-  uint32_t *old = kept && was_current ? cairn__de_scratch_list(de) : NULL;
+   * overwrites them) where redoing them near what moved pays */
+  uint32_t *old = kept && was_current && de->stats.swamp_cells * SWAMPS_REDONE >= n
+                      ? cairn__de_scratch_list(de)
+                      : NULL;
   const uint32_t olds = de->count;
   if (old) memcpy(old, de->area, n * sizeof *old);
   k.stack = de->area;
@@ -717,18 +719,8 @@ void cairn__de_shape_word(const cairn_dead_ends *de, uint8_t least, size_t w, ui
 }
 
 cairn_rect cairn__de_cover(const cairn_grid *g, cairn_rect box, const uint32_t *cells, size_t n) {
-  const uint32_t s = (uint32_t)g->stride;
-  int32_t x0 = box.x, y0 = box.y, x1 = box.x + box.w - 1, y1 = box.y + box.h - 1;
-  for (size_t i = 0; i < n; i++) {
-    const int32_t x = (int32_t)(cells[i] % s), y = (int32_t)(cells[i] / s);
-    const bool none = x1 < x0;
-    x0 = none || x < x0 ? x : x0;
-    y0 = none || y < y0 ? y : y0;
-    x1 = none || x > x1 ? x : x1;
-    y1 = none || y > y1 ? y : y1;
-  }
-  const cairn_rect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
-  return r;
+  for (size_t i = 0; i < n; i++) cover_cell(&box, (uint32_t)g->stride, cells[i]);
+  return box;
 }
 
 bool cairn__de_changed_cells(const cairn_dead_ends *de, uint32_t *changed, uint32_t cap,

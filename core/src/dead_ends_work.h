@@ -187,8 +187,8 @@ bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const ui
 
 /* The table's gate, door and dead-cell bits and its stats, from its
  * areas, and its swamps: found again, or, with the areas before a whole
- * search (old: each padded cell's area then, of olds areas; k: the
- * search's arrays, free by then), redone round what moved. */
+ * search (old: each padded cell's area then, of olds areas; NULL: none;
+ * k: the search's arrays, free by then), redone round what moved. */
 void cairn__de_set_stats(cairn_dead_ends *de, de_work *k, const uint32_t *old, uint32_t olds);
 /* The same after an update inside one dead end, which kept every open
  * cell's deadness but the n changed cells' (those it opened lie in the
