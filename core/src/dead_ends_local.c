@@ -25,7 +25,9 @@
  * A's cells before and after below the margin), or move a choice about a
  * door beside pillars that the search of A does not make again
  * (pillars_move; those wholly in A it makes after its search with the
- * runs between walls, as the full pass does). */
+ * runs between walls, as the full pass does; one the edit changes may
+ * leave A when the full pass marks neither its old form nor its new,
+ * cairn__de_pillars_stay). */
 
 /* Most cells an update may see changed and still search one area. */
 #define LOCAL_MAX_CHANGED 64
@@ -45,6 +47,9 @@ typedef struct de_local {
   uint8_t *in;        /* padded: 1 on the cells of list */
   cairn_rect box;     /* their bounds (padded coordinates) */
   cairn__de_pillars *fresh; /* the doors beside pillars wholly in A, anew */
+  /* those whose run leaves A that the edit touched, on the grid as it
+   * is, shown to stay out (cairn__de_pillars_stay) */
+  cairn__de_pillars *moved;
 } de_local;
 
 static uint32_t parent_area(const cairn_dead_ends *de, uint32_t a) {
@@ -185,7 +190,7 @@ typedef struct cairn__de_scratch {
   de_work k;
   uint32_t *list;
   uint8_t *in;
-  cairn__de_pillars fresh;
+  cairn__de_pillars fresh, moved;
 } de_scratch;
 
 void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) {
@@ -195,6 +200,7 @@ void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) 
   cairn__free(a, sc->list, sc->list ? n * sizeof *sc->list : 0);
   cairn__free(a, sc->in, sc->in ? n : 0);
   cairn__free(a, sc->fresh.p, sc->fresh.cap * sizeof *sc->fresh.p);
+  cairn__free(a, sc->moved.p, sc->moved.cap * sizeof *sc->moved.p);
   cairn__free(a, sc, sizeof *sc);
 }
 
@@ -530,8 +536,9 @@ static void keep_doors(cairn_dead_ends *de, const de_work *k, const de_local *lc
 static bool pillars_move(const cairn_dead_ends *de, de_local *lc) {
   const cairn_grid *g = de->grid;
   const uint32_t stride = (uint32_t)g->stride;
+  lc->moved->n = 0;
   for (uint32_t i = 0; i < lc->n_changed; i++)
-    if (!cairn__de_pillars_stay(de, lc->changed[i], lc->in)) return true;
+    if (!cairn__de_pillars_stay(de, lc->changed[i], lc->in, lc->moved)) return true;
   for (size_t k = 0; k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
     const uint32_t step = p->down ? stride : 1u;
@@ -580,6 +587,29 @@ static cairn_rect moved_box(const cairn_dead_ends *de, de_work *k, const de_loca
   return cairn__de_areas_moved(de, k, k->disc, lc->list, lc->n_list, ids, box);
 }
 
+/* The candidates the edit moved (lc->moved) that exist and leave A
+ * among A's fresh ones (those wholly in A are among them already), in
+ * the full pass's order (by wall, way and side, as both lists are);
+ * false when the list cannot grow. */
+static bool join_moved(const cairn_dead_ends *de, de_local *lc) {
+  cairn__de_pillars *f = lc->fresh;
+  for (size_t k = 0; k < lc->moved->n; k++) {
+    const cairn__de_pillar *m = &lc->moved->p[k];
+    if (!m->len || pillar_in_area(de->grid, m, lc, &(unsigned){0}) == m->len) continue;
+    if (!cairn__grow(&de->alloc, (void **)&f->p, &f->cap, f->n + 1, sizeof *f->p)) return false;
+    const uint64_t key = (uint64_t)m->c << 2 | (uint64_t)m->down << 1 | m->side;
+    size_t at = f->n;
+    while (at && ((uint64_t)f->p[at - 1].c << 2 | (uint64_t)f->p[at - 1].down << 1 |
+                  f->p[at - 1].side) > key) {
+      f->p[at] = f->p[at - 1];
+      at--;
+    }
+    f->p[at] = *m;
+    f->n++;
+  }
+  return true;
+}
+
 /* Most dead ends, from the innermost out, an update tries. */
 #define LOCAL_TRIES 3
 
@@ -599,6 +629,7 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
   lc.list = sc->list;
   lc.in = sc->in;
   lc.fresh = &sc->fresh;
+  lc.moved = &sc->moved;
   bool found = false;
   for (int tries = 0; !found && tries < LOCAL_TRIES; tries++) {
     if (take_area(de, &lc, a) && centre_holds(de, &lc)) {
@@ -614,7 +645,8 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
   if (found && !done) de->current = false; /* written in part: the whole grid */
   if (done) keep_doors(de, &sc->k, &lc);
   /* the list short of A's doors beside pillars: the caller searches all */
-  if (done) done = cairn__de_pillars_replace(de, lc.in, lc.fresh);
+  if (done) done = join_moved(de, &lc) &&
+                   cairn__de_pillars_replace(de, lc.in, lc.fresh, lc.moved);
   /* the swamps are redone round the cells whose area moved and the
    * changed ones (and the gates that moved, cairn__de_set_stats_inside) */
   const cairn_rect box = done ? moved_box(de, &sc->k, &lc) : lc.box;

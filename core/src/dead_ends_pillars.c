@@ -122,6 +122,12 @@ bool cairn__de_pillar_try(const cairn_grid *g, uint16_t *door, const uint32_t *g
   return true;
 }
 
+/* The order of the full pass: by starting wall, rows before columns, the
+ * line before before the line after. */
+static uint64_t order_key(const cairn__de_pillar *p) {
+  return (uint64_t)p->c << 2 | (uint64_t)p->down << 1 | p->side;
+}
+
 /* Appends rec to the list (p, n, cap); false when it cannot grow. */
 static bool push(const cairn_allocator *a, cairn__de_pillars *l, const cairn__de_pillar *rec) {
   if (!cairn__grow(a, (void **)&l->p, &l->cap, l->n + 1, sizeof *l->p)) return false;
@@ -233,20 +239,22 @@ bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint3
   return true;
 }
 
-/* The order of the full pass: by starting wall, rows before columns, the
- * line before before the line after. */
-static uint64_t order_key(const cairn__de_pillar *p) {
-  return (uint64_t)p->c << 2 | (uint64_t)p->down << 1 | p->side;
+/* Whether `moved` holds a candidate from p's wall, way and side. */
+static bool moved_from(const cairn__de_pillars *moved, const cairn__de_pillar *p) {
+  for (size_t k = 0; k < moved->n; k++)
+    if (order_key(&moved->p[k]) == order_key(p)) return true;
+  return false;
 }
 
-bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh) {
+bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh,
+                               const cairn__de_pillars *moved) {
   const cairn_grid *g = de->grid;
   cairn__de_pillars *l = &de->pillars;
   size_t n = 0;
-  for (size_t k = 0; k < l->n; k++) { /* those wholly in A go */
+  for (size_t k = 0; k < l->n; k++) { /* those wholly in A go, and those the edit moved */
     cairn__de_pillar *p = &l->p[k];
     const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
-    if (run_in(in, p->w, step, p->len)) continue;
+    if (run_in(in, p->w, step, p->len) || moved_from(moved, p)) continue;
     for (unsigned i = 0; i < p->len; i++) /* what kept the rest out in A may have moved */
       if (in[p->w + i * step]) p->blocks &= ~(1ull << i);
     l->p[n++] = *p;
@@ -270,18 +278,59 @@ bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cai
   return true;
 }
 
-bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in) {
+/* The cells of run (w, step, len) outside A (in[] clear) that are
+ * one-cell gates, a bit each by their place: cuts of the grid's cells,
+ * which an edit inside A leaves cuts, and which keep a door beside
+ * pillars out in the full pass (its gates hold the cuts of its first
+ * search). */
+static uint64_t cut_outside(const cairn_dead_ends *de, uint32_t w, uint32_t step, unsigned len,
+                            const uint8_t *in) {
+  uint64_t bits = 0;
+  for (unsigned i = 0; i < len; i++) {
+    const uint32_t y = w + i * step;
+    if (!in[y] && cairn__de_bit(de->cell_gate_bits, y)) bits |= 1ull << i;
+  }
+  return bits;
+}
+
+/* Adds candidate rec to `moved` unless one from the same wall, way and
+ * side is there; false when the list cannot grow. */
+static bool push_once(const cairn_allocator *a, cairn__de_pillars *moved,
+                      const cairn__de_pillar *rec) {
+  for (size_t k = 0; k < moved->n; k++) {
+    const cairn__de_pillar *q = &moved->p[k];
+    if (q->c == rec->c && q->down == rec->down && q->side == rec->side) return true;
+  }
+  return push(a, moved, rec);
+}
+
+/* The listed candidate from wall c, that way and side, or NULL. */
+static const cairn__de_pillar *listed(const cairn_dead_ends *de, uint32_t c, unsigned down,
+                                      unsigned side) {
+  const uint64_t key = (uint64_t)c << 2 | (uint64_t)down << 1 | side;
+  size_t lo = 0, hi = de->pillars.n;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (order_key(&de->pillars.p[mid]) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < de->pillars.n && order_key(&de->pillars.p[lo]) == key ? &de->pillars.p[lo] : NULL;
+}
+
+bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in,
+                            cairn__de_pillars *moved) {
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
   const uint32_t stride = (uint32_t)g->stride;
-  /* those listed: a changed cell on one whose run leaves A */
+  /* those listed: a changed cell on one whose run leaves A (with moved,
+   * one that was not marked goes; its place on the grid, below) */
   for (size_t k = 0; cairn__de_bit(de->pillar_bits, x) && k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
     const line_walk l = walk_of(g, p->down);
     bool on = false;
     for (unsigned i = 0; i < p->len && !on; i++)
       on = x == p->w + i * l.step || x == p->c + i * l.step;
-    if (on && !run_in(in, p->w, l.step, p->len)) return false;
+    if (on && !run_in(in, p->w, l.step, p->len) && (!moved || p->marked)) return false;
   }
   /* those the grid has now */
   for (unsigned down = 0; down < 2; down++) {
@@ -300,9 +349,23 @@ bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t
         for (uint32_t i = from; i <= pos && i + 1 < l.room; i++) {
           const uint32_t c = base + i * l.step;
           const unsigned len = candidate_length(g, c, l.step, l.across[side], l.room - i, least);
-          if (len && i + len > pos &&
-              !run_in(in, (uint32_t)((int32_t)c + l.across[side]), l.step, len))
-            return false;
+          const uint32_t w = (uint32_t)((int32_t)c + l.across[side]);
+          if (!moved) {
+            if (len && i + len > pos && !run_in(in, w, l.step, len)) return false;
+            continue;
+          }
+          /* with moved: any candidate from a wall within a door's reach
+           * before x that x may have changed, listed or not, and covering
+           * x or not (x may end its stretch early) */
+          const cairn__de_pillar *was = listed(de, c, down, side);
+          if (was ? was->len == len : !len) continue; /* as it was */
+          if (was && !run_in(in, was->w, l.step, was->len) && was->marked) return false;
+          /* it goes from the list; as it is now, when it leaves A, a cut
+           * outside A must keep it out (its known blocks) */
+          const bool out = len && !run_in(in, w, l.step, len);
+          const uint64_t blocks = out ? cut_outside(de, w, l.step, len, in) : 0;
+          const cairn__de_pillar rec = {c, w, blocks, (uint8_t)len, (uint8_t)down, (uint8_t)side, 0};
+          if ((out && !blocks) || !push_once(&de->alloc, moved, &rec)) return false;
         }
       }
     }

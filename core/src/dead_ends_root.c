@@ -556,9 +556,9 @@ static bool pillars_clear(const cairn_dead_ends *de, const root_edit *re) {
     }
   }
   for (uint32_t i = 0; i < re->n_changed; i++)
-    if (!cairn__de_pillars_stay(de, re->changed[i], NULL)) return false;
+    if (!cairn__de_pillars_stay(de, re->changed[i], NULL, NULL)) return false;
   for (uint32_t i = 0; i < re->n_core; i++)
-    if (!cairn__de_pillars_stay(de, re->core[i], NULL)) return false;
+    if (!cairn__de_pillars_stay(de, re->core[i], NULL, NULL)) return false;
   return true;
 }
 
