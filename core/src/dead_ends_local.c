@@ -47,8 +47,8 @@ typedef struct de_local {
   uint8_t *in;        /* padded: 1 on the cells of list */
   cairn_rect box;     /* their bounds (padded coordinates) */
   cairn__de_pillars *fresh; /* the doors beside pillars wholly in A, anew */
-  /* those whose run leaves A that the edit touched, on the grid as it
-   * is, shown to stay out (cairn__de_pillars_stay) */
+  /* the candidates the edit changed, as they are now (len 0: gone),
+   * those leaving A shown to stay out (cairn__de_pillars_stay) */
   cairn__de_pillars *moved;
 } de_local;
 
@@ -595,12 +595,11 @@ static bool join_moved(const cairn_dead_ends *de, de_local *lc) {
   cairn__de_pillars *f = lc->fresh;
   for (size_t k = 0; k < lc->moved->n; k++) {
     const cairn__de_pillar *m = &lc->moved->p[k];
-    if (!m->len || pillar_in_area(de->grid, m, lc, &(unsigned){0}) == m->len) continue;
+    unsigned in_gate;
+    if (!m->len || pillar_in_area(de->grid, m, lc, &in_gate) == m->len) continue;
     if (!cairn__grow(&de->alloc, (void **)&f->p, &f->cap, f->n + 1, sizeof *f->p)) return false;
-    const uint64_t key = (uint64_t)m->c << 2 | (uint64_t)m->down << 1 | m->side;
     size_t at = f->n;
-    while (at && ((uint64_t)f->p[at - 1].c << 2 | (uint64_t)f->p[at - 1].down << 1 |
-                  f->p[at - 1].side) > key) {
+    while (at && cairn__de_pillar_key(&f->p[at - 1]) > cairn__de_pillar_key(m)) {
       f->p[at] = f->p[at - 1];
       at--;
     }

@@ -122,12 +122,6 @@ bool cairn__de_pillar_try(const cairn_grid *g, uint16_t *door, const uint32_t *g
   return true;
 }
 
-/* The order of the full pass: by starting wall, rows before columns, the
- * line before before the line after. */
-static uint64_t order_key(const cairn__de_pillar *p) {
-  return (uint64_t)p->c << 2 | (uint64_t)p->down << 1 | p->side;
-}
-
 /* Appends rec to the list (p, n, cap); false when it cannot grow. */
 static bool push(const cairn_allocator *a, cairn__de_pillars *l, const cairn__de_pillar *rec) {
   if (!cairn__grow(a, (void **)&l->p, &l->cap, l->n + 1, sizeof *l->p)) return false;
@@ -242,7 +236,7 @@ bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint3
 /* Whether `moved` holds a candidate from p's wall, way and side. */
 static bool moved_from(const cairn__de_pillars *moved, const cairn__de_pillar *p) {
   for (size_t k = 0; k < moved->n; k++)
-    if (order_key(&moved->p[k]) == order_key(p)) return true;
+    if (cairn__de_pillar_key(&moved->p[k]) == cairn__de_pillar_key(p)) return true;
   return false;
 }
 
@@ -266,7 +260,8 @@ bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cai
   /* both in the full pass's order: merged from the back */
   size_t a = n, b = fresh->n, at = n + fresh->n;
   while (b) {
-    if (a && order_key(&l->p[a - 1]) > order_key(&fresh->p[b - 1])) l->p[--at] = l->p[--a];
+    if (a && cairn__de_pillar_key(&l->p[a - 1]) > cairn__de_pillar_key(&fresh->p[b - 1]))
+      l->p[--at] = l->p[--a];
     else l->p[--at] = fresh->p[--b];
   }
   l->n = n + fresh->n;
@@ -311,10 +306,11 @@ static const cairn__de_pillar *listed(const cairn_dead_ends *de, uint32_t c, uns
   size_t lo = 0, hi = de->pillars.n;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (order_key(&de->pillars.p[mid]) < key) lo = mid + 1;
+    if (cairn__de_pillar_key(&de->pillars.p[mid]) < key) lo = mid + 1;
     else hi = mid;
   }
-  return lo < de->pillars.n && order_key(&de->pillars.p[lo]) == key ? &de->pillars.p[lo] : NULL;
+  const bool found = lo < de->pillars.n && cairn__de_pillar_key(&de->pillars.p[lo]) == key;
+  return found ? &de->pillars.p[lo] : NULL;
 }
 
 bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in,

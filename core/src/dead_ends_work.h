@@ -113,6 +113,12 @@ void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint3
                                 const uint32_t *cells, size_t n, const uint8_t *in,
                                 uint32_t *list);
 
+/* The full pass's order of the candidates beside pillars: by starting
+ * wall, rows before columns, the line before before the line after. */
+CAIRN_INLINE uint64_t cairn__de_pillar_key(const cairn__de_pillar *p) {
+  return (uint64_t)p->c << 2 | (uint64_t)p->down << 1 | p->side;
+}
+
 /* Candidate p as the full pass tries it, on the marks `door` and the gates
  * as below: marked, taking its cells from the doors there, when nothing
  * keeps it out; p's fields set. */
