@@ -52,14 +52,15 @@ _Static_assert(CAIRN__DE_SWAMP_ID_SPAN * CAIRN__DE_SWAMP_ID_SPAN < 0x8000,
  * in the corner's index order, the order the full pass finds them in),
  * which way it opens (bit 0: west, bit 1: north), its size d, its
  * border's extent on lines d and d + 1 (i from lo to hi, lo > hi for
- * none), and the rows or columns from the corner its growth reached.
+ * none), and the rows or columns from the corner its growth reached
+ * (span; "far" is a macro on Windows).
  * Enough to list its cells (those with its id, from the corner) and its
  * border. */
 typedef struct cairn__de_swamp_rec {
   uint32_t c;
   uint16_t cells;
   int8_t lo[2], hi[2];
-  uint8_t f, d, far;
+  uint8_t f, d, span;
 } cairn__de_swamp_rec;
 /* What a local redo of the swamps works with, kept from one to the next:
  * the corners to do (a heap), the swamps it took out (their records and,

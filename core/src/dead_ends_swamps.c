@@ -100,7 +100,7 @@ typedef struct corner {
 typedef struct pocket {
   size_t n, cap, nb;
   int32_t lo[2], hi[2];
-  int32_t far; /* how many rows or columns from the corner its cells and those waiting reach */
+  int32_t span; /* how many rows or columns from the corner its cells and those waiting reach */
 } pocket;
 
 #define WAITING 0x8000u
@@ -277,13 +277,13 @@ CAIRN_INLINE int32_t reach_of(int32_t i, int32_t j) {
  * flooding it). */
 CAIRN_INLINE bool admit(cairn_dead_ends *de, const corner *k, pocket *p, uint32_t c, int32_t i,
                          int32_t line) {
-  const int32_t far = reach_of(i, line - i);
-  if (far > CAIRN__DE_SWAMP_REACH || de->area[c] != k->area || gate_for(de, k, c) ||
+  const int32_t span = reach_of(i, line - i);
+  if (span > CAIRN__DE_SWAMP_REACH || de->area[c] != k->area || gate_for(de, k, c) ||
       !apart(de, k, c) || p->n == p->cap || !make_way(de, k, c, de->swamp[c]))
     return false;
   de->swamp[c] = k->id;
   de->swamp_list[p->n++] = c;
-  if (far > p->far) p->far = far;
+  if (span > p->span) p->span = span;
   return true;
 }
 
@@ -294,8 +294,8 @@ static bool wait_beside(cairn_dead_ends *de, const corner *k, pocket *p, uint32_
   if (de->swamp[c] == (k->id | WAITING)) return true;
   if (p->nb == CAIRN__DE_SWAMP_CELLS || !make_way(de, k, c, de->swamp[c])) return false;
   de->swamp[c] = (uint16_t)(k->id | WAITING);
-  const int32_t far = reach_of(i, line - i);
-  if (far > p->far) p->far = far;
+  const int32_t span = reach_of(i, line - i);
+  if (span > p->span) p->span = span;
   wait_lines(de)[p->nb] = line;
   wait_is(de)[p->nb] = i;
   de->swamp_list[CAIRN__DE_SWAMP_CELLS + p->nb++] = c;
@@ -444,10 +444,10 @@ static size_t grow(cairn_dead_ends *de, const corner *k) {
   const uint32_t *wait = de->swamp_list + CAIRN__DE_SWAMP_CELLS;
   for (size_t t = 0; t < p.nb; t++)
     if (de->swamp[wait[t]] == (k->id | WAITING)) de->swamp[wait[t]] = 0;
-  if (p.far + READ_MARGIN > de->swamp_reach) de->swamp_reach = p.far + READ_MARGIN;
+  if (p.span + READ_MARGIN > de->swamp_reach) de->swamp_reach = p.span + READ_MARGIN;
   if (kept < 3) kept = 0;
   cairn__de_swamp_rec r = {k->c, (uint16_t)kept, {0, 0}, {0, 0}, k->f, (uint8_t)best,
-                           (uint8_t)p.far};
+                           (uint8_t)p.span};
   for (int line = 0; line < 2; line++) { /* none: lo > hi, as 1 > 0 */
     r.lo[line] = (int8_t)(lo[line] <= hi[line] ? lo[line] : 1);
     r.hi[line] = (int8_t)(lo[line] <= hi[line] ? hi[line] : 0);
@@ -665,15 +665,15 @@ static int cmp_cells(const void *a, const void *b) {
 
 /* Whether the redo of corner c came out as before: the record taken out
  * for it (index `was` in the work's list; SIZE_MAX: none) against the
- * one now (its cells the first of swamp_list). *far: the farthest rows
+ * one now (its cells the first of swamp_list). *span: the farthest rows
  * or columns from c either reached. */
-static bool same_swamp(cairn_dead_ends *de, uint32_t c, size_t was, size_t kept, int32_t *far) {
+static bool same_swamp(cairn_dead_ends *de, uint32_t c, size_t was, size_t kept, int32_t *span) {
   const cairn__de_swamp_work *w = &de->swamp_work;
   const size_t at = rec_from(de, c);
   const bool now = kept && at < de->n_swamps && de->swamps[at].c == c;
-  const int32_t far_was = was == SIZE_MAX ? 0 : w->out[was].far;
-  const int32_t far_now = now ? de->swamps[at].far : 0;
-  *far = far_was > far_now ? far_was : far_now;
+  const int32_t span_was = was == SIZE_MAX ? 0 : w->out[was].span;
+  const int32_t span_now = now ? de->swamps[at].span : 0;
+  *span = span_was > span_now ? span_was : span_now;
   if (!now || was == SIZE_MAX) return !now && was == SIZE_MAX;
   const cairn__de_swamp_rec *a = &w->out[was], *b = &de->swamps[at];
   if (a->f != b->f || a->d != b->d || a->cells != b->cells ||
@@ -697,16 +697,16 @@ static size_t taken_out(cairn_dead_ends *de, uint32_t c) {
 }
 
 /* Redoes corner c as the full pass would; false when its swamp came out
- * otherwise than before, *far then the farthest rows or columns from c
+ * otherwise than before, *span then the farthest rows or columns from c
  * that swamp reached, before or now. */
-static bool redo_corner(cairn_dead_ends *de, uint32_t c, int32_t *far) {
+static bool redo_corner(cairn_dead_ends *de, uint32_t c, int32_t *span) {
   const cairn_grid *g = de->grid;
   const size_t was = taken_out(de, c);
   const uint16_t w = de->swamp[c];
   /* taken by a pocket found before (or after c, which gives way) */
   const bool taken = w && corner_of(g, c, w) < c;
   const size_t kept = may_be_corner(g, c, least_cost(g)) && !taken ? do_corner(de, c, true) : 0;
-  return same_swamp(de, c, was, kept, far);
+  return same_swamp(de, c, was, kept, span);
 }
 
 bool cairn__de_find_swamps_near(cairn_dead_ends *de, cairn_rect box) {
@@ -724,12 +724,12 @@ bool cairn__de_find_swamps_near(cairn_dead_ends *de, cairn_rect box) {
     const uint32_t c = heap_pop(de);
     if (c == last) continue; /* queued twice */
     last = c;
-    int32_t far;
-    if (redo_corner(de, c, &far)) continue;
+    int32_t span;
+    if (redo_corner(de, c, &span)) continue;
     /* came out otherwise: the corners after it that read what it wrote,
      * before or now (its cells and the cells waiting beside them, and
      * one further: its halo; the reach may have grown with this redo) */
-    const int32_t s = g->stride, reach = far + 1 + de->swamp_reach;
+    const int32_t s = g->stride, reach = span + 1 + de->swamp_reach;
     const int32_t x = (int32_t)(c % (uint32_t)s) - 1, y = (int32_t)(c / (uint32_t)s) - 1;
     ok = push_box(de, x - reach, y - reach, x + reach, y + reach, c);
     /* a redo that takes out most swamps costs more than the full pass */
