@@ -292,11 +292,7 @@ static uint64_t cut_outside(const cairn_dead_ends *de, uint32_t w, uint32_t step
  * side is there; false when the list cannot grow. */
 static bool push_once(const cairn_allocator *a, cairn__de_pillars *moved,
                       const cairn__de_pillar *rec) {
-  for (size_t k = 0; k < moved->n; k++) {
-    const cairn__de_pillar *q = &moved->p[k];
-    if (q->c == rec->c && q->down == rec->down && q->side == rec->side) return true;
-  }
-  return push(a, moved, rec);
+  return moved_from(moved, rec) || push(a, moved, rec);
 }
 
 /* The listed candidate from wall c, that way and side, or NULL. */
