@@ -15,15 +15,18 @@
  * same with the crossings that fit k, at the unit's costs (a crossing the
  * layer blocks for size 1 is blocked for every size), and size k's kept
  * pairs: the graph a listing of size k's edges would make, edge for edge.
- * A pass over the clusters counts every size's rows, then one per size
- * writes them. */
+ * A pass over the clusters counts every size's rows, then a second writes
+ * them all, reading each node's level-1 row and each crossing's fit once
+ * for every size (a pass per size read them once a size). */
 #include "hpa_internal.h"
+
+#include <string.h>
 
 typedef struct grows {
   const cairn_hpa *h;
-  uint32_t *count;      /* (max_size - 1) rows of n_nodes + 1, while counting */
-  unsigned k;           /* the size being written */
-  cairn_graph_rows rows; /* its rows */
+  uint32_t *count; /* (max_size - 1) rows of n_nodes + 1, while counting */
+  /* while writing, every size's rows (rows[k] for k = 2 .. max_size) */
+  cairn_graph_rows rows[CAIRN_GRID_MAX_CLEARANCE + 1];
 } grows;
 
 /* Whether the crossing from a node of cluster cv into cluster ct comes
@@ -88,22 +91,24 @@ static uint32_t node_cell(const cairn_hpa *h, uint32_t t) {
   return d->cell[t - d->first];
 }
 
-/* Node v's crossings to[from .. to_end) of size k, written at target and
- * cost from m on; returns the new m. */
-static size_t put_crossings(const cairn_hpa *h, uint32_t a, const uint32_t *to, uint32_t from,
-                            uint32_t end, unsigned k, uint32_t *target, cairn_cost *cost,
-                            size_t m) {
+/* Node v's crossings to[from .. end) into every size's row (rows[k], each
+ * written from at[k] on, which advances): a crossing that a size does not
+ * fit, or that the layer blocks for it, is no crossing of any larger size
+ * either. */
+static void put_crossings(const cairn_hpa *h, uint32_t a, const uint32_t *to, uint32_t from,
+                          uint32_t end, const cairn_graph_rows *rows, size_t *at) {
   for (uint32_t e = from; e < end; e++) {
     const uint32_t b = node_cell(h, to[e]);
     bool diag;
-    if (crossing_fit(h, a, b, &diag) < k) continue;
-    const cairn_cost c = crossing_k(h, b, diag, k);
-    if (c == CAIRN_COST_INF) continue;
-    target[m] = to[e];
-    cost[m] = c;
-    m++;
+    const unsigned fit = crossing_fit(h, a, b, &diag);
+    for (unsigned k = 2; k <= fit; k++) {
+      const cairn_cost c = crossing_k(h, b, diag, k);
+      if (c == CAIRN_COST_INF) break;
+      rows[k].target[at[k]] = to[e];
+      rows[k].cost[at[k]] = c;
+      at[k]++;
+    }
   }
-  return m;
 }
 
 /* Node v's kept pairs of size k (cluster c, sized data z, local index i),
@@ -160,13 +165,15 @@ static void count_row(const cairn_hpa *h, uint32_t v, uint32_t *count, size_t ro
     }
 }
 
-/* Node v's row of size k from m on; returns the new m. */
-static size_t write_row(const cairn_hpa *h, uint32_t v, unsigned k, uint32_t *target,
-                        cairn_cost *cost, size_t m) {
+/* Node v's row of every size. */
+static void write_rows(const cairn_hpa *h, uint32_t v, const cairn_graph_rows *rows) {
   const node_at n = node_of(h, v);
-  m = put_crossings(h, n.cell, n.to, 0, n.pre, k, target, cost, m);
-  m = put_pairs(n.c, n.z, n.i, k, target, cost, m);
-  return put_crossings(h, n.cell, n.to, n.post, n.deg, k, target, cost, m);
+  size_t at[CAIRN_GRID_MAX_CLEARANCE + 1];
+  for (unsigned k = 2; k <= (unsigned)h->max_size; k++) at[k] = rows[k].offset[v];
+  put_crossings(h, n.cell, n.to, 0, n.pre, rows, at);
+  for (unsigned k = 2; k <= (unsigned)h->max_size; k++)
+    at[k] = put_pairs(n.c, n.z, n.i, k, rows[k].target, rows[k].cost, at[k]);
+  put_crossings(h, n.cell, n.to, n.post, n.deg, rows, at);
 }
 
 static cairn_status grows_init(void *ctx, void *scratch) {
@@ -181,7 +188,7 @@ static void grows_fini(void *ctx, void *scratch) {
 }
 
 /* Cluster id's nodes: their row lengths for every size (into count[s *
- * (n_nodes + 1) + v + 1]) while counting, else size k's rows. */
+ * (n_nodes + 1) + v + 1]) while counting, else their rows. */
 static cairn_status grows_run(void *ctx, void *scratch, size_t id) {
   (void)scratch;
   const grows *g = ctx;
@@ -192,32 +199,39 @@ static cairn_status grows_run(void *ctx, void *scratch, size_t id) {
     if (g->count)
       count_row(h, v, g->count + v + 1, row);
     else
-      write_row(h, v, g->k, g->rows.target, g->rows.cost, g->rows.offset[v]);
+      write_rows(h, v, g->rows);
   }
   return CAIRN_OK;
 }
 
-/* Size k's graph from its row lengths (count, n_nodes + 1 of them). */
-static cairn_status size_graph(cairn_hpa *h, grows *g, unsigned k, const uint32_t *count) {
+/* Every size's graph from its row lengths (count as grows_run leaves
+ * them): their rows begun, written in one pass over the clusters, done.
+ * Into h->gsize; on failure the graphs made so far stay there. */
+static cairn_status size_graphs(cairn_hpa *h, grows *g, const uint32_t *count) {
   const uint32_t n = h->n_nodes, n_clusters = (uint32_t)h->cw * (uint32_t)h->ch;
-  size_t m = 0;
-  for (uint32_t v = 0; v < n; v++) m += count[v + 1];
-  cairn_graph *out = NULL;
-  cairn_status st = cairn_graph_rows_begin(n, m, 1, &h->alloc, &out, &g->rows);
+  const unsigned top = (unsigned)h->max_size;
+  const size_t row = (size_t)n + 1;
+  cairn_status st = CAIRN_OK;
+  for (unsigned k = 2; st == CAIRN_OK && k <= top; k++) {
+    const uint32_t *ck = count + (k - 2) * row;
+    size_t m = 0;
+    for (uint32_t v = 0; v < n; v++) m += ck[v + 1];
+    st = cairn_graph_rows_begin(n, m, 1, &h->alloc, &h->gsize[k], &g->rows[k]);
+    if (st != CAIRN_OK) break;
+    cairn_graph_rows *r = &g->rows[k];
+    r->offset[0] = 0;
+    for (uint32_t v = 0; v < n; v++) r->offset[v + 1] = r->offset[v] + ck[v + 1];
+    if (k == 2)
+      cairn__hpa_positions(h, r->xy);
+    else
+      memcpy(r->xy, g->rows[2].xy, 2 * (size_t)n * sizeof *r->xy);
+  }
   if (st != CAIRN_OK) return st;
-  g->rows.offset[0] = 0;
-  for (uint32_t v = 0; v < n; v++) g->rows.offset[v + 1] = g->rows.offset[v] + count[v + 1];
-  cairn__hpa_positions(h, g->rows.xy);
   g->count = NULL;
-  g->k = k;
   hpa_pass p = {g, 1, 64, grows_init, grows_run, grows_fini};
   st = cairn__hpa_run_pass(h, &p, n_clusters);
-  if (st != CAIRN_OK) {
-    cairn_graph_destroy(out);
-    return st;
-  }
-  st = cairn_graph_rows_done(&out, CAIRN_GH_OCTILE, 1.0);
-  h->gsize[k] = out;
+  for (unsigned k = 2; st == CAIRN_OK && k <= top; k++)
+    st = cairn_graph_rows_done(&h->gsize[k], CAIRN_GH_OCTILE, 1.0);
   return st;
 }
 
@@ -243,11 +257,13 @@ cairn_status cairn__hpa_size_graphs(cairn_hpa *h) {
   const size_t row = (size_t)h->n_nodes + 1;
   uint32_t *count = cairn__alloc(&h->alloc, sizes * row * sizeof *count);
   if (!count) return CAIRN_ERR_NOMEM;
-  grows g = {h, count, 0, {NULL, NULL, NULL, NULL}};
+  grows g;
+  memset(&g, 0, sizeof g);
+  g.h = h;
+  g.count = count;
   hpa_pass p = {&g, 1, 64, grows_init, grows_run, grows_fini};
   st = cairn__hpa_run_pass(h, &p, n_clusters);
-  for (unsigned k = 2; st == CAIRN_OK && k <= (unsigned)h->max_size; k++)
-    st = size_graph(h, &g, k, count + (k - 2) * row);
+  if (st == CAIRN_OK) st = size_graphs(h, &g, count);
   cairn__free(&h->alloc, count, sizes * row * sizeof *count);
   if (st != CAIRN_OK) cairn__hpa_size_graphs_free(h);
   return st;
