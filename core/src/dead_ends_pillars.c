@@ -298,7 +298,8 @@ static bool push_once(const cairn_allocator *a, cairn__de_pillars *moved,
 /* The listed candidate from wall c, that way and side, or NULL. */
 static const cairn__de_pillar *listed(const cairn_dead_ends *de, uint32_t c, unsigned down,
                                       unsigned side) {
-  const uint64_t key = (uint64_t)c << 2 | (uint64_t)down << 1 | side;
+  const cairn__de_pillar probe = {c, 0, 0, 0, (uint8_t)down, (uint8_t)side, 0};
+  const uint64_t key = cairn__de_pillar_key(&probe);
   size_t lo = 0, hi = de->pillars.n;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
