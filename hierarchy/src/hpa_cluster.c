@@ -32,6 +32,11 @@ typedef struct hpa_scratch {
   uint8_t *steps;        /* growing; in the order the paths were found */
   size_t steps_cap, n_steps;
   cairn_penalty *lpen;   /* under a layer: its cells over `local` */
+  /* a cluster of one terrain without a layer reads the grid's clearances
+   * instead of a copy in `local` (flat_paths) */
+  hpa_fit_search fs;
+  uint32_t *tid, *val;   /* the searched targets' nodes and costs: 2 x
+                            hpa_transitions_cap each */
 } hpa_scratch;
 
 void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
@@ -46,25 +51,19 @@ void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
   c->n_steps = 0;
 }
 
-
 /* Whether every open cell of a cluster has the same terrain cost: then
  * costs are symmetric and clear runs are shortest paths. */
-typedef struct cluster_kind {
-  bool uniform;
-} cluster_kind;
-
-static cluster_kind classify(const cairn_hpa *h, const hpa_cluster *c) {
-  cluster_kind k = {true};
+static bool one_terrain(const cairn_hpa *h, const hpa_cluster *c) {
   uint8_t first = 0;
   for (int32_t y = c->y0; y < c->y0 + c->h; y++) {
     const uint8_t *row = h->cost + hpa_index(h, c->x0, y);
     for (int32_t x = 0; x < c->w; x++) {
       if (!row[x]) continue;
       if (!first) first = row[x];
-      if (row[x] != first) k.uniform = false;
+      if (row[x] != first) return false;
     }
   }
-  return k;
+  return true;
 }
 
 /* opposite[d] is the step back over step d. */
@@ -125,26 +124,6 @@ bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
   return true;
 }
 
-/* Tries to settle the pair i -> j (and j -> i) with a clear run. */
-static bool run_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n,
-                     uint32_t i, uint32_t j, uint8_t cell_cost,
-                     cairn_cost *dist, bool *nomem) {
-  cairn_point a = sc->cells[i], b = sc->cells[j];
-  size_t len;
-  int shape = 0;
-  while (shape < HPA_RUN_SHAPES && !cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len))
-    shape++;
-  if (shape == HPA_RUN_SHAPES) return false;
-  int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
-  int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
-  cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) *
-                 cell_cost;
-  dist[i * n + j] = dist[j * n + i] = d;
-  *nomem = !put_steps(h, sc, (size_t)i * n + j, sc->run, len, false) ||
-           !put_steps(h, sc, (size_t)j * n + i, sc->run, len, true);
-  return true;
-}
-
 /* Whether the layer puts anything on the cluster's cells. */
 bool cairn__hpa_cluster_layered(const cairn_hpa *h, const hpa_cluster *c) {
   if (!h->pen) return false;
@@ -172,31 +151,66 @@ static void copy_layer(const cairn_hpa *h, const hpa_cluster *c,
   }
 }
 
+/* Records the path i -> j and its way back, both of cost d, from the
+ * len codes in sc->run: those of the path j -> i when `back`, else of
+ * i -> j. */
+static bool put_pair(const cairn_hpa *h, hpa_scratch *sc, uint32_t n, uint32_t i, uint32_t j,
+                     cairn_cost d, size_t len, bool back, cairn_cost *dist) {
+  dist[i * n + j] = dist[j * n + i] = d;
+  return put_steps(h, sc, (size_t)i * n + j, sc->run, len, back) &&
+         put_steps(h, sc, (size_t)j * n + i, sc->run, len, !back);
+}
+
+/* cluster_paths on a cluster whose open cells all cost `cost`, without a
+ * layer (the usual case): the clear runs and the searches read the grid's
+ * clearances (the sized pass's search, hpa_sizes_search.c, for size 1)
+ * instead of a copy of the cluster, whose move sets and clearances cost
+ * about as much to make as the searches. */
+static cairn_status flat_paths(const cairn_hpa *h, const hpa_cluster *c, uint32_t n,
+                               hpa_scratch *sc, cairn_cost *dist, uint8_t cost) {
+  cairn_point *todo = sc->cells + n; /* targets left for the search */
+  cairn__hpa_fit_load(h, c, &sc->fs);
+  for (uint32_t i = 0; i < n; i++) {
+    size_t n_todo = 0;
+    for (uint32_t j = i + 1; j < n; j++) {
+      cairn_point a = sc->cells[i], b = sc->cells[j];
+      int shape = 0;
+      while (shape < HPA_RUN_SHAPES && !cairn__hpa_fit_run(&sc->fs, 1, a, b, shape, sc->run))
+        shape++;
+      if (shape == HPA_RUN_SHAPES) {
+        sc->tid[n_todo] = j;
+        todo[n_todo++] = b;
+        continue;
+      }
+      int32_t ax = abs(b.x - a.x), ay = abs(b.y - a.y);
+      int32_t nd = ax < ay ? ax : ay, ns = (ax < ay ? ay : ax) - nd;
+      cairn_cost d = ((cairn_cost)nd * CAIRN_COST_DIAG + (cairn_cost)ns * CAIRN_COST_ONE) * cost;
+      if (!put_pair(h, sc, n, i, j, d, (size_t)(ax < ay ? ay : ax), false, dist))
+        return CAIRN_ERR_NOMEM;
+    }
+    if (!n_todo) continue;
+    cairn__hpa_fit_fill(&sc->fs, 1, sc->cells[i], todo, n_todo, sc->val);
+    for (size_t x = 0; x < n_todo; x++) {
+      if (sc->val[x] == UINT32_MAX) continue;
+      size_t len = cairn__hpa_fit_trace(&sc->fs, 1, todo[x], sc->run);
+      if (!put_pair(h, sc, n, i, sc->tid[x], (cairn_cost)sc->val[x] * cost, len, true, dist))
+        return CAIRN_ERR_NOMEM;
+    }
+  }
+  return CAIRN_OK;
+}
+
 /* Costs and paths between every ordered pair of a cluster's entrances:
  * dist[i * n + j], and the steps of each path in scratch (poff, plen). One
  * Dijkstra per entrance, confined to the cluster and stopped once its
- * targets are settled. On uniform terrain costs are symmetric, so only the
- * later entrances are targets and each path also serves the way back; and
- * a pair joined by a clear straight-as-possible run needs no search. */
+ * targets are settled. A cluster of one terrain without a layer goes to
+ * flat_paths: its costs are symmetric, so only the later entrances are
+ * targets and each path also serves the way back, and a pair joined by a
+ * clear straight-as-possible run needs no search. */
 static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
                                   const uint32_t *cells, uint32_t n,
                                   hpa_scratch *sc, cairn_cost *dist,
                                   bool layered) {
-  cluster_kind kind = classify(h, c);
-  cairn_search_opts o = cairn_search_defaults();
-  if (layered) { /* penalties break the symmetry and the clear runs */
-    kind.uniform = false;
-    copy_layer(h, c, sc->lpen);
-    o.penalty = sc->lpen;
-  }
-  /* the cluster's cells, at the local grid's origin; the rest (clusters
-   * cut by the map's edge) blocked */
-  cairn_rect own = {0, 0, c->w, c->h};
-  cairn_grid_set_rect(sc->local, own, h->cost + hpa_index(h, c->x0, c->y0),
-                      (size_t)h->stride);
-  for (int32_t y = 0; y < h->cs; y++)
-    for (int32_t x = y < c->h ? c->w : 0; x < h->cs; x++)
-      cairn_grid_set_cost(sc->local, x, y, 0);
   sc->n_steps = 0;
   /* node positions in local coordinates: steps do not depend on the origin */
   for (uint32_t i = 0; i < n; i++) {
@@ -209,28 +223,36 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
     sc->plen[k] = 0;
     sc->poff[k] = 0;
   }
+  for (uint32_t i = 0; i < n; i++) dist[i * n + i] = 0;
+  /* penalties break the symmetry and the clear runs */
+  if (n && !layered && one_terrain(h, c))
+    return flat_paths(h, c, n, sc, dist, h->cost[cells[0]]);
+  cairn_search_opts o = cairn_search_defaults();
+  if (layered) {
+    copy_layer(h, c, sc->lpen);
+    o.penalty = sc->lpen;
+  }
+  /* the cluster's cells, at the local grid's origin; the rest (clusters
+   * cut by the map's edge) blocked */
+  cairn_rect own = {0, 0, c->w, c->h};
+  cairn_grid_set_rect(sc->local, own, h->cost + hpa_index(h, c->x0, c->y0),
+                      (size_t)h->stride);
+  for (int32_t y = 0; y < h->cs; y++)
+    for (int32_t x = y < c->h ? c->w : 0; x < h->cs; x++)
+      cairn_grid_set_cost(sc->local, x, y, 0);
   size_t trace_cap = (size_t)c->w * (size_t)c->h;
-  cairn_point *todo = sc->cells + n; /* targets left for the search */
+  cairn_point *todo = sc->cells + n; /* targets for the search */
   for (uint32_t i = 0; i < n; i++) {
-    dist[i * n + i] = 0;
     if (layered && h->pen[cells[i]] == CAIRN_PENALTY_BLOCK) continue;
     size_t n_todo = 0;
-    for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
-      if (j == i) continue;
-      bool nomem = false;
-      if (kind.uniform &&
-          run_pair(h, sc, n, i, j, h->cost[cells[i]], dist, &nomem)) {
-        if (nomem) return CAIRN_ERR_NOMEM;
-        continue;
-      }
-      todo[n_todo++] = sc->cells[j];
-    }
+    for (uint32_t j = 0; j < n; j++)
+      if (j != i) todo[n_todo++] = sc->cells[j];
     if (!n_todo) continue;
     cairn_status st = cairn_dijkstra_fill(sc->search, sc->local, &sc->cells[i],
                                           1, todo, n_todo, 0, &o);
     if (st != CAIRN_OK) return st;
-    for (uint32_t j = kind.uniform ? i + 1 : 0; j < n; j++) {
-      if (j == i || dist[i * n + j] != CAIRN_COST_INF) continue;
+    for (uint32_t j = 0; j < n; j++) {
+      if (j == i) continue;
       cairn_node_info info;
       cairn_search_cell(sc->search, sc->cells[j], &info);
       if (info.state != CAIRN_NODE_CLOSED) continue;
@@ -243,11 +265,6 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
       dist[i * n + j] = info.g;
       if (!put_steps(h, sc, (size_t)i * n + j, sc->run, len - 1, true))
         return CAIRN_ERR_NOMEM;
-      if (kind.uniform) {
-        dist[j * n + i] = info.g;
-        if (!put_steps(h, sc, (size_t)j * n + i, sc->run, len - 1, false))
-          return CAIRN_ERR_NOMEM;
-      }
     }
   }
   return CAIRN_OK;
@@ -402,6 +419,9 @@ void cairn__hpa_local_free(cairn_search *search, cairn_grid *local, cairn_penalt
 static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs, tc = hpa_transitions_cap(h->cs);
   cairn__hpa_local_free(sc->search, sc->local, sc->lpen);
+  cairn__hpa_fit_search_free(&h->alloc, &sc->fs);
+  cairn__free(&h->alloc, sc->tid, 2 * tc * sizeof *sc->tid);
+  cairn__free(&h->alloc, sc->val, 2 * tc * sizeof *sc->val);
   cairn__free(&h->alloc, sc->trans, tc * sizeof *sc->trans);
   cairn__free(&h->alloc, sc->nodes, 2 * tc * sizeof *sc->nodes);
   cairn__free(&h->alloc, sc->cells, 2 * tc * sizeof *sc->cells);
@@ -423,8 +443,10 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   sc->cells = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->cells);
   sc->trace = cairn__alloc(&h->alloc, cs * cs * sizeof *sc->trace);
   sc->run = cairn__alloc(&h->alloc, cs * cs);
-  if (st == CAIRN_OK &&
-      (!sc->trans || !sc->nodes || !sc->cells || !sc->trace || !sc->run))
+  sc->tid = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->tid);
+  sc->val = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->val);
+  if (st == CAIRN_OK && (!sc->trans || !sc->nodes || !sc->cells || !sc->trace || !sc->run ||
+                         !sc->tid || !sc->val || !cairn__hpa_fit_search_init(&h->alloc, &sc->fs, h->cs)))
     st = CAIRN_ERR_NOMEM;
   if (st != CAIRN_OK) scratch_free(h, sc);
   return st;

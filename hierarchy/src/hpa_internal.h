@@ -432,13 +432,20 @@ void cairn__hpa_fit_search_free(const cairn_allocator *a, hpa_fit_search *fs);
 void cairn__hpa_fit_load(const cairn_hpa *h, const hpa_cluster *c, hpa_fit_search *fs);
 /* Whether the run of the given shape (HPA_RUN_*) from a to b is legal for
  * size k: every position it enters fits, and so do the two beside each
- * diagonal. a must fit. */
+ * diagonal. a must fit. When codes is not NULL, the run's direction codes
+ * go there (as many as its longer side). */
 bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cairn_point b,
-                        int shape);
+                        int shape, uint8_t *codes);
 /* The least cost from src (which fits k) to each of the nt targets for
  * size k, into out (UINT32_MAX where none); stops once all are settled. */
 void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
                          const cairn_point *targets, size_t nt, uint32_t *out);
+/* After cairn__hpa_fit_fill, a cheapest path between its source and the
+ * settled target `to` (a cluster-local point): the direction codes of the
+ * path from `to` back to the source into codes (room for cs * cs); returns
+ * their number. */
+size_t cairn__hpa_fit_trace(const hpa_fit_search *fs, unsigned k, cairn_point to,
+                            uint8_t *codes);
 
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are

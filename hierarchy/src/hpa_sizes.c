@@ -425,7 +425,7 @@ static void run_pairs(const hpa_cluster *c, sizes_scratch *sc, unsigned k, uint3
     size_t len;
     int shape = 0;
     while (shape < HPA_RUN_SHAPES &&
-           !(sc->one ? cairn__hpa_fit_run(&sc->fs, k, a, b, shape)
+           !(sc->one ? cairn__hpa_fit_run(&sc->fs, k, a, b, shape, NULL)
                      : cairn__hpa_clear_run(sc->local, a, b, shape, sc->run, &len)))
       shape++;
     if (shape == HPA_RUN_SHAPES) continue;

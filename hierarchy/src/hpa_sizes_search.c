@@ -1,6 +1,7 @@
-/* The sized pass's search on a map of one terrain (hpa_sizes.c): the
- * cost between a cluster's entrances for a k x k unit, read straight off
- * the grid's clearances.
+/* The search inside a cluster of one terrain, read straight off the
+ * grid's clearances: the sized pass's (hpa_sizes.c), for the cost between
+ * a cluster's entrances for a k x k unit, and the size-1 build's
+ * (hpa_cluster.c), which also traces the paths.
  *
  * On one terrain without a layer, a unit of size k may stand on exactly
  * the positions whose clearance is at least k, and every position costs
@@ -66,7 +67,7 @@ static inline size_t local_cell(const hpa_fit_search *fs, cairn_point p) {
 }
 
 bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cairn_point b,
-                        int shape) {
+                        int shape, uint8_t *codes) {
   const int32_t w = fs->cs + 2;
   const uint8_t *fit = fs->fit;
   int32_t dx = b.x - a.x, dy = b.y - a.y;
@@ -74,9 +75,13 @@ bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cai
   int32_t nd = ax < ay ? ax : ay, n = ax < ay ? ay : ax;
   const int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? w : -w;
   const int32_t straight = ax > ay ? sx : sy;
+  /* their direction codes (straight E W S N, then SE SW NE NW) */
+  const uint8_t dcode = (uint8_t)(4 + (dx < 0) + 2 * (dy < 0));
+  const uint8_t scode = ax > ay ? (uint8_t)(dx < 0) : (uint8_t)(2 + (dy < 0));
   int32_t c = (int32_t)local_cell(fs, a), acc = n / 2;
   for (int32_t s = 0; s < n; s++) {
-    if (hpa_run_diag(shape, s, n, nd, &acc)) {
+    const bool diag = hpa_run_diag(shape, s, n, nd, &acc);
+    if (diag) {
       /* no corner cut: both cells beside the diagonal fit too */
       if (fit[c + sx] < k || fit[c + sy] < k || fit[c + sx + sy] < k) return false;
       c += sx + sy;
@@ -84,6 +89,7 @@ bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cai
       if (fit[c + straight] < k) return false;
       c += straight;
     }
+    if (codes) codes[s] = diag ? dcode : scode;
   }
   return true;
 }
@@ -165,4 +171,34 @@ void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
     out[x] = fs->goal[i] == 2 ? dist[i] : UINT32_MAX;
   }
   for (size_t x = 0; x < nt; x++) fs->goal[local_cell(fs, targets[x])] = 0;
+}
+
+size_t cairn__hpa_fit_trace(const hpa_fit_search *fs, unsigned k, cairn_point to,
+                            uint8_t *codes) {
+  const ptrdiff_t w = (ptrdiff_t)fs->cs + 2;
+  const ptrdiff_t off[8] = {1, -1, w, -w, w + 1, w - 1, 1 - w, -1 - w};
+  const uint32_t price[2] = {(uint32_t)CAIRN_COST_ONE, (uint32_t)CAIRN_COST_DIAG};
+  /* the steps back tried in turn: the diagonals first, whose cells settled
+   * before the straight neighbours', as a fill's parents would (its first
+   * offer at the final value wins); so the paths are a fill's */
+  static const uint8_t order[8] = {4, 5, 6, 7, 0, 1, 2, 3};
+  const uint32_t *dist = fs->dist;
+  const uint8_t *fit = fs->fit;
+  size_t c = local_cell(fs, to), len = 0;
+  while (dist[c]) {
+    unsigned e = 8;
+    for (unsigned t = 0; t < 8 && e == 8; t++) {
+      const unsigned d = order[t];
+      const size_t p = (size_t)((ptrdiff_t)c + off[d]);
+      if (dist[p] == UINT32_MAX || dist[p] + price[d >= 4] != dist[c]) continue;
+      if (d >= 4 && (fit[(ptrdiff_t)c + cairn__dx[d]] < k ||
+                     fit[(ptrdiff_t)c + cairn__dy[d] * w] < k))
+        continue; /* no corner cut */
+      e = d;
+    }
+    if (e == 8) return 0; /* not reached: c was settled, so a step back exists */
+    codes[len++] = (uint8_t)e;
+    c = (size_t)((ptrdiff_t)c + off[e]);
+  }
+  return len;
 }
