@@ -192,7 +192,7 @@ static cairn_status flat_paths(const cairn_hpa *h, const hpa_cluster *c, uint32_
     cairn__hpa_fit_fill(&sc->fs, 1, sc->cells[i], todo, n_todo, sc->val);
     for (size_t x = 0; x < n_todo; x++) {
       if (sc->val[x] == UINT32_MAX) continue;
-      size_t len = cairn__hpa_fit_trace(&sc->fs, 1, todo[x], sc->run);
+      size_t len = cairn__hpa_fit_trace(&sc->fs, todo[x], sc->run);
       if (!put_pair(h, sc, n, i, sc->tid[x], (cairn_cost)sc->val[x] * cost, len, true, dist))
         return CAIRN_ERR_NOMEM;
     }

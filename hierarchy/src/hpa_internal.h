@@ -424,6 +424,7 @@ typedef struct hpa_fit_search {
   uint8_t *goal;      /* (cs + 2)^2, 0 between fills */
   uint32_t *dist;     /* (cs + 2)^2 */
   uint8_t *next;      /* (cs + 2)^2: the moves a reached cell may go on with */
+  uint8_t *from;      /* (cs + 2)^2: the move that first reached it at its value */
   hpa_fit_entry *qs, *qd; /* the straight and the diagonal queue */
 } hpa_fit_search;
 bool cairn__hpa_fit_search_init(const cairn_allocator *a, hpa_fit_search *fs, int32_t cs);
@@ -441,11 +442,11 @@ bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cai
 void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
                          const cairn_point *targets, size_t nt, uint32_t *out);
 /* After cairn__hpa_fit_fill, a cheapest path between its source and the
- * settled target `to` (a cluster-local point): the direction codes of the
- * path from `to` back to the source into codes (room for cs * cs); returns
+ * settled target `to` (a cluster-local point), through the moves that
+ * first reached each cell at its value: the direction codes of the path
+ * from `to` back to the source into codes (room for cs * cs); returns
  * their number. */
-size_t cairn__hpa_fit_trace(const hpa_fit_search *fs, unsigned k, cairn_point to,
-                            uint8_t *codes);
+size_t cairn__hpa_fit_trace(const hpa_fit_search *fs, cairn_point to, uint8_t *codes);
 
 /* Path smoothing (hpa_smooth.c): rewrites in[0..n) into out, never raising
  * the cost; returns the new length (at most n). prefix and turns are

@@ -33,10 +33,11 @@ bool cairn__hpa_fit_search_init(const cairn_allocator *a, hpa_fit_search *fs, in
   fs->goal = cairn__alloc_zero(a, n);
   fs->dist = cairn__alloc(a, n * sizeof *fs->dist);
   fs->next = cairn__alloc(a, n);
+  fs->from = cairn__alloc(a, n);
   /* each queue takes a cell at most once (its values rise), plus the source */
   fs->qs = cairn__alloc(a, (n + 1) * sizeof *fs->qs);
   fs->qd = cairn__alloc(a, (n + 1) * sizeof *fs->qd);
-  if (fs->fit && fs->goal && fs->dist && fs->next && fs->qs && fs->qd) return true;
+  if (fs->fit && fs->goal && fs->dist && fs->next && fs->from && fs->qs && fs->qd) return true;
   cairn__hpa_fit_search_free(a, fs);
   return false;
 }
@@ -48,6 +49,7 @@ void cairn__hpa_fit_search_free(const cairn_allocator *a, hpa_fit_search *fs) {
   cairn__free(a, fs->goal, fs->goal ? n : 0);
   cairn__free(a, fs->dist, fs->dist ? n * sizeof *fs->dist : 0);
   cairn__free(a, fs->next, fs->next ? n : 0);
+  cairn__free(a, fs->from, fs->from ? n : 0);
   cairn__free(a, fs->qs, fs->qs ? (n + 1) * sizeof *fs->qs : 0);
   cairn__free(a, fs->qd, fs->qd ? (n + 1) * sizeof *fs->qd : 0);
   memset(fs, 0, sizeof *fs);
@@ -94,10 +96,11 @@ bool cairn__hpa_fit_run(const hpa_fit_search *fs, unsigned k, cairn_point a, cai
   return true;
 }
 
-/* Offers value v to local cell nb, which may then go on with the moves
- * `bits`: a lowered cell takes them and joins queue q, a tie adds them. */
-static inline void offer(uint32_t *dist, uint8_t *next, hpa_fit_entry *q, size_t *tail, size_t nb,
-                         uint32_t v, unsigned bits) {
+/* Offers value v to local cell nb by move d, after which it may go on
+ * with the moves `bits`: a lowered cell takes them, records d and joins
+ * queue q; a tie adds them (the first move at the final value stays). */
+static inline void offer(uint32_t *dist, uint8_t *next, uint8_t *from, hpa_fit_entry *q,
+                         size_t *tail, size_t nb, uint32_t v, unsigned bits, unsigned d) {
   if (v > dist[nb]) return;
   if (v == dist[nb]) {
     next[nb] = (uint8_t)(next[nb] | bits);
@@ -105,6 +108,7 @@ static inline void offer(uint32_t *dist, uint8_t *next, hpa_fit_entry *q, size_t
   }
   dist[nb] = v;
   next[nb] = (uint8_t)bits;
+  from[nb] = (uint8_t)d;
   q[*tail].cell = (uint32_t)nb;
   q[*tail].key = v;
   (*tail)++;
@@ -122,7 +126,7 @@ void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
   const size_t w = (size_t)fs->cs + 2;
   const uint8_t *fit = fs->fit;
   uint32_t *dist = fs->dist;
-  uint8_t *next = fs->next;
+  uint8_t *next = fs->next, *from = fs->from;
   hpa_fit_entry *qs = fs->qs, *qd = fs->qd;
   const uint32_t S = (uint32_t)CAIRN_COST_ONE, D = (uint32_t)CAIRN_COST_DIAG;
   const ptrdiff_t s = (ptrdiff_t)w;
@@ -155,7 +159,7 @@ void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
     while (m) {
       const unsigned d = (unsigned)cairn__ctz(m);
       m &= m - 1;
-      offer(dist, next, qs, &ts, (size_t)((ptrdiff_t)c + off[d]), e.key + S, nx[d]);
+      offer(dist, next, from, qs, &ts, (size_t)((ptrdiff_t)c + off[d]), e.key + S, nx[d], d);
     }
     /* a diagonal needs its two straight parts open, and its own cell */
     unsigned dm = (unsigned)next[c] >> 4 & diag_open[o];
@@ -163,7 +167,7 @@ void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
       const unsigned d = 4u + (unsigned)cairn__ctz(dm);
       dm &= dm - 1;
       const size_t nb = (size_t)((ptrdiff_t)c + off[d]);
-      if (fit[nb] >= k) offer(dist, next, qd, &td, nb, e.key + D, nx[d]);
+      if (fit[nb] >= k) offer(dist, next, from, qd, &td, nb, e.key + D, nx[d], d);
     }
   }
   for (size_t x = 0; x < nt; x++) {
@@ -173,31 +177,14 @@ void cairn__hpa_fit_fill(hpa_fit_search *fs, unsigned k, cairn_point src,
   for (size_t x = 0; x < nt; x++) fs->goal[local_cell(fs, targets[x])] = 0;
 }
 
-size_t cairn__hpa_fit_trace(const hpa_fit_search *fs, unsigned k, cairn_point to,
-                            uint8_t *codes) {
+size_t cairn__hpa_fit_trace(const hpa_fit_search *fs, cairn_point to, uint8_t *codes) {
+  static const uint8_t back[8] = {1, 0, 3, 2, 7, 6, 5, 4}; /* the step back over d */
   const ptrdiff_t w = (ptrdiff_t)fs->cs + 2;
   const ptrdiff_t off[8] = {1, -1, w, -w, w + 1, w - 1, 1 - w, -1 - w};
-  const uint32_t price[2] = {(uint32_t)CAIRN_COST_ONE, (uint32_t)CAIRN_COST_DIAG};
-  /* the steps back tried in turn: the diagonals first, whose cells settled
-   * before the straight neighbours', as a fill's parents would (its first
-   * offer at the final value wins); so the paths are a fill's */
-  static const uint8_t order[8] = {4, 5, 6, 7, 0, 1, 2, 3};
-  const uint32_t *dist = fs->dist;
-  const uint8_t *fit = fs->fit;
   size_t c = local_cell(fs, to), len = 0;
-  while (dist[c]) {
-    unsigned e = 8;
-    for (unsigned t = 0; t < 8 && e == 8; t++) {
-      const unsigned d = order[t];
-      const size_t p = (size_t)((ptrdiff_t)c + off[d]);
-      if (dist[p] == UINT32_MAX || dist[p] + price[d >= 4] != dist[c]) continue;
-      if (d >= 4 && (fit[(ptrdiff_t)c + cairn__dx[d]] < k ||
-                     fit[(ptrdiff_t)c + cairn__dy[d] * w] < k))
-        continue; /* no corner cut */
-      e = d;
-    }
-    if (e == 8) return 0; /* not reached: c was settled, so a step back exists */
-    codes[len++] = (uint8_t)e;
+  while (fs->dist[c]) {
+    const uint8_t e = back[fs->from[c]];
+    codes[len++] = e;
     c = (size_t)((ptrdiff_t)c + off[e]);
   }
   return len;
