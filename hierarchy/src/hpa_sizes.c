@@ -416,11 +416,15 @@ static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hp
 /* On the eroded grid of one terrain `flat`: the open pairs of row i joined
  * by a clear straight-as-possible run (whose cost, the octile distance, is
  * a lower bound of any way, as in the size-1 build) get that cost both
- * ways. */
+ * ways. A pair is tried from its lower node only: the runs from the other
+ * end are the same runs walked back (but for the rounding of the evenly
+ * spread shape), and on maps where most runs fail, trying both ends cost
+ * more than the searches the second tries saved. */
 static void run_pairs(const hpa_cluster *c, sizes_scratch *sc, unsigned k, uint32_t i,
                       uint8_t flat, cairn_cost *t, const uint32_t *tid, size_t nt) {
   for (size_t x = 0; x < nt; x++) {
     const uint32_t j = tid[x];
+    if (j < i) continue;
     cairn_point a = sc->pts[i], b = sc->pts[j];
     size_t len;
     int shape = 0;
