@@ -224,9 +224,12 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
     sc->poff[k] = 0;
   }
   for (uint32_t i = 0; i < n; i++) dist[i * n + i] = 0;
+  if (!n) return CAIRN_OK;
   /* penalties break the symmetry and the clear runs */
-  if (n && !layered && one_terrain(h, c))
+  if (!layered && one_terrain(h, c))
     return flat_paths(h, c, n, sc, dist, h->cost[cells[0]]);
+  cairn_status ready = cairn__hpa_local_ready(h, &sc->search, &sc->local, &sc->lpen);
+  if (ready != CAIRN_OK) return ready;
   cairn_search_opts o = cairn_search_defaults();
   if (layered) {
     copy_layer(h, c, sc->lpen);
@@ -397,8 +400,10 @@ static cairn_status cluster_build(cairn_hpa *h, uint32_t k, hpa_scratch *sc) {
 
 /* ---- building many clusters in parallel ----------------------------- */
 
-cairn_status cairn__hpa_local_init(const cairn_hpa *h, cairn_search **search,
-                                   cairn_grid **local, cairn_penalty **lpen) {
+cairn_status cairn__hpa_local_ready(const cairn_hpa *h, cairn_search **search,
+                                    cairn_grid **local, cairn_penalty **lpen) {
+  if (*search) return CAIRN_OK;
+  hpa_lock(h);
   cairn_status st = cairn_search_create(&h->alloc, search);
   if (st == CAIRN_OK) st = cairn_grid_create(h->cs, h->cs, 0, &h->alloc, local);
   /* everything the searches will need, taken now: they must not call the
@@ -407,6 +412,13 @@ cairn_status cairn__hpa_local_init(const cairn_hpa *h, cairn_search **search,
   if (st == CAIRN_OK) st = cairn_search_reserve_goals(*search);
   if (st == CAIRN_OK) st = cairn_search_reserve_fill(*search, *local);
   if (st == CAIRN_OK && h->layer) st = cairn_penalty_create(*local, &h->alloc, lpen);
+  if (st != CAIRN_OK) {
+    cairn__hpa_local_free(*search, *local, *lpen);
+    *search = NULL;
+    *local = NULL;
+    *lpen = NULL;
+  }
+  hpa_unlock(h);
   return st;
 }
 
@@ -436,8 +448,7 @@ static void scratch_free(const cairn_hpa *h, hpa_scratch *sc) {
 /* Called with the allocator's lock held. */
 static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   size_t cs = (size_t)h->cs, tc = hpa_transitions_cap(h->cs);
-  memset(sc, 0, sizeof *sc);
-  cairn_status st = cairn__hpa_local_init(h, &sc->search, &sc->local, &sc->lpen);
+  memset(sc, 0, sizeof *sc); /* the local grid and its search come when needed */
   sc->trans = cairn__alloc(&h->alloc, tc * sizeof *sc->trans);
   sc->nodes = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->nodes);
   sc->cells = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->cells);
@@ -445,11 +456,11 @@ static cairn_status scratch_init(const cairn_hpa *h, hpa_scratch *sc) {
   sc->run = cairn__alloc(&h->alloc, cs * cs);
   sc->tid = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->tid);
   sc->val = cairn__alloc(&h->alloc, 2 * tc * sizeof *sc->val);
-  if (st == CAIRN_OK && (!sc->trans || !sc->nodes || !sc->cells || !sc->trace || !sc->run ||
-                         !sc->tid || !sc->val || !cairn__hpa_fit_search_init(&h->alloc, &sc->fs, h->cs)))
-    st = CAIRN_ERR_NOMEM;
-  if (st != CAIRN_OK) scratch_free(h, sc);
-  return st;
+  if (sc->trans && sc->nodes && sc->cells && sc->trace && sc->run && sc->tid && sc->val &&
+      cairn__hpa_fit_search_init(&h->alloc, &sc->fs, h->cs))
+    return CAIRN_OK;
+  scratch_free(h, sc);
+  return CAIRN_ERR_NOMEM;
 }
 
 /* Clusters go out 4 to a task, claimed as workers come free (a fixed split

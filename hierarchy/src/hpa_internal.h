@@ -612,12 +612,13 @@ static inline uint32_t hpa_global_of(const cairn_hpa *h, const hpa_block *b,
 
 
 /* A cluster pass's private search: a context, a grid of one cluster's
- * side and, under a layer, its penalty layer, every reserve taken now (the
- * searches must not call the allocator later, outside the lock); called
- * with the allocator's lock held. local_free destroys what init made
- * (NULLs are ignored). */
-cairn_status cairn__hpa_local_init(const cairn_hpa *h, cairn_search **search,
-                                   cairn_grid **local, cairn_penalty **lpen);
+ * side and, under a layer, its penalty layer, every reserve taken at once
+ * (under the allocator's lock, which it takes). Made on the first cluster
+ * that needs it (terrain or a layer; *search is then set, and later calls
+ * return at once): on a map of one terrain no cluster does. On failure all
+ * three are left NULL. local_free destroys them (NULLs are ignored). */
+cairn_status cairn__hpa_local_ready(const cairn_hpa *h, cairn_search **search,
+                                    cairn_grid **local, cairn_penalty **lpen);
 void cairn__hpa_local_free(cairn_search *search, cairn_grid *local, cairn_penalty *lpen);
 
 /* A worker's room for one cluster's crossings (hpa_transitions_cap), as

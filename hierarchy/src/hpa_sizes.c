@@ -142,16 +142,14 @@ static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
 static cairn_status scratch_init(void *ctx, void *scratch) {
   const cairn_hpa *h = ((sizes_ctx *)ctx)->h;
   sizes_scratch *sc = scratch;
-  memset(sc, 0, sizeof *sc);
-  cairn_status st = cairn__hpa_local_init(h, &sc->search, &sc->local, &sc->lpen);
+  memset(sc, 0, sizeof *sc); /* the local grid and its search come when needed */
   sc->u = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
   sc->ebuf = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
   sc->run = cairn__alloc(&h->alloc, (size_t)h->cs * (size_t)h->cs);
-  if (st == CAIRN_OK && (!sc->u || !sc->ebuf || !sc->run ||
-                         !cairn__hpa_fit_search_init(&h->alloc, &sc->fs, h->cs)))
-    st = CAIRN_ERR_NOMEM;
-  if (st != CAIRN_OK) scratch_free(h, sc);
-  return st;
+  if (sc->u && sc->ebuf && sc->run && cairn__hpa_fit_search_init(&h->alloc, &sc->fs, h->cs))
+    return CAIRN_OK;
+  scratch_free(h, sc);
+  return CAIRN_ERR_NOMEM;
 }
 
 static void scratch_fini(void *ctx, void *scratch) {
@@ -195,15 +193,36 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
   return ok;
 }
 
+/* Whether the sizes of cluster c read one terrain and no layer: every
+ * open cell where its units' blocks reach (hpa_cluster_reach) costs the
+ * same, and the layer puts nothing there. Then every block that fits
+ * costs the same, costs are symmetric, and the sized pass searches the
+ * clearances directly (hpa_sizes_search.c). */
+static bool sizes_one_terrain(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z) {
+  if (z->slayered) return false;
+  if (cairn_grid_uniform(h->grid)) return true;
+  cairn_rect r = hpa_cluster_reach(h, c);
+  uint8_t first = 0;
+  for (int32_t y = r.y; y < r.y + r.h; y++) {
+    const uint8_t *row = h->cost + hpa_index(h, r.x, y);
+    for (int32_t x = 0; x < r.w; x++) {
+      if (!row[x]) continue;
+      if (!first) first = row[x];
+      if (row[x] != first) return false;
+    }
+  }
+  return true;
+}
+
 /* Per position of the cluster, the largest size (up to its fit) whose
  * block holds no dearer terrain and no higher penalty than the position's
  * own cell: up to it, entering the position costs a unit of that size
- * what it costs a unit of size 1. Into sc->u, or NULL when the map has
- * one terrain and the layer puts nothing where the cluster reads: every
- * block then costs the same, and that size is the position's fit. */
-static const uint8_t *same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+ * what it costs a unit of size 1. Into sc->u, or NULL when the cluster's
+ * sizes read one terrain (`one`, sizes_one_terrain): every block then
+ * costs the same, and that size is the position's fit. */
+static const uint8_t *same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, bool one,
                                       uint8_t *u) {
-  if (cairn_grid_uniform(h->grid) && !z->slayered) return NULL;
+  if (one) return NULL;
   for (int32_t y = 0; y < c->h; y++)
     for (int32_t x = 0; x < c->w; x++) {
       uint32_t i = hpa_index(h, c->x0 + x, c->y0 + y);
@@ -480,9 +499,12 @@ static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const h
     }
     for (uint32_t j = 0; j < n; j++) ti[j] = z->cap[j] >= k ? d[j] : CAIRN_COST_INF;
   }
-  const bool sym = cairn_grid_uniform(h->grid) && !z->slayered;
-  *shared = !mark_open(c, z, sc, k, sym);
+  *shared = !mark_open(c, z, sc, k, sc->one);
   if (*shared) return CAIRN_OK;
+  if (!sc->one) {
+    cairn_status st = cairn__hpa_local_ready(h, &sc->search, &sc->local, &sc->lpen);
+    if (st != CAIRN_OK) return st;
+  }
   /* one terrain: symmetric */
   const uint8_t flat = sc->one ? sc->flat : erode(h, c, z, sc, k);
   for (uint32_t i = 0; i < n; i++) {
@@ -605,10 +627,10 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     sc->pts[i].y = p.y - c->y0;
   }
   z->cap = cap; /* for the helpers until the final block holds it */
-  sc->one = cairn_grid_uniform(h->grid) && !z->slayered;
+  sc->one = sizes_one_terrain(h, c, z);
   sc->flat = h->cost[c->cell[0]];
   if (sc->one) cairn__hpa_fit_load(h, c, &sc->fs);
-  pair_caps(h, c, z, same_cost_sizes(h, c, z, sc->u), sc->pc);
+  pair_caps(h, c, z, same_cost_sizes(h, c, sc->one, sc->u), sc->pc);
   memset(sc->ke, 0, nn);
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
   unsigned ntab = 0;
@@ -653,7 +675,7 @@ static cairn_status sizes_derive(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   if (!n || !z->sd) return CAIRN_OK;
   z->slayered = cairn__hpa_sizes_layered(h, c);
   for (uint32_t i = 0; i < n; i++) z->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
-  pair_caps(h, c, z, same_cost_sizes(h, c, z, sc->u), z->pc);
+  pair_caps(h, c, z, same_cost_sizes(h, c, sizes_one_terrain(h, c, z), sc->u), z->pc);
   return CAIRN_OK;
 }
 

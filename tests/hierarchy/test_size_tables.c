@@ -4,9 +4,12 @@
  * cell by cell) confined to the cluster, or none where either end does not
  * fit, and the pairs each size's graph keeps held to their definition.
  * On random maps of one terrain (where the sized pass reads the
- * clearances with its own search) and with terrain (where it searches an
- * eroded copy of the cluster), for clusters of 8 and 16 and sizes 2 to 4,
- * after a build and after random edits. */
+ * clearances with its own search), with terrain (where it searches an
+ * eroded copy of the cluster) and of one terrain with patches of dearer
+ * ones, some against a cluster's east or south side (a cluster whose own
+ * cells are all alike still reads the next one's under a large unit's
+ * block), for clusters of 8 and 16 and sizes 2 to 4, after a build and
+ * after random edits. */
 #include "test_util.h"
 #include "test_hpa_util.h"
 
@@ -78,14 +81,40 @@ static cairn_hpa *build_max(const cairn_grid *g, int32_t cluster, int32_t max) {
   return h;
 }
 
-/* Random maps, one terrain (costs 1) or several (up to 4). */
+/* Patches of costs 2 to 4 over the open cells of g, each a block of
+ * columns or rows starting on a cluster side of cs, or anywhere. */
+static void paint_patches(uint64_t *rng, cairn_grid *g, int32_t cs) {
+  const int32_t w = cairn_grid_width(g), hh = cairn_grid_height(g);
+  for (int p = 0; p < 6; p++) {
+    int32_t x0 = (int32_t)tu_below(rng, (uint32_t)w), y0 = (int32_t)tu_below(rng, (uint32_t)hh);
+    int32_t pw = 1 + (int32_t)tu_below(rng, 3), ph = 1 + (int32_t)tu_below(rng, 12);
+    if (p % 3 == 0) x0 = x0 / cs * cs; /* against a cluster's east side */
+    if (p % 3 == 1) {                  /* against a south side, lying */
+      y0 = y0 / cs * cs;
+      int32_t t = pw;
+      pw = ph;
+      ph = t;
+    }
+    const uint8_t cost = (uint8_t)(2 + tu_below(rng, 3));
+    for (int32_t y = y0; y < y0 + ph && y < hh; y++)
+      for (int32_t x = x0; x < x0 + pw && x < w; x++)
+        if (cairn_grid_cost(g, x, y))
+          assert_int_equal(cairn_grid_set_cost(g, x, y, cost), CAIRN_OK);
+  }
+}
+
+/* Random maps, one terrain (costs 1) or several (up to 4), or one with
+ * patches of others (terrains 0). */
 static void run_maps(int terrains, uint64_t seed) {
   uint64_t rng = seed;
   size_t finite = 0;
   for (int map = 0; map < 8; map++) {
     int w = 30 + (int)tu_below(&rng, 40), hh = 30 + (int)tu_below(&rng, 40);
-    cairn_grid *g = tu_random_grid(&rng, w, hh, 5 + (int)tu_below(&rng, 20), terrains);
-    cairn_hpa *h = build_max(g, map % 2 ? 8 : 16, 4);
+    const int32_t cs = map % 2 ? 8 : 16;
+    const int density = 5 + (int)tu_below(&rng, 20);
+    cairn_grid *g = tu_random_grid(&rng, w, hh, density, terrains ? terrains : 1);
+    if (!terrains) paint_patches(&rng, g, cs);
+    cairn_hpa *h = build_max(g, cs, 4);
     finite += check_tables(h, g, 4);
     /* random walls and openings, then the update */
     cairn_point cells[12];
@@ -95,7 +124,7 @@ static void run_maps(int terrains, uint64_t seed) {
                                   (int32_t)tu_below(&rng, (uint32_t)hh)};
       costs[edit] = cairn_grid_cost(g, cells[edit].x, cells[edit].y)
                         ? 0
-                        : (uint8_t)(1 + tu_below(&rng, (uint32_t)terrains));
+                        : (uint8_t)(1 + tu_below(&rng, (uint32_t)(terrains ? terrains : 4)));
     }
     assert_int_equal(cairn_hpa_edit(h, g, cells, costs, 12), CAIRN_OK);
     finite += check_tables(h, g, 4);
@@ -115,7 +144,13 @@ static void terrain(void **state) {
   run_maps(4, 0x7e77a1);
 }
 
+static void patches(void **state) {
+  (void)state;
+  run_maps(0, 0x9a7c4e);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(one_terrain), cmocka_unit_test(terrain)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(one_terrain), cmocka_unit_test(terrain),
+                                     cmocka_unit_test(patches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
