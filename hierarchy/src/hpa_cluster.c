@@ -51,21 +51,6 @@ void cairn__hpa_cluster_free(const cairn_allocator *a, hpa_cluster *c) {
   c->n_steps = 0;
 }
 
-/* Whether every open cell of a cluster has the same terrain cost: then
- * costs are symmetric and clear runs are shortest paths. */
-static bool one_terrain(const cairn_hpa *h, const hpa_cluster *c) {
-  uint8_t first = 0;
-  for (int32_t y = c->y0; y < c->y0 + c->h; y++) {
-    const uint8_t *row = h->cost + hpa_index(h, c->x0, y);
-    for (int32_t x = 0; x < c->w; x++) {
-      if (!row[x]) continue;
-      if (!first) first = row[x];
-      if (row[x] != first) return false;
-    }
-  }
-  return true;
-}
-
 /* opposite[d] is the step back over step d. */
 static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
 
@@ -226,7 +211,7 @@ static cairn_status cluster_paths(const cairn_hpa *h, const hpa_cluster *c,
   for (uint32_t i = 0; i < n; i++) dist[i * n + i] = 0;
   if (!n) return CAIRN_OK;
   /* penalties break the symmetry and the clear runs */
-  if (!layered && one_terrain(h, c))
+  if (!layered && hpa_one_terrain(h, (cairn_rect){c->x0, c->y0, c->w, c->h}))
     return flat_paths(h, c, n, sc, dist, h->cost[cells[0]]);
   cairn_status ready = cairn__hpa_local_ready(h, &sc->search, &sc->local, &sc->lpen);
   if (ready != CAIRN_OK) return ready;

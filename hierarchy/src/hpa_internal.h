@@ -229,6 +229,21 @@ static inline cairn_rect hpa_cluster_reach(const cairn_hpa *h, const hpa_cluster
   return box;
 }
 
+/* Whether every open cell of rect r (map coordinates) has the same
+ * terrain cost. */
+static inline bool hpa_one_terrain(const cairn_hpa *h, cairn_rect r) {
+  uint8_t first = 0;
+  for (int32_t y = r.y; y < r.y + r.h; y++) {
+    const uint8_t *row = h->cost + hpa_index(h, r.x, y);
+    for (int32_t x = 0; x < r.w; x++) {
+      if (!row[x]) continue;
+      if (!first) first = row[x];
+      if (row[x] != first) return false;
+    }
+  }
+  return true;
+}
+
 /* Whether the layer changed over the cluster since it was built. */
 static inline bool hpa_layer_stale(const cairn_hpa *h, const hpa_cluster *c) {
   return h->layer && cairn_penalty_changed(h->layer, hpa_cluster_reach(h, c)) > c->layer_seen;
@@ -410,7 +425,8 @@ static inline bool hpa_run_diag(int shape, int32_t k, int32_t n, int32_t nd,
 bool cairn__hpa_clear_run(const cairn_grid *local, cairn_point a, cairn_point b,
                           int shape, uint8_t *buf, size_t *len);
 
-/* The sized pass's search on a map of one terrain (hpa_sizes_search.c):
+/* The search inside a cluster of one terrain (hpa_sizes_search.c), the
+ * sized pass's and the size-1 build's:
  * a worker's copy of one cluster's clearances (fit), and a Dijkstra over
  * the positions of a size k, those whose clearance is at least k. Points
  * are cluster-local; values are in steps' costs (CAIRN_COST_ONE and

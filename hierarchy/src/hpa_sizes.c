@@ -200,18 +200,7 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
  * clearances directly (hpa_sizes_search.c). */
 static bool sizes_one_terrain(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z) {
   if (z->slayered) return false;
-  if (cairn_grid_uniform(h->grid)) return true;
-  cairn_rect r = hpa_cluster_reach(h, c);
-  uint8_t first = 0;
-  for (int32_t y = r.y; y < r.y + r.h; y++) {
-    const uint8_t *row = h->cost + hpa_index(h, r.x, y);
-    for (int32_t x = 0; x < r.w; x++) {
-      if (!row[x]) continue;
-      if (!first) first = row[x];
-      if (row[x] != first) return false;
-    }
-  }
-  return true;
+  return cairn_grid_uniform(h->grid) || hpa_one_terrain(h, hpa_cluster_reach(h, c));
 }
 
 /* Per position of the cluster, the largest size (up to its fit) whose
