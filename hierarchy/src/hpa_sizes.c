@@ -115,6 +115,7 @@ typedef struct sizes_scratch {
   cairn_cost *tabs;   /* (max_size - 1) n n */
   uint8_t *pc, *ke;   /* n n each */
   uint8_t *op;        /* n n: the pairs of a size no search gave yet */
+  cairn_cost *dense;  /* n n: keep_bits' packed table */
   size_t pairs_cap;   /* n n room of pc and ke; tabs hold (max - 1) times */
 } sizes_scratch;
 
@@ -135,6 +136,7 @@ static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
   cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
   cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
   cairn__free(&h->alloc, sc->op, sc->pairs_cap);
+  cairn__free(&h->alloc, sc->dense, sc->pairs_cap * sizeof *sc->dense);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -173,18 +175,22 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
     cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
     cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
     cairn__free(&h->alloc, sc->op, sc->pairs_cap);
+    cairn__free(&h->alloc, sc->dense, sc->pairs_cap * sizeof *sc->dense);
     sc->pairs_cap = nn;
     sc->tabs = cairn__alloc(&h->alloc, more * nn * sizeof *sc->tabs);
     sc->pc = cairn__alloc(&h->alloc, nn);
     sc->ke = cairn__alloc(&h->alloc, nn);
     sc->op = cairn__alloc(&h->alloc, nn);
-    ok = sc->tabs && sc->pc && sc->ke && sc->op;
+    sc->dense = cairn__alloc(&h->alloc, nn * sizeof *sc->dense);
+    ok = sc->tabs && sc->pc && sc->ke && sc->op && sc->dense;
     if (!ok) {
       cairn__free(&h->alloc, sc->tabs, sc->tabs ? more * nn * sizeof *sc->tabs : 0);
       cairn__free(&h->alloc, sc->pc, sc->pc ? nn : 0);
       cairn__free(&h->alloc, sc->ke, sc->ke ? nn : 0);
       cairn__free(&h->alloc, sc->op, sc->op ? nn : 0);
+      cairn__free(&h->alloc, sc->dense, sc->dense ? nn * sizeof *sc->dense : 0);
       sc->tabs = NULL;
+      sc->dense = NULL;
       sc->pc = sc->ke = sc->op = NULL;
       sc->pairs_cap = 0;
     }
@@ -253,9 +259,14 @@ static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
 /* pc of pair i -> j, found on demand: a kept pair walks its path; a
  * dropped finite one (a detour through some node m at the same cost) takes
  * the best over such m of the smaller of its two halves, which are
- * cheaper, so the recursion ends. 0xFF marks pairs not yet done. */
+ * cheaper, so the recursion ends. 0xFF marks pairs not yet done. With
+ * sym (a build's cluster whose sizes read one terrain), j -> i gets the
+ * same value: the build stored its path as this one walked back, which
+ * holds the same positions and passes the same cells beside its
+ * diagonals, and the costs are symmetric. A load walks both, as a file's
+ * two paths need not be each other's reverse. */
 static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
-                        uint8_t *pc, uint32_t i, uint32_t j) {
+                        bool sym, uint8_t *pc, uint32_t i, uint32_t j) {
   const uint32_t n = c->n;
   const size_t p = (size_t)i * n + j;
   if (pc[p] != 0xFF) return pc[p];
@@ -270,19 +281,20 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
       cairn_cost a = c->dist[(size_t)i * n + m], b = c->dist[(size_t)m * n + j];
       if (m == i || m == j || a == CAIRN_COST_INF || b == CAIRN_COST_INF || a + b != d)
         continue;
-      uint8_t x = pair_cap(h, c, z, u, pc, i, m), y = pair_cap(h, c, z, u, pc, m, j);
+      uint8_t x = pair_cap(h, c, z, u, sym, pc, i, m), y = pair_cap(h, c, z, u, sym, pc, m, j);
       uint8_t v = x < y ? x : y;
       best = v > best ? v : best;
     }
   }
   pc[p] = best;
+  if (sym) pc[(size_t)j * n + i] = best;
   return best;
 }
 
-/* pc of every pair of cluster c (u as same_cost_sizes): the diagonal a
- * node's own fit, the rest by pair_cap. */
+/* pc of every pair of cluster c (u and sym as pair_cap takes them): the
+ * diagonal a node's own fit, the rest by pair_cap. */
 static void pair_caps(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
-                      uint8_t *pc) {
+                      bool sym, uint8_t *pc) {
   const uint32_t n = c->n;
   memset(pc, 0xFF, (size_t)n * n);
   for (uint32_t i = 0; i < n; i++)
@@ -290,7 +302,7 @@ static void pair_caps(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize 
       if (i == j)
         pc[(size_t)i * n + j] = z->cap[i];
       else
-        pair_cap(h, c, z, u, pc, i, j);
+        pair_cap(h, c, z, u, sym, pc, i, j);
 }
 
 /* The cluster's positions eroded for size k into the local grid: a
@@ -524,32 +536,33 @@ static bool same_table(const hpa_cluster *c, const hpa_csize *z, const cairn_cos
  * Over the nodes that fit k alone (listed first: the larger sizes fit
  * few), row by row, each third node m marking at once every j it is a
  * detour to (two rows read in order). */
-static void keep_bits(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *t, unsigned k, uint8_t *ke) {
+static void keep_bits(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *t, unsigned k,
+                      cairn_cost *dense, uint8_t *ke) {
   const uint32_t n = c->n;
   uint32_t fit[SIZES_MAX_NODES];
   uint8_t detour[SIZES_MAX_NODES];
   uint32_t nf = 0;
   for (uint32_t i = 0; i < n; i++)
     if (z->cap[i] >= k) fit[nf++] = i;
+  /* the nodes that fit, their table packed (nf x nf): the inner loop then
+   * reads two rows in order */
+  for (uint32_t x = 0; x < nf; x++)
+    for (uint32_t q = 0; q < nf; q++) dense[(size_t)x * nf + q] = t[(size_t)fit[x] * n + fit[q]];
   for (uint32_t x = 0; x < nf; x++) {
-    const uint32_t i = fit[x];
-    const cairn_cost *ti = t + (size_t)i * n;
+    const cairn_cost *ti = dense + (size_t)x * nf;
     memset(detour, 0, nf);
     for (uint32_t y = 0; y < nf; y++) {
-      const uint32_t m = fit[y];
-      const cairn_cost a = ti[m], *tm = t + (size_t)m * n;
-      if (m == i || a == CAIRN_COST_INF) continue;
+      const cairn_cost a = ti[y], *tm = dense + (size_t)y * nf;
+      if (y == x || a == CAIRN_COST_INF) continue;
       const uint8_t own = detour[y]; /* m is no third node of i -> m */
-      for (uint32_t q = 0; q < nf; q++) {
-        const cairn_cost b = tm[fit[q]];
-        detour[q] |= (uint8_t)((b != CAIRN_COST_INF) & (a + b == ti[fit[q]]));
-      }
+      for (uint32_t q = 0; q < nf; q++)
+        detour[q] |= (uint8_t)((tm[q] != CAIRN_COST_INF) & (a + tm[q] == ti[q]));
       detour[y] = own;
     }
     detour[x] = 1;
     for (uint32_t q = 0; q < nf; q++)
-      if (ti[fit[q]] != CAIRN_COST_INF && !detour[q])
-        ke[(size_t)i * n + fit[q]] |= (uint8_t)(1u << (k - 1));
+      if (ti[q] != CAIRN_COST_INF && !detour[q])
+        ke[(size_t)fit[x] * n + fit[q]] |= (uint8_t)(1u << (k - 1));
   }
 }
 
@@ -619,7 +632,7 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   sc->one = sizes_one_terrain(h, c, z);
   sc->flat = h->cost[c->cell[0]];
   if (sc->one) cairn__hpa_fit_load(h, c, &sc->fs);
-  pair_caps(h, c, z, same_cost_sizes(h, c, sc->one, sc->u), sc->pc);
+  pair_caps(h, c, z, same_cost_sizes(h, c, sc->one, sc->u), sc->one, sc->pc);
   memset(sc->ke, 0, nn);
   uint8_t tab[CAIRN_GRID_MAX_CLEARANCE + 1] = {0};
   unsigned ntab = 0;
@@ -639,7 +652,7 @@ static cairn_status sizes_build(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
     else if (shared)
       keep_bits_shared(c, z, k, sc->ke);
     else
-      keep_bits(c, z, sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->ke);
+      keep_bits(c, z, sc->tabs + (size_t)(tab[k] - 1) * nn, k, sc->dense, sc->ke);
   }
   z->cap = NULL;
   if (st != CAIRN_OK) return st;
@@ -664,7 +677,7 @@ static cairn_status sizes_derive(cairn_hpa *h, uint32_t id, sizes_scratch *sc) {
   if (!n || !z->sd) return CAIRN_OK;
   z->slayered = cairn__hpa_sizes_layered(h, c);
   for (uint32_t i = 0; i < n; i++) z->cap[i] = (uint8_t)hpa_fit(h, c->cell[i]);
-  pair_caps(h, c, z, same_cost_sizes(h, c, sizes_one_terrain(h, c, z), sc->u), z->pc);
+  pair_caps(h, c, z, same_cost_sizes(h, c, sizes_one_terrain(h, c, z), sc->u), false, z->pc);
   return CAIRN_OK;
 }
 

@@ -11,9 +11,13 @@
  * then take an edit. The routes a file may carry load into a path cache
  * of the map or are refused with a file's status.
  *
+ * Queries run for every unit size the file answers (its max_size), each
+ * path legal for its unit as far as the map goes.
+ *
  * The seeds (tests/fuzz/corpus/hpa_load, each under the fuzzer's 8 KiB)
  * are saves of this map with two and three levels, with and without
- * landmarks, and under the layer; they are written by this file compiled
+ * landmarks, under the layer, and for units up to sizes 2 (with and
+ * without the layer) and 3; they are written by this file compiled
  * with -DHPA_LOAD_SEEDS:
  *   cc -DHPA_LOAD_SEEDS -Icore/include -Ihierarchy/include -Icore/src/private \
  *      tests/fuzz/fuzz_hpa_load.c -Lbuild/hierarchy -Lbuild/core \
@@ -28,6 +32,10 @@
 #include "cairn/hierarchy.h"
 #include "cairn_private.h" /* cairn__checksum, to forge */
 #include "fuzz_rooms.h"
+
+/* The map's doors: three cells wide, so that units of sizes 2 and 3 go
+ * from room to room and the sized seeds hold sized tables. */
+#define FUZZ_DOOR 3
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -68,17 +76,24 @@ static void exercise(cairn_hpa *h, cairn_grid *g, const cairn_penalty *layer) {
   cairn_hpa_query *q = NULL;
   CHECK(cairn_hpa_query_create(NULL, &q) == CAIRN_OK);
   cairn_hpa_path_opts po = cairn_hpa_path_defaults();
+  cairn_hpa_stats hs;
+  cairn_hpa_get_stats(h, &hs);
+  CHECK(hs.max_size >= 1 && hs.max_size <= CAIRN_GRID_MAX_CLEARANCE);
   const cairn_point ends[4][2] = {{{1, 1}, {30, 30}}, {{30, 2}, {3, 29}},
                                   {{16, 0}, {16, 31}}, {{5, 17}, {7, 18}}};
-  for (int i = 0; i < 4; i++) {
-    po.nearby = i % 2 ? 0 : -1;
-    cairn_hpa_result r;
-    cairn_status st = cairn_hpa_find(q, h, ends[i][0], ends[i][1], &po, &r);
-    CHECK(st == r.status || st < 0);
-    CHECK(st != CAIRN_OK || (r.path_len >= 1 && r.path != NULL));
-    for (size_t k = 0; st == CAIRN_OK && k < r.path_len; k++)
-      CHECK(cairn_grid_contains(g, r.path[k].x, r.path[k].y));
-  }
+  for (int32_t size = 1; size <= hs.max_size; size++)
+    for (int i = 0; i < 4; i++) {
+      po.nearby = i % 2 ? 0 : -1;
+      po.size = size;
+      cairn_hpa_result r;
+      cairn_status st = cairn_hpa_find(q, h, ends[i][0], ends[i][1], &po, &r);
+      CHECK(st == r.status || st < 0);
+      CHECK(st != CAIRN_OK || (r.path_len >= 1 && r.path != NULL));
+      /* the unit's whole block on the map */
+      for (size_t k = 0; st == CAIRN_OK && k < r.path_len; k++)
+        CHECK(cairn_grid_contains(g, r.path[k].x, r.path[k].y) &&
+              cairn_grid_contains(g, r.path[k].x + size - 1, r.path[k].y + size - 1));
+    }
   size_t len = 0, len2 = 0;
   uint8_t *once = save(h, &len);
   cairn_hpa *again = NULL;
@@ -100,7 +115,7 @@ static void exercise(cairn_hpa *h, cairn_grid *g, const cairn_penalty *layer) {
 
 /* One load of the bytes, and what must hold of it. */
 static void load_one(const uint8_t *data, size_t size) {
-  cairn_grid *g = fuzz_rooms_grid();
+  cairn_grid *g = fuzz_rooms_grid(FUZZ_DOOR);
   cairn_penalty *layer = NULL;
   cairn_hpa_opts o = cairn_hpa_defaults();
   o.threads = 1;
@@ -174,20 +189,23 @@ static void write_seed(const char *dir, const char *name, const cairn_hpa *h, si
 
 int main(int argc, char **argv) {
   if (argc != 2) return 2;
-  cairn_grid *g = fuzz_rooms_grid();
+  cairn_grid *g = fuzz_rooms_grid(FUZZ_DOOR);
   struct {
     const char *name;
-    int32_t cluster, levels, block, landmarks;
+    int32_t cluster, levels, block, landmarks, max_size;
     int layered;
     size_t cut;
     int routes;
   } seeds[] = {
-      {"two_levels.hpa", 8, 2, 0, 4, 0, 0, 0},
-      {"three_levels.hpa", 8, 3, 2, 2, 0, 0, 0},
-      {"odd_clusters.hpa", 12, 3, 2, -1, 0, 0, 0},
-      {"layered.hpa", 8, 3, 2, 2, 1, 0, 0},
-      {"truncated.hpa", 8, 2, 0, 4, 0, 700, 0},
-      {"routes.hpa", 8, 2, 0, 0, 0, 0, 1},
+      {"two_levels.hpa", 8, 2, 0, 4, 1, 0, 0, 0},
+      {"three_levels.hpa", 8, 3, 2, 2, 1, 0, 0, 0},
+      {"odd_clusters.hpa", 12, 2, 0, -1, 1, 0, 0, 0},
+      {"layered.hpa", 8, 3, 2, 2, 1, 1, 0, 0},
+      {"truncated.hpa", 8, 2, 0, 4, 1, 0, 700, 0},
+      {"routes.hpa", 8, 2, 0, 0, 1, 0, 0, 1},
+      {"sizes_2.hpa", 8, 2, 0, 2, 2, 0, 0, 0},
+      {"sizes_3.hpa", 8, 2, 0, 2, 3, 0, 0, 0},
+      {"sizes_2_layered.hpa", 8, 3, 2, 2, 2, 1, 0, 0},
   };
   /* the routes of four units to one goal */
   cairn_path_cache *pc = NULL;
@@ -207,6 +225,7 @@ int main(int argc, char **argv) {
     o.levels = seeds[i].levels;
     o.block = seeds[i].block;
     o.landmarks = seeds[i].landmarks;
+    o.max_size = seeds[i].max_size;
     o.threads = 1;
     cairn_hpa *h = NULL;
     CHECK(cairn_hpa_create(g, &o, NULL, &h) == CAIRN_OK);

@@ -11,9 +11,19 @@
  * plus the repaired field equal to a fresh build cell for cell and the
  * updated dead-end table equal to a fresh one.
  *
+ * Units of sizes 2 up to the hierarchy's max_size (flags bits 6-7: 1 to 4)
+ * are checked the same way before and after the edits: A*, Dijkstra, the
+ * hierarchy and a field for the size agree as above (the hierarchy finds
+ * a path exactly when A* does, never cheaper), and every path is legal for
+ * the unit by a check written here, apart from the library's: every
+ * position's k x k block on the map and open, no corner cut (a diagonal's
+ * two side positions hold the unit too), each step paying the dearest
+ * terrain under the block it enters. A field of the largest size is
+ * repaired after the edits and must equal a fresh one.
+ *
  * Bytes: width, height (1..40 each), start x, y, goal x, y (modulo the
  * size), flags (bits 0-3: cluster side 4 + n, bit 4: always hierarchical,
- * bit 5: three levels), one byte a cell (low 3 bits: 0-1 blocked, 2-5 cost
+ * bit 5: three levels, bits 6-7: max_size - 1), one byte a cell (low 3 bits: 0-1 blocked, 2-5 cost
  * 1, 6-7 cost 2-3; missing cells cost 1), then up to 4 edits of 2 bytes
  * (cell index modulo the cells, cost as for cells). */
 #include <stdint.h>
@@ -40,6 +50,8 @@ typedef struct world {
   cairn_search *search;
   cairn_flow_builder *builder;
   cairn_field *field, *fresh;
+  cairn_field *sized; /* the largest size's field, repaired after the edits */
+  int32_t max_size;   /* the hierarchy's */
   cairn_jumps *jumps;
   cairn_landmarks *lm; /* NULL when no cell is open */
   cairn_dead_ends *de;
@@ -68,6 +80,76 @@ static void check_path(const cairn_grid *g, const cairn_point *p, size_t n,
            cairn_grid_cost(g, p[i].x, p[i].y);
   }
   CHECK(sum == cost);
+}
+
+/* Whether a unit of size k stands at p: its block on the map and open. */
+static int fits(const cairn_grid *g, cairn_point p, int32_t k) {
+  for (int32_t y = p.y; y < p.y + k; y++)
+    for (int32_t x = p.x; x < p.x + k; x++)
+      if (!cairn_grid_contains(g, x, y) || !cairn_grid_cost(g, x, y)) return 0;
+  return 1;
+}
+
+/* The dearest terrain under the block of a unit of size k at p. */
+static uint8_t block_cost(const cairn_grid *g, cairn_point p, int32_t k) {
+  uint8_t most = 0;
+  for (int32_t y = p.y; y < p.y + k; y++)
+    for (int32_t x = p.x; x < p.x + k; x++) {
+      uint8_t c = cairn_grid_cost(g, x, y);
+      most = c > most ? c : most;
+    }
+  return most;
+}
+
+/* A path of a unit of size k is legal and costs `cost` (see the top). */
+static void check_sized_path(const cairn_grid *g, const cairn_point *p, size_t n,
+                             cairn_point a, cairn_point b, int32_t k, cairn_cost cost) {
+  CHECK(p != NULL && n >= 1);
+  CHECK(p[0].x == a.x && p[0].y == a.y && p[n - 1].x == b.x && p[n - 1].y == b.y);
+  cairn_cost sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    CHECK(fits(g, p[i], k));
+    if (!i) continue;
+    int32_t dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+    CHECK(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy));
+    if (dx && dy) {
+      CHECK(fits(g, (cairn_point){p[i - 1].x + dx, p[i - 1].y}, k));
+      CHECK(fits(g, (cairn_point){p[i - 1].x, p[i - 1].y + dy}, k));
+    }
+    sum += (dx && dy ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * block_cost(g, p[i], k);
+  }
+  CHECK(sum == cost);
+}
+
+/* Size k: A* (its answer must hold of the unit's ends), Dijkstra, the
+ * hierarchy and a field agree, and their paths are the unit's. */
+static void check_size(world *w, int32_t k) {
+  cairn_search_opts o = cairn_search_defaults();
+  o.size = k;
+  cairn_result ar, dr;
+  cairn_status st = cairn_astar(w->search, w->grid, w->start, w->goal, &o, &ar);
+  const int ends_fit = fits(w->grid, w->start, k) && fits(w->grid, w->goal, k);
+  CHECK(ends_fit ? st == CAIRN_OK || st == CAIRN_NO_PATH : st == CAIRN_ERR_BLOCKED);
+  if (st == CAIRN_OK)
+    check_sized_path(w->grid, ar.path, ar.path_len, w->start, w->goal, k, ar.cost);
+  cairn_status ds = cairn_dijkstra_nearest(w->search, w->grid, w->start, &w->goal, 1, &o, &dr);
+  CHECK(ds == st && (st != CAIRN_OK || dr.cost == ar.cost));
+  cairn_hpa_path_opts po = w->path_opts;
+  po.size = k;
+  cairn_hpa_result hr;
+  cairn_status hs = cairn_hpa_find(w->query, w->hpa, w->start, w->goal, &po, &hr);
+  CHECK(hs == st);
+  if (hs == CAIRN_OK) {
+    CHECK(hr.cost >= ar.cost);
+    check_sized_path(w->grid, hr.path, hr.path_len, w->start, w->goal, k, hr.cost);
+  }
+  cairn_flow_opts fo = cairn_flow_defaults();
+  fo.size = k;
+  cairn_status fs = cairn_field_build(w->builder, w->fresh, w->grid, &w->goal, 1, &fo);
+  CHECK(fs == CAIRN_OK || (fs == CAIRN_ERR_BLOCKED && !fits(w->grid, w->goal, k)));
+  if (fs != CAIRN_OK) return;
+  cairn_cost fc = cairn_field_cost(w->fresh, w->start.x, w->start.y);
+  CHECK(st == CAIRN_OK ? fc == ar.cost : fc == CAIRN_COST_INF);
 }
 
 /* The sliced form, a few expansions a step, gives the blocking answer. */
@@ -158,6 +240,10 @@ static void check_all(world *w) {
   CHECK(st == CAIRN_OK ? fc == ar.cost : fc == CAIRN_COST_INF);
   cairn_field_fault fault;
   CHECK(cairn_field_verify(w->fresh, w->search, &fault) == CAIRN_OK && fault.ok);
+  for (int32_t k = 2; k <= w->max_size; k++) check_size(w, k);
+  cairn_hpa_path_opts po = w->path_opts;
+  po.size = w->max_size + 1; /* above what the hierarchy answers */
+  CHECK(cairn_hpa_find(w->query, w->hpa, w->start, w->goal, &po, &hr) == CAIRN_ERR_ARG);
 }
 
 /* After edits, the updated dead-end table is a fresh one: every cell's
@@ -179,15 +265,20 @@ static void check_dead_ends(world *w) {
   cairn_dead_ends_destroy(fresh);
 }
 
-/* After edits, the repaired field is the fresh build, cell for cell. */
-static void check_repair(world *w, const cairn_point *cells, size_t n) {
-  cairn_status st = cairn_field_repair(w->builder, w->field, cells, n);
-  if (st == CAIRN_ERR_BLOCKED) return; /* the goal became a wall */
+/* After edits, field f repaired is a fresh build for size k, cell for
+ * cell. */
+static void check_repair(world *w, cairn_field *f, int32_t k, const cairn_point *cells,
+                         size_t n) {
+  cairn_status st = cairn_field_repair(w->builder, f, cells, n);
+  if (st == CAIRN_ERR_BLOCKED) return; /* the goal no longer holds the unit */
   CHECK(st == CAIRN_OK);
+  cairn_flow_opts fo = cairn_flow_defaults();
+  fo.size = k;
+  CHECK(cairn_field_build(w->builder, w->fresh, w->grid, &w->goal, 1, &fo) == CAIRN_OK);
   for (int32_t y = 0; y < cairn_grid_height(w->grid); y++)
     for (int32_t x = 0; x < cairn_grid_width(w->grid); x++) {
-      CHECK(cairn_field_cost(w->field, x, y) == cairn_field_cost(w->fresh, x, y));
-      CHECK(cairn_field_dir(w->field, x, y) == cairn_field_dir(w->fresh, x, y));
+      CHECK(cairn_field_cost(f, x, y) == cairn_field_cost(w->fresh, x, y));
+      CHECK(cairn_field_dir(f, x, y) == cairn_field_dir(w->fresh, x, y));
     }
 }
 
@@ -207,6 +298,7 @@ static int make_world(world *w, const uint8_t *data, size_t size) {
   o.threads = 1;
   o.levels = flags & 32 ? 3 : 2;
   o.block = flags & 32 ? 2 : 0;
+  o.max_size = w->max_size = 1 + (flags >> 6);
   CHECK(cairn_hpa_create(w->grid, &o, NULL, &w->hpa) == CAIRN_OK);
   w->path_opts = cairn_hpa_path_defaults();
   if (flags & 16) w->path_opts.nearby = 0;
@@ -215,6 +307,7 @@ static int make_world(world *w, const uint8_t *data, size_t size) {
   CHECK(cairn_flow_builder_create(NULL, &w->builder) == CAIRN_OK);
   CHECK(cairn_field_create(w->grid, NULL, &w->field) == CAIRN_OK);
   CHECK(cairn_field_create(w->grid, NULL, &w->fresh) == CAIRN_OK);
+  CHECK(cairn_field_create(w->grid, NULL, &w->sized) == CAIRN_OK);
   CHECK(cairn_jumps_create(w->grid, NULL, &w->jumps) == CAIRN_OK);
   CHECK(cairn_dead_ends_create(w->grid, NULL, &w->de) == CAIRN_OK);
   cairn_landmarks_opts lo = cairn_landmarks_defaults();
@@ -230,6 +323,7 @@ static void free_world(world *w) {
   cairn_landmarks_destroy(w->lm);
   cairn_jumps_destroy(w->jumps);
   cairn_field_destroy(w->fresh);
+  cairn_field_destroy(w->sized);
   cairn_field_destroy(w->field);
   cairn_flow_builder_destroy(w->builder);
   cairn_search_destroy(w->search);
@@ -246,6 +340,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int32_t wd = cairn_grid_width(w.grid), n_cells = wd * cairn_grid_height(w.grid);
   int built = cairn_field_build(w.builder, w.field, w.grid, &w.goal, 1, NULL) ==
               CAIRN_OK;
+  cairn_flow_opts fo = cairn_flow_defaults();
+  fo.size = w.max_size;
+  int built_sized = w.max_size > 1 &&
+                    cairn_field_build(w.builder, w.sized, w.grid, &w.goal, 1, &fo) == CAIRN_OK;
   cairn_point cells[4];
   uint8_t costs[4];
   size_t n = 0;
@@ -268,7 +366,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     check_dead_ends(&w);
     check_all(&w);
-    if (built) check_repair(&w, cells, n);
+    if (built) check_repair(&w, w.field, 1, cells, n);
+    if (built_sized) check_repair(&w, w.sized, w.max_size, cells, n);
   }
   free_world(&w);
   return 0;
