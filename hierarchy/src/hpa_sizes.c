@@ -116,7 +116,7 @@ typedef struct sizes_scratch {
   uint8_t *pc, *ke;   /* n n each */
   uint8_t *op;        /* n n: the pairs of a size no search gave yet */
   cairn_cost *dense;  /* n n: keep_bits' packed table */
-  size_t pairs_cap;   /* n n room of pc and ke; tabs hold (max - 1) times */
+  size_t pairs_cap;   /* n n room of pc, ke, op and dense; tabs hold (max - 1) times */
 } sizes_scratch;
 
 typedef struct sizes_ctx {
@@ -233,8 +233,8 @@ static const uint8_t *same_cost_sizes(const cairn_hpa *h, const hpa_cluster *c, 
 /* The largest size the kept size-1 path of pair p (from node i) serves at
  * its size-1 cost: every position it enters has that size in u (its fit
  * when u is NULL), and every diagonal has both cells beside it fitting. */
-static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
-                        uint32_t i, size_t p) {
+static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                        const uint8_t *u, uint32_t i, size_t p) {
   unsigned most = z->cap[i];
   cairn_point at = hpa_point(h, c->cell[i]);
   uint32_t idx = c->cell[i];
@@ -265,8 +265,8 @@ static uint8_t walk_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
  * holds the same positions and passes the same cells beside its
  * diagonals, and the costs are symmetric. A load walks both, as a file's
  * two paths need not be each other's reverse. */
-static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
-                        bool sym, uint8_t *pc, uint32_t i, uint32_t j) {
+static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                        const uint8_t *u, bool sym, uint8_t *pc, uint32_t i, uint32_t j) {
   const uint32_t n = c->n;
   const size_t p = (size_t)i * n + j;
   if (pc[p] != 0xFF) return pc[p];
@@ -293,8 +293,8 @@ static uint8_t pair_cap(const cairn_hpa *h, const hpa_cluster *c, const hpa_csiz
 
 /* pc of every pair of cluster c (u and sym as pair_cap takes them): the
  * diagonal a node's own fit, the rest by pair_cap. */
-static void pair_caps(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, const uint8_t *u,
-                      bool sym, uint8_t *pc) {
+static void pair_caps(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                      const uint8_t *u, bool sym, uint8_t *pc) {
   const uint32_t n = c->n;
   memset(pc, 0xFF, (size_t)n * n);
   for (uint32_t i = 0; i < n; i++)
@@ -315,7 +315,8 @@ static void pair_caps(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize 
  * unit's, and size 1 takes the core's fast fills. Returns the terrain of
  * every position that fits when they all have the same and the layer
  * leaves them alone, else 0. */
-static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc, unsigned k) {
+static uint8_t erode(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                     sizes_scratch *sc, unsigned k) {
   const int32_t cs = h->cs;
   const bool flat = cairn_grid_uniform(h->grid) != 0;
   uint8_t first = 0;
@@ -403,9 +404,9 @@ static void settle(const hpa_cluster *c, sizes_scratch *sc, cairn_cost *t, uint3
 
 /* The open pairs of row i by a Dijkstra from i on the local grid eroded
  * for k (erode), stopped once they are settled. */
-static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
-                              unsigned k, uint32_t i, const uint32_t *tid, size_t nt,
-                              bool symmetric, cairn_cost *t) {
+static cairn_status sized_row(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                              sizes_scratch *sc, unsigned k, uint32_t i, const uint32_t *tid,
+                              size_t nt, bool symmetric, cairn_cost *t) {
   if (z->slayered && cairn__block_pen(h->grid, h->pen, c->cell[i], k) == CAIRN_PENALTY_BLOCK) {
     for (size_t x = 0; x < nt; x++) settle(c, sc, t, i, tid[x], CAIRN_COST_INF, false);
     return CAIRN_OK; /* as for size 1: no way out of a blocked entrance */
@@ -487,8 +488,8 @@ static cairn_status greedy_rows(const cairn_hpa *h, const hpa_cluster *c, const 
 
 /* Size k's table into t (INF where either end does not fit); *shared set
  * when no pair needed a search (the table is then dist's). */
-static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z, sizes_scratch *sc,
-                               unsigned k, cairn_cost *t, bool *shared) {
+static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z,
+                               sizes_scratch *sc, unsigned k, cairn_cost *t, bool *shared) {
   const uint32_t n = c->n;
   uint32_t tid[SIZES_MAX_NODES];
   for (uint32_t i = 0; i < n; i++) {
@@ -522,8 +523,8 @@ static cairn_status size_table(const cairn_hpa *h, const hpa_cluster *c, const h
 }
 
 /* Whether tables a and b agree on every pair whose ends fit k. */
-static bool same_table(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *a, const cairn_cost *b,
-                       unsigned k) {
+static bool same_table(const hpa_cluster *c, const hpa_csize *z, const cairn_cost *a,
+                       const cairn_cost *b, unsigned k) {
   const uint32_t n = c->n;
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; z->cap[i] >= k && j < n; j++)
