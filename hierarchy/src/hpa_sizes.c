@@ -112,12 +112,20 @@ typedef struct sizes_scratch {
                          carries the position's own terrain and penalty */
   cairn_point *pts;   /* nodes in local coordinates, then targets */
   size_t pts_cap;
-  cairn_cost *tabs;   /* (max_size - 1) n n */
-  uint8_t *pc, *ke;   /* n n each */
-  uint8_t *op;        /* n n: the pairs of a size no search gave yet */
-  cairn_cost *dense;  /* n n: keep_bits' packed table */
-  size_t pairs_cap;   /* n n room of pc, ke, op and dense; tabs hold (max - 1) times */
+  /* the per-pair buffers, n n entries each (room for pairs_cap), in one
+   * block (pairs_bytes): */
+  cairn_cost *tabs;   /* (max_size - 1) tables */
+  cairn_cost *dense;  /* keep_bits' packed table */
+  uint8_t *pc, *ke;
+  uint8_t *op;        /* the pairs of a size no search gave yet */
+  size_t pairs_cap;
 } sizes_scratch;
+
+/* The bytes of the per-pair block for nn pairs: the costs first, so that
+ * the block's alignment serves them. */
+static size_t pairs_bytes(const cairn_hpa *h, size_t nn) {
+  return (size_t)h->max_size * nn * sizeof(cairn_cost) + 3 * nn;
+}
 
 typedef struct sizes_ctx {
   cairn_hpa *h;
@@ -125,18 +133,14 @@ typedef struct sizes_ctx {
 } sizes_ctx;
 
 static void scratch_free(const cairn_hpa *h, sizes_scratch *sc) {
-  const size_t more = (size_t)h->max_size - 1, cs = (size_t)h->cs;
+  const size_t cs = (size_t)h->cs;
   cairn__hpa_local_free(sc->search, sc->local, sc->lpen);
   cairn__hpa_fit_search_free(&h->alloc, &sc->fs);
   cairn__free(&h->alloc, sc->u, cs * cs);
   cairn__free(&h->alloc, sc->ebuf, cs * cs);
   cairn__free(&h->alloc, sc->run, cs * cs);
   cairn__free(&h->alloc, sc->pts, sc->pts_cap * sizeof *sc->pts);
-  cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
-  cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
-  cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
-  cairn__free(&h->alloc, sc->op, sc->pairs_cap);
-  cairn__free(&h->alloc, sc->dense, sc->pairs_cap * sizeof *sc->dense);
+  cairn__free(&h->alloc, sc->tabs, sc->tabs ? pairs_bytes(h, sc->pairs_cap) : 0);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -160,7 +164,7 @@ static void scratch_fini(void *ctx, void *scratch) {
 
 /* Room for n nodes (pts, twice) and n n pairs. */
 static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
-  const size_t nn = (size_t)n * n, more = (size_t)h->max_size - 1;
+  const size_t nn = (size_t)n * n;
   bool ok = true;
   hpa_lock(h);
   if (2 * (size_t)n > sc->pts_cap) {
@@ -171,29 +175,15 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
     ok = sc->pts != NULL;
   }
   if (ok && nn > sc->pairs_cap) {
-    cairn__free(&h->alloc, sc->tabs, more * sc->pairs_cap * sizeof *sc->tabs);
-    cairn__free(&h->alloc, sc->pc, sc->pairs_cap);
-    cairn__free(&h->alloc, sc->ke, sc->pairs_cap);
-    cairn__free(&h->alloc, sc->op, sc->pairs_cap);
-    cairn__free(&h->alloc, sc->dense, sc->pairs_cap * sizeof *sc->dense);
-    sc->pairs_cap = nn;
-    sc->tabs = cairn__alloc(&h->alloc, more * nn * sizeof *sc->tabs);
-    sc->pc = cairn__alloc(&h->alloc, nn);
-    sc->ke = cairn__alloc(&h->alloc, nn);
-    sc->op = cairn__alloc(&h->alloc, nn);
-    sc->dense = cairn__alloc(&h->alloc, nn * sizeof *sc->dense);
-    ok = sc->tabs && sc->pc && sc->ke && sc->op && sc->dense;
-    if (!ok) {
-      cairn__free(&h->alloc, sc->tabs, sc->tabs ? more * nn * sizeof *sc->tabs : 0);
-      cairn__free(&h->alloc, sc->pc, sc->pc ? nn : 0);
-      cairn__free(&h->alloc, sc->ke, sc->ke ? nn : 0);
-      cairn__free(&h->alloc, sc->op, sc->op ? nn : 0);
-      cairn__free(&h->alloc, sc->dense, sc->dense ? nn * sizeof *sc->dense : 0);
-      sc->tabs = NULL;
-      sc->dense = NULL;
-      sc->pc = sc->ke = sc->op = NULL;
-      sc->pairs_cap = 0;
-    }
+    cairn__free(&h->alloc, sc->tabs, sc->tabs ? pairs_bytes(h, sc->pairs_cap) : 0);
+    uint8_t *block = cairn__alloc(&h->alloc, pairs_bytes(h, nn));
+    ok = block != NULL;
+    sc->pairs_cap = ok ? nn : 0;
+    sc->tabs = (cairn_cost *)(void *)block;
+    sc->dense = ok ? sc->tabs + (size_t)(h->max_size - 1) * nn : NULL;
+    sc->pc = ok ? (uint8_t *)(sc->dense + nn) : NULL;
+    sc->ke = ok ? sc->pc + nn : NULL;
+    sc->op = ok ? sc->ke + nn : NULL;
   }
   hpa_unlock(h);
   return ok;
