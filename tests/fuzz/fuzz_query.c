@@ -15,16 +15,16 @@
  * are checked the same way before and after the edits: A*, Dijkstra, the
  * hierarchy and a field for the size agree as above (the hierarchy finds
  * a path exactly when A* does, never cheaper), and every path is legal for
- * the unit by a check written here, apart from the library's: every
- * position's k x k block on the map and open, no corner cut (a diagonal's
- * two side positions hold the unit too), each step paying the dearest
- * terrain under the block it enters. A field of the largest size is
+ * the unit: check_path's rules on the grid eroded for the size here
+ * (every position's k x k block on the map and open, no corner cut
+ * between positions, each step paying the dearest terrain under the block
+ * it enters). A field of the largest size is
  * repaired after the edits and must equal a fresh one.
  *
  * Bytes: width, height (1..40 each), start x, y, goal x, y (modulo the
  * size), flags (bits 0-3: cluster side 4 + n, bit 4: always hierarchical,
- * bit 5: three levels, bits 6-7: max_size - 1), one byte a cell (low 3 bits: 0-1 blocked, 2-5 cost
- * 1, 6-7 cost 2-3; missing cells cost 1), then up to 4 edits of 2 bytes
+ * bit 5: three levels, bits 6-7: max_size - 1), one byte a cell (low 3
+ * bits: 0-1 blocked, 2-5 cost 1, 6-7 cost 2-3; missing cells cost 1), then up to 4 edits of 2 bytes
  * (cell index modulo the cells, cost as for cells). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,56 +82,43 @@ static void check_path(const cairn_grid *g, const cairn_point *p, size_t n,
   CHECK(sum == cost);
 }
 
-/* Whether a unit of size k stands at p: its block on the map and open. */
-static int fits(const cairn_grid *g, cairn_point p, int32_t k) {
-  for (int32_t y = p.y; y < p.y + k; y++)
-    for (int32_t x = p.x; x < p.x + k; x++)
-      if (!cairn_grid_contains(g, x, y) || !cairn_grid_cost(g, x, y)) return 0;
-  return 1;
-}
-
-/* The dearest terrain under the block of a unit of size k at p. */
-static uint8_t block_cost(const cairn_grid *g, cairn_point p, int32_t k) {
-  uint8_t most = 0;
-  for (int32_t y = p.y; y < p.y + k; y++)
-    for (int32_t x = p.x; x < p.x + k; x++) {
-      uint8_t c = cairn_grid_cost(g, x, y);
-      most = c > most ? c : most;
+/* The grid a unit of size k moves on, as the definition reads it: a cell
+ * keeps the dearest terrain of the k x k block at it where the whole
+ * block is on the map and open, else it is blocked. A unit's path is legal
+ * and costs what it says exactly when check_path accepts it there (every
+ * position open, no corner cut between positions, each step paying the
+ * position it enters). */
+static cairn_grid *eroded(const cairn_grid *g, int32_t k) {
+  const int32_t wd = cairn_grid_width(g), ht = cairn_grid_height(g);
+  cairn_grid *e = NULL;
+  CHECK(cairn_grid_create(wd, ht, 1, NULL, &e) == CAIRN_OK);
+  for (int32_t y = 0; y < ht; y++)
+    for (int32_t x = 0; x < wd; x++) {
+      uint8_t most = 0;
+      int open = 1;
+      for (int32_t by = y; by < y + k; by++)
+        for (int32_t bx = x; bx < x + k; bx++) {
+          const uint8_t c = cairn_grid_contains(g, bx, by) ? cairn_grid_cost(g, bx, by) : 0;
+          open = open && c;
+          most = c > most ? c : most;
+        }
+      CHECK(cairn_grid_set_cost(e, x, y, open ? most : 0) == CAIRN_OK);
     }
-  return most;
-}
-
-/* A path of a unit of size k is legal and costs `cost` (see the top). */
-static void check_sized_path(const cairn_grid *g, const cairn_point *p, size_t n,
-                             cairn_point a, cairn_point b, int32_t k, cairn_cost cost) {
-  CHECK(p != NULL && n >= 1);
-  CHECK(p[0].x == a.x && p[0].y == a.y && p[n - 1].x == b.x && p[n - 1].y == b.y);
-  cairn_cost sum = 0;
-  for (size_t i = 0; i < n; i++) {
-    CHECK(fits(g, p[i], k));
-    if (!i) continue;
-    int32_t dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
-    CHECK(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy));
-    if (dx && dy) {
-      CHECK(fits(g, (cairn_point){p[i - 1].x + dx, p[i - 1].y}, k));
-      CHECK(fits(g, (cairn_point){p[i - 1].x, p[i - 1].y + dy}, k));
-    }
-    sum += (dx && dy ? CAIRN_COST_DIAG : CAIRN_COST_ONE) * block_cost(g, p[i], k);
-  }
-  CHECK(sum == cost);
+  return e;
 }
 
 /* Size k: A* (its answer must hold of the unit's ends), Dijkstra, the
  * hierarchy and a field agree, and their paths are the unit's. */
 static void check_size(world *w, int32_t k) {
+  cairn_grid *e = eroded(w->grid, k);
   cairn_search_opts o = cairn_search_defaults();
   o.size = k;
   cairn_result ar, dr;
   cairn_status st = cairn_astar(w->search, w->grid, w->start, w->goal, &o, &ar);
-  const int ends_fit = fits(w->grid, w->start, k) && fits(w->grid, w->goal, k);
+  const int goal_fits = cairn_grid_cost(e, w->goal.x, w->goal.y) != 0;
+  const int ends_fit = goal_fits && cairn_grid_cost(e, w->start.x, w->start.y) != 0;
   CHECK(ends_fit ? st == CAIRN_OK || st == CAIRN_NO_PATH : st == CAIRN_ERR_BLOCKED);
-  if (st == CAIRN_OK)
-    check_sized_path(w->grid, ar.path, ar.path_len, w->start, w->goal, k, ar.cost);
+  if (st == CAIRN_OK) check_path(e, ar.path, ar.path_len, w->start, w->goal, ar.cost);
   cairn_status ds = cairn_dijkstra_nearest(w->search, w->grid, w->start, &w->goal, 1, &o, &dr);
   CHECK(ds == st && (st != CAIRN_OK || dr.cost == ar.cost));
   cairn_hpa_path_opts po = w->path_opts;
@@ -141,12 +128,13 @@ static void check_size(world *w, int32_t k) {
   CHECK(hs == st);
   if (hs == CAIRN_OK) {
     CHECK(hr.cost >= ar.cost);
-    check_sized_path(w->grid, hr.path, hr.path_len, w->start, w->goal, k, hr.cost);
+    check_path(e, hr.path, hr.path_len, w->start, w->goal, hr.cost);
   }
+  cairn_grid_destroy(e);
   cairn_flow_opts fo = cairn_flow_defaults();
   fo.size = k;
   cairn_status fs = cairn_field_build(w->builder, w->fresh, w->grid, &w->goal, 1, &fo);
-  CHECK(fs == CAIRN_OK || (fs == CAIRN_ERR_BLOCKED && !fits(w->grid, w->goal, k)));
+  CHECK(fs == CAIRN_OK || (fs == CAIRN_ERR_BLOCKED && !goal_fits));
   if (fs != CAIRN_OK) return;
   cairn_cost fc = cairn_field_cost(w->fresh, w->start.x, w->start.y);
   CHECK(st == CAIRN_OK ? fc == ar.cost : fc == CAIRN_COST_INF);
