@@ -230,8 +230,9 @@ static inline cairn_rect hpa_cluster_reach(const cairn_hpa *h, const hpa_cluster
 }
 
 /* Whether every open cell of rect r (map coordinates) has the same
- * terrain cost. */
+ * terrain cost: at once on a grid of one terrain. */
 static inline bool hpa_one_terrain(const cairn_hpa *h, cairn_rect r) {
+  if (cairn_grid_uniform(h->grid)) return true;
   uint8_t first = 0;
   for (int32_t y = r.y; y < r.y + r.h; y++) {
     const uint8_t *row = h->cost + hpa_index(h, r.x, y);

@@ -196,7 +196,7 @@ static bool scratch_room(const cairn_hpa *h, sizes_scratch *sc, uint32_t n) {
  * clearances directly (hpa_sizes_search.c). */
 static bool sizes_one_terrain(const cairn_hpa *h, const hpa_cluster *c, const hpa_csize *z) {
   if (z->slayered) return false;
-  return cairn_grid_uniform(h->grid) || hpa_one_terrain(h, hpa_cluster_reach(h, c));
+  return hpa_one_terrain(h, hpa_cluster_reach(h, c));
 }
 
 /* Per position of the cluster, the largest size (up to its fit) whose
