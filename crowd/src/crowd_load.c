@@ -194,6 +194,15 @@ static int drive_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
          !(fabsf(vy) * dt > CROWD_DRIVE_STEP_MAX);
 }
 
+/* A velocity the tick can have left: steering keeps it within the speed
+ * circle (under 0.95 cells a tick), a drive within 0.9 cells a tick on
+ * each axis. A finite but huge one would overflow the avoidance's
+ * products into NaN positions. */
+static int velocity_ok(const cairn_crowd *c, float vx, float vy) {
+  float dt = c->opts.dt;
+  return fabsf(vx) * dt <= 1.0f && fabsf(vy) * dt <= 1.0f;
+}
+
 /* A live agent's values as cairn_crowd_add and the tick keep them. */
 static int agent_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
   float x = AT_F32(v->x, s), y = AT_F32(v->y, s), r = AT_F32(v->radius, s);
@@ -204,7 +213,8 @@ static int agent_ok(const cairn_crowd *c, const crowd_view *v, uint32_t s) {
       AT_U8(v->wp_partial, s) > WP_FIRST)
     return 0;
   if (!finite_all(x, y, AT_F32(v->vx, s), AT_F32(v->vy, s)) ||
-      !finite_all(AT_F32(v->offx, s), AT_F32(v->offy, s), r, sp))
+      !finite_all(AT_F32(v->offx, s), AT_F32(v->offy, s), r, sp) ||
+      !velocity_ok(c, AT_F32(v->vx, s), AT_F32(v->vy, s)))
     return 0;
   if (x < 0.0f || y < 0.0f || x >= (float)c->width || y >= (float)c->height) return 0;
   /* a formation offset spans at most the group, so the map */

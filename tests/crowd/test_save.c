@@ -9,12 +9,12 @@
  * queries around an agent teleported just before the save, its figures),
  * and it drains the same events, with the user values they had, as the
  * run never interrupted; save, load, save gives the same bytes; every
- * truncation, every bit flip, another map or other options are refused
- * and leave the crowd exactly as it was, as does a load whose memory runs
- * out at any allocation; a removed agent's handle stays stale; a crowd
- * following a field of the caller's, or whose grid changed unreported, is
- * not saved, and a load's refusal is the crowd's error detail too; the
- * size query and the files. */
+ * truncation, every bit flip, a runaway velocity, another map or other
+ * options are refused and leave the crowd exactly as it was, as does a
+ * load whose memory runs out at any allocation; a removed agent's handle
+ * stays stale; a crowd following a field of the caller's, or whose grid
+ * changed unreported, is not saved, and a load's refusal is the crowd's
+ * error detail too; the size query and the files. */
 #include "test_crowd_util.h"
 
 #include <stdio.h>
@@ -775,6 +775,54 @@ static void survives_sealed_corruption(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* The only place of the 4 bytes of f in a save. */
+static size_t place_of_float(const uint8_t *b, size_t len, float f) {
+  size_t at = len;
+  for (size_t k = 0; k + 4 <= len; k++)
+    if (memcmp(b + k, &f, 4) == 0) {
+      assert_int_equal(at, len); /* once */
+      at = k;
+    }
+  assert_true(at < len);
+  return at;
+}
+
+/* A velocity no tick leaves (over one cell a tick on an axis), finite or
+ * not, is refused: a huge one overflowed the avoidance into NaN
+ * positions. One just within is taken and ticks on. */
+static void refuses_runaway_velocities(void **state) {
+  (void)state;
+  cairn_grid *g = small_grid();
+  cairn_crowd *src = small_crowd(g, NULL, 7), *dst = small_crowd(g, NULL, 3);
+  const float mark = 7.123f; /* 0.71 cells a tick at dt 0.1: one a tick can leave */
+  src->vy[2] = mark;
+  size_t len, before_len;
+  uint8_t *bytes = tc_save_of(src, &len), *before = tc_save_of(dst, &before_len);
+  size_t at = place_of_float(bytes, len, mark);
+  const float bad[] = {3e38f, -3e38f, 10.5f, -10.5f, INFINITY, NAN};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    memcpy(bytes + at, &bad[k], 4);
+    tc_reseal(bytes, len);
+    assert_refused(dst, bytes, len, CAIRN_ERR_PARSE, before, before_len, 1);
+  }
+  const float within = 9.9f; /* 0.99 cells a tick */
+  memcpy(bytes + at, &within, 4);
+  tc_reseal(bytes, len);
+  cairn_error err;
+  assert_int_equal(cairn_crowd_load(dst, bytes, len, &err), CAIRN_OK);
+  for (int t = 0; t < 20; t++) {
+    assert_int_equal(cairn_crowd_tick(dst), CAIRN_OK);
+    cairn_crowd_stats st;
+    cairn_crowd_get_stats(dst, &st);
+    assert_int_equal(st.non_finite, 0);
+  }
+  free(before);
+  free(bytes);
+  cairn_crowd_destroy(src);
+  cairn_crowd_destroy(dst);
+  cairn_grid_destroy(g);
+}
+
 /* A crowd like the small one but for what `change` alters. */
 static void assert_mismatch(const uint8_t *bytes, size_t len, const cairn_grid *g,
                             const cairn_crowd_opts *o, const char *says) {
@@ -1290,6 +1338,7 @@ int main(void) {
       cmocka_unit_test(resume_driven),
       cmocka_unit_test(refuses_truncations_and_bit_flips),
       cmocka_unit_test(survives_sealed_corruption),
+      cmocka_unit_test(refuses_runaway_velocities),
       cmocka_unit_test(refuses_another_map_or_options),
       cmocka_unit_test(sizes_and_arguments),
       cmocka_unit_test(files),

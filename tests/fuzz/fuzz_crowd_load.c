@@ -144,8 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
  * -Icore/include -Icrowd/include -Iflowfield/include -Ihierarchy/include
  * -Icore/src/private with the libraries, run in corpus/crowd_load/. Each
  * seed: a mode byte (0: sealed, 1: as is), then a save after some ticks
- * of some orders; three are broken on purpose (cut short, a bit flipped,
- * an event of no kind sealed in). */
+ * of some orders; four are broken on purpose (cut short, a bit flipped,
+ * an event of no kind sealed in, a runaway velocity). */
 static void write_bytes(const char *name, const uint8_t *b, size_t len, uint8_t mode) {
   FILE *f = fopen(name, "wb");
   CHECK(f != NULL);
@@ -186,6 +186,14 @@ static void write_broken(const cairn_crowd *c) {
   free(b);
 }
 
+/* Where the 4 bytes of v are in b, if they are there once; else len. */
+static size_t only_place(const uint8_t *b, size_t len, float v) {
+  size_t at = len, seen = 0;
+  for (size_t k = 0; k + 4 <= len; k++)
+    if (memcmp(b + k, &v, 4) == 0) at = k, seen++;
+  return seen == 1 ? at : len;
+}
+
 static cairn_agent add(cairn_crowd *c, float x, float y, uint64_t user) {
   cairn_agent_params p = {x, y, 0.3f, 1.5f, 0, user};
   cairn_agent a;
@@ -195,6 +203,38 @@ static cairn_agent add(cairn_crowd *c, float x, float y, uint64_t user) {
 
 static void ticks(cairn_crowd *c, int n) {
   for (int t = 0; t < n; t++) CHECK(cairn_crowd_tick(c) == CAIRN_OK);
+}
+
+/* Six agents in a row on a field, their velocities made finite but more
+ * than any tick leaves (3.4e38 cells a second, the signs alternating):
+ * the loader refuses them, as a huge one would overflow the avoidance
+ * into NaN positions. Each velocity is found by its value, where that
+ * value is in the save once. */
+static void write_runaway(void) {
+  cairn_crowd *c = new_crowd();
+  cairn_agent a[6];
+  for (int k = 0; k < 6; k++) a[k] = add(c, 2.5f + 0.5f * (float)k, 2.5f, 300 + (uint64_t)k);
+  cairn_point goal = {12, 10};
+  CHECK(cairn_crowd_order_field(c, a, 6, &goal, 1) == CAIRN_OK);
+  ticks(c, 3);
+  size_t len, changed = 0;
+  uint8_t *b = save_of(c, &len);
+  for (int k = 0; k < 6; k++) {
+    cairn_agent_info info;
+    CHECK(cairn_crowd_get(c, a[k], &info) == CAIRN_OK);
+    const float v[2] = {info.vx, info.vy};
+    for (int i = 0; i < 2; i++) {
+      size_t at = only_place(b, len, v[i]);
+      if (v[i] == 0.0f || at == len) continue;
+      const float huge = (k + i) % 2 ? -3.4e38f : 3.4e38f;
+      memcpy(b + at, &huge, 4);
+      changed++;
+    }
+  }
+  CHECK(changed >= 4);
+  write_bytes("runaway_velocity", b, len, 0);
+  free(b);
+  cairn_crowd_destroy(c);
 }
 
 /* Units that stay around one cell, a driven one, an agent removed and
@@ -244,6 +284,7 @@ int main(void) {
   write_broken(c);
   cairn_crowd_destroy(c);
   write_staying();
+  write_runaway();
   return 0;
 }
 #endif
