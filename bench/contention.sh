@@ -9,8 +9,10 @@
 #   march      8 groups of 500 on Berlin_0_256 that stay where they arrive
 #              (cairn march --arrive stay: bodies held at their goals, the
 #              events drained each tick), TICKS ticks
-#   hpa        the HPA* build of random512-10-0 and TheFrozenSea (cairn path
-#              --algo hpa --json: preprocess_ms), HPA_REPS builds a round
+#   hpa        the HPA* build of random512-10-0 and TheFrozenSea, and of two
+#              small maps whose builds take milliseconds, 32room_000 and
+#              den011d (cairn path --algo hpa --json: preprocess_ms),
+#              HPA_REPS builds a round
 #   hpa-load   the load of the same hierarchies, saved once before the
 #              rounds (--load-hierarchy: preprocess_ms), HPA_REPS a round
 # and prints, per case, the median over the rounds of the median tick and
@@ -67,7 +69,7 @@ command -v python3 >/dev/null 2>&1 || {
   echo "contention.sh: python3 not found (it reads the JSON)" >&2
   exit 1
 }
-for m in random512-10-0 TheFrozenSea Berlin_0_256; do
+for m in random512-10-0 TheFrozenSea 32room_000 den011d Berlin_0_256; do
   if [ ! -f "$mai/maps/$m.map" ] || [ ! -f "$mai/scen/$m.map.scen" ]; then
     echo "contention.sh: $mai/maps/$m.map or its .scen is missing (set MOVINGAI)" >&2
     exit 1
@@ -132,14 +134,18 @@ one_round() {
     --ticks "$big_ticks"
   run march "$2" "$1" "$cairn" march --map "$mai/maps/Berlin_0_256.map" --groups 8 \
     --units 500 --arrive stay --ticks "$ticks"
-  for m in random512-10-0 TheFrozenSea; do
+  for m in random512-10-0 TheFrozenSea 32room_000 den011d; do
     ends=$(endpoints "$m")
     k=0
     while [ "$k" -lt "$hpa_reps" ]; do
       run "hpa-$m" "$2" "$1" "$cairn" path --map "$mai/maps/$m.map" --from "${ends% *}" \
         --to "${ends#* }" --algo hpa
-      run "hpa-load-$m" "$2" "$1" "$cairn" path --map "$mai/maps/$m.map" --from "${ends% *}" \
-        --to "${ends#* }" --algo hpa --load-hierarchy "$tmp/$m.hpa"
+      case $m in
+      random512-10-0 | TheFrozenSea)
+        run "hpa-load-$m" "$2" "$1" "$cairn" path --map "$mai/maps/$m.map" \
+          --from "${ends% *}" --to "${ends#* }" --algo hpa --load-hierarchy "$tmp/$m.hpa"
+        ;;
+      esac
       k=$((k + 1))
     done
   done
@@ -199,7 +205,9 @@ rows = [("horde 10,000, settlement", "horde", "median_tick_ms", "median tick ms"
         ("hpa random512-10-0", "hpa-random512-10-0", "preprocess_ms", "build ms"),
         ("", "hpa-load-random512-10-0", "preprocess_ms", "load ms"),
         ("hpa TheFrozenSea", "hpa-TheFrozenSea", "preprocess_ms", "build ms"),
-        ("", "hpa-load-TheFrozenSea", "preprocess_ms", "load ms")]
+        ("", "hpa-load-TheFrozenSea", "preprocess_ms", "load ms"),
+        ("hpa 32room_000", "hpa-32room_000", "preprocess_ms", "build ms"),
+        ("hpa den011d", "hpa-den011d", "preprocess_ms", "build ms")]
 print("%-28s %-15s %10s %10s %7s" % ("case", "", "1 thread", "2 threads", "2/1"))
 for label, case, field, what in rows:
     one, n = median_over_rounds(case, 1, field)

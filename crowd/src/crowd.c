@@ -53,7 +53,7 @@ static void free_arrays(cairn_crowd *c) {
               sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1));
   cairn__free(&c->alloc, c->blk_sum, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c));
   size_t nw = cairn__workers_count(&c->workers);
-  cairn__free(&c->alloc, c->wblk, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c));
+  cairn__free(&c->alloc, c->wblk, sizeof *c->wblk * nw * cairn__crowd_wblk_row(c));
   cairn__free(&c->alloc, c->wblk_tick, sizeof *c->wblk_tick * nw);
   cairn__free(&c->alloc, c->wsum, sizeof *c->wsum * nw);
   cairn__free(&c->alloc, c->todo_n, sizeof *c->todo_n * commit_tasks(c));
@@ -73,7 +73,7 @@ static cairn_status alloc_arrays(cairn_crowd *c) {
                   &c->alloc, sizeof *c->blk_sum * cairn__crowd_bin_blocks(c)));
   size_t nw = cairn__workers_count(&c->workers);
   ok = ok && (c->wblk = cairn__alloc_zero(
-                  &c->alloc, sizeof *c->wblk * nw * cairn__crowd_bin_blocks(c)));
+                  &c->alloc, sizeof *c->wblk * nw * cairn__crowd_wblk_row(c)));
   ok = ok && (c->wblk_tick = cairn__alloc_zero(&c->alloc, sizeof *c->wblk_tick * nw));
   ok = ok && (c->wsum = cairn__alloc_zero(&c->alloc, sizeof *c->wsum * nw));
   ok = ok && (c->todo_n = cairn__alloc_zero(&c->alloc, sizeof *c->todo_n * commit_tasks(c)));
@@ -351,7 +351,7 @@ size_t cairn_crowd_memory(const cairn_crowd *c) {
          sizeof *c->bin_start * ((size_t)c->nbx * (size_t)c->nby + 1) +
          sizeof *c->blk_sum * cairn__crowd_bin_blocks(c) +
          cairn__workers_count(&c->workers) *
-             (sizeof *c->wblk * cairn__crowd_bin_blocks(c) + sizeof *c->wblk_tick +
+             (sizeof *c->wblk * cairn__crowd_wblk_row(c) + sizeof *c->wblk_tick +
               sizeof *c->wsum) +
          sizeof *c->ring * c->ring_cap + sizeof *c->smooth * c->smooth_cap +
          (c->cached ? sizeof *c->cached * c->smooth_cap : 0) +

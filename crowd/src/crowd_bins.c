@@ -44,7 +44,7 @@ static uint32_t bin_of(const cairn_crowd *c, float x, float y) {
  * the tick (the row of a worker that ran none is stale, and skipped). */
 static uint32_t *worker_blocks(cairn_crowd *c, uint32_t w) {
   size_t nblk = cairn__crowd_bin_blocks(c);
-  uint32_t *row = c->wblk + (size_t)w * nblk;
+  uint32_t *row = c->wblk + (size_t)w * cairn__crowd_wblk_row(c);
   if (c->wblk_tick[w] != c->tick + 1) {
     memset(row, 0, sizeof *row * nblk);
     c->wblk_tick[w] = c->tick + 1;
@@ -81,13 +81,13 @@ static void block_bounds(const cairn_crowd *c, size_t blk, size_t *b0, size_t *b
 /* On the caller, over the few blocks: each block's offset, summed from the
  * workers' rows; the total. */
 void cairn__crowd_block_offsets(cairn_crowd *c) {
-  size_t nblk = cairn__crowd_bin_blocks(c);
+  size_t nblk = cairn__crowd_bin_blocks(c), row = cairn__crowd_wblk_row(c);
   uint32_t nw = cairn__workers_count(&c->workers);
   uint32_t run = 0;
   for (size_t i = 0; i < nblk; i++) {
     uint32_t t = 0;
     for (uint32_t w = 0; w < nw; w++)
-      if (c->wblk_tick[w] == c->tick + 1) t += c->wblk[(size_t)w * nblk + i];
+      if (c->wblk_tick[w] == c->tick + 1) t += c->wblk[(size_t)w * row + i];
     c->blk_sum[i] = run;
     run += t;
   }

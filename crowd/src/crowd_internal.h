@@ -245,6 +245,13 @@ static inline size_t cairn__crowd_bin_blocks(const cairn_crowd *c) {
   return (nb + CROWD_BIN_BLOCK - 1) / CROWD_BIN_BLOCK;
 }
 
+/* The per-block counts of one worker (wblk) are this many apart, a
+ * multiple of 128 bytes: two workers' counts in one cache line would pass
+ * it between their cores on every agent counted. */
+static inline size_t cairn__crowd_wblk_row(const cairn_crowd *c) {
+  return (cairn__crowd_bin_blocks(c) + 31) / 32 * 32;
+}
+
 /* 1 for a blocked cell or one off the grid (inline: the tick asks it
  * several times an agent). */
 static inline int cairn__crowd_blocked(const cairn_crowd *c, int32_t x, int32_t y) {

@@ -52,11 +52,18 @@ static void commit_task(void *arg, uint32_t t, uint32_t w) {
   uint64_t from, to, per = cairn__crowd_light_chunk(c);
   cairn__crowd_span(c->n_binned, per, t - nblk, &from, &to);
   uint32_t *list = c->todo + from, m = 0;
+  /* counted here, added to the worker's once: the workers' counts lie
+   * side by side, and a write per agent would pass their cache line
+   * between the cores */
+  crowd_counts n = {0, 0, 0};
   for (uint64_t k = from; k < to; k++) {
-    commit_one(c, (uint32_t)k, &c->wsum[w]);
+    commit_one(c, (uint32_t)k, &n);
     list[m] = (uint32_t)k;
     m += (uint32_t)needs_pass(c, (uint32_t)k);
   }
+  c->wsum[w].overlaps += n.overlaps;
+  c->wsum[w].in_wall += n.in_wall;
+  c->wsum[w].non_finite += n.non_finite;
   c->todo_n[t - nblk] = m;
 }
 

@@ -5,7 +5,6 @@
  * than a small edit has tasks. */
 #include "hpa_internal.h"
 
-#include <stdalign.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -47,7 +46,10 @@ static void pass_task(void *arg, uint32_t task, uint32_t worker) {
 cairn_status cairn__hpa_run_pass(const cairn_hpa *h, const hpa_pass *p, size_t n) {
   const cairn_allocator *a = &h->alloc;
   const size_t workers = cairn__workers_count(&h->workers);
-  const size_t align = alignof(max_align_t);
+  /* each worker's scratch two cache lines apart at least: their hot
+   * fields (a queue's length, say) in one line would pass it between the
+   * cores on every write (a landmark fill ran at half speed so) */
+  const size_t align = 128;
   const size_t stride = (p->scratch_size + align - 1) / align * align;
   pass_slot *slot = cairn__alloc_zero(a, workers * sizeof *slot);
   unsigned char *scratch = cairn__alloc_zero(a, workers * stride);
