@@ -5,9 +5,7 @@
  * a thread the system has descheduled delays a run by at most the task it
  * holds, never by a share it has not started. A thread with nothing to do
  * polls briefly, yielding its core all the while, then blocks on a
- * condition variable: an idle pool uses no CPU. A worker the system put
- * on the caller's CPU (the other cores busy with the game's threads)
- * takes no task, and the caller then runs alone for a while. */
+ * condition variable: an idle pool uses no CPU. */
 #if !defined(_WIN32) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
@@ -78,8 +76,7 @@ static void cond_broadcast(pool_cond *c) { pthread_cond_broadcast(c); }
 #endif
 
 /* 64-bit claim counter and 32-bit done counter, ordered (acquire/release):
- * a task's writes are visible to the caller once it counts as done. The
- * 32-bit loads and stores serve the pool's other shared words too. */
+ * a task's writes are visible to the caller once it counts as done. */
 #if defined(_MSC_VER) && !defined(__clang__)
 static uint64_t load64(const uint64_t *p) {
   return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, 0, 0);
@@ -97,10 +94,10 @@ static void store64(uint64_t *p, uint64_t v) {
 static uint32_t add_done(uint32_t *p) {
   return (uint32_t)_InterlockedIncrement((volatile long *)p);
 }
-static uint32_t load32(const uint32_t *p) {
+static uint32_t load_done(const uint32_t *p) {
   return (uint32_t)_InterlockedCompareExchange((volatile long *)p, 0, 0);
 }
-static void store32(uint32_t *p, uint32_t v) {
+static void store_done(uint32_t *p, uint32_t v) {
   _InterlockedExchange((volatile long *)p, (long)v);
 }
 #else
@@ -112,8 +109,8 @@ static int cas64(uint64_t *p, uint64_t *expect, uint64_t want) {
 static void store64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 /* the count after this task */
 static uint32_t add_done(uint32_t *p) { return __atomic_add_fetch(p, 1u, __ATOMIC_ACQ_REL); }
-static uint32_t load32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store32(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static uint32_t load_done(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static void store_done(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 #endif
 
 /* ---- waiting: a short, yielding spin, then sleep --------------------- */
@@ -144,19 +141,6 @@ static void yield_core(void) {
   SwitchToThread();
 #else
   sched_yield();
-#endif
-}
-
-/* The CPU the calling thread runs on, plus one; 0 where the system does
- * not say. */
-static uint32_t current_cpu(void) {
-#if defined(CAIRN_WIN32_THREADS)
-  return (uint32_t)GetCurrentProcessorNumber() + 1u;
-#elif defined(__linux__)
-  int c = sched_getcpu();
-  return c < 0 ? 0u : (uint32_t)c + 1u;
-#else
-  return 0;
 #endif
 }
 
@@ -203,61 +187,38 @@ struct cairn_pool {
   int stop;
   uint64_t next;         /* gen << 32 | next unclaimed task (atomic) */
   uint32_t done;         /* tasks returned in this job (atomic) */
-  uint32_t caller_cpu;   /* the caller's CPU + 1 as it published the job,
-                            0 if unknown (atomic) */
-  uint32_t shared;       /* a worker found itself on that CPU (atomic) */
-  uint32_t solo_left;    /* runs the caller takes alone before it wakes
-                            the workers again (under run_lock) */
-  uint32_t solo_next;    /* how many after the next shared run */
 #endif
 };
 
 #if !defined(CAIRN_NO_THREADS)
-/* Whether this worker runs on the caller's CPU. Where the game's threads
- * fill the other cores, the system may put a woken worker beside the
- * caller: it then takes time from the caller and adds none, and a task it
- * holds when the caller runs out of them keeps the caller waiting. Such a
- * worker stays out of the job (and says so) and sleeps. */
-static int beside_caller(cairn_pool *p) {
-  const uint32_t c = load32(&p->caller_cpu);
-  if (!c || current_cpu() != c) return 0;
-  store32(&p->shared, 1);
-  return 1;
-}
-
 /* Claims and runs tasks of job `gen` until none is left (or a newer job
- * replaced it, seen by a thread that woke late); a worker stops where it
- * finds itself beside the caller. Returns how many it ran. */
-static uint32_t work(cairn_pool *p, uint32_t gen, cairn_task_fn fn, void *arg,
-                     uint32_t n, uint32_t worker) {
+ * replaced it, seen by a thread that woke late). */
+static void work(cairn_pool *p, uint32_t gen, cairn_task_fn fn, void *arg,
+                 uint32_t n, uint32_t worker) {
   uint64_t v = load64(&p->next);
-  uint32_t ran = 0;
   for (;;) {
-    if ((uint32_t)(v >> 32) != gen || (uint32_t)v >= n) return ran;
-    if (worker && beside_caller(p)) return ran;
+    if ((uint32_t)(v >> 32) != gen || (uint32_t)v >= n) return;
     if (!cas64(&p->next, &v, v + 1)) continue; /* v reloaded */
     fn(arg, (uint32_t)v, worker);
-    ran++;
     if (add_done(&p->done) == n) {
       cairn__mutex_lock(&p->lock);
       if (p->caller_waits) cond_signal(&p->finished);
       cairn__mutex_unlock(&p->lock);
-      return ran;
+      return;
     }
     v = load64(&p->next);
   }
 }
 
-/* A job other than `seen` was published (the claim counter names it), or
- * the worker polling for one is beside the caller: it sleeps then. */
+/* A job other than `seen` was published (the claim counter names it). */
 static int new_job(const void *pool, uint32_t seen) {
-  cairn_pool *p = (cairn_pool *)pool;
-  return (uint32_t)(load64(&p->next) >> 32) != seen || beside_caller(p);
+  const cairn_pool *p = pool;
+  return (uint32_t)(load64(&p->next) >> 32) != seen;
 }
 
 /* The job of n tasks has none running any more. */
 static int job_done(const void *pool, uint32_t n) {
-  return load32(&((const cairn_pool *)pool)->done) == n;
+  return load_done(&((const cairn_pool *)pool)->done) == n;
 }
 
 #if defined(CAIRN_WIN32_THREADS)
@@ -299,20 +260,6 @@ static void *worker_main(void *arg) {
 #endif
 }
 
-/* After a run whose tasks all fell to the caller while a worker found
- * itself beside it, the next 1, 2, 4 ... 64 runs (doubling while that goes
- * on) are the caller's alone, woken for by no worker; any other run starts
- * the count again. A caller whose other cores are taken so runs as one
- * thread would, and tries the workers again now and then. */
-static void solo_after(cairn_pool *p, bool all_mine) {
-  if (!all_mine || !load32(&p->shared)) {
-    p->solo_next = 0;
-    return;
-  }
-  p->solo_next = !p->solo_next ? 1 : p->solo_next < 64 ? 2 * p->solo_next : 64;
-  p->solo_left = p->solo_next;
-}
-
 static void pool_run(void *user, uint32_t n, cairn_task_fn fn, void *arg) {
   cairn_pool *p = user;
   if (n < 2) { /* nothing to share */
@@ -320,20 +267,12 @@ static void pool_run(void *user, uint32_t n, cairn_task_fn fn, void *arg) {
     return;
   }
   cairn__mutex_lock(&p->run_lock);
-  if (p->solo_left) { /* a worker was beside the caller lately */
-    p->solo_left--;
-    cairn__mutex_unlock(&p->run_lock);
-    for (uint32_t t = 0; t < n; t++) fn(arg, t, 0);
-    return;
-  }
   cairn__mutex_lock(&p->lock);
   uint32_t gen = ++p->gen;
-  store32(&p->caller_cpu, current_cpu());
-  store32(&p->shared, 0);
   p->fn = fn;
   p->arg = arg;
   p->n = n;
-  store32(&p->done, 0);
+  store_done(&p->done, 0);
   store64(&p->next, (uint64_t)gen << 32);
   /* wake no more sleepers than there are tasks for; a thread still
    * awake from the last job sees the new one when it takes the lock */
@@ -344,15 +283,14 @@ static void pool_run(void *user, uint32_t n, cairn_task_fn fn, void *arg) {
     for (uint32_t i = 0; i < want; i++) cond_signal(&p->wake);
   }
   cairn__mutex_unlock(&p->lock);
-  const uint32_t mine = work(p, gen, fn, arg, n, 0);
+  work(p, gen, fn, arg, n, 0);
   if (!spin_until(job_done, p, n)) {
     cairn__mutex_lock(&p->lock);
     p->caller_waits = 1;
-    while (load32(&p->done) != n) cond_wait(&p->finished, &p->lock);
+    while (load_done(&p->done) != n) cond_wait(&p->finished, &p->lock);
     p->caller_waits = 0;
     cairn__mutex_unlock(&p->lock);
   }
-  solo_after(p, mine == n);
   cairn__mutex_unlock(&p->run_lock);
 }
 

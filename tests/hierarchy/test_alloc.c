@@ -2,7 +2,8 @@
  * at every allocation, never crash or leak; after a failed edit the
  * hierarchy is stale (queries and nodes refused) until an update, which
  * recovers it wherever it falls; the caller's allocator is never entered
- * from two threads at once by the parallel build; and the core's path buffer
+ * from two threads at once by the parallel build, and a small grid left to
+ * pick its threads builds on the caller alone; and the core's path buffer
  * failing through the core alone. */
 #include "test_jobs.h"
 #include "test_util.h"
@@ -586,6 +587,30 @@ static void allocator_never_concurrent(void **state) {
   assert_true(most_callers >= 2);
 }
 
+/* A grid under 65,536 cells with the default thread count (0, every
+ * core) builds on the calling thread alone: only it calls the allocator,
+ * where a worker would take scratch for its first task. */
+static void small_grid_builds_on_the_caller(void **state) {
+  (void)state;
+  uint64_t rng = 0x5a11;
+  cairn_grid *g = tu_random_grid(&rng, 160, 128, 25, 3);
+  conc_alloc c;
+  memset(&c, 0, sizeof c);
+  assert_int_equal(pthread_mutex_init(&c.lock, NULL), 0);
+  cairn_allocator a = {conc_fn, &c};
+  cairn_hpa_opts o = cairn_hpa_defaults();
+  assert_int_equal(o.threads, 0);
+  o.cluster = 8;
+  cairn_hpa *h = NULL;
+  assert_int_equal(cairn_hpa_create(g, &o, &a, &h), CAIRN_OK);
+  print_message("160 x 128, threads 0: %d thread(s) called the allocator\n", c.callers);
+  assert_int_equal(c.callers, 1);
+  assert_matches_fresh(h, g, 8, &rng, 10);
+  cairn_hpa_destroy(h);
+  pthread_mutex_destroy(&c.lock);
+  cairn_grid_destroy(g);
+}
+
 /* core/src/search.c, ensure_path, through the core alone: every allocation
  * of a search whose path outgrows the buffer fails in turn, from a fresh
  * context and from one whose buffer holds 64 points. The failed search
@@ -658,6 +683,7 @@ int main(void) {
       cmocka_unit_test(node_after_failed_edit),
       cmocka_unit_test(update_elsewhere_after_failed_edit),
       cmocka_unit_test(allocator_never_concurrent),
+      cmocka_unit_test(small_grid_builds_on_the_caller),
       cmocka_unit_test(core_path_buffer_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -107,8 +107,10 @@ typedef struct cairn_hpa_opts {
   /** Where builds, edits, updates, refreshes and landmarks run their
    * parallel work: the caller's job system (cairn_jobs, cairn/core.h; it
    * must outlive the hierarchy), or NULL for a pool the hierarchy owns
-   * with `threads` threads (0 = every core, 1 = the calling thread alone,
-   * at most CAIRN_JOBS_MAX_WORKERS). The result never depends on which. */
+   * with `threads` threads (0 = every core, but the calling thread alone
+   * on grids under 65,536 cells, whose build takes a millisecond or two;
+   * 1 = the calling thread alone; at most CAIRN_JOBS_MAX_WORKERS). The
+   * result never depends on which. */
   const cairn_jobs *jobs;
   int threads; /**< pool threads when jobs is NULL (see jobs) */
   /** 2: clusters only; 3: clusters and blocks of clusters; 0 (default):
