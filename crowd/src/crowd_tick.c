@@ -30,6 +30,12 @@ static int needs_pass(const cairn_crowd *c, uint32_t k) {
          (c->claims && c->nstate[k] == CAIRN_AGENT_ARRIVED);
 }
 
+static void counts_add(crowd_counts *to, const crowd_counts *from) {
+  to->overlaps += from->overlaps;
+  to->in_wall += from->in_wall;
+  to->non_finite += from->non_finite;
+}
+
 /* One agent's commit and its share of the tick's counts. */
 static void commit_one(cairn_crowd *c, uint32_t k, crowd_counts *n) {
   commit_copy(c, k, c->sslot[k]);
@@ -61,9 +67,7 @@ static void commit_task(void *arg, uint32_t t, uint32_t w) {
     list[m] = (uint32_t)k;
     m += (uint32_t)needs_pass(c, (uint32_t)k);
   }
-  c->wsum[w].overlaps += n.overlaps;
-  c->wsum[w].in_wall += n.in_wall;
-  c->wsum[w].non_finite += n.non_finite;
+  counts_add(&c->wsum[w], &n);
   c->todo_n[t - nblk] = m;
 }
 
@@ -102,11 +106,7 @@ void cairn__crowd_step(cairn_crowd *c) {
   uint32_t commits = cairn__crowd_tasks(c->n_binned, cairn__crowd_light_chunk(c));
   cairn__workers_run(jobs, nblk + commits, commit_task, c);
   crowd_counts sum = {0, 0, 0};
-  for (uint32_t w = 0; w < nw; w++) {
-    sum.overlaps += c->wsum[w].overlaps;
-    sum.in_wall += c->wsum[w].in_wall;
-    sum.non_finite += c->wsum[w].non_finite;
-  }
+  for (uint32_t w = 0; w < nw; w++) counts_add(&sum, &c->wsum[w]);
   cairn_crowd_stats *st = &c->stats;
   st->overlaps = sum.overlaps;
   st->in_wall = sum.in_wall;

@@ -525,6 +525,13 @@ static void *conc_fn(void *user, void *ptr, size_t old_size, size_t new_size) {
   return r;
 }
 
+/* c counting from nothing, and the allocator that counts into it. */
+static cairn_allocator conc_start(conc_alloc *c) {
+  memset(c, 0, sizeof *c);
+  assert_int_equal(pthread_mutex_init(&c->lock, NULL), 0);
+  return (cairn_allocator){conc_fn, c};
+}
+
 /* The caller's allocator is never entered by two threads at once: not in a
  * 2- or 4-thread build, nor in the parallel cluster (and block) rebuilds of
  * an edit and an update, with two levels and three. (Before 992e5c4 the
@@ -542,9 +549,7 @@ static void allocator_never_concurrent(void **state) {
     for (int threads = 2; threads <= 4; threads += 2) {
       cairn_grid *g = tu_random_grid(&rng, 160, 128, 25, 3);
       conc_alloc c;
-      memset(&c, 0, sizeof c);
-      assert_int_equal(pthread_mutex_init(&c.lock, NULL), 0);
-      cairn_allocator a = {conc_fn, &c};
+      cairn_allocator a = conc_start(&c);
       cairn_hpa_opts o = cairn_hpa_defaults();
       o.cluster = 8;
       o.threads = threads;
@@ -595,9 +600,7 @@ static void small_grid_builds_on_the_caller(void **state) {
   uint64_t rng = 0x5a11;
   cairn_grid *g = tu_random_grid(&rng, 160, 128, 25, 3);
   conc_alloc c;
-  memset(&c, 0, sizeof c);
-  assert_int_equal(pthread_mutex_init(&c.lock, NULL), 0);
-  cairn_allocator a = {conc_fn, &c};
+  cairn_allocator a = conc_start(&c);
   cairn_hpa_opts o = cairn_hpa_defaults();
   assert_int_equal(o.threads, 0);
   o.cluster = 8;
