@@ -66,7 +66,7 @@ cairn_status cairn__hpa_blocks_init(cairn_hpa *h, int32_t bs) {
 
 /* The blocks holding any of the listed clusters, each once (ascending). */
 static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
-                                   size_t n) {
+                                   size_t n, uint8_t *rebuilt) {
   uint32_t n_blocks = (uint32_t)h->bw * (uint32_t)h->bh;
   uint32_t *list = cairn__alloc(&h->alloc, n_blocks * sizeof *list);
   if (!list) return CAIRN_ERR_NOMEM;
@@ -83,8 +83,10 @@ static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
           list[hpa_block_of_cluster(h, (uint32_t)y * (uint32_t)h->cw + (uint32_t)x)] = 1;
   }
   size_t m = 0;
-  for (uint32_t b = 0; b < n_blocks; b++)
+  for (uint32_t b = 0; b < n_blocks; b++) {
+    if (rebuilt) rebuilt[b] = list[b] != 0;
     if (list[b]) list[m++] = b;
+  }
   cairn_status st = cairn__hpa_build_blocks(h, list, m);
   cairn__free(&h->alloc, list, n_blocks * sizeof *list);
   return st;
@@ -201,7 +203,7 @@ cairn_status cairn_hpa_create(const cairn_grid *grid,
   if (st == CAIRN_OK) {
     h->levels = o.levels ? o.levels : n_clusters >= CAIRN_HPA_AUTO_LEVEL3 ? 3 : 2;
     if (h->levels == 3) st = cairn__hpa_blocks_init(h, o.block);
-    if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters);
+    if (h->levels == 3 && st == CAIRN_OK) st = rebuild_blocks(h, all, n_clusters, NULL);
     if (h->levels == 3 && st == CAIRN_OK) st = cairn__hpa_landmarks(h, 2);
   }
   cairn__free(&a, all, n_clusters * sizeof *all);
@@ -250,6 +252,17 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
   for (uint32_t k = 0; k < n_clusters; k++) n += mark[k];
   uint32_t *ids = cairn__alloc(&h->alloc, (n ? n : 1) * sizeof *ids);
   cairn_status st = ids ? CAIRN_OK : CAIRN_ERR_NOMEM;
+  /* the landmark tables before, to repair (a whole rebuild fills them;
+   * so does an edit that finds no memory for them) */
+  hpa_lm_before before[2];
+  memset(before, 0, sizeof before);
+  uint8_t *blocks = NULL;
+  const size_t n_blocks = h->levels == 3 ? (size_t)h->bw * (size_t)h->bh : 0;
+  if (st == CAIRN_OK && !full) {
+    (void)cairn__hpa_lm_before(h, 1, &before[0]);
+    if (n_blocks && cairn__hpa_lm_before(h, 2, &before[1]) == CAIRN_OK && before[1].k)
+      blocks = cairn__alloc(&h->alloc, n_blocks);
+  }
   if (st == CAIRN_OK) {
     size_t k = 0;
     for (uint32_t c = 0; c < n_clusters; c++)
@@ -257,13 +270,17 @@ static cairn_status rebuild_marked(cairn_hpa *h, cairn_grid *grid,
     st = cairn__hpa_build_clusters(h, ids, n);
   }
   if (st == CAIRN_OK) st = cairn__hpa_assemble(h);
-  if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
+  if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n, blocks);
   cairn__free(&h->alloc, ids, (n ? n : 1) * sizeof *ids);
   if (st == CAIRN_OK && grid && !cairn_grid_islands_fresh(grid))
     st = cairn_grid_update_islands(grid);
-  if (st == CAIRN_OK) st = cairn__hpa_landmarks(h, 1);
+  if (st == CAIRN_OK) st = cairn__hpa_landmarks_repair(h, 1, &before[0], mark);
   if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
-  if (st == CAIRN_OK && h->levels == 3) st = cairn__hpa_landmarks(h, 2);
+  if (st == CAIRN_OK && h->levels == 3)
+    st = cairn__hpa_landmarks_repair(h, 2, &before[1], blocks);
+  cairn__hpa_lm_before_free(h, &before[0]);
+  cairn__hpa_lm_before_free(h, &before[1]);
+  cairn__free(&h->alloc, blocks, blocks ? n_blocks : 0);
   h->stale = st != CAIRN_OK;
   if (st == CAIRN_OK && (grid || full)) h->grid_version = cairn_grid_version(h->grid);
   h->update_ms = cairn__now_ms() - t0;
@@ -413,7 +430,7 @@ cairn_status cairn_hpa_refresh(cairn_hpa *h, uint32_t max_clusters,
     /* landmarks measure terrain alone: the kept table still holds */
     if (st == CAIRN_OK) st = cairn__hpa_put_landmarks(h);
     if (st == CAIRN_OK) st = cairn__hpa_size_graphs(h);
-    if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n);
+    if (st == CAIRN_OK && h->levels == 3) st = rebuild_blocks(h, ids, n, NULL);
     h->stale = st != CAIRN_OK;
     h->refresh_at = (ids[n - 1] + 1) % n_clusters;
     h->update_ms = cairn__now_ms() - t0;

@@ -395,6 +395,34 @@ static inline void hpa_unlock(const cairn_hpa *h) {
  * h->landmarks of them, the nodes nearest points around the map's edge,
  * one fill per landmark, each a task of a parallel pass. */
 cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level);
+/* The h->landmarks nodes a build picks on the level's graph, into nodes
+ * (*k of them, 0 when it has none). */
+cairn_status cairn__hpa_landmark_pick(const cairn_hpa *h, int level, uint32_t *nodes,
+                                      uint32_t *k);
+/* A level's landmark table before an edit rebuilds clusters and blocks
+ * (hpa_landmark_repair.c): its rows, and where each unit's nodes began
+ * (the clusters' on level 1, the blocks' on level 2). k 0: none kept (no
+ * landmarks, a layer: the edit fills them whole). */
+typedef struct hpa_lm_before {
+  int level;
+  uint32_t k;
+  uint32_t node[CAIRN_GRAPH_MAX_LANDMARKS]; /* the landmarks' old ids */
+  size_t n;                                 /* old nodes */
+  cairn_cost *cost;                         /* k rows of n */
+  uint32_t units;
+  uint32_t *first; /* each unit's old first id */
+} hpa_lm_before;
+/* Takes the level's table (none under a layer); CAIRN_ERR_NOMEM leaves b
+ * empty. */
+cairn_status cairn__hpa_lm_before(const cairn_hpa *h, int level, hpa_lm_before *b);
+void cairn__hpa_lm_before_free(const cairn_hpa *h, hpa_lm_before *b);
+/* The level's landmarks on the reassembled graph after the units marked in
+ * `rebuilt` were rebuilt, from the table b took before: the table
+ * cairn__hpa_landmarks(h, level) gives, repaired around the rebuilt units
+ * where it can be (a whole fill for a landmark that moved, and for all of
+ * them when b is empty or rebuilt NULL). */
+cairn_status cairn__hpa_landmarks_repair(cairn_hpa *h, int level, const hpa_lm_before *b,
+                                         const uint8_t *rebuilt);
 /* Puts the kept level-1 landmark table (under a layer) on h->graph. */
 cairn_status cairn__hpa_put_landmarks(cairn_hpa *h);
 /* The level-1 graph on terrain costs alone (under a layer), for landmarks. */

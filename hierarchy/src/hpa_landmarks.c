@@ -9,6 +9,7 @@
  * (either level's) per landmark, in parallel, after every assembly (node
  * ids change with edits). */
 #include "hpa_internal.h"
+#include "hpa_lm_heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,78 +90,6 @@ static cairn_point *node_cells(const cairn_hpa *h, int level, size_t n) {
   return at;
 }
 
-/* A landmark fill's queue: a 4-ary heap of (cost, node) entries without
- * an index, where an entry whose cost is no longer its node's is stale
- * and skipped. A node goes in each time its cost drops, which happens at
- * most once an edge (when the edge's tail is settled), so the graph's edge
- * count plus the source bounds it. Slots from len on hold a sentinel of
- * cost CAIRN_COST_INF (a pop puts it back in the slot it empties), so a
- * pop picks the least of four children without branches: on these small
- * graphs the heap's comparisons, not its memory, were the fills' cost
- * (mispredicted, they took about half the time of a default build). */
-typedef struct lm_entry {
-  cairn_cost g;
-  uint32_t node;
-} lm_entry;
-
-typedef struct lm_heap {
-  lm_entry *e;
-  size_t len, cap; /* cap: the edges, the source and four sentinels */
-} lm_heap;
-
-static void heap_push(lm_heap *q, cairn_cost g, uint32_t node) {
-  size_t pos = q->len++;
-  while (pos > 0) {
-    const size_t up = (pos - 1) / 4;
-    if (q->e[up].g <= g) break;
-    q->e[pos] = q->e[up];
-    pos = up;
-  }
-  q->e[pos] = (lm_entry){g, node};
-}
-
-static lm_entry heap_pop(lm_heap *q) {
-  const lm_entry top = q->e[0], last = q->e[--q->len];
-  const size_t len = q->len;
-  q->e[len].g = CAIRN_COST_INF;
-  size_t pos = 0;
-  for (;;) {
-    const size_t first = 4 * pos + 1;
-    if (first >= len) break;
-    const lm_entry *c = q->e + first;
-    const size_t a = c[1].g < c[0].g, b = c[3].g < c[2].g ? 3 : 2;
-    const size_t best = first + (c[b].g < c[a].g ? b : a);
-    if (q->e[best].g >= last.g) break;
-    q->e[pos] = q->e[best];
-    pos = best;
-  }
-  if (len) q->e[pos] = last;
-  return top;
-}
-
-/* Costs from landmark `node` to every node of g (n of them), into row. */
-static void landmark_row(const cairn_graph *g, size_t n, lm_heap *q, uint32_t node,
-                         cairn_cost *row) {
-  for (size_t v = 0; v < n; v++) row[v] = CAIRN_COST_INF;
-  row[node] = 0;
-  q->len = 0;
-  heap_push(q, 0, node);
-  while (q->len) {
-    const lm_entry top = heap_pop(q);
-    if (top.g != row[top.node]) continue; /* stale */
-    const uint32_t *to;
-    const cairn_cost *cost;
-    const uint32_t m = cairn_graph_neighbours(g, top.node, &to, &cost);
-    for (uint32_t k = 0; k < m; k++) {
-      const cairn_cost ng = top.g + cost[k];
-      if (ng < row[to[k]]) {
-        row[to[k]] = ng;
-        heap_push(q, ng, to[k]);
-      }
-    }
-  }
-}
-
 /* Under a layer the level-1 landmarks are measured on the terrain alone:
  * penalties only raise costs, so those costs stay lower bounds whatever the
  * layer does later, and a refresh need not measure them again. The kept
@@ -200,15 +129,10 @@ typedef struct landmark_pass {
 static cairn_status landmark_init(void *ctx, void *scratch) {
   landmark_pass *p = ctx;
   lm_heap *q = scratch;
-  q->len = 0;
-  q->cap = cairn_graph_edges(p->g) + 5;
-  q->e = cairn__alloc(&p->h->alloc, q->cap * sizeof *q->e);
-  if (!q->e) {
-    q->cap = 0;
-    return CAIRN_ERR_NOMEM;
-  }
-  for (size_t i = 0; i < q->cap; i++) q->e[i] = (lm_entry){CAIRN_COST_INF, 0};
-  return CAIRN_OK;
+  const size_t cap = cairn_graph_edges(p->g) + 5;
+  lm_entry *e = cairn__alloc(&p->h->alloc, cap * sizeof *e);
+  heap_init(q, e, e ? cap : 0);
+  return e ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
 static cairn_status landmark_run(void *ctx, void *scratch, size_t i) {
@@ -232,17 +156,24 @@ static cairn_status measure(const cairn_hpa *h, const cairn_graph *g, size_t n,
   return cairn__hpa_run_pass(h, &p, k);
 }
 
+cairn_status cairn__hpa_landmark_pick(const cairn_hpa *h, int level, uint32_t *nodes,
+                                      uint32_t *k) {
+  const size_t n = level == 1 ? h->n_nodes : h->n2;
+  *k = 0;
+  if (!n || h->landmarks <= 0) return CAIRN_OK;
+  cairn_point *at = node_cells(h, level, n);
+  cairn_status st = at ? pick_landmarks(h, at, n, nodes, k) : CAIRN_ERR_NOMEM;
+  cairn__free(&h->alloc, at, n * sizeof *at);
+  return st;
+}
+
 cairn_status cairn__hpa_landmarks(cairn_hpa *h, int level) {
   cairn_graph *g = level == 1 ? h->graph : h->graph2;
   const size_t n = level == 1 ? h->n_nodes : h->n2;
   uint32_t nodes[CAIRN_GRAPH_MAX_LANDMARKS], k = 0;
   if (level == 2 && h->layer) return cairn_graph_set_landmarks(g, NULL, 0, NULL);
-  if (n && h->landmarks > 0) {
-    cairn_point *at = node_cells(h, level, n);
-    cairn_status st = at ? pick_landmarks(h, at, n, nodes, &k) : CAIRN_ERR_NOMEM;
-    cairn__free(&h->alloc, at, n * sizeof *at);
-    if (st != CAIRN_OK) return st;
-  }
+  cairn_status picked = cairn__hpa_landmark_pick(h, level, nodes, &k);
+  if (picked != CAIRN_OK) return picked;
   if (!k) {
     if (h->layer) keep_landmarks(h, NULL, 0, NULL, 0);
     return cairn_graph_set_landmarks(g, NULL, 0, NULL);

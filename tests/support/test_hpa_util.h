@@ -167,6 +167,7 @@ static inline void assert_same_level2(const cairn_hpa *a, const cairn_hpa *b,
   assert_non_null(gb);
   assert_int_equal(cairn_graph_nodes(ga), cairn_graph_nodes(gb));
   assert_int_equal(cairn_graph_edges(ga), cairn_graph_edges(gb));
+  tu_assert_same_landmarks(ga, gb);
   edge_pair *ea = malloc((a->n2 + 1) * sizeof *ea);
   edge_pair *eb = malloc((a->n2 + 1) * sizeof *eb);
   assert_non_null(ea);
@@ -262,6 +263,8 @@ static inline void assert_same_hierarchy(const cairn_hpa *a, const cairn_hpa *b)
   assert_non_null(gb);
   assert_int_equal(cairn_graph_nodes(ga), cairn_graph_nodes(gb));
   assert_int_equal(cairn_graph_edges(ga), sa.edges);
+  /* the landmark table too: an edit repairs it around what it rebuilt */
+  tu_assert_same_landmarks(ga, gb);
   edge_pair *ea = malloc((sa.nodes + 1) * sizeof *ea);
   edge_pair *eb = malloc((sa.nodes + 1) * sizeof *eb);
   assert_non_null(ea);
