@@ -76,7 +76,8 @@ static cairn_status rebuild_blocks(cairn_hpa *h, const uint32_t *clusters,
    * hpa_level2.c): the blocks of its neighbours too */
   const int32_t r = h->layer ? 1 : 0;
   for (size_t i = 0; i < n; i++) {
-    int32_t cx = (int32_t)(clusters[i] % (uint32_t)h->cw), cy = (int32_t)(clusters[i] / (uint32_t)h->cw);
+    const int32_t cx = (int32_t)(clusters[i] % (uint32_t)h->cw);
+    const int32_t cy = (int32_t)(clusters[i] / (uint32_t)h->cw);
     for (int32_t y = cy - r; y <= cy + r; y++)
       for (int32_t x = cx - r; x <= cx + r; x++)
         if (x >= 0 && y >= 0 && x < h->cw && y < h->ch)

@@ -100,7 +100,7 @@ static void ask(repair_scratch *s, const cairn_cost *row, uint32_t v) {
   if (s->state[v] != KEPT_UNSEEN || row[v] == CAIRN_COST_INF) return;
   s->state[v] = KEPT_ASKED;
   s->asked[s->n_asked++] = v;
-  heap_push(&s->q, row[v], v);
+  lm_heap_push(&s->q, row[v], v);
 }
 
 /* Marks KEPT_LOST every kept node whose old cost no longer holds. */
@@ -114,7 +114,7 @@ static void lose(const repair_pass *p, repair_scratch *s, cairn_cost *row, uint3
       if (!node_rebuilt(p, to[k])) ask(s, row, to[k]);
   }
   while (s->q.len) {
-    const uint32_t v = heap_pop(&s->q).node;
+    const uint32_t v = lm_heap_pop(&s->q).node;
     if (v == landmark || best_in(p, s, row, v, true) != CAIRN_COST_INF) {
       s->state[v] = KEPT_HOLDS;
       continue;
@@ -130,7 +130,7 @@ static void lose(const repair_pass *p, repair_scratch *s, cairn_cost *row, uint3
  * Dijkstra from them over everything they lower. */
 static void seed(const repair_pass *p, repair_scratch *s, cairn_cost *row, uint32_t v) {
   row[v] = best_in(p, s, row, v, false);
-  if (row[v] != CAIRN_COST_INF) heap_push(&s->q, row[v], v);
+  if (row[v] != CAIRN_COST_INF) lm_heap_push(&s->q, row[v], v);
 }
 
 static void refill(const repair_pass *p, repair_scratch *s, cairn_cost *row) {
@@ -141,14 +141,14 @@ static void refill(const repair_pass *p, repair_scratch *s, cairn_cost *row) {
   const uint32_t *to;
   const cairn_cost *cost;
   while (s->q.len) {
-    const lm_entry top = heap_pop(&s->q);
+    const lm_entry top = lm_heap_pop(&s->q);
     if (top.g != row[top.node]) continue; /* stale */
     const uint32_t m = cairn_graph_neighbours(g, top.node, &to, &cost);
     for (uint32_t k = 0; k < m; k++) {
       const cairn_cost ng = top.g + cost[k];
       if (ng < row[to[k]]) {
         row[to[k]] = ng;
-        heap_push(&s->q, ng, to[k]);
+        lm_heap_push(&s->q, ng, to[k]);
       }
     }
   }
@@ -189,12 +189,12 @@ static cairn_status repair_init(void *ctx, void *scratch) {
     cairn__free(&p->h->alloc, e, cap * sizeof *e);
     cairn__free(&p->h->alloc, s->state, n ? n : 1);
     cairn__free(&p->h->alloc, s->asked, (n ? n : 1) * sizeof *s->asked);
-    heap_init(&s->q, NULL, 0);
+    lm_heap_init(&s->q, NULL, 0);
     s->state = NULL;
     s->asked = NULL;
     return CAIRN_ERR_NOMEM;
   }
-  heap_init(&s->q, e, cap);
+  lm_heap_init(&s->q, e, cap);
   memset(s->state, 0, n ? n : 1);
   return CAIRN_OK;
 }
@@ -203,7 +203,7 @@ static cairn_status repair_run(void *ctx, void *scratch, size_t i) {
   const repair_pass *p = ctx;
   repair_scratch *s = scratch;
   const uint32_t n = p->n;
-  if (p->from[i] < 0) landmark_row(p->g, n, &s->q, p->nodes[i], p->costs + i * n);
+  if (p->from[i] < 0) lm_fill_row(p->g, n, &s->q, p->nodes[i], p->costs + i * n);
   else repair_row(p, s, (uint32_t)i);
   return CAIRN_OK;
 }

@@ -131,13 +131,13 @@ static cairn_status landmark_init(void *ctx, void *scratch) {
   lm_heap *q = scratch;
   const size_t cap = cairn_graph_edges(p->g) + 5;
   lm_entry *e = cairn__alloc(&p->h->alloc, cap * sizeof *e);
-  heap_init(q, e, e ? cap : 0);
+  lm_heap_init(q, e, e ? cap : 0);
   return e ? CAIRN_OK : CAIRN_ERR_NOMEM;
 }
 
 static cairn_status landmark_run(void *ctx, void *scratch, size_t i) {
   landmark_pass *p = ctx;
-  landmark_row(p->g, p->n, scratch, p->nodes[i], p->costs + i * p->n);
+  lm_fill_row(p->g, p->n, scratch, p->nodes[i], p->costs + i * p->n);
   return CAIRN_OK;
 }
 

@@ -30,7 +30,7 @@ typedef struct lm_heap {
 } lm_heap;
 
 /* An empty heap over e (cap slots). */
-static inline void heap_init(lm_heap *q, lm_entry *e, size_t cap) {
+static inline void lm_heap_init(lm_heap *q, lm_entry *e, size_t cap) {
   q->e = e;
   q->len = 0;
   q->cap = cap;
@@ -38,14 +38,14 @@ static inline void heap_init(lm_heap *q, lm_entry *e, size_t cap) {
 }
 
 /* Sentinels in the slots up to len + 4 at least (len + 4 < cap). */
-static inline void heap_ready(lm_heap *q) {
+static inline void lm_heap_ready(lm_heap *q) {
   size_t to = 2 * q->ready + 64;
   if (to > q->cap) to = q->cap;
   for (; q->ready < to; q->ready++) q->e[q->ready] = (lm_entry){CAIRN_COST_INF, 0};
 }
 
-static inline void heap_push(lm_heap *q, cairn_cost g, uint32_t node) {
-  if (q->len + 5 > q->ready) heap_ready(q);
+static inline void lm_heap_push(lm_heap *q, cairn_cost g, uint32_t node) {
+  if (q->len + 5 > q->ready) lm_heap_ready(q);
   size_t pos = q->len++;
   while (pos > 0) {
     const size_t up = (pos - 1) / 4;
@@ -56,7 +56,7 @@ static inline void heap_push(lm_heap *q, cairn_cost g, uint32_t node) {
   q->e[pos] = (lm_entry){g, node};
 }
 
-static inline lm_entry heap_pop(lm_heap *q) {
+static inline lm_entry lm_heap_pop(lm_heap *q) {
   const lm_entry top = q->e[0], last = q->e[--q->len];
   const size_t len = q->len;
   q->e[len].g = CAIRN_COST_INF;
@@ -76,14 +76,14 @@ static inline lm_entry heap_pop(lm_heap *q) {
 }
 
 /* Costs from landmark `node` to every node of g (n of them), into row. */
-static inline void landmark_row(const cairn_graph *g, size_t n, lm_heap *q, uint32_t node,
-                                cairn_cost *row) {
+static inline void lm_fill_row(const cairn_graph *g, size_t n, lm_heap *q, uint32_t node,
+                               cairn_cost *row) {
   for (size_t v = 0; v < n; v++) row[v] = CAIRN_COST_INF;
   row[node] = 0;
   q->len = 0;
-  heap_push(q, 0, node);
+  lm_heap_push(q, 0, node);
   while (q->len) {
-    const lm_entry top = heap_pop(q);
+    const lm_entry top = lm_heap_pop(q);
     if (top.g != row[top.node]) continue; /* stale */
     const uint32_t *to;
     const cairn_cost *cost;
@@ -92,7 +92,7 @@ static inline void landmark_row(const cairn_graph *g, size_t n, lm_heap *q, uint
       const cairn_cost ng = top.g + cost[k];
       if (ng < row[to[k]]) {
         row[to[k]] = ng;
-        heap_push(q, ng, to[k]);
+        lm_heap_push(q, ng, to[k]);
       }
     }
   }

@@ -259,13 +259,15 @@ static cairn_status write_file(const cairn_allocator *a, const char *path,
   } else {
     bool wrote = fwrite(bytes, 1, n, f) == n;
     bool ok = fclose(f) == 0 && wrote;
-    if (!ok) st = cairn__hpa_fail(err, CAIRN_ERR_IO, path, "cannot write %s: %s", tmp, strerror(errno));
+    if (!ok)
+      st = cairn__hpa_fail(err, CAIRN_ERR_IO, path, "cannot write %s: %s", tmp, strerror(errno));
 #ifdef _WIN32
     if (ok && !MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
       st = cairn__hpa_fail(err, CAIRN_ERR_IO, path, "cannot rename %s over it", tmp);
 #else
     if (ok && rename(tmp, path) != 0)
-      st = cairn__hpa_fail(err, CAIRN_ERR_IO, path, "cannot rename %s over it: %s", tmp, strerror(errno));
+      st = cairn__hpa_fail(err, CAIRN_ERR_IO, path, "cannot rename %s over it: %s", tmp,
+                           strerror(errno));
 #endif
     if (st != CAIRN_OK) remove(tmp);
   }
