@@ -39,6 +39,10 @@ void cairn_hpa_destroy(cairn_hpa *h) {
   cairn__hpa_csz_free(h);
   cairn__hpa_edges_free(h, &h->kept);
   cairn__free(&a, h->lm_costs, h->lm_size * sizeof *h->lm_costs);
+  for (int l = 0; l < 2; l++) {
+    cairn__free(&a, h->lm_was[l], h->lm_was_cap[l] * sizeof *h->lm_was[l]);
+    cairn__free(&a, h->lm_rows[l], h->lm_rows_cap[l] * sizeof *h->lm_rows[l]);
+  }
   cairn_graph_destroy(h->graph);
   cairn__free(&a, h->node_cluster, (size_t)h->n_nodes * sizeof *h->node_cluster);
   cairn__workers_free(&h->workers);
@@ -462,6 +466,7 @@ void cairn_hpa_get_stats(const cairn_hpa *h, cairn_hpa_stats *out) {
   mem += (size_t)h->n_nodes * sizeof *h->node_cluster;
   mem += cairn_graph_landmark_bytes(h->graph) + cairn_graph_landmark_bytes(h->graph2);
   mem += cairn__hpa_blocks_memory(h) + h->lm_size * sizeof *h->lm_costs;
+  for (int l = 0; l < 2; l++) mem += (h->lm_was_cap[l] + h->lm_rows_cap[l]) * sizeof(cairn_cost);
   mem += cairn__hpa_sizes_memory(h);
   if (h->kept.e) /* the edge list kept for refreshes */
     mem += h->kept.m * sizeof *h->kept.e + ((size_t)n_clusters + 1) * sizeof *h->kept.seg +

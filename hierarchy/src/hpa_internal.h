@@ -162,6 +162,13 @@ struct cairn_hpa {
   cairn_cost *lm_costs;
   size_t lm_size; /* entries in lm_costs */
   hpa_edges kept; /* under a layer; all NULL otherwise */
+  /* for each level, the landmark table an edit repairs from (lm_was) and
+   * the rows it repairs into (lm_rows), kept from one edit to the next:
+   * made and freed each time, their pages were faulted in again by every
+   * edit (on brc202d seven times the page faults), and two threads then
+   * took longer than one */
+  cairn_cost *lm_was[2], *lm_rows[2];
+  size_t lm_was_cap[2], lm_rows_cap[2]; /* entries */
 };
 
 /* A query's dead ends (hpa_dead_ends.c): the dead-end area of each
@@ -408,13 +415,13 @@ typedef struct hpa_lm_before {
   uint32_t k;
   uint32_t node[CAIRN_GRAPH_MAX_LANDMARKS]; /* the landmarks' old ids */
   size_t n;                                 /* old nodes */
-  cairn_cost *cost;                         /* k rows of n */
+  cairn_cost *cost;                         /* k rows of n (h->lm_was) */
   uint32_t units;
   uint32_t *first; /* each unit's old first id */
 } hpa_lm_before;
 /* Takes the level's table (none under a layer); CAIRN_ERR_NOMEM leaves b
  * empty. */
-cairn_status cairn__hpa_lm_before(const cairn_hpa *h, int level, hpa_lm_before *b);
+cairn_status cairn__hpa_lm_before(cairn_hpa *h, int level, hpa_lm_before *b);
 void cairn__hpa_lm_before_free(const cairn_hpa *h, hpa_lm_before *b);
 /* The level's landmarks on the reassembled graph after the units marked in
  * `rebuilt` were rebuilt, from the table b took before: the table

@@ -217,17 +217,26 @@ static void repair_fini(void *ctx, void *scratch) {
   cairn__free(&p->h->alloc, s->asked, (n ? n : 1) * sizeof *s->asked);
 }
 
-cairn_status cairn__hpa_lm_before(const cairn_hpa *h, int level, hpa_lm_before *b) {
+/* Kept buffer *buf of *cap entries (h->lm_was, h->lm_rows), grown to hold
+ * `size`; NULL when that cannot be had. */
+static cairn_cost *kept(cairn_hpa *h, cairn_cost **buf, size_t *cap, size_t size) {
+  if (size <= *cap) return *buf;
+  cairn__free(&h->alloc, *buf, *cap * sizeof **buf);
+  *buf = cairn__alloc(&h->alloc, size * sizeof **buf);
+  *cap = *buf ? size : 0;
+  return *buf;
+}
+
+cairn_status cairn__hpa_lm_before(cairn_hpa *h, int level, hpa_lm_before *b) {
   memset(b, 0, sizeof *b);
   const cairn_graph *g = level == 1 ? h->graph : h->graph2;
   const uint32_t k = h->layer || !g ? 0 : cairn_graph_landmarks(g);
   if (!k) return CAIRN_OK;
   const uint32_t units = level_units(h, level);
   b->n = level == 1 ? h->n_nodes : h->n2;
-  b->cost = cairn__alloc(&h->alloc, (size_t)k * b->n * sizeof *b->cost);
+  b->cost = kept(h, &h->lm_was[level - 1], &h->lm_was_cap[level - 1], (size_t)k * b->n);
   b->first = cairn__alloc(&h->alloc, units * sizeof *b->first);
   if (!b->cost || !b->first) {
-    cairn__free(&h->alloc, b->cost, (size_t)k * b->n * sizeof *b->cost);
     cairn__free(&h->alloc, b->first, units * sizeof *b->first);
     memset(b, 0, sizeof *b);
     return CAIRN_ERR_NOMEM;
@@ -248,7 +257,6 @@ cairn_status cairn__hpa_lm_before(const cairn_hpa *h, int level, hpa_lm_before *
 }
 
 void cairn__hpa_lm_before_free(const cairn_hpa *h, hpa_lm_before *b) {
-  cairn__free(&h->alloc, b->cost, (size_t)b->k * b->n * sizeof *b->cost);
   cairn__free(&h->alloc, b->first, (b->k ? b->units : 0) * sizeof *b->first);
   memset(b, 0, sizeof *b);
 }
@@ -319,7 +327,7 @@ cairn_status cairn__hpa_landmarks_repair(cairn_hpa *h, int level, const hpa_lm_b
   repair_pass r = {h, g, n, level == 1 ? h->node_cluster : h->l2_block, b->units,
                    {NULL, NULL, NULL}, b, rebuilt, NULL, 0, nodes, from, NULL};
   for (uint32_t i = 0; i < k; i++) from[i] = old_row(&r, nodes[i]);
-  r.costs = cairn__alloc(&h->alloc, (size_t)k * n * sizeof *r.costs);
+  r.costs = kept(h, &h->lm_rows[level - 1], &h->lm_rows_cap[level - 1], (size_t)k * n);
   r.fresh = cairn__alloc(&h->alloc, (n ? n : 1) * sizeof *r.fresh);
   st = r.costs && r.fresh ? in_edges_make(h, g, &r.in, n, m) : CAIRN_ERR_NOMEM;
   if (st == CAIRN_OK) {
@@ -330,7 +338,6 @@ cairn_status cairn__hpa_landmarks_repair(cairn_hpa *h, int level, const hpa_lm_b
     in_edges_free(h, &r.in, n, m);
   }
   if (st == CAIRN_OK) st = cairn_graph_set_landmarks(g, nodes, k, r.costs);
-  cairn__free(&h->alloc, r.costs, (r.costs ? (size_t)k * n : 0) * sizeof *r.costs);
   cairn__free(&h->alloc, r.fresh, (r.fresh ? (n ? n : 1) : 0) * sizeof *r.fresh);
   return st;
 }
