@@ -2,13 +2,13 @@
  * or blocks (level 2) instead of filled again: a fill per landmark was
  * most of an edit (on TheFrozenSea about 70 % of a one-cell edit's time).
  *
- * An edit rebuilds some clusters, and the blocks that hold them; every
- * other cluster (block) keeps its nodes, in the same order under new ids,
- * and every edge between two of them. Call those units. So a
+ * An edit rebuilds some clusters, and the blocks that hold them: the
+ * units of level 1 and level 2. Every other unit keeps its nodes, in the
+ * same order under new ids, and every edge between two of them. So a
  * landmark's old cost still holds at a kept node that reaches the landmark
  * along kept nodes only, and the rest is a Dijkstra seeded at the border
  * of what changed (Ramalingam and Reps' repair of shortest paths):
- * - carry: kept nodes take their old costs, the rebuilt clusters' nodes
+ * - carry: kept nodes take their old costs, the rebuilt units' nodes
  *   none;
  * - lose: in order of old cost, from the kept nodes next to the rebuilt
  *   ones, a kept node whose cost no kept in-neighbour still gives exactly
@@ -21,9 +21,11 @@
  *   they reach for less, kept nodes included (an edit can open a shorter
  *   way). Every label is then an upper bound and every improvement passes
  *   through the queue, so the costs are exact: the same table as a fill.
- * A landmark that moved (its cluster rebuilt, or another node picked) gets
+ * A landmark that moved (its unit rebuilt, or another node picked) gets
  * a whole fill. The landmarks are picked as a build picks them, so the
- * table is the one a fresh build of the edited grid would have. */
+ * table is the one a fresh build of the edited grid would have. The old
+ * table's copy and the new rows live in buffers the hierarchy keeps for
+ * the next edit (h->lm_was, h->lm_rows). */
 #include "hpa_internal.h"
 #include "hpa_lm_heap.h"
 

@@ -6,8 +6,8 @@
  * per cent low expands a wide ellipse of the graph. Exact costs from a few
  * landmarks spread around the map's edge bound the cost to the goal from
  * behind it, and fix most of that slack. One fill of the abstract graph
- * (either level's) per landmark, in parallel, after every assembly (node
- * ids change with edits). */
+ * (either level's) per landmark, in parallel, after every build; an edit
+ * repairs the table instead (hpa_landmark_repair.c). */
 #include "hpa_internal.h"
 #include "hpa_lm_heap.h"
 
