@@ -136,24 +136,10 @@ static void seed(const repair_pass *p, repair_scratch *s, cairn_cost *row, uint3
 }
 
 static void refill(const repair_pass *p, repair_scratch *s, cairn_cost *row) {
-  const cairn_graph *g = p->g;
   for (uint32_t i = 0; i < p->n_fresh; i++) seed(p, s, row, p->fresh[i]);
   for (uint32_t i = 0; i < s->n_asked; i++)
     if (s->state[s->asked[i]] == KEPT_LOST) seed(p, s, row, s->asked[i]);
-  const uint32_t *to;
-  const cairn_cost *cost;
-  while (s->q.len) {
-    const lm_entry top = lm_heap_pop(&s->q);
-    if (top.g != row[top.node]) continue; /* stale */
-    const uint32_t m = cairn_graph_neighbours(g, top.node, &to, &cost);
-    for (uint32_t k = 0; k < m; k++) {
-      const cairn_cost ng = top.g + cost[k];
-      if (ng < row[to[k]]) {
-        row[to[k]] = ng;
-        lm_heap_push(&s->q, ng, to[k]);
-      }
-    }
-  }
+  lm_settle(p->g, &s->q, row);
 }
 
 /* Row i from its old row: carry, lose, refill. */

@@ -75,18 +75,14 @@ static inline lm_entry lm_heap_pop(lm_heap *q) {
   return top;
 }
 
-/* Costs from landmark `node` to every node of g (n of them), into row. */
-static inline void lm_fill_row(const cairn_graph *g, size_t n, lm_heap *q, uint32_t node,
-                               cairn_cost *row) {
-  for (size_t v = 0; v < n; v++) row[v] = CAIRN_COST_INF;
-  row[node] = 0;
-  q->len = 0;
-  lm_heap_push(q, 0, node);
+/* Dijkstra over g from what the queue holds: pops each node at its cost
+ * in row (an entry above it is stale) and lowers its out-neighbours. */
+static inline void lm_settle(const cairn_graph *g, lm_heap *q, cairn_cost *row) {
+  const uint32_t *to;
+  const cairn_cost *cost;
   while (q->len) {
     const lm_entry top = lm_heap_pop(q);
     if (top.g != row[top.node]) continue; /* stale */
-    const uint32_t *to;
-    const cairn_cost *cost;
     const uint32_t m = cairn_graph_neighbours(g, top.node, &to, &cost);
     for (uint32_t k = 0; k < m; k++) {
       const cairn_cost ng = top.g + cost[k];
@@ -96,6 +92,16 @@ static inline void lm_fill_row(const cairn_graph *g, size_t n, lm_heap *q, uint3
       }
     }
   }
+}
+
+/* Costs from landmark `node` to every node of g (n of them), into row. */
+static inline void lm_fill_row(const cairn_graph *g, size_t n, lm_heap *q, uint32_t node,
+                               cairn_cost *row) {
+  for (size_t v = 0; v < n; v++) row[v] = CAIRN_COST_INF;
+  row[node] = 0;
+  q->len = 0;
+  lm_heap_push(q, 0, node);
+  lm_settle(g, q, row);
 }
 
 #endif
