@@ -20,31 +20,78 @@ unsigned cairn__de_run_length(const cairn_grid *g, uint32_t c, uint32_t step, ui
   return len >= 2 && len <= CAIRN__DE_MAX_DOOR && walled ? len : 0;
 }
 
-/* Whether run_length's candidate of len cells from c by `step` may be
- * marked: none of its cells in a door yet or a one-cell gate (cut[x] !=
- * 0), and all of them in `in` (NULL: any; c is, being listed). */
-static bool door_free(const uint16_t *door, const uint32_t *cut, const uint8_t *in, uint32_t c,
-                      uint32_t step, unsigned len) {
-  for (unsigned i = 0; i < len; i++) {
-    const uint32_t x = c + i * step;
-    if (door[x] || cut[x] || (in && !in[x])) return false;
-  }
+de_view cairn__de_view_of(const cairn_dead_ends *de, bool before) {
+  const de_view v = {de->grid,      before ? NULL : de->grid->cost, de->open_bits, de->least_bits,
+                     de->least,     NULL,
+                     NULL,          de->cell_gate_bits};
+  return v;
+}
+
+/* Cell x as runs see it: a wall (0), open above the cheapest terrain (1)
+ * or at it (2). */
+CAIRN_INLINE unsigned view_cell(const de_view *v, uint32_t x) {
+  if (v->cost) return v->cost[x] ? 1u + (v->cost[x] == v->least) : 0u;
+  return cairn__de_bit(v->open, x) ? 1u + cairn__de_bit(v->at_least, x) : 0u;
+}
+
+CAIRN_INLINE bool view_cut(const de_view *v, uint32_t x) {
+  return v->cut && (!v->in || v->in[x]) ? v->cut[x] != 0 : cairn__de_bit(v->bits, x);
+}
+
+unsigned cairn__de_run_kind(const de_view *v, uint32_t x, unsigned down, uint32_t *first) {
+  const size_t padded = v->g->padded;
+  const uint32_t step = down ? (uint32_t)v->g->stride : 1u;
+  if (view_cell(v, x) != 2) return DE_NO_RUN;
+  uint32_t c = x;
+  for (unsigned back = 0; c >= step && view_cell(v, c - step) == 2; c -= step)
+    if (++back >= CAIRN__DE_MAX_DOOR) return DE_NO_RUN; /* 64 cells or more */
+  if (c < step || view_cell(v, c - step) != 0) return DE_NO_RUN;
+  unsigned len = 1;
+  while (c + len * step < padded && view_cell(v, c + len * step) == 2)
+    if (++len > CAIRN__DE_MAX_DOOR) return DE_NO_RUN;
+  if (len < 2 || c + len * step >= padded || view_cell(v, c + len * step) != 0) return DE_NO_RUN;
+  for (unsigned i = 0; i < len; i++)
+    if (view_cut(v, c + i * step)) return DE_NO_RUN;
+  if (first) *first = c;
+  return 2 * len + down;
+}
+
+bool cairn__de_door_rule(const de_view *v, uint32_t c, unsigned kind) {
+  const unsigned len = kind / 2, down = kind % 2;
+  const uint32_t step = down ? (uint32_t)v->g->stride : 1u;
+  for (unsigned i = 0; i < len; i++)
+    if (cairn__de_run_kind(v, c + i * step, !down, NULL) < kind) return false;
   return true;
 }
 
-/* Each candidate's bucket: by length, rows before columns. */
-#define DOOR_KINDS (2 * (CAIRN__DE_MAX_DOOR + 1))
-
-/* Cell c's candidates (the run from it along its row, then down its
- * column) into their buckets: counted (pass 0) or listed (pass 1). */
-static void put_candidates(const cairn_grid *g, uint32_t c, uint8_t least, int pass, size_t *at,
-                           uint32_t *list) {
+/* A whole pass over the candidates from cell c (along its row, then down
+ * its column): pass 0 writes their kinds into their cells' kinds[] (byte
+ * 0 a row's, byte 1 a column's; those holding a cut left out), pass 1
+ * marks those whose cells' other kind is higher. */
+static void runs_from(const cairn_grid *g, uint32_t c, uint8_t least, int pass, const uint32_t *cut,
+                      uint16_t *door, uint32_t *kinds) {
   for (unsigned down = 0; down < 2; down++) {
-    const unsigned len = cairn__de_run_length(g, c, down ? (uint32_t)g->stride : 1u, least);
-    if (!len) continue;
+    const uint32_t step = down ? (uint32_t)g->stride : 1u;
+    const unsigned shift = 8 * down, other = 8 - shift;
+    /* pass 1 reads the run's kind back where pass 0 wrote it (not where
+     * the run holds a cut) */
+    const unsigned len = !pass ? cairn__de_run_length(g, c, step, least)
+                         : c >= step && !g->cost[c - step] && (kinds[c] >> shift & 0xFFu) != DE_NO_RUN
+                             ? (kinds[c] >> shift & 0xFFu) / 2
+                             : 0u;
     const unsigned kind = 2 * len + down;
-    if (pass == 0) at[kind + 1]++;
-    else list[at[kind]++] = c;
+    bool ok = len != 0;
+    for (unsigned i = 0; ok && i < len; i++) {
+      const uint32_t x = c + i * step;
+      ok = pass ? (kinds[x] >> other & 0xFFu) > kind : !cut[x];
+    }
+    if (!ok) continue;
+    if (pass) mark_door(door, c, step, down ? DOOR_DOWN : 0u, len);
+    else
+      for (unsigned i = 0; i < len; i++) {
+        const uint32_t x = c + i * step;
+        kinds[x] = (kinds[x] & ~(0xFFu << shift)) | kind << shift;
+      }
   }
 }
 
@@ -65,50 +112,70 @@ static unsigned start_bits(const cairn_grid *g, uint32_t c, uint8_t least) {
 }
 #endif
 
-/* Every padded cell's candidates, in index order. */
-static void put_all_candidates(const cairn_grid *g, uint8_t least, int pass, size_t *at,
-                               uint32_t *list) {
+/* runs_from over every padded cell. */
+static void all_runs(const cairn_grid *g, uint8_t least, int pass, const uint32_t *cut,
+                     uint16_t *door, uint32_t *kinds) {
   size_t c = 0;
 #ifdef CAIRN_SSE2
-  for (; c < (size_t)g->stride; c++) put_candidates(g, (uint32_t)c, least, pass, at, list);
+  for (; c < (size_t)g->stride; c++) runs_from(g, (uint32_t)c, least, pass, cut, door, kinds);
   for (; c + 16 <= g->padded; c += 16)
     for (unsigned bits = start_bits(g, (uint32_t)c, least); bits; bits &= bits - 1)
-      put_candidates(g, (uint32_t)c + (uint32_t)cairn__ctz(bits), least, pass, at, list);
+      runs_from(g, (uint32_t)c + (uint32_t)cairn__ctz(bits), least, pass, cut, door, kinds);
 #endif
-  for (; c < g->padded; c++) put_candidates(g, (uint32_t)c, least, pass, at, list);
+  for (; c < g->padded; c++) runs_from(g, (uint32_t)c, least, pass, cut, door, kinds);
+}
+
+/* The kind of the run through cell x along its row (down 0) or column,
+ * kept in known[] for the cells of `in` it lies on (bits 0-7 a row's kind
+ * and 8-15 a column's, bit 16 + down once known; clear before): the
+ * cells of a maximal line of the cheapest terrain share it, so each line
+ * is walked once. Cells outside `in` are walked each time. */
+static unsigned known_kind(const de_view *v, uint32_t *known, uint32_t x, unsigned down) {
+  if (!v->in || !v->in[x]) return cairn__de_run_kind(v, x, down, NULL);
+  const uint32_t done = 1u << (16 + down), shift = 8 * down;
+  if (known[x] & done) return known[x] >> shift & 0xFFu;
+  const size_t padded = v->g->padded;
+  const uint32_t step = down ? (uint32_t)v->g->stride : 1u;
+  uint32_t a = x, len = 1;
+  if (view_cell(v, x) == 2) {
+    while (a >= step && view_cell(v, a - step) == 2) a -= step;
+    while (a + len * step < padded && view_cell(v, a + len * step) == 2) len++;
+  }
+  unsigned kind = cairn__de_run_kind(v, x, down, NULL);
+  for (uint32_t i = 0; i < len; i++) {
+    const uint32_t y = view_cell(v, x) == 2 ? a + i * step : x;
+    if (v->in[y]) known[y] = (known[y] & ~(0xFFu << shift)) | done | kind << shift;
+  }
+  return kind;
 }
 
 void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint32_t *cut,
                                 const uint32_t *cells, size_t n, const uint8_t *in,
-                                uint32_t *list) {
+                                const uint64_t *bits, uint32_t *scratch) {
   const uint8_t least = least_cost(g);
-  /* every cell starts at most one candidate a way (its run up to the next
-   * wall): bucketed by length and way in two passes, so the doors are
-   * tried in the order below without a pass per length */
-  size_t at[DOOR_KINDS + 1];
-  memset(at, 0, sizeof at);
-  for (int pass = 0; pass < 2; pass++) {
-    if (!cells) put_all_candidates(g, least, pass, at, list);
-    for (size_t k = 0; cells && k < n; k++) put_candidates(g, cells[k], least, pass, at, list);
-    if (pass == 0)
-      for (unsigned kind = 1; kind <= DOOR_KINDS; kind++) at[kind] += at[kind - 1];
+  if (!cells) { /* each cell's two kinds first, then the doors from them */
+    memset(scratch, 0xFF, g->padded * sizeof *scratch);
+    all_runs(g, least, 0, cut, door, scratch);
+    all_runs(g, least, 1, cut, door, scratch);
+    return;
   }
-  /* at[kind] now ends bucket kind, which starts where kind - 1 ends */
-  size_t from = 0;
-  for (unsigned kind = 0; kind < DOOR_KINDS; kind++) {
-    const unsigned len = kind / 2, down = kind % 2;
-    const uint32_t step = down ? (uint32_t)g->stride : 1u;
-    const unsigned dir = down ? DOOR_DOWN : 0u;
-    for (size_t j = from; j < at[kind]; j++) {
-      const uint32_t c = list[j];
-      if (door_free(door, cut, in, c, step, len)) mark_door(door, c, step, dir, len);
+  const de_view v = {g, g->cost, NULL, NULL, least, cut, in, bits};
+  for (size_t k = 0; k < n; k++) scratch[cells[k]] = 0;
+  for (size_t k = 0; k < n; k++)
+    for (unsigned down = 0; down < 2; down++) {
+      const uint32_t c = cells[k], step = down ? (uint32_t)g->stride : 1u;
+      const unsigned len = cairn__de_run_length(g, c, step, least), kind = 2 * len + down;
+      bool ok = len != 0 && (!in || in[c]) && known_kind(&v, scratch, c, down) == kind;
+      for (unsigned i = 0; ok && i < len; i++) {
+        const uint32_t x = c + i * step;
+        ok = (!in || in[x]) && known_kind(&v, scratch, x, !down) > kind;
+      }
+      if (ok) mark_door(door, c, step, down ? DOOR_DOWN : 0u, len);
     }
-    from = at[kind];
-  }
 }
 
-static void find_doors(const cairn_grid *g, uint16_t *door, const uint32_t *cut, uint32_t *list) {
-  cairn__de_find_doors_among(g, door, cut, NULL, g->padded, NULL, list);
+static void find_doors(const cairn_grid *g, uint16_t *door, const uint32_t *cut, uint32_t *kinds) {
+  cairn__de_find_doors_among(g, door, cut, NULL, g->padded, NULL, NULL, kinds);
 }
 
 /* ---- the depth-first search ------------------------------------------ */
@@ -826,6 +893,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
   cairn__free(&a, de->swamp_list,
               de->swamp_list ? 4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list : 0);
   cairn__de_scratch_free(&a, de->scratch, de->padded);
+  cairn__de_root_free(de);
   cairn__free(&a, de, sizeof *de);
 }
 
@@ -891,5 +959,5 @@ size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
          de->swamp_work.cap_pool * sizeof *de->swamp_work.pool +
          ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
          de->pillars.cap * sizeof *de->pillars.p +
-         (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0);
+         (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0) + cairn__de_root_bytes(de);
 }

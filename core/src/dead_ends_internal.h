@@ -19,7 +19,8 @@
  *
  * A gate is one cell or a door: a straight run of 2 to
  * CAIRN__DE_MAX_DOOR cells at the grid's cheapest terrain between two
- * walls. Skipping an area behind a door is exact only for plain searches
+ * walls (dead_ends_work.h: one that crosses no shorter run), or one
+ * beside pillars (dead_ends_pillars.c). Skipping an area behind a door is exact only for plain searches
  * (see cairn__de_begin): a detour into the area between two door cells
  * costs more than walking along the door, unless a layer, a claim, an
  * avoided cell, a turn penalty or a unit's size makes that walk dearer or
@@ -162,6 +163,9 @@ struct cairn_dead_ends {
   /* what those updates search with, kept from the first on (dead_ends_local.c);
    * NULL before */
   struct cairn__de_scratch *scratch;
+  /* what the updates outside every dead end work in (dead_ends_root.c),
+   * kept from the first on; NULL before */
+  struct cairn__de_root *root_work;
 };
 
 CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {

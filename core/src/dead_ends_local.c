@@ -16,10 +16,9 @@
  *
  * What the edit may not do, lest the full pass choose otherwise: split A
  * (a part cut off from G is an island of its own), give G another child
- * in A, make a cell of a door G a one-cell gate, let a door the full pass
- * tries before G take one of G's cells (the cut status of the cells
- * outside A is not kept, so any such door that A's cells no longer stop
- * counts), move the island's first cell, or shift the sizes the choice of
+ * in A, make a cell of a door G a one-cell gate, give a run across G a
+ * kind below G's or move the mark of a run outside A that crosses such a
+ * run (door_stands), move the island's first cell, or shift the sizes the choice of
  * the island's centre compared by as much as their slack or margin (kept
  * per root: the cells changed, twice over, must stay below the slack, and
  * A's cells before and after below the margin), or move a choice about a
@@ -283,74 +282,45 @@ static bool one_child(de_work *k, const de_local *lc) {
   return true;
 }
 
-/* Whether candidate door (c, len, down) comes before door mark m's door
- * in the full pass's order: shorter, or as long and along a row where the
- * other runs down a column, or as long, the same way and starting
- * earlier. */
-static bool tried_before(const cairn_grid *g, const uint16_t *marks, uint32_t x, uint32_t c,
-                         unsigned len, unsigned down) {
-  const uint32_t first = node_of(g, marks, x);
-  const unsigned mlen = marks[first] & CAIRN__DE_DOOR_LEN, mdown = (marks[first] & DOOR_DOWN) != 0;
-  return mlen < len || (mlen == len && (mdown < down || (mdown == down && first < c)));
-}
-
-/* The candidate door through gate cell d across G (step: the way), the
- * full pass's (cairn__de_run_length) from the first cell of the run at
- * the cheapest terrain that holds d: that cell into *c, its length
- * returned (0: none). */
-static unsigned run_through(const cairn_grid *g, uint32_t d, uint32_t step, uint8_t least,
-                            uint32_t *c) {
-  uint32_t a = d;
-  for (unsigned back = 0; back < CAIRN__DE_MAX_DOOR && a >= step && g->cost[a - step] == least;
-       back++)
-    a -= step;
-  *c = a;
-  return cairn__de_run_length(g, a, step, least);
-}
-
-/* Whether door G still stands after the search without doors: none of its
- * cells a one-cell gate, and no door that the full pass tries before G
- * can take one of its cells. Such a door crosses G (along G's way the run
- * through a cell of G is G). Before the edit the full pass marked G, so
- * each such candidate was stopped, by a one-cell gate among its cells or
- * by a door marked before it; it is stopped again if one of its cells is
- * a one-cell gate now (in A, k->aux; outside, the table's gates of one
- * cell, which the edit does not move), or lies in a door marked before
- * it: outside A and G the full pass's (de->doors), inside A the one A's
- * own candidates give (k->door, found first). A door outside shares no
- * cell with A (a straight run into A crosses G, whose cells no other door
- * holds) and every candidate tried before it that crosses G is stopped
- * again by this same test, so the full pass marks it again; a door inside
- * A is the full pass's as the update takes all of A's. A cell outside A
- * in a door beside pillars counts for its cut alone: such doors came
- * after every run and took their cells from the doors there then, so its
- * mark says nothing of what stopped the run. */
+/* Whether door G still stands after the search without doors, and the
+ * marks outside A with it (dead_ends_work.h's rule): none of G's cells a
+ * one-cell gate, and each run T crossing G (through a cell of G the other
+ * way; the only runs that reach into A from outside) of a higher kind than
+ * G's. The edit may have changed such a T (its length, a cut on it); a run
+ * S outside A that crosses T (along G's way, wholly outside: it cannot
+ * reach A without crossing G's line) and stands between T's kinds before
+ * and after must then be kept out, or let in, by the rule alike on the
+ * grid before and after, or its mark would move. Cuts: A's now
+ * (k->aux), elsewhere the table's gates of one cell, which an edit inside
+ * A does not move. */
 static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
   const cairn_grid *g = de->grid;
-  const uint8_t least = least_cost(g);
   const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u, down = !gdown;
   const uint32_t step = down ? (uint32_t)g->stride : 1u;
   for (unsigned j = 0; j < glen; j++)
     if (k->aux[lc->gate_cells[j]]) return false;
+  de_view now = cairn__de_view_of(de, false);
+  now.cut = k->aux;
+  now.in = lc->in;
+  const de_view was = cairn__de_view_of(de, true);
   for (unsigned j = 0; j < glen; j++) {
     const uint32_t d = lc->gate_cells[j];
-    uint32_t c = 0;
-    const unsigned len = run_through(g, d, step, least, &c);
-    /* along a row where G runs down a column: before G when as long */
-    if (!len || len > glen || (len == glen && down > gdown)) continue;
-    bool stopped = false;
-    for (unsigned i = 0; i < len && !stopped; i++) {
-      const uint32_t x = c + i * step;
-      const bool cut = lc->in[x] ? k->aux[x] != 0 : cairn__de_bit(de->cell_gate_bits, x);
-      /* a door marked before it: outside A the table's, inside A the one
-       * A's own candidates give (found before this test); a door beside
-       * pillars outside A stops nothing here (it came after every run and
-       * took its cells from the doors there then) */
-      const uint16_t *marks = lc->in[x] ? k->door : de->doors;
-      const bool known = marks[x] && (lc->in[x] || !(marks[x] & DOOR_PILLAR));
-      stopped = cut || (x != d && known && tried_before(g, marks, x, c, len, down));
-    }
-    if (!stopped) return false;
+    uint32_t first[2] = {0, 0};
+    const unsigned t[2] = {cairn__de_run_kind(&now, d, down, &first[0]),
+                           cairn__de_run_kind(&was, d, down, &first[1])};
+    if (t[0] < 2 * glen + gdown) return false;
+    if (t[0] == t[1]) continue; /* the same run, or none both times */
+    for (int v = 0; v < 2; v++)
+      for (unsigned i = 0; t[v] != DE_NO_RUN && i < t[v] / 2; i++) {
+        const uint32_t y = first[v] + i * step;
+        if (lc->in[y] || y == d) continue;
+        uint32_t sc = 0;
+        const unsigned s = cairn__de_run_kind(&now, y, gdown, &sc);
+        if (s == DE_NO_RUN || (t[0] > s) == (t[1] > s)) continue;
+        /* the rule on S before and after: another run across it may keep
+         * it out both times */
+        if (cairn__de_door_rule(&now, sc, s) != cairn__de_door_rule(&was, sc, s)) return false;
+      }
   }
   return true;
 }
@@ -400,7 +370,8 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   if (!search_from_gate(g, k, lc, lc->n_list + lc->n_gate, true)) return false;
   cairn__de_mark_cuts_here(k);
   /* A's alone; sz is free until the search */
-  cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in, k->sz);
+  cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in,
+                             de->cell_gate_bits, k->sz); /* sz is free until the search */
   if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
   if (lc->n_gate > 1) /* G one node, as the full pass has it */
     mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? DOOR_DOWN : 0u,

@@ -5,41 +5,45 @@
  *
  * Such an edit (cells opened, closed or moved into or out of the cheapest
  * terrain, all in the root area, none beside a gate or a dead end) can
- * change two things the full pass computes: the door marks (the greedy
- * choice of the runs between walls, in the full pass's order: a run is
- * marked when no run before it took one of its cells), and which nodes
- * (cells, doors) cut the island. The update replays the greedy choice on
- * the runs the edit can reach: those through the changed cells or next to
- * them, then those sharing a cell with a run whose mark moved, each after
- * the runs before it. That gives the core: the changed cells and the cells
- * whose mark moved. In the window W of the cells within ROOT_MARGIN steps
- * of the core, the rim is W's open cells beside an open cell outside it
- * (none of them changed). Then:
- * - for no node, and for every node meeting W that the edit left alone,
- *   the open cells of W less the node fall into classes that group the
- *   rim alike before and after the edit, and the classes that miss the
- *   rim (cut off by the node, or islands) hold the same cells alike and no
- *   core or changed cell: every path through W has a twin, so every node
- *   cuts what it cut before, the same cells but the core's, which lie on
- *   the root's side;
+ * change two things the full pass computes: the door marks, and which
+ * nodes (cells, doors) cut the island. A run's mark depends on the runs
+ * through its own cells alone (dead_ends_work.h), so the update marks
+ * again the runs through the changed cells or beside them and those
+ * crossing them; the cells whose mark moved are the core. The window W
+ * holds the cells within ROOT_MARGIN steps of the core and of the changed
+ * cells, and every cell of each door (before or after) with a cell in it,
+ * so no node reaches out of W. Nothing outside W changed. The open cells
+ * outside next to W fall into groups, two in one group when a search
+ * outside W joins them (outside_groups; groups it does not join count as
+ * apart, which only makes the tests stricter). H is the graph of W's
+ * nodes and a vertex per group, joined to the cells beside it. Then:
+ * - for no node, and for every node the edit left alone, the classes of H
+ *   less the node group the groups alike before and after, and the
+ *   classes with no group (cut off by the node, or islands) hold the same
+ *   cells alike and no core or changed cell: every path through W has a
+ *   twin, so every node cuts what it cut before, the same cells but the
+ *   core's, which lie on the root's side;
  * - every node the edit made (a door marked anew, a cell opened) leaves
- *   W's rim grouped as W itself did before, and every neighbour of it in
- *   a class that meets the rim: it cuts nothing.
- * Both hold on the cells alone too, doors taken apart: the one-cell cuts
- * of that graph (the full pass's first search) are what the runs are
- * marked round, and a new one hidden inside a replayed door would change
- * the marks themselves.
+ *   the groups grouped as H did before, and every neighbour of it in a
+ *   class with a group: it cuts nothing.
+ * A node that cuts H neither before nor after (Tarjan's search, linear in
+ * W) passes at once: H less it falls into H's classes less the node,
+ * which the test of no node compared. Only the others are tested one by
+ * one. Both hold on the cells alone too, doors taken apart: the one-cell
+ * cuts of that graph (the full pass's first search) are what the runs
+ * are marked round, and a new one would change the marks themselves.
  * So the gates, the areas and their heads stay, and with them every id
  * (dead_ends_order.c). The island's first cell must stay, and the sizes
  * its centre was chosen by must move less than their slack and margin, as
  * for the updates inside a dead end.
  *
  * Doors beside pillars (dead_ends_pillars.c) take their cells after the
- * runs are marked, clearing the doors they cross, so the table no longer
- * shows whom those doors kept out: a door beside pillars within a door's
- * reach of the edit along its rows and columns, or on a run the replay
- * tries, or one whose run or stretch holds a core or changed cell, leaves
- * the edit to the whole grid; so does a core or window too large. */
+ * runs are marked, clearing the doors they cross, where the search over
+ * the runs alone finds no gate, which these tests do not cover: a door
+ * beside pillars within a door's reach of the edit along its rows and
+ * columns, or on a run whose mark may move, or one whose run or stretch
+ * holds a core or changed cell, leaves the edit to the whole grid; so
+ * does a window too large. */
 #include "dead_ends_work.h"
 
 #include <string.h>
@@ -47,14 +51,19 @@
 /* Most cells the edit may change, the core may hold, the window may hold,
  * and the runs the replay may try. */
 #define ROOT_MAX_CHANGED 64
-#define ROOT_MAX_CORE 1024
-#define ROOT_MAX_WINDOW 1024
+#define ROOT_MAX_CORE 4096
+#define ROOT_MAX_WINDOW 8192
 #define ROOT_MAX_RUNS 4096
+/* Most cells outside the window searched for what joins its sides, and
+ * most groups of them. */
+#define ROOT_MAX_OUTSIDE 32768
+#define ROOT_MAX_GROUPS 8192
 /* The window: the cells within this many steps (8-way) of the core. */
 #define ROOT_MARGIN 3
 
-/* An update's state: allocated for it (about 85 KB), freed after. */
-typedef struct root_edit {
+/* An update's state (about 1.7 MB): made by the first such update, kept
+ * for the next (de->root_work). */
+typedef struct cairn__de_root {
   uint32_t changed[ROOT_MAX_CHANGED];
   uint32_t n_changed, d; /* d: of those, the cells opened or closed */
   uint32_t root;         /* the root area they lie in */
@@ -62,29 +71,49 @@ typedef struct root_edit {
   uint32_t core[ROOT_MAX_CORE];
   uint16_t marks[ROOT_MAX_CORE];
   uint32_t n_core;
-  /* the runs to try, sorted by the full pass's order; those before head
-   * are done */
+  /* the runs whose marks may move (replay), sorted, and whether the
+   * rule marks each now */
   uint64_t runs[ROOT_MAX_RUNS];
-  uint32_t n_runs, head;
+  bool marked[ROOT_MAX_RUNS];
+  uint32_t n_runs;
   /* the window: its cells, whether each is within a step of the core,
-   * open before and now, and a class each for a check */
+   * open before and now, a core or changed cell */
   uint32_t win[ROOT_MAX_WINDOW];
   uint8_t by_core[ROOT_MAX_WINDOW], was[ROOT_MAX_WINDOW], now[ROOT_MAX_WINDOW];
-  uint8_t hot[ROOT_MAX_WINDOW]; /* a core or changed cell */
-  uint32_t cls[ROOT_MAX_WINDOW], queue[ROOT_MAX_WINDOW];
-  uint32_t rim_old[ROOT_MAX_WINDOW], rim_new[ROOT_MAX_WINDOW], rim_base[ROOT_MAX_WINDOW];
-  uint32_t pocket_old[ROOT_MAX_WINDOW], pocket_new[ROOT_MAX_WINDOW];
-  uint32_t map[ROOT_MAX_WINDOW];
-  uint8_t seen[ROOT_MAX_WINDOW];
+  uint8_t hot[ROOT_MAX_WINDOW];
   uint32_t n_win;
+  /* the cells outside searched for the groups (a union-find), each window
+   * cell's group beyond each straight step (UINT32_MAX: none), and each
+   * group's window cells (grp_cells from grp_at[k] to grp_at[k + 1]) */
+  uint32_t out[ROOT_MAX_OUTSIDE], uf[ROOT_MAX_OUTSIDE], map[ROOT_MAX_OUTSIDE];
+  uint32_t pending[ROOT_MAX_OUTSIDE];
+  uint32_t n_out;
+  uint32_t side[ROOT_MAX_WINDOW][4];
+  uint32_t grp_at[ROOT_MAX_GROUPS + 1], grp_fill[ROOT_MAX_GROUPS];
+  uint32_t grp_cells[4 * ROOT_MAX_WINDOW];
+  uint32_t n_groups;
+  /* a check's classes: each window cell's, a queue, per class whether it
+   * holds a group or a core cell; the groups' classes (W before and after
+   * less a node, W before less none), cells in pockets, a map each way */
+  uint32_t cls[ROOT_MAX_WINDOW], queue[ROOT_MAX_WINDOW], back[ROOT_MAX_WINDOW];
+  bool pocket_group[ROOT_MAX_WINDOW], pocket_core[ROOT_MAX_WINDOW];
+  uint32_t g_old[ROOT_MAX_GROUPS], g_new[ROOT_MAX_GROUPS], g_base[ROOT_MAX_GROUPS];
+  uint32_t pocket_old[ROOT_MAX_WINDOW], pocket_new[ROOT_MAX_WINDOW];
+  uint8_t seen[ROOT_MAX_WINDOW];
   /* the checks on the cells alone, doors taken apart (the full pass's
    * first search, whose one-cell cuts no door may cover) */
   bool cells_only;
-  bool pocket_core[ROOT_MAX_WINDOW]; /* per class: holds a core cell */
-  bool pocket_rim[ROOT_MAX_WINDOW];  /* per class: meets the rim */
+  /* the cut nodes (cut_nodes), before [0] and after [1]: per window cell
+   * its node's representative, per vertex (nodes, then groups) whether it
+   * cuts; the search's arrays */
+  uint32_t rep[2][ROOT_MAX_WINDOW];
+  uint8_t cuts[2][ROOT_MAX_WINDOW + ROOT_MAX_GROUPS];
+  uint32_t disc[ROOT_MAX_WINDOW + ROOT_MAX_GROUPS], low[ROOT_MAX_WINDOW + ROOT_MAX_GROUPS];
+  uint32_t up[ROOT_MAX_WINDOW + ROOT_MAX_GROUPS], it[ROOT_MAX_WINDOW + ROOT_MAX_GROUPS];
+  uint32_t stack[ROOT_MAX_WINDOW + ROOT_MAX_GROUPS];
   /* sparse sets over padded cells (no clearing: an entry counts when the
    * list points back) */
-  uint32_t *core_at, *win_at;
+  uint32_t *core_at, *win_at, *rep_at, *out_at;
 } root_edit;
 
 /* ---- the door marks again ---------------------------------------------- */
@@ -125,26 +154,27 @@ static bool set_mark(const cairn_dead_ends *de, root_edit *re, uint32_t x, unsig
   return true;
 }
 
-/* The full pass's order of runs: shorter first, rows before columns, then
- * by first cell (run_key's bits: length, way, cell). */
-static uint64_t run_key(uint32_t c, unsigned len, unsigned down) {
-  return (uint64_t)(2 * len + down) << 32 | c;
+/* A run on the list: its first cell, its kind above it, and OLD on a run
+ * of the grid as it was that is no run now. */
+#define RUN_OLD (1ull << 40)
+static uint64_t run_entry(uint32_t first, unsigned kind) {
+  return (uint64_t)kind << 32 | first;
 }
 
-/* The run of the door whose mark m cell x holds: its key, or 0 for no
- * door (a door beside pillars reads as one too: the caller gives up). */
-static uint64_t door_key(const cairn_dead_ends *de, const root_edit *re, uint32_t x, unsigned m) {
-  if (!m) return 0;
-  const unsigned down = m & DOOR_DOWN ? 1u : 0u;
-  const uint32_t c = m & DOOR_PART ? x - (m & CAIRN__DE_DOOR_LEN) * door_step(de->grid, m) : x;
-  return run_key(c, mark_of(de, re, c) & CAIRN__DE_DOOR_LEN, down);
+/* Whether run k is on the list (sorted). */
+static bool has_run(const root_edit *re, uint64_t k) {
+  uint32_t lo = 0, hi = re->n_runs;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (re->runs[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < re->n_runs && re->runs[lo] == k;
 }
 
-/* Adds run k to the runs to try unless it is done or there; false when
- * full. */
+/* Adds run k to the list unless it is there; false when full. */
 static bool add_run(root_edit *re, uint64_t k) {
-  if (re->head && k <= re->runs[re->head - 1]) return true; /* done, or before */
-  uint32_t lo = re->head, hi = re->n_runs;
+  uint32_t lo = 0, hi = re->n_runs;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
     if (re->runs[mid] < k) lo = mid + 1;
@@ -158,74 +188,40 @@ static bool add_run(root_edit *re, uint64_t k) {
   return true;
 }
 
-/* The runs through cell x on the grid as it is (a row's and a column's),
- * and the door x's mark is in, to try. */
-static bool add_runs_at(const cairn_dead_ends *de, root_edit *re, uint32_t x) {
-  const cairn_grid *g = de->grid;
-  for (unsigned down = 0; down < 2; down++) {
-    const uint32_t step = down ? (uint32_t)g->stride : 1u;
-    if (g->cost[x] != de->least) continue;
-    uint32_t s = x;
-    for (unsigned i = 0; i <= CAIRN__DE_MAX_DOOR && s >= step && g->cost[s - step] == de->least; i++)
-      s -= step;
-    const unsigned len = cairn__de_run_length(g, s, step, de->least);
-    if (len && x < s + len * step && !add_run(re, run_key(s, len, down))) return false;
-  }
-  const unsigned m = mark_of(de, re, x);
-  return !m || add_run(re, door_key(de, re, x, m));
+/* Adds the run through x along its row (down 0) or column on view v, if
+ * any (OLD from the snapshot: those that are runs now too are listed as
+ * such). */
+static bool add_run_at(const de_view *v, root_edit *re, uint32_t x, unsigned down, bool old) {
+  uint32_t first = 0;
+  const unsigned kind = cairn__de_run_kind(v, x, down, &first);
+  if (kind == DE_NO_RUN) return true;
+  return add_run(re, run_entry(first, kind) | (old ? RUN_OLD : 0));
 }
 
-/* Clears the marks of the door of run k (of len cells from c by step) and
- * queues the runs through its cells. */
-static bool unmark(const cairn_dead_ends *de, root_edit *re, uint32_t c, uint32_t step,
-                   unsigned len) {
-  for (unsigned i = 0; i < len; i++)
-    if (!set_mark(de, re, c + i * step, 0)) return false;
-  for (unsigned i = 0; i < len; i++)
-    if (!add_runs_at(de, re, c + i * step)) return false;
-  return true;
+/* Whether the table marks run k (its first cell carries its length and
+ * way). */
+static bool was_marked(const cairn_dead_ends *de, uint64_t k) {
+  const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+  const unsigned dir = kind % 2 ? DOOR_DOWN : 0u;
+  return de->doors[(uint32_t)k] == (DOOR_FIRST | dir | kind / 2);
 }
 
-/* Tries run k as the full pass would, given every run before it settled:
- * marked when it is a run on the grid as it is and none of its cells is a
- * one-cell gate or held by a door before it. Moves its marks (and those of
- * the doors after it it takes cells from) where that changes. */
-static bool try_run(const cairn_dead_ends *de, root_edit *re, uint64_t k) {
-  const cairn_grid *g = de->grid;
-  const uint32_t c = (uint32_t)k, kind = (uint32_t)(k >> 32);
-  const unsigned len = kind / 2, down = kind % 2;
-  const uint32_t step = down ? (uint32_t)g->stride : 1u;
-  const unsigned dir = down ? DOOR_DOWN : 0u;
-  const bool held = mark_of(de, re, c) == (DOOR_FIRST | dir | len);
-  bool take = cairn__de_run_length(g, c, step, de->least) == len;
+/* Sets the marks of run k: its door's, or none. */
+static bool mark_run(const cairn_dead_ends *de, root_edit *re, uint64_t k, bool door) {
+  const unsigned kind = (unsigned)(k >> 32) & 0xFFu, len = kind / 2;
+  const uint32_t c = (uint32_t)k, step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
+  const unsigned dir = kind % 2 ? DOOR_DOWN : 0u;
   for (unsigned i = 0; i < len; i++) {
-    const uint32_t x = c + i * step;
-    if (mark_of(de, re, x) & DOOR_PILLAR) return false; /* its marks before pillars are lost */
-    if (!take) continue;
-    const unsigned m = mark_of(de, re, x);
-    take = !cairn__de_bit(de->cell_gate_bits, x) && (!m || door_key(de, re, x, m) >= k);
+    const unsigned m = !door ? 0u : i ? (DOOR_PART | dir | i) : (DOOR_FIRST | dir | len);
+    if (!set_mark(de, re, c + i * step, m)) return false;
   }
-  if (take == held) return true;
-  if (!take) return unmark(de, re, c, step, len);
-  for (unsigned i = 0; i < len; i++) { /* the doors after it lose their cells */
-    const uint32_t x = c + i * step;
-    const unsigned m = mark_of(de, re, x);
-    if (!m) continue;
-    const uint64_t z = door_key(de, re, x, m);
-    const uint32_t zc = (uint32_t)z, zkind = (uint32_t)(z >> 32);
-    if (!unmark(de, re, zc, zkind % 2 ? (uint32_t)g->stride : 1u, zkind / 2)) return false;
-  }
-  for (unsigned i = 0; i < len; i++)
-    if (!set_mark(de, re, c + i * step, i ? (DOOR_PART | dir | i) : (DOOR_FIRST | dir | len)))
-      return false;
   return true;
 }
 
 /* Whether a door beside pillars holds a cell of the row or the column
- * through cell x within a door's reach: a run there the full pass marked
- * may since have lost its marks to it (dead_ends_pillars.c clears the
- * doors such a door crosses), so the table no longer shows whom it kept
- * out. */
+ * through cell x within a door's reach: such a door cleared the runs it
+ * crosses (dead_ends_pillars.c) and took its cells from the gates of the
+ * search over the runs alone, which the checks below do not cover. */
 static bool pillar_in_reach(const cairn_dead_ends *de, uint32_t x) {
   const int64_t s = de->grid->stride, reach = CAIRN__DE_MAX_DOOR + 1;
   for (int down = 0; down < 2; down++) {
@@ -238,29 +234,61 @@ static bool pillar_in_reach(const cairn_dead_ends *de, uint32_t x) {
   return false;
 }
 
-/* The door marks after the edit into the core; false when the replay
- * reaches a door beside pillars or outgrows its room. */
+/* Whether a door beside pillars holds a cell of run k. */
+static bool run_meets_pillar(const cairn_dead_ends *de, uint64_t k) {
+  const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+  const uint32_t c = (uint32_t)k, step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
+  for (unsigned i = 0; i < kind / 2; i++)
+    if (de->doors[c + i * step] & DOOR_PILLAR) return true;
+  return false;
+}
+
+/* The door marks after the edit into the core (dead_ends_work.h's rule):
+ * a run's mark depends on the runs through its cells alone, so only the
+ * runs through the changed cells or beside them (before the edit and
+ * after) and the runs crossing them now can move. Each of those that is
+ * a run now is marked by the rule, the others lose their marks; the
+ * unmarking first, so a cell two of them hold ends with the new door's
+ * mark. False when a door beside pillars is near or the lists outgrow
+ * their room. */
 static bool replay(const cairn_dead_ends *de, root_edit *re) {
   const int32_t s = de->grid->stride;
   const int32_t around[5] = {0, 1, -1, s, -s};
-  /* the runs through the changed cells and beside them, before the edit
-   * too: none may have lost its marks to a door beside pillars */
+  const de_view now = cairn__de_view_of(de, false), was = cairn__de_view_of(de, true);
   for (uint32_t i = 0; i < re->n_changed; i++)
     for (int j = 0; j < 5; j++) {
-      const int64_t x = (int64_t)re->changed[i] + around[j];
-      if (x >= 0 && x < (int64_t)de->padded && pillar_in_reach(de, (uint32_t)x)) return false;
+      const int64_t y = (int64_t)re->changed[i] + around[j];
+      if (y < 0 || y >= (int64_t)de->padded) continue;
+      const uint32_t x = (uint32_t)y;
+      if (pillar_in_reach(de, x)) return false;
+      for (unsigned down = 0; down < 2; down++)
+        if (!add_run_at(&now, re, x, down, false) || !add_run_at(&was, re, x, down, true))
+          return false;
     }
-  for (uint32_t i = 0; i < re->n_changed; i++)
-    for (int j = 0; j < 5; j++) {
-      const int64_t x = (int64_t)re->changed[i] + around[j];
-      if (x >= 0 && x < (int64_t)de->padded && !add_runs_at(de, re, (uint32_t)x)) return false;
-    }
-  /* a closed cell's door is among them: tried, it is no run now, so its
-   * marks go, all of them */
-  while (re->head < re->n_runs) {
-    const uint64_t k = re->runs[re->head++];
-    if (!try_run(de, re, k)) return false;
+  /* the runs crossing those, now */
+  const uint32_t n1 = re->n_runs;
+  uint64_t near[4 * ROOT_MAX_CHANGED * 5];
+  memcpy(near, re->runs, n1 * sizeof *near);
+  for (uint32_t r = 0; r < n1; r++) {
+    const unsigned kind = (unsigned)(near[r] >> 32) & 0xFFu, down = kind % 2;
+    const uint32_t c = (uint32_t)near[r], step = down ? (uint32_t)s : 1u;
+    for (unsigned i = 0; i < kind / 2; i++)
+      if (!add_run_at(&now, re, c + i * step, !down, false)) return false;
   }
+  for (uint32_t r = 0; r < re->n_runs; r++)
+    if (run_meets_pillar(de, re->runs[r] & ~RUN_OLD)) return false;
+  /* a run listed old is one no more unless it is listed now too */
+  for (uint32_t r = 0; r < re->n_runs; r++) {
+    const uint64_t k = re->runs[r] & ~RUN_OLD;
+    const bool old = (re->runs[r] & RUN_OLD) != 0;
+    if (old && has_run(re, k)) continue;
+    const unsigned kind = (unsigned)(k >> 32);
+    re->marked[r] = !old && cairn__de_door_rule(&now, (uint32_t)k, kind);
+    if (was_marked(de, k) && !re->marked[r] && !mark_run(de, re, k, false)) return false;
+  }
+  for (uint32_t r = 0; r < re->n_runs; r++)
+    if (!(re->runs[r] & RUN_OLD) && re->marked[r] && !mark_run(de, re, re->runs[r], true))
+      return false;
   return true;
 }
 
@@ -271,27 +299,44 @@ static bool in_win(const root_edit *re, uint32_t x) {
   return i < re->n_win && re->win[i] == x;
 }
 
-/* Adds the cells within r steps of x to the window (by_core: within one of it);
- * false when it is full. */
+/* Adds cell c to the window (by_core: within a step of the core); false
+ * when it is full. */
+static bool add_cell(const cairn_dead_ends *de, root_edit *re, uint32_t c, bool by_core) {
+  if (in_win(re, c)) {
+    re->by_core[re->win_at[c]] |= by_core;
+    return true;
+  }
+  if (re->n_win == ROOT_MAX_WINDOW) return false;
+  re->win_at[c] = re->n_win;
+  re->by_core[re->n_win] = by_core;
+  re->was[re->n_win] = cairn__de_was_open(de, c);
+  re->now[re->n_win] = de->grid->cost[c] != 0;
+  re->win[re->n_win++] = c;
+  return true;
+}
+
+/* Adds the cells within r steps of x to the window. */
 static bool add_square(const cairn_dead_ends *de, root_edit *re, uint32_t x, int32_t r, bool by_core) {
   const int32_t s = de->grid->stride;
   for (int32_t dy = -r; dy <= r; dy++)
     for (int32_t dx = -r; dx <= r; dx++) {
       const int64_t y = (int64_t)x + dx + (int64_t)dy * s;
-      if (y < 0 || y >= (int64_t)de->padded) continue;
-      const uint32_t c = (uint32_t)y;
-      if (in_win(re, c)) {
-        re->by_core[re->win_at[c]] |= by_core;
-        continue;
-      }
-      if (re->n_win == ROOT_MAX_WINDOW) return false;
-      re->win_at[c] = re->n_win;
-      re->by_core[re->n_win] = by_core;
-      re->was[re->n_win] = cairn__de_was_open(de, c);
-      re->now[re->n_win] = de->grid->cost[c] != 0;
-      re->win[re->n_win++] = c;
+      if (y >= 0 && y < (int64_t)de->padded && !add_cell(de, re, (uint32_t)y, by_core)) return false;
     }
   return true;
+}
+
+/* Whether core cell x has a neighbour (of eight) neither in the core nor
+ * changed: the squares round such cells (and the changed ones) cover
+ * those round every core cell, since a walk from a core cell to a cell
+ * near it leaves the core from such a cell, nearer still. */
+static bool on_edge(const cairn_dead_ends *de, const root_edit *re, uint32_t x) {
+  const int32_t s = de->grid->stride;
+  for (int d = 0; d < 8; d++) {
+    const uint32_t y = (uint32_t)((int32_t)x + cairn__dx[d] + cairn__dy[d] * s);
+    if (!in_core(re, y) && !is_changed(re, y)) return true;
+  }
+  return false;
 }
 
 /* Whether cell c lies in a gate: a one-cell gate, or a door some area
@@ -311,9 +356,11 @@ static bool in_gate(const cairn_dead_ends *de, uint32_t c) {
   return false;
 }
 
-/* The window round the core and the changed cells; false when it is too
- * large, or a cell within a step of the core lies in a gate, a dead end,
- * another root area or beside pillars. */
+/* The window round the core and the changed cells, with every cell of a
+ * door (before the edit or after) that has one in it, so that no node
+ * reaches out of it; false when it is too large, or a cell within a step
+ * of the core lies in a gate, a dead end, another root area or beside
+ * pillars. */
 static bool make_window(const cairn_dead_ends *de, root_edit *re) {
   re->n_win = 0;
   for (uint32_t pass = 0; pass < 2; pass++) {
@@ -321,8 +368,21 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
     for (uint32_t i = 0; i < re->n_changed; i++)
       if (!add_square(de, re, re->changed[i], r, !pass)) return false;
     for (uint32_t i = 0; i < re->n_core; i++)
-      if (!add_square(de, re, re->core[i], r, !pass)) return false;
+      if (on_edge(de, re, re->core[i]) && !add_square(de, re, re->core[i], r, !pass)) return false;
   }
+  /* every door with a cell in it (n_win grows as they go in) */
+  for (uint32_t i = 0; i < re->n_win; i++)
+    for (int after = 0; after < 2; after++) {
+      const uint32_t c = re->win[i];
+      const unsigned m = after ? mark_of(de, re, c) : de->doors[c];
+      if (!m || !(after ? re->now[i] : re->was[i])) continue;
+      const uint32_t step = door_step(de->grid, m);
+      const uint32_t first = m & DOOR_PART ? c - (m & CAIRN__DE_DOOR_LEN) * step : c;
+      if (first != c && in_win(re, first)) continue; /* its first cell adds it */
+      const unsigned len = (after ? mark_of(de, re, first) : de->doors[first]) & CAIRN__DE_DOOR_LEN;
+      for (unsigned j = 0; j < len; j++)
+        if (!add_cell(de, re, first + j * step, false)) return false;
+    }
   for (uint32_t i = 0; i < re->n_win; i++) re->hot[i] = in_core(re, re->win[i]);
   for (uint32_t i = 0; i < re->n_changed; i++) re->hot[re->win_at[re->changed[i]]] = 1;
   for (uint32_t i = 0; i < re->n_win; i++) {
@@ -335,6 +395,98 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
   return true;
 }
 
+/* ---- what lies outside the window ----------------------------------------- */
+
+static uint32_t uf_find(root_edit *re, uint32_t i) {
+  while (re->uf[i] != i) i = re->uf[i] = re->uf[re->uf[i]];
+  return i;
+}
+
+static bool in_out(const root_edit *re, uint32_t y) {
+  const uint32_t i = re->out_at[y];
+  return i < re->n_out && re->out[i] == y;
+}
+
+/* Groups the open cells outside W next to it (unchanged by the edit: open
+ * before and after) by what joins them outside W: a search from all of
+ * them at once, which merges two groups where their searches meet, until
+ * one group is left, nothing is left to search or ROOT_MAX_OUTSIDE cells
+ * are searched. Groups it could not merge may still be joined further
+ * out: reading them as apart only makes the checks below stricter. Then
+ * each window cell's group beyond each straight step (side) and each
+ * group's window cells (grp_at, grp_cells); false when there are too many
+ * groups. */
+static bool outside_groups(const cairn_dead_ends *de, root_edit *re) {
+  const cairn_grid *g = de->grid;
+  re->n_out = 0;
+  /* searches that still have cells to look at (re->pending, per root):
+   * one that has none has found all it joins, so the search stops when
+   * one or none is left */
+  uint32_t active = 0;
+  for (uint32_t i = 0; i < re->n_win; i++)
+    for (int d = 0; d < 4 && (re->was[i] || re->now[i]); d++) {
+      const uint32_t y = (uint32_t)((int32_t)re->win[i] + cairn__dx[d] + cairn__dy[d] * g->stride);
+      if (in_win(re, y) || !g->cost[y] || in_out(re, y)) continue;
+      if (re->n_out == ROOT_MAX_OUTSIDE) return false;
+      re->out_at[y] = re->n_out;
+      re->uf[re->n_out] = re->n_out;
+      re->pending[re->n_out] = 1;
+      re->out[re->n_out++] = y;
+      active++;
+    }
+  for (uint32_t h = 0; h < re->n_out && active > 1; h++) {
+    const uint32_t c = re->out[h];
+    for (int d = 0; d < 4; d++) {
+      const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * g->stride);
+      if (in_win(re, y) || !g->cost[y]) continue;
+      const uint32_t a = uf_find(re, h);
+      if (in_out(re, y)) {
+        const uint32_t b = uf_find(re, re->out_at[y]);
+        if (a == b) continue;
+        const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+        active -= re->pending[lo] && re->pending[hi];
+        re->uf[hi] = lo;
+        re->pending[lo] += re->pending[hi];
+        continue;
+      }
+      if (re->n_out == ROOT_MAX_OUTSIDE) break;
+      re->out_at[y] = re->n_out;
+      re->uf[re->n_out] = a;
+      re->pending[a]++;
+      re->out[re->n_out++] = y;
+    }
+    const uint32_t a = uf_find(re, h);
+    active -= --re->pending[a] == 0;
+  }
+  /* dense group ids on the roots (map), each window cell's sides */
+  re->n_groups = 0;
+  for (uint32_t i = 0; i < re->n_out; i++) re->map[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < re->n_win; i++)
+    for (int d = 0; d < 4; d++) {
+      re->side[i][d] = UINT32_MAX;
+      if (!re->was[i] && !re->now[i]) continue; /* a wall (the grid's border among them) */
+      const uint32_t y = (uint32_t)((int32_t)re->win[i] + cairn__dx[d] + cairn__dy[d] * g->stride);
+      if (!in_out(re, y)) continue;
+      const uint32_t r = uf_find(re, re->out_at[y]);
+      if (re->map[r] == UINT32_MAX) {
+        if (re->n_groups == ROOT_MAX_GROUPS) return false;
+        re->map[r] = re->n_groups++;
+      }
+      re->side[i][d] = re->map[r];
+    }
+  /* each group's window cells, by counting */
+  for (uint32_t k = 0; k <= re->n_groups; k++) re->grp_at[k] = 0;
+  for (uint32_t i = 0; i < re->n_win; i++)
+    for (int d = 0; d < 4; d++)
+      if (re->side[i][d] != UINT32_MAX) re->grp_at[re->side[i][d] + 1]++;
+  for (uint32_t k = 0; k < re->n_groups; k++) re->grp_at[k + 1] += re->grp_at[k];
+  for (uint32_t k = 0; k < re->n_groups; k++) re->grp_fill[k] = re->grp_at[k];
+  for (uint32_t i = 0; i < re->n_win; i++)
+    for (int d = 0; d < 4; d++)
+      if (re->side[i][d] != UINT32_MAX) re->grp_cells[re->grp_fill[re->side[i][d]]++] = i;
+  return true;
+}
+
 /* ---- classes of the window less a node ------------------------------------ */
 
 /* The node cell c belongs to on the marks before (after: the replay's). */
@@ -344,45 +496,47 @@ static uint32_t node_at(const cairn_dead_ends *de, const root_edit *re, uint32_t
   return c - (m & CAIRN__DE_DOOR_LEN) * door_step(de->grid, m);
 }
 
-/* Whether cell y, outside the window, is open and in no node x (its mark
- * is the same before and after the edit). */
-static bool outside_open(const cairn_dead_ends *de, const root_edit *re, uint32_t y, uint32_t x) {
-  if (!de->grid->cost[y]) return false;
-  return x == UINT32_MAX || (re->cells_only ? y : node_of(de->grid, de->doors, y)) != x;
+/* Window cell j into class n (open, unlabelled, in no node x). */
+static void take(const cairn_dead_ends *de, root_edit *re, const uint8_t *open, bool after,
+                 uint32_t x, uint32_t j, uint32_t n, uint32_t *tail) {
+  if (!open[j] || re->cls[j] != UINT32_MAX) return;
+  if (x != UINT32_MAX && node_at(de, re, re->win[j], after) == x) return;
+  re->cls[j] = n;
+  re->queue[(*tail)++] = j;
 }
 
 /* Labels the open cells of W (before or after the edit) less node x
- * (UINT32_MAX: none) by class into re->cls (UINT32_MAX for none), and
- * for each class whether it meets the rim and holds a core cell. Returns
- * how many classes. */
-static uint32_t classes(const cairn_dead_ends *de, root_edit *re, bool after, uint32_t x) {
+ * (UINT32_MAX: none), with the groups outside (outside_groups: each joins
+ * the window cells beside it), by class: the cells' into re->cls, the
+ * groups' into gcls (UINT32_MAX for none), and for each class whether it
+ * holds a group and a core or changed cell. Returns how many classes. */
+static uint32_t classes(const cairn_dead_ends *de, root_edit *re, bool after, uint32_t x,
+                        uint32_t *gcls) {
   const cairn_grid *g = de->grid;
   const uint8_t *open = after ? re->now : re->was;
   for (uint32_t i = 0; i < re->n_win; i++) re->cls[i] = UINT32_MAX;
+  for (uint32_t k = 0; k < re->n_groups; k++) gcls[k] = UINT32_MAX;
   uint32_t n = 0;
   for (uint32_t i = 0; i < re->n_win; i++) {
-    if (!open[i] || re->cls[i] != UINT32_MAX) continue;
-    if (x != UINT32_MAX && node_at(de, re, re->win[i], after) == x) continue;
     uint32_t head = 0, tail = 0;
-    re->queue[tail++] = i;
-    re->cls[i] = n;
-    re->pocket_rim[n] = re->pocket_core[n] = false;
+    take(de, re, open, after, x, i, n, &tail);
+    if (!tail) continue;
+    re->pocket_group[n] = re->pocket_core[n] = false;
     while (head < tail) {
       const uint32_t j = re->queue[head++], c = re->win[j];
       re->pocket_core[n] |= re->hot[j] != 0;
       for (int d = 0; d < 4; d++) {
-        const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * g->stride);
-        if (!in_win(re, y)) {
-          /* outside the window: unchanged, so open before and after, and
-           * out of the way unless in x */
-          if (outside_open(de, re, y, x)) re->pocket_rim[n] = true;
+        const uint32_t grp = re->side[j][d];
+        if (grp != UINT32_MAX) {
+          if (gcls[grp] != UINT32_MAX) continue;
+          gcls[grp] = n;
+          re->pocket_group[n] = true;
+          for (uint32_t q = re->grp_at[grp]; q < re->grp_at[grp + 1]; q++)
+            take(de, re, open, after, x, re->grp_cells[q], n, &tail);
           continue;
         }
-        const uint32_t k = re->win_at[y];
-        if (!open[k] || re->cls[k] != UINT32_MAX) continue;
-        if (x != UINT32_MAX && node_at(de, re, y, after) == x) continue;
-        re->cls[k] = n;
-        re->queue[tail++] = k;
+        const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * g->stride);
+        if (in_win(re, y)) take(de, re, open, after, x, re->win_at[y], n, &tail);
       }
     }
     n++;
@@ -390,84 +544,67 @@ static uint32_t classes(const cairn_dead_ends *de, root_edit *re, bool after, ui
   return n;
 }
 
-/* The rim's cells' classes (UINT32_MAX off the rim) into rim from the last
- * classes() of W less node x. */
-static void rim_classes(const cairn_dead_ends *de, root_edit *re, uint32_t x, uint32_t *rim) {
-  const cairn_grid *g = de->grid;
-  for (uint32_t i = 0; i < re->n_win; i++) {
-    rim[i] = UINT32_MAX;
-    if (re->cls[i] == UINT32_MAX) continue;
-    for (int d = 0; d < 4; d++) {
-      const uint32_t y = (uint32_t)((int32_t)re->win[i] + cairn__dx[d] + cairn__dy[d] * g->stride);
-      if (!in_win(re, y) && outside_open(de, re, y, x)) rim[i] = re->cls[i];
-    }
-  }
-}
-
-/* Whether two labellings group the rim alike (one class of a for one of
- * b, both ways). */
-static bool same_grouping(root_edit *re, const uint32_t *a, const uint32_t *b) {
-  for (uint32_t i = 0; i < re->n_win; i++) re->map[i] = UINT32_MAX;
-  for (uint32_t i = 0; i < re->n_win; i++) {
+/* Whether two labellings of n things group them alike (one class of a for
+ * one of b, both ways; unlabelled alike). */
+static bool same_grouping(root_edit *re, const uint32_t *a, const uint32_t *b, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
     if ((a[i] == UINT32_MAX) != (b[i] == UINT32_MAX)) return false;
+    if (a[i] != UINT32_MAX) re->map[a[i]] = re->back[b[i]] = UINT32_MAX;
+  }
+  for (uint32_t i = 0; i < n; i++) {
     if (a[i] == UINT32_MAX) continue;
     if (re->map[a[i]] == UINT32_MAX) re->map[a[i]] = b[i];
     else if (re->map[a[i]] != b[i]) return false;
-  }
-  /* and back: b's classes come from one class of a each */
-  for (uint32_t i = 0; i < re->n_win; i++) re->queue[i] = UINT32_MAX;
-  for (uint32_t i = 0; i < re->n_win; i++) {
-    if (a[i] == UINT32_MAX) continue;
-    if (re->queue[b[i]] == UINT32_MAX) re->queue[b[i]] = a[i];
-    else if (re->queue[b[i]] != a[i]) return false;
+    if (re->back[b[i]] == UINT32_MAX) re->back[b[i]] = a[i];
+    else if (re->back[b[i]] != a[i]) return false;
   }
   return true;
 }
 
-/* The cells of the last classes() in a class that misses the rim: their
- * class into pocket (UINT32_MAX for the others); false when such a class
- * holds a core or changed cell. */
+/* The cells of the last classes() in a class that holds no group into
+ * pocket (their class; UINT32_MAX for the others); false when such a
+ * class holds a core or changed cell. */
 static bool pockets(root_edit *re, uint32_t n, uint32_t *pocket) {
   for (uint32_t i = 0; i < n; i++)
-    if (!re->pocket_rim[i] && re->pocket_core[i]) return false;
+    if (!re->pocket_group[i] && re->pocket_core[i]) return false;
   for (uint32_t i = 0; i < re->n_win; i++) {
     const uint32_t k = re->cls[i];
-    pocket[i] = k != UINT32_MAX && !re->pocket_rim[k] ? k : UINT32_MAX;
+    pocket[i] = k != UINT32_MAX && !re->pocket_group[k] ? k : UINT32_MAX;
   }
   return true;
 }
 
 /* Whether node x (UINT32_MAX: none), which the edit left alone, groups the
- * rim alike before and after, and leaves the same cells cut off from it
- * (its far side, if it cuts: a dead end's cells, or an island's), grouped
- * alike. */
+ * groups outside alike before and after, and leaves the same cells cut off
+ * from them (its far side, if it cuts: a dead end's cells, or an
+ * island's), grouped alike. */
 static bool node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x) {
-  if (!pockets(re, classes(de, re, false, x), re->pocket_old)) return false;
-  rim_classes(de, re, x, re->rim_old);
-  if (!pockets(re, classes(de, re, true, x), re->pocket_new)) return false;
-  rim_classes(de, re, x, re->rim_new);
-  return same_grouping(re, re->rim_old, re->rim_new) &&
-         same_grouping(re, re->pocket_old, re->pocket_new);
+  if (!pockets(re, classes(de, re, false, x, re->g_old), re->pocket_old)) return false;
+  if (!pockets(re, classes(de, re, true, x, re->g_new), re->pocket_new)) return false;
+  return same_grouping(re, re->g_old, re->g_new, re->n_groups) &&
+         same_grouping(re, re->pocket_old, re->pocket_new, re->n_win);
 }
 
-/* Whether node x the edit made cuts nothing: W less it groups the rim as W
- * did before the edit (in rim_base), and each of its neighbours in W lies
- * in a class that meets the rim. */
-static bool new_node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x,
-                           const uint32_t *rim_base) {
+/* Whether node x the edit made cuts nothing: W less it groups the groups
+ * outside as W did before the edit (g_base), and each of its neighbours,
+ * in W or outside, lies in a class that holds a group. */
+static bool new_node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x) {
   const cairn_grid *g = de->grid;
-  classes(de, re, true, x);
+  classes(de, re, true, x, re->g_new);
   for (uint32_t i = 0; i < re->n_win; i++) {
     if (!re->now[i] || node_at(de, re, re->win[i], true) != x) continue;
     for (int d = 0; d < 4; d++) {
+      if (re->side[i][d] != UINT32_MAX) {
+        if (re->g_new[re->side[i][d]] == UINT32_MAX) return false;
+        continue;
+      }
       const uint32_t y = (uint32_t)((int32_t)re->win[i] + cairn__dx[d] + cairn__dy[d] * g->stride);
       if (!in_win(re, y)) continue;
       const uint32_t k = re->cls[re->win_at[y]];
-      if (k != UINT32_MAX && !re->pocket_rim[k]) return false;
+      if (k != UINT32_MAX && !re->pocket_group[k]) return false;
     }
   }
-  rim_classes(de, re, x, re->rim_new);
-  return same_grouping(re, rim_base, re->rim_new);
+  return same_grouping(re, re->g_base, re->g_new, re->n_groups);
 }
 
 /* How many cells node x (its first cell) has on the marks before (after:
@@ -479,12 +616,102 @@ static unsigned node_len(const cairn_dead_ends *de, const root_edit *re, uint32_
   return m & DOOR_FIRST ? m & CAIRN__DE_DOOR_LEN : 1u;
 }
 
-/* The checks above over every node that meets the window: those the edit
- * left alone once, those it made on the marks after it; on the cells alone
- * (re->cells_only) or with the doors. */
+/* ---- the nodes that cut the window ---------------------------------------- */
+
+/* Vertex v's next neighbour through its it-th move, in the graph of W's
+ * nodes (v < n_win: the representative window cell of one) and the
+ * groups outside (n_win + the group), joined where a cell steps straight
+ * to another node's or beside a group: the neighbour, UINT32_MAX for
+ * none that way, UINT32_MAX - 1 when v has no moves left. */
+static uint32_t next_neighbour(const cairn_dead_ends *de, const root_edit *re, int after,
+                               uint32_t v, uint32_t it) {
+  const uint8_t *open = after ? re->now : re->was;
+  if (v >= re->n_win) {
+    const uint32_t grp = v - re->n_win, q = re->grp_at[grp] + it;
+    if (q >= re->grp_at[grp + 1]) return UINT32_MAX - 1;
+    const uint32_t j = re->grp_cells[q];
+    return open[j] ? re->rep[after][j] : UINT32_MAX;
+  }
+  const uint32_t x = node_at(de, re, re->win[v], after != 0);
+  uint32_t step;
+  const unsigned len = node_len(de, re, x, after != 0, &step);
+  if (it / 4 >= len) return UINT32_MAX - 1;
+  const uint32_t c = x + (it / 4) * step, d = it % 4, i = re->win_at[c];
+  if (re->side[i][d] != UINT32_MAX) return re->n_win + re->side[i][d];
+  const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * de->grid->stride);
+  if (!in_win(re, y) || !open[re->win_at[y]]) return UINT32_MAX;
+  const uint32_t w = re->rep[after][re->win_at[y]];
+  return w == v ? UINT32_MAX : w;
+}
+
+/* Tarjan's search from vertex r (next_neighbour's graph): the nodes whose
+ * removal parts it, in cuts[]. Iterative (a window can be thousands of
+ * nodes deep). Edges to the parent count as back edges: they only lower a
+ * child's low to its parent's time, which a cut node's test allows. */
+static void cut_nodes_from(const cairn_dead_ends *de, root_edit *re, int after, uint32_t r,
+                           uint32_t *time) {
+  uint32_t sp = 0, kids = 0;
+  re->disc[r] = re->low[r] = ++*time;
+  re->up[r] = UINT32_MAX;
+  re->it[r] = 0;
+  re->stack[sp++] = r;
+  while (sp) {
+    const uint32_t v = re->stack[sp - 1];
+    uint32_t w = UINT32_MAX;
+    while (w == UINT32_MAX) w = next_neighbour(de, re, after, v, re->it[v]++);
+    if (w != UINT32_MAX - 1) {
+      if (re->disc[w]) {
+        if (re->disc[w] < re->low[v]) re->low[v] = re->disc[w];
+        continue;
+      }
+      re->disc[w] = re->low[w] = ++*time;
+      re->up[w] = v;
+      re->it[w] = 0;
+      re->stack[sp++] = w;
+      kids += v == r;
+      continue;
+    }
+    sp--;
+    const uint32_t p = re->up[v];
+    if (p == UINT32_MAX) continue;
+    if (re->low[v] < re->low[p]) re->low[p] = re->low[v];
+    if (p != r && re->low[v] >= re->disc[p]) re->cuts[after][p] = 1;
+  }
+  if (kids >= 2) re->cuts[after][r] = 1;
+}
+
+/* For W before the edit or after: each open cell's node's representative
+ * (its first cell in W) and which nodes cut the graph of W's nodes and
+ * the groups outside (cuts[], on representatives and groups). */
+static void cut_nodes(const cairn_dead_ends *de, root_edit *re, int after) {
+  const uint8_t *open = after ? re->now : re->was;
+  const uint32_t n = re->n_win + re->n_groups;
+  for (uint32_t i = 0; i < n; i++) re->cuts[after][i] = 0, re->disc[i] = 0;
+  for (uint32_t i = 0; i < re->n_win; i++) {
+    if (!open[i]) continue;
+    const uint32_t x = node_at(de, re, re->win[i], after != 0), j = re->rep_at[x];
+    const bool known = j < i && open[j] && node_at(de, re, re->win[j], after != 0) == x;
+    re->rep[after][i] = known ? j : i;
+    if (!known) re->rep_at[x] = i;
+  }
+  uint32_t time = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if ((i >= re->n_win || (open[i] && re->rep[after][i] == i)) && !re->disc[i])
+      cut_nodes_from(de, re, after, i, &time);
+}
+
+/* The checks above over every node in the window (the window holds every
+ * cell of each): those the edit left alone once, those it made on the
+ * marks after it; on the cells alone (re->cells_only) or with the doors.
+ * A node that parts the graph of W's nodes and the groups outside on
+ * neither side of the edit passes at once: W less it falls into W's
+ * classes less its cells, which the check of no node showed to group
+ * alike before and after. Only the others are searched round one by one. */
 static bool nothing_cut_in(const cairn_dead_ends *de, root_edit *re) {
   if (!node_holds(de, re, UINT32_MAX)) return false;
-  memcpy(re->rim_base, re->rim_old, re->n_win * sizeof *re->rim_base);
+  memcpy(re->g_base, re->g_old, re->n_groups * sizeof *re->g_base);
+  cut_nodes(de, re, 0);
+  cut_nodes(de, re, 1);
   for (int after = 0; after < 2; after++) {
     const uint8_t *open = after ? re->now : re->was;
     memset(re->seen, 0, re->n_win);
@@ -496,12 +723,14 @@ static bool nothing_cut_in(const cairn_dead_ends *de, root_edit *re) {
       bool touched = false;
       for (unsigned j = 0; j < len; j++) {
         const uint32_t c = x + j * step;
-        if (in_win(re, c)) re->seen[re->win_at[c]] = 1;
+        re->seen[re->win_at[c]] = 1;
         touched |= (!re->cells_only && in_core(re, c)) || is_changed(re, c);
       }
-      if (touched ? after && !new_node_holds(de, re, x, re->rim_base)
-                  : !after && !node_holds(de, re, x))
-        return false;
+      if (touched != (after != 0)) continue; /* left alone: checked on the first pass */
+      bool cuts = re->cuts[1][re->rep[1][i]];
+      if (!touched) cuts |= re->cuts[0][re->rep[0][i]];
+      if (!cuts) continue;
+      if (touched ? !new_node_holds(de, re, x) : !node_holds(de, re, x)) return false;
     }
   }
   return true;
@@ -545,7 +774,11 @@ static bool centre_holds(const cairn_dead_ends *de, const root_edit *re, uint32_
 
 /* Whether no door beside pillars, listed or on the grid as it is, has a
  * changed or core cell on it, its run or its stretch (from the wall it
- * starts at, which an edit may have taken away). */
+ * starts at, which an edit may have taken away). The grid is as it was at
+ * the core's cells, so a candidate on the grid as it is that is not
+ * listed holds a changed cell on its stretch or run, or the one listed
+ * did (a changed cell ended it early): the changed cells' test finds
+ * both. */
 static bool pillars_clear(const cairn_dead_ends *de, const root_edit *re) {
   for (size_t k = 0; k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
@@ -557,8 +790,6 @@ static bool pillars_clear(const cairn_dead_ends *de, const root_edit *re) {
   }
   for (uint32_t i = 0; i < re->n_changed; i++)
     if (!cairn__de_pillars_stay(de, re->changed[i], NULL, NULL)) return false;
-  for (uint32_t i = 0; i < re->n_core; i++)
-    if (!cairn__de_pillars_stay(de, re->core[i], NULL, NULL)) return false;
   return true;
 }
 
@@ -596,18 +827,30 @@ static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
 bool cairn__de_update_root(cairn_dead_ends *de) {
   de_work *k = cairn__de_scratch_work(de);
   if (!k) return false;
-  root_edit *re = cairn__alloc(&de->alloc, sizeof *re);
+  if (!de->root_work) de->root_work = cairn__alloc(&de->alloc, sizeof *de->root_work);
+  root_edit *re = de->root_work;
   if (!re) return false;
   re->core_at = k->low; /* free between searches */
   re->win_at = k->sz;
-  re->n_core = re->n_runs = re->head = re->n_win = 0;
+  re->rep_at = k->parent;
+  re->out_at = k->order;
+  re->cells_only = false;
+  re->n_core = re->n_runs = re->n_win = 0;
   uint32_t need = 0, nodes = 0;
   const bool ok = cairn__de_changed_cells(de, re->changed, ROOT_MAX_CHANGED, &re->n_changed,
                                           &re->d) &&
                   root_of(de, re) && replay(de, re) &&
                   centre_holds(de, re, &need, &nodes) && pillars_clear(de, re) &&
-                  make_window(de, re) && nothing_cut(de, re);
+                  make_window(de, re) && outside_groups(de, re) && nothing_cut(de, re);
   if (ok) apply(de, re, need, nodes);
-  cairn__free(&de->alloc, re, sizeof *re);
   return ok;
+}
+
+size_t cairn__de_root_bytes(const cairn_dead_ends *de) {
+  return de->root_work ? sizeof *de->root_work : 0;
+}
+
+void cairn__de_root_free(cairn_dead_ends *de) {
+  cairn__free(&de->alloc, de->root_work, de->root_work ? sizeof *de->root_work : 0);
+  de->root_work = NULL;
 }

@@ -99,19 +99,54 @@ typedef struct de_arrays {
  * wall; 0 when there is none. */
 unsigned cairn__de_run_length(const cairn_grid *g, uint32_t c, uint32_t step, uint8_t least);
 
-/* Marks the doors: straight runs of 2 .. CAIRN__DE_MAX_DOOR cells at the
- * grid's cheapest terrain between two walls, the shorter first, rows
- * before columns, cells in index order, none sharing a cell with one
- * marked before or with a one-cell gate (cut[c] != 0): a gate of one cell
- * skips more, and under every option, so no door swallows one. Those
- * starting at the n cells of `cells` (index order; NULL: every padded
- * cell) whose cells all have `in` set (NULL: any). list: scratch of a
- * padded cell's entry each (a candidate starts right after a wall and
- * holds two cells or more, so a row or a column starts fewer than a
- * third of its cells' candidates). */
+/* The doors (dead_ends_internal.h) are the candidates, straight runs of 2
+ * .. CAIRN__DE_MAX_DOOR cells at the grid's cheapest terrain between two
+ * walls that hold no one-cell gate, which cross no candidate of a lower
+ * kind: 2 * length + 1 down a column, 2 * length along a row (shorter
+ * first, rows before columns when as long). Two candidates that share a
+ * cell cross (runs of one way never overlap), and their kinds differ, so
+ * no two doors share a cell; and whether a run is a door depends on the
+ * runs through its own cells alone, so an edit moves the marks only of
+ * the runs through the cells it changed or beside them, and of those
+ * crossing them. DE_NO_RUN: a cell in no candidate that way. */
+#define DE_NO_RUN 0xFFu
+
+/* Cells as the runs see them: the grid now (cost set) or as the table's
+ * snapshot had it (the open and cheapest-terrain bits); `least` the
+ * cheapest terrain. And the one-cell cuts: cut[c] != 0 where in is NULL
+ * or in[c] is set, the table's gates of one cell (bits) elsewhere. */
+typedef struct de_view {
+  const cairn_grid *g;
+  const uint8_t *cost;
+  const uint64_t *open, *at_least;
+  uint8_t least;
+  const uint32_t *cut;
+  const uint8_t *in;
+  const uint64_t *bits;
+} de_view;
+
+/* The grid now, with the table's gates of one cell for cuts (de's grid;
+ * the snapshot's when `before`). */
+de_view cairn__de_view_of(const cairn_dead_ends *de, bool before);
+
+/* The kind of the candidate through cell x along its row (down 0) or its
+ * column, DE_NO_RUN when there is none; its first cell into *first (when
+ * not NULL). */
+unsigned cairn__de_run_kind(const de_view *v, uint32_t x, unsigned down, uint32_t *first);
+
+/* Whether the candidate of kind `kind` from c is a door: it crosses no
+ * candidate of a lower kind. */
+bool cairn__de_door_rule(const de_view *v, uint32_t c, unsigned kind);
+
+/* Marks the doors among the candidates starting at the n cells of
+ * `cells` (index order; NULL: every padded cell) whose cells all have
+ * `in` set (NULL: any), on the grid now with cuts cut[] (in and elsewhere
+ * the table's gates of one cell, bits, as in de_view). Each cell's two
+ * kinds go into scratch (a padded cell's entry each; for `cells`, theirs
+ * alone) first. */
 void cairn__de_find_doors_among(const cairn_grid *g, uint16_t *door, const uint32_t *cut,
                                 const uint32_t *cells, size_t n, const uint8_t *in,
-                                uint32_t *list);
+                                const uint64_t *bits, uint32_t *scratch);
 
 /* The full pass's order of the candidates beside pillars: by starting
  * wall, rows before columns, the line before before the line after. */
@@ -267,6 +302,10 @@ void cairn__de_scratch_reset(cairn_dead_ends *de);
  * false (the table as it was) when the edit is not shown to be of that
  * kind or memory runs out: the caller then searches the whole grid. */
 bool cairn__de_update_root(cairn_dead_ends *de);
+/* Its state, kept from one such update to the next (de->root_work): its
+ * bytes, and its release. */
+size_t cairn__de_root_bytes(const cairn_dead_ends *de);
+void cairn__de_root_free(cairn_dead_ends *de);
 
 /* The local updates' scratch (de->scratch): its bytes for n padded cells,
  * and its release (NULL is fine). */

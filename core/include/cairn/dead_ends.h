@@ -9,7 +9,8 @@
  * door, the far end of a passage, and the dead ends nested inside those.
  * A gate is one open cell, or a door: a straight run of 2 to 63 open
  * cells at the grid's cheapest terrain between two walls (a gap in a
- * wall, a corridor's cross-section, a narrow room's, a cave's mouth), or
+ * wall, a corridor's cross-section, a narrow room's, a cave's mouth) that
+ * crosses no shorter such run (a row and a column as long: the row), or
  * beside pillars: where a room opens on a corridor through 2 to 8 gaps
  * in one line of wall, the stretch of the corridor's line alongside,
  * from the wall before the first gap to the wall after the last, when it
@@ -137,12 +138,14 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * whole grid when the edit cuts or joins anything (a wall that closes a
  * loop, a cell opened into an alcove), lies next to a gate or a dead end,
  * or reaches a door beside pillars (the runs along a wall with gaps),
- * which most room maps have everywhere (docs/PERFORMANCE.md gives the
+ * which some room maps have everywhere (docs/PERFORMANCE.md gives the
  * counts and times). Every way, the swamps are found again only near the
  * cells whose openness, area or gate moved (and near a swamp that came
  * out otherwise), and the table equals a fresh one. The first update that
  * searches (inside a dead end or the whole grid) keeps about 37 bytes a
- * cell of scratch for the next ones (cairn_dead_ends_memory counts it).
+ * cell of scratch for the next ones, and the first that tries an edit
+ * outside every dead end about 1.7 MB (cairn_dead_ends_memory counts
+ * both).
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
  * refuses searches until an update succeeds) */
