@@ -17,6 +17,11 @@
  * outside W joins them (outside_groups; groups it does not join count as
  * apart, which only makes the tests stricter). H is the graph of W's
  * nodes and a vertex per group, joined to the cells beside it. Then:
+ * - W alone (its open cells, without the groups) joins its rim, the cells
+ *   beside an open cell outside, alike before and after, and leaves the
+ *   same cells off it, none a core or changed cell: a path through W
+ *   between two rim cells has a twin, so no node outside W (which may
+ *   part a group) cuts otherwise;
  * - for no node, and for every node the edit left alone, the classes of H
  *   less the node group the groups alike before and after, and the
  *   classes with no group (cut off by the node, or islands) hold the same
@@ -99,7 +104,9 @@ typedef struct cairn__de_root {
   bool pocket_group[ROOT_MAX_WINDOW], pocket_core[ROOT_MAX_WINDOW];
   uint32_t g_old[ROOT_MAX_GROUPS], g_new[ROOT_MAX_GROUPS], g_base[ROOT_MAX_GROUPS];
   uint32_t pocket_old[ROOT_MAX_WINDOW], pocket_new[ROOT_MAX_WINDOW];
+  uint32_t rim_old[ROOT_MAX_WINDOW], rim_new[ROOT_MAX_WINDOW];
   uint8_t seen[ROOT_MAX_WINDOW];
+  bool plain; /* classes() of W alone: the groups mark the rim, unjoined */
   /* the checks on the cells alone, doors taken apart (the full pass's
    * first search, whose one-cell cuts no door may cover) */
   bool cells_only;
@@ -527,6 +534,10 @@ static uint32_t classes(const cairn_dead_ends *de, root_edit *re, bool after, ui
       re->pocket_core[n] |= re->hot[j] != 0;
       for (int d = 0; d < 4; d++) {
         const uint32_t grp = re->side[j][d];
+        if (grp != UINT32_MAX && re->plain) {
+          re->pocket_group[n] = true; /* the rim, not crossed */
+          continue;
+        }
         if (grp != UINT32_MAX) {
           if (gcls[grp] != UINT32_MAX) continue;
           gcls[grp] = n;
@@ -572,6 +583,32 @@ static bool pockets(root_edit *re, uint32_t n, uint32_t *pocket) {
     pocket[i] = k != UINT32_MAX && !re->pocket_group[k] ? k : UINT32_MAX;
   }
   return true;
+}
+
+/* The rim's cells' classes (UINT32_MAX off the rim: W's open cells
+ * beside an open cell outside) from the last classes(), into rim. */
+static void rim_of(root_edit *re, uint32_t *rim) {
+  for (uint32_t i = 0; i < re->n_win; i++) {
+    rim[i] = UINT32_MAX;
+    for (int d = 0; d < 4 && re->cls[i] != UINT32_MAX; d++)
+      if (re->side[i][d] != UINT32_MAX) rim[i] = re->cls[i];
+  }
+}
+
+/* Whether W alone, without what joins it outside, groups its rim alike
+ * before and after the edit, and leaves the same cells off the rim
+ * (grouped alike, none a core or changed cell). The tests with the
+ * groups cover the nodes in W only (a node outside may part a group): for
+ * those outside, this shows that every path through W has a twin. */
+static bool rim_holds(const cairn_dead_ends *de, root_edit *re) {
+  re->plain = true;
+  bool ok = pockets(re, classes(de, re, false, UINT32_MAX, re->g_old), re->pocket_old);
+  rim_of(re, re->rim_old);
+  ok = ok && pockets(re, classes(de, re, true, UINT32_MAX, re->g_new), re->pocket_new);
+  rim_of(re, re->rim_new);
+  re->plain = false;
+  return ok && same_grouping(re, re->rim_old, re->rim_new, re->n_win) &&
+         same_grouping(re, re->pocket_old, re->pocket_new, re->n_win);
 }
 
 /* Whether node x (UINT32_MAX: none), which the edit left alone, groups the
@@ -815,9 +852,12 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
                              cairn__de_cover(g, none, re->changed, re->n_changed));
 }
 
-/* Both: the one-cell cuts the runs are marked round (the full pass's first
- * search, on cells alone) stay, and with the new marks no node cuts. */
+/* W alone joins its rim as before (rim_holds, for the nodes outside W),
+ * and for the nodes in W: the one-cell cuts the runs are marked round
+ * (the full pass's first search, on cells alone) stay, and with the new
+ * marks no node cuts. */
 static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
+  if (!rim_holds(de, re)) return false;
   re->cells_only = true;
   if (!nothing_cut_in(de, re)) return false;
   re->cells_only = false;
@@ -834,7 +874,7 @@ bool cairn__de_update_root(cairn_dead_ends *de) {
   re->win_at = k->sz;
   re->rep_at = k->parent;
   re->out_at = k->order;
-  re->cells_only = false;
+  re->cells_only = re->plain = false;
   re->n_core = re->n_runs = re->n_win = 0;
   uint32_t need = 0, nodes = 0;
   const bool ok = cairn__de_changed_cells(de, re->changed, ROOT_MAX_CHANGED, &re->n_changed,

@@ -626,6 +626,41 @@ static void walls_in_the_field_stay_local(void **state) {
   cairn_grid_destroy(g);
 }
 
+/* Two halls, taller and wider than any door, side by side: a wall one
+ * cell thick between them with a gap of two cells, and far round, a
+ * corridor one cell wide. Closing the gap in one edit leaves the halls
+ * joined only through the corridor, whose cells then all cut: the areas
+ * change far from the edit, though the halls' sides next to the gap stay
+ * joined outside the window round it, and no node in that window cuts it
+ * once what joins it outside is counted. The update must see that the
+ * window itself no longer joins them, and equal a fresh table. */
+static void a_closed_gap_cuts_far_off(void **state) {
+  (void)state;
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(150, 80, 0, NULL, &g), CAIRN_OK);
+  for (int y = 1; y < 70; y++)
+    for (int x = 1; x < 147; x++)
+      if (x != 70) assert_int_equal(cairn_grid_set_cost(g, x, y, 1), CAIRN_OK);
+  for (int y = 30; y < 32; y++) assert_int_equal(cairn_grid_set_cost(g, 70, y, 1), CAIRN_OK);
+  for (int y = 70; y < 79; y++) {
+    assert_int_equal(cairn_grid_set_cost(g, 1, y, 1), CAIRN_OK);
+    assert_int_equal(cairn_grid_set_cost(g, 146, y, 1), CAIRN_OK);
+  }
+  for (int x = 1; x < 147; x++) assert_int_equal(cairn_grid_set_cost(g, x, 78, 1), CAIRN_OK);
+  cairn_dead_ends *de = table(g);
+  cairn_dead_ends_stats before;
+  assert_int_equal(cairn_dead_ends_get_stats(de, &before), CAIRN_OK);
+  assert_int_equal(cairn_grid_set_cost(g, 70, 30, 0), CAIRN_OK);
+  assert_int_equal(cairn_grid_set_cost(g, 70, 31, 0), CAIRN_OK);
+  assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+  assert_fresh(g, de);
+  cairn_dead_ends_stats after;
+  assert_int_equal(cairn_dead_ends_get_stats(de, &after), CAIRN_OK);
+  assert_true(after.areas > before.areas + 10); /* the corridor's cells all cut now */
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
 /* A cell in a dead end (or, one round in four, anywhere), with up to two
  * more within two cells of it. */
 static int edit_near(uint64_t *rng, cairn_grid *g, const cairn_dead_ends *de, cairn_point *out) {
@@ -1091,6 +1126,7 @@ int main(void) {
       tu_with_search(update_equals_fresh),
       tu_with_search(edits_inside_search_one_area),
       cmocka_unit_test(walls_in_the_field_stay_local),
+      cmocka_unit_test(a_closed_gap_cuts_far_off),
       cmocka_unit_test(centre_moves_with_the_sizes),
       cmocka_unit_test(terrain_edits_keep_the_table),
       cmocka_unit_test(ids_follow_the_areas),
