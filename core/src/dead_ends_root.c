@@ -44,11 +44,17 @@
  *
  * Doors beside pillars (dead_ends_pillars.c) take their cells after the
  * runs are marked, clearing the doors they cross, where the search over
- * the runs alone finds no gate, which these tests do not cover: a door
- * beside pillars within a door's reach of the edit along its rows and
- * columns, or on a run whose mark may move, or one whose run or stretch
- * holds a core or changed cell, leaves the edit to the whole grid; so
- * does a window too large. */
+ * the runs alone finds no gate: whether such a door stands depends on
+ * the one-cell cuts on its run (tested above), on the doors the rule
+ * marks across it and on whether those cut. A run such a door crosses
+ * keeps its marks; one the rule makes a door before and after must still
+ * cut nothing (cleared_holds, for those meeting W, which holds them
+ * whole; elsewhere the test of W alone), and one it makes a door only
+ * after must cut nothing (fresh_holds) (pillar_run_stays). A candidate
+ * the doors kept out stays out while a place on its run that kept it
+ * out holds no cell whose mark moved. A candidate the edit changes, or
+ * one with a changed cell on its run or stretch, leaves the edit to the
+ * whole grid (pillars_clear); so does a window too large. */
 #include "dead_ends_work.h"
 
 #include <string.h>
@@ -63,6 +69,8 @@
  * most groups of them. */
 #define ROOT_MAX_OUTSIDE 32768
 #define ROOT_MAX_GROUPS 8192
+/* Most runs in the window a door beside pillars cleared. */
+#define ROOT_MAX_CLEARED 256
 /* The window: the cells within this many steps (8-way) of the core. */
 #define ROOT_MARGIN 3
 
@@ -107,6 +115,14 @@ typedef struct cairn__de_root {
   uint32_t rim_old[ROOT_MAX_WINDOW], rim_new[ROOT_MAX_WINDOW];
   uint8_t seen[ROOT_MAX_WINDOW];
   bool plain; /* classes() of W alone: the groups mark the rim, unjoined */
+  uint8_t rm[ROOT_MAX_WINDOW]; /* cells a test takes out (cleared_holds) */
+  /* the runs in W a door beside pillars cleared (add_cleared) */
+  uint64_t cleared[ROOT_MAX_CLEARED];
+  uint32_t n_cleared;
+  /* the runs a door beside pillars crosses that the rule makes doors
+   * after the edit, not before (pillar_run_stays) */
+  uint64_t fresh[ROOT_MAX_CLEARED];
+  uint32_t n_fresh;
   /* the checks on the cells alone, doors taken apart (the full pass's
    * first search, whose one-cell cuts no door may cover) */
   bool cells_only;
@@ -225,22 +241,6 @@ static bool mark_run(const cairn_dead_ends *de, root_edit *re, uint64_t k, bool 
   return true;
 }
 
-/* Whether a door beside pillars holds a cell of the row or the column
- * through cell x within a door's reach: such a door cleared the runs it
- * crosses (dead_ends_pillars.c) and took its cells from the gates of the
- * search over the runs alone, which the checks below do not cover. */
-static bool pillar_in_reach(const cairn_dead_ends *de, uint32_t x) {
-  const int64_t s = de->grid->stride, reach = CAIRN__DE_MAX_DOOR + 1;
-  for (int down = 0; down < 2; down++) {
-    const int64_t step = down ? s : 1;
-    for (int64_t i = -reach; i <= reach; i++) {
-      const int64_t y = (int64_t)x + i * step;
-      if (y >= 0 && y < (int64_t)de->padded && (de->doors[y] & DOOR_PILLAR)) return true;
-    }
-  }
-  return false;
-}
-
 /* Whether a door beside pillars holds a cell of run k. */
 static bool run_meets_pillar(const cairn_dead_ends *de, uint64_t k) {
   const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
@@ -250,14 +250,38 @@ static bool run_meets_pillar(const cairn_dead_ends *de, uint64_t k) {
   return false;
 }
 
+/* Whether run k, which a door beside pillars crosses, keeps its marks
+ * (that door took its cells, or it was no door) and leaves that door
+ * standing, whose choice reads only the doors across it that cut: when
+ * it is no run now (gone), no door by the rule now, or a door by the rule
+ * both before and after (the window's tests, cleared_holds, show it still
+ * cuts nothing where it meets the window; the test of the window alone,
+ * elsewhere). A door by the rule now that was none before goes on
+ * re->fresh: it must cut nothing (fresh_holds). */
+static bool pillar_run_stays(const cairn_dead_ends *de, root_edit *re, const de_view *now,
+                             const de_view *was, uint64_t k, bool old) {
+  const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+  const uint32_t c = (uint32_t)k;
+  uint32_t first = 0;
+  (void)de;
+  if (old || !cairn__de_door_rule(now, c, kind)) return true;
+  if (cairn__de_run_kind(was, c, kind % 2, &first) == kind && first == c &&
+      cairn__de_door_rule(was, c, kind))
+    return true;
+  if (re->n_fresh == ROOT_MAX_CLEARED) return false;
+  re->fresh[re->n_fresh++] = k;
+  return true;
+}
+
 /* The door marks after the edit into the core (dead_ends_work.h's rule):
  * a run's mark depends on the runs through its cells alone, so only the
  * runs through the changed cells or beside them (before the edit and
  * after) and the runs crossing them now can move. Each of those that is
  * a run now is marked by the rule, the others lose their marks; the
  * unmarking first, so a cell two of them hold ends with the new door's
- * mark. False when a door beside pillars is near or the lists outgrow
- * their room. */
+ * mark. A run that a door beside pillars crosses keeps its marks, or the
+ * edit goes to the whole grid (pillar_run_stays). False too when the
+ * lists outgrow their room. */
 static bool replay(const cairn_dead_ends *de, root_edit *re) {
   const int32_t s = de->grid->stride;
   const int32_t around[5] = {0, 1, -1, s, -s};
@@ -267,7 +291,6 @@ static bool replay(const cairn_dead_ends *de, root_edit *re) {
       const int64_t y = (int64_t)re->changed[i] + around[j];
       if (y < 0 || y >= (int64_t)de->padded) continue;
       const uint32_t x = (uint32_t)y;
-      if (pillar_in_reach(de, x)) return false;
       for (unsigned down = 0; down < 2; down++)
         if (!add_run_at(&now, re, x, down, false) || !add_run_at(&was, re, x, down, true))
           return false;
@@ -282,14 +305,17 @@ static bool replay(const cairn_dead_ends *de, root_edit *re) {
     for (unsigned i = 0; i < kind / 2; i++)
       if (!add_run_at(&now, re, c + i * step, !down, false)) return false;
   }
-  for (uint32_t r = 0; r < re->n_runs; r++)
-    if (run_meets_pillar(de, re->runs[r] & ~RUN_OLD)) return false;
   /* a run listed old is one no more unless it is listed now too */
   for (uint32_t r = 0; r < re->n_runs; r++) {
     const uint64_t k = re->runs[r] & ~RUN_OLD;
     const bool old = (re->runs[r] & RUN_OLD) != 0;
     if (old && has_run(re, k)) continue;
     const unsigned kind = (unsigned)(k >> 32);
+    re->marked[r] = false;
+    if (run_meets_pillar(de, k)) { /* cleared by that door, or kept out */
+      if (!pillar_run_stays(de, re, &now, &was, k, old)) return false;
+      continue;
+    }
     re->marked[r] = !old && cairn__de_door_rule(&now, (uint32_t)k, kind);
     if (was_marked(de, k) && !re->marked[r] && !mark_run(de, re, k, false)) return false;
   }
@@ -315,6 +341,7 @@ static bool add_cell(const cairn_dead_ends *de, root_edit *re, uint32_t c, bool 
   }
   if (re->n_win == ROOT_MAX_WINDOW) return false;
   re->win_at[c] = re->n_win;
+  re->rm[re->n_win] = 0;
   re->by_core[re->n_win] = by_core;
   re->was[re->n_win] = cairn__de_was_open(de, c);
   re->now[re->n_win] = de->grid->cost[c] != 0;
@@ -346,6 +373,27 @@ static bool on_edge(const cairn_dead_ends *de, const root_edit *re, uint32_t x) 
   return false;
 }
 
+/* The runs through cell c (before the edit) that the rule made doors and
+ * a door beside pillars then cleared (it crosses them), onto the list of
+ * those (once each), their cells into the window. */
+static bool add_cleared(const cairn_dead_ends *de, root_edit *re, const de_view *was, uint32_t c) {
+  for (unsigned down = 0; down < 2; down++) {
+    uint32_t first = 0;
+    const unsigned kind = cairn__de_run_kind(was, c, down, &first);
+    if (kind == DE_NO_RUN) continue;
+    const uint64_t k = run_entry(first, kind);
+    bool listed = false;
+    for (uint32_t j = 0; j < re->n_cleared && !listed; j++) listed = re->cleared[j] == k;
+    if (listed || !run_meets_pillar(de, k) || !cairn__de_door_rule(was, first, kind)) continue;
+    if (re->n_cleared == ROOT_MAX_CLEARED) return false;
+    re->cleared[re->n_cleared++] = k;
+    const uint32_t step = down ? (uint32_t)de->grid->stride : 1u;
+    for (unsigned j = 0; j < kind / 2; j++)
+      if (!add_cell(de, re, first + j * step, false)) return false;
+  }
+  return true;
+}
+
 /* Whether cell c lies in a gate: a one-cell gate, or a door some area
  * hangs off (an area beside it has it for its gate). */
 static bool in_gate(const cairn_dead_ends *de, uint32_t c) {
@@ -366,8 +414,7 @@ static bool in_gate(const cairn_dead_ends *de, uint32_t c) {
 /* The window round the core and the changed cells, with every cell of a
  * door (before the edit or after) that has one in it, so that no node
  * reaches out of it; false when it is too large, or a cell within a step
- * of the core lies in a gate, a dead end, another root area or beside
- * pillars. */
+ * of the core lies in a gate, a dead end or another root area. */
 static bool make_window(const cairn_dead_ends *de, root_edit *re) {
   re->n_win = 0;
   for (uint32_t pass = 0; pass < 2; pass++) {
@@ -377,8 +424,18 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
     for (uint32_t i = 0; i < re->n_core; i++)
       if (on_edge(de, re, re->core[i]) && !add_square(de, re, re->core[i], r, !pass)) return false;
   }
-  /* every door with a cell in it (n_win grows as they go in) */
-  for (uint32_t i = 0; i < re->n_win; i++)
+  for (uint32_t r = 0; r < re->n_fresh; r++) {
+    const unsigned kind = (unsigned)(re->fresh[r] >> 32) & 0xFFu;
+    const uint32_t step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
+    for (unsigned j = 0; j < kind / 2; j++)
+      if (!add_cell(de, re, (uint32_t)re->fresh[r] + j * step, false)) return false;
+  }
+  /* every door with a cell in it, and every run through one of its cells
+   * that a door beside pillars took cells from (n_win grows as they go
+   * in) */
+  const de_view was = cairn__de_view_of(de, true);
+  for (uint32_t i = 0; i < re->n_win; i++) {
+    if (re->was[i] && !add_cleared(de, re, &was, re->win[i])) return false;
     for (int after = 0; after < 2; after++) {
       const uint32_t c = re->win[i];
       const unsigned m = after ? mark_of(de, re, c) : de->doors[c];
@@ -390,14 +447,13 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
       for (unsigned j = 0; j < len; j++)
         if (!add_cell(de, re, first + j * step, false)) return false;
     }
+  }
   for (uint32_t i = 0; i < re->n_win; i++) re->hot[i] = in_core(re, re->win[i]);
   for (uint32_t i = 0; i < re->n_changed; i++) re->hot[re->win_at[re->changed[i]]] = 1;
   for (uint32_t i = 0; i < re->n_win; i++) {
     const uint32_t c = re->win[i];
     if (!re->by_core[i] || !re->was[i]) continue;
-    if (cairn__de_bit(de->dead_bits, c) || de->area[c] != re->root || in_gate(de, c) ||
-        cairn__de_bit(de->pillar_bits, c))
-      return false;
+    if (cairn__de_bit(de->dead_bits, c) || de->area[c] != re->root || in_gate(de, c)) return false;
   }
   return true;
 }
@@ -506,7 +562,7 @@ static uint32_t node_at(const cairn_dead_ends *de, const root_edit *re, uint32_t
 /* Window cell j into class n (open, unlabelled, in no node x). */
 static void take(const cairn_dead_ends *de, root_edit *re, const uint8_t *open, bool after,
                  uint32_t x, uint32_t j, uint32_t n, uint32_t *tail) {
-  if (!open[j] || re->cls[j] != UINT32_MAX) return;
+  if (!open[j] || re->cls[j] != UINT32_MAX || re->rm[j]) return;
   if (x != UINT32_MAX && node_at(de, re, re->win[j], after) == x) return;
   re->cls[j] = n;
   re->queue[(*tail)++] = j;
@@ -809,21 +865,28 @@ static bool centre_holds(const cairn_dead_ends *de, const root_edit *re, uint32_
          (de->margin[re->root] == UINT32_MAX || *nodes < de->margin[re->root]);
 }
 
-/* Whether no door beside pillars, listed or on the grid as it is, has a
- * changed or core cell on it, its run or its stretch (from the wall it
- * starts at, which an edit may have taken away). The grid is as it was at
- * the core's cells, so a candidate on the grid as it is that is not
- * listed holds a changed cell on its stretch or run, or the one listed
+/* Whether every door beside pillars stands or stays out as before: no
+ * candidate, listed or on the grid as it is, has a changed cell on its
+ * run or its stretch (from the wall it starts at, which an edit may have
+ * taken away); a door's own cells kept their marks (pillar_run_stays);
+ * and where cells of a run that kept a candidate out moved their marks,
+ * a place on it that kept it out holds none of them (its cut cells and
+ * the doors that cut there stand, by the window's tests). The grid is as
+ * it was at the core's cells, so a candidate on the grid as it is that is
+ * not listed holds a changed cell on its stretch or run, or the one listed
  * did (a changed cell ended it early): the changed cells' test finds
  * both. */
 static bool pillars_clear(const cairn_dead_ends *de, const root_edit *re) {
   for (size_t k = 0; k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
     const uint32_t step = p->down ? (uint32_t)de->grid->stride : 1u;
+    uint64_t moved = 0;
     for (unsigned i = 0; i < p->len; i++) {
       const uint32_t a = p->c + i * step, b = p->w + i * step;
-      if (in_core(re, a) || in_core(re, b) || is_changed(re, a) || is_changed(re, b)) return false;
+      if (is_changed(re, a) || is_changed(re, b)) return false;
+      if (in_core(re, b)) moved |= 1ull << i;
     }
+    if (moved && (p->marked || !(p->blocks & ~moved))) return false;
   }
   for (uint32_t i = 0; i < re->n_changed; i++)
     if (!cairn__de_pillars_stay(de, re->changed[i], NULL, NULL)) return false;
@@ -836,6 +899,13 @@ static bool pillars_clear(const cairn_dead_ends *de, const root_edit *re) {
 static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint32_t nodes) {
   const cairn_grid *g = de->grid;
   for (uint32_t i = 0; i < re->n_core; i++) de->doors[re->core[i]] = re->marks[i];
+  /* the places that kept a candidate out where marks moved may not now */
+  for (size_t k = 0; k < de->pillars.n; k++) {
+    cairn__de_pillar *p = &de->pillars.p[k];
+    const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
+    for (unsigned i = 0; i < p->len && !p->marked; i++)
+      if (in_core(re, p->w + i * step)) p->blocks &= ~(1ull << i);
+  }
   int64_t cells = de->cells[re->root];
   for (uint32_t i = 0; i < re->n_changed; i++) {
     const uint32_t c = re->changed[i];
@@ -852,6 +922,57 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
                              cairn__de_cover(g, none, re->changed, re->n_changed));
 }
 
+/* Whether each run a door beside pillars cleared in W (add_cleared) cuts
+ * nothing after the edit as before: such a door took its cells because
+ * the search over the runs alone found no gate there, and the test of
+ * its cells as one node, on the cells alone, shows that search would
+ * find none again. */
+static bool cleared_holds(const cairn_dead_ends *de, root_edit *re) {
+  for (uint32_t r = 0; r < re->n_cleared; r++) {
+    const uint64_t k = re->cleared[r];
+    const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+    const uint32_t step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
+    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 1;
+    const bool ok = node_holds(de, re, UINT32_MAX);
+    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 0;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* Whether each run on re->fresh (pillar_run_stays), taken out whole on
+ * the cells alone, cuts nothing after the edit: every neighbour of it
+ * lies in a class with a group, and the groups fall as W grouped them
+ * before (g_base). */
+static bool fresh_holds(const cairn_dead_ends *de, root_edit *re) {
+  const int32_t s = de->grid->stride;
+  for (uint32_t r = 0; r < re->n_fresh; r++) {
+    const uint64_t k = re->fresh[r];
+    const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+    const uint32_t step = kind % 2 ? (uint32_t)s : 1u;
+    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 1;
+    classes(de, re, true, UINT32_MAX, re->g_new);
+    bool ok = true;
+    for (unsigned j = 0; j < kind / 2 && ok; j++) {
+      const uint32_t c = (uint32_t)k + j * step, i = re->win_at[c];
+      for (int d = 0; d < 4 && ok; d++) {
+        if (re->side[i][d] != UINT32_MAX) {
+          ok = re->g_new[re->side[i][d]] != UINT32_MAX;
+          continue;
+        }
+        const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * s);
+        if (!in_win(re, y)) continue;
+        const uint32_t cl = re->cls[re->win_at[y]];
+        ok = cl == UINT32_MAX || re->pocket_group[cl];
+      }
+    }
+    ok = ok && same_grouping(re, re->g_base, re->g_new, re->n_groups);
+    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 0;
+    if (!ok) return false;
+  }
+  return true;
+}
+
 /* W alone joins its rim as before (rim_holds, for the nodes outside W),
  * and for the nodes in W: the one-cell cuts the runs are marked round
  * (the full pass's first search, on cells alone) stay, and with the new
@@ -859,7 +980,7 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
 static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
   if (!rim_holds(de, re)) return false;
   re->cells_only = true;
-  if (!nothing_cut_in(de, re)) return false;
+  if (!nothing_cut_in(de, re) || !cleared_holds(de, re) || !fresh_holds(de, re)) return false;
   re->cells_only = false;
   return nothing_cut_in(de, re);
 }
@@ -875,7 +996,7 @@ bool cairn__de_update_root(cairn_dead_ends *de) {
   re->rep_at = k->parent;
   re->out_at = k->order;
   re->cells_only = re->plain = false;
-  re->n_core = re->n_runs = re->n_win = 0;
+  re->n_core = re->n_runs = re->n_win = re->n_cleared = re->n_fresh = 0;
   uint32_t need = 0, nodes = 0;
   const bool ok = cairn__de_changed_cells(de, re->changed, ROOT_MAX_CHANGED, &re->n_changed,
                                           &re->d) &&
