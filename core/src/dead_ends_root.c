@@ -297,11 +297,11 @@ static bool replay(const cairn_dead_ends *de, root_edit *re) {
     }
   /* the runs crossing those, now */
   const uint32_t n1 = re->n_runs;
-  uint64_t near[4 * ROOT_MAX_CHANGED * 5];
-  memcpy(near, re->runs, n1 * sizeof *near);
+  uint64_t first_runs[4 * ROOT_MAX_CHANGED * 5]; /* "near" is a macro on Windows */
+  memcpy(first_runs, re->runs, n1 * sizeof *first_runs);
   for (uint32_t r = 0; r < n1; r++) {
-    const unsigned kind = (unsigned)(near[r] >> 32) & 0xFFu, down = kind % 2;
-    const uint32_t c = (uint32_t)near[r], step = down ? (uint32_t)s : 1u;
+    const unsigned kind = (unsigned)(first_runs[r] >> 32) & 0xFFu, down = kind % 2;
+    const uint32_t c = (uint32_t)first_runs[r], step = down ? (uint32_t)s : 1u;
     for (unsigned i = 0; i < kind / 2; i++)
       if (!add_run_at(&now, re, c + i * step, !down, false)) return false;
   }
