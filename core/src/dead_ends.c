@@ -75,10 +75,10 @@ static void runs_from(const cairn_grid *g, uint32_t c, uint8_t least, int pass, 
     const unsigned shift = 8 * down, other = 8 - shift;
     /* pass 1 reads the run's kind back where pass 0 wrote it (not where
      * the run holds a cut) */
+    const unsigned own = kinds[c] >> shift & 0xFFu;
     const unsigned len = !pass ? cairn__de_run_length(g, c, step, least)
-                         : c >= step && !g->cost[c - step] && (kinds[c] >> shift & 0xFFu) != DE_NO_RUN
-                             ? (kinds[c] >> shift & 0xFFu) / 2
-                             : 0u;
+                         : c >= step && !g->cost[c - step] && own != DE_NO_RUN ? own / 2
+                                                                               : 0u;
     const unsigned kind = 2 * len + down;
     bool ok = len != 0;
     for (unsigned i = 0; ok && i < len; i++) {

@@ -20,12 +20,12 @@
  * A gate is one cell or a door: a straight run of 2 to
  * CAIRN__DE_MAX_DOOR cells at the grid's cheapest terrain between two
  * walls (dead_ends_work.h: one that crosses no shorter run), or one
- * beside pillars (dead_ends_pillars.c). Skipping an area behind a door is exact only for plain searches
- * (see cairn__de_begin): a detour into the area between two door cells
- * costs more than walking along the door, unless a layer, a claim, an
- * avoided cell, a turn penalty or a unit's size makes that walk dearer or
- * illegal (bounds cannot: a rectangle holding both door cells holds the
- * walk between them). */
+ * beside pillars (dead_ends_pillars.c). Skipping an area behind a door
+ * is exact only for plain searches (see cairn__de_begin): a detour into
+ * the area between two door cells costs more than walking along the
+ * door, unless a layer, a claim, an avoided cell, a turn penalty or a
+ * unit's size makes that walk dearer or illegal (bounds cannot: a
+ * rectangle holding both door cells holds the walk between them). */
 #define CAIRN__DE_MAX_DOOR 63
 /* An area's door byte: its length (CAIRN__DE_DOOR_LEN bits), and
  * CAIRN__DE_DOOR_DOWN when it runs down a column. */

@@ -184,29 +184,29 @@ static uint64_t run_entry(uint32_t first, unsigned kind) {
   return (uint64_t)kind << 32 | first;
 }
 
-/* Whether run k is on the list (sorted). */
-static bool has_run(const root_edit *re, uint64_t k) {
+/* Where run k is on the list (sorted), or would go. */
+static uint32_t run_slot(const root_edit *re, uint64_t k) {
   uint32_t lo = 0, hi = re->n_runs;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
     if (re->runs[mid] < k) lo = mid + 1;
     else hi = mid;
   }
-  return lo < re->n_runs && re->runs[lo] == k;
+  return lo;
+}
+
+static bool has_run(const root_edit *re, uint64_t k) {
+  const uint32_t at = run_slot(re, k);
+  return at < re->n_runs && re->runs[at] == k;
 }
 
 /* Adds run k to the list unless it is there; false when full. */
 static bool add_run(root_edit *re, uint64_t k) {
-  uint32_t lo = 0, hi = re->n_runs;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (re->runs[mid] < k) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < re->n_runs && re->runs[lo] == k) return true;
+  const uint32_t at = run_slot(re, k);
+  if (at < re->n_runs && re->runs[at] == k) return true;
   if (re->n_runs == ROOT_MAX_RUNS) return false;
-  memmove(re->runs + lo + 1, re->runs + lo, (re->n_runs - lo) * sizeof *re->runs);
-  re->runs[lo] = k;
+  memmove(re->runs + at + 1, re->runs + at, (re->n_runs - at) * sizeof *re->runs);
+  re->runs[at] = k;
   re->n_runs++;
   return true;
 }
@@ -258,12 +258,11 @@ static bool run_meets_pillar(const cairn_dead_ends *de, uint64_t k) {
  * cuts nothing where it meets the window; the test of the window alone,
  * elsewhere). A door by the rule now that was none before goes on
  * re->fresh: it must cut nothing (fresh_holds). */
-static bool pillar_run_stays(const cairn_dead_ends *de, root_edit *re, const de_view *now,
-                             const de_view *was, uint64_t k, bool old) {
+static bool pillar_run_stays(root_edit *re, const de_view *now, const de_view *was, uint64_t k,
+                             bool old) {
   const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
   const uint32_t c = (uint32_t)k;
   uint32_t first = 0;
-  (void)de;
   if (old || !cairn__de_door_rule(now, c, kind)) return true;
   if (cairn__de_run_kind(was, c, kind % 2, &first) == kind && first == c &&
       cairn__de_door_rule(was, c, kind))
@@ -297,7 +296,7 @@ static bool replay(const cairn_dead_ends *de, root_edit *re) {
     }
   /* the runs crossing those, now */
   const uint32_t n1 = re->n_runs;
-  uint64_t first_runs[4 * ROOT_MAX_CHANGED * 5]; /* "near" is a macro on Windows */
+  uint64_t first_runs[4 * ROOT_MAX_CHANGED * 5]; /* the list so far */
   memcpy(first_runs, re->runs, n1 * sizeof *first_runs);
   for (uint32_t r = 0; r < n1; r++) {
     const unsigned kind = (unsigned)(first_runs[r] >> 32) & 0xFFu, down = kind % 2;
@@ -313,7 +312,7 @@ static bool replay(const cairn_dead_ends *de, root_edit *re) {
     const unsigned kind = (unsigned)(k >> 32);
     re->marked[r] = false;
     if (run_meets_pillar(de, k)) { /* cleared by that door, or kept out */
-      if (!pillar_run_stays(de, re, &now, &was, k, old)) return false;
+      if (!pillar_run_stays(re, &now, &was, k, old)) return false;
       continue;
     }
     re->marked[r] = !old && cairn__de_door_rule(&now, (uint32_t)k, kind);
@@ -350,12 +349,14 @@ static bool add_cell(const cairn_dead_ends *de, root_edit *re, uint32_t c, bool 
 }
 
 /* Adds the cells within r steps of x to the window. */
-static bool add_square(const cairn_dead_ends *de, root_edit *re, uint32_t x, int32_t r, bool by_core) {
+static bool add_square(const cairn_dead_ends *de, root_edit *re, uint32_t x, int32_t r,
+                       bool by_core) {
   const int32_t s = de->grid->stride;
   for (int32_t dy = -r; dy <= r; dy++)
     for (int32_t dx = -r; dx <= r; dx++) {
       const int64_t y = (int64_t)x + dx + (int64_t)dy * s;
-      if (y >= 0 && y < (int64_t)de->padded && !add_cell(de, re, (uint32_t)y, by_core)) return false;
+      if (y < 0 || y >= (int64_t)de->padded) continue;
+      if (!add_cell(de, re, (uint32_t)y, by_core)) return false;
     }
   return true;
 }
@@ -373,6 +374,31 @@ static bool on_edge(const cairn_dead_ends *de, const root_edit *re, uint32_t x) 
   return false;
 }
 
+/* Adds the cells of run k to the window. */
+static bool add_run_cells(const cairn_dead_ends *de, root_edit *re, uint64_t k) {
+  const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+  const uint32_t step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
+  for (unsigned j = 0; j < kind / 2; j++)
+    if (!add_cell(de, re, (uint32_t)k + j * step, false)) return false;
+  return true;
+}
+
+/* Adds every cell of the door window cell i is in (on the marks before
+ * the edit, or after) to the window, unless its first cell is there to
+ * add it. */
+static bool add_door(const cairn_dead_ends *de, root_edit *re, uint32_t i, bool after) {
+  const uint32_t c = re->win[i];
+  const unsigned m = after ? mark_of(de, re, c) : de->doors[c];
+  if (!m || !(after ? re->now[i] : re->was[i])) return true;
+  const uint32_t step = door_step(de->grid, m);
+  const uint32_t first = m & DOOR_PART ? c - (m & CAIRN__DE_DOOR_LEN) * step : c;
+  if (first != c && in_win(re, first)) return true;
+  const unsigned len = (after ? mark_of(de, re, first) : de->doors[first]) & CAIRN__DE_DOOR_LEN;
+  for (unsigned j = 0; j < len; j++)
+    if (!add_cell(de, re, first + j * step, false)) return false;
+  return true;
+}
+
 /* The runs through cell c (before the edit) that the rule made doors and
  * a door beside pillars then cleared (it crosses them), onto the list of
  * those (once each), their cells into the window. */
@@ -387,9 +413,7 @@ static bool add_cleared(const cairn_dead_ends *de, root_edit *re, const de_view 
     if (listed || !run_meets_pillar(de, k) || !cairn__de_door_rule(was, first, kind)) continue;
     if (re->n_cleared == ROOT_MAX_CLEARED) return false;
     re->cleared[re->n_cleared++] = k;
-    const uint32_t step = down ? (uint32_t)de->grid->stride : 1u;
-    for (unsigned j = 0; j < kind / 2; j++)
-      if (!add_cell(de, re, first + j * step, false)) return false;
+    if (!add_run_cells(de, re, k)) return false;
   }
   return true;
 }
@@ -424,30 +448,16 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
     for (uint32_t i = 0; i < re->n_core; i++)
       if (on_edge(de, re, re->core[i]) && !add_square(de, re, re->core[i], r, !pass)) return false;
   }
-  for (uint32_t r = 0; r < re->n_fresh; r++) {
-    const unsigned kind = (unsigned)(re->fresh[r] >> 32) & 0xFFu;
-    const uint32_t step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
-    for (unsigned j = 0; j < kind / 2; j++)
-      if (!add_cell(de, re, (uint32_t)re->fresh[r] + j * step, false)) return false;
-  }
+  for (uint32_t r = 0; r < re->n_fresh; r++)
+    if (!add_run_cells(de, re, re->fresh[r])) return false;
   /* every door with a cell in it, and every run through one of its cells
    * that a door beside pillars took cells from (n_win grows as they go
    * in) */
   const de_view was = cairn__de_view_of(de, true);
-  for (uint32_t i = 0; i < re->n_win; i++) {
-    if (re->was[i] && !add_cleared(de, re, &was, re->win[i])) return false;
-    for (int after = 0; after < 2; after++) {
-      const uint32_t c = re->win[i];
-      const unsigned m = after ? mark_of(de, re, c) : de->doors[c];
-      if (!m || !(after ? re->now[i] : re->was[i])) continue;
-      const uint32_t step = door_step(de->grid, m);
-      const uint32_t first = m & DOOR_PART ? c - (m & CAIRN__DE_DOOR_LEN) * step : c;
-      if (first != c && in_win(re, first)) continue; /* its first cell adds it */
-      const unsigned len = (after ? mark_of(de, re, first) : de->doors[first]) & CAIRN__DE_DOOR_LEN;
-      for (unsigned j = 0; j < len; j++)
-        if (!add_cell(de, re, first + j * step, false)) return false;
-    }
-  }
+  for (uint32_t i = 0; i < re->n_win; i++)
+    if ((re->was[i] && !add_cleared(de, re, &was, re->win[i])) || !add_door(de, re, i, false) ||
+        !add_door(de, re, i, true))
+      return false;
   for (uint32_t i = 0; i < re->n_win; i++) re->hot[i] = in_core(re, re->win[i]);
   for (uint32_t i = 0; i < re->n_changed; i++) re->hot[re->win_at[re->changed[i]]] = 1;
   for (uint32_t i = 0; i < re->n_win; i++) {
@@ -471,15 +481,14 @@ static bool in_out(const root_edit *re, uint32_t y) {
 }
 
 /* Groups the open cells outside W next to it (unchanged by the edit: open
- * before and after) by what joins them outside W: a search from all of
- * them at once, which merges two groups where their searches meet, until
- * one group is left, nothing is left to search or ROOT_MAX_OUTSIDE cells
- * are searched. Groups it could not merge may still be joined further
- * out: reading them as apart only makes the checks below stricter. Then
- * each window cell's group beyond each straight step (side) and each
- * group's window cells (grp_at, grp_cells); false when there are too many
- * groups. */
-static bool outside_groups(const cairn_dead_ends *de, root_edit *re) {
+ * before and after) by what joins them outside W (outside_groups): a
+ * search from all of them at once (flood_outside, a union-find over the
+ * cells it reaches), which merges two groups where their searches meet,
+ * until at most one search has cells left to look at, or ROOT_MAX_OUTSIDE
+ * cells are searched. Groups it could not merge may still be joined
+ * further out: reading them as apart only makes the checks below
+ * stricter. False when the cells next to W alone overflow. */
+static bool flood_outside(const cairn_dead_ends *de, root_edit *re) {
   const cairn_grid *g = de->grid;
   re->n_out = 0;
   /* searches that still have cells to look at (re->pending, per root):
@@ -521,7 +530,14 @@ static bool outside_groups(const cairn_dead_ends *de, root_edit *re) {
     const uint32_t a = uf_find(re, h);
     active -= --re->pending[a] == 0;
   }
-  /* dense group ids on the roots (map), each window cell's sides */
+  return true;
+}
+
+/* After flood_outside: dense group ids on its roots (map), each window
+ * cell's group beyond each straight step (side) and each group's window
+ * cells (grp_at, grp_cells); false when there are too many groups. */
+static bool index_groups(const cairn_dead_ends *de, root_edit *re) {
+  const cairn_grid *g = de->grid;
   re->n_groups = 0;
   for (uint32_t i = 0; i < re->n_out; i++) re->map[i] = UINT32_MAX;
   for (uint32_t i = 0; i < re->n_win; i++)
@@ -548,6 +564,10 @@ static bool outside_groups(const cairn_dead_ends *de, root_edit *re) {
     for (int d = 0; d < 4; d++)
       if (re->side[i][d] != UINT32_MAX) re->grp_cells[re->grp_fill[re->side[i][d]]++] = i;
   return true;
+}
+
+static bool outside_groups(const cairn_dead_ends *de, root_edit *re) {
+  return flood_outside(de, re) && index_groups(de, re);
 }
 
 /* ---- classes of the window less a node ------------------------------------ */
@@ -922,6 +942,14 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
                              cairn__de_cover(g, none, re->changed, re->n_changed));
 }
 
+/* Takes the cells of run k (all in W) out of the tests, or puts them
+ * back. */
+static void take_out_run(const cairn_dead_ends *de, root_edit *re, uint64_t k, uint8_t out) {
+  const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
+  const uint32_t step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
+  for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = out;
+}
+
 /* Whether each run a door beside pillars cleared in W (add_cleared) cuts
  * nothing after the edit as before: such a door took its cells because
  * the search over the runs alone found no gate there, and the test of
@@ -929,12 +957,9 @@ static void apply(cairn_dead_ends *de, const root_edit *re, uint32_t need, uint3
  * find none again. */
 static bool cleared_holds(const cairn_dead_ends *de, root_edit *re) {
   for (uint32_t r = 0; r < re->n_cleared; r++) {
-    const uint64_t k = re->cleared[r];
-    const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
-    const uint32_t step = kind % 2 ? (uint32_t)de->grid->stride : 1u;
-    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 1;
+    take_out_run(de, re, re->cleared[r], 1);
     const bool ok = node_holds(de, re, UINT32_MAX);
-    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 0;
+    take_out_run(de, re, re->cleared[r], 0);
     if (!ok) return false;
   }
   return true;
@@ -950,7 +975,7 @@ static bool fresh_holds(const cairn_dead_ends *de, root_edit *re) {
     const uint64_t k = re->fresh[r];
     const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
     const uint32_t step = kind % 2 ? (uint32_t)s : 1u;
-    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 1;
+    take_out_run(de, re, k, 1);
     classes(de, re, true, UINT32_MAX, re->g_new);
     bool ok = true;
     for (unsigned j = 0; j < kind / 2 && ok; j++) {
@@ -967,7 +992,7 @@ static bool fresh_holds(const cairn_dead_ends *de, root_edit *re) {
       }
     }
     ok = ok && same_grouping(re, re->g_base, re->g_new, re->n_groups);
-    for (unsigned j = 0; j < kind / 2; j++) re->rm[re->win_at[(uint32_t)k + j * step]] = 0;
+    take_out_run(de, re, k, 0);
     if (!ok) return false;
   }
   return true;
