@@ -21,9 +21,12 @@ unsigned cairn__de_run_length(const cairn_grid *g, uint32_t c, uint32_t step, ui
 }
 
 de_view cairn__de_view_of(const cairn_dead_ends *de, bool before) {
-  const de_view v = {de->grid,      before ? NULL : de->grid->cost, de->open_bits, de->least_bits,
-                     de->least,     NULL,
-                     NULL,          de->cell_gate_bits};
+  const de_view v = {.g = de->grid,
+                     .cost = before ? NULL : de->grid->cost,
+                     .open = de->open_bits,
+                     .at_least = de->least_bits,
+                     .least = de->least,
+                     .bits = de->cell_gate_bits};
   return v;
 }
 
@@ -136,14 +139,15 @@ static unsigned known_kind(const de_view *v, uint32_t *known, uint32_t x, unsign
   if (known[x] & done) return known[x] >> shift & 0xFFu;
   const size_t padded = v->g->padded;
   const uint32_t step = down ? (uint32_t)v->g->stride : 1u;
+  /* the line of the cheapest terrain through x (x alone off it) */
   uint32_t a = x, len = 1;
   if (view_cell(v, x) == 2) {
     while (a >= step && view_cell(v, a - step) == 2) a -= step;
     while (a + len * step < padded && view_cell(v, a + len * step) == 2) len++;
   }
-  unsigned kind = cairn__de_run_kind(v, x, down, NULL);
+  const unsigned kind = cairn__de_run_kind(v, x, down, NULL);
   for (uint32_t i = 0; i < len; i++) {
-    const uint32_t y = view_cell(v, x) == 2 ? a + i * step : x;
+    const uint32_t y = a + i * step;
     if (v->in[y]) known[y] = (known[y] & ~(0xFFu << shift)) | done | kind << shift;
   }
   return kind;

@@ -371,7 +371,7 @@ static bool search_area(const cairn_dead_ends *de, de_work *k, de_local *lc) {
   cairn__de_mark_cuts_here(k);
   /* A's alone; sz is free until the search */
   cairn__de_find_doors_among(g, k->door, k->aux, lc->list, lc->n_list, lc->in,
-                             de->cell_gate_bits, k->sz); /* sz is free until the search */
+                             de->cell_gate_bits, k->sz);
   if (lc->n_gate > 1 && !door_stands(de, k, lc)) return false;
   if (lc->n_gate > 1) /* G one node, as the full pass has it */
     mark_door(k->door, lc->gate, lc->gate_step, lc->gate_step != 1u ? DOOR_DOWN : 0u,

@@ -698,14 +698,16 @@ static bool node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x) {
          same_grouping(re, re->pocket_old, re->pocket_new, re->n_win);
 }
 
-/* Whether node x the edit made cuts nothing: W less it groups the groups
- * outside as W did before the edit (g_base), and each of its neighbours,
- * in W or outside, lies in a class that holds a group. */
+/* Whether node x the edit made (UINT32_MAX: the cells taken out, rm)
+ * cuts nothing: W less it groups the groups outside as W did before the
+ * edit (g_base), and each of its neighbours, in W or outside, lies in a
+ * class that holds a group. */
 static bool new_node_holds(const cairn_dead_ends *de, root_edit *re, uint32_t x) {
   const cairn_grid *g = de->grid;
   classes(de, re, true, x, re->g_new);
   for (uint32_t i = 0; i < re->n_win; i++) {
-    if (!re->now[i] || node_at(de, re, re->win[i], true) != x) continue;
+    const bool gone = x == UINT32_MAX ? re->rm[i] : node_at(de, re, re->win[i], true) == x;
+    if (!re->now[i] || !gone) continue;
     for (int d = 0; d < 4; d++) {
       if (re->side[i][d] != UINT32_MAX) {
         if (re->g_new[re->side[i][d]] == UINT32_MAX) return false;
@@ -966,33 +968,12 @@ static bool cleared_holds(const cairn_dead_ends *de, root_edit *re) {
 }
 
 /* Whether each run on re->fresh (pillar_run_stays), taken out whole on
- * the cells alone, cuts nothing after the edit: every neighbour of it
- * lies in a class with a group, and the groups fall as W grouped them
- * before (g_base). */
+ * the cells alone, cuts nothing after the edit (new_node_holds). */
 static bool fresh_holds(const cairn_dead_ends *de, root_edit *re) {
-  const int32_t s = de->grid->stride;
   for (uint32_t r = 0; r < re->n_fresh; r++) {
-    const uint64_t k = re->fresh[r];
-    const unsigned kind = (unsigned)(k >> 32) & 0xFFu;
-    const uint32_t step = kind % 2 ? (uint32_t)s : 1u;
-    take_out_run(de, re, k, 1);
-    classes(de, re, true, UINT32_MAX, re->g_new);
-    bool ok = true;
-    for (unsigned j = 0; j < kind / 2 && ok; j++) {
-      const uint32_t c = (uint32_t)k + j * step, i = re->win_at[c];
-      for (int d = 0; d < 4 && ok; d++) {
-        if (re->side[i][d] != UINT32_MAX) {
-          ok = re->g_new[re->side[i][d]] != UINT32_MAX;
-          continue;
-        }
-        const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[d] + cairn__dy[d] * s);
-        if (!in_win(re, y)) continue;
-        const uint32_t cl = re->cls[re->win_at[y]];
-        ok = cl == UINT32_MAX || re->pocket_group[cl];
-      }
-    }
-    ok = ok && same_grouping(re, re->g_base, re->g_new, re->n_groups);
-    take_out_run(de, re, k, 0);
+    take_out_run(de, re, re->fresh[r], 1);
+    const bool ok = new_node_holds(de, re, UINT32_MAX);
+    take_out_run(de, re, re->fresh[r], 0);
     if (!ok) return false;
   }
   return true;
