@@ -17,16 +17,19 @@
  * What the edit may not do, lest the full pass choose otherwise: split A
  * (a part cut off from G is an island of its own), give G another child
  * in A, make a cell of a door G a one-cell gate, give a run across G a
- * kind below G's or move the mark of a run outside A that crosses such a
- * run (door_stands), move the island's first cell, or shift the sizes the choice of
- * the island's centre compared by as much as their slack or margin (kept
- * per root: the cells changed, twice over, must stay below the slack, and
- * A's cells before and after below the margin), or move a choice about a
- * door beside pillars that the search of A does not make again
- * (pillars_move; those wholly in A it makes after its search with the
- * runs between walls, as the full pass does; one the edit changes may
- * leave A when the full pass marks neither its old form nor its new,
- * cairn__de_pillars_stay). */
+ * kind below G's (for G a door beside pillars: make a run along G, or
+ * one across G into A, a door where it was none, or leave A apart, or off
+ * a side of G, without such a door's cells) or move the mark of a run
+ * outside A that crosses such a run (door_stands), move the island's
+ * first cell, or shift the sizes the choice of the island's centre
+ * compared by as much as their slack or margin (kept per root: the cells
+ * changed, twice over, must stay below the slack, and A's cells before
+ * and after below the margin), or move a choice about a door beside
+ * pillars that the search of A does not make again (pillars_move; those
+ * wholly in A it makes after its search with the runs between walls, as
+ * the full pass does; one the edit changes may leave A when the full pass
+ * marks neither its old form nor its new, cairn__de_pillars_stay; G
+ * itself stands by door_stands). */
 
 /* Most cells an update may see changed and still search one area. */
 #define LOCAL_MAX_CHANGED 64
@@ -282,22 +285,99 @@ static bool one_child(de_work *k, const de_local *lc) {
   return true;
 }
 
+/* Whether a run of kind t from `first` (DE_NO_RUN: none) has a cell in
+ * A. */
+static bool run_enters(const cairn_grid *g, const de_local *lc, unsigned t, uint32_t first) {
+  const uint32_t step = t % 2 ? (uint32_t)g->stride : 1u;
+  for (unsigned i = 0; t != DE_NO_RUN && i < t / 2; i++)
+    if (lc->in[first + i * step]) return true;
+  return false;
+}
+
+/* Whether A less the cells of run (t, first) across G through its cell
+ * d hangs together and meets G on each side of d that G has, by straight
+ * steps (k->sz marks the cells, k->stack is the queue: both free until
+ * the search with doors). */
+static bool rest_holds(const cairn_dead_ends *de, de_work *k, const de_local *lc, uint32_t d,
+                       unsigned t, uint32_t first) {
+  const cairn_grid *g = de->grid;
+  const uint32_t step = t % 2 ? (uint32_t)g->stride : 1u, at = (d - lc->gate) / lc->gate_step;
+  uint32_t left = 0, head = 0, tail = 0;
+  for (uint32_t i = 0; i < lc->n_list; i++) k->sz[lc->list[i]] = 0;
+  for (unsigned i = 0; i < t / 2; i++)
+    if (lc->in[first + i * step]) k->sz[first + i * step] = 1, left++;
+  bool before = at == 0, after = at + 1 == lc->n_gate;
+  for (uint32_t i = 0; i < lc->n_list && !tail; i++)
+    if (!k->sz[lc->list[i]]) k->sz[lc->list[i]] = 2, k->stack[tail++] = lc->list[i];
+  while (head < tail) {
+    const uint32_t c = k->stack[head++];
+    for (int m = 0; m < 4; m++) {
+      if (!(g->moves[c] >> m & 1u)) continue;
+      const uint32_t y = (uint32_t)((int32_t)c + cairn__dx[m] + cairn__dy[m] * g->stride);
+      const uint32_t off = (y - lc->gate) / lc->gate_step;
+      if (y >= lc->gate && (y - lc->gate) % lc->gate_step == 0 && off < lc->n_gate) {
+        before |= off < at;
+        after |= off > at;
+      } else if (lc->in[y] && !k->sz[y]) {
+        k->sz[y] = 2;
+        k->stack[tail++] = y;
+      }
+    }
+  }
+  return tail + left == lc->n_list && before && after;
+}
+
+/* For G a door beside pillars: whether nothing comes to keep it out at
+ * its cell d, whose runs across G now and before are (t[0], first[0]) and
+ * (t[1], first[1]). The full pass keeps it out where a node holding d
+ * cuts the search over the runs before it marks G, which it did not
+ * before the edit:
+ * - d itself, or a run across G wholly outside A: A meets the same cells
+ *   of G as before (no changed cell lies beside G) and hangs together as
+ *   before (one_child), so such a node still cuts nothing;
+ * - a run along G (it holds G's cells and so cuts A off): it must be no
+ *   door now;
+ * - a run across G into A, a door by the rule now: it must have been the
+ *   same door before (which cut nothing then, so whatever hangs off it
+ *   outside A hung elsewhere too), and A less its cells must hang
+ *   together and meet G on both sides of d (rest_holds).
+ * G's stretch lies within a step of G, where no changed cell lies, and
+ * its length stays (pillars_move). The doors G crosses lose their marks
+ * to it either way. */
+static bool pillar_gate_stays(const cairn_dead_ends *de, de_work *k, const de_local *lc,
+                              const de_view *now, const de_view *was, uint32_t d,
+                              const unsigned t[2], const uint32_t first[2]) {
+  uint32_t along = 0;
+  const unsigned r = cairn__de_run_kind(now, d, lc->gate_step != 1u, &along);
+  if (r != DE_NO_RUN && cairn__de_door_rule(now, along, r)) return false;
+  if (!run_enters(de->grid, lc, t[0], first[0]) || !cairn__de_door_rule(now, first[0], t[0]))
+    return true;
+  return t[1] == t[0] && first[1] == first[0] && cairn__de_door_rule(was, first[0], t[0]) &&
+         rest_holds(de, k, lc, d, t[0], first[0]);
+}
+
 /* Whether door G still stands after the search without doors, and the
  * marks outside A with it (dead_ends_work.h's rule): none of G's cells a
  * one-cell gate, and each run T crossing G (through a cell of G the other
  * way; the only runs that reach into A from outside) of a higher kind than
- * G's. The edit may have changed such a T (its length, a cut on it); a run
+ * G's; for a door beside pillars, nothing that keeps one out
+ * (pillar_gate_stays). The edit may have changed such a T (its length, a cut on it); a run
  * S outside A that crosses T (along G's way, wholly outside: it cannot
  * reach A without crossing G's line) and stands between T's kinds before
  * and after must then be kept out, or let in, by the rule alike on the
  * grid before and after, or its mark would move. Cuts: A's now
  * (k->aux), elsewhere the table's gates of one cell, which an edit inside
  * A does not move. */
-static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_local *lc) {
+static bool door_stands(const cairn_dead_ends *de, de_work *k, const de_local *lc) {
   const cairn_grid *g = de->grid;
   const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u, down = !gdown;
   const uint32_t step = down ? (uint32_t)g->stride : 1u;
-  for (unsigned j = 0; j < glen; j++)
+  /* a door beside pillars, unlike a run between walls, need not end at
+   * walls: its cells hang together outside A too, which the search of A
+   * does not see, so it may read them as cuts that are none. None is
+   * (pillar_gate_stays) */
+  const bool pillar = (de->doors[lc->gate] & DOOR_PILLAR) != 0;
+  for (unsigned j = 0; j < glen && !pillar; j++)
     if (k->aux[lc->gate_cells[j]]) return false;
   de_view now = cairn__de_view_of(de, false);
   now.cut = k->aux;
@@ -308,7 +388,9 @@ static bool door_stands(const cairn_dead_ends *de, const de_work *k, const de_lo
     uint32_t first[2] = {0, 0};
     const unsigned t[2] = {cairn__de_run_kind(&now, d, down, &first[0]),
                            cairn__de_run_kind(&was, d, down, &first[1])};
-    if (t[0] < 2 * glen + gdown) return false;
+    if (pillar ? !pillar_gate_stays(de, k, lc, &now, &was, d, t, first)
+               : t[0] < 2 * glen + gdown)
+      return false;
     if (t[0] == t[1]) continue; /* the same run, or none both times */
     for (int v = 0; v < 2; v++)
       for (unsigned i = 0; t[v] != DE_NO_RUN && i < t[v] / 2; i++) {
@@ -497,6 +579,12 @@ static void keep_doors(cairn_dead_ends *de, const de_work *k, const de_local *lc
     if (!de->grid->cost[lc->changed[i]]) de->doors[lc->changed[i]] = 0;
 }
 
+/* Whether candidate p's run is G's cells. */
+static bool is_gate(const cairn__de_pillar *p, const de_local *lc) {
+  const uint32_t step = lc->gate_step;
+  return p->w == lc->gate && p->len == lc->n_gate && (p->down != 0) == (step != 1u);
+}
+
 /* Whether the full pass could choose otherwise than before about a door
  * beside pillars (dead_ends_pillars.c) that the search of A does not list
  * again (only those whose run lies wholly in A): one the edit touches
@@ -516,6 +604,7 @@ static bool pillars_move(const cairn_dead_ends *de, de_local *lc) {
     unsigned in_gate;
     const unsigned in = pillar_in_area(g, p, lc, &in_gate);
     if ((!in && !in_gate) || in == p->len) continue;
+    if (p->marked && is_gate(p, lc)) continue; /* G itself: door_stands */
     bool kept_out = false; /* by a cell outside A */
     for (unsigned i = 0; i < p->len && !kept_out; i++)
       kept_out = (p->blocks >> i & 1u) && !lc->in[p->w + i * step];

@@ -730,8 +730,9 @@ static void edits_inside_search_one_area(void **state) {
  * which it takes its cells from, cut nothing off: the corridor is a
  * ring). Searches with the table equal Dijkstra and skip the room; after
  * walls put up and taken down the table equals a fresh one (a door
- * beside pillars stands only while no run across it is a gate, and such
- * runs reach into the room: an edit there searches the whole grid). */
+ * beside pillars stands only while no run across it is a gate; the runs
+ * across this one that reach into the room are no doors, so an edit in
+ * the room searches the room alone). */
 enum { RING_W = CAIRN__DE_MAX_DOOR + 17, RING_H = 13 };
 
 static cairn_grid *room_over_a_ring(void) {
@@ -782,11 +783,25 @@ static void pillars_make_a_door(void **state) {
   assert_int_equal(cairn_astar(s, g, pt(2, 6), pt(60, 6), &o, &without), CAIRN_OK);
   assert_int_equal(with.cost, without.cost);
   assert_true(with.expanded + 60 <= without.expanded); /* the room's 63 cells, less a few */
-  for (int step = 0; step < 6; step++) { /* walls in the room and the ring, up and down */
+  /* walls in the room and the ring, up and down: those in the room
+   * search the room alone (no run across the door is a gate before or
+   * after) */
+  for (int step = 0; step < 6; step++) {
     const cairn_point c = step % 3 == 0 ? pt(9, 2) : step % 3 == 1 ? pt(20, 3) : pt(40, 6);
+    const uint64_t locals = de->locals;
     assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, step < 3 ? 0 : 1), CAIRN_OK);
     assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
     assert_fresh(g, de);
+    if (step % 3 != 2) assert_int_equal(de->locals, locals + 1);
+  }
+  /* a wall across the room, then gone: the room's left end meets the
+   * door through its own gap alone, two areas off one door */
+  for (int step = 0; step < 2; step++) {
+    for (int32_t y = 1; y <= 3; y++)
+      assert_int_equal(cairn_grid_set_cost(g, 12, y, step ? 1 : 0), CAIRN_OK);
+    assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+    assert_fresh(g, de);
+    assert_true(cairn_dead_ends_area(de, 8, 2) != cairn_dead_ends_area(de, 20, 2) || step);
   }
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);
