@@ -4,7 +4,7 @@
  * updates one dead end).
  *
  * Such an edit (cells opened, closed or moved into or out of the cheapest
- * terrain, all in the root area, none beside a gate or a dead end) can
+ * terrain, all in the root area, none beside a dead end) can
  * change two things the full pass computes: the door marks, and which
  * nodes (cells, doors) cut the island. A run's mark depends on the runs
  * through its own cells alone (dead_ends_work.h), so the update marks
@@ -37,6 +37,7 @@
  * one. Both hold on the cells alone too, doors taken apart: the one-cell
  * cuts of that graph (the full pass's first search) are what the runs
  * are marked round, and a new one would change the marks themselves.
+ * A gate in W is a node like any other: it still cuts off the same cells.
  * So the gates, the areas and their heads stay, and with them every id
  * (dead_ends_order.c). The island's first cell must stay, and the sizes
  * its centre was chosen by must move less than their slack and margin, as
@@ -418,27 +419,10 @@ static bool add_cleared(const cairn_dead_ends *de, root_edit *re, const de_view 
   return true;
 }
 
-/* Whether cell c lies in a gate: a one-cell gate, or a door some area
- * hangs off (an area beside it has it for its gate). */
-static bool in_gate(const cairn_dead_ends *de, uint32_t c) {
-  if (cairn__de_bit(de->cell_gate_bits, c)) return true;
-  if (!de->doors[c] || !cairn__de_was_open(de, c)) return false;
-  const cairn_grid *g = de->grid;
-  const uint32_t v = node_of(g, de->doors, c), step = door_step(g, de->doors[v]);
-  for (unsigned i = 0; i < node_cells(de->doors, v); i++)
-    for (int d = 0; d < 4; d++) {
-      const int64_t x = (int64_t)(v + i * step) + cairn__dx[d] + (int64_t)cairn__dy[d] * g->stride;
-      if (x >= 0 && x < (int64_t)de->padded && cairn__de_was_open(de, (uint32_t)x) &&
-          de->area[x] && de->gate[de->area[x]] == v)
-        return true;
-    }
-  return false;
-}
-
 /* The window round the core and the changed cells, with every cell of a
  * door (before the edit or after) that has one in it, so that no node
  * reaches out of it; false when it is too large, or a cell within a step
- * of the core lies in a gate, a dead end or another root area. */
+ * of the core lies in a dead end or another root area. */
 static bool make_window(const cairn_dead_ends *de, root_edit *re) {
   re->n_win = 0;
   for (uint32_t pass = 0; pass < 2; pass++) {
@@ -463,7 +447,7 @@ static bool make_window(const cairn_dead_ends *de, root_edit *re) {
   for (uint32_t i = 0; i < re->n_win; i++) {
     const uint32_t c = re->win[i];
     if (!re->by_core[i] || !re->was[i]) continue;
-    if (cairn__de_bit(de->dead_bits, c) || de->area[c] != re->root || in_gate(de, c)) return false;
+    if (cairn__de_bit(de->dead_bits, c) || de->area[c] != re->root) return false;
   }
   return true;
 }

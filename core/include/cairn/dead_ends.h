@@ -136,7 +136,7 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * round them, no cell or door cuts anything it did not cut before: the
  * update then touches only the door marks near them. It falls back to the
  * whole grid when the edit cuts or joins anything (a wall that closes a
- * loop, a cell opened into an alcove), lies next to a gate or a dead end,
+ * loop, a cell opened into an alcove), lies next to a dead end,
  * or changes a door beside pillars (the runs along a wall with gaps) or
  * a run across one (docs/PERFORMANCE.md gives the counts and times).
  * Every way, the swamps are found again only near the
