@@ -249,7 +249,7 @@ bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cai
     cairn__de_pillar *p = &l->p[k];
     const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
     if (run_in(in, p->w, step, p->len) || moved_from(moved, p)) continue;
-    for (unsigned i = 0; i < p->len; i++) /* what kept the rest out in A may have moved */
+    for (unsigned i = 0; in && i < p->len; i++) /* what kept the rest out in A may have moved */
       if (in[p->w + i * step]) p->blocks &= ~(1ull << i);
     l->p[n++] = *p;
   }
@@ -273,17 +273,47 @@ bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cai
   return true;
 }
 
-/* The cells of run (w, step, len) outside A (in[] clear) that are
- * one-cell gates, a bit each by their place: cuts of the grid's cells,
- * which an edit inside A leaves cuts, and which keep a door beside
- * pillars out in the full pass (its gates hold the cuts of its first
- * search). */
-static uint64_t cut_outside(const cairn_dead_ends *de, uint32_t w, uint32_t step, unsigned len,
-                            const uint8_t *in) {
+/* Whether cell y lies in a door beside pillars marked before the
+ * candidate keyed `key` is tried (one earlier in the full pass's order). */
+static bool marked_before(const cairn_dead_ends *de, uint32_t y, uint64_t key) {
+  const uint32_t first = node_of(de->grid, de->doors, y);
+  for (size_t k = 0; k < de->pillars.n; k++) {
+    const cairn__de_pillar *p = &de->pillars.p[k];
+    if (p->marked && p->w == first) return cairn__de_pillar_key(p) < key;
+  }
+  return false;
+}
+
+/* Whether the door cell y lies in is a gate: an area beside it is
+ * entered through it. */
+static bool door_gates(const cairn_dead_ends *de, uint32_t y) {
+  const cairn_grid *g = de->grid;
+  const uint32_t v = node_of(g, de->doors, y), step = door_step(g, de->doors[v]);
+  for (unsigned i = 0; i < node_cells(de->doors, v); i++)
+    for (int d = 0; d < 4; d++) {
+      const uint32_t x = (uint32_t)((int32_t)(v + i * step) + cairn__dx[d] + cairn__dy[d] * g->stride);
+      if (cairn__de_was_open(de, x) && de->area[x] && de->gate[de->area[x]] == v) return true;
+    }
+  return false;
+}
+
+/* The cells of run (w, step, len) outside A (in[] clear) that keep
+ * candidate `key` out in the full pass whatever an edit inside A does, a
+ * bit each by their place: one-cell gates (cuts of the grid's cells,
+ * which such an edit leaves cuts). With in NULL (an edit outside every
+ * dead end, whose update shows that no node cuts otherwise and leaves
+ * every marked candidate as it was) also the cells of a door beside
+ * pillars marked before it, and those of a door that is a gate. */
+static uint64_t kept_out_by(const cairn_dead_ends *de, uint32_t w, uint32_t step, unsigned len,
+                            const uint8_t *in, uint64_t key) {
   uint64_t bits = 0;
   for (unsigned i = 0; i < len; i++) {
     const uint32_t y = w + i * step;
-    if (!in[y] && cairn__de_bit(de->cell_gate_bits, y)) bits |= 1ull << i;
+    if (in && in[y]) continue;
+    bool keeps = cairn__de_bit(de->cell_gate_bits, y);
+    if (!in && !keeps && (de->doors[y] & DOOR_PILLAR)) keeps = marked_before(de, y, key);
+    else if (!in && !keeps && de->doors[y]) keeps = door_gates(de, y);
+    if (keeps) bits |= 1ull << i;
   }
   return bits;
 }
@@ -353,12 +383,12 @@ bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t
           const cairn__de_pillar *was = listed(de, c, down, side);
           if (was ? was->len == len : !len) continue; /* as it was */
           if (was && !run_in(in, was->w, l.step, was->len) && was->marked) return false;
-          /* it goes from the list; as it is now, when it leaves A, a cut
-           * outside A must keep it out (its known blocks) */
+          /* it goes from the list; as it is now, when it leaves A, what
+           * the edit cannot move must keep it out (its known blocks) */
           const bool out = len && !run_in(in, w, l.step, len);
-          const uint64_t blocks = out ? cut_outside(de, w, l.step, len, in) : 0;
-          const cairn__de_pillar rec = {c, w, blocks, (uint8_t)len, (uint8_t)down, (uint8_t)side, 0};
-          if ((out && !blocks) || !push_once(&de->alloc, moved, &rec)) return false;
+          cairn__de_pillar rec = {c, w, 0, (uint8_t)len, (uint8_t)down, (uint8_t)side, 0};
+          rec.blocks = out ? kept_out_by(de, w, l.step, len, in, cairn__de_pillar_key(&rec)) : 0;
+          if ((out && !rec.blocks) || !push_once(&de->alloc, moved, &rec)) return false;
         }
       }
     }

@@ -53,9 +53,13 @@
  * whole; elsewhere the test of W alone), and one it makes a door only
  * after must cut nothing (fresh_holds) (pillar_run_stays). A candidate
  * the doors kept out stays out while a place on its run that kept it
- * out holds no cell whose mark moved. A candidate the edit changes, or
- * one with a changed cell on its run or stretch, leaves the edit to the
- * whole grid (pillars_clear); so does a window too large. */
+ * out holds no cell whose mark moved. A candidate the edit changes (its
+ * length, or whether it is one) must not have been marked, and must now
+ * be kept out by what the tests show stands: a one-cell cut, a door beside
+ * pillars marked before it, a door that is a gate (pillars_clear; the
+ * list takes it as it is now, relist_pillars). A marked candidate with a
+ * changed cell on its run or stretch leaves the edit to the whole grid;
+ * so does a window too large. */
 #include "dead_ends_work.h"
 
 #include <string.h>
@@ -120,6 +124,10 @@ typedef struct cairn__de_root {
   /* the runs in W a door beside pillars cleared (add_cleared) */
   uint64_t cleared[ROOT_MAX_CLEARED];
   uint32_t n_cleared;
+  /* the candidates for doors beside pillars the edit changed, as they
+   * are now (cairn__de_pillars_stay; len 0: gone), and those of them that
+   * exist, in the full pass's order */
+  cairn__de_pillars moved, relisted;
   /* the runs a door beside pillars crosses that the rule makes doors
    * after the edit, not before (pillar_run_stays) */
   uint64_t fresh[ROOT_MAX_CLEARED];
@@ -871,32 +879,70 @@ static bool centre_holds(const cairn_dead_ends *de, const root_edit *re, uint32_
          (de->margin[re->root] == UINT32_MAX || *nodes < de->margin[re->root]);
 }
 
-/* Whether every door beside pillars stands or stays out as before: no
- * candidate, listed or on the grid as it is, has a changed cell on its
- * run or its stretch (from the wall it starts at, which an edit may have
- * taken away); a door's own cells kept their marks (pillar_run_stays);
- * and where cells of a run that kept a candidate out moved their marks,
- * a place on it that kept it out holds none of them (its cut cells and
- * the doors that cut there stand, by the window's tests). The grid is as
- * it was at the core's cells, so a candidate on the grid as it is that is
- * not listed holds a changed cell on its stretch or run, or the one listed
- * did (a changed cell ended it early): the changed cells' test finds
- * both. */
-static bool pillars_clear(const cairn_dead_ends *de, const root_edit *re) {
+/* Whether candidate p is on re->moved (as it is now). */
+static bool moved_now(const root_edit *re, const cairn__de_pillar *p) {
+  for (size_t k = 0; k < re->moved.n; k++)
+    if (cairn__de_pillar_key(&re->moved.p[k]) == cairn__de_pillar_key(p)) return true;
+  return false;
+}
+
+/* The bits of p's run's cells whose marks the replay moved. */
+static uint64_t moved_marks(const cairn_dead_ends *de, const root_edit *re,
+                            const cairn__de_pillar *p) {
+  const uint32_t step = p->down ? (uint32_t)de->grid->stride : 1u;
+  uint64_t moved = 0;
+  for (unsigned i = 0; i < p->len; i++)
+    if (in_core(re, p->w + i * step)) moved |= 1ull << i;
+  return moved;
+}
+
+/* Whether every door beside pillars stands or stays out as before. The
+ * candidates from a wall within a door's reach before a changed cell, on
+ * its lines, that came out otherwise than listed go on re->moved: none
+ * may have been marked, and each that exists now must be kept out by
+ * what the edit cannot move (cairn__de_pillars_stay: a one-cell cut, a
+ * door beside pillars marked before it, a door that is a gate; the
+ * window's tests show those stand), not all of it where marks moved. No
+ * marked candidate has a changed cell on its stretch or its run. For the
+ * others listed, where cells of a run that kept a candidate out moved
+ * their marks, a place on it that kept it out holds none of them (its
+ * cut cells and the doors that cut there stand, by the window's tests),
+ * and a marked one's cells keep their marks. */
+static bool pillars_clear(const cairn_dead_ends *de, root_edit *re) {
+  re->moved.n = 0;
+  for (uint32_t i = 0; i < re->n_changed; i++)
+    if (!cairn__de_pillars_stay(de, re->changed[i], NULL, &re->moved)) return false;
+  for (size_t k = 0; k < re->moved.n; k++) {
+    const cairn__de_pillar *p = &re->moved.p[k];
+    if (p->len && !(p->blocks & ~moved_marks(de, re, p))) return false;
+  }
   for (size_t k = 0; k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
-    const uint32_t step = p->down ? (uint32_t)de->grid->stride : 1u;
-    uint64_t moved = 0;
-    for (unsigned i = 0; i < p->len; i++) {
-      const uint32_t a = p->c + i * step, b = p->w + i * step;
-      if (is_changed(re, a) || is_changed(re, b)) return false;
-      if (in_core(re, b)) moved |= 1ull << i;
-    }
+    if (moved_now(re, p)) continue;
+    const uint64_t moved = moved_marks(de, re, p);
     if (moved && (p->marked || !(p->blocks & ~moved))) return false;
   }
-  for (uint32_t i = 0; i < re->n_changed; i++)
-    if (!cairn__de_pillars_stay(de, re->changed[i], NULL, NULL)) return false;
   return true;
+}
+
+/* The candidates on re->moved put in the table's list for those listed
+ * from their walls, ways and sides; false when the list cannot grow (it
+ * then lacks them: the caller searches the whole grid, which lists them
+ * all again). */
+static bool relist_pillars(cairn_dead_ends *de, root_edit *re) {
+  if (!re->moved.n) return true;
+  cairn__de_pillars *f = &re->relisted;
+  f->n = 0;
+  if (!cairn__grow(&de->alloc, (void **)&f->p, &f->cap, re->moved.n, sizeof *f->p)) return false;
+  for (size_t k = 0; k < re->moved.n; k++) { /* those that exist, in order */
+    const cairn__de_pillar *m = &re->moved.p[k];
+    if (!m->len) continue;
+    size_t at = f->n++;
+    for (; at && cairn__de_pillar_key(&f->p[at - 1]) > cairn__de_pillar_key(m); at--)
+      f->p[at] = f->p[at - 1];
+    f->p[at] = *m;
+  }
+  return cairn__de_pillars_replace(de, NULL, f, &re->moved);
 }
 
 /* Writes the edit into the table: the new marks, the changed cells'
@@ -978,7 +1024,7 @@ static bool nothing_cut(const cairn_dead_ends *de, root_edit *re) {
 bool cairn__de_update_root(cairn_dead_ends *de) {
   de_work *k = cairn__de_scratch_work(de);
   if (!k) return false;
-  if (!de->root_work) de->root_work = cairn__alloc(&de->alloc, sizeof *de->root_work);
+  if (!de->root_work) de->root_work = cairn__alloc_zero(&de->alloc, sizeof *de->root_work);
   root_edit *re = de->root_work;
   if (!re) return false;
   re->core_at = k->low; /* free between searches */
@@ -992,16 +1038,24 @@ bool cairn__de_update_root(cairn_dead_ends *de) {
                                           &re->d) &&
                   root_of(de, re) && replay(de, re) &&
                   centre_holds(de, re, &need, &nodes) && pillars_clear(de, re) &&
-                  make_window(de, re) && outside_groups(de, re) && nothing_cut(de, re);
+                  make_window(de, re) && outside_groups(de, re) && nothing_cut(de, re) &&
+                  relist_pillars(de, re);
   if (ok) apply(de, re, need, nodes);
   return ok;
 }
 
 size_t cairn__de_root_bytes(const cairn_dead_ends *de) {
-  return de->root_work ? sizeof *de->root_work : 0;
+  const root_edit *re = de->root_work;
+  if (!re) return 0;
+  return sizeof *re + (re->moved.cap + re->relisted.cap) * sizeof *re->moved.p;
 }
 
 void cairn__de_root_free(cairn_dead_ends *de) {
+  root_edit *re = de->root_work;
+  if (re) {
+    cairn__free(&de->alloc, re->moved.p, re->moved.cap * sizeof *re->moved.p);
+    cairn__free(&de->alloc, re->relisted.p, re->relisted.cap * sizeof *re->relisted.p);
+  }
   cairn__free(&de->alloc, de->root_work, de->root_work ? sizeof *de->root_work : 0);
   de->root_work = NULL;
 }

@@ -180,20 +180,23 @@ bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint3
  * from the walls, ways and sides in moved (cairn__de_pillars_stay),
  * replaced by fresh (those of cairn__de_pillars_in and of moved that
  * exist and leave A, in the full pass's order), their cells' bits set,
- * and the others' blocks in A dropped; false when the list cannot grow
- * (it then lacks them: the caller must search the whole grid). */
+ * and the others' blocks in A dropped (in NULL: no dead end); false when
+ * the list cannot grow (it then lacks them: the caller must search the
+ * whole grid). */
 bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh,
                                const cairn__de_pillars *moved);
 /* Whether every candidate with changed cell x on its stretch or its run,
  * listed (as the grid was) or on the grid as it is, has its run wholly in
  * A: the update can then list A's again, and no other changes. in NULL:
- * no dead end, so whether no candidate has x on it (moved must be NULL).
- * With moved, those from a wall within a door's reach before x, on x's
- * lines, that came out otherwise than listed go into moved (len 0 for
- * one now gone), once each, and may leave A when the one listed was not
- * marked and, as it is now, a cut outside A keeps it out (its blocks
- * those cuts'): the full pass marks neither, so no mark moves. False too
- * when moved cannot grow. */
+ * no dead end (an edit outside every dead end), so whether no candidate
+ * has x on it. With moved, those from a wall within a door's reach
+ * before x, on x's lines, that came out otherwise than listed go into
+ * moved (len 0 for one now gone), once each, and may leave A when the one
+ * listed was not marked and, as it is now, what the edit cannot move
+ * keeps it out (its blocks: a cut outside A; with in NULL also a door
+ * beside pillars marked before it, or a door that is a gate): the full
+ * pass marks neither, so no mark moves. False too when moved cannot
+ * grow. */
 bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in,
                             cairn__de_pillars *moved);
 

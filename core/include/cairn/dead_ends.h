@@ -137,8 +137,10 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * update then touches only the door marks near them. It falls back to the
  * whole grid when the edit cuts or joins anything (a wall that closes a
  * loop, a cell opened into an alcove), lies next to a dead end,
- * or changes a door beside pillars (the runs along a wall with gaps) or
- * a run across one (docs/PERFORMANCE.md gives the counts and times).
+ * changes a door beside pillars (the runs along a wall with gaps) or a
+ * run across one, or changes a candidate for one that nothing the edit
+ * leaves standing keeps out (docs/PERFORMANCE.md gives the counts and
+ * times).
  * Every way, the swamps are found again only near the
  * cells whose openness, area or gate moved (and near a swamp that came
  * out otherwise), and the table equals a fresh one. The first update that
