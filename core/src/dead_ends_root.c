@@ -896,13 +896,33 @@ static uint64_t moved_marks(const cairn_dead_ends *de, const root_edit *re,
   return moved;
 }
 
+/* The bits of the places on p's run that keep it out (p->blocks) whose
+ * node (the cell, or every cell of its door on the marks before) kept its
+ * marks. */
+static uint64_t still_blocks(const cairn_dead_ends *de, const root_edit *re,
+                             const cairn__de_pillar *p) {
+  const cairn_grid *g = de->grid;
+  const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
+  uint64_t bits = 0;
+  for (unsigned i = 0; i < p->len; i++) {
+    if (!(p->blocks >> i & 1u)) continue;
+    const uint32_t y = p->w + i * step, v = node_of(g, de->doors, y);
+    const uint32_t vstep = door_step(g, de->doors[v]);
+    bool kept = true;
+    for (unsigned j = 0; j < node_cells(de->doors, v) && kept; j++) kept = !in_core(re, v + j * vstep);
+    if (kept) bits |= 1ull << i;
+  }
+  return bits;
+}
+
 /* Whether every door beside pillars stands or stays out as before. The
  * candidates from a wall within a door's reach before a changed cell, on
  * its lines, that came out otherwise than listed go on re->moved: none
  * may have been marked, and each that exists now must be kept out by
  * what the edit cannot move (cairn__de_pillars_stay: a one-cell cut, a
  * door beside pillars marked before it, a door that is a gate; the
- * window's tests show those stand), not all of it where marks moved. No
+ * window's tests show those stand), one of them a node whose marks all
+ * stay. No
  * marked candidate has a changed cell on its stretch or its run. For the
  * others listed, where cells of a run that kept a candidate out moved
  * their marks, a place on it that kept it out holds none of them (its
@@ -914,7 +934,7 @@ static bool pillars_clear(const cairn_dead_ends *de, root_edit *re) {
     if (!cairn__de_pillars_stay(de, re->changed[i], NULL, &re->moved)) return false;
   for (size_t k = 0; k < re->moved.n; k++) {
     const cairn__de_pillar *p = &re->moved.p[k];
-    if (p->len && !(p->blocks & ~moved_marks(de, re, p))) return false;
+    if (p->len && !still_blocks(de, re, p)) return false;
   }
   for (size_t k = 0; k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
