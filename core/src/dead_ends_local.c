@@ -361,11 +361,11 @@ static bool pillar_gate_stays(const cairn_dead_ends *de, de_work *k, const de_lo
  * one-cell gate, and each run T crossing G (through a cell of G the other
  * way; the only runs that reach into A from outside) of a higher kind than
  * G's; for a door beside pillars, nothing that keeps one out
- * (pillar_gate_stays). The edit may have changed such a T (its length, a cut on it); a run
- * S outside A that crosses T (along G's way, wholly outside: it cannot
- * reach A without crossing G's line) and stands between T's kinds before
- * and after must then be kept out, or let in, by the rule alike on the
- * grid before and after, or its mark would move. Cuts: A's now
+ * (pillar_gate_stays). The edit may have changed such a T (its length, a
+ * cut on it); a run S outside A that crosses T (along G's way, wholly
+ * outside: it cannot reach A without crossing G's line) and stands
+ * between T's kinds before and after must then be kept out, or let in, by
+ * the rule alike on the grid before and after, or its mark would move. Cuts: A's now
  * (k->aux), elsewhere the table's gates of one cell, which an edit inside
  * A does not move. */
 static bool door_stands(const cairn_dead_ends *de, de_work *k, const de_local *lc) {
@@ -579,12 +579,6 @@ static void keep_doors(cairn_dead_ends *de, const de_work *k, const de_local *lc
     if (!de->grid->cost[lc->changed[i]]) de->doors[lc->changed[i]] = 0;
 }
 
-/* Whether candidate p's run is G's cells. */
-static bool is_gate(const cairn__de_pillar *p, const de_local *lc) {
-  const uint32_t step = lc->gate_step;
-  return p->w == lc->gate && p->len == lc->n_gate && (p->down != 0) == (step != 1u);
-}
-
 /* Whether the full pass could choose otherwise than before about a door
  * beside pillars (dead_ends_pillars.c) that the search of A does not list
  * again (only those whose run lies wholly in A): one the edit touches
@@ -604,7 +598,8 @@ static bool pillars_move(const cairn_dead_ends *de, de_local *lc) {
     unsigned in_gate;
     const unsigned in = pillar_in_area(g, p, lc, &in_gate);
     if ((!in && !in_gate) || in == p->len) continue;
-    if (p->marked && is_gate(p, lc)) continue; /* G itself: door_stands */
+    /* G itself (its run all in G, as long: G's cells): door_stands */
+    if (p->marked && in_gate == p->len && p->len == lc->n_gate) continue;
     bool kept_out = false; /* by a cell outside A */
     for (unsigned i = 0; i < p->len && !kept_out; i++)
       kept_out = (p->blocks >> i & 1u) && !lc->in[p->w + i * step];

@@ -233,10 +233,10 @@ bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint3
   return true;
 }
 
-/* Whether `moved` holds a candidate from p's wall, way and side. */
-static bool moved_from(const cairn__de_pillars *moved, const cairn__de_pillar *p) {
-  for (size_t k = 0; k < moved->n; k++)
-    if (cairn__de_pillar_key(&moved->p[k]) == cairn__de_pillar_key(p)) return true;
+/* dead_ends_work.h has the contract. */
+bool cairn__de_pillar_in(const cairn__de_pillars *l, const cairn__de_pillar *p) {
+  for (size_t k = 0; k < l->n; k++)
+    if (cairn__de_pillar_key(&l->p[k]) == cairn__de_pillar_key(p)) return true;
   return false;
 }
 
@@ -248,7 +248,7 @@ bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cai
   for (size_t k = 0; k < l->n; k++) { /* those wholly in A go, and those the edit moved */
     cairn__de_pillar *p = &l->p[k];
     const uint32_t step = p->down ? (uint32_t)g->stride : 1u;
-    if (run_in(in, p->w, step, p->len) || moved_from(moved, p)) continue;
+    if (run_in(in, p->w, step, p->len) || cairn__de_pillar_in(moved, p)) continue;
     for (unsigned i = 0; in && i < p->len; i++) /* what kept the rest out in A may have moved */
       if (in[p->w + i * step]) p->blocks &= ~(1ull << i);
     l->p[n++] = *p;
@@ -291,7 +291,8 @@ static bool door_gates(const cairn_dead_ends *de, uint32_t y) {
   const uint32_t v = node_of(g, de->doors, y), step = door_step(g, de->doors[v]);
   for (unsigned i = 0; i < node_cells(de->doors, v); i++)
     for (int d = 0; d < 4; d++) {
-      const uint32_t x = (uint32_t)((int32_t)(v + i * step) + cairn__dx[d] + cairn__dy[d] * g->stride);
+      const uint32_t x =
+          (uint32_t)((int32_t)(v + i * step) + cairn__dx[d] + cairn__dy[d] * g->stride);
       if (cairn__de_was_open(de, x) && de->area[x] && de->gate[de->area[x]] == v) return true;
     }
   return false;
@@ -322,7 +323,7 @@ static uint64_t kept_out_by(const cairn_dead_ends *de, uint32_t w, uint32_t step
  * side is there; false when the list cannot grow. */
 static bool push_once(const cairn_allocator *a, cairn__de_pillars *moved,
                       const cairn__de_pillar *rec) {
-  return moved_from(moved, rec) || push(a, moved, rec);
+  return cairn__de_pillar_in(moved, rec) || push(a, moved, rec);
 }
 
 /* The listed candidate from wall c, that way and side, or NULL. */
@@ -345,15 +346,15 @@ bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t
   const cairn_grid *g = de->grid;
   const uint8_t least = least_cost(g);
   const uint32_t stride = (uint32_t)g->stride;
-  /* those listed: a changed cell on one whose run leaves A (with moved,
-   * one that was not marked goes; its place on the grid, below) */
+  /* those listed: a changed cell on a marked one whose run leaves A (one
+   * that was not marked goes; its place on the grid, below) */
   for (size_t k = 0; cairn__de_bit(de->pillar_bits, x) && k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
     const line_walk l = walk_of(g, p->down);
     bool on = false;
     for (unsigned i = 0; i < p->len && !on; i++)
       on = x == p->w + i * l.step || x == p->c + i * l.step;
-    if (on && !run_in(in, p->w, l.step, p->len) && (!moved || p->marked)) return false;
+    if (on && !run_in(in, p->w, l.step, p->len) && p->marked) return false;
   }
   /* those the grid has now */
   for (unsigned down = 0; down < 2; down++) {
@@ -373,13 +374,9 @@ bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t
           const uint32_t c = base + i * l.step;
           const unsigned len = candidate_length(g, c, l.step, l.across[side], l.room - i, least);
           const uint32_t w = (uint32_t)((int32_t)c + l.across[side]);
-          if (!moved) {
-            if (len && i + len > pos && !run_in(in, w, l.step, len)) return false;
-            continue;
-          }
-          /* with moved: any candidate from a wall within a door's reach
-           * before x that x may have changed, listed or not, and covering
-           * x or not (x may end its stretch early) */
+          /* any candidate from a wall within a door's reach before x that
+           * x may have changed, listed or not, and covering x or not (x
+           * may end its stretch early) */
           const cairn__de_pillar *was = listed(de, c, down, side);
           if (was ? was->len == len : !len) continue; /* as it was */
           if (was && !run_in(in, was->w, l.step, was->len) && was->marked) return false;

@@ -879,13 +879,6 @@ static bool centre_holds(const cairn_dead_ends *de, const root_edit *re, uint32_
          (de->margin[re->root] == UINT32_MAX || *nodes < de->margin[re->root]);
 }
 
-/* Whether candidate p is on re->moved (as it is now). */
-static bool moved_now(const root_edit *re, const cairn__de_pillar *p) {
-  for (size_t k = 0; k < re->moved.n; k++)
-    if (cairn__de_pillar_key(&re->moved.p[k]) == cairn__de_pillar_key(p)) return true;
-  return false;
-}
-
 /* The bits of p's run's cells whose marks the replay moved. */
 static uint64_t moved_marks(const cairn_dead_ends *de, const root_edit *re,
                             const cairn__de_pillar *p) {
@@ -909,7 +902,8 @@ static uint64_t still_blocks(const cairn_dead_ends *de, const root_edit *re,
     const uint32_t y = p->w + i * step, v = node_of(g, de->doors, y);
     const uint32_t vstep = door_step(g, de->doors[v]);
     bool kept = true;
-    for (unsigned j = 0; j < node_cells(de->doors, v) && kept; j++) kept = !in_core(re, v + j * vstep);
+    for (unsigned j = 0; j < node_cells(de->doors, v) && kept; j++)
+      kept = !in_core(re, v + j * vstep);
     if (kept) bits |= 1ull << i;
   }
   return bits;
@@ -938,7 +932,7 @@ static bool pillars_clear(const cairn_dead_ends *de, root_edit *re) {
   }
   for (size_t k = 0; k < de->pillars.n; k++) {
     const cairn__de_pillar *p = &de->pillars.p[k];
-    if (moved_now(re, p)) continue;
+    if (cairn__de_pillar_in(&re->moved, p)) continue; /* as it is now */
     const uint64_t moved = moved_marks(de, re, p);
     if (moved && (p->marked || !(p->blocks & ~moved))) return false;
   }

@@ -185,18 +185,19 @@ bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint3
  * whole grid). */
 bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh,
                                const cairn__de_pillars *moved);
-/* Whether every candidate with changed cell x on its stretch or its run,
- * listed (as the grid was) or on the grid as it is, has its run wholly in
- * A: the update can then list A's again, and no other changes. in NULL:
- * no dead end (an edit outside every dead end), so whether no candidate
- * has x on it. With moved, those from a wall within a door's reach
- * before x, on x's lines, that came out otherwise than listed go into
- * moved (len 0 for one now gone), once each, and may leave A when the one
- * listed was not marked and, as it is now, what the edit cannot move
- * keeps it out (its blocks: a cut outside A; with in NULL also a door
- * beside pillars marked before it, or a door that is a gate): the full
- * pass marks neither, so no mark moves. False too when moved cannot
- * grow. */
+/* Whether list l holds a candidate from p's wall, way and side. */
+bool cairn__de_pillar_in(const cairn__de_pillars *l, const cairn__de_pillar *p);
+/* Whether every choice about a candidate with changed cell x on its
+ * stretch or its run, listed (as the grid was) or on the grid as it is,
+ * can be made again by the update of A (in NULL: no dead end, an edit
+ * outside every dead end): no marked one whose run leaves A holds x, and
+ * those from a wall within a door's reach before x, on x's lines, that
+ * came out otherwise than listed go into moved (len 0 for one now gone),
+ * once each, and may leave A when the one listed was not marked and, as
+ * it is now, what the edit cannot move keeps it out (its blocks: a cut
+ * outside A; with in NULL also a door beside pillars marked before it, or
+ * a door that is a gate): the full pass marks neither, so no mark moves.
+ * False too when moved cannot grow. */
 bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t *in,
                             cairn__de_pillars *moved);
 
