@@ -365,9 +365,9 @@ static bool pillar_gate_stays(const cairn_dead_ends *de, de_work *k, const de_lo
  * cut on it); a run S outside A that crosses T (along G's way, wholly
  * outside: it cannot reach A without crossing G's line) and stands
  * between T's kinds before and after must then be kept out, or let in, by
- * the rule alike on the grid before and after, or its mark would move. Cuts: A's now
- * (k->aux), elsewhere the table's gates of one cell, which an edit inside
- * A does not move. */
+ * the rule alike on the grid before and after, or its mark would move.
+ * Cuts: A's now (k->aux), elsewhere the table's gates of one cell, which
+ * an edit inside A does not move. */
 static bool door_stands(const cairn_dead_ends *de, de_work *k, const de_local *lc) {
   const cairn_grid *g = de->grid;
   const unsigned glen = lc->n_gate, gdown = lc->gate_step != 1u, down = !gdown;

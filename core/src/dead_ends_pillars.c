@@ -42,7 +42,8 @@ static unsigned candidate_length(const cairn_grid *g, uint32_t c, uint32_t step,
                                  uint32_t room, uint8_t least) {
   const uint8_t *t = g->cost;
   const uint32_t w = (uint32_t)((int32_t)c + across);
-  if (t[c] || room < 2 || !t[c + step]) return 0;
+  /* W beside the starting wall first: most walls have a wall there */
+  if (t[c] || room < 2 || !t[c + step] || t[w] != least) return 0;
   unsigned best = 0, openings = 0;
   uint32_t i = 1, checked = 0; /* W holds `least` on positions < checked */
   while (i < room && i < CAIRN__DE_MAX_DOOR) {
@@ -180,16 +181,26 @@ static bool start_candidates(const pass *ps, uint32_t c) {
 }
 
 #ifdef CAIRN_SSE2
-/* The sixteen cells from c that are walls with an open cell after them
- * along a row or down a column, a bit each. Most cells are neither. */
-static uint32_t start_bits(const cairn_grid *g, uint32_t c) {
-  const __m128i zero = _mm_setzero_si128();
+/* The sixteen cells from c (past the first row) that may start a
+ * candidate, a bit each: walls with an open cell after them along a row
+ * and a line beside that row at terrain `least` right beside them, or
+ * the same down a column (candidate_length's first tests). Most cells,
+ * walls along a wall among them, are neither. */
+static uint32_t start_bits(const cairn_grid *g, uint32_t c, uint8_t least) {
+  const __m128i zero = _mm_setzero_si128(), cheap = _mm_set1_epi8((char)least);
   const uint8_t *t = g->cost + c;
-  const __m128i here = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)t), zero);
-  const __m128i right = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(t + 1)), zero);
-  const __m128i below =
-      _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(t + g->stride)), zero);
-  return (uint32_t)_mm_movemask_epi8(_mm_andnot_si128(_mm_and_si128(right, below), here));
+  const size_t s = (size_t)g->stride;
+#define LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+  const __m128i here = _mm_cmpeq_epi8(LOAD(t), zero);
+  const __m128i right = LOAD(t + 1), below = LOAD(t + s);
+  const __m128i row = _mm_andnot_si128(
+      _mm_cmpeq_epi8(right, zero),
+      _mm_or_si128(_mm_cmpeq_epi8(LOAD(t - s), cheap), _mm_cmpeq_epi8(below, cheap)));
+  const __m128i col = _mm_andnot_si128(
+      _mm_cmpeq_epi8(below, zero),
+      _mm_or_si128(_mm_cmpeq_epi8(LOAD(t - 1), cheap), _mm_cmpeq_epi8(right, cheap)));
+#undef LOAD
+  return (uint32_t)_mm_movemask_epi8(_mm_and_si128(here, _mm_or_si128(row, col)));
 }
 #endif
 
@@ -204,8 +215,10 @@ cairn_status cairn__de_mark_pillared(cairn_dead_ends *de, uint16_t *door, const 
   *marked = false;
   size_t c = 0;
 #ifdef CAIRN_SSE2
+  for (; c < (size_t)g->stride; c++)
+    if (!start_candidates(&ps, (uint32_t)c)) return CAIRN_ERR_NOMEM;
   for (; c + 16 <= end; c += 16)
-    for (uint32_t bits = start_bits(g, (uint32_t)c); bits; bits &= bits - 1)
+    for (uint32_t bits = start_bits(g, (uint32_t)c, ps.least); bits; bits &= bits - 1)
       if (!start_candidates(&ps, (uint32_t)c + (uint32_t)cairn__ctz(bits))) return CAIRN_ERR_NOMEM;
 #endif
   for (; c < end; c++)

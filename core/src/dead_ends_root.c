@@ -121,6 +121,9 @@ typedef struct cairn__de_root {
   uint8_t seen[ROOT_MAX_WINDOW];
   bool plain; /* classes() of W alone: the groups mark the rim, unjoined */
   uint8_t rm[ROOT_MAX_WINDOW]; /* cells a test takes out (cleared_holds) */
+  /* per window cell, a bit a way (row 1, column 2): the run through it
+   * that way before the edit already looked at (add_cleared) */
+  uint8_t run_seen[ROOT_MAX_WINDOW];
   /* the runs in W a door beside pillars cleared (add_cleared) */
   uint64_t cleared[ROOT_MAX_CLEARED];
   uint32_t n_cleared;
@@ -350,6 +353,7 @@ static bool add_cell(const cairn_dead_ends *de, root_edit *re, uint32_t c, bool 
   if (re->n_win == ROOT_MAX_WINDOW) return false;
   re->win_at[c] = re->n_win;
   re->rm[re->n_win] = 0;
+  re->run_seen[re->n_win] = 0;
   re->by_core[re->n_win] = by_core;
   re->was[re->n_win] = cairn__de_was_open(de, c);
   re->now[re->n_win] = de->grid->cost[c] != 0;
@@ -413,9 +417,16 @@ static bool add_door(const cairn_dead_ends *de, root_edit *re, uint32_t i, bool 
  * those (once each), their cells into the window. */
 static bool add_cleared(const cairn_dead_ends *de, root_edit *re, const de_view *was, uint32_t c) {
   for (unsigned down = 0; down < 2; down++) {
+    if (re->run_seen[re->win_at[c]] >> down & 1u) continue; /* from another of its cells */
     uint32_t first = 0;
     const unsigned kind = cairn__de_run_kind(was, c, down, &first);
     if (kind == DE_NO_RUN) continue;
+    const uint32_t step = down ? (uint32_t)de->grid->stride : 1u;
+    for (unsigned j = 0; j < kind / 2; j++) {
+      if (!in_win(re, first + j * step)) continue;
+      uint8_t *seen = &re->run_seen[re->win_at[first + j * step]];
+      *seen = (uint8_t)(*seen | 1u << down);
+    }
     const uint64_t k = run_entry(first, kind);
     bool listed = false;
     for (uint32_t j = 0; j < re->n_cleared && !listed; j++) listed = re->cleared[j] == k;

@@ -61,7 +61,6 @@
  * its corner redone after. */
 #include "dead_ends_work.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* What a corner's growth reads lies within two cells of its pocket and
@@ -658,11 +657,6 @@ static bool push_box(cairn_dead_ends *de, int32_t x0, int32_t y0, int32_t x1, in
   return true;
 }
 
-static int cmp_cells(const void *a, const void *b) {
-  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* Whether the redo of corner c came out as before: the record taken out
  * for it (index `was` in the work's list; SIZE_MAX: none) against the
  * one now (its cells the first of swamp_list). *span: the farthest rows
@@ -679,10 +673,14 @@ static bool same_swamp(cairn_dead_ends *de, uint32_t c, size_t was, size_t kept,
   if (a->f != b->f || a->d != b->d || a->cells != b->cells ||
       memcmp(a->lo, b->lo, sizeof a->lo) || memcmp(a->hi, b->hi, sizeof a->hi))
     return false;
-  uint32_t *old = w->pool + w->out_at[was];
-  qsort(old, a->cells, sizeof *old, cmp_cells);
-  qsort(de->swamp_list, kept, sizeof *de->swamp_list, cmp_cells);
-  return !memcmp(old, de->swamp_list, kept * sizeof *old);
+  /* as many cells, each of the old ones with the new swamp's id: the
+   * cells with that id within a swamp's reach of c are the new swamp's
+   * alone (the old one's were cleared when it was taken out) */
+  const uint32_t *old = w->pool + w->out_at[was];
+  const uint16_t id = de->swamp[de->swamp_list[0]];
+  for (size_t i = 0; i < a->cells; i++)
+    if (de->swamp[old[i]] != id) return false;
+  return true;
 }
 
 /* The entry of corner c in the work's list of swamps taken out, taking
