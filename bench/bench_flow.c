@@ -14,6 +14,7 @@
  * fails if its timed loop allocated through the counting allocator.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "bench_bfs.h"
 #include "bench_shim.h"
 
 #include "cairn/flowfield.h"
@@ -230,28 +231,6 @@ static void bm_core_fill(cairn_bench_state *st, void *user) {
 
 /* ---- the floor: a plain 4-connected BFS ------------------------------- */
 
-/* Breadth-first search in steps from src over a padded grid: the least any
- * exact field could cost (one queue, four neighbours, no prices). The
- * initialisation pass is timed too, as in the field builds. */
-static size_t bfs4(const uint8_t *g, size_t n, size_t stride, uint32_t src,
-                   uint32_t *dist, uint32_t *q) {
-  for (size_t i = 0; i < n; i++) dist[i] = g[i] ? UINT32_MAX : 0;
-  size_t head = 0, tail = 0;
-  dist[src] = 0;
-  q[tail++] = src;
-  while (head < tail) {
-    uint32_t c = q[head++];
-    uint32_t d = dist[c] + 1;
-    const uint32_t nb[4] = {c + 1, c - 1, c + (uint32_t)stride, c - (uint32_t)stride};
-    for (int k = 0; k < 4; k++)
-      if (dist[nb[k]] == UINT32_MAX) {
-        dist[nb[k]] = d;
-        q[tail++] = nb[k];
-      }
-  }
-  return tail;
-}
-
 static void bm_bfs(cairn_bench_state *st, void *user) {
   flow_map *m = user;
   if (!ready_or_skip(st, m)) return;
@@ -260,7 +239,8 @@ static void bm_bfs(cairn_bench_state *st, void *user) {
   size_t n = (size_t)stride * (size_t)(cairn_grid_height(m->grid) + 2);
   uint32_t src = (uint32_t)((m->goal.y + 1) * stride + m->goal.x + 1);
   size_t reached = 0;
-  while (cairn_bench_next(st)) reached = bfs4(g, n, (size_t)stride, src, m->bfs_dist, m->bfs_queue);
+  while (cairn_bench_next(st))
+    reached = bench_bfs4(g, n, (size_t)stride, src, m->bfs_dist, m->bfs_queue);
   per_cell_counters(st, reached);
 }
 
