@@ -676,9 +676,10 @@ static cairn_status build_checked(cairn_flow_builder *b, cairn_field *f,
   f->penalty = o->penalty;
   f->pen = !o->penalty ? NULL : size > 1 ? f->epen : cairn_penalty_cells(o->penalty, NULL);
   f->layer_version = o->penalty ? cairn_penalty_version(o->penalty) : 0;
-  /* a size-1 8-way field on uniform terrain offers only canonical moves
-   * and takes its directions in the pass after, from values where blocked
-   * cells read as unreached; the others set them as they integrate */
+  /* a size-1 8-way field on uniform terrain walks the runs of canonical
+   * paths and takes its directions in the pass after, from values where
+   * blocked cells read as unreached; the others set them as they
+   * integrate */
   const uint8_t *moves = size > 1 ? NULL : cairn_grid_moves(grid, NULL);
   const bool canonical = moves && f->moves == 8;
   const terrain_range terrain = init_pass(f, b, g, canonical ? UINT32_MAX : 0);

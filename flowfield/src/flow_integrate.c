@@ -241,14 +241,15 @@ bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
   return fits;
 }
 
-/* The 8-way integration of a size-1 field in 32-bit values, offering only
- * the moves of canonical paths (Sturtevant and Rabin, "Canonical orderings
- * on grids", IJCAI 2016): the values above, but about one offer a cell
- * where the loop above makes eight, and cells settled a bucket at a time.
+/* The 8-way integration of a size-1 field in 32-bit values, walking the
+ * runs of canonical paths (Sturtevant and Rabin, "Canonical orderings on
+ * grids", IJCAI 2016) as jump point search does (Harabor and Grastien,
+ * AAAI 2011): the values above, written a run at a time, with only the
+ * cells where a path may turn queued.
  *
- * A move that continues a shortest path can be put in an order where
- * diagonals come first. With no corner cutting (a diagonal needs both
- * straight cells beside it open), take a cell c reached from p:
+ * Canonical paths. A move that continues a shortest path can be put in an
+ * order where diagonals come first. With no corner cutting (a diagonal
+ * needs both straight cells beside it open), take a cell c reached from p:
  * - by a diagonal: any move but the diagonal again or one of its two
  *   straight parts reaches its cell cheaper from p directly (p's straight
  *   neighbours are open, the diagonal into c needed them);
@@ -259,42 +260,50 @@ bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
  *   south-west go back to p or next to it. So east, plus north and
  *   north-east where p's north is blocked, plus south and south-east
  *   where p's south is.
- * So every shortest path can be rewritten, one east-then-north-east into
+ * Every shortest path can be rewritten, one east-then-north-east into
  * north-east-then-east at a time (each moves a diagonal earlier, so the
- * rewriting ends), into one where every move is among those its cell
- * allows, and along that path each cell is offered its exact value through
- * the move the path takes: the values are the full integration's. A cell
- * reached at its value by several moves continues with all of theirs, so
- * each cell keeps the set of moves it may continue with (in the field's
- * direction bytes, which are free until the pass after, a bit per move,
- * all eight on a goal): an offer that lowers it sets the set, an offer
- * equal to its value adds to it (both come before the cell settles, from
- * cells of lower value).
+ * rewriting ends), into one that moves only so. Such a path is a chain of
+ * runs: a diagonal run, from each of whose cells a straight run leaves
+ * along each of its two parts; straight runs, each cell of which may turn
+ * (a straight run and a diagonal one to the side) where the cell before it
+ * has a wall on that side. Those are the jump points.
  *
- * The directions are not set here: a cell's lowest exact move need not be
- * one the canonical offers come through, so they are taken from the values
- * in a pass after (flow_build.c), band by band on the build's threads.
+ * The walk. A goal, and each jump point, waits in Dial's buckets (one
+ * straight step wide) with the ways it leaves by; its bucket's turn walks
+ * those runs whole, from its value then, writing each cell's value as it
+ * passes where that is lower and queueing the jump points it meets.
+ * Writes only lower values, so every value is a path's cost, never below
+ * the exact one. A run stops at a cell whose value is below its offer:
+ * every offer after is then above what that cell's value plus the steps
+ * gives, so above the exact value too. Every write lands at least a
+ * straight step above the value the walk started from, in a later bucket,
+ * so a jump point queued at its exact value is at it when its turn comes;
+ * and a run walked from an exact value offers each cell along a shortest
+ * path its exact value (no stop before: no value is below exact). By
+ * induction along a canonical shortest path, run after run, every cell
+ * gets its exact value. A jump point whose value fell into an earlier
+ * bucket since it was queued is skipped: the ways it was queued with are
+ * then no shortest path's.
  *
- * The order: Dial's buckets one straight step wide, as the bucket build's
- * (every step costs at least that, so nothing in a bucket lowers or ties
- * anything else in it, and all of a cell's exact offers come from earlier
- * buckets), each emptied in the order its cells were queued. Settling in
- * exact value order, as the merge of the two FIFOs above does, visits the
- * wavefront in a scattered order (few cells share an octile value), and
- * its cache misses cost more than the offers saved; a bucket in queue
- * order walks the wavefront as a BFS does. A straight offer lands in the
- * next bucket, a diagonal one in the next or the one after: three FIFOs
- * (straight, diagonal to the next, diagonal to the one after), each
- * filled in bucket order, so bucket k is a run at the head of each. A cell
- * is queued when an offer moves it into another bucket, so it waits in
- * each queue at most once (a queue's buckets only rise, a cell's only
- * fall); an entry whose cell has since fallen to an earlier bucket is
- * skipped. */
+ * Ties. Each cell keeps in its direction byte (free until the pass after)
+ * a bit for each way a run left it by at its present value; a run that
+ * reaches it at that value by a way already marked stops there, as what
+ * would follow is the same walk again (the same cell, value and way, and
+ * the same turns, which depend on the cell before alone). A jump point is
+ * queued only with ways not yet marked, and marks them. Without this the
+ * equal-cost paths of random maps walk the same runs over and over (64
+ * steps a cell on random512-40-0, against 1.1 with it).
+ *
+ * About 1.1 steps a cell on the shared maps and a few hundred jump points
+ * queued at once. A run along a row reads and writes its cells in order;
+ * a FIFO's wavefront (the integrations above) touches three rows at each
+ * cell and queues every cell. The directions are left to the pass after
+ * (flow_build.c). */
 
 /* Buckets one straight step (2^15 in 32-bit values) wide; a value must
  * stay below the last bucket, the one UINT32_MAX (unreached) is in. */
-#define FLOW_CANON_SHIFT 15
-#define FLOW_CANON_LIMIT (0xffff8000u - 1u - (uint32_t)(CAIRN_COST_DIAG / 2))
+#define FLOW_RUN_SHIFT 15
+#define FLOW_RUN_LIMIT (0xffff8000u - 1u)
 
 /* Move bits, in direction order (cairn_dirs.h). */
 #define M_E 1u
@@ -306,98 +315,171 @@ bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
 #define M_NE 64u
 #define M_NW 128u
 
-/* The canonical loop's queues: cells, in the order they were queued. */
-typedef struct canon_queue {
-  uint32_t *cell;
-  size_t tail;
-} canon_queue;
+/* A straight way's two sides (direction order: E W S N), and the turns a
+ * wall on that side of the cell before opens. */
+static const uint8_t run_side[4][2] = {{M_N, M_S}, {M_N, M_S}, {M_E, M_W}, {M_E, M_W}};
+static const uint8_t run_turn[4][2] = {{M_N | M_NE, M_S | M_SE},
+                                       {M_N | M_NW, M_S | M_SW},
+                                       {M_E | M_SE, M_W | M_SW},
+                                       {M_E | M_NE, M_W | M_NW}};
+/* A diagonal's two straight parts (directions 4..7: SE SW NE NW). */
+static const uint8_t run_part[4][2] = {{2, 0}, {2, 1}, {3, 0}, {3, 1}};
 
-/* Offer value nv, in bucket kn, to cell nb, which may then continue with
- * the moves `next`: a lowered cell takes them, and joins queue q unless it
- * already waits in bucket kn; a tie adds them. Only legal moves are
- * offered (or a cell itself, which refuses), so nb is open and no goal. */
-CAIRN_INLINE void canon_offer(uint32_t *v, uint8_t *next, canon_queue *q,
-                              size_t nb, uint32_t nv, uint32_t kn,
-                              unsigned bits) {
-  const uint32_t old = v[nb];
-  if (nv < old) {
-    v[nb] = nv;
-    next[nb] = (uint8_t)bits;
-    if (old >> FLOW_CANON_SHIFT != kn) q->cell[q->tail++] = (uint32_t)nb;
-  } else if (nv == old) {
-    next[nb] = (uint8_t)(next[nb] | bits);
+typedef struct run_walk {
+  uint32_t *v;         /* the values (the builder's list) */
+  uint8_t *ways;       /* the ways runs left each cell by at its value */
+  const uint8_t *moves; /* the grid's move bits */
+  ptrdiff_t off[8];
+  /* queued jump points: cell, ways and the next in its bucket, in the
+   * builder's qa, seeds and qc; a ring of bucket heads in qb */
+  uint32_t *cell, *set, *next, *head;
+  uint32_t ring, used, cap, free_list;
+  size_t pending;
+  bool full; /* more jump points at once than cells: give up */
+} run_walk;
+
+static void run_queue(run_walk *r, uint32_t x, unsigned ways, uint32_t val) {
+  uint32_t e = r->free_list;
+  if (e != UINT32_MAX) {
+    r->free_list = r->next[e];
+  } else if (r->used < r->cap) {
+    e = r->used++;
+  } else {
+    r->full = true;
+    return;
   }
+  uint32_t *h = &r->head[(val >> FLOW_RUN_SHIFT) % r->ring];
+  r->cell[e] = x;
+  r->set[e] = ways;
+  r->next[e] = *h;
+  *h = e;
+  r->pending++;
+}
+
+/* The straight run from c (value val) along way d (0..3). */
+CAIRN_INLINE void run_straight(run_walk *r, uint32_t c, unsigned d, uint32_t val) {
+  uint32_t *v = r->v;
+  uint8_t *ways = r->ways;
+  const uint8_t *mv = r->moves;
+  const ptrdiff_t o = r->off[d];
+  const unsigned bit = 1u << d, side0 = run_side[d][0], side1 = run_side[d][1];
+  const unsigned turn0 = run_turn[d][0], turn1 = run_turn[d][1];
+  const uint32_t S = (uint32_t)(CAIRN_COST_ONE / 2);
+  for (uint32_t p = c; mv[p] & bit;) {
+    const uint32_t x = (uint32_t)((ptrdiff_t)p + o);
+    val += S;
+    if (val > v[x]) return;
+    if (val < v[x]) {
+      v[x] = val;
+      ways[x] = (uint8_t)bit;
+    } else {
+      if (ways[x] & bit) return; /* walked from here at this value */
+      ways[x] = (uint8_t)(ways[x] | bit);
+    }
+    const unsigned before = mv[p];
+    unsigned t = (before & side0 ? 0u : turn0) | (before & side1 ? 0u : turn1);
+    t &= mv[x] & ~(unsigned)ways[x];
+    if (t) {
+      ways[x] = (uint8_t)(ways[x] | t);
+      run_queue(r, x, t, val);
+    }
+    p = x;
+  }
+}
+
+/* The straight runs that leave a diagonal run's cells, the way an
+ * argument. */
+static void run_any(run_walk *r, uint32_t c, unsigned d, uint32_t val) {
+  run_straight(r, c, d, val);
+}
+
+/* The diagonal run from c (value val) along way d (4..7), and the straight
+ * runs from each of its cells. */
+static void run_diagonal(run_walk *r, uint32_t c, unsigned d, uint32_t val) {
+  uint32_t *v = r->v;
+  uint8_t *ways = r->ways;
+  const uint8_t *mv = r->moves;
+  const ptrdiff_t o = r->off[d];
+  const unsigned bit = 1u << d, a = run_part[d - 4][0], b = run_part[d - 4][1];
+  const unsigned parts = 1u << a | 1u << b;
+  const uint32_t D = (uint32_t)(CAIRN_COST_DIAG / 2);
+  for (uint32_t x = c; mv[x] & bit;) {
+    x = (uint32_t)((ptrdiff_t)x + o);
+    val += D;
+    if (val > v[x]) return;
+    unsigned go = parts;
+    if (val < v[x]) {
+      v[x] = val;
+      ways[x] = (uint8_t)(bit | parts);
+    } else {
+      if (ways[x] & bit) return;
+      go &= ~(unsigned)ways[x];
+      ways[x] = (uint8_t)(ways[x] | bit | parts);
+    }
+    if (go >> a & 1u) run_any(r, x, a, val);
+    if (go >> b & 1u) run_any(r, x, b, val);
+  }
+}
+
+/* The straight runs from jump points, one copy for each way, its tables
+ * folded into constants: where runs are short and jump points many
+ * (mazes, dense random obstacles), a build took 1.1 to 1.2 times as long
+ * with the way an argument. The straight runs leaving a diagonal run keep
+ * it (run_any): copies there cost the long runs of open maps more than
+ * they gave the short ones (docs/PERFORMANCE.md). */
+static void run_e(run_walk *r, uint32_t c, uint32_t val) { run_straight(r, c, 0, val); }
+static void run_w(run_walk *r, uint32_t c, uint32_t val) { run_straight(r, c, 1, val); }
+static void run_s(run_walk *r, uint32_t c, uint32_t val) { run_straight(r, c, 2, val); }
+static void run_n(run_walk *r, uint32_t c, uint32_t val) { run_straight(r, c, 3, val); }
+
+/* The runs from jump point (or goal) x along `ways`, from its value. */
+static void run_from(run_walk *r, uint32_t x, unsigned ways) {
+  const uint32_t val = r->v[x];
+  if (ways & M_E) run_e(r, x, val);
+  if (ways & M_W) run_w(r, x, val);
+  if (ways & M_S) run_s(r, x, val);
+  if (ways & M_N) run_n(r, x, val);
+  for (unsigned d = 4; d < 8; d++)
+    if (ways >> d & 1u) run_diagonal(r, x, d, val);
 }
 
 bool cairn__flow_integrate_canonical(cairn_field *f, cairn_flow_builder *b,
                                      const uint8_t *moves) {
-  uint32_t *v = b->list;
-  uint8_t *next = f->dir;
-  canon_queue qs = {b->qa, 0}, q1 = {b->qb, 0}, q2 = {b->seeds, 0};
-  size_t hs = 0, h1 = 0, h2 = 0;
   const ptrdiff_t s = (ptrdiff_t)f->stride;
-  /* the straight steps, and for "none" (4) the cell itself: an offer it
-   * refuses, so the usual single straight move needs no branch */
-  const ptrdiff_t off[5] = {1, -1, s, -s, 0};
-  const uint32_t S = (uint32_t)(CAIRN_COST_ONE / 2), D = (uint32_t)(CAIRN_COST_DIAG / 2);
+  /* a push lands fewer than 1.5 (w + h) + 1 buckets ahead: a diagonal run
+   * and a straight one, shorter than the grid's sides */
+  run_walk r = {b->list, f->dir, moves, {1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1},
+                b->qa, b->seeds, b->qc, b->qb,
+                (uint32_t)(3 * ((size_t)f->w + (size_t)f->h) / 2 + 2), 0,
+                (uint32_t)(b->cap < UINT32_MAX ? b->cap : UINT32_MAX - 1), UINT32_MAX, 0, false};
+  memset(r.head, 0xff, r.ring * sizeof *r.head);
   for (size_t k = 0; k < f->n_goals; k++) {
-    size_t i = cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
-    v[i] = 0;
-    next[i] = 0xff;
-    qs.cell[qs.tail++] = (uint32_t)i;
+    const uint32_t i = (uint32_t)cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
+    r.v[i] = 0;
+    run_queue(&r, i, moves[i], 0);
   }
-  /* q2's tail when the bucket before this one began: its cells up to there
-   * are this bucket's */
-  size_t t2_before = 0;
   bool fits = true;
-  for (uint32_t k = 0; hs < qs.tail || h1 < q1.tail || h2 < q2.tail; k++) {
-    /* every value in bucket k is below (k + 1) * 2^15 */
-    if (k >= FLOW_CANON_LIMIT >> FLOW_CANON_SHIFT) {
+  for (uint32_t k = 0, slot = 0; r.pending && !r.full;
+       k++, slot = slot + 1 == r.ring ? 0 : slot + 1) {
+    /* every value this bucket's runs write is below (k + ring) * 2^15 */
+    if ((uint64_t)(k + r.ring) << FLOW_RUN_SHIFT > FLOW_RUN_LIMIT) {
       fits = false;
       break;
     }
-    const size_t ends[3] = {qs.tail, q1.tail, t2_before};
-    t2_before = q2.tail;
-    const uint32_t kn = k + 1;
-    for (int which = 0; which < 3; which++) {
-      const uint32_t *cells = which == 0 ? qs.cell : which == 1 ? q1.cell : q2.cell;
-      size_t *head = which == 0 ? &hs : which == 1 ? &h1 : &h2;
-      for (size_t h = *head; h < ends[which]; h++) {
-        const size_t c = cells[h];
-        const uint32_t vc = v[c];
-        if (vc >> FLOW_CANON_SHIFT != k) continue; /* settled in an earlier bucket */
-        const unsigned mv = moves[c];
-        const unsigned m = next[c] & mv;
-        const uint8_t *nx = cairn__canon_next[mv & 15u];
-        const uint32_t cs = vc + S;
-        /* Nearly every cell goes on with one straight move: offered
-         * without a branch on which; more (walls, diagonals) are rare.
-         * Branches on the moves themselves cost twice as much, their
-         * order being the wavefront's, and so does an offer without
-         * branches (the queue's tail then waits on each value read). */
-        unsigned ms = m & 15u;
-        const unsigned d0 = (unsigned)cairn__ctz(ms | 16u);
-        canon_offer(v, next, &qs, (size_t)((ptrdiff_t)c + off[d0]), cs, kn, nx[d0]);
-        ms &= ms - 1;
-        while (ms) {
-          const unsigned d = (unsigned)cairn__ctz(ms);
-          ms &= ms - 1;
-          canon_offer(v, next, &qs, (size_t)((ptrdiff_t)c + off[d]), cs, kn, nx[d]);
-        }
-        if (!(m & 0xf0u)) continue;
-        const uint32_t cd = vc + D, kd = cd >> FLOW_CANON_SHIFT;
-        canon_queue *qd = kd == kn ? &q1 : &q2;
-        if (m & M_SE) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c + s + 1), cd, kd, nx[4]);
-        if (m & M_SW) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c + s - 1), cd, kd, nx[5]);
-        if (m & M_NE) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c - s + 1), cd, kd, nx[6]);
-        if (m & M_NW) canon_offer(v, next, qd, (size_t)((ptrdiff_t)c - s - 1), cd, kd, nx[7]);
-      }
-      *head = ends[which];
+    while (r.head[slot] != UINT32_MAX && !r.full) {
+      const uint32_t e = r.head[slot];
+      r.head[slot] = r.next[e];
+      r.pending--;
+      const uint32_t x = r.cell[e], ways = r.set[e];
+      r.next[e] = r.free_list;
+      r.free_list = e;
+      /* fallen to an earlier bucket: no shortest path turns here so */
+      if (r.v[x] >> FLOW_RUN_SHIFT == k) run_from(&r, x, ways);
     }
   }
   /* qb holds heap positions between calls: all 0 */
-  memset(q1.cell, 0, q1.tail * sizeof *q1.cell);
-  return fits;
+  memset(r.head, 0, r.ring * sizeof *r.head);
+  return fits && !r.full;
 }
 
 /* Dial's buckets of width W = one straight step on the cheapest terrain:

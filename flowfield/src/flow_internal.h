@@ -222,14 +222,15 @@ void cairn__flow_integrate_fifo(cairn_field *f, cairn_flow_builder *b,
  * the grid's own terrain, else NULL (they are then read from g). */
 bool cairn__flow_integrate_fifo32(cairn_field *f, cairn_flow_builder *b,
                                   const uint8_t *g, const uint8_t *moves);
-/* The same for a size-1 field on 8 moves, offering only the moves of
- * canonical paths (flow_integrate.c says why the values stay exact), with
- * the grid's move bits, from the list array at UINT32_MAX on every cell
- * (blocked ones too: no move leads there, and the direction pass after
- * reads them as walls) and directions all NONE; it leaves in the direction
- * bytes of the cells it reached the moves they could continue with, and
- * the directions to that pass (flow_build.c), which gives the field the
- * other queues give. */
+/* The same for a size-1 field on 8 moves, walking the runs of canonical
+ * paths (flow_integrate.c says why the values stay exact), with the grid's
+ * move bits, from the list array at UINT32_MAX on every cell (blocked ones
+ * too: no move leads there, and the direction pass after reads them as
+ * walls): true when done, false when a route grew too long for 32-bit
+ * values (or, never seen, more jump points waited at once than the grid
+ * has cells). It leaves scratch in the direction bytes of the cells it
+ * reached and the directions to that pass (flow_build.c), which gives the
+ * field the other queues give, and the builder's qb all 0 again. */
 bool cairn__flow_integrate_canonical(cairn_field *f, cairn_flow_builder *b,
                                      const uint8_t *moves);
 void cairn__flow_integrate_buckets(cairn_field *f, cairn_flow_builder *b,

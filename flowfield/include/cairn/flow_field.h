@@ -46,7 +46,10 @@ static inline int cairn_flow_dir_dy(int d) {
  * behind the default). */
 typedef enum cairn_flow_queue {
   CAIRN_FLOW_QUEUE_AUTO = 0, /**< FIFO on uniform terrain, else BUCKETS */
-  CAIRN_FLOW_QUEUE_FIFO,     /**< two FIFOs, straight and diagonal steps:
+  CAIRN_FLOW_QUEUE_FIFO,     /**< uniform terrain: an 8-way field of
+                                one-cell units walks the runs of canonical
+                                paths, its jump points in buckets; others
+                                two FIFOs, straight and diagonal steps;
                                 exact when all passable cells cost the same
                                 (else CAIRN_ERR_ARG) */
   CAIRN_FLOW_QUEUE_BUCKETS,  /**< Dial's buckets one straight step wide:
