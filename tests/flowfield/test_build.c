@@ -461,6 +461,30 @@ static void canonical_on_rooms(void **state) {
   cairn_flow_builder_destroy(b);
 }
 
+/* Grids one to four cells across, lying and standing, with random walls:
+ * the integrations agree (compare_queues) where the run walk's ring of
+ * buckets is at its smallest and runs are at their shortest or longest. */
+static void thin_grids(void **state) {
+  (void)state;
+  uint64_t rng = 0x7417;
+  cairn_flow_builder *b = new_builder();
+  for (int round = 0; round < 80; round++) {
+    const int across = 1 + round % 4, along = 1 + (int)tu_below(&rng, 60);
+    const int w = round % 8 < 4 ? across : along, h = round % 8 < 4 ? along : across;
+    cairn_grid *g = tu_random_grid(&rng, w, h, (int)tu_below(&rng, 40), 1);
+    const cairn_point first = pt((int32_t)tu_below(&rng, (uint32_t)w),
+                                 (int32_t)tu_below(&rng, (uint32_t)h));
+    assert_int_equal(cairn_grid_set_cost(g, first.x, first.y, 1), CAIRN_OK);
+    assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+    cairn_point goals[2] = {first, first};
+    const size_t n = round % 3 ? 1 : 2;
+    if (n == 2) random_goals(&rng, g, goals + 1, 1);
+    compare_queues(b, g, goals, goals[1].x == first.x && goals[1].y == first.y ? 1 : n, 8, 1);
+    cairn_grid_destroy(g);
+  }
+  cairn_flow_builder_destroy(b);
+}
+
 /* A serpentine corridor: rows 0, 2, 4, ... open, joined at alternate
  * ends, so the route from one end to the other is about w * h / 2 straight
  * steps: 600 x 600 gives 180 000, past the 32-bit values' 131 070. */
@@ -506,6 +530,7 @@ int main(void) {
       tu_with_search(verify_catches_faults),
       cmocka_unit_test(fifo_equals_direction_pass),
       cmocka_unit_test(canonical_on_rooms),
+      cmocka_unit_test(thin_grids),
       cmocka_unit_test(long_route_falls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
