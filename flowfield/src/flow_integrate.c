@@ -448,10 +448,17 @@ bool cairn__flow_integrate_canonical(cairn_field *f, cairn_flow_builder *b,
   const ptrdiff_t s = (ptrdiff_t)f->stride;
   /* a push lands fewer than 1.5 (w + h) + 1 buckets ahead: a diagonal run
    * and a straight one, shorter than the grid's sides */
-  run_walk r = {b->list, f->dir, moves, {1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1},
-                b->qa, b->seeds, b->qc, b->qb,
-                (uint32_t)(3 * ((size_t)f->w + (size_t)f->h) / 2 + 2), 0,
-                (uint32_t)(b->cap < UINT32_MAX ? b->cap : UINT32_MAX - 1), UINT32_MAX, 0, false};
+  run_walk r = {.v = b->list,
+                .ways = f->dir,
+                .moves = moves,
+                .off = {1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1},
+                .cell = b->qa,
+                .set = b->seeds,
+                .next = b->qc,
+                .head = b->qb,
+                .ring = (uint32_t)(3 * ((size_t)f->w + (size_t)f->h) / 2 + 2),
+                .cap = (uint32_t)(b->cap < UINT32_MAX ? b->cap : UINT32_MAX - 1),
+                .free_list = UINT32_MAX};
   memset(r.head, 0xff, r.ring * sizeof *r.head);
   for (size_t k = 0; k < f->n_goals; k++) {
     const uint32_t i = (uint32_t)cairn__flow_cell_index(f, f->goals[k].x, f->goals[k].y);
