@@ -476,10 +476,11 @@ static void thin_grids(void **state) {
                                  (int32_t)tu_below(&rng, (uint32_t)h));
     assert_int_equal(cairn_grid_set_cost(g, first.x, first.y, 1), CAIRN_OK);
     assert_int_equal(cairn_grid_update_islands(g), CAIRN_OK);
+    /* a second goal on the first is one goal (the build merges them) */
     cairn_point goals[2] = {first, first};
     const size_t n = round % 3 ? 1 : 2;
     if (n == 2) random_goals(&rng, g, goals + 1, 1);
-    compare_queues(b, g, goals, goals[1].x == first.x && goals[1].y == first.y ? 1 : n, 8, 1);
+    compare_queues(b, g, goals, n, 8, 1);
     cairn_grid_destroy(g);
   }
   cairn_flow_builder_destroy(b);
