@@ -273,16 +273,19 @@ CAIRN_INLINE uint32_t next_child(const cairn_grid *g, de_work *k, const int32_t 
 }
 
 /* The search (dead_ends_work.h has the contract); doors false when the
- * door marks are all 0 (the first search), whose loop then reads none. */
+ * door marks are all 0 (the first search), whose loop then reads none;
+ * ring NULL but for a window's search (cairn__de_dfs_ring). */
 CAIRN_INLINE void dfs_run(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r,
-                          const bool doors) {
+                          const bool doors, const uint8_t *ring) {
   uint32_t sp = 0, best = UINT32_MAX, second = 0;
   discover(k, r, r, &sp);
+  if (ring) k->low[r] = 0; /* a root on the rim */
   while (sp) {
     const uint32_t v = k->stack[sp - 1];
     const uint32_t w = next_child(g, k, off, v, doors);
     if (w != UINT32_MAX) {
       discover(k, v, w, &sp);
+      if (ring && ring[w] == DE_RIM) k->low[w] = 0;
       continue;
     }
     sp--;
@@ -291,6 +294,7 @@ CAIRN_INLINE void dfs_run(const cairn_grid *g, de_work *k, const int32_t off[8],
     if (k->low[v] < k->low[u]) k->low[u] = k->low[v];
     k->sz[u] += k->sz[v];
     if (k->low[v] >= k->disc[u]) k->next[v] |= HEAD;
+    if (ring) continue;
     if (u == r && (best == UINT32_MAX || k->sz[v] > k->sz[best])) {
       if (best != UINT32_MAX) second = k->sz[best];
       best = v;
@@ -298,16 +302,23 @@ CAIRN_INLINE void dfs_run(const cairn_grid *g, de_work *k, const int32_t off[8],
       second = k->sz[v];
     }
   }
+  if (ring) return;
   k->margin = best == UINT32_MAX || !second ? UINT32_MAX : k->sz[best] - second;
   if (best != UINT32_MAX) k->next[best] &= (uint16_t)~HEAD;
 }
 
 void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r) {
-  dfs_run(g, k, off, r, true);
+  dfs_run(g, k, off, r, true, NULL);
 }
 
 static void dfs_cells(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r) {
-  dfs_run(g, k, off, r, false);
+  dfs_run(g, k, off, r, false, NULL);
+}
+
+void cairn__de_dfs_ring(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r,
+                        bool doors, const uint8_t *in) {
+  if (doors) dfs_run(g, k, off, r, true, in);
+  else dfs_run(g, k, off, r, false, in);
 }
 
 /* ---- labelling -------------------------------------------------------- */
@@ -374,6 +385,7 @@ void cairn__de_arrays_free(const cairn_allocator *a, de_arrays *r) {
   cairn__free(a, r->first, n * sizeof *r->first);
   cairn__free(a, r->slack, n * sizeof *r->slack);
   cairn__free(a, r->margin, n * sizeof *r->margin);
+  cairn__free(a, r->centre, n * sizeof *r->centre);
   cairn__free(a, r->door, n);
 }
 
@@ -387,8 +399,10 @@ bool cairn__de_arrays_alloc(const cairn_allocator *a, de_arrays *r, uint32_t cou
   r->first = cairn__alloc_zero(a, n * sizeof *r->first);
   r->slack = cairn__alloc_zero(a, n * sizeof *r->slack);
   r->margin = cairn__alloc_zero(a, n * sizeof *r->margin);
+  r->centre = cairn__alloc_zero(a, n * sizeof *r->centre);
   r->door = cairn__alloc(a, n);
-  if (r->end && r->gate && r->cells && r->depth && r->first && r->slack && r->margin && r->door)
+  if (r->end && r->gate && r->cells && r->depth && r->first && r->slack && r->margin && r->centre &&
+      r->door)
     return true;
   cairn__de_arrays_free(a, r);
   return false;
@@ -396,8 +410,8 @@ bool cairn__de_arrays_alloc(const cairn_allocator *a, de_arrays *r, uint32_t cou
 
 /* Frees the table's area arrays and puts r's in their place. */
 void cairn__de_put_areas(cairn_dead_ends *de, const de_arrays *r) {
-  de_arrays was = {de->end,   de->gate,   de->cells, de->depth, de->first,
-                   de->slack, de->margin, de->door,  de->count};
+  de_arrays was = {de->end,   de->gate,   de->cells,  de->depth, de->first,
+                   de->slack, de->margin, de->centre, de->door,  de->count};
   cairn__de_arrays_free(&de->alloc, &was);
   de->end = r->end;
   de->gate = r->gate;
@@ -406,12 +420,13 @@ void cairn__de_put_areas(cairn_dead_ends *de, const de_arrays *r) {
   de->first = r->first;
   de->slack = r->slack;
   de->margin = r->margin;
+  de->centre = r->centre;
   de->door = r->door;
   de->count = r->count;
 }
 
 static void release_areas(cairn_dead_ends *de) {
-  const de_arrays none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+  const de_arrays none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
   cairn__de_put_areas(de, &none);
 }
 
@@ -662,9 +677,9 @@ void cairn__de_work_free(const cairn_allocator *a, de_work *k, size_t n) {
   cairn__free(a, k->door, n * sizeof *k->door);
 }
 
-/* Each root area's first cell, slack and margin (the smaller of those at
- * the roots of the last two searches) from the per-island rows of island
- * (`row` apart), islands in the order of their root areas. */
+/* Each root area's first cell, slack, margin (the smaller of those at
+ * the roots of the last two searches) and centre from the per-island rows
+ * of island (`row` apart), islands in the order of their root areas. */
 static void keep_islands(cairn_dead_ends *de, const uint32_t *island, uint32_t row) {
   uint32_t i = 0;
   for (uint32_t r = 1; r <= de->count; r = de->end[r], i++) {
@@ -672,6 +687,7 @@ static void keep_islands(cairn_dead_ends *de, const uint32_t *island, uint32_t r
     de->first[r] = island[i];
     de->slack[r] = island[row + i];
     de->margin[r] = m2 < m3 ? m2 : m3;
+    de->centre[r] = island[4 * row + i];
   }
 }
 
@@ -719,10 +735,10 @@ static cairn_status find(cairn_dead_ends *de, bool was_current) {
   if (room) {
     /* the one-cell gates first, from a search without doors */
     memset(k.door, 0, n * sizeof *k.door);
-    /* per island four rows: its first cell, the walk's slack, the margins
-     * at the root of the second and the third search */
+    /* per island five rows: its first cell, the walk's slack, the margins
+     * at the root of the second and the third search, the third's root */
     const uint32_t islands = search_all(g, &k, NULL, 0, NULL, false), row = islands + 1;
-    uint32_t *island = cairn__alloc(a, 4 * (size_t)row * sizeof *island);
+    uint32_t *island = cairn__alloc(a, 5 * (size_t)row * sizeof *island);
     st = island ? CAIRN_OK : CAIRN_ERR_NOMEM;
     if (st == CAIRN_OK) {
       mark_cuts(&k, n);
@@ -741,6 +757,7 @@ static cairn_status find(cairn_dead_ends *de, bool was_current) {
       memset(de->area, 0, n * sizeof *de->area);
       label(de, &k);
       const uint32_t roots = pick_roots(de, &k, island, island + row);
+      memcpy(island + 4 * row, k.aux, roots * sizeof *island);
       search_all(g, &k, k.aux, roots, island + 3 * row, true);
       st = grow_areas(de, count_areas(&k));
     }
@@ -755,7 +772,7 @@ static cairn_status find(cairn_dead_ends *de, bool was_current) {
       memcpy(de->doors, k.door, n * sizeof *k.door);
       cairn__de_set_stats(de, &k, old, olds);
     }
-    cairn__free(a, island, island ? 4 * (size_t)row * sizeof *island : 0);
+    cairn__free(a, island, island ? 5 * (size_t)row * sizeof *island : 0);
   }
   if (kept) cairn__de_scratch_reset(de);
   else cairn__de_work_free(a, &k, n);
@@ -898,6 +915,7 @@ void cairn_dead_ends_destroy(cairn_dead_ends *de) {
               de->swamp_list ? 4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list : 0);
   cairn__de_scratch_free(&a, de->scratch, de->padded);
   cairn__de_root_free(de);
+  cairn__de_ring_free(de);
   cairn__free(&a, de, sizeof *de);
 }
 
@@ -911,7 +929,8 @@ cairn_status cairn_dead_ends_update(cairn_dead_ends *de) {
   }
   /* an update inside a dead end that fails after it began to write the
    * table marks it not current, so the root's is not tried on it */
-  if (de->current && (cairn__de_update_inside(de) || (de->current && cairn__de_update_root(de)))) {
+  if (de->current && (cairn__de_update_inside(de) || (de->current && cairn__de_update_root(de)) ||
+                      (de->current && cairn__de_update_ring(de)))) {
     de->locals++;
   } else {
     const bool was_current = de->current;
@@ -952,7 +971,7 @@ cairn_status cairn_dead_ends_get_stats(const cairn_dead_ends *de, cairn_dead_end
 
 size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
   if (!de) return 0;
-  /* per area: end, gate, cells, depth, first, slack, margin and door */
+  /* per area: end, gate, cells, depth, first, slack, margin, centre and door */
   return sizeof *de +
          de->padded * (sizeof *de->area + sizeof *de->swamp + sizeof *de->doors + 1) +
          4 * CAIRN__DE_SWAMP_CELLS * sizeof *de->swamp_list +
@@ -961,7 +980,8 @@ size_t cairn_dead_ends_memory(const cairn_dead_ends *de) {
          de->swamp_work.cap_out * sizeof *de->swamp_work.out +
          de->swamp_work.cap_out_at * sizeof *de->swamp_work.out_at +
          de->swamp_work.cap_pool * sizeof *de->swamp_work.pool +
-         ((size_t)de->count + 1) * (7 * sizeof *de->end + 1) +
+         ((size_t)de->count + 1) * (8 * sizeof *de->end + 1) +
          de->pillars.cap * sizeof *de->pillars.p +
-         (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0) + cairn__de_root_bytes(de);
+         (de->scratch ? cairn__de_scratch_bytes(de->padded) : 0) + cairn__de_root_bytes(de) +
+         cairn__de_ring_bytes(de);
 }

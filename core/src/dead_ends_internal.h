@@ -148,8 +148,9 @@ struct cairn_dead_ends {
    * search that picks the centre starts; the slack, in cells, of the sizes
    * that walk compared; the margin, in nodes, by which the largest subtree
    * at the root of either search beat the next (UINT32_MAX with one). Lower
-   * bounds, spent by each such update. */
-  uint32_t *first, *slack, *margin;
+   * bounds, spent by each such update. And the centre: the cell the last
+   * search started from, which the updates leave where it is. */
+  uint32_t *first, *slack, *margin, *centre;
   uint32_t count;
   cairn_dead_ends_stats stats;
   /* what the areas depend on, as found: each padded cell open, and at the
@@ -166,6 +167,9 @@ struct cairn_dead_ends {
   /* what the updates outside every dead end work in (dead_ends_root.c),
    * kept from the first on; NULL before */
   struct cairn__de_root *root_work;
+  /* what the updates that search a window round the edit work in
+   * (dead_ends_ring.c), kept from the first on; NULL before */
+  struct cairn__de_ring *ring_work;
 };
 
 CAIRN_INLINE bool cairn__de_bit(const uint64_t *bits, uint32_t c) {

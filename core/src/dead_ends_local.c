@@ -184,17 +184,6 @@ static bool search_from_gate(const cairn_grid *g, de_work *k, const de_local *lc
   return k->time == nodes;
 }
 
-/* The scratch of updates inside one dead end: the search's arrays, A's
- * cells and their marks. Between updates disc holds UINT32_MAX on every
- * cell and door, aux and in hold 0, so that an update touches only A's
- * cells (scratch_clean puts them back). */
-typedef struct cairn__de_scratch {
-  de_work k;
-  uint32_t *list;
-  uint8_t *in;
-  cairn__de_pillars fresh, moved;
-} de_scratch;
-
 void cairn__de_scratch_free(const cairn_allocator *a, de_scratch *sc, size_t n) {
   if (!sc) return;
   cairn__de_work_free(a, &sc->k, n);
@@ -212,8 +201,7 @@ size_t cairn__de_scratch_bytes(size_t n) {
          2 * n * sizeof(uint16_t) + n;
 }
 
-/* The table's scratch, made on first use. */
-static de_scratch *scratch_of(cairn_dead_ends *de) {
+de_scratch *cairn__de_scratch_of(cairn_dead_ends *de) {
   if (de->scratch) return de->scratch;
   const size_t n = de->padded;
   de_scratch *sc = cairn__alloc_zero(&de->alloc, sizeof *sc);
@@ -237,7 +225,7 @@ static de_scratch *scratch_of(cairn_dead_ends *de) {
 }
 
 de_work *cairn__de_scratch_work(cairn_dead_ends *de) {
-  de_scratch *sc = scratch_of(de);
+  de_scratch *sc = cairn__de_scratch_of(de);
   return sc ? &sc->k : NULL;
 }
 
@@ -481,6 +469,7 @@ static void copy_area(const cairn_dead_ends *de, de_arrays *r, uint32_t from, ui
   r->first[to] = de->first[from];
   r->slack[to] = de->slack[from];
   r->margin[to] = de->margin[from];
+  r->centre[to] = de->centre[from];
   r->door[to] = de->door[from];
 }
 
@@ -678,7 +667,7 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
     return false;
   uint32_t a = innermost(de, &lc);
   if (!a || de->gate[a] == UINT32_MAX) return false;
-  de_scratch *sc = scratch_of(de);
+  de_scratch *sc = cairn__de_scratch_of(de);
   if (!sc) return false;
   lc.list = sc->list;
   lc.in = sc->in;

@@ -141,6 +141,7 @@ bool cairn__de_canonical(cairn_dead_ends *de, uint32_t lo, uint32_t hi, const ui
     r.first[to] = de->first[a];
     r.slack[to] = de->slack[a];
     r.margin[to] = de->margin[a];
+    r.centre[to] = de->centre[a];
     r.door[to] = de->door[a];
   }
   if (cells) {

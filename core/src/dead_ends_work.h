@@ -89,7 +89,7 @@ CAIRN_INLINE void move_offsets(const cairn_grid *g, int32_t off[8]) {
 /* A table's per-area arrays (ids 1 .. count), held together while they
  * are made or replaced. */
 typedef struct de_arrays {
-  uint32_t *end, *gate, *cells, *depth, *first, *slack, *margin;
+  uint32_t *end, *gate, *cells, *depth, *first, *slack, *margin, *centre;
   uint8_t *door;
   uint32_t count;
 } de_arrays;
@@ -210,6 +210,16 @@ bool cairn__de_pillars_stay(const cairn_dead_ends *de, uint32_t x, const uint8_t
  * move_offsets. */
 void cairn__de_dfs(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r);
 
+/* The same over the cells with in[] set alone (the others must read as
+ * discovered), from r, for a window whose outside is one piece: a node
+ * with in[] == DE_RIM (a cell beside an open cell outside, or a door
+ * holding one) is joined to that piece, so its low is 0 and no subtree
+ * that holds one starts an area; the root's largest subtree is left as
+ * any other. Over the runs between walls (doors) or the cells alone. */
+#define DE_RIM 2u
+void cairn__de_dfs_ring(const cairn_grid *g, de_work *k, const int32_t off[8], uint32_t r,
+                        bool doors, const uint8_t *in);
+
 /* aux[c] = 1 for each cell some area hangs off in the last search (a
  * parent of a HEAD cell); aux must be clear before. */
 void cairn__de_mark_cuts_here(de_work *k);
@@ -286,6 +296,21 @@ CAIRN_INLINE bool cairn__de_was_open(const cairn_dead_ends *de, uint32_t c) {
 
 /* ---- dead_ends_local.c ---- */
 
+/* The scratch of the local updates (inside one dead end, dead_ends_local.c;
+ * round an edit, dead_ends_ring.c): the search's arrays, the cells searched
+ * and their marks, the doors beside pillars listed anew and those the edit
+ * moved. Between updates disc holds UINT32_MAX on every cell and door, aux
+ * and in hold 0, so that an update touches only the cells it searches
+ * (and puts them back). */
+typedef struct cairn__de_scratch {
+  de_work k;
+  uint32_t *list;
+  uint8_t *in;
+  cairn__de_pillars fresh, moved;
+} de_scratch;
+/* The table's scratch, made on first use; NULL when out of memory. */
+de_scratch *cairn__de_scratch_of(cairn_dead_ends *de);
+
 /* Brings the table up to date by searching only a dead end the edit lies
  * in; false (the table as it was) when the edit is not of that kind or
  * memory runs out: the caller then searches the whole grid. */
@@ -310,6 +335,17 @@ bool cairn__de_update_root(cairn_dead_ends *de);
  * bytes, and its release. */
 size_t cairn__de_root_bytes(const cairn_dead_ends *de);
 void cairn__de_root_free(cairn_dead_ends *de);
+
+/* ---- dead_ends_ring.c ---- */
+
+/* Brings the table up to date by searching a window round the edit again,
+ * the areas whose gates lie in it found anew; false (the table as it was,
+ * or marked not current when memory ran out half way) when the edit is
+ * not shown to be of that kind: the caller then searches the whole grid. */
+bool cairn__de_update_ring(cairn_dead_ends *de);
+/* Its state (de->ring_work): its bytes, and its release. */
+size_t cairn__de_ring_bytes(const cairn_dead_ends *de);
+void cairn__de_ring_free(cairn_dead_ends *de);
 
 /* The local updates' scratch (de->scratch): its bytes for n padded cells,
  * and its release (NULL is fine). */

@@ -569,6 +569,7 @@ static void assert_fresh(const cairn_grid *g, const cairn_dead_ends *de) {
   assert_memory_equal(de->doors, fresh->doors, g->padded * sizeof *de->doors);
   for (uint32_t a = 1; a <= de->count; a = de->end[a]) {
     assert_int_equal(de->first[a], fresh->first[a]);
+    assert_int_equal(de->centre[a], fresh->centre[a]);
     assert_true(de->slack[a] <= fresh->slack[a]); /* a bound, spent by edits */
   }
   assert_memory_equal(&de->stats, &fresh->stats, sizeof de->stats);
@@ -664,6 +665,68 @@ static void a_closed_gap_cuts_far_off(void **state) {
   cairn_dead_ends_stats after;
   assert_int_equal(cairn_dead_ends_get_stats(de, &after), CAIRN_OK);
   assert_true(after.areas > before.areas + 10); /* the corridor's cells all cut now */
+  cairn_dead_ends_destroy(de);
+  cairn_grid_destroy(g);
+}
+
+/* Rooms in a grid, as on 8room_000: 7 x 7 cells each, joined to their
+ * neighbours through doorways of one cell, a wall or two of them without.
+ * A wall put up in a doorway, or just inside one, makes the doorway or the
+ * room behind it a dead end, or unmakes one when taken down: the update
+ * searches a window round it again (dead_ends_ring.c), not the whole grid.
+ * Every fifth doorway and a cell beside it are walled and opened in turn:
+ * after every update the table equals a fresh one, at least half the
+ * updates stay local (a wall that closes a loop round the window, or
+ * leaves the rooms near it too large a share of the grid, searches it
+ * all), and many of those changed the areas. */
+static void doorways_change_areas_locally(void **state) {
+  (void)state;
+  enum { ROOMS = 20, PITCH = 8, SIDE = ROOMS * PITCH + 1 };
+  cairn_grid *g = NULL;
+  assert_int_equal(cairn_grid_create(SIDE, SIDE, 1, NULL, &g), CAIRN_OK);
+  for (int32_t i = 0; i < SIDE; i += PITCH)
+    for (int32_t j = 0; j < SIDE; j++) {
+      assert_int_equal(cairn_grid_set_cost(g, i, j, 0), CAIRN_OK);
+      assert_int_equal(cairn_grid_set_cost(g, j, i, 0), CAIRN_OK);
+    }
+  uint64_t rng = 808;
+  cairn_point doors[2 * ROOMS * ROOMS];
+  int n = 0;
+  for (int32_t r = 0; r < ROOMS; r++)
+    for (int32_t k = 1; k < ROOMS; k++)
+      for (int way = 0; way < 2; way++) {
+        if (tu_below(&rng, 8) == 0) continue; /* no doorway in this wall */
+        const int32_t along = r * PITCH + 1 + (int32_t)tu_below(&rng, PITCH - 1);
+        const cairn_point d = way ? pt(along, k * PITCH) : pt(k * PITCH, along);
+        assert_int_equal(cairn_grid_set_cost(g, d.x, d.y, 1), CAIRN_OK);
+        doors[n++] = d;
+      }
+  cairn_dead_ends *de = table(g);
+  int updates = 0, moved = 0;
+  const uint64_t l0 = de->locals;
+  for (int i = 0; i < n; i += 5) {
+    /* the doorway, then the cell beside it in the room to its right or below */
+    for (int beside = 0; beside < 2; beside++) {
+      const bool down = doors[i].y % PITCH == 0;
+      const cairn_point c = beside ? pt(doors[i].x + !down, doors[i].y + down) : doors[i];
+      for (int step = 0; step < 2; step++) {
+        cairn_dead_ends_stats was, now;
+        assert_int_equal(cairn_dead_ends_get_stats(de, &was), CAIRN_OK);
+        assert_int_equal(cairn_grid_set_cost(g, c.x, c.y, step ? 1 : 0), CAIRN_OK);
+        assert_int_equal(cairn_dead_ends_update(de), CAIRN_OK);
+        assert_fresh(g, de);
+        assert_int_equal(cairn_dead_ends_get_stats(de, &now), CAIRN_OK);
+        moved += now.areas != was.areas && now.local_updates > was.local_updates;
+        updates++;
+      }
+    }
+  }
+  const uint64_t locals = de->locals - l0;
+  print_message("doorways: %llu of %d updates local, %d of those changed the areas\n",
+                (unsigned long long)locals, updates, moved);
+  if (2 * locals < (uint64_t)updates)
+    fail_msg("%llu of %d updates local", (unsigned long long)locals, updates);
+  assert_true(moved >= 50);
   cairn_dead_ends_destroy(de);
   cairn_grid_destroy(g);
 }
@@ -1216,6 +1279,7 @@ int main(void) {
       tu_with_search(edits_inside_search_one_area),
       cmocka_unit_test(walls_in_the_field_stay_local),
       cmocka_unit_test(a_closed_gap_cuts_far_off),
+      cmocka_unit_test(doorways_change_areas_locally),
       cmocka_unit_test(centre_moves_with_the_sizes),
       cmocka_unit_test(terrain_edits_keep_the_table),
       cmocka_unit_test(ids_follow_the_areas),

@@ -69,8 +69,8 @@
  *
  * Edits: a table that missed an edit could hide a route the edit opened,
  * so a search refuses it (CAIRN_ERR_STATE) until cairn_dead_ends_update
- * has run. An edit inside a dead end is searched there alone
- * (cairn_dead_ends_update).
+ * has run, which searches again only near the edit where it can show
+ * that nothing farther moves.
  *
  * Threads: the table is read-only during searches; any number of searches
  * may use it at once.
@@ -127,27 +127,32 @@ CAIRN_CORE_API void cairn_dead_ends_destroy(cairn_dead_ends *de);
  * for one pass over the cells. Edits of up to 64 cells that all lie inside
  * one dead end, none next to its gate (a wall put up in a room, a crate
  * moved in an alcove), search that dead end again and nothing else: its
- * outside still meets it through the same gate. The update then falls
- * back to the whole grid when the edit splits the dead end, gives its gate
- * a second way in, could change which door the gate is, or moves cells
- * enough to change which part of the island counts as its centre. Edits
+ * outside still meets it through the same gate, unless the edit splits
+ * the dead end, gives its gate a second way in, could change which door
+ * the gate is, or moves cells enough to change which part of the island
+ * counts as its centre. Edits
  * of up to 64 cells in the part of an island in no dead end (a wall put
  * up in a hall) are shown to leave every area as it was when, in a window
  * round them, no cell or door cuts anything it did not cut before: the
- * update then touches only the door marks near them. It falls back to the
- * whole grid when the edit cuts or joins anything (a wall that closes a
- * loop, a cell opened into an alcove), lies next to a dead end,
- * changes a door beside pillars (the runs along a wall with gaps) or a
- * run across one, or changes a candidate for one that nothing the edit
- * leaves standing keeps out (docs/PERFORMANCE.md gives the counts and
- * times).
+ * update then touches only the door marks near them. Other edits of up to
+ * 64 cells (a wall that turns a doorway into an alcove or the room behind
+ * it into a dead end, a cell opened into an alcove) search a window round
+ * them again, at least 16 cells on each side, with the parts of the
+ * island that hang off the window alone, and find the areas there anew,
+ * when the rest of the island is one piece holding its centre, the window
+ * joins its sides alike before and after, no door or run crossing its
+ * edge changes, and the edit leaves the island's first cell and its
+ * centre outside the window. The rest search the whole grid: a wall that
+ * closes a loop round the window, an edit near the first cell or the
+ * centre, a window that would hold half the island (docs/PERFORMANCE.md
+ * gives the counts and times).
  * Every way, the swamps are found again only near the
  * cells whose openness, area or gate moved (and near a swamp that came
  * out otherwise), and the table equals a fresh one. The first update that
  * searches (inside a dead end or the whole grid) keeps about 37 bytes a
- * cell of scratch for the next ones, and the first that tries an edit
- * outside every dead end about 1.7 MB (cairn_dead_ends_memory counts
- * both).
+ * cell of scratch for the next ones, the first that tries an edit
+ * outside every dead end about 1.7 MB, and the first that tries a window
+ * about 2 MB (cairn_dead_ends_memory counts them all).
  * @param[in,out] de the table
  * @return CAIRN_OK; CAIRN_ERR_ARG for NULL; CAIRN_ERR_NOMEM (the table then
  * refuses searches until an update succeeds) */
