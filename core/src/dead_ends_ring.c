@@ -100,8 +100,26 @@ static bool in_q(const ring_work *rw, const de_scratch *sc, uint32_t stride, uin
   return in_rect(rw, stride, c) || sc->in[c];
 }
 
-/* The rectangle round the changed cells, grown until no door marked
- * before the edit crosses its edge; false when it grows too large. */
+/* Grows the rectangle to hold the door (marked before the edit) that cell
+ * c lies in, if any. */
+static void grow_for_door(const cairn_dead_ends *de, ring_work *rw, uint32_t c) {
+  const cairn_grid *g = de->grid;
+  const uint32_t stride = (uint32_t)g->stride;
+  if (!de->doors[c] || !cairn__de_was_open(de, c)) return;
+  const uint32_t v = node_of(g, de->doors, c), step = door_step(g, de->doors[v]);
+  const uint32_t ends[2] = {v, v + (node_cells(de->doors, v) - 1u) * step};
+  for (int e = 0; e < 2; e++) {
+    const int32_t x = (int32_t)(ends[e] % stride), y = (int32_t)(ends[e] / stride);
+    rw->x0 = x < rw->x0 ? x : rw->x0;
+    rw->x1 = x > rw->x1 ? x : rw->x1;
+    rw->y0 = y < rw->y0 ? y : rw->y0;
+    rw->y1 = y > rw->y1 ? y : rw->y1;
+  }
+}
+
+/* The rectangle round the changed cells (and the cells a try before
+ * asked for), grown until no door marked before the edit crosses its
+ * edge; false when it grows too large. */
 static bool make_window(const cairn_dead_ends *de, ring_work *rw) {
   const cairn_grid *g = de->grid;
   const uint32_t stride = (uint32_t)g->stride;
@@ -124,24 +142,17 @@ static bool make_window(const cairn_dead_ends *de, ring_work *rw) {
   rw->x1 = x1 + RING_RADIUS < g->width ? x1 + RING_RADIUS : g->width;
   rw->y1 = y1 + RING_RADIUS < g->height ? y1 + RING_RADIUS : g->height;
   for (bool grew = true; grew;) {
-    grew = false;
     if (rw->x1 - rw->x0 >= RING_MAX_SIDE || rw->y1 - rw->y0 >= RING_MAX_SIDE) return false;
-    for (int32_t y = rw->y0; y <= rw->y1; y++)
-      for (int32_t x = rw->x0; x <= rw->x1; x++) {
-        if (y != rw->y0 && y != rw->y1 && x != rw->x0 && x != rw->x1) continue; /* the edge */
-        const uint32_t c = (uint32_t)y * stride + (uint32_t)x;
-        if (!de->doors[c] || !cairn__de_was_open(de, c)) continue;
-        const uint32_t v = node_of(g, de->doors, c), step = door_step(g, de->doors[v]);
-        const uint32_t last = v + (node_cells(de->doors, v) - 1u) * step;
-        for (int e = 0; e < 2; e++) {
-          const uint32_t end = e ? last : v;
-          const int32_t ex = (int32_t)(end % stride), ey = (int32_t)(end / stride);
-          if (ex < rw->x0) rw->x0 = ex, grew = true;
-          if (ex > rw->x1) rw->x1 = ex, grew = true;
-          if (ey < rw->y0) rw->y0 = ey, grew = true;
-          if (ey > rw->y1) rw->y1 = ey, grew = true;
-        }
-      }
+    const int32_t left = rw->x0, top = rw->y0, right = rw->x1, bottom = rw->y1;
+    for (int32_t x = left; x <= right; x++) { /* round the edge */
+      grow_for_door(de, rw, (uint32_t)top * stride + (uint32_t)x);
+      grow_for_door(de, rw, (uint32_t)bottom * stride + (uint32_t)x);
+    }
+    for (int32_t y = top + 1; y < bottom; y++) {
+      grow_for_door(de, rw, (uint32_t)y * stride + (uint32_t)left);
+      grow_for_door(de, rw, (uint32_t)y * stride + (uint32_t)right);
+    }
+    grew = rw->x0 != left || rw->y0 != top || rw->x1 != right || rw->y1 != bottom;
   }
   rw->n_reg = 0;
   for (int32_t y = rw->y0; y <= rw->y1; y++)
@@ -482,9 +493,8 @@ static bool centre_stays(const cairn_dead_ends *de, const ring_work *rw, const d
  * Q's cells keep their classes (one class; or an edit that only opened
  * cells, or only closed them, which can neither part a cell from its
  * class nor join it to another: the classes stay), else by at most Q's
- * cells. An area hanging off a node
- * in Q lies in Q and stays below half the island when Q does, by a gap
- * that bounds the slack from then on. */
+ * cells. An area hanging off a node in Q lies in Q and stays below half
+ * the island when Q does, by a gap that bounds the slack from then on. */
 static bool centre_holds(const cairn_dead_ends *de, ring_work *rw, const de_scratch *sc,
                          uint32_t classes) {
   const cairn_grid *g = de->grid;
