@@ -42,6 +42,7 @@
  * again up to RING_TRIES times. */
 #include "dead_ends_work.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Most cells an update may see changed. */
