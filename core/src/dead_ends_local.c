@@ -243,19 +243,8 @@ void cairn__de_scratch_reset(cairn_dead_ends *de) {
 
 /* Puts the scratch's rule back on the cells an attempt on A touched. */
 static void scratch_clean(de_scratch *sc, de_local *lc) {
-  for (uint32_t i = 0; i < lc->n_list; i++) {
-    const uint32_t c = lc->list[i];
-    sc->k.disc[c] = UINT32_MAX;
-    sc->k.door[c] = 0;
-    sc->k.aux[c] = 0;
-    sc->in[c] = 0;
-  }
-  for (uint32_t j = 0; j < lc->n_gate; j++) {
-    const uint32_t c = lc->gate_cells[j];
-    sc->k.disc[c] = UINT32_MAX;
-    sc->k.door[c] = 0;
-    sc->k.aux[c] = 0;
-  }
+  for (uint32_t i = 0; i < lc->n_list; i++) cairn__de_scratch_put_back(sc, lc->list[i]);
+  for (uint32_t j = 0; j < lc->n_gate; j++) cairn__de_scratch_put_back(sc, lc->gate_cells[j]);
   lc->n_list = 0;
 }
 
@@ -631,28 +620,6 @@ static cairn_rect moved_box(const cairn_dead_ends *de, de_work *k, const de_loca
   return cairn__de_areas_moved(de, k, k->disc, lc->list, lc->n_list, ids, box);
 }
 
-/* The candidates the edit moved (lc->moved) that exist and leave A
- * among A's fresh ones (those wholly in A are among them already), in
- * the full pass's order (by wall, way and side, as both lists are);
- * false when the list cannot grow. */
-static bool join_moved(const cairn_dead_ends *de, de_local *lc) {
-  cairn__de_pillars *f = lc->fresh;
-  for (size_t k = 0; k < lc->moved->n; k++) {
-    const cairn__de_pillar *m = &lc->moved->p[k];
-    unsigned in_gate;
-    if (!m->len || pillar_in_area(de->grid, m, lc, &in_gate) == m->len) continue;
-    if (!cairn__grow(&de->alloc, (void **)&f->p, &f->cap, f->n + 1, sizeof *f->p)) return false;
-    size_t at = f->n;
-    while (at && cairn__de_pillar_key(&f->p[at - 1]) > cairn__de_pillar_key(m)) {
-      f->p[at] = f->p[at - 1];
-      at--;
-    }
-    f->p[at] = *m;
-    f->n++;
-  }
-  return true;
-}
-
 /* Most dead ends, from the innermost out, an update tries. */
 #define LOCAL_TRIES 3
 
@@ -688,7 +655,7 @@ bool cairn__de_update_inside(cairn_dead_ends *de) {
   if (found && !done) de->current = false; /* written in part: the whole grid */
   if (done) keep_doors(de, &sc->k, &lc);
   /* the list short of A's doors beside pillars: the caller searches all */
-  if (done) done = join_moved(de, &lc) &&
+  if (done) done = cairn__de_pillars_join(de, lc.in, lc.fresh, lc.moved) &&
                    cairn__de_pillars_replace(de, lc.in, lc.fresh, lc.moved);
   /* the swamps are redone round the cells whose area moved and the
    * changed ones (and the gates that moved, cairn__de_set_stats_inside) */

@@ -253,6 +253,22 @@ bool cairn__de_pillar_in(const cairn__de_pillars *l, const cairn__de_pillar *p) 
   return false;
 }
 
+bool cairn__de_pillars_join(const cairn_dead_ends *de, const uint8_t *in,
+                            cairn__de_pillars *fresh, const cairn__de_pillars *moved) {
+  const cairn_grid *g = de->grid;
+  for (size_t k = 0; k < moved->n; k++) {
+    const cairn__de_pillar *m = &moved->p[k];
+    if (!m->len || run_in(in, m->w, m->down ? (uint32_t)g->stride : 1u, m->len)) continue;
+    if (!cairn__grow(&de->alloc, (void **)&fresh->p, &fresh->cap, fresh->n + 1, sizeof *fresh->p))
+      return false;
+    size_t at = fresh->n++;
+    for (; at && cairn__de_pillar_key(&fresh->p[at - 1]) > cairn__de_pillar_key(m); at--)
+      fresh->p[at] = fresh->p[at - 1];
+    fresh->p[at] = *m;
+  }
+  return true;
+}
+
 bool cairn__de_pillars_replace(cairn_dead_ends *de, const uint8_t *in, const cairn__de_pillars *fresh,
                                const cairn__de_pillars *moved) {
   const cairn_grid *g = de->grid;

@@ -367,13 +367,7 @@ static void list_cells(const cairn_dead_ends *de, ring_work *rw, de_scratch *sc)
 
 /* Puts the scratch's rule back on Q's cells. */
 static void clean(const ring_work *rw, de_scratch *sc) {
-  for (uint32_t i = 0; i < rw->n_reg; i++) {
-    const uint32_t c = rw->reg[i];
-    sc->k.disc[c] = UINT32_MAX;
-    sc->k.door[c] = 0;
-    sc->k.aux[c] = 0;
-    sc->in[c] = 0;
-  }
+  for (uint32_t i = 0; i < rw->n_reg; i++) cairn__de_scratch_put_back(sc, rw->reg[i]);
 }
 
 /* ---- what Q may not change ----------------------------------------------- */
@@ -496,8 +490,7 @@ static bool centre_stays(const cairn_dead_ends *de, const ring_work *rw, const d
  * class nor join it to another: the classes stay), else by at most Q's
  * cells. An area hanging off a node in Q lies in Q and stays below half
  * the island when Q does, by a gap that bounds the slack from then on. */
-static bool centre_holds(const cairn_dead_ends *de, ring_work *rw, const de_scratch *sc,
-                         uint32_t classes) {
+static bool centre_holds(const cairn_dead_ends *de, ring_work *rw, const de_scratch *sc) {
   const cairn_grid *g = de->grid;
   const uint32_t stride = (uint32_t)g->stride;
   const uint32_t r = rw->root;
@@ -510,7 +503,7 @@ static bool centre_holds(const cairn_dead_ends *de, ring_work *rw, const de_scra
   for (uint32_t i = 0; i < rw->n_reg; i++)
     cells += open_at(de, rw->reg[i], true) || open_at(de, rw->reg[i], false);
   if (2 * (cells + rw->d) + rw->d + 4 >= island) return false;
-  const uint64_t need = classes == 1 || rw->uniform ? 2 * (uint64_t)rw->d + 2 : 2 * cells + 2;
+  const uint64_t need = rw->classes == 1 || rw->uniform ? 2 * (uint64_t)rw->d + 2 : 2 * cells + 2;
   rw->need = (uint32_t)need;
   rw->gap = (uint32_t)((island - rw->d) / 2 - (cells + rw->d) - 1);
   rw->nodes = de->margin[r] == UINT32_MAX ? 0 : (uint32_t)(2 * cells + 2);
@@ -822,37 +815,15 @@ static bool put_areas(cairn_dead_ends *de, const ring_work *rw, de_scratch *sc) 
 
 /* ---- the update ---------------------------------------------------------- */
 
-/* The candidates the edit moved (sc->moved) that exist and leave Q among
- * the fresh ones (those wholly in Q are among them already), in the full
- * pass's order; false when the list cannot grow. */
-static bool join_moved(cairn_dead_ends *de, de_scratch *sc) {
-  const cairn_grid *g = de->grid;
-  cairn__de_pillars *f = &sc->fresh;
-  for (size_t k = 0; k < sc->moved.n; k++) {
-    const cairn__de_pillar *m = &sc->moved.p[k];
-    const uint32_t step = m->down ? (uint32_t)g->stride : 1u;
-    unsigned in = 0;
-    for (unsigned i = 0; i < m->len; i++) in += sc->in[m->w + i * step] != 0;
-    if (!m->len || in == m->len) continue;
-    if (!cairn__grow(&de->alloc, (void **)&f->p, &f->cap, f->n + 1, sizeof *f->p)) return false;
-    size_t at = f->n;
-    for (; at && cairn__de_pillar_key(&f->p[at - 1]) > cairn__de_pillar_key(m); at--)
-      f->p[at] = f->p[at - 1];
-    f->p[at] = *m;
-    f->n++;
-  }
-  return true;
-}
-
 /* Q's door marks and dead bits as the search left them. */
 static void keep_marks(cairn_dead_ends *de, const ring_work *rw, const de_scratch *sc) {
   for (uint32_t i = 0; i < rw->n_reg; i++) {
     const uint32_t c = rw->reg[i];
     de->doors[c] = sc->k.door[c];
-      const uint64_t bit = 1ull << (c & 63u);
-      const bool dead = de->grid->cost[c] && de->gate[de->area[c]] != UINT32_MAX;
-      de->dead_bits[c >> 6] = dead ? de->dead_bits[c >> 6] | bit : de->dead_bits[c >> 6] & ~bit;
-    }
+    const uint64_t bit = 1ull << (c & 63u);
+    const bool dead = de->grid->cost[c] && de->gate[de->area[c]] != UINT32_MAX;
+    de->dead_bits[c >> 6] = dead ? de->dead_bits[c >> 6] | bit : de->dead_bits[c >> 6] & ~bit;
+  }
 }
 
 /* Most windows an update tries, each taking in what crossed the last
@@ -877,7 +848,7 @@ static bool try_window(cairn_dead_ends *de, ring_work *rw, de_scratch *sc) {
   bool ok = one_piece(de, rw, sc);
   if (ok) list_cells(de, rw, sc);
   ok = ok && rw->n_rim && areas_inside(de, rw, sc) && rim_holds(de, rw, sc) &&
-       centre_holds(de, rw, sc, rw->classes) && !pillars_move(de, rw, sc) &&
+       centre_holds(de, rw, sc) && !pillars_move(de, rw, sc) &&
        search_window(de, rw, sc);
   if (!ok) clean(rw, sc);
   return ok;
@@ -890,7 +861,8 @@ static bool apply(cairn_dead_ends *de, ring_work *rw, de_scratch *sc) {
   if (done) {
     keep_marks(de, rw, sc);
     /* the list short of Q's doors beside pillars: the caller searches all */
-    done = join_moved(de, sc) && cairn__de_pillars_replace(de, sc->in, &sc->fresh, &sc->moved);
+    done = cairn__de_pillars_join(de, sc->in, &sc->fresh, &sc->moved) &&
+           cairn__de_pillars_replace(de, sc->in, &sc->fresh, &sc->moved);
   }
   clean(rw, sc);
   if (!done) {

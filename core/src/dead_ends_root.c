@@ -956,18 +956,9 @@ static bool pillars_clear(const cairn_dead_ends *de, root_edit *re) {
  * all again). */
 static bool relist_pillars(cairn_dead_ends *de, root_edit *re) {
   if (!re->moved.n) return true;
-  cairn__de_pillars *f = &re->relisted;
-  f->n = 0;
-  if (!cairn__grow(&de->alloc, (void **)&f->p, &f->cap, re->moved.n, sizeof *f->p)) return false;
-  for (size_t k = 0; k < re->moved.n; k++) { /* those that exist, in order */
-    const cairn__de_pillar *m = &re->moved.p[k];
-    if (!m->len) continue;
-    size_t at = f->n++;
-    for (; at && cairn__de_pillar_key(&f->p[at - 1]) > cairn__de_pillar_key(m); at--)
-      f->p[at] = f->p[at - 1];
-    f->p[at] = *m;
-  }
-  return cairn__de_pillars_replace(de, NULL, f, &re->moved);
+  re->relisted.n = 0;
+  return cairn__de_pillars_join(de, NULL, &re->relisted, &re->moved) &&
+         cairn__de_pillars_replace(de, NULL, &re->relisted, &re->moved);
 }
 
 /* Writes the edit into the table: the new marks, the changed cells'

@@ -176,6 +176,12 @@ cairn_status cairn__de_mark_pillared(cairn_dead_ends *de, uint16_t *door, const 
  * search of A; false when out cannot grow. */
 bool cairn__de_pillars_in(const cairn_dead_ends *de, uint16_t *door, const uint32_t *gates,
                           const uint8_t *in, cairn_rect box, cairn__de_pillars *out);
+/* The candidates on moved (cairn__de_pillars_stay) that exist and leave
+ * A (in NULL: every one that exists) put in fresh, which is in the full
+ * pass's order and stays so (those wholly in A are in it already); false
+ * when fresh cannot grow. */
+bool cairn__de_pillars_join(const cairn_dead_ends *de, const uint8_t *in,
+                            cairn__de_pillars *fresh, const cairn__de_pillars *moved);
 /* After such an update: the listed candidates wholly in A, and those
  * from the walls, ways and sides in moved (cairn__de_pillars_stay),
  * replaced by fresh (those of cairn__de_pillars_in and of moved that
@@ -310,6 +316,13 @@ typedef struct cairn__de_scratch {
 } de_scratch;
 /* The table's scratch, made on first use; NULL when out of memory. */
 de_scratch *cairn__de_scratch_of(cairn_dead_ends *de);
+/* Puts the scratch's rule back on cell c, which an update searched. */
+CAIRN_INLINE void cairn__de_scratch_put_back(de_scratch *sc, uint32_t c) {
+  sc->k.disc[c] = UINT32_MAX;
+  sc->k.door[c] = 0;
+  sc->k.aux[c] = 0;
+  sc->in[c] = 0;
+}
 
 /* Brings the table up to date by searching only a dead end the edit lies
  * in; false (the table as it was) when the edit is not of that kind or
